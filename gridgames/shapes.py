@@ -1,0 +1,388 @@
+"""Polyomino shapes: parsing, symmetry, the standard piece sets and n-omino generation.
+
+Naming of generated pieces (see `polyominoes`):
+
+* free pieces: n = 1 "M" (monomino), n = 2 "D" (domino), n = 3 "I", "L",
+  n = 4 "I O T S L", n = 5 "F I L N P T U V W X Y Z" (Golomb/Conway letters),
+  n = 6 "H01".."H35", other n "N{n}-{index}" with the index zero-padded
+  ("N7-001".."N7-108").
+* one-sided pieces: each free piece under its own name (in the drawn
+  orientation of PENTOMINOES / TETROMINOES), followed by its mirror image named
+  with a trailing apostrophe when it is chiral: "L", "L'", "H07", "H07'".
+* fixed pieces: the free name plus the 1-based index of the orientation in
+  `Shape.orientations()`: "L1".."L8" for letter names, "H07-1".."H07-8" for
+  numbered names.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from attrs import field, frozen
+
+from gridgames.errors import ShapeError
+
+Cell = tuple[int, int]
+Cells = tuple[Cell, ...]
+
+_ORDERS = ("column", "row")
+
+
+def _normalise(cells: Iterable[Cell]) -> Cells:
+    """Translate cells so min row = min col = 0 and sort them; reject empty, duplicate or non-integer cells."""
+    try:
+        raw = [(_as_int(r), _as_int(c)) for r, c in cells]
+    except (TypeError, ValueError) as exc:
+        raise ShapeError(f"shape cells must be (row, col) integer pairs: {exc}") from None
+    if not raw:
+        raise ShapeError("a shape needs at least one cell")
+    unique = set(raw)
+    if len(unique) != len(raw):
+        dup = next(cell for cell in raw if raw.count(cell) > 1)
+        raise ShapeError(f"shape has duplicate cell {dup}")
+    return _shift(unique)
+
+
+def _as_int(value: object) -> int:
+    """Return value as an int, refusing bools, floats and other non-integers."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{value!r} is not an integer")
+    return int(value.__index__())  # type: ignore[attr-defined]
+
+
+def _shift(cells: Iterable[Cell]) -> Cells:
+    """Translate cells to min row = min col = 0 and return them sorted."""
+    cells = list(cells)
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+
+def _rotate(cells: Cells) -> Cells:
+    """Rotate normalised cells 90 degrees clockwise, normalised."""
+    height = 1 + max(r for r, _ in cells)
+    return tuple(sorted((c, height - 1 - r) for r, c in cells))
+
+
+def _reflect(cells: Cells) -> Cells:
+    """Mirror normalised cells left-right, normalised."""
+    width = 1 + max(c for _, c in cells)
+    return tuple(sorted((r, width - 1 - c) for r, c in cells))
+
+
+def _orientations(cells: Cells, one_sided: bool) -> tuple[Cells, ...]:
+    """Distinct orientations: the four rotations, then (unless one_sided) the four of the mirror image."""
+    found: dict[Cells, None] = {}
+    current = cells
+    for _ in range(4):
+        found.setdefault(current)
+        current = _rotate(current)
+    if not one_sided:
+        current = _reflect(cells)
+        for _ in range(4):
+            found.setdefault(current)
+            current = _rotate(current)
+    return tuple(found)
+
+
+def _canonical(cells: Cells, one_sided: bool = False) -> Cells:
+    """The least orientation of normalised cells (tuple order)."""
+    return min(_orientations(cells, one_sided))
+
+
+def _connected(cells: Cells) -> bool:
+    """True when the cells form one edge-connected piece."""
+    remaining = set(cells)
+    stack = [cells[0]]
+    remaining.discard(cells[0])
+    while stack:
+        r, c = stack.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in remaining:
+                remaining.discard(nb)
+                stack.append(nb)
+    return not remaining
+
+
+def _cells_repr(cells: Cells) -> str:
+    """Text picture of normalised cells, rows joined by newlines."""
+    height = 1 + max(r for r, _ in cells)
+    width = 1 + max(c for _, c in cells)
+    grid = [["."] * width for _ in range(height)]
+    for r, c in cells:
+        grid[r][c] = "#"
+    return "\n".join("".join(row) for row in grid)
+
+
+def _parse_text(text: str) -> Cells:
+    """Cells of a text picture ('#' or a letter = square, '.' or ' ' = none), unnormalised."""
+    lines = text.splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    cells: list[Cell] = []
+    for r, line in enumerate(lines):
+        for c, ch in enumerate(line):
+            if ch == "#" or ch.isalpha():
+                cells.append((r, c))
+            elif ch not in ". ":
+                raise ShapeError(f"bad character {ch!r} in shape picture at line {r + 1}, column {c + 1}")
+    if not cells:
+        raise ShapeError("shape picture has no squares")
+    return tuple(cells)
+
+
+def _require_connected(cells: Cells, name: str) -> None:
+    """Raise ShapeError when cells are not one edge-connected piece."""
+    if not _connected(cells):
+        label = f"shape {name!r}" if name else "shape"
+        raise ShapeError(f"{label} is not connected: {_cells_repr(cells)!r}")
+
+
+@frozen(repr=False)
+class Shape:
+    """A polyomino: a set of grid cells, normalised to min row = min col = 0 and sorted."""
+
+    cells: Cells = field(converter=_normalise)
+    name: str = field(default="", eq=False)
+
+    @classmethod
+    def from_text(cls, text: str, name: str = "") -> Shape:
+        """Parse a picture: '#' or any letter is a square, '.' or ' ' is empty; must be connected."""
+        cells = _shift(_parse_text(text))
+        _require_connected(cells, name)
+        return cls(cells, name)
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[Cell], name: str = "") -> Shape:
+        """Build a connected shape from (row, col) cells in any position."""
+        shape = cls(tuple(cells), name)
+        _require_connected(shape.cells, name)
+        return shape
+
+    def to_text(self) -> str:
+        """Picture with '#' for squares and '.' for gaps, one line per row."""
+        return _cells_repr(self.cells)
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return len(self.cells)
+
+    @property
+    def height(self) -> int:
+        """Number of rows spanned."""
+        return 1 + max(r for r, _ in self.cells)
+
+    @property
+    def width(self) -> int:
+        """Number of columns spanned."""
+        return 1 + max(c for _, c in self.cells)
+
+    def rotate(self) -> Shape:
+        """This shape turned 90 degrees clockwise."""
+        return _make(_rotate(self.cells), self.name)
+
+    def reflect(self) -> Shape:
+        """This shape mirrored left-right."""
+        return _make(_reflect(self.cells), self.name)
+
+    def orientations(self, one_sided: bool = False) -> tuple[Shape, ...]:
+        """Distinct fixed orientations, self first, then rotations, then (unless one_sided) mirror images."""
+        return tuple(_make(cells, self.name) for cells in _orientations(self.cells, one_sided))
+
+    def canonical(self, one_sided: bool = False) -> Shape:
+        """The orientation with the least cells tuple (the free, or one-sided, representative)."""
+        return _make(_canonical(self.cells, one_sided), self.name)
+
+    def symmetry_order(self) -> int:
+        """Number of the 8 square symmetries that map this shape onto itself."""
+        return 8 // len(_orientations(self.cells, False))
+
+    def first_cell(self, order: str = "column") -> Cell:
+        """First cell in scan order: "column" = least (col, row), "row" = least (row, col)."""
+        if order == "row":
+            return self.cells[0]
+        if order == "column":
+            return min(self.cells, key=lambda rc: (rc[1], rc[0]))
+        raise ShapeError(f"unknown scan order {order!r}; expected one of {', '.join(_ORDERS)}")
+
+    def is_connected(self) -> bool:
+        """True when the cells form one edge-connected piece."""
+        return _connected(self.cells)
+
+    def __str__(self) -> str:
+        """The text picture."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        """An expression that evaluates back to an equal shape with the same name."""
+        name = f", name={self.name!r}" if self.name else ""
+        if self.is_connected():
+            return f"Shape.from_text({self.to_text()!r}{name})"
+        return f"Shape({self.cells!r}{name})"
+
+
+def _make(cells: Cells, name: str = "") -> Shape:
+    """Build a Shape from cells already normalised, skipping validation (internal fast path)."""
+    shape = object.__new__(Shape)
+    object.__setattr__(shape, "cells", cells)
+    object.__setattr__(shape, "name", name)
+    return shape
+
+
+def _named(pictures: dict[str, str]) -> dict[str, Shape]:
+    """Shapes from a name -> picture mapping."""
+    return {name: Shape.from_text(text, name) for name, text in pictures.items()}
+
+
+PENTOMINOES: dict[str, Shape] = _named(
+    {
+        "F": ".##\n##.\n.#.",
+        "I": "#####",
+        "L": "#.\n#.\n#.\n##",
+        "N": ".#\n.#\n##\n#.",
+        "P": "##\n##\n#.",
+        "T": "###\n.#.\n.#.",
+        "U": "#.#\n###",
+        "V": "#..\n#..\n###",
+        "W": "#..\n##.\n.##",
+        "X": ".#.\n###\n.#.",
+        "Y": ".#\n##\n.#\n.#",
+        "Z": "##.\n.#.\n.##",
+    }
+)
+"""The 12 free pentominoes under their Golomb/Conway letters."""
+
+TETROMINOES: dict[str, Shape] = _named(
+    {
+        "I": "####",
+        "O": "##\n##",
+        "T": "###\n.#.",
+        "S": ".##\n##.",
+        "L": "#.\n#.\n##",
+    }
+)
+"""The 5 free tetrominoes."""
+
+_SMALL: dict[int, dict[str, Shape]] = {
+    1: _named({"M": "#"}),
+    2: _named({"D": "##"}),
+    3: _named({"I": "###", "L": "#.\n##"}),
+    4: TETROMINOES,
+    5: PENTOMINOES,
+}
+
+_KINDS = ("free", "one-sided", "fixed")
+
+
+@functools.lru_cache(maxsize=None)
+def _free_cells(n: int) -> tuple[Cells, ...]:
+    """Canonical cells of every free n-omino, sorted, grown from the (n-1)-ominoes."""
+    if n == 1:
+        return (((0, 0),),)
+    found: set[Cells] = set()
+    for parent in _free_cells(n - 1):
+        occupied = set(parent)
+        grown: set[Cell] = set()
+        for r, c in parent:
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb not in occupied:
+                    grown.add(nb)
+        for cell in grown:
+            found.add(_canonical(_shift((*parent, cell))))
+    return tuple(sorted(found))
+
+
+def _free_names(n: int, count: int) -> list[str]:
+    """Generic names of the free n-ominoes: "H01".. for n = 6, "N{n}-{index}" otherwise."""
+    digits = len(str(count))
+    if n == 6:
+        return [f"H{i:0{digits}d}" for i in range(1, count + 1)]
+    return [f"N{n}-{i:0{digits}d}" for i in range(1, count + 1)]
+
+
+@functools.lru_cache(maxsize=None)
+def _free(n: int) -> tuple[Shape, ...]:
+    """The free n-ominoes, named, in deterministic order."""
+    if n in _SMALL:
+        return tuple(_SMALL[n].values())
+    cells = _free_cells(n)
+    return tuple(_make(c, name) for c, name in zip(cells, _free_names(n, len(cells))))
+
+
+def _one_sided(n: int) -> tuple[Shape, ...]:
+    """Each free n-omino followed by its mirror image (name + "'") when chiral."""
+    out: list[Shape] = []
+    for shape in _free(n):
+        out.append(shape)
+        mirror = _reflect(shape.cells)
+        if _canonical(mirror, True) != _canonical(shape.cells, True):
+            out.append(_make(mirror, shape.name + "'"))
+    return tuple(out)
+
+
+def _fixed(n: int) -> tuple[Shape, ...]:
+    """Every orientation of every free n-omino, named free name + orientation index."""
+    out: list[Shape] = []
+    for shape in _free(n):
+        sep = "-" if shape.name[-1:].isdigit() else ""
+        for k, cells in enumerate(_orientations(shape.cells, False), start=1):
+            out.append(_make(cells, f"{shape.name}{sep}{k}"))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def polyominoes(n: int, kind: str = "free") -> tuple[Shape, ...]:
+    """All n-ominoes of a kind ("free", "one-sided" or "fixed"), named and in deterministic order."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ShapeError(f"polyomino size must be a positive integer, got {n!r}")
+    if kind == "free":
+        return _free(n)
+    if kind == "one-sided":
+        return _one_sided(n)
+    if kind == "fixed":
+        return _fixed(n)
+    raise ShapeError(f"unknown polyomino kind {kind!r}; expected one of {', '.join(_KINDS)}")
+
+
+_SET_SIZES = {
+    "monomino": 1,
+    "monominoes": 1,
+    "domino": 2,
+    "dominoes": 2,
+    "tromino": 3,
+    "trominoes": 3,
+    "triomino": 3,
+    "triominoes": 3,
+    "tetromino": 4,
+    "tetrominoes": 4,
+    "pentomino": 5,
+    "pentominoes": 5,
+    "hexomino": 6,
+    "hexominoes": 6,
+    "heptomino": 7,
+    "heptominoes": 7,
+    "octomino": 8,
+    "octominoes": 8,
+}
+_SET_KINDS = {"free": "free", "one-sided": "one-sided", "onesided": "one-sided", "fixed": "fixed"}
+_SPEC_RE = re.compile(r"^(?:(?P<kind>[a-z-]+)\s+)?(?:(?P<word>[a-z]+)|(?P<n>\d+)-?ominoe?s?|n\s*=\s*(?P<eq>\d+))$")
+
+
+def piece_set(spec: str) -> dict[str, Shape]:
+    """A named piece set: "pentominoes", "tetrominoes", "7-ominoes", "n=7", optionally prefixed "one-sided " or "fixed "."""
+    match = _SPEC_RE.match(" ".join(spec.lower().split()))
+    if match is None:
+        raise ShapeError(f"unknown piece set {spec!r}")
+    kind = _SET_KINDS.get(match["kind"] or "free")
+    if match["word"] is not None:
+        n = _SET_SIZES.get(match["word"])
+    else:
+        n = int(match["n"] or match["eq"])
+    if kind is None or n is None or n < 1:
+        raise ShapeError(f"unknown piece set {spec!r}; try e.g. 'pentominoes', '6-ominoes', 'one-sided tetrominoes'")
+    return {shape.name: shape for shape in polyominoes(n, kind)}
