@@ -43,6 +43,10 @@ class SolverError(GridGamesError, ValueError):
     """A position or problem the solver cannot handle (for example a board too large for its bitboard)."""
 
 
+class OptionError(GridGamesError, ValueError):
+    """An unknown option of a game, or an option value out of its range."""
+
+
 class PluginError(GridGamesError):
     """A game plugin that cannot be loaded or breaks the protocol."""
 

@@ -1,0 +1,175 @@
+"""The ``gridgames`` command line: list, describe, play and solve every installed game.
+
+``gridgames list`` · ``gridgames info GAME`` · ``gridgames play GAME [OPTIONS]`` ·
+``gridgames solve GAME [OPTIONS]`` · ``gridgames GAME COMMAND [OPTIONS]`` (a game's own
+commands). Games are imported only when used, so ``gridgames --help`` answers fast.
+Every error on bad input is one line on standard error and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from gridgames.errors import GridGamesError
+from gridgames.game import GameKind, GameSpec
+from gridgames.registry import default_registry
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line error to standard error and return the exit to raise (code 2)."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class GameGroup(TyperGroup):
+    """The top-level group: built-in commands, plus each installed game's sub-app, loaded lazily."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """Built-in commands, then the installed games' names (without importing them)."""
+        own = super().list_commands(ctx)
+        return own + [name for name in default_registry().names() if name not in own]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """A built-in command, or the named game's own sub-app (imported now)."""
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in default_registry().names():
+            return command
+        spec = default_registry().load(cmd_name)
+        if spec.app is None:
+            raise GridGamesError(f"{cmd_name} has no commands of its own; try 'gridgames play {cmd_name}' or 'gridgames solve {cmd_name}'")
+        return game_command(spec)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """List the built-in commands, then the games by name only (no game is imported for help)."""
+        rows = [(name, cmd.get_short_help_str(limit=formatter.width)) for name, cmd in sorted(self.commands.items())]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+        names = [n for n in default_registry().names() if n not in self.commands]
+        if names:
+            with formatter.section("Games (gridgames GAME COMMAND --help)"):
+                formatter.write_dl([(n, f"the {n} game's own commands") for n in names])
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *a: Any, **kw: Any) -> Any:
+        """Run the CLI; turn every error on bad input into one line and exit code 2."""
+        kw["standalone_mode"] = False
+        try:
+            code = super().main(args, prog_name or "gridgames", *a, **kw)
+        except GridGamesError as error:
+            typer.echo(f"error: {_one_line(str(error))}", err=True)
+            sys.exit(EXIT_USAGE)
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except typer.Abort:
+            typer.echo("interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except Exception as error:
+            if hasattr(error, "format_message") and hasattr(error, "exit_code"):  # usage errors
+                typer.echo(f"error: {_one_line(error.format_message())}", err=True)
+                sys.exit(error.exit_code)
+            raise
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=GameGroup,
+    help="Grid puzzles and placement games: play Connect Four, count pentomino tilings, add your own games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def game_command(spec: GameSpec) -> Any:
+    """The click command of a game's own sub-app."""
+    if spec.app is None:
+        raise GridGamesError(f"{spec.name} has no commands of its own")
+    command = typer.main.get_command(spec.app())
+    command.name = spec.name
+    return command
+
+
+@app.command("list")
+def list_games() -> None:
+    """List the installed games (and any plugin that failed to load, with its reason)."""
+    specs, broken = default_registry().load_all()
+    width = max([len(s.name) for s in specs] + [len(b.name) for b in broken] + [4])
+    for spec in specs:
+        typer.echo(f"{spec.name:<{width}}  {spec.kind.value:<10}  {spec.summary}")
+    for bad in broken:
+        typer.echo(f"{bad.name:<{width}}  {'BROKEN':<10}  {bad.reason} [{bad.target}]")
+
+
+@app.command("info")
+def info(game: str = typer.Argument(..., help="The game's name (see 'gridgames list').")) -> None:
+    """Describe a game: its kind, options, commands and rules."""
+    spec = default_registry().load(game)
+    typer.echo(f"{spec.name} ({spec.kind.value}): {spec.summary}")
+    if spec.options:
+        typer.echo("\nOptions:")
+        for option in spec.options:
+            typer.echo(f"  --{option.name.replace('_', '-')} {option.type.__name__.upper()}  {option.help} (default: {option.default})")
+    if spec.app is not None:
+        command = game_command(spec)
+        names = command.list_commands(None) if hasattr(command, "list_commands") else []
+        if names:
+            typer.echo(f"\nCommands: {', '.join(names)}  (gridgames {spec.name} COMMAND --help)")
+    if spec.doc:
+        typer.echo("\n" + spec.doc.strip())
+
+
+_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+
+
+def _run_game_verb(ctx: typer.Context, verb: str, game: str, args: list[str]) -> Any:
+    """Run ``gridgames GAME VERB ARGS`` (the game's own command) or the generic one for its kind."""
+    if game in ("--help", "-h"):
+        typer.echo(ctx.get_help())
+        return 0
+    spec = default_registry().load(game)
+    command = None
+    if spec.app is not None:
+        group = game_command(spec)
+        command = group.get_command(None, verb) if hasattr(group, "get_command") else None
+    if command is None:
+        from gridgames import cli_generic  # imported only when a game has no command of its own
+
+        command = cli_generic.generic_command(verb, spec)
+    return command.main(list(args), prog_name=f"gridgames {verb} {game}", standalone_mode=False)
+
+
+@app.command("play", context_settings=_PASS_THROUGH)
+def play(ctx: typer.Context, game: str = typer.Argument(..., help="The game to play.")) -> None:
+    """Play a game in the terminal (options after GAME go to the game: gridgames play GAME --help)."""
+    code = _run_game_verb(ctx, "play", game, ctx.args)
+    if isinstance(code, int) and code:
+        raise typer.Exit(code)
+
+
+@app.command("solve", context_settings=_PASS_THROUGH)
+def solve(ctx: typer.Context, game: str = typer.Argument(..., help="The puzzle to solve.")) -> None:
+    """Solve or count a puzzle (options after GAME go to the game: gridgames solve GAME --help)."""
+    code = _run_game_verb(ctx, "solve", game, ctx.args)
+    if isinstance(code, int) and code:
+        raise typer.Exit(code)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+__all__ = ["app", "main", "fail", "GameKind"]

@@ -1,0 +1,299 @@
+"""The game protocol: what every game module implements.
+
+Two kinds of game plug into gridgames:
+
+* **Turn-based games** between players (`Game` + `State`). A `Game` is an immutable
+  rules object holding its parameters, with a factory for a fresh mutable `State`
+  (as in OpenSpiel). Moves are integer actions (``0 <= move < info.num_actions``);
+  the game turns them to and from text with `Game.parse_move` / `Game.format_move`.
+  A state plays and undoes moves (``play`` / ``undo``), lists its legal moves lazily,
+  and reports the end of the game as data: an `Outcome` with a winner and a reason.
+  A whole game round-trips through text: ``game.from_notation(state.notation())``.
+
+* **Placement puzzles** (`Puzzle`): a board and a set of pieces (or any exact-cover
+  problem), with a solution generator, a counter and an independent checker.
+
+A game module exposes one `GameSpec` (name, summary, kind, options, factory and,
+optionally, its own typer sub-app), found through the ``gridgames.games`` entry-point
+group by `gridgames.registry`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import attrs
+
+from gridgames.errors import GameOverError, IllegalMoveError, OptionError
+from gridgames.grid import Cell, Grid
+
+if TYPE_CHECKING:  # typer is only needed by game modules that bring their own commands
+    import typer
+
+Move = int
+
+
+class GameKind(str, Enum):
+    """What kind of game a module provides."""
+
+    TURN_BASED = "turn-based"
+    PUZZLE = "puzzle"
+
+
+@attrs.frozen
+class Outcome:
+    """How a game ended: the winner (a player index) or None for a draw, why, and the deciding cells."""
+
+    winner: int | None
+    reason: str
+    cells: tuple[Cell, ...] = ()
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+    def value_for(self, player: int) -> float:
+        """+1 if ``player`` won, -1 if another player won, 0 for a draw."""
+        if self.winner is None:
+            return 0.0
+        return 1.0 if self.winner == player else -1.0
+
+
+@attrs.frozen
+class GameInfo:
+    """Declarative metadata that generic algorithms read instead of checking classes."""
+
+    num_players: int
+    num_actions: int
+    player_names: tuple[str, ...]
+    max_game_length: int
+    deterministic: bool = True
+    perfect_information: bool = True
+    zero_sum: bool = True
+
+
+class Game(ABC):
+    """Immutable rules of a turn-based game with its parameters; a factory for states."""
+
+    @property
+    @abstractmethod
+    def info(self) -> GameInfo:
+        """The game's metadata."""
+
+    @abstractmethod
+    def new_state(self) -> State:
+        """A fresh state at the start of the game."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """The action a move's text stands for; raises `NotationError` when malformed."""
+
+    @abstractmethod
+    def format_move(self, move: Move) -> str:
+        """The text of an action (parses back with `parse_move`)."""
+
+    def split_notation(self, text: str) -> list[str]:
+        """Split a whole game's notation into move texts (comma- or space-separated by default)."""
+        return [part for part in text.replace(",", " ").split() if part]
+
+    def join_notation(self, moves: Sequence[Move]) -> str:
+        """The notation of a sequence of moves (parses back with `from_notation`)."""
+        return " ".join(self.format_move(m) for m in moves)
+
+    def from_notation(self, text: str) -> State:
+        """The state reached by playing a whole game's notation from the start."""
+        state = self.new_state()
+        for i, part in enumerate(self.split_notation(text), start=1):
+            move = self.parse_move(part)
+            try:
+                state.play(move)
+            except IllegalMoveError as error:
+                raise type(error)(f"move {i} ({part!r}): {error}") from None
+        return state
+
+    def from_moves(self, moves: Sequence[Move]) -> State:
+        """The state reached by playing ``moves`` from the start."""
+        state = self.new_state()
+        for move in moves:
+            state.play(move)
+        return state
+
+
+class State(ABC):
+    """A mutable position of a turn-based game: play, undo, legal moves, outcome."""
+
+    game: Game
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """Index of the player to move (0 moves first)."""
+
+    @abstractmethod
+    def legal_moves(self) -> Iterator[Move]:
+        """The legal moves, lazily; none once the game is over."""
+
+    @abstractmethod
+    def play(self, move: Move) -> None:
+        """Play a move; raises `IllegalMoveError` (or `GameOverError`) and changes nothing if it is not legal."""
+
+    @abstractmethod
+    def undo(self) -> Move:
+        """Take back the last move and return it; raises `IllegalMoveError` at the start."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The end of the game as data, or None while it goes on."""
+
+    @property
+    @abstractmethod
+    def history(self) -> tuple[Move, ...]:
+        """The moves played so far."""
+
+    @abstractmethod
+    def copy(self) -> State:
+        """An independent copy of this state."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """A plain-text picture of the position."""
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has an outcome."""
+        return self.outcome is not None
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``move`` may be played now."""
+        return any(m == move for m in self.legal_moves())
+
+    def notation(self) -> str:
+        """The whole game so far as text (parses back with `Game.from_notation`)."""
+        return self.game.join_notation(self.history)
+
+    def evaluate(self) -> float | None:
+        """A heuristic value for the player to move in [-1, 1], or None when the game provides none."""
+        return None
+
+    def check_playable(self, move: Move) -> None:
+        """Raise `GameOverError` or `IllegalMoveError` unless ``move`` is legal now."""
+        if self.is_over:
+            raise GameOverError(f"the game is over; no move can follow ({self.game.format_move(move)!r})")
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"move {self.game.format_move(move)!r} is not legal here")
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that, given a state, returns a move: a human at the terminal or a computer level."""
+
+    name: str
+
+    def choose(self, state: State) -> Move:
+        """The move to play in ``state`` (which is not over)."""
+        ...
+
+
+# ----------------------------------------------------------------------------------------------
+# Placement puzzles
+# ----------------------------------------------------------------------------------------------
+@attrs.frozen
+class Placement:
+    """One piece put on the board: the piece's name and the cells it covers."""
+
+    piece: str
+    cells: tuple[Cell, ...] = attrs.field(converter=lambda cs: tuple(sorted((int(r), int(c)) for r, c in cs)))
+
+
+Solution = tuple[Placement, ...]
+ProgressCallback = Callable[[float, int], None]
+"""Called with (fraction of the search done, or NaN when unknown; solutions found so far)."""
+
+
+@attrs.frozen
+class CountResult:
+    """The result of counting solutions: the count, whether it is partial (interrupted), the time taken."""
+
+    count: int
+    partial: bool = False
+    unique: bool = False
+    seconds: float = 0.0
+    nodes: int = 0
+
+
+class Puzzle(ABC):
+    """A placement puzzle: a board and pieces, with solutions, a counter and an independent checker."""
+
+    @property
+    @abstractmethod
+    def board(self) -> Grid:
+        """The empty board (holes mark cells that are not part of it)."""
+
+    @abstractmethod
+    def solutions(
+        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None
+    ) -> Iterator[Solution]:
+        """Solutions, lazily (up to the board's symmetries when ``unique``), at most ``limit`` of them."""
+
+    @abstractmethod
+    def count(self, *, unique: bool = False, on_progress: ProgressCallback | None = None) -> CountResult:
+        """Count every solution (or one per symmetry class); partial when interrupted."""
+
+    @abstractmethod
+    def is_solution(self, solution: Solution) -> bool:
+        """True when ``solution`` is a valid solution, checked independently of the solver."""
+
+    def picture(self, solution: Solution) -> Grid:
+        """The board with each placement's cells set to its piece's number (1, 2, ... in order)."""
+        grid = self.board.copy()
+        for i, placement in enumerate(solution, start=1):
+            for cell in placement.cells:
+                grid.set(cell, i)
+        return grid
+
+
+# ----------------------------------------------------------------------------------------------
+# What a game module exposes
+# ----------------------------------------------------------------------------------------------
+@attrs.frozen
+class Option:
+    """One parameter of a game, as the CLI offers it (``--name VALUE``)."""
+
+    name: str
+    type: type = attrs.field(validator=attrs.validators.in_((int, str, float, bool)))
+    default: Any = None
+    help: str = ""
+
+
+def _check_name(instance: Any, attribute: attrs.Attribute[str], value: str) -> None:
+    if not value or not all(ch.isalnum() or ch in "-_" for ch in value):
+        raise ValueError(f"a game name must be letters, digits, '-' or '_', not {value!r}")
+
+
+@attrs.frozen
+class GameSpec:
+    """What a game module exposes through the ``gridgames.games`` entry point."""
+
+    name: str = attrs.field(validator=_check_name)
+    summary: str
+    kind: GameKind
+    create: Callable[..., Game | Puzzle]
+    options: tuple[Option, ...] = ()
+    doc: str = ""
+    app: Callable[[], typer.Typer] | None = None
+    """A factory for the game's own typer sub-app (commands such as ``play``, ``solve``, ``show``)."""
+
+    def make(self, **options: Any) -> Game | Puzzle:
+        """A game (or puzzle) built with the given options; unknown options are an error."""
+        known = {o.name for o in self.options}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise OptionError(f"{self.name} has no option {unknown[0]!r} (options: {', '.join(sorted(known)) or 'none'})")
+        return self.create(**options)
+
+
