@@ -1,0 +1,44 @@
+"""Hypothesis strategies shared by the test suite."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from gridgames.shapes import Cell, Shape
+
+# --- shapes (polyominoes) -------------------------------------------------
+
+
+@st.composite
+def polyomino_cells(draw: st.DrawFn, min_size: int = 1, max_size: int = 9) -> tuple[Cell, ...]:
+    """Cells of a random connected polyomino, grown one neighbouring cell at a time."""
+    size = draw(st.integers(min_size, max_size))
+    cells = [(0, 0)]
+    occupied = {(0, 0)}
+    while len(cells) < size:
+        frontier = sorted(
+            {
+                nb
+                for r, c in cells
+                for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))
+                if nb not in occupied
+            }
+        )
+        cell = draw(st.sampled_from(frontier))
+        cells.append(cell)
+        occupied.add(cell)
+    return tuple(cells)
+
+
+def polyomino_shapes(min_size: int = 1, max_size: int = 9) -> st.SearchStrategy[Shape]:
+    """Random connected shapes (polyominoes) of min_size..max_size cells."""
+    return polyomino_cells(min_size, max_size).map(Shape.from_cells)
+
+
+def cell_sets(max_size: int = 9, span: int = 6) -> st.SearchStrategy[frozenset[Cell]]:
+    """Random non-empty sets of cells, possibly disconnected, with coordinates in -span..span."""
+    coord = st.integers(-span, span)
+    return st.frozensets(st.tuples(coord, coord), min_size=1, max_size=max_size)
+
+
+# --- end shapes -----------------------------------------------------------
