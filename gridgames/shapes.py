@@ -88,8 +88,28 @@ def _orientations(cells: Cells, one_sided: bool) -> tuple[Cells, ...]:
 
 
 def _canonical(cells: Cells, one_sided: bool = False) -> Cells:
-    """The least orientation of normalised cells (tuple order)."""
-    return min(_orientations(cells, one_sided))
+    """The least orientation of normalised cells (tuple order); the generation hot spot, so written flat."""
+    bottom = max(r for r, _ in cells)
+    right = max(c for _, c in cells)
+    images = [
+        [(c, bottom - r) for r, c in cells],
+        [(bottom - r, right - c) for r, c in cells],
+        [(right - c, r) for r, c in cells],
+    ]
+    if not one_sided:
+        images += [
+            [(r, right - c) for r, c in cells],
+            [(right - c, bottom - r) for r, c in cells],
+            [(bottom - r, c) for r, c in cells],
+            [(c, r) for r, c in cells],
+        ]
+    best = cells
+    for image in images:
+        image.sort()
+        candidate = tuple(image)
+        if candidate < best:
+            best = candidate
+    return best
 
 
 def _connected(cells: Cells) -> bool:
@@ -144,7 +164,7 @@ def _require_connected(cells: Cells, name: str) -> None:
 
 @frozen(repr=False)
 class Shape:
-    """A polyomino: a set of grid cells, normalised to min row = min col = 0 and sorted."""
+    """A polyomino: grid cells normalised to min row = min col = 0 and sorted (the constructors check connectivity)."""
 
     cells: Cells = field(converter=_normalise)
     name: str = field(default="", eq=False)
@@ -268,12 +288,12 @@ TETROMINOES: dict[str, Shape] = _named(
 )
 """The 5 free tetrominoes."""
 
-_SMALL: dict[int, dict[str, Shape]] = {
-    1: _named({"M": "#"}),
-    2: _named({"D": "##"}),
-    3: _named({"I": "###", "L": "#.\n##"}),
-    4: TETROMINOES,
-    5: PENTOMINOES,
+_SMALL: dict[int, tuple[Shape, ...]] = {
+    1: tuple(_named({"M": "#"}).values()),
+    2: tuple(_named({"D": "##"}).values()),
+    3: tuple(_named({"I": "###", "L": "#.\n##"}).values()),
+    4: tuple(TETROMINOES.values()),
+    5: tuple(PENTOMINOES.values()),
 }
 
 _KINDS = ("free", "one-sided", "fixed")
@@ -309,7 +329,7 @@ def _free_names(n: int, count: int) -> list[str]:
 def _free(n: int) -> tuple[Shape, ...]:
     """The free n-ominoes, named, in deterministic order."""
     if n in _SMALL:
-        return tuple(_SMALL[n].values())
+        return _SMALL[n]
     cells = _free_cells(n)
     return tuple(_make(c, name) for c, name in zip(cells, _free_names(n, len(cells))))
 
@@ -335,18 +355,23 @@ def _fixed(n: int) -> tuple[Shape, ...]:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=None)
 def polyominoes(n: int, kind: str = "free") -> tuple[Shape, ...]:
-    """All n-ominoes of a kind ("free", "one-sided" or "fixed"), named and in deterministic order."""
+    """All n-ominoes of a kind ("free", "one-sided" or "fixed"), named and in deterministic order (cached)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ShapeError(f"polyomino size must be a positive integer, got {n!r}")
+    if kind not in _KINDS:
+        raise ShapeError(f"unknown polyomino kind {kind!r}; expected one of {', '.join(_KINDS)}")
+    return _polyominoes(n, kind)
+
+
+@functools.lru_cache(maxsize=None)
+def _polyominoes(n: int, kind: str) -> tuple[Shape, ...]:
+    """Cached body of `polyominoes` for validated arguments."""
     if kind == "free":
         return _free(n)
     if kind == "one-sided":
         return _one_sided(n)
-    if kind == "fixed":
-        return _fixed(n)
-    raise ShapeError(f"unknown polyomino kind {kind!r}; expected one of {', '.join(_KINDS)}")
+    return _fixed(n)
 
 
 _SET_SIZES = {
@@ -368,6 +393,10 @@ _SET_SIZES = {
     "heptominoes": 7,
     "octomino": 8,
     "octominoes": 8,
+    "nonomino": 9,
+    "nonominoes": 9,
+    "decomino": 10,
+    "decominoes": 10,
 }
 _SET_KINDS = {"free": "free", "one-sided": "one-sided", "onesided": "one-sided", "fixed": "fixed"}
 _SPEC_RE = re.compile(r"^(?:(?P<kind>[a-z-]+)\s+)?(?:(?P<word>[a-z]+)|(?P<n>\d+)-?ominoe?s?|n\s*=\s*(?P<eq>\d+))$")

@@ -151,6 +151,7 @@ def test_pentomino_letter_shapes_have_conventional_symmetries() -> None:
         ("3-ominoes", 2),
         ("7-ominoes", 108),
         ("n=8", 369),
+        ("nonominoes", 1285),
         ("one-sided pentominoes", 18),
         ("fixed tetrominoes", 19),
         ("  Pentominoes ", 12),
@@ -302,6 +303,8 @@ def test_canonical_is_invariant_under_rotate_and_reflect(shape: Shape) -> None:
     assert shape.rotate().canonical() == canon
     assert shape.reflect().canonical() == canon
     assert canon in shape.orientations()
+    assert canon.cells == min(o.cells for o in shape.orientations())
+    assert shape.canonical(one_sided=True).cells == min(o.cells for o in shape.orientations(one_sided=True))
     assert shape.rotate().canonical(one_sided=True) == shape.canonical(one_sided=True)
 
 
