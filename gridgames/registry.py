@@ -53,10 +53,10 @@ class Registry:
 
     @classmethod
     def from_list(cls, eps: Iterable[EntryPoint]) -> Registry:
-        """A registry of the given entry points; a repeated name is kept once and reported."""
+        """A registry of the given entry points; a repeated name keeps its first entry, the others are reported."""
         entries: dict[str, EntryPoint] = {}
         duplicates: list[BrokenPlugin] = []
-        for ep in sorted(eps, key=lambda e: (e.name, e.value)):
+        for ep in eps:
             if ep.name in entries:
                 if entries[ep.name].value != ep.value:
                     duplicates.append(BrokenPlugin(ep.name, _source(ep), f"the name {ep.name!r} is taken by {_source(entries[ep.name])}"))

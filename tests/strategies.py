@@ -42,3 +42,18 @@ def cell_sets(max_size: int = 9, span: int = 6) -> st.SearchStrategy[frozenset[C
 
 
 # --- end shapes -----------------------------------------------------------
+
+
+# --- grids ----------------------------------------------------------------
+
+
+@st.composite
+def grids(draw: st.DrawFn, max_height: int = 7, max_width: int = 7, max_value: int = 4) -> "Grid":
+    """Random grids: each cell a hole, empty, or a value 1..max_value."""
+    from gridgames.grid import Grid
+    import numpy as np
+
+    height = draw(st.integers(1, max_height))
+    width = draw(st.integers(1, max_width))
+    values = draw(st.lists(st.integers(-1, max_value), min_size=height * width, max_size=height * width))
+    return Grid(np.array(values, dtype=np.int32).reshape(height, width))

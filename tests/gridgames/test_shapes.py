@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -11,7 +9,6 @@ from hypothesis import given
 from gridgames.errors import ShapeError
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape, piece_set, polyominoes
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the shared strategies module
 from strategies import cell_sets, polyomino_shapes  # noqa: E402
 
 # OEIS A000105 (free), A001168 (fixed), A000988 (one-sided)

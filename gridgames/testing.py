@@ -1,0 +1,150 @@
+"""Conformance checks for game plugins: check a game module against the protocol in one call.
+
+    from gridgames.testing import check_spec
+    check_spec(SPEC)            # in your plugin's tests
+
+`check_game` plays random games to the end and checks, at every step, that legal
+moves agree with `play`, that `undo` restores the state exactly, that moves and
+whole games round-trip through their notation, and that illegal moves and moves
+after the end are refused without changing anything. `check_puzzle` verifies every
+reported solution with the puzzle's independent checker, and that the checker
+rejects broken solutions. Each failure raises `ConformanceError` naming what broke.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError
+from gridgames.game import Game, GameKind, GameSpec, Puzzle, State
+
+
+class ConformanceError(GridGamesError, AssertionError):
+    """A game or puzzle breaks the gridgames protocol."""
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ConformanceError(message)
+
+
+def _snapshot(state: State) -> tuple[Any, ...]:
+    """Everything observable about a state, for exact comparisons."""
+    return (state.history, state.current_player, state.outcome, state.to_text(), tuple(state.legal_moves()))
+
+
+def check_spec(spec: GameSpec, *, playouts: int = 20, seed: int = 0, solution_limit: int = 20) -> None:
+    """Check a `GameSpec` and the game or puzzle it builds with its default options."""
+    _require(isinstance(spec, GameSpec), f"expected a GameSpec, got {type(spec).__name__}")
+    _require(bool(spec.summary.strip()) and "\n" not in spec.summary, "the summary must be one non-empty line")
+    names = [option.name for option in spec.options]
+    _require(len(names) == len(set(names)), f"option names repeat: {names}")
+    thing = spec.make(**{o.name: o.default for o in spec.options if o.default is not None})
+    if spec.kind is GameKind.TURN_BASED:
+        _require(isinstance(thing, Game), f"a turn-based spec must create a Game, got {type(thing).__name__}")
+        check_game(thing, playouts=playouts, seed=seed)  # type: ignore[arg-type]
+    else:
+        _require(isinstance(thing, Puzzle), f"a puzzle spec must create a Puzzle, got {type(thing).__name__}")
+        check_puzzle(thing, limit=solution_limit)  # type: ignore[arg-type]
+    if spec.app is not None:
+        app = spec.app()
+        _require(hasattr(app, "registered_commands"), "GameSpec.app must return a typer.Typer")
+
+
+def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
+    """Play random games to the end, checking legality, undo, notation and the outcome at each step."""
+    info = game.info
+    _require(info.num_players >= 1, "a game needs at least one player")
+    _require(len(info.player_names) == info.num_players, "player_names must name every player")
+    _require(info.num_actions >= 1, "num_actions must be positive")
+    rng = random.Random(seed)
+    for _ in range(playouts):
+        state = game.new_state()
+        _require(state.history == (), "a new state must have an empty history")
+        _require(state.outcome is None, "a new state must not be over")
+        for ply in range(info.max_game_length + 1):
+            _check_position(game, state)
+            if state.is_over:
+                break
+            move = rng.choice(list(state.legal_moves()))
+            before = _snapshot(state)
+            state.play(move)
+            _require(state.history == before[0] + (move,), "play must append the move to the history")
+            undone = state.undo()
+            _require(undone == move, f"undo returned {undone!r}, expected {move!r}")
+            _require(_snapshot(state) == before, f"undo after {game.format_move(move)!r} did not restore the state")
+            state.play(move)
+        else:
+            raise ConformanceError(f"a random game ran past max_game_length ({info.max_game_length})")
+        _check_finished(game, state)
+
+
+def _check_position(game: Game, state: State) -> None:
+    info = game.info
+    legal = list(state.legal_moves())
+    _require(len(legal) == len(set(legal)), "legal_moves repeats a move")
+    if state.is_over:
+        _require(not legal, "a finished game must have no legal moves")
+        return
+    _require(bool(legal), "a game that is not over must have a legal move")
+    _require(0 <= state.current_player < info.num_players, f"current_player {state.current_player} out of range")
+    for move in legal:
+        _require(0 <= move < info.num_actions, f"legal move {move} outside 0..{info.num_actions - 1}")
+        _require(state.is_legal(move), f"is_legal({move}) disagrees with legal_moves")
+        text = game.format_move(move)
+        _require(game.parse_move(text) == move, f"move {move} does not round-trip through {text!r}")
+    replayed = game.from_notation(state.notation())
+    _require(replayed.history == state.history, f"notation {state.notation()!r} does not round-trip")
+    _require(replayed.to_text() == state.to_text(), "the position rebuilt from its notation differs")
+    copy = state.copy()
+    _require(_snapshot(copy) == _snapshot(state), "copy() differs from the original")
+    illegal = [m for m in range(info.num_actions) if m not in set(legal)]
+    if illegal:
+        before = _snapshot(state)
+        try:
+            state.play(illegal[0])
+        except (IllegalMoveError, InvalidMoveError):
+            pass
+        else:
+            raise ConformanceError(f"play accepted the illegal move {illegal[0]}")
+        _require(_snapshot(state) == before, "a refused move changed the state")
+    copy.play(legal[0])
+    _require(_snapshot(state) != _snapshot(copy), "playing on a copy changed the original (or nothing)")
+
+
+def _check_finished(game: Game, state: State) -> None:
+    outcome = state.outcome
+    _require(outcome is not None, "a game without legal moves must have an outcome")
+    assert outcome is not None
+    _require(outcome.winner is None or 0 <= outcome.winner < game.info.num_players, f"bad winner {outcome.winner}")
+    _require(bool(outcome.reason), "an outcome needs a reason")
+    before = _snapshot(state)
+    try:
+        state.play(0)
+    except GameOverError:
+        pass
+    else:
+        raise ConformanceError("play after the end of the game did not raise GameOverError")
+    _require(_snapshot(state) == before, "a move refused after the end changed the state")
+
+
+def check_puzzle(puzzle: Puzzle, *, limit: int = 20) -> None:
+    """Verify every reported solution (up to ``limit``) with the puzzle's checker, and that it rejects broken ones."""
+    solutions = list(puzzle.solutions(limit=limit))
+    _require(len(solutions) <= limit, f"solutions(limit={limit}) gave {len(solutions)}")
+    seen = set()
+    for solution in solutions:
+        _require(puzzle.is_solution(solution), f"is_solution rejects a reported solution: {solution}")
+        key = frozenset(solution)
+        _require(key not in seen, "a solution was reported twice")
+        seen.add(key)
+        if len(solution) > 1:
+            _require(not puzzle.is_solution(solution[:-1]), "is_solution accepts a solution with a placement missing")
+            _require(not puzzle.is_solution(solution + solution[:1]), "is_solution accepts a placement used twice")
+    if len(solutions) < limit:
+        result = puzzle.count()
+        _require(result.count == len(solutions), f"count() is {result.count} but solutions() gave {len(solutions)}")
+        unique = puzzle.count(unique=True)
+        _require(unique.count <= result.count, "there are more unique solutions than solutions")
+        _require(unique.count > 0 or result.count == 0, "solutions exist but none is unique")
