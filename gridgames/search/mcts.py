@@ -1,0 +1,185 @@
+"""Monte Carlo tree search (UCT with random playouts), a random player, and `make_ai`.
+
+MCTS needs nothing from a game but the protocol: `State.copy`, `play`,
+`legal_moves` and `Outcome.value_for`, so it plays any game, including those
+that provide no evaluation and those with more than two players. Each iteration
+walks down the tree by the UCT rule, adds one node, plays random moves to the end
+and credits the result to every node on the way, from the view of the player who
+moved into it. The move chosen is the most visited one.
+
+`make_ai` picks the generic computer player for a game: negamax when the game
+has an evaluation (and two players, zero-sum), MCTS otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Literal
+
+import attrs
+
+from gridgames.errors import GameOverError, OptionError
+from gridgames.game import Game, Move, Player, State
+from gridgames.search.negamax import NegamaxPlayer
+
+AIKind = Literal["ai", "negamax", "mcts", "random"]
+AI_KINDS: tuple[str, ...] = ("ai", "negamax", "mcts", "random")
+CHECK_EVERY = 16
+
+
+@attrs.define(eq=False)
+class _Node:
+    """A node of the search tree: the move into it, who played it, its statistics and children."""
+
+    move: Move | None
+    mover: int | None
+    untried: list[Move]
+    parent: _Node | None = None
+    children: list[_Node] = attrs.field(factory=list)
+    visits: int = 0
+    value: float = 0.0  # total result for ``mover``: +1 per win, 0 per draw, -1 per loss
+
+    def best_child(self, exploration: float) -> _Node:
+        """The child maximising the UCT bound."""
+        log_visits = math.log(self.visits)
+        return max(
+            self.children,
+            key=lambda c: c.value / c.visits + exploration * math.sqrt(log_visits / c.visits),
+        )
+
+
+@attrs.frozen
+class MCTSResult:
+    """What an MCTS search found: the move, its mean result for the mover in [-1, 1], iterations and time."""
+
+    move: Move
+    value: float
+    visits: int
+    iterations: int
+    seconds: float
+
+    def describe(self) -> str:
+        """A one-line summary, such as ``mcts 2,000 playouts in 0.50 s, move scores +0.31 (412 visits)``."""
+        return (
+            f"mcts {self.iterations:,} playouts in {self.seconds:.2f} s, "
+            f"move scores {self.value:+.2f} ({self.visits:,} visits)"
+        )
+
+
+def mcts(
+    state: State,
+    *,
+    seconds: float | None = 1.0,
+    iterations: int | None = None,
+    exploration: float = 1.4,
+    rng: random.Random | None = None,
+) -> MCTSResult:
+    """Search with UCT for ``seconds`` and/or ``iterations`` (at least one must be given); the most visited move."""
+    if state.is_over:
+        raise GameOverError("the game is over: there is no move to search for")
+    if seconds is None and iterations is None:
+        raise OptionError("MCTS needs a time budget or an iteration count")
+    rng = rng or random.Random()
+    started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
+    root = _Node(None, None, _shuffled(state, rng))
+    if len(root.untried) == 1:  # nothing to think about
+        return MCTSResult(root.untried[0], 0.0, 0, 0, time.perf_counter() - started)
+    done = 0
+    while iterations is None or done < iterations:
+        if deadline is not None and done % CHECK_EVERY == 0 and done > 0 and time.perf_counter() > deadline:
+            break
+        _iterate(root, state.copy(), exploration, rng)
+        done += 1
+    best = max(root.children, key=lambda c: c.visits)
+    assert best.move is not None  # children always carry a move
+    return MCTSResult(best.move, best.value / best.visits, best.visits, done, time.perf_counter() - started)
+
+
+def _shuffled(state: State, rng: random.Random) -> list[Move]:
+    moves = list(state.legal_moves())
+    rng.shuffle(moves)
+    return moves
+
+
+def _iterate(root: _Node, state: State, exploration: float, rng: random.Random) -> None:
+    """One MCTS iteration on a private copy of the root state: select, expand, play out, back up."""
+    node = root
+    while not node.untried and node.children:  # selection
+        node = node.best_child(exploration)
+        state.play(node.move)  # type: ignore[arg-type]
+    if node.untried:  # expansion
+        move = node.untried.pop()
+        mover = state.current_player
+        state.play(move)
+        child = _Node(move, mover, [] if state.is_over else _shuffled(state, rng), parent=node)
+        node.children.append(child)
+        node = child
+    while not state.is_over:  # playout
+        state.play(rng.choice(list(state.legal_moves())))
+    outcome = state.outcome
+    assert outcome is not None
+    while node is not None:  # back-propagation
+        node.visits += 1
+        if node.mover is not None:
+            node.value += outcome.value_for(node.mover)
+        node = node.parent
+
+
+@attrs.define
+class MCTSPlayer:
+    """A computer player running Monte Carlo tree search for ``seconds`` (or ``iterations``) per move."""
+
+    name: str = "mcts"
+    seconds: float | None = 1.0
+    iterations: int | None = None
+    exploration: float = 1.4
+    rng: random.Random | None = None
+    note: str = ""
+    last: MCTSResult | None = None
+
+    def choose(self, state: State) -> Move:
+        """The most visited move after the search; `note` describes it."""
+        self.last = mcts(state, seconds=self.seconds, iterations=self.iterations, exploration=self.exploration, rng=self.rng)
+        self.note = self.last.describe()
+        return self.last.move
+
+
+@attrs.define
+class RandomPlayer:
+    """A player choosing uniformly among the legal moves."""
+
+    name: str = "random"
+    rng: random.Random = attrs.field(factory=random.Random)
+    note: str = "a random legal move"
+
+    def choose(self, state: State) -> Move:
+        """A random legal move."""
+        return self.rng.choice(list(state.legal_moves()))
+
+
+def has_evaluation(game: Game) -> bool:
+    """True when the game's states provide a heuristic evaluation (`State.evaluate` is not None)."""
+    return game.new_state().evaluate() is not None
+
+
+def make_ai(
+    state_or_game: State | Game, kind: str = "ai", *, seconds: float = 1.0, rng: random.Random | None = None
+) -> Player:
+    """A computer player: "negamax", "mcts", "random", or "ai" (negamax if the game has an evaluation, else MCTS)."""
+    game = state_or_game if isinstance(state_or_game, Game) else state_or_game.game
+    if kind not in AI_KINDS:
+        raise OptionError(f"unknown computer player {kind!r} (choose from {', '.join(AI_KINDS)})")
+    if kind == "ai":
+        info = game.info
+        two_player = info.num_players == 2 and info.zero_sum
+        kind = "negamax" if two_player and has_evaluation(game) else "mcts"
+    if kind == "negamax":
+        if game.info.num_players != 2:
+            raise OptionError(f"negamax plays two-player games; this one has {game.info.num_players} players")
+        return NegamaxPlayer(name="negamax", seconds=seconds, rng=rng)
+    if kind == "mcts":
+        return MCTSPlayer(name="mcts", seconds=seconds, rng=rng)
+    return RandomPlayer(rng=rng or random.Random())
