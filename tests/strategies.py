@@ -57,3 +57,32 @@ def grids(draw: st.DrawFn, max_height: int = 7, max_width: int = 7, max_value: i
     width = draw(st.integers(1, max_width))
     values = draw(st.lists(st.integers(-1, max_value), min_size=height * width, max_size=height * width))
     return Grid(np.array(values, dtype=np.int32).reshape(height, width))
+
+
+# --- connect4 (Connect Four) -------------------------------------------------
+
+
+@st.composite
+def connect4_games(draw: st.DrawFn, max_width: int = 10, max_height: int = 10) -> object:
+    """A `games.connect4.Connect4` of random size (4..max) and line length (3..6)."""
+    from games.connect4 import Connect4
+
+    return Connect4(draw(st.integers(4, max_width)), draw(st.integers(4, max_height)), draw(st.integers(3, 6)))
+
+
+@st.composite
+def connect4_playouts(draw: st.DrawFn, game: object = None, max_width: int = 10, max_height: int = 10) -> tuple:
+    """A (game, moves) pair: a random legal game, played to its end or stopped early."""
+    if game is None:
+        game = draw(connect4_games(max_width, max_height))
+    state = game.new_state()
+    moves: list[int] = []
+    length = draw(st.integers(0, game.width * game.height))
+    while len(moves) < length and not state.is_over:
+        move = draw(st.sampled_from(list(state.legal_moves())))
+        state.play(move)
+        moves.append(move)
+    return game, moves
+
+
+# --- end connect4 ------------------------------------------------------------
