@@ -1,0 +1,256 @@
+"""The pentomino commands: ``solve`` (also ``gridgames solve pentomino``), ``boards``, ``pieces``, ``show``.
+
+This is the CLI layer: it prints, draws on the terminal and writes files; everything
+below it (puzzle, boards, pieces, render) returns data.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+
+from gridgames.cli import EXIT_INTERRUPTED, fail
+from gridgames.errors import PuzzleError
+from gridgames.game import CountResult, ProgressCallback, Solution
+
+from games.pentomino import render
+from games.pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
+from games.pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
+from games.pentomino.puzzle import TilingPuzzle
+
+_BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
+_PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
+
+
+def _puzzle(board: str, board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool) -> TilingPuzzle:
+    return TilingPuzzle.create(board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
+
+
+def _console(color: Optional[bool]) -> Console:
+    """The standard-output console; colour when it is a terminal, unless told otherwise."""
+    if color is None:
+        return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, force_terminal=color, color_system="truecolor" if color else None)
+
+
+@contextmanager
+def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallback]]:
+    """The rich progress bar's callback on standard error (only on a terminal), or None."""
+    if not show:
+        yield None
+        return
+    from gridgames.progress import search_progress
+
+    with search_progress(description) as on_progress:
+        yield on_progress
+
+
+def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
+    return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
+
+
+def _summary(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: Optional[int]) -> dict[str, Any]:
+    """The --json object."""
+    out: dict[str, Any] = {
+        "board": puzzle.layout.name,
+        "pieces": _piece_labels(puzzle),
+        "one_sided": puzzle.one_sided,
+        "solutions": found,
+        "unique": unique,
+        "seconds": round(seconds, 4),
+        "partial": partial,
+    }
+    if limit is not None:
+        out["limit"] = limit
+    return out
+
+
+def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool) -> str:
+    what = "solution" if found == 1 else "solutions"
+    sym = " up to symmetry" if unique else ""
+    tail = f" so far (partial: interrupted after {seconds:.2f} s)" if partial else f" in {seconds:.2f} s"
+    return f"{found} {what}{sym} of {puzzle.describe()}{tail}"
+
+
+def _jsonl(index: int, solution: Solution, picture: str) -> str:
+    placements = [{"piece": p.piece, "cells": [list(cell) for cell in p.cells]} for p in solution]
+    return json.dumps({"solution": index, "placements": placements, "picture": picture})
+
+
+def solve(
+    board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
+    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
+    pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
+    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture."),
+    one_sided: bool = typer.Option(False, "--one-sided", help="Pieces may turn but not flip over."),
+    count: bool = typer.Option(False, "--count", "-c", help="Count every solution."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, help="List up to N solutions (default 1; all with --jsonl)."),
+    unique: bool = typer.Option(False, "--unique", "-u", help="One solution per class of the board's symmetries."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object: board, pieces, solutions (the count), unique, seconds, partial."),
+    as_jsonl: bool = typer.Option(False, "--jsonl", help="Stream solutions as JSON lines: solution, placements, picture."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solutions listed (or all, with --count) into an SVG file."),
+    mrv: bool = typer.Option(False, "--mrv", help="Branch on the most constrained cell instead of the first blank one."),
+    prune: bool = typer.Option(True, "--prune/--no-prune", help="Abandon placements that wall off an unfillable region."),
+    color: Optional[bool] = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
+) -> None:
+    """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
+    if as_json and as_jsonl:
+        raise fail("--json and --jsonl both write to standard output; choose one")
+    if count and limit is not None:
+        raise fail("--count goes through every solution; drop --limit (or drop --count to list N)")
+    puzzle = _puzzle(board, board_file, pieces, pieces_file, one_sided)
+    counting = count or (as_json and limit is None)
+    if counting and not (as_jsonl or svg):
+        _solve_count(puzzle, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
+        return
+    wanted = None if counting or (as_jsonl and limit is None) else (1 if limit is None else limit)
+    _solve_list(puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color)
+
+
+def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool) -> None:
+    """--count (and --json): count every solution with the fast counter."""
+    verb = "Counting distinct" if unique else "Counting"
+    with _progress(f"{verb} {puzzle.layout.name}", True) as on_progress:
+        result: CountResult = puzzle.count(unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+    if as_json:
+        typer.echo(json.dumps(_summary(puzzle, result.count, unique, result.seconds, result.partial, None)))
+    else:
+        typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial))
+    if result.partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _solve_list(
+    puzzle: TilingPuzzle, wanted: Optional[int], *, unique: bool, mrv: bool, prune: bool, as_json: bool, as_jsonl: bool,
+    svg: Optional[Path], counting: bool, color: Optional[bool],
+) -> None:  # fmt: skip
+    """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
+    palette = render.Palette.for_pieces(puzzle.pieces.names)
+    grid = puzzle.board
+    console = _console(color)
+    draw = not (as_json or as_jsonl or counting)
+    drawings: list[Solution] = []
+    found = 0
+    partial = False
+    start = time.perf_counter()
+    show_bar = wanted != 1
+    verb = "Listing distinct" if unique else "Listing"
+    try:
+        with _progress(f"{verb} {puzzle.layout.name}", show_bar) as on_progress:
+            for solution in puzzle.solutions(limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune):
+                found += 1
+                if as_jsonl:
+                    typer.echo(_jsonl(found, solution, render.to_text(grid, solution, palette)))
+                elif draw:
+                    if wanted != 1:
+                        typer.echo(f"Solution {found}:")
+                    if console.is_terminal:
+                        console.print(render.to_rich(grid, solution, palette))
+                    else:
+                        typer.echo(render.to_text(grid, solution, palette))
+                    if wanted != 1:
+                        typer.echo("")
+                if svg is not None:
+                    drawings.append(solution)
+    except KeyboardInterrupt:
+        partial = True
+    seconds = time.perf_counter() - start
+    if svg is not None:
+        _write_svg(svg, puzzle, drawings, palette)
+    if as_json:
+        typer.echo(json.dumps(_summary(puzzle, found, unique, seconds, partial, wanted)))
+    elif counting or partial:
+        typer.echo(_count_line(puzzle, found, unique, seconds, partial), err=as_jsonl)
+    elif found == 0:
+        typer.echo(f"no solution: {puzzle.describe()}" + (" (up to symmetry)" if unique else ""), err=as_jsonl)
+    elif wanted != 1 and not as_jsonl:
+        sym = " up to symmetry" if unique else ""
+        more = f" (limit {wanted})" if wanted is not None and found == wanted else " (all)"
+        typer.echo(f"{found} solution{'s' if found != 1 else ''}{sym} shown{more}")
+    if partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
+    text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise PuzzleError(f"cannot write the SVG file {str(path)!r}: {error.strerror or error}") from None
+    typer.echo(f"wrote {len(solutions)} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
+
+
+def boards() -> None:
+    """List the preset boards (any HxW rectangle and board files work too)."""
+    width = max(len(name) for name in PRESETS)
+    for name, (description, _) in PRESETS.items():
+        board = Board.preset(name)
+        typer.echo(f"{name:<{width}}  {board.area:>3} cells  {description}")
+    aliases = ", ".join(f"{a} = {b}" for a, b in ALIASES.items())
+    typer.echo(f"\nAlso: any HxW rectangle (--board 7x9); a board file (--board-file); aliases: {aliases}.")
+
+
+def pieces(
+    spec: Optional[str] = typer.Argument(None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."),
+    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
+    one_sided: bool = typer.Option(False, "--one-sided", help="Count orientations without reflections."),
+) -> None:
+    """List the standard piece sets, or draw the pieces of a specification or file."""
+    if spec is None and pieces_file is None:
+        width = max(len(name) for name in standard_set_names())
+        for name, description in standard_set_names().items():
+            typer.echo(f"{name:<{width}}  {description}")
+        typer.echo("\n" + _PIECES_HELP + " A bare name is a pentomino first, then a tetromino, tromino, domino, monomino, hexomino.")
+        return
+    parts = ([PieceSet.parse(spec)] if spec is not None else []) + ([PieceSet.from_file(pieces_file)] if pieces_file is not None else [])
+    piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+    for piece in piece_set:
+        orientations = len(piece.orientations(one_sided))
+        copies = f", {piece.count} copies" if piece.count > 1 else ""
+        kind = f", {piece.kind}" if piece.kind != "free" else ""
+        typer.echo(f"{piece.name}  ({piece.size} squares, {orientations} orientation{'s' if orientations != 1 else ''}{kind}{copies})")
+        typer.echo(piece.shape.to_text().replace(".", " ").replace("#", "[]").rstrip())
+        typer.echo("")
+    typer.echo(f"{piece_set.copies} pieces, {piece_set.area} squares in all")
+
+
+def show(
+    board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
+    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
+) -> None:
+    """Draw a board, with its number of cells and of symmetries."""
+    layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
+    from gridgames.search.symmetry import board_symmetries
+
+    cells = layout.grid.board_cells()
+    symmetries = len(board_symmetries(cells))
+    typer.echo(render.board_text(layout.grid))
+    typer.echo(f"{layout.name}: {layout.area} cells in a {layout.height}x{layout.width} box, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}")
+
+
+def make_app() -> typer.Typer:
+    """The pentomino sub-app: solve, boards, pieces, show."""
+    app = typer.Typer(
+        help="Tile boards with pentominoes (or any polyominoes): solve, count, list boards and pieces.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    app.command("solve")(solve)
+    app.command("boards")(boards)
+    app.command("pieces")(pieces)
+    app.command("show")(show)
+    return app
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(make_app()())
