@@ -62,6 +62,8 @@ class MCTSResult:
 
     def describe(self) -> str:
         """A one-line summary, such as ``mcts 2,000 playouts in 0.50 s, move scores +0.31 (412 visits)``."""
+        if self.iterations == 0:
+            return "the only legal move"
         return (
             f"mcts {self.iterations:,} playouts in {self.seconds:.2f} s, "
             f"move scores {self.value:+.2f} ({self.visits:,} visits)"

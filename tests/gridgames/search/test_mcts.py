@@ -46,7 +46,8 @@ def test_mcts_leaves_the_callers_state_untouched_and_plays_a_forced_move_at_once
     mcts(state, seconds=None, iterations=200, rng=random.Random(0))
     assert (state.history, list(state.piles)) == before
     forced = PileNim((1,)).new_state()
-    assert mcts(forced, seconds=None, iterations=10_000).iterations == 0
+    only = mcts(forced, seconds=None, iterations=10_000)
+    assert only.iterations == 0 and only.describe() == "the only legal move"
 
 
 def test_mcts_needs_a_budget_and_a_game_that_goes_on() -> None:
