@@ -20,11 +20,17 @@ Pieces (--pieces, --pieces-file, --one-sided)
   Examples: --pieces pentominoes+O  or  --pieces pentominoes,tetromino:O  (12 pentominoes
   and the 2x2 square, for --board 8x8); --pieces 'L*4,I*2'.
   A pieces file holds pieces separated by blank lines: a name line (NAME or NAME*N for N
-  copies), then the picture, '#' a square and '.' or a space none:
-      F          O*2
-      .##        ##
-      ##.        ##
+  copies), then the picture, '#' a square and '.' or a space none. This one is the F
+  pentomino and two 2x2 squares:
+      F
+      .##
+      ##.
       .#.
+
+      O*2
+      ##
+      ##
+  With both --pieces and --pieces-file, the puzzle uses both (names must stay unique).
   Pieces are free (they turn and flip) unless --one-sided; each is used exactly once
   unless a count is given. The board's cells must equal the pieces' squares.
 
@@ -40,16 +46,18 @@ Solving: gridgames solve pentomino [OPTIONS]  (or: gridgames pentomino solve)
   --mrv          branch on the most constrained cell   --no-prune   no dead-region pruning
   Long searches show a progress bar on standard error. Ctrl-C stops and prints the count
   so far, marked partial (exit code 130). Impossible puzzles (area mismatch, a piece that
-  fits nowhere, an empty board, a malformed file, a duplicate name) fail at once, exit 2.
+  fits nowhere, an empty board, a malformed file, a duplicate name) fail at once, exit 2;
+  one that chessboard colouring rules out (the 5 tetrominoes on 4x5) has 0 solutions at once.
 
 Other commands: gridgames pentomino boards | pieces [SPEC] | show --board NAME
 
-Examples
-  gridgames solve pentomino --board 6x10 --count              9356 solutions
-  gridgames solve pentomino --board 6x10 --count --unique     2339
+Examples (the count each prints)
+  gridgames solve pentomino --board 6x10 --count                                 9356
+  gridgames solve pentomino --board 6x10 --count --unique                        2339
+  gridgames solve pentomino --board 8x8-corners --count --unique                 2170
+  gridgames solve pentomino --board 8x8 --pieces pentominoes+O --count --unique  16146
+  gridgames solve pentomino --board 4x10 --pieces 'tetrominoes*2' --count        1796
   gridgames solve pentomino --board 3x20 --limit 8 --svg 3x20.svg
-  gridgames solve pentomino --board 8x8 --pieces pentominoes+O --count --unique   16146
-  gridgames solve pentomino --board 5x8 --pieces 'one-sided tetrominoes*2' --count
 """
 
 from __future__ import annotations

@@ -77,7 +77,8 @@ def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, 
     what = "solution" if found == 1 else "solutions"
     sym = " up to symmetry" if unique else ""
     tail = f" so far (partial: interrupted after {seconds:.2f} s)" if partial else f" in {seconds:.2f} s"
-    return f"{found} {what}{sym} of {puzzle.describe()}{tail}"
+    reason = puzzle.colouring_obstruction() if found == 0 else None
+    return f"{found} {what}{sym} of {puzzle.describe()}{tail}" + (f" ({reason})" if reason else "")
 
 
 def _jsonl(index: int, solution: Solution, picture: str) -> str:
@@ -89,7 +90,7 @@ def solve(
     board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
     board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
     pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
-    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture."),
+    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if given)."),
     one_sided: bool = typer.Option(False, "--one-sided", help="Pieces may turn but not flip over."),
     count: bool = typer.Option(False, "--count", "-c", help="Count every solution."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, help="List up to N solutions (default 1; all with --jsonl)."),
@@ -170,7 +171,8 @@ def _solve_list(
     elif counting or partial:
         typer.echo(_count_line(puzzle, found, unique, seconds, partial), err=as_jsonl)
     elif found == 0:
-        typer.echo(f"no solution: {puzzle.describe()}" + (" (up to symmetry)" if unique else ""), err=as_jsonl)
+        reason = puzzle.colouring_obstruction()
+        typer.echo(f"no solution: {puzzle.describe()}" + (f" ({reason})" if reason else ""), err=as_jsonl)
     elif wanted != 1 and not as_jsonl:
         sym = " up to symmetry" if unique else ""
         more = f" (limit {wanted})" if wanted is not None and found == wanted else " (all)"

@@ -7,7 +7,8 @@
 
 Building a puzzle checks it before any search: an empty board, a board whose area
 differs from the pieces' area, or a piece that fits nowhere is a `PuzzleError`
-saying why. The search is `gridgames.search.tiling`; `is_solution` is written
+saying why. A puzzle that chessboard colouring rules out (`colouring_obstruction`:
+the 5 tetrominoes, the 35 hexominoes on any rectangle) has 0 solutions at once. The search is `gridgames.search.tiling`; `is_solution` is written
 separately from it (its own orientation arithmetic), so tests can trust it.
 """
 
@@ -111,6 +112,27 @@ class TilingPuzzle(Puzzle):
             if not any(_fits(mask, o.cells) for o in piece.orientations(self.one_sided)):
                 raise PuzzleError(f"piece {piece.name!r} fits nowhere on the board {self.layout.name}")
 
+    def colouring_obstruction(self) -> str | None:
+        """Why chessboard colouring rules out every tiling (one line), or None when it does not."""
+        rows, cols = np.nonzero(self.layout.grid.cells == 0)
+        dark = int(((rows + cols) % 2 == 0).sum())
+        light = len(rows) - dark
+        reach = {0}
+        unbalanced = []
+        for piece in self.pieces:
+            imbalance = abs(sum(1 if (r + c) % 2 == 0 else -1 for r, c in piece.shape.cells))
+            if imbalance:
+                unbalanced.append(piece.name)
+                for _ in range(piece.count):
+                    reach = {x + imbalance for x in reach} | {x - imbalance for x in reach}
+        if dark - light in reach:
+            return None
+        names = ", ".join(unbalanced[:6]) + (", ..." if len(unbalanced) > 6 else "")
+        return (
+            f"impossible by chessboard colouring: the board has {dark} dark and {light} light cells, "
+            f"which the pieces covering unequal colours ({names or 'none'}) cannot match"
+        )
+
     # --- the Puzzle protocol ---------------------------------------------
     @property
     def board(self) -> Grid:
@@ -149,7 +171,7 @@ class TilingPuzzle(Puzzle):
         """
         if limit is not None and limit < 0:
             raise PuzzleError(f"limit must be 0 or more, got {limit}")
-        if limit == 0:
+        if limit == 0 or self.colouring_obstruction() is not None:
             return
         from gridgames.search import tiling
 
@@ -170,6 +192,8 @@ class TilingPuzzle(Puzzle):
         from gridgames.search import tiling
 
         start = time.perf_counter()
+        if self.colouring_obstruction() is not None:
+            return CountResult(0, False, unique, time.perf_counter() - start)
         result = tiling.count(self.problem(), unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
         return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes)
 

@@ -1,8 +1,8 @@
 """Drawing tilings: plain letters, colour for the terminal (rich), and SVG sheets.
 
-Each piece gets one character (its name when that is one character, else its
-first character when no other piece starts with it, else a free letter or digit)
-and one colour. Holes are drawn blank.
+Each piece gets one character (its name when that is one character; the lower-case
+letter for a mirror image such as F'; else its first character when no other piece
+starts with it; else a free letter or digit) and one colour. Holes are drawn blank.
 """
 
 from __future__ import annotations
@@ -58,6 +58,9 @@ class Palette:
         for name in names:
             if len(name) == 1 and name not in letters.values():
                 letters[name] = name
+        for name in names:  # a mirror image F' of a one-letter piece: the lower-case letter
+            if name not in letters and len(name) == 2 and name[1] == "'" and name[0].lower() not in letters.values():
+                letters[name] = name[0].lower()
         for name in names:
             if name not in letters and firsts.count(name[:1]) == 1 and name[:1] not in letters.values():
                 letters[name] = name[:1]

@@ -149,6 +149,12 @@ def test_board_and_pieces_files(tmp_path: Path) -> None:
     assert result.stdout.startswith("4 solutions of b.txt (16 cells)")
 
 
+def test_colouring_impossibility_prints_zero_with_the_reason() -> None:
+    result = solve("--board", "4x5", "--pieces", "tetrominoes", "--count")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("0 solutions of 4x5") and "impossible by chessboard colouring" in result.stdout
+
+
 def test_gridgames_pentomino_solve_is_the_same_command() -> None:
     assert run("pentomino", "solve", "--board", "3x20", "--count").stdout.startswith("8 solutions")
 

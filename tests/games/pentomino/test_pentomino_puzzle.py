@@ -236,8 +236,27 @@ def test_impossible_puzzles_fail_before_any_search(make: Callable[[], TilingPuzz
     assert "\n" not in str(info.value)
 
 
-def test_parity_impossibility_is_found_by_the_search() -> None:
-    assert TilingPuzzle.create("4x5", "tetrominoes").count().count == 0
+def test_chessboard_colouring_rules_out_the_tetrominoes_and_hexominoes_at_once() -> None:
+    tetrominoes = TilingPuzzle.create("4x5", "tetrominoes")
+    assert "(T)" in (tetrominoes.colouring_obstruction() or "")
+    assert tetrominoes.count().count == 0 and list(tetrominoes.solutions()) == []
+    assert brute_force_count(tetrominoes.layout, tetrominoes.pieces) == 0
+    hexominoes = TilingPuzzle.create("14x15", "hexominoes")
+    assert hexominoes.colouring_obstruction() is not None and hexominoes.count(unique=True).count == 0
+
+
+@pytest.mark.parametrize(("board", "pieces"), [("4x5", "tetromino:T*5"), ("4x4", "tetromino:T*4"), ("4x4", "tetromino:T*2,tetromino:L*2"), ("2x4", "tetromino:T*2")])
+def test_colouring_rule_agrees_with_brute_force(board: str, pieces: str) -> None:
+    puzzle = TilingPuzzle.create(board, pieces)
+    if puzzle.colouring_obstruction() is not None:
+        assert brute_force_count(puzzle.layout, puzzle.pieces) == 0
+    else:
+        assert puzzle.count().count == brute_force_count(puzzle.layout, puzzle.pieces)
+
+
+@pytest.mark.parametrize(("board", "pieces"), [("6x10", "pentominoes"), ("8x8", "pentominoes+O"), ("4x10", "tetrominoes*2"), ("8x8-corners", "pentominoes")])
+def test_colouring_rule_does_not_fire_on_solvable_puzzles(board: str, pieces: str) -> None:
+    assert TilingPuzzle.create(board, pieces).colouring_obstruction() is None
 
 
 def test_limit_stops_early_and_zero_gives_nothing() -> None:

@@ -38,6 +38,11 @@ def test_pentomino_letters_are_their_names_with_distinct_colours() -> None:
     assert len(set(palette.colours.values())) == 12
 
 
+def test_mirror_images_are_drawn_in_lower_case() -> None:
+    palette = render.Palette.for_pieces(PieceSet.parse("one-sided pentominoes").names)
+    assert palette.letter("F'") == "f" and palette.letter("F") == "F" and palette.letter("Z'") == "z"
+
+
 def test_long_or_clashing_names_still_get_distinct_single_characters() -> None:
     for spec in ("hexominoes", "one-sided pentominoes", "fixed tetrominoes"):
         names = PieceSet.parse(spec).names
