@@ -128,7 +128,7 @@ def run(top, up, down, left, right, length, choice, branches, tried, state, budg
             best = right[0]
             fewest = length[best]
             i = right[best]
-            while i != 0 and fewest > 1:  # an item with 0 or 1 options is chosen at once
+            while i != 0 and fewest > 0:  # an item with no option left ends the branch at once
                 if length[i] < fewest:
                     best = i
                     fewest = length[i]

@@ -1,0 +1,183 @@
+"""Benchmark of the generic exact-cover engine (gridgames.search.exact_cover) on known problems.
+
+Usage: python bench/exact_cover.py [--big] [--repeat N]
+
+Counts the solutions of n queens (rows and columns primary, diagonals secondary),
+pentomino tilings of 3x20 and 4x15 (with --big also 5x12 and 6x10) and domino
+tilings, checks each count against the known one, and prints the median time, the
+search-tree nodes and nodes per second. The reference, run in the same process on
+the smaller problems, is a plain-Python Algorithm X (dicts of sets, most-constrained
+item first); the ratio is reference time / engine time. If the `xcover` package
+(a numba "dancing cells" solver) is importable it is timed as a second reference.
+The first line gives the time to load (or compile) the numba kernel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gridgames.search.exact_cover import ExactCover  # noqa: E402
+
+PENTOMINOES = {
+    "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
+    "U": "X.X/XXX", "V": "X../X../XXX", "W": "X../XX./.XX", "X": ".X./XXX/.X.", "Y": "XXXX/.X..", "Z": "XX./.X./.XX",
+}
+
+
+def queens(n: int) -> ExactCover:
+    """N queens: rows and columns primary, diagonals secondary."""
+    options = [[r, n + c, 2 * n + r + c, 4 * n - 1 + r - c + n - 1] for r in range(n) for c in range(n)]
+    return ExactCover.from_options(options, primary=2 * n, secondary=2 * (2 * n - 1))
+
+
+def _orientations(picture: str) -> set[tuple[tuple[int, int], ...]]:
+    cells = [(r, c) for r, row in enumerate(picture.split("/")) for c, ch in enumerate(row) if ch == "X"]
+    found = set()
+    for flip in (False, True):
+        shape = [(r, -c) if flip else (r, c) for r, c in cells]
+        for _ in range(4):
+            shape = [(c, -r) for r, c in shape]
+            r0, c0 = min(r for r, _ in shape), min(c for _, c in shape)
+            found.add(tuple(sorted((r - r0, c - c0) for r, c in shape)))
+    return found
+
+
+def pentominoes(height: int, width: int) -> ExactCover:
+    """The 12 pentominoes, each once, tiling a rectangle."""
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    options = []
+    for name, picture in PENTOMINOES.items():
+        for shape in sorted(_orientations(picture)):
+            for r in range(height):
+                for c in range(width):
+                    placed = [(r + dr, c + dc) for dr, dc in shape]
+                    if all(pr < height and pc < width for pr, pc in placed):
+                        options.append((name, [name, *placed]))
+    return ExactCover.from_items([*PENTOMINOES, *cells], options)
+
+
+def dominoes(height: int, width: int) -> ExactCover:
+    """Domino tilings of a rectangle."""
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    options = [(i, [(r, c), (r + dr, c + dc)]) for i, (r, c) in enumerate(cells) for dr, dc in ((0, 1), (1, 0)) if r + dr < height and c + dc < width]
+    return ExactCover.from_items(cells, options)
+
+
+def reference_count(problem: ExactCover) -> int:
+    """Plain-Python Algorithm X with dicts of sets (most-constrained item first)."""
+    columns: dict[int, set[int]] = {i: set() for i in range(problem.num_items)}
+    for k, option in enumerate(problem.options):
+        for item in option:
+            columns[item].add(k)
+    primary = set(range(problem.num_primary))
+    rows = problem.options
+
+    def select(k: int) -> list[set[int]]:
+        removed = []
+        for item in rows[k]:
+            for other in columns[item]:
+                for j in rows[other]:
+                    if j != item:
+                        columns[j].discard(other)
+            removed.append(columns.pop(item))
+        return removed
+
+    def deselect(k: int, removed: list[set[int]]) -> None:
+        for item in reversed(rows[k]):
+            columns[item] = removed.pop()
+            for other in columns[item]:
+                for j in rows[other]:
+                    if j != item:
+                        columns[j].add(other)
+
+    def search() -> int:
+        open_items = [i for i in primary if i in columns]
+        if not open_items:
+            return 1
+        item = min(open_items, key=lambda i: len(columns[i]))
+        total = 0
+        for k in list(columns[item]):
+            removed = select(k)
+            total += search()
+            deselect(k, removed)
+        return total
+
+    return search()
+
+
+def _median_time(run: Callable[[], int], repeat: int) -> tuple[float, int]:
+    times, value = [], 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        value = run()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), value
+
+
+def _xcover() -> Callable[[ExactCover], int] | None:
+    try:
+        import xcover  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+
+    def count(problem: ExactCover) -> int:
+        names = [f"i{i}" for i in range(problem.num_items)]
+        options = [[names[i] for i in option] for option in problem.options]
+        return sum(1 for _ in xcover.covers(options, primary=names[: problem.num_primary], secondary=names[problem.num_primary :]))
+
+    return count
+
+
+def main(argv: Iterable[str] | None = None) -> None:
+    """Run the benchmark and print one line per problem."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", action="store_true", help="also 5x12 and 6x10 pentominoes (tens of seconds)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per problem (median reported)")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+
+    print(f"cores: {os.cpu_count()}  python {sys.version.split()[0]}")
+    started = time.perf_counter()
+    queens(4).count()
+    print(f"kernel load or compile: {time.perf_counter() - started:.2f} s")
+
+    problems: list[tuple[str, Callable[[], ExactCover], int, bool]] = [
+        ("queens 8", lambda: queens(8), 92, True),
+        ("queens 10", lambda: queens(10), 724, True),
+        ("queens 12", lambda: queens(12), 14_200, False),
+        ("queens 13", lambda: queens(13), 73_712, False),
+        ("dominoes 6x6", lambda: dominoes(6, 6), 6_728, True),
+        ("dominoes 8x8", lambda: dominoes(8, 8), 12_988_816, False),
+        ("pentominoes 3x20", lambda: pentominoes(3, 20), 8, True),
+        ("pentominoes 4x15", lambda: pentominoes(4, 15), 1_472, False),
+    ]
+    if args.big:
+        problems += [("pentominoes 5x12", lambda: pentominoes(5, 12), 4_040, False), ("pentominoes 6x10", lambda: pentominoes(6, 10), 9_356, False)]
+    xcover_count = _xcover()
+    print(f"{'problem':<18} {'count':>11} {'ok':>3} {'seconds':>8} {'nodes':>11} {'nodes/s':>10} {'python ref':>10} {'ratio':>7}" + ("  xcover  ratio" if xcover_count else ""))
+    for name, build, known, with_reference in problems:
+        problem = build()
+        seconds, found = _median_time(lambda: problem.count().count, args.repeat)
+        nodes = problem.count().nodes
+        line = f"{name:<18} {found:>11,} {'yes' if found == known else 'NO':>3} {seconds:>8.3f} {nodes:>11,} {nodes / seconds:>10,.0f}"
+        if with_reference:
+            ref_seconds, ref_found = _median_time(lambda: reference_count(problem), 1)
+            assert ref_found == known, f"the reference counts {ref_found} for {name}"
+            line += f" {ref_seconds:>10.3f} {ref_seconds / seconds:>7.1f}"
+        else:
+            line += f" {'-':>10} {'-':>7}"
+        if xcover_count is not None:
+            x_seconds, x_found = _median_time(lambda: xcover_count(problem), 1)
+            line += f"  {x_seconds:>6.3f} {x_seconds / seconds:>6.2f}" + ("" if x_found == known else " (xcover count differs!)")
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
