@@ -86,3 +86,21 @@ def connect4_playouts(draw: st.DrawFn, game: object = None, max_width: int = 10,
 
 
 # --- end connect4 ------------------------------------------------------------
+
+
+# --- exact cover (gridgames.search.exact_cover) ---------------------------
+
+
+@st.composite
+def exact_cover_problems(draw: st.DrawFn, max_items: int = 6, max_options: int = 10) -> tuple[int, int, list[list[int]]]:
+    """(primary, secondary, options): a small random exact-cover problem, each option a non-empty set of items."""
+    primary = draw(st.integers(0, max_items))
+    secondary = draw(st.integers(0, max_items - primary))
+    items = primary + secondary
+    if items == 0:
+        return 0, 0, []
+    option = st.sets(st.integers(0, items - 1), min_size=1, max_size=items).map(sorted)
+    return primary, secondary, draw(st.lists(option, max_size=max_options))
+
+
+# --- end exact cover ------------------------------------------------------

@@ -3,7 +3,8 @@
 An exact-cover problem has *primary items*, which a solution covers exactly once,
 *secondary items*, covered at most once, and *options*, each a set of items (with
 a label, returned in solutions). A solution is a set of options covering every
-primary item exactly once and no secondary item twice::
+primary item exactly once and no secondary item twice (as in Knuth's Algorithm X,
+an option without a primary item is never chosen)::
 
     problem = ExactCover.from_options([[0, 1], [2], [0], [1, 2]], primary=3)
     list(problem.solutions())          # [(0, 1), (2, 3)]

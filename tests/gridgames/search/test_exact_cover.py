@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
 
 from gridgames.errors import PuzzleError
 from gridgames.search.exact_cover import ExactCover
+
+from strategies import exact_cover_problems
 
 QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724}
 
@@ -187,3 +191,28 @@ def test_is_cover_rejects_gaps_overlaps_and_unknown_options() -> None:
     assert not problem.is_cover([1])  # item 0 uncovered
     assert not problem.is_cover([0, 1])  # item 1 twice
     assert not problem.is_cover([7])
+
+
+def _brute_force(primary: int, secondary: int, options: list[list[int]]) -> set[tuple[int, ...]]:
+    """Every set of options covering each primary item once and no secondary item twice (options without a primary item are never chosen)."""
+    found = set()
+    for mask in range(1 << len(options)):
+        chosen = [k for k in range(len(options)) if mask >> k & 1]
+        if any(min(options[k]) >= primary for k in chosen):
+            continue
+        counts = Counter(item for k in chosen for item in options[k])
+        if all(counts[i] == 1 for i in range(primary)) and all(counts[i] <= 1 for i in range(primary, primary + secondary)):
+            found.add(tuple(chosen))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(exact_cover_problems())
+def test_solutions_are_exactly_the_covers_found_by_brute_force(problem: tuple[int, int, list[list[int]]]) -> None:
+    primary, secondary, options = problem
+    cover = ExactCover.from_options(options, primary=primary, secondary=secondary)
+    expected = _brute_force(primary, secondary, options)
+    solutions = list(cover.solutions())
+    assert len(solutions) == len(set(solutions)) and set(solutions) == expected
+    assert cover.count().count == len(expected)
+    assert all(cover.is_cover(solution) for solution in solutions)
