@@ -20,10 +20,11 @@ from gridgames.game import Game, GameInfo, Move, Outcome, State
 
 @attrs.frozen
 class PileNim(Game):
-    """Nim on the given piles; with ``evaluation`` its states score positions by Bouton's rule."""
+    """Nim on the given piles; with ``evaluation`` states score positions by Bouton's rule; with ``extra_turn`` emptying a pile earns another move."""
 
     piles: tuple[int, ...]
     evaluation: bool = False
+    extra_turn: bool = False
 
     @property
     def biggest(self) -> int:
@@ -62,11 +63,12 @@ class PileNimState(State):
         self.game: PileNim = game
         self.piles = list(game.piles)
         self._history: list[Move] = []
+        self._to_move: list[int] = [0]  # the player to move before each move, and now
 
     @property
     def current_player(self) -> int:
-        """Players alternate, First (0) first."""
-        return len(self._history) % 2
+        """Players alternate, First (0) first (with ``extra_turn``, emptying a pile keeps the turn)."""
+        return self._to_move[-1]
 
     def legal_moves(self) -> Iterator[Move]:
         """Take 1..n from any pile of n."""
@@ -79,12 +81,15 @@ class PileNimState(State):
         pile, take = divmod(move, self.game.biggest)
         self.piles[pile] -= take + 1
         self._history.append(move)
+        again = self.game.extra_turn and self.piles[pile] == 0 and any(self.piles)
+        self._to_move.append(self.current_player if again else 1 - self.current_player)
 
     def undo(self) -> Move:
         """Put the last objects taken back."""
         if not self._history:
             raise IllegalMoveError("nothing to undo")
         move = self._history.pop()
+        self._to_move.pop()
         pile, take = divmod(move, self.game.biggest)
         self.piles[pile] += take + 1
         return move
@@ -94,7 +99,7 @@ class PileNimState(State):
         """Whoever took the last object has won."""
         if any(self.piles):
             return None
-        return Outcome((len(self._history) - 1) % 2, "took the last object")
+        return Outcome(self._to_move[-2], "took the last object")
 
     @property
     def history(self) -> tuple[Move, ...]:
@@ -106,6 +111,7 @@ class PileNimState(State):
         other = PileNimState(self.game)
         other.piles = list(self.piles)
         other._history = list(self._history)
+        other._to_move = list(self._to_move)
         return other
 
     def to_text(self) -> str:
@@ -139,3 +145,18 @@ def nim_distance(piles: tuple[int, ...]) -> tuple[int, int]:
 def nim_xor(piles: list[int] | tuple[int, ...]) -> int:
     """The piles' xor (0 for a lost position)."""
     return reduce(xor, piles, 0)
+
+
+@cache
+def nim_value(piles: tuple[int, ...], extra_turn: bool) -> int:
+    """+1 when the player to move wins with best play, else -1 (plain minimax; extra turns as in `PileNim`)."""
+    best = -1
+    for i, n in enumerate(piles):
+        for take in range(1, n + 1):
+            after = piles[:i] + (n - take,) + piles[i + 1 :]
+            if not any(after):
+                return 1  # took the last object
+            again = extra_turn and n == take
+            value = nim_value(tuple(sorted(after)), extra_turn)
+            best = max(best, value if again else -value)
+    return best

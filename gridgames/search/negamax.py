@@ -76,6 +76,13 @@ class _Search:
             moves.insert(0, self.pv[ply])
         return moves
 
+    def child(self, state: State, mover: int, depth: int, alpha: float, beta: float, ply: int, on_pv: bool) -> tuple[float, list[Move]]:
+        """The score for ``mover`` of the position after their move (they may be to move again)."""
+        if state.current_player == mover:  # an extra turn: same side, same window
+            return self.negamax(state, depth, alpha, beta, ply, on_pv)
+        score, line = self.negamax(state, depth, -beta, -alpha, ply, on_pv)
+        return -score, line
+
     def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int, on_pv: bool) -> tuple[float, list[Move]]:
         """The score of ``state`` for the player to move, searched ``depth`` plies, and its principal variation."""
         self.tick()
@@ -92,8 +99,7 @@ class _Search:
                 if outcome is not None:
                     score, rest = outcome.value_for(mover) * (WIN - ply - 1), []
                 else:
-                    child, rest = self.negamax(state, depth - 1, -beta, -alpha, ply + 1, on_pv and i == 0)
-                    score = -child
+                    score, rest = self.child(state, mover, depth - 1, alpha, beta, ply + 1, on_pv and i == 0)
             finally:
                 state.undo()
             if score > best:
@@ -155,8 +161,7 @@ def _root(run: _Search, state: State, depth: int, order: list[Move]) -> tuple[fl
             if outcome is not None:
                 score, rest = outcome.value_for(mover) * (WIN - 1), []
             else:
-                child, rest = run.negamax(state, depth - 1, -beta, -alpha, 1, i == 0)
-                score = -child
+                score, rest = run.child(state, mover, depth - 1, alpha, beta, 1, i == 0)
         finally:
             state.undo()
         if score > best:

@@ -11,7 +11,7 @@ from gridgames.errors import GameOverError
 from gridgames.game import Player
 from gridgames.search.negamax import WIN, NegamaxPlayer, search
 
-from engine_toys import PileNim, nim_distance, nim_xor
+from engine_toys import PileNim, nim_distance, nim_value, nim_xor
 
 SMALL_POSITIONS = [p for p in itertools.product(range(4), repeat=3) if any(p)]
 
@@ -108,3 +108,10 @@ def test_negamax_player_wins_every_winning_nim_position_against_any_reply() -> N
                 state.undo()
 
     explore(PileNim((1, 2, 4)).new_state())
+
+
+@pytest.mark.parametrize("piles", [p for p in itertools.product(range(4), repeat=3) if sum(p) > 1])
+def test_a_player_moving_twice_in_a_row_is_searched_from_their_own_view(piles: tuple[int, ...]) -> None:
+    game = PileNim(piles, extra_turn=True)  # emptying a pile earns another move
+    result = search(game.new_state(), seconds=None)
+    assert (result.score > 0) == (nim_value(tuple(sorted(piles)), True) > 0)
