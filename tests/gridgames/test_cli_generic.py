@@ -63,9 +63,7 @@ def test_bad_input_is_explained_and_the_turn_is_not_lost() -> None:
 def test_undo_takes_back_the_own_move_and_the_reply() -> None:
     output = _play(["--red", "human", "--yellow", "human"], "u\nb2\na1\nu\nc3\nq\n")
     assert "nothing to undo" in output
-    boards = [block for block in output.split("\n  a b c") if block]
     assert "3 . . X\n2 . . .\n1 . . ." in output  # after the undo, c3 is played on an empty board
-    assert len(boards) >= 4
     assert _last_line(output) == "game abandoned"
 
 
