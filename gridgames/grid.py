@@ -251,10 +251,12 @@ class Grid:
     def count_direction(self, cell: Cell, direction: Direction | Cell) -> int:
         """How many cells equal to ``cell``'s value follow it, walking away along ``direction``."""
         dr, dc = direction.step if isinstance(direction, Direction) else direction
+        cells = self.cells
+        h, w = cells.shape
         value = self[cell]
         r, c = cell[0] + dr, cell[1] + dc
         n = 0
-        while self.in_bounds((r, c)) and int(self.cells[r, c]) == value:
+        while 0 <= r < h and 0 <= c < w and cells[r, c] == value:
             n += 1
             r, c = r + dr, c + dc
         return n
