@@ -219,7 +219,7 @@ def pieces(
         copies = f", {piece.count} copies" if piece.count > 1 else ""
         kind = f", {piece.kind}" if piece.kind != "free" else ""
         typer.echo(f"{piece.name}  ({piece.size} squares, {orientations} orientation{'s' if orientations != 1 else ''}{kind}{copies})")
-        typer.echo(piece.shape.to_text().replace(".", " ").replace("#", "[]").rstrip())
+        typer.echo("\n".join(line.replace(".", "  ").replace("#", "[]").rstrip() for line in piece.shape.to_text().splitlines()))
         typer.echo("")
     typer.echo(f"{piece_set.copies} pieces, {piece_set.area} squares in all")
 
