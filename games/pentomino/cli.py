@@ -221,7 +221,7 @@ def pieces(
         typer.echo(f"{piece.name}  ({piece.size} squares, {orientations} orientation{'s' if orientations != 1 else ''}{kind}{copies})")
         typer.echo("\n".join(line.replace(".", "  ").replace("#", "[]").rstrip() for line in piece.shape.to_text().splitlines()))
         typer.echo("")
-    typer.echo(f"{piece_set.copies} pieces, {piece_set.area} squares in all")
+    typer.echo(f"{piece_set.copies} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area} squares in all")
 
 
 def show(
