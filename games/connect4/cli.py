@@ -172,21 +172,13 @@ class TerminalGame:
 
     def hint(self) -> str:
         """A one-line hint: every column's solver score when it finishes in time, else a search's choice."""
-        state, game = self.state, self.state.game
-        solver = players.shared_solver(game.width, game.height, game.connect)
-        if solver is not None:
-            result = solver.best_move(list(state.history), max_nodes=solver.nodes_for_seconds(self.think), rng=self.rng)
-            if result.exact:
-                scores = "  ".join(
-                    f"{c + 1}: {'full' if s is None else f'{s:+d}'}" for c, s in enumerate(result.scores)
-                )
-                mover = self.colour(state.current_player).lower()
-                return (f"Hint: play {result.column + 1}. Solver scores for {mover}: {scores} "
-                        "(+ wins, - loses, 0 draws; the further from 0, the sooner).")
-            return f"Hint: play {result.column + 1} (depth-limited solver search, depth {result.depth}; no exact score within {self.think:g} s)."
-        helper = players.make_player("medium", game, self.rng, self.think)
-        column = helper.choose(state)
-        return f"Hint: play {column + 1} (heuristic search, depth {helper.last.depth if helper.last else 0})."
+        advice = players.advise(self.state, self.rng, self.think)
+        if advice.scores is None:
+            return f"Hint: play {advice.column + 1} ({advice.reason})."
+        scores = "  ".join(f"{c + 1}: {'full' if s is None else f'{s:+d}'}" for c, s in enumerate(advice.scores))
+        mover = self.colour(self.state.current_player).lower()
+        return (f"Hint: play {advice.column + 1}. Solver scores for {mover}: {scores} "
+                "(+ wins, - loses, 0 draws; the further from 0, the sooner).")
 
     def _save(self, name: str) -> None:
         if not name:

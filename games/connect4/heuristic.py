@@ -22,6 +22,8 @@ from functools import lru_cache
 
 import attrs
 
+NODE_RATE = 25_000
+"""Conservative positions per second of the search (measured 20-60 k/s on one core); node budgets use it."""
 WIN = 1_000_000
 """Score of a win on the next ply; a win k plies later scores k less."""
 THREAT_WEIGHT = 16
@@ -29,7 +31,7 @@ EVALUATION_SCALE = 60.0
 
 
 class OutOfTime(Exception):
-    """Raised inside the search when its deadline passes."""
+    """Raised inside the search when its node budget or deadline runs out."""
 
 
 @attrs.frozen
@@ -160,15 +162,18 @@ def evaluate_moves(width: int, height: int, connect: int, moves: Sequence[int]) 
 
 @attrs.define
 class Search:
-    """A depth-limited negamax search with alpha-beta pruning and an optional deadline."""
+    """A depth-limited negamax search with alpha-beta pruning, an optional node budget and deadline."""
 
     geom: Geometry
     deadline: float | None = None
+    max_nodes: int | None = None
     nodes: int = 0
 
     def negamax(self, cur: int, mask: int, depth: int, alpha: int, beta: int) -> int:
         """Score of the position for the side to move, searching ``depth`` plies."""
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise OutOfTime
         if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise OutOfTime
         geom = self.geom
@@ -198,13 +203,13 @@ class Search:
                         break
         return best
 
-    def root_scores(self, cur: int, mask: int, depth: int) -> dict[int, int]:
-        """The score of every playable column, each searched ``depth`` plies (exact, no pruning at the root)."""
+    def root_scores(self, cur: int, mask: int, depth: int, columns: Sequence[int] | None = None) -> dict[int, int]:
+        """The score of every playable column (of ``columns`` when given), each searched ``depth`` plies."""
         geom = self.geom
         scores: dict[int, int] = {}
         opp = cur ^ mask
         for c in geom.order:
-            if not geom.can_play(mask, c):
+            if not geom.can_play(mask, c) or (columns is not None and c not in columns):
                 continue
             bit = geom.drop(mask, c)
             if geom.has_line(cur | bit):
@@ -237,11 +242,15 @@ def choose(
     rng: random.Random,
     noise: float = 0.0,
     seconds: float | None = None,
+    columns: Sequence[int] | None = None,
 ) -> Choice:
     """The best column after ``moves`` by iterative deepening up to ``depth`` (within ``seconds`` when given).
 
+    The time limit is mainly a node budget (``seconds * NODE_RATE`` positions), so that a
+    seeded game replays the same on any machine; a deadline after ``seconds`` backs it up.
     An immediate win is always taken and an immediate loss always blocked; among equal
     scores (after adding uniform ``noise`` to heuristic scores) the choice is random.
+    ``columns`` limits the choice (after wins and blocks) to those columns, when any is playable.
     """
     cur, mask = geom.position(moves)
     playable = [c for c in geom.order if geom.can_play(mask, c)]
@@ -253,16 +262,18 @@ def choose(
     losses = immediate_wins(geom, cur ^ mask, mask)
     if losses:
         return Choice(rng.choice(losses), {c: 0 for c in losses}, 0, True)
+    if columns is not None and any(c in columns for c in playable):
+        playable = [c for c in playable if c in columns]
     if len(playable) == 1:
         return Choice(playable[0], {playable[0]: 0}, 0, True)
     deadline = None if seconds is None else time.perf_counter() + seconds
-    search = Search(geom, deadline)
+    search = Search(geom, deadline, None if seconds is None else max(1, int(seconds * NODE_RATE)))
     scores: dict[int, int] = {c: 0 for c in playable}
     reached = 0
     complete = True
     for d in range(1, max(depth, 1) + 1):
         try:
-            scores = search.root_scores(cur, mask, d)
+            scores = search.root_scores(cur, mask, d, playable)
         except OutOfTime:
             complete = False
             break

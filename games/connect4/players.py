@@ -6,13 +6,16 @@ A player has a ``name``, ``choose(state) -> column`` and, after each choice, a
 * ``random``: any legal column.
 * ``easy``: a 2-ply heuristic search with noisy scores.
 * ``medium``: a 6-ply heuristic search (alpha-beta, threat-counting evaluation).
-* ``hard``: a short solver search (exact near the end, depth-limited before), and now
-  and then the medium player's move instead: strong but beatable.
-* ``perfect``: the solver's best move; among equally scored moves a random one.
+* ``hard``: a short solver search, exact in the endgame; before that (and now and
+  then anyway) a 7-ply heuristic search: strong but beatable.
+* ``perfect``: the solver's best move; among equally scored moves a random one. When
+  the solver cannot finish in time (the opening of a 7x6 game, at 2 s), an 8-ply
+  heuristic search among the columns the solver has not proven to lose, noted.
 
 Every level takes an immediate win and blocks an immediate loss. Every computer
-move is bounded by ``think`` seconds; when the solver cannot finish in time it
-plays the best move of a depth-limited search and says so in ``note``. The solver
+move is bounded by ``think`` seconds, counted as a node budget (so that a seeded game
+replays the same on any machine) backed by a deadline; when ``perfect`` cannot finish
+in time it plays the best move of a depth-limited search and says so in ``note``. The solver
 (numba) is imported only by ``hard`` and ``perfect``, on their first move; on a
 board too large for it they fall back to the heuristic search.
 """
@@ -20,6 +23,7 @@ board too large for it they fall back to the heuristic search.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -37,10 +41,13 @@ KINDS = ("random", "easy", "medium", "hard", "perfect")
 DEFAULT_THINK = 2.0
 EASY_DEPTH, EASY_NOISE = 2, 12.0
 MEDIUM_DEPTH = 6
-HARD_SHARE_OF_THINK = 0.25
-HARD_MAX_NODES = 300_000
-HARD_SLIP = 0.15
-"""How often the hard player plays the medium player's move instead of the solver's."""
+PERFECT_SHARE_OF_THINK = 0.6
+PERFECT_FALLBACK_DEPTH = 8
+HARD_DEPTH = 7
+HARD_SHARE_OF_THINK = 0.3
+HARD_MAX_NODES = 500_000
+HARD_SLIP = 0.1
+"""How often the hard player plays its heuristic search's move even when the solver has an exact one."""
 
 
 def _require_turn(state: Connect4State) -> None:
@@ -86,12 +93,14 @@ class HeuristicPlayer:
     note: str = ""
     last: heuristic.Choice | None = None
 
-    def choose(self, state: Connect4State) -> int:
-        """The best column of a search ``depth`` plies deep (less when ``think`` seconds run out)."""
+    def choose(self, state: Connect4State, columns: Sequence[int] | None = None) -> int:
+        """The best column (of ``columns`` when given) of a search ``depth`` plies deep (less when time runs out)."""
         _require_turn(state)
         game = state.game
         geom = heuristic.Geometry.of(game.width, game.height, game.connect)
-        choice = heuristic.choose(geom, state.history, self.depth, rng=self.rng, noise=self.noise, seconds=self.think)
+        choice = heuristic.choose(
+            geom, state.history, self.depth, rng=self.rng, noise=self.noise, seconds=self.think, columns=columns
+        )
         self.last = choice
         self.note = "" if choice.complete else (
             f"depth-limited search (depth {choice.depth}): no deeper result within {self.think:g} s"
@@ -114,7 +123,13 @@ def shared_solver(width: int, height: int, connect: int) -> Solver | None:
 
 @attrs.define
 class SolverPlayer:
-    """Plays the solver's best move within a node budget; ``slip`` is how often it plays ``fallback``'s move."""
+    """The solver's best move within a node budget, falling back on a heuristic search where it cannot help.
+
+    When the solver cannot finish within its share of ``think``, the fallback search
+    (given the rest of the time) chooses among the columns the solver has not proven
+    to lose. ``slip``: how often to play the fallback's move anyway. ``quiet``: say
+    nothing about depth-limited moves (they are the design of the level, not a limit).
+    """
 
     name: str
     rng: random.Random
@@ -123,10 +138,11 @@ class SolverPlayer:
     share: float = 1.0
     max_nodes: int | None = None
     slip: float = 0.0
+    quiet: bool = False
     note: str = ""
 
     def choose(self, state: Connect4State) -> int:
-        """The solver's choice (exact when it finishes in time), or the fallback's on boards it cannot handle."""
+        """The solver's choice (exact when it finishes in time), else a depth-limited search's."""
         _require_turn(state)
         forced = forced_move(state, self.rng)
         if forced is not None:
@@ -135,21 +151,70 @@ class SolverPlayer:
         game = state.game
         solver = shared_solver(game.width, game.height, game.connect)
         if solver is None:
+            self.fallback.think = self.think
             column = self.fallback.choose(state)
-            self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {self.fallback.depth})"
+            self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {self.fallback.last.depth})"
             return column
         if self.slip and self.rng.random() < self.slip:
+            self.fallback.think = self.think
             column = self.fallback.choose(state)
-            self.note = self.fallback.note
+            self.note = "" if self.quiet else self.fallback.note
             return column
-        budget = solver.nodes_for_seconds(self.think * self.share)
+        from games.connect4.solver import nodes_for_seconds  # a fixed rate: seeded games replay the same
+
+        budget = nodes_for_seconds(self.think * self.share)
         if self.max_nodes is not None:
             budget = min(budget, self.max_nodes)
         result = solver.best_move(list(state.history), max_nodes=max(budget, 1), rng=self.rng)
-        self.note = "" if result.exact or self.slip else (
-            f"depth-limited search (depth {result.depth}): no exact result within {self.think:g} s"
+        if result.exact:
+            self.note = ""
+            return result.column
+        not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
+        self.fallback.think = self.think * (1 - self.share)
+        column = self.fallback.choose(state, not_lost)
+        depth = self.fallback.last.depth if self.fallback.last is not None else 0
+        self.note = "" if self.quiet else (
+            f"depth-limited search (depth {depth}): no exact result within {self.think:g} s"
         )
-        return result.column
+        return column
+
+
+@attrs.frozen
+class Advice:
+    """A suggested column: with the solver's exact score of every column when it finished in time, else why."""
+
+    column: int
+    scores: tuple[int | None, ...] | None
+    reason: str = ""
+
+
+def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THINK) -> Advice:
+    """The perfect player's advice: exact scores when the solver finishes in time, else a search's choice."""
+    _require_turn(state)
+    game = state.game
+    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    cur, mask = geom.position(state.history)
+    solver = shared_solver(game.width, game.height, game.connect)
+    not_lost = None
+    seconds = think
+    if solver is not None:
+        from games.connect4.solver import nodes_for_seconds
+
+        result = solver.best_move(list(state.history), max_nodes=nodes_for_seconds(think * PERFECT_SHARE_OF_THINK), rng=rng)
+        if result.exact:
+            return Advice(result.column, result.scores)
+        not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
+        seconds = think * (1 - PERFECT_SHARE_OF_THINK)
+    wins = heuristic.immediate_wins(geom, cur, mask)
+    if wins:
+        return Advice(wins[0], None, "it wins at once")
+    losses = heuristic.immediate_wins(geom, cur ^ mask, mask)
+    if losses:
+        return Advice(losses[0], None, "it blocks an immediate loss" if len(losses) == 1 else "the game is lost anyway")
+    search = HeuristicPlayer("hint", PERFECT_FALLBACK_DEPTH, rng, seconds)
+    column = search.choose(state, not_lost)
+    depth = search.last.depth if search.last is not None else 0
+    return Advice(column, None, f"a {depth}-ply search; no exact result within {think:g} s")
 
 
 def make_player(kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK) -> Any:
@@ -165,7 +230,9 @@ def make_player(kind: str, game: Connect4, rng: random.Random | None = None, thi
     if kind == "medium":
         return medium
     if kind == "hard":
-        return SolverPlayer("hard", rng, medium, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP)
+        search = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
+        return SolverPlayer("hard", rng, search, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True)
     if kind == "perfect":
-        return SolverPlayer("perfect", rng, HeuristicPlayer("medium", MEDIUM_DEPTH + 2, rng, think), think)
+        search = HeuristicPlayer("perfect", PERFECT_FALLBACK_DEPTH, rng, think)
+        return SolverPlayer("perfect", rng, search, think, PERFECT_SHARE_OF_THINK)
     raise OptionError(f"unknown player {kind!r} (choose from {', '.join(KINDS)})")

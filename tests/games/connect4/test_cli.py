@@ -137,7 +137,7 @@ def test_loading_a_finished_game_shows_the_result(tmp_path: Path) -> None:
 
 
 def test_hint_gives_a_column() -> None:
-    code, out, _ = play(["play", "connect4", "--red", "human", "--yellow", "human", "--think", "0.5"], "4\n3\n5\n3\n6\nh\nq\n")
+    code, out, _ = play(["play", "connect4", "--red", "human", "--yellow", "human", "--think", "0.2"], "4\n3\n5\n3\n6\nh\nq\n")
     assert code == 0
     hint = next(line for line in out.splitlines() if line.startswith("Hint: "))
     assert hint.startswith("Hint: play 7")  # yellow must block red's d1 e1 f1

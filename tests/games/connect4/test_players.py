@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from strategies import connect4_playouts
 
 from games.connect4 import Connect4, Connect4State
-from games.connect4.players import KINDS, make_player
+from games.connect4.players import KINDS, advise, make_player
 from gridgames.errors import GameOverError, OptionError
 from gridgames.game import Player
 from gridgames.grid import Direction
@@ -166,3 +166,18 @@ def test_solver_levels_fall_back_to_search_on_boards_too_large_for_the_solver() 
     player = make_player("perfect", game, random.Random(0), think=0.2)
     assert player.choose(game.from_notation("5,6")) in range(10)
     assert "cannot handle a 10x10 board" in player.note
+
+
+def test_advice_gives_exact_scores_when_the_solver_finishes_in_time() -> None:
+    solver_module = pytest.importorskip("games.connect4.solver")
+    state = Connect4().from_notation("4444332233355526666")
+    advice = advise(state, random.Random(0), think=30)
+    assert advice.scores == tuple(solver_module.Solver().analyze(list(state.history)))
+    assert advice.scores[advice.column] == max(s for s in advice.scores if s is not None)
+
+
+def test_advice_without_exact_scores_says_why() -> None:
+    advice = advise(Connect4(10, 10).from_notation("5,6,5,6,5"), random.Random(0), think=0.05)
+    assert (advice.column, advice.scores, advice.reason) == (4, None, "it blocks an immediate loss")
+    advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)
+    assert advice.scores is None and "-ply search; no exact result within 0.05 s" in advice.reason
