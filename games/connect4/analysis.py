@@ -14,7 +14,7 @@ import attrs
 
 from games.connect4.notation import line_words
 from games.connect4.rules import PLAYER_NAMES, Connect4State
-from gridgames.errors import GameOverError
+from gridgames.errors import GameOverError, SolverError
 
 
 @attrs.frozen
@@ -70,7 +70,10 @@ def _ordinal(n: int) -> str:
 
 def analyze_position(state: Connect4State, *, weak: bool = False) -> Analysis:
     """Solve ``state`` exactly with the solver (which must handle its board size)."""
-    from games.connect4.solver import Solver  # numba: imported only when analysing
+    try:
+        from games.connect4.solver import Solver  # numba: imported only when analysing
+    except ImportError as error:
+        raise SolverError(f"the Connect Four solver is not available ({error})") from None
 
     if state.is_over:
         outcome = state.outcome

@@ -22,6 +22,7 @@ board too large for it they fall back to the heuristic search.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -36,8 +37,13 @@ from gridgames.errors import GameOverError, GridGamesError, OptionError
 if TYPE_CHECKING:
     from games.connect4.solver import Solver
 
-KINDS = ("random", "easy", "medium", "hard", "perfect")
-"""The computer levels, weakest first."""
+def solver_available() -> bool:
+    """True when the exact solver module is installed (checked without importing it or numba)."""
+    return importlib.util.find_spec("games.connect4.solver") is not None
+
+
+KINDS = ("random", "easy", "medium") + (("hard", "perfect") if solver_available() else ())
+"""The computer levels, weakest first (hard and perfect need the solver)."""
 DEFAULT_THINK = 2.0
 EASY_DEPTH, EASY_NOISE = 2, 12.0
 MEDIUM_DEPTH = 6
@@ -214,7 +220,8 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
     search = HeuristicPlayer("hint", PERFECT_FALLBACK_DEPTH, rng, seconds)
     column = search.choose(state, not_lost)
     depth = search.last.depth if search.last is not None else 0
-    return Advice(column, None, f"a {depth}-ply search; no exact result within {think:g} s")
+    why = f"; no exact result within {think:g} s" if solver is not None else ""
+    return Advice(column, None, f"a {depth}-ply search{why}")
 
 
 def make_player(kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK) -> Any:
@@ -229,6 +236,8 @@ def make_player(kind: str, game: Connect4, rng: random.Random | None = None, thi
         return HeuristicPlayer("easy", EASY_DEPTH, rng, think, noise=EASY_NOISE)
     if kind == "medium":
         return medium
+    if kind in ("hard", "perfect") and kind not in KINDS:
+        raise OptionError(f"the {kind} player needs the solver module games.connect4.solver, which is not installed")
     if kind == "hard":
         search = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
         return SolverPlayer("hard", rng, search, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True)

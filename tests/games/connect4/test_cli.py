@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from games.connect4 import Connect4
-from games.connect4.cli import Seat, TerminalGame, console
+from games.connect4.cli import SEAT_KINDS, Seat, TerminalGame, console
 from games.connect4.save import load_game, save_game
 from gridgames.cli import app
 
@@ -187,7 +187,7 @@ def test_other_sizes_and_line_lengths() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--red", "nobody"], "--red must be one of human, random, easy, medium, hard, perfect, not 'nobody'"),
+        (["--red", "nobody"], f"--red must be one of {', '.join(SEAT_KINDS)}, not 'nobody'"),
         (["--first", "green"], "--first must be red or yellow"),
         (["--width", "11"], "--width must be a whole number from 4 to 10, not 11"),
         (["--connect", "2"], "--connect must be a whole number from 3 to 6"),
