@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -179,5 +180,11 @@ def test_advice_gives_exact_scores_when_the_solver_finishes_in_time() -> None:
 def test_advice_without_exact_scores_says_why() -> None:
     advice = advise(Connect4(10, 10).from_notation("5,6,5,6,5"), random.Random(0), think=0.05)
     assert (advice.column, advice.scores, advice.reason) == (4, None, "it blocks an immediate loss")
-    advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)
-    assert advice.scores is None and "-ply search; no exact result within 0.05 s" in advice.reason
+    advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)  # too big for the solver
+    assert advice.scores is None and re.fullmatch(r"a \d-ply search", advice.reason)
+
+
+def test_advice_says_when_the_solver_could_not_finish() -> None:
+    pytest.importorskip("games.connect4.solver")
+    advice = advise(Connect4().from_notation("4"), random.Random(0), think=0.05)
+    assert advice.scores is None and re.fullmatch(r"a \d-ply search; no exact result within 0.05 s", advice.reason)
