@@ -30,9 +30,11 @@ PLAY
   win and blocks an immediate loss; hard and perfect use the exact solver (perfect
   plays a best move; hard is strong but beatable). --think S bounds each computer
   move (default 2 seconds): if the solver cannot finish in time the computer plays
-  the best move of a depth-limited search and says so. --seed N makes computer play
-  reproducible. --first yellow lets yellow move first (yellow then plays the first
-  mover's discs: only the colours change; save files record it).
+  the best move of a depth-limited search and says so (on 7x6 that happens in the
+  opening; give perfect more --think for exact play sooner). --seed N makes computer
+  play reproducible. --first yellow lets yellow move first: only the colours on the
+  screen change (in pictures and in Python the first mover is always X, player 0);
+  save files record it.
   At the prompt: a column number plays; u undoes your last move (and the computer's
   reply); h gives a hint (the solver's score of every column, or a search's choice);
   s FILE saves; q quits. Input may come from a pipe, one command per line:
