@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from games.connect4.rules import PLAYER_NAMES, Connect4State
+from games.connect4.rules import Connect4State
 
 STYLES = {"red": "bold red", "yellow": "bold yellow"}
 PLAIN_DISCS = {"red": "X", "yellow": "O"}
@@ -71,4 +71,4 @@ def to_move(state: Connect4State, *, first: str = "red", plain: bool = False) ->
     return f"{colour.capitalize()}{disc} to move"
 
 
-__all__ = ["board", "result", "to_move", "colour_names", "PLAYER_NAMES"]
+__all__ = ["board", "result", "to_move", "colour_names"]
