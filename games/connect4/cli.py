@@ -110,7 +110,7 @@ class TerminalGame:
         self.state.play(column)
         self.say(f"{mover} ({seat.kind}) plays {self.state.game.format_move(column)}.")
         if seat.player.note:
-            self.say(f"  ({seat.player.note})")
+            self.say(f"  {seat.player.note}")
 
     def _read(self, prompt: str) -> str | None:
         """One line from standard input (None at its end), echoed when input is not a terminal."""

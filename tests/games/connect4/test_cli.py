@@ -276,3 +276,11 @@ def test_analyze_refuses_bad_or_finished_positions(moves: str, message: str) -> 
     result = runner.invoke(app, ["connect4", "analyze", moves])
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_computer_move_short_of_time_is_noted() -> None:
+    pytest.importorskip("games.connect4.solver")
+    code, out, _ = play(["play", "connect4", "--yellow", "perfect", "--think", "0.01", "--seed", "1"], "4\nq\n")
+    assert code == 0
+    assert "Yellow (perfect) plays " in out
+    assert "  depth-limited search (depth " in out and "no exact result within 0.01 s" in out
