@@ -1,0 +1,153 @@
+"""Benchmark of the Connect Four solver on Pascal Pons' test sets (and Steininger's for other board sizes).
+
+Usage: python bench/connect4_solver.py [FILE ...] [--sample N] [--hard-sample N] [--steininger 7x6|9x5|10x6]
+                                       [--weak] [--table-bits B] [--no-compile-timing]
+
+Follows Pons' test protocol: the transposition table is reset before each position (untimed), the time and the
+positions explored of solve() are recorded. Prints per set the share of right scores, mean positions explored,
+mean time per position, positions per second and the ratio of our mean positions explored to Pons' published
+figures for his final solver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "bench" / "data" / "connect4"
+
+# (file, name, Pons' mean positions explored with his final solver)
+PONS_SETS = [
+    ("Test_L3_R1", "End-Easy", 51.28),
+    ("Test_L2_R1", "Middle-Easy", 449.6),
+    ("Test_L2_R2", "Middle-Medium", 39_900),
+    ("Test_L1_R1", "Begin-Easy", 3_298),
+    ("Test_L1_R2", "Begin-Medium", 1_201_000),
+    ("Test_L1_R3", "Begin-Hard", 65_920_000),
+]
+STEININGER_BOARDS = {"7x6": (7, 6), "9x5": (9, 5), "10x6": (10, 6)}
+
+_COMPILE_PROBE = (
+    "import time; t = time.perf_counter(); from games.connect4.solver import Solver; s = Solver();"
+    " from games.connect4.solver import parse_pons_moves;"
+    " s.solve(parse_pons_moves('2252576253462244111563365343671351441'));"
+    " s.best_move([3], max_nodes=50); print(time.perf_counter() - t)"
+)
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds to import and run a first solve in a fresh process: with an empty numba cache, then cached."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], env=env, capture_output=True,
+                                 text=True, check=True, cwd=REPO)
+            runs.append(float(out.stdout.strip().splitlines()[-1]))
+    return runs[0], runs[1]
+
+
+def sample_lines(path: Path, sample: int | None) -> list[tuple[str, int]]:
+    """The (moves, score) lines of a test file, `sample` of them evenly spread (all when None)."""
+    rows = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            moves, score = line.split()
+            rows.append((moves, int(score)))
+    if sample is not None and sample < len(rows):
+        step = len(rows) / sample
+        rows = [rows[int(i * step)] for i in range(sample)]
+    return rows
+
+
+def run_set(solver, rows, one_based: bool, weak: bool) -> dict:
+    """Solve every row with a fresh table; return totals."""
+    right = nodes = 0
+    seconds = 0.0
+    worst = 0.0
+    for moves, expected in rows:
+        columns = [int(ch) - 1 if one_based else int(ch) for ch in moves]
+        solver.reset()
+        start = time.perf_counter()
+        score = solver.solve(columns, weak=weak)
+        elapsed = time.perf_counter() - start
+        seconds += elapsed
+        worst = max(worst, elapsed)
+        nodes += solver.explored
+        if weak:
+            expected = (expected > 0) - (expected < 0)
+        right += score == expected
+    return {"n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst}
+
+
+def report(name: str, totals: dict, pons: float | None) -> None:
+    n = totals["n"]
+    mean_nodes = totals["nodes"] / n
+    rate = totals["nodes"] / totals["seconds"] if totals["seconds"] else float("nan")
+    ratio = f"{mean_nodes / pons:6.3f}" if pons else "     -"
+    print(f"{name:<22} {n:>5} {totals['right']:>5}/{n:<5} {mean_nodes:>14,.1f} {ratio}"
+          f" {1000 * totals['seconds'] / n:>11.3f} {1000 * totals['worst']:>10.1f} {rate / 1e6:>8.2f}")
+
+
+def header() -> None:
+    print(f"{'set':<22} {'lines':>5} {'right':>11} {'mean explored':>14} {'/Pons':>6}"
+          f" {'ms/position':>11} {'worst ms':>10} {'M pos/s':>8}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path, help="test files (Pons format); default: his six sets")
+    parser.add_argument("--sample", type=int, default=None, help="lines per set (default: all)")
+    parser.add_argument("--hard-sample", type=int, default=100, help="lines of Begin-Hard (default 100)")
+    parser.add_argument("--steininger", choices=sorted(STEININGER_BOARDS), help="run Steininger's sets instead")
+    parser.add_argument("--weak", action="store_true", help="weak solve (compare signs only)")
+    parser.add_argument("--table-bits", type=int, default=None, help="log2 of the table size (default 23)")
+    parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
+    args = parser.parse_args()
+
+    from games.connect4.solver import Solver
+    from gridgames.errors import SolverError
+
+    print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}")
+    if not args.no_compile_timing:
+        cold, cached = compile_times()
+        print(f"numba import + first solve: cold compile {cold:.2f} s, cached {cached:.2f} s")
+
+    if args.steininger:
+        width, height = STEININGER_BOARDS[args.steininger]
+        folder = DATA / "steininger" / args.steininger
+        try:
+            solver = Solver(width, height, table_bits=args.table_bits)
+        except SolverError as exc:
+            print(f"steininger {args.steininger}: unsupported: {exc}")
+            return
+        jobs = [(f"{args.steininger} {p.stem}", p, None, False) for p in sorted(folder.glob("*.txt"))]
+    else:
+        solver = Solver(table_bits=args.table_bits)
+        if args.files:
+            jobs = [(p.name, p, None, True) for p in args.files]
+        else:
+            jobs = [(name, DATA / f, pons, True) for f, name, pons in PONS_SETS]
+    solver.solve([solver.width // 2])  # load the compiled kernel before timing
+    print(f"board {solver.width}x{solver.height} connect {solver.connect}, table 2^{solver.table_bits}"
+          f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'}")
+    header()
+    for name, path, pons, one_based in jobs:
+        if not path.exists():
+            print(f"{name:<22} missing: {path}")
+            continue
+        sample = args.hard_sample if name == "Begin-Hard" else args.sample
+        if sample == 0:
+            continue
+        rows = sample_lines(path, sample)
+        report(name, run_set(solver, rows, one_based, args.weak), None if args.weak else pons)
+
+
+if __name__ == "__main__":
+    main()
