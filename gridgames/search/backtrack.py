@@ -23,7 +23,7 @@ scan order) on the blank cell; if it fits, place it, recurse, and remove it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from attrs import frozen

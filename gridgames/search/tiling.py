@@ -16,30 +16,37 @@ A `TilingProblem` is compiled once from a board and a piece set::
   default when the board is at most as tall as wide; ``"row"`` otherwise), so the
   first-blank-cell search runs along the short side. Boards of up to 64 cells use
   the one-word kernel, larger ones the multi-word kernel.
-* Search options: ``mrv=True`` branches on the most constrained cell (fewest fitting
-  placements) instead of the first blank one; ``prune=True`` (default) abandons a
+* Search options: ``mrv=True`` branches, as Knuth's Algorithm X, on the column with
+  the fewest fitting placements -- a cell, or (when every copy must be used) a piece
+  with one copy left -- instead of the first blank cell; ``prune=True`` (default) abandons a
   placement that encloses a small empty region no multiset of the remaining pieces
   can fill exactly.
-* ``unique=True`` counts/solves up to the board's symmetries: see `prepare_unique`.
+* ``unique=True`` counts/solves up to the board's symmetries (``"canonical"`` or a piece
+  name choose the method): see `Unique` and `prepare_unique`.
+* When every copy must be used, a checkerboard-colouring test first proves some problems
+  empty (5 tetrominoes on 4x5, 35 hexominoes on 6x35) without searching.
 
 The search is resumable: the kernel runs for a node budget, returns, and the driver
-calls it again. Hence `solve` streams solutions (a `SolutionStream`, stop any time,
-``limit``), `count` reports progress through ``on_progress(fraction, solutions)``
-(Knuth's estimate from the stack) and returns a partial `CountResult` on Ctrl-C.
-For parallel runs, `split(problem, min_parts)` lists independent `Part`s (plain,
-picklable prefixes of placements) whose counts, by `count_part`, add up to the total;
-`solve`/`count` also accept ``start=`` a `Part`, option indices or `Placement`s.
+calls it again. Hence `solve` streams solutions (a `SolutionStream`: stop any time,
+``limit``, ``partial`` after Ctrl-C or ``close()``), `count` reports progress through
+``on_progress(fraction, solutions)`` (Knuth's estimate from the stack) and returns a
+`CountResult` flagged ``partial`` on Ctrl-C. For parallel runs, ``split(problem,
+min_parts)`` (or ``depth=``) lists independent `Part`s -- plain, picklable prefixes of
+option indices with weights -- whose counts by ``count_part(problem, part)`` add up to the
+total (pass the same ``mrv``/``prune``/``unique`` to both); `solve` and `count` also accept
+``start=`` a `Part`, option indices or `Placement`s. `TilingProblem` pickles too.
+``multiword=True`` forces the multi-word kernel (for testing it on small boards).
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 from attrs import field, frozen
 
@@ -54,9 +61,12 @@ __all__ = [
     "Part",
     "Piece",
     "Placement",
+    "Prepared",
     "Solution",
     "SolutionStream",
     "TilingProblem",
+    "Unique",
+    "colour_feasible",
     "count",
     "count_part",
     "is_solution",
@@ -168,7 +178,7 @@ def _probe_lists(masks: np.ndarray, anchor_start: np.ndarray, probe: int) -> lis
     return lists
 
 
-@frozen(eq=False)
+@frozen(eq=False, getstate_setstate=False)
 class TilingProblem:
     """A compiled tiling problem: board cells in bit order, pieces, and every placement (option) as arrays."""
 
@@ -189,6 +199,16 @@ class TilingProblem:
     dl_piece: np.ndarray = field(repr=False)  # int64: pieces by their last anchor cell (empty unless all must be used)
     dl_anchor: np.ndarray = field(repr=False)  # int64: the last anchor cell of each of those pieces
     fast: OneWordTables | None = field(default=None, repr=False)  # the one-word kernel's tables, when it applies
+    _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle every field but the placement cache."""
+        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name != "_placements"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_placements", {})
 
     # --- construction ---------------------------------------------------
     @classmethod
@@ -211,7 +231,9 @@ class TilingProblem:
         return cls.from_options(cells, order, items, options)
 
     @classmethod
-    def from_options(cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]]) -> TilingProblem:
+    def from_options(
+        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]]
+    ) -> TilingProblem:
         """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
         cells = tuple(cells)
         n = len(cells)
@@ -267,7 +289,8 @@ class TilingProblem:
     def restrict(self, keep: Iterable[int]) -> TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
         keep = sorted(set(int(o) for o in keep))
-        return TilingProblem.from_options(self.cells, self.order, self.pieces, ((int(self.opt_piece[o]), self.option_cells(o)) for o in keep))
+        options = ((int(self.opt_piece[o]), self.option_cells(o)) for o in keep)
+        return TilingProblem.from_options(self.cells, self.order, self.pieces, options)
 
     # --- properties -------------------------------------------------------
     @property
@@ -319,7 +342,15 @@ class TilingProblem:
 
     def placement(self, option: int) -> Placement:
         """The placement of an option: piece name and board cells."""
-        return Placement(self.pieces[int(self.opt_piece[option])].name, tuple(sorted(self.cells[c] for c in self.option_cells(option))))
+        found = self._placements.get(option)
+        if found is None:
+            found = self._placements[option] = self._make_placement(option)
+        return found
+
+    def _make_placement(self, option: int) -> Placement:
+        """Build the placement of an option."""
+        cells = tuple(sorted(self.cells[c] for c in self.option_cells(option)))
+        return Placement(self.pieces[int(self.opt_piece[option])].name, cells)
 
     def option_index(self, placement: Placement | tuple[str, Iterable[Cell]]) -> int:
         """The option of a placement; SolverError when that piece cannot go there."""
@@ -337,7 +368,7 @@ class TilingProblem:
 
     def solution(self, options: Iterable[int]) -> Solution:
         """The solution made of these options."""
-        return tuple(self.placement(int(o)) for o in options)
+        return tuple(self.placement(o) for o in options)
 
     def paint(self, solution: Iterable[Placement]) -> Grid:
         """A Grid of the board's bounding box: each placement painted with its piece index + 1, holes elsewhere."""
@@ -405,7 +436,9 @@ def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
             raise SolverError(f"cannot restrict {unique!r}: no piece of that name")
         piece = problem.piece_names.index(unique)
         if piece not in eligible:
-            raise SolverError(f"cannot restrict piece {unique!r}: it is used more than once or a symmetry fixes one of its placements")
+            raise SolverError(
+                f"cannot restrict piece {unique!r}: it is used more than once or a symmetry fixes one of its placements"
+            )
         eligible = [piece]
     if not eligible or unique == "canonical":
         return Prepared(problem, perms, f"canonical ({len(perms)} symmetries)", perms)
@@ -438,7 +471,10 @@ def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Se
 class _Run:
     """One resumable search: the kernel's state arrays and the calls that advance them."""
 
-    def __init__(self, prep: Prepared, *, mrv: bool, prune: bool, prefix: Sequence[int], target: int, store: bool, buffer: int, multiword: bool = False) -> None:
+    def __init__(
+        self, prep: Prepared, *, mrv: bool, prune: bool, prefix: Sequence[int], target: int, store: bool, buffer: int,
+        multiword: bool = False,
+    ) -> None:  # fmt: skip
         problem = prep.problem
         self.problem = problem
         self.prep = prep
@@ -486,7 +522,10 @@ class _Run:
             st[K.PHASE] = K.DONE  # proved empty by the checkerboard colouring
         if self.fast is not None:
             f = self.fast
-            self.entries = (f.cv_mask, f.cv_piece, f.cv_grp, f.cv_opt, problem.col_start) if mrv else (f.fb_mask, f.fb_piece, f.fb_grp, f.fb_opt, f.fb_start)
+            if mrv:
+                self.entries = (f.cv_mask, f.cv_piece, f.cv_grp, f.cv_opt, problem.col_start)
+            else:
+                self.entries = (f.fb_mask, f.fb_piece, f.fb_grp, f.fb_opt, f.fb_start)
         elif mrv:
             self.lst, self.grp = problem.col_list, problem.col_grp
         else:
@@ -521,7 +560,8 @@ class _Run:
             )  # fmt: skip
         else:
             rows = K.run_multi_word(
-                pr.masks, pr.w0, pr.w1, pr.opt_piece, self.lst, self.grp, pr.anchor_start, pr.col_start, pr.dl_piece, pr.dl_anchor, pr.nbr_list, self.sizes, pr.opt_cells, self.prep.perms,
+                pr.masks, pr.w0, pr.w1, pr.opt_piece, self.lst, self.grp, pr.anchor_start, pr.col_start, pr.dl_piece,
+                pr.dl_anchor, pr.nbr_list, self.sizes, pr.opt_cells, self.prep.perms,
                 self.st, self.occ, self.rem, self.beg, self.pos, self.lim, self.chosen, self.wt,
                 out, self.out_len, self.out_w, limit,
             )  # fmt: skip
@@ -533,7 +573,12 @@ class _Run:
         pr, f = self.problem, self.fast
         if f is not None:
             e_mask, e_piece = self.entries[:2]
-            return float(K.fraction_one_word(e_mask, e_piece, pr.opt_piece, f.masks, self.st, self.occ0[0], self.rem0, self.chosen, self.beg, self.pos, self.lim))
+            return float(
+                K.fraction_one_word(
+                    e_mask, e_piece, pr.opt_piece, f.masks, self.st, self.occ0[0], self.rem0,
+                    self.chosen, self.beg, self.pos, self.lim,
+                )
+            )  # fmt: skip
         return float(
             K.fraction_multi_word(
                 pr.masks, pr.w0, pr.w1, pr.opt_piece, self.lst, self.st, self.occ0, self.rem0,
@@ -651,7 +696,7 @@ class SolutionStream(Iterator[Solution]):
         return self._queue.popleft()
 
     def close(self) -> None:
-        """Stop the search; later iteration ends at once (``partial`` stays as it was unless the search was unfinished)."""
+        """Stop the search: iteration ends at once, flagged ``partial`` unless the search had finished."""
         if not self._run.done:
             self.partial = True
         self.finished = True
@@ -667,7 +712,8 @@ def solve(
     if limit is not None and limit < 0:
         raise SolverError(f"limit must be at least 0, got {limit}")
     prep = prepare_unique(problem, unique)
-    run = _Run(prep, mrv=mrv, prune=prune, prefix=_prefix(prep, start), target=-1, store=True, buffer=buffer, multiword=multiword)
+    prefix = _prefix(prep, start)
+    run = _Run(prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=True, buffer=buffer, multiword=multiword)
     return SolutionStream(run, limit, on_progress, buffer)
 
 
@@ -678,7 +724,8 @@ def count(
 ) -> CountResult:  # fmt: skip
     """Count the solutions (up to symmetry when ``unique``); a Ctrl-C returns the partial count flagged partial."""
     prep = prepare_unique(problem, unique)
-    run = _Run(prep, mrv=mrv, prune=prune, prefix=_prefix(prep, start), target=-1, store=False, buffer=0, multiword=multiword)
+    prefix = _prefix(prep, start)
+    run = _Run(prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword)
     budget = _Budget(first=1 << 14)
     partial = False
     try:
@@ -694,19 +741,29 @@ def count(
     return CountResult(run.solutions, partial or not run.done, run.seconds, run.nodes, prep.method)
 
 
-def split(problem: TilingProblem, min_parts: int, *, mrv: bool = False, prune: bool = True, unique: Unique = False) -> list[Part]:
-    """At least ``min_parts`` independent parts (unless the tree is smaller) whose counts add up to the total."""
+def split(
+    problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
+    unique: Unique = False,
+) -> list[Part]:  # fmt: skip
+    """Independent parts of the search whose counts (`count_part`) add up to the whole count.
+
+    The parts are the search nodes at ``depth`` placements, or at the first depth giving at least
+    ``min_parts`` of them (fewer when the whole tree is smaller); solutions found above that depth
+    are parts too. Weights (Knuth's estimate of each part's share of the tree) sum to 1.
+    """
     if min_parts < 1:
         raise SolverError(f"min_parts must be at least 1, got {min_parts}")
+    if depth is not None and depth < 1:
+        raise SolverError(f"depth must be at least 1, got {depth}")
     prep = prepare_unique(problem, unique)
     parts: list[Part] = []
-    for depth in range(1, prep.problem.max_depth + 1):
-        run = _Run(prep, mrv=mrv, prune=prune, prefix=(), target=depth, store=True, buffer=4096)
+    for level in [depth] if depth is not None else range(1, prep.problem.max_depth + 1):
+        run = _Run(prep, mrv=mrv, prune=prune, prefix=(), target=level, store=True, buffer=4096)
         rows: list[tuple[tuple[int, ...], float]] = []
         while not run.done:
             rows.extend(run.step(1 << 40))
         parts = [Part(prefix, weight) for prefix, weight in rows]
-        if len(parts) >= min_parts or all(len(p.prefix) < depth for p in parts):
+        if len(parts) >= min_parts or all(len(p.prefix) < level for p in parts):
             break
     total = sum(p.weight for p in parts)
     return [Part(p.prefix, p.weight / total) for p in parts] if total > 0 else parts

@@ -207,6 +207,17 @@ def test_split_parts_add_up_to_the_total() -> None:
         assert sum(count_part(problem, p, **options).count for p in parts) == total
 
 
+def test_split_at_a_given_depth_returns_the_nodes_of_that_depth() -> None:
+    problem = pentomino_problem(Grid.empty(4, 15))
+    one = split(problem, depth=1)
+    two = split(problem, depth=2)
+    assert {len(p.prefix) for p in one} == {1} and {len(p.prefix) for p in two} == {2}
+    assert {p.prefix[:1] for p in two} <= {p.prefix for p in one}
+    assert len(one) < len(two)
+    with pytest.raises(SolverError):
+        split(problem, depth=0)
+
+
 def test_parts_and_problems_survive_pickling() -> None:
     problem = pentomino_problem(Grid.empty(3, 20))
     part = split(problem, 4)[0]

@@ -1,0 +1,177 @@
+"""Benchmark of the polyomino tiling engine (gridgames.search.tiling) against the reference solver.
+
+Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing]
+
+Prints, for the 12 pentominoes on 6x10, 5x12, 4x15, 3x20 and 8x8 without its centre:
+the count of all tilings and of distinct ones, wall and CPU seconds (median of --repeat
+runs, after compilation), nodes and the symmetry method; the reference solver
+(gridgames.search.backtrack) timed in the same process on 3x20 and 4x15 (4x15 takes a
+minute or more; --quick skips it and the Dana Scott count), with the speed ratio;
+first-blank vs most-constrained-cell search and pruning on/off on 6x10; time to the first
+solution; boards over 64 cells (multi-word kernel); the 12 pentominoes plus the 2x2
+square on 8x8 (Dana Scott); and the numba compile time, cold (fresh cache in a
+subprocess) and cached. The machine's core count is printed: timings are for one core,
+and noisy when other work shares the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+
+from gridgames.grid import Grid
+from gridgames.search import backtrack
+from gridgames.search.backtrack import Piece
+from gridgames.search.tiling import TilingProblem, count, prepare_unique, solve
+from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape, polyominoes
+
+REPO = Path(__file__).resolve().parents[1]
+CENTRE_8X8 = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
+BOARDS = {
+    "6x10": (Grid.empty(6, 10), 9356, 2339),
+    "5x12": (Grid.empty(5, 12), 4040, 1010),
+    "4x15": (Grid.empty(4, 15), 1472, 368),
+    "3x20": (Grid.empty(3, 20), 8, 2),
+    "8x8-centre": (CENTRE_8X8, 520, 65),
+}
+
+_COMPILE_PROBE = (
+    "import time; t = time.perf_counter()\n"
+    "from gridgames.grid import Grid; from gridgames.shapes import PENTOMINOES\n"
+    "from gridgames.search.tiling import TilingProblem, count, prepare_unique, solve, split\n"
+    "p = TilingProblem.build(Grid.empty(3, 20), PENTOMINOES)\n"
+    "count(p); count(p, mrv=True); count(p, unique='canonical'); list(solve(p, limit=1)); split(p, 4)\n"
+    "count(p, multiword=True); count(p, multiword=True, mrv=True)\n"
+    "print(time.perf_counter() - t)\n"
+)
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds to import, compile and run every kernel once in a fresh process: empty numba cache, then cached."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], env=env, capture_output=True, text=True, check=True, cwd=REPO)
+            runs.append(float(out.stdout.strip().splitlines()[-1]))
+    return runs[0], runs[1]
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
+    """The result of fn and its median wall and CPU seconds over ``repeat`` runs."""
+    walls, cpus = [], []
+    result = None
+    for _ in range(repeat):
+        w, c = time.perf_counter(), time.process_time()
+        result = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return result, statistics.median(walls), statistics.median(cpus)
+
+
+def check(name: str, got: int, want: int) -> str:
+    """'ok' or a loud mismatch marker."""
+    return "ok" if got == want else f"MISMATCH (expected {want})"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per timing (median), default 3")
+    parser.add_argument("--quick", action="store_true", help="skip the reference on 4x15 and the Dana Scott full count")
+    parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile measurement")
+    args = parser.parse_args(argv)
+    print(f"machine: {platform.machine()} {platform.processor() or ''}, os.cpu_count() = {os.cpu_count()}, "
+          f"python {platform.python_version()}, numba {numba.__version__}; timings: one core, median of {args.repeat}")  # fmt: skip
+
+    if not args.no_compile_timing:
+        cold, cached = compile_times()
+        print(f"\ncompile + first runs in a fresh process: cold cache {cold:.2f} s, cached {cached:.2f} s")
+    warm = TilingProblem.build(Grid.empty(3, 20), PENTOMINOES)
+    for kwargs in ({}, {"mrv": True}, {"unique": "canonical"}, {"multiword": True}, {"multiword": True, "mrv": True}):
+        count(warm, **kwargs)
+
+    print("\n12 pentominoes, first blank cell along the short side, pruning on (the defaults)")
+    print(f"{'board':<11} {'build s':>8} {'all':>6} {'wall s':>8} {'cpu s':>7} {'nodes':>11}   "
+          f"{'unique':>6} {'wall s':>8} {'cpu s':>7} {'nodes':>10}  method")  # fmt: skip
+    fast: dict[str, float] = {}
+    for name, (board, everything, distinct) in BOARDS.items():
+        problem, build_wall, _ = timed(lambda b=board: TilingProblem.build(b, PENTOMINOES), 1)
+        full, wall, cpu = timed(lambda p=problem: count(p), args.repeat)
+        uniq, uwall, ucpu = timed(lambda p=problem: count(p, unique=True), args.repeat)
+        fast[name] = wall
+        print(f"{name:<11} {build_wall:8.3f} {full.count:6d} {wall:8.3f} {cpu:7.3f} {full.nodes:11,d}   "
+              f"{uniq.count:6d} {uwall:8.3f} {ucpu:7.3f} {uniq.nodes:10,d}  {uniq.method}  "
+              f"[{check(name, full.count, everything)}, {check(name, uniq.count, distinct)}]")  # fmt: skip
+
+    print("\nreference solver (backtrack.py, plain Python on a Grid), same process")
+    for name in ("3x20",) if args.quick else ("3x20", "4x15"):
+        board, everything, _ = BOARDS[name]
+        found, wall, cpu = timed(lambda b=board: backtrack.count_solutions(b, PENTOMINOES), 1)
+        print(f"{name:<11} {found:6d} tilings in {wall:8.2f} s wall ({cpu:.2f} s cpu): "
+              f"fast engine is {wall / fast[name]:,.0f}x faster  [{check(name, found, everything)}]")  # fmt: skip
+
+    print("\n6x10 search variants (count all / count unique)")
+    six = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
+    prepare_unique(six, True)  # the symmetry set-up (tens of ms) is cached per problem: keep it out of the ratios
+    base = None
+    for label, kwargs in (
+        ("first blank, prune", {}),
+        ("first blank, no prune", {"prune": False}),
+        ("MRV (cells and pieces), prune", {"mrv": True}),
+        ("MRV, no prune", {"mrv": True, "prune": False}),
+        ("multi-word kernel, first blank", {"multiword": True}),
+        ("row scan (long side), prune", "row"),
+    ):
+        problem = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES, order="row") if kwargs == "row" else six
+        prepare_unique(problem, True)
+        options = {} if kwargs == "row" else kwargs
+        full, wall, _ = timed(lambda p=problem, o=options: count(p, **o), 1)
+        uniq, uwall, _ = timed(lambda p=problem, o=options: count(p, unique=True, **o), 1)
+        base = base or (wall, uwall)
+        print(f"  {label:<32} {full.count:5d} {wall:7.3f} s {full.nodes:12,d} nodes ({wall / base[0]:5.2f}x)   "
+              f"{uniq.count:5d} {uwall:7.3f} s {uniq.nodes:11,d} nodes ({uwall / base[1]:5.2f}x)")  # fmt: skip
+
+    first, wall, _ = timed(lambda: next(iter(solve(six, limit=1))), args.repeat)
+    print(f"\nfirst 6x10 solution: {wall * 1000:.2f} ms (solve(limit=1), problem already built)")
+    stream_all, wall, _ = timed(lambda: sum(1 for _ in solve(six)), 1)
+    print(f"all 6x10 solutions streamed as Placements: {stream_all} in {wall:.3f} s")
+
+    print("\nboards over 64 cells (multi-word kernel)")
+    tromino = [Piece.of(Shape.from_text("###", "I3"), count=22)]
+    result, wall, _ = timed(lambda: count(TilingProblem.build(Grid.empty(3, 22), tromino)), 1)
+    print(f"  3x22 by 22 straight trominoes: {result.count} tilings (a(n) = a(n-1) + a(n-3) gives 2745) in {wall:.3f} s")
+    hexo, wall, _ = timed(lambda: count(TilingProblem.build(Grid.empty(6, 35), polyominoes(6))), 1)
+    print(f"  6x35 by the 35 hexominoes: {hexo.count} tilings, {hexo.nodes} nodes (checkerboard parity) in {wall:.3f} s incl. build")
+    spare = [Piece.of(s) for s in PENTOMINOES.values()] + [Piece.of(Shape.from_text("#", "M"), count=5)]
+    many = TilingProblem.build(Grid.empty(5, 13), spare)
+    _, wall, _ = timed(lambda: next(iter(solve(many))), 1)
+    print(f"  5x13 by the 12 pentominoes and 5 monominoes: first tiling in {wall * 1000:.1f} ms")
+    tet = TilingProblem.build(Grid.empty(4, 5), TETROMINOES)
+    print(f"  (5 tetrominoes on 4x5: {count(tet).count} tilings, {count(tet).nodes} nodes)")
+
+    dana = dict(PENTOMINOES, O=TETROMINOES["O"])
+    scott = TilingProblem.build(Grid.empty(8, 8), dana)
+    print("\nDana Scott: the 12 pentominoes and the 2x2 square on 8x8")
+    uniq, uwall, _ = timed(lambda: count(scott, unique=True), 1)
+    print(f"  distinct: {uniq.count} in {uwall:.2f} s ({uniq.method}, {uniq.nodes:,d} nodes)")
+    if not args.quick:
+        full, wall, _ = timed(lambda: count(scott), 1)
+        print(f"  all:      {full.count} in {wall:.2f} s ({full.nodes:,d} nodes); all / distinct = {full.count / uniq.count:g}")
+        canon, cwall, _ = timed(lambda: count(scott, unique="canonical"), 1)
+        print(f"  distinct by canonicalising every tiling: {canon.count} in {cwall:.2f} s  [{check('scott', canon.count, uniq.count)}]")
+
+
+if __name__ == "__main__":
+    main()
