@@ -143,6 +143,13 @@ def test_multi_word_board_with_spare_area_finds_valid_tilings() -> None:
     assert len(sols) == 5 and all(is_solution(board, pieces, s) for s in sols)
 
 
+def test_more_than_64_pieces_use_the_multi_word_kernel_even_on_a_small_board() -> None:
+    monominoes = [(f"m{i}", [((0, 0),)], 1) for i in range(65)]
+    problem = TilingProblem.build(Grid.empty(1, 2), monominoes)
+    assert problem.words == 1 and problem.fast is None
+    assert count(problem).count == 65 * 64  # distinct pieces: order matters, spare pieces stay unused
+
+
 def test_checkerboard_parity_proves_empty_problems_without_searching() -> None:
     for height, width in ((4, 5), (2, 10), (1, 20)):
         assert count(TilingProblem.build(Grid.empty(height, width), TETROMINOES)).count == 0
