@@ -416,7 +416,8 @@ def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
     """How to count up to symmetry: restrict a piece to one placement per orbit if one qualifies, else canonicalise.
 
     The group is the board's symmetries that also map the placements of each piece onto
-    placements of that piece. A restricted piece must be used exactly once and no
+    placements of that piece. A restricted piece must be used exactly once in every solution
+    (so the pieces' area must equal the board's), and no
     non-identity symmetry may fix any of its placements; it keeps the least option
     (the earliest anchor in scan order) of each orbit. Automatically, the qualifying
     piece whose kept placements end earliest in scan order is chosen (fewest kept
@@ -430,14 +431,16 @@ def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
     perms, images = symmetry.problem_symmetries(symmetry.board_symmetries(problem.cells), options, problem.opt_piece)
     if len(perms) == 1:
         return Prepared(problem, identity, "no symmetry", perms)
-    eligible = symmetry.free_pieces(images, problem.opt_piece, problem.counts)
+    # a restricted piece must appear in every solution: only when every copy must be used
+    eligible = symmetry.free_pieces(images, problem.opt_piece, problem.counts) if problem.exact else []
     if isinstance(unique, str) and unique != "canonical":
         if unique not in problem.piece_names:
             raise SolverError(f"cannot restrict {unique!r}: no piece of that name")
         piece = problem.piece_names.index(unique)
         if piece not in eligible:
             raise SolverError(
-                f"cannot restrict piece {unique!r}: it is used more than once or a symmetry fixes one of its placements"
+                f"cannot restrict piece {unique!r}: it is used more than once, may be left unused,"
+                " or a symmetry fixes one of its placements"
             )
         eligible = [piece]
     if not eligible or unique == "canonical":

@@ -142,6 +142,18 @@ def test_canonicalisation_is_used_when_no_piece_qualifies() -> None:
     assert count(problem, unique=True).count == symmetry.count_distinct(prepared.group, as_indices) == 9
 
 
+def test_spare_pieces_force_canonicalisation_because_a_restricted_piece_could_be_left_out() -> None:
+    # 3x5 with the 12 pentominoes available: any 3 of them; P may be absent from a tiling
+    problem = TilingProblem.build(Grid.empty(3, 5), PENTOMINOES)
+    assert prepare_unique(problem).method.startswith("canonical")
+    with pytest.raises(SolverError):
+        count(problem, unique="P")
+    tilings = list(solve(problem))
+    index = {cell: i for i, cell in enumerate(problem.cells)}
+    as_indices = [[(problem.piece_names.index(p), [index[c] for c in cells]) for p, cells in s] for s in tilings]
+    assert count(problem, unique=True).count == symmetry.count_distinct(prepare_unique(problem).group, as_indices)
+
+
 def test_restricting_a_piece_that_does_not_qualify_is_refused() -> None:
     problem = TilingProblem.build(Grid.empty(5, 12), PENTOMINOES)
     with pytest.raises(SolverError, match="X"):
