@@ -209,6 +209,10 @@ class Placement:
     piece: str
     cells: tuple[Cell, ...] = attrs.field(converter=lambda cs: tuple(sorted((int(r), int(c)) for r, c in cs)))
 
+    def __iter__(self) -> Iterator[Any]:
+        """Unpack as ``piece, cells = placement``."""
+        return iter((self.piece, self.cells))
+
 
 Solution = tuple[Placement, ...]
 ProgressCallback = Callable[[float, int], None]
@@ -224,6 +228,8 @@ class CountResult:
     unique: bool = False
     seconds: float = 0.0
     nodes: int = 0
+    method: str = "all"
+    """How the count was made (for unique counts: which symmetry reduction)."""
 
 
 class Puzzle(ABC):

@@ -24,26 +24,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from attrs import frozen
 
 from gridgames.errors import PuzzleError
+from gridgames.game import Placement, Solution
 from gridgames.grid import Cell, Grid
 from gridgames.shapes import Shape
 
 Cells = tuple[Cell, ...]
 
 
-class Placement(NamedTuple):
-    """One piece put on the board: the piece's name and the board cells it covers, sorted by (row, col)."""
-
-    piece: str
-    cells: Cells
-
-
-Solution = tuple[Placement, ...]
-"""A tiling: placements covering every board cell exactly once, in the order they were found."""
 
 
 def normalise_cells(cells: Iterable[Cell]) -> Cells:

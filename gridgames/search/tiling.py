@@ -51,6 +51,7 @@ import numpy as np
 from attrs import field, frozen
 
 from gridgames.errors import PuzzleError, SolverError
+from gridgames.game import CountResult
 from gridgames.grid import ALPHABET, Cell, Grid
 from gridgames.search import _tiling_kernel as K
 from gridgames.search import symmetry
@@ -594,17 +595,6 @@ class _Run:
 
 
 @frozen
-class CountResult:
-    """The outcome of a count: the number, whether the search was cut short, time, nodes, and the counting method."""
-
-    count: int
-    partial: bool
-    seconds: float
-    nodes: int
-    method: str = "all"
-
-
-@frozen
 class Part:
     """An independent piece of a split search: a prefix of option indices, and its estimated share of the tree."""
 
@@ -741,7 +731,7 @@ def count(
                 on_progress(run.fraction(), run.solutions)
     except KeyboardInterrupt:
         partial = True
-    return CountResult(run.solutions, partial or not run.done, run.seconds, run.nodes, prep.method)
+    return CountResult(run.solutions, partial=partial or not run.done, unique=prep.method != "all", seconds=run.seconds, nodes=run.nodes, method=prep.method)
 
 
 def split(
