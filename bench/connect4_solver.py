@@ -131,7 +131,9 @@ def main() -> None:
     else:
         solver = Solver(table_bits=args.table_bits)
         if args.files:
-            jobs = [(p.name, p, None, True) for p in args.files]
+            known = {f: (name, pons) for f, name, pons in PONS_SETS}
+            jobs = [(*known.get(p.name, (p.name, None)), True) for p in args.files]
+            jobs = [(name, p, pons, one) for (name, pons, one), p in zip(jobs, args.files)]
         else:
             jobs = [(name, DATA / f, pons, True) for f, name, pons in PONS_SETS]
     solver.solve([solver.width // 2])  # load the compiled kernel before timing

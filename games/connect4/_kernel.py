@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 ONE = np.uint64(1)
@@ -35,6 +36,24 @@ def popcount(typingctx, x):  # noqa: ARG001 - numba intrinsic signature
         return builder.bitcast(count, ir.IntType(64))
 
     return types.int64(x), codegen
+
+
+@intrinsic
+def prefetch(typingctx, array, index):  # noqa: ARG001 - numba intrinsic signature
+    """Hint the CPU to load the cache line of array[index] (LLVM prefetch for reading)."""
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        where = context.cast(builder, args[1], signature.args[1], types.intp)
+        byte_ptr = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        ptr = builder.bitcast(builder.gep(ary.data, [where]), byte_ptr)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.none(array, index), codegen
 
 
 @njit(cache=True)
@@ -109,8 +128,24 @@ def _sort_moves(p, mask, possible, board, h, k, order, colmask, out, scores):
 
 
 @njit(cache=True)
+def table_slots(index, kmask):
+    """Where table entry `index` lives: (slot in the key view, byte in the value view).
+
+    Each 64-byte cache line holds 12 entries with 32-bit partial keys (48 bytes of keys, then 12 value bytes)
+    or 7 entries with 64-bit keys (56 + 7 bytes), so a probe touches one line.
+    """
+    if kmask == np.uint64(0xFFFFFFFF):
+        line = index // np.uint64(12)
+        offset = index - line * np.uint64(12)
+        return line * np.uint64(16) + offset, line * np.uint64(64) + np.uint64(48) + offset
+    line = index // np.uint64(7)
+    offset = index - line * np.uint64(7)
+    return line * np.uint64(8) + offset, line * np.uint64(64) + np.uint64(56) + offset
+
+
+@njit(cache=True)
 def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, colmask,
-            keys, vals, kmask, stats, budget):
+            keys, vals, kmask, size, stats, budget):
     """Pons' negamax with alpha-beta and a bound-storing table, as an explicit-stack loop.
 
     Assumes the side to move cannot win at once. stats[0] counts nodes; if it exceeds budget the search stops,
@@ -121,12 +156,16 @@ def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, col
     P = np.empty(depth_max, np.uint64)
     M = np.empty(depth_max, np.uint64)
     KEY = np.empty(depth_max, np.uint64)
+    KSLOT = np.empty(depth_max, np.uint64)
+    VSLOT = np.empty(depth_max, np.uint64)
     A = np.empty(depth_max, np.int64)
     B = np.empty(depth_max, np.int64)
     CNT = np.empty(depth_max, np.int64)
     MV = np.empty((depth_max, width), np.uint64)
+    CK = np.empty((depth_max, width), np.uint64)
+    CKS = np.empty((depth_max, width), np.uint64)
+    CVS = np.empty((depth_max, width), np.uint64)
     SC = np.empty(width, np.int64)
-    size = np.uint64(keys.shape[0])
     min_score = -(cells // 2)
     max_score = (cells + 1) // 2
     lower_offset = max_score - 2 * min_score + 2
@@ -136,6 +175,8 @@ def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, col
     d = 0
     P[0] = p0
     M[0] = mask0
+    KEY[0] = p0 + mask0
+    KSLOT[0], VSLOT[0] = table_slots(KEY[0] % size, kmask)
     A[0] = alpha0
     B[0] = beta0
     r = 0
@@ -175,10 +216,11 @@ def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, col
                     r = beta
                     state = 1
                     continue
-            key = p + mask
-            idx = key % size
-            if np.uint64(keys[idx]) == (key & kmask):
-                val = np.int64(vals[idx])
+            key = KEY[d]
+            kslot = KSLOT[d]
+            vslot = VSLOT[d]
+            if np.uint64(keys[kslot]) == (key & kmask):
+                val = np.int64(vals[vslot])
                 if val != 0:
                     if val > upper_limit:
                         lo = val - lower_offset
@@ -196,10 +238,17 @@ def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, col
                                 r = beta
                                 state = 1
                                 continue
-            KEY[d] = key
             A[d] = alpha
             B[d] = beta
-            CNT[d] = _sort_moves(p, mask, possible, board, h, k, order, colmask, MV[d], SC)
+            count = _sort_moves(p, mask, possible, board, h, k, order, colmask, MV[d], SC)
+            CNT[d] = count
+            for i in range(count):  # start loading the children's table entries now
+                key = (p ^ mask) + (mask | MV[d, i])
+                kslot, vslot = table_slots(key % size, kmask)
+                prefetch(keys, kslot)
+                CK[d, i] = key
+                CKS[d, i] = kslot
+                CVS[d, i] = vslot
             state = 2
         elif state == 1:
             if d == 0:
@@ -207,10 +256,8 @@ def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, col
             d -= 1
             score = -r
             if score >= B[d]:
-                key = KEY[d]
-                idx = key % size
-                keys[idx] = key & kmask
-                vals[idx] = score + lower_offset
+                keys[KSLOT[d]] = KEY[d] & kmask
+                vals[VSLOT[d]] = score + lower_offset
                 r = score
             else:
                 if score > A[d]:
@@ -222,17 +269,20 @@ def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, col
                 c -= 1
                 CNT[d] = c
                 mask = M[d]
-                P[d + 1] = P[d] ^ mask
-                M[d + 1] = mask | MV[d, c]
+                p = P[d] ^ mask
+                mask = mask | MV[d, c]
+                P[d + 1] = p
+                M[d + 1] = mask
+                KEY[d + 1] = CK[d, c]
+                KSLOT[d + 1] = CKS[d, c]
+                VSLOT[d + 1] = CVS[d, c]
                 A[d + 1] = -B[d]
                 B[d + 1] = -A[d]
                 d += 1
                 state = 0
             else:
-                key = KEY[d]
-                idx = key % size
-                keys[idx] = key & kmask
-                vals[idx] = A[d] - min_score + 1
+                keys[KSLOT[d]] = KEY[d] & kmask
+                vals[VSLOT[d]] = A[d] - min_score + 1
                 r = A[d]
                 state = 1
     stats[0] = nodes
@@ -240,7 +290,7 @@ def negamax(p0, mask0, n0, alpha0, beta0, h, k, cells, bottom, board, order, col
 
 
 @njit(cache=True)
-def solve(p, mask, n, weak, h, k, cells, bottom, board, order, colmask, keys, vals, kmask, stats, budget):
+def solve(p, mask, n, weak, h, k, cells, bottom, board, order, colmask, keys, vals, kmask, size, stats, budget):
     """Score of a position by iterative null-window search (Pons' solve); weak narrows to -1..1."""
     if can_win_next(p, mask, bottom, board, h, k):
         return (cells + 1 - n) // 2
@@ -258,7 +308,7 @@ def solve(p, mask, n, weak, h, k, cells, bottom, board, order, colmask, keys, va
         elif med >= 0 and half_hi > med:
             med = half_hi
         r = negamax(p, mask, n, med, med + 1, h, k, cells, bottom, board, order, colmask,
-                    keys, vals, kmask, stats, budget)
+                    keys, vals, kmask, size, stats, budget)
         if stats[1] != 0:
             return 0
         if r <= med:
@@ -342,13 +392,13 @@ def replay(columns, width, h, k, bottom, board):
 
 
 @njit(cache=True)
-def score_at_least(p, mask, n, target, h, k, cells, bottom, board, order, colmask, keys, vals, kmask, stats,
-                   budget):
+def score_at_least(p, mask, n, target, h, k, cells, bottom, board, order, colmask, keys, vals, kmask, size,
+                   stats, budget):
     """Whether the position scores >= target, by one null-window search (-1 if the budget ran out)."""
     if can_win_next(p, mask, bottom, board, h, k):
         return 1 if (cells + 1 - n) // 2 >= target else 0
     r = negamax(p, mask, n, target - 1, target, h, k, cells, bottom, board, order, colmask,
-                keys, vals, kmask, stats, budget)
+                keys, vals, kmask, size, stats, budget)
     if stats[1] != 0:
         return -1
     return 1 if r >= target else 0

@@ -31,6 +31,7 @@ DEFAULT_NODE_RATE = 3_000_000
 _UNLIMITED = 1 << 62
 _MIN_CONNECT, _MAX_CONNECT = 3, 6
 _MIN_TABLE_BITS, _MAX_TABLE_BITS = 10, 30
+_LINE = 64  # bytes per cache line
 
 
 def nodes_for_seconds(seconds: float, rate: float = DEFAULT_NODE_RATE) -> int:
@@ -87,6 +88,7 @@ class Solver:
     _keys: np.ndarray = field(init=False, repr=False)
     _vals: np.ndarray = field(init=False, repr=False)
     _kmask: np.uint64 = field(init=False, repr=False)
+    _size: int = field(init=False, repr=False)
     _stats: np.ndarray = field(init=False, repr=False)
     _rate_nodes: int = field(default=0, init=False, repr=False)
     _rate_seconds: float = field(default=0.0, init=False, repr=False)
@@ -116,21 +118,25 @@ class Solver:
         # centre first, e.g. 3, 4, 2, 5, 1, 6, 0 on 7 columns (Pons' order)
         self._order = np.array([w // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(w)], dtype=np.int64)
         # Partial keys: the stored low bits plus the index (key mod a prime) determine the key exactly.
-        size = _next_prime(1 << bits)
+        # Pons' index (key mod a prime); entries packed per cache line (see _kernel.table_slots)
+        self._size = _next_prime(1 << bits)
         key_dtype = np.uint32 if key_bits - bits <= 32 else np.uint64
         self._kmask = np.uint64(np.iinfo(key_dtype).max)
-        self._keys = np.zeros(size, dtype=key_dtype)
-        self._vals = np.zeros(size, dtype=np.uint8)
+        per_line = 12 if key_dtype == np.uint32 else 7
+        lines = -(-self._size // per_line)
+        raw = np.zeros(lines * _LINE + _LINE, dtype=np.uint8)
+        start = -raw.ctypes.data % _LINE  # align to a cache line
+        self._vals = raw[start : start + lines * _LINE]
+        self._keys = self._vals.view(key_dtype)
         self._stats = np.zeros(2, dtype=np.int64)
 
     @property
     def table_bytes(self) -> int:
         """Memory used by the transposition table, in bytes."""
-        return self._keys.nbytes + self._vals.nbytes
+        return self._vals.nbytes
 
     def reset(self) -> None:
         """Clear the transposition table."""
-        self._keys.fill(0)
         self._vals.fill(0)
 
     def solve(self, moves: Sequence[int], weak: bool = False) -> int:
@@ -231,7 +237,7 @@ class Solver:
         stats[:] = 0
         start = time.perf_counter()
         score = K.solve(np.uint64(p), np.uint64(mask), n, weak, self.height, self.connect, self._cells, self._bottom, self._board,
-                        self._order, self._colmask, self._keys, self._vals, self._kmask, stats, budget)
+                        self._order, self._colmask, self._keys, self._vals, self._kmask, self._size, stats, budget)
         self._rate_seconds += time.perf_counter() - start
         self._rate_nodes += int(stats[0])
         self.explored += int(stats[0])
@@ -265,7 +271,7 @@ class Solver:
             reply = K.score_at_least(np.uint64(p ^ mask), np.uint64(mask | cell), n + 1, 1 - score,
                                      self.height, self.connect, self._cells, self._bottom, self._board,
                                      self._order, self._colmask, self._keys, self._vals, self._kmask,
-                                     self._stats, budget - self.explored)
+                                     self._size, self._stats, budget - self.explored)
             self.explored += int(self._stats[0])
             if reply < 0:
                 return []
