@@ -26,7 +26,8 @@ __all__ = [
     "parse_pons_moves",
 ]
 
-# Conservative positions/second of the exact search on one core (measured 6-9 M/s on 7x6; see bench/README.md).
+# Conservative positions/second of the exact search on one core: about a third of the 9-12 M/s measured on
+# Pons' 7x6 sets (bench/README.md), to leave room for slower machines. A fixed rate keeps seeded games repeatable.
 DEFAULT_NODE_RATE = 3_000_000
 _UNLIMITED = 1 << 62
 _MIN_CONNECT, _MAX_CONNECT = 3, 6
@@ -117,8 +118,8 @@ class Solver:
         self._colmask = np.array(self._columns, dtype=np.uint64)
         # centre first, e.g. 3, 4, 2, 5, 1, 6, 0 on 7 columns (Pons' order)
         self._order = np.array([w // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(w)], dtype=np.int64)
-        # Partial keys: the stored low bits plus the index (key mod a prime) determine the key exactly.
-        # Pons' index (key mod a prime); entries packed per cache line (see _kernel.table_slots)
+        # Pons' table: index = key mod a prime, and the stored low bits of the key plus the index determine the
+        # key exactly (Chinese remainder theorem). Entries are packed per cache line (see _kernel.table_slots).
         self._size = _next_prime(1 << bits)
         key_dtype = np.uint32 if key_bits - bits <= 32 else np.uint64
         self._kmask = np.uint64(np.iinfo(key_dtype).max)
@@ -150,8 +151,7 @@ class Solver:
         """Score of each column for the side to move (None if the column is full)."""
         p, mask, n = self._position(moves)
         self.explored = 0
-        scores = self._analyze_raw(p, mask, n, weak, _UNLIMITED)
-        return scores  # type: ignore[return-value]  # no budget, so every playable column is scored
+        return self._analyze_raw(p, mask, n, weak, _UNLIMITED)
 
     def best_move(
         self,
@@ -226,7 +226,7 @@ class Solver:
         if status == 2:
             raise IllegalMoveError(f"move {i + 1}: column {columns[i]} is full")
         if status == 3:
-            raise GameOverError(f"move {i + 1}: the game was already over (won)")
+            raise GameOverError(f"move {i + 1}: the game is already won")
         if status == 4:
             raise SolverError(f"the position is already won (move {i + 1} completes {self.connect} in a row)")
         return int(p), int(mask), len(columns)
@@ -236,14 +236,16 @@ class Solver:
         stats = self._stats
         stats[:] = 0
         start = time.perf_counter()
-        score = K.solve(np.uint64(p), np.uint64(mask), n, weak, self.height, self.connect, self._cells, self._bottom, self._board,
-                        self._order, self._colmask, self._keys, self._vals, self._kmask, self._size, stats, budget)
+        score = K.solve(np.uint64(p), np.uint64(mask), n, weak, self.height, self.connect, self._cells,
+                        self._bottom, self._board, self._order, self._colmask, self._keys, self._vals,
+                        self._kmask, self._size, stats, budget)
         self._rate_seconds += time.perf_counter() - start
         self._rate_nodes += int(stats[0])
         self.explored += int(stats[0])
         return None if stats[1] else int(score)
 
     def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> list[int | None]:
+        """Score of each playable column (None: full, or not reached before the budget ran out)."""
         scores: list[int | None] = [None] * self.width
         wins = self._wins(p, mask)
         for c in self._order.tolist():
@@ -317,9 +319,9 @@ class Solver:
                     values[c] = K.WIN_BASE + (self._cells + 1 - n) // 2
                     alpha = max(alpha, values[c])
                     continue
-                v = -K.limited_search(np.uint64(p ^ mask), np.uint64(mask | cell), n + 1, depth - 1, -K.INF, -(alpha - 1),
-                                      self.height, self.connect, self._cells, self._bottom, self._board,
-                                      self._order, self._colmask, stats, limit)
+                v = -K.limited_search(np.uint64(p ^ mask), np.uint64(mask | cell), n + 1, depth - 1,
+                                      -K.INF, 1 - alpha, self.height, self.connect, self._cells,
+                                      self._bottom, self._board, self._order, self._colmask, stats, limit)
                 if stats[1]:
                     break
                 values[c] = v
