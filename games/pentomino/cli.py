@@ -10,9 +10,9 @@ import json
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console
@@ -25,6 +25,9 @@ from games.pentomino import render
 from games.pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
 from games.pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
 from games.pentomino.puzzle import TilingPuzzle
+
+if TYPE_CHECKING:
+    from gridgames.search.parallel_tiling import ParallelCount
 
 _BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
 _PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
@@ -53,6 +56,22 @@ def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallbac
         yield on_progress
 
 
+@contextmanager
+def _progress_later(description: str) -> Iterator[ProgressCallback]:
+    """Like `_progress`, but the bar (and its refresh thread) starts at the first update: after the workers have forked."""
+    with ExitStack() as stack:
+        bar: list[ProgressCallback] = []
+
+        def on_progress(fraction: float, found: int) -> None:
+            if not bar:
+                from gridgames.progress import search_progress
+
+                bar.append(stack.enter_context(search_progress(description)))
+            bar[0](fraction, found)
+
+        yield on_progress
+
+
 def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
     return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
 
@@ -73,12 +92,21 @@ def _summary(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, par
     return out
 
 
-def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool) -> str:
+def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, parts: str = "") -> str:
     what = "solution" if found == 1 else "solutions"
     sym = " up to symmetry" if unique else ""
-    tail = f" so far (partial: interrupted after {seconds:.2f} s)" if partial else f" in {seconds:.2f} s"
+    tail = f" so far (partial: interrupted after {seconds:.2f} s{parts and '; ' + parts})" if partial else f" in {seconds:.2f} s"
+    tail += f" ({parts})" if parts and not partial else ""
     reason = puzzle.colouring_obstruction() if found == 0 else None
     return f"{found} {what}{sym} of {puzzle.describe()}{tail}" + (f" ({reason})" if reason else "")
+
+
+def _parts_note(result: ParallelCount) -> str:
+    """Where the parts ran and whether all finished, e.g. '2 processes: all 1030 parts finished'."""
+    if result.partial:
+        return f"{result.parts_done} of {result.parts} parts finished on {result.runner}"
+    reruns = f", {result.reruns} rerun after a worker died" if result.reruns else ""
+    return f"{result.runner}: all {result.parts} parts finished{reruns}"
 
 
 def _jsonl(index: int, solution: Solution, picture: str) -> str:
@@ -101,14 +129,22 @@ def solve(
     mrv: bool = typer.Option(False, "--mrv", help="Branch on the most constrained cell instead of the first blank one."),
     prune: bool = typer.Option(True, "--prune/--no-prune", help="Abandon placements that wall off an unfillable region."),
     color: Optional[bool] = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
+    jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
 ) -> None:
     """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
     if as_json and as_jsonl:
         raise fail("--json and --jsonl both write to standard output; choose one")
     if count and limit is not None:
         raise fail("--count goes through every solution; drop --limit (or drop --count to list N)")
-    puzzle = _puzzle(board, board_file, pieces, pieces_file, one_sided)
     counting = count or (as_json and limit is None)
+    parallel = jobs is not None or scheduler is not None
+    if parallel:
+        _check_parallel(jobs, scheduler, listing=not counting or bool(as_jsonl or svg))
+    puzzle = _puzzle(board, board_file, pieces, pieces_file, one_sided)
+    if parallel and counting:
+        _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
+        return
     if counting and not (as_jsonl or svg):
         _solve_count(puzzle, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
         return
@@ -125,6 +161,38 @@ def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, 
         typer.echo(json.dumps(_summary(puzzle, result.count, unique, result.seconds, result.partial, None)))
     else:
         typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial))
+    if result.partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _check_parallel(jobs: Optional[str], scheduler: Optional[str], *, listing: bool) -> None:
+    """Refuse, in one line, what parallel runs do not do; check --jobs and that Dask is installed."""
+    from gridgames.search.parallel import require_dask, resolve_jobs
+
+    if jobs is not None and scheduler is not None:
+        raise fail("--jobs runs local processes and --scheduler a Dask cluster; choose one")
+    if listing:
+        raise fail("--jobs and --scheduler count in parallel (--count or --json); listing solutions (--limit, --jsonl, --svg) runs in one process")
+    if jobs is not None:
+        resolve_jobs(jobs)
+    if scheduler is not None:
+        require_dask()
+
+
+def _solve_count_parallel(
+    puzzle: TilingPuzzle, *, jobs: Optional[str], scheduler: Optional[str], unique: bool, mrv: bool, prune: bool, as_json: bool
+) -> None:
+    """--count (and --json) with --jobs or --scheduler: count independent parts in parallel and add them up."""
+    verb = "Counting distinct" if unique else "Counting"
+    with _progress_later(f"{verb} {puzzle.layout.name}") as on_progress:
+        result = puzzle.count_parallel(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+    if as_json:
+        out = _summary(puzzle, result.count, unique, result.seconds, result.partial, None)
+        out.update(parts=result.parts, parts_done=result.parts_done, reruns=result.reruns)
+        out.update({"scheduler": result.scheduler} if result.scheduler else {"jobs": result.workers})
+        typer.echo(json.dumps(out))
+    else:
+        typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial, _parts_note(result) if result.parts else ""))
     if result.partial:
         raise typer.Exit(EXIT_INTERRUPTED)
 

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from attrs import define, field
@@ -30,6 +30,9 @@ from gridgames.grid import Cell, Grid
 
 from games.pentomino.boards import DEFAULT_BOARD, Board
 from games.pentomino.pieces import DEFAULT_PIECES, Piece, PieceSet
+
+if TYPE_CHECKING:  # numba is imported only when searching
+    from gridgames.search.parallel_tiling import ParallelCount
 
 _ROTATIONS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
 """The four rotations as 2x2 matrices (a, b, c, d) taking (row, col) to (a row + b col, c row + d col)."""
@@ -196,6 +199,17 @@ class TilingPuzzle(Puzzle):
             return CountResult(0, False, unique, time.perf_counter() - start)
         result = tiling.count(self.problem(), unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
         return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes)
+
+    def count_parallel(
+        self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
+        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
+    ) -> ParallelCount:  # fmt: skip
+        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
+        from gridgames.search.parallel_tiling import ParallelCount, count_parallel
+
+        if self.colouring_obstruction() is not None:
+            return ParallelCount(0, False, unique, 0.0, 0, "colouring", parts=0, parts_done=0)
+        return count_parallel(self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
 
     def is_solution(self, solution: Solution) -> bool:
         """True when the placements cover every cell once, within piece counts, each a real orientation of its piece."""

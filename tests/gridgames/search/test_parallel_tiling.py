@@ -28,9 +28,10 @@ def problems() -> dict[str, TilingProblem]:
     return {name: TilingProblem.build(board, PENTOMINOES) for name, (board, _, _) in KNOWN.items()}
 
 
-def check_known_totals(problems: dict[str, TilingProblem], **run: Any) -> None:
-    """Every board, all and up to symmetry: the known count, every part finished."""
-    for name, (_, everything, distinct) in KNOWN.items():
+def check_known_totals(problems: dict[str, TilingProblem], boards: tuple[str, ...] = tuple(KNOWN), **run: Any) -> None:
+    """The boards, all and up to symmetry: the known count, every part finished."""
+    for name in boards:
+        _, everything, distinct = KNOWN[name]
         for unique, expected in ((False, everything), (True, distinct)):
             result = count_parallel(problems[name], unique=unique, **run)
             assert (name, unique, result.count, result.partial) == (name, unique, expected, False)
@@ -42,7 +43,7 @@ def test_parts_counted_in_this_process_add_up_to_the_known_totals(problems: dict
 
 
 def test_two_local_processes_count_the_known_totals(problems: dict[str, TilingProblem]) -> None:
-    check_known_totals(problems, jobs=2)
+    check_known_totals(problems, ("8x8-centre",), jobs=2)  # every board: tests/games/pentomino/test_pentomino_parallel.py
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -56,7 +57,7 @@ def test_the_same_set_of_solutions_comes_out_whatever_the_split(problems: dict[s
     problem = problems["8x8-centre"]
     whole = [frozenset(s) for s in tiling.solve(problem, unique=unique)]
     assert len(whole) == (65 if unique else 520)
-    for depth in (1, 3):
+    for depth in (1, 2):
         by_parts = [frozenset(s) for part in tiling.split(problem, depth=depth, unique=unique) for s in tiling.solve(problem, start=part, unique=unique)]
         assert len(by_parts) == len(whole) and set(by_parts) == set(whole), depth  # nothing lost, nothing twice
 
@@ -141,7 +142,7 @@ def dask_scheduler() -> Iterator[str]:
 
 
 def test_a_dask_cluster_counts_the_known_totals(problems: dict[str, TilingProblem], dask_scheduler: str) -> None:
-    check_known_totals(problems, scheduler=dask_scheduler)
+    check_known_totals(problems, ("4x15",), scheduler=dask_scheduler)  # every board: test_pentomino_parallel.py
 
 
 def test_dask_reports_a_part_that_fails_in_a_worker(problems: dict[str, TilingProblem], dask_scheduler: str) -> None:
