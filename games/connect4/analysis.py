@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from games.connect4.notation import line_words
-from games.connect4.rules import PLAYER_NAMES, Connect4State
+from games.connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.errors import GameOverError, SolverError
 
 
@@ -68,20 +68,75 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def analyze_position(state: Connect4State, *, weak: bool = False) -> Analysis:
-    """Solve ``state`` exactly with the solver (which must handle its board size)."""
+@attrs.frozen
+class Position:
+    """What a worker needs to score one column of a position: the board's size, the moves (0-based), weak or not."""
+
+    width: int
+    height: int
+    connect: int
+    moves: tuple[int, ...]
+    weak: bool = False
+
+    @classmethod
+    def of(cls, state: Connect4State, weak: bool = False) -> Position:
+        """The position of a game state."""
+        game = state.game
+        return cls(game.width, game.height, game.connect, tuple(int(m) for m in state.history), weak)
+
+
+def column_score(position: Position, column: int) -> int | None:
+    """The score of dropping a disc in ``column`` (0-based) for the side to move, None when full; its own Solver."""
+    from games.connect4.solver import Solver
+
+    state = Connect4(position.width, position.height, position.connect).from_moves(position.moves)
+    if not state.is_legal(column):
+        return None
+    state.play(column)
+    if state.outcome is not None:  # a win at once, or the last cell filled
+        if state.outcome.winner is None:
+            return 0
+        return 1 if position.weak else (position.width * position.height + 1 - len(position.moves)) // 2
+    return -Solver(position.width, position.height, position.connect).solve(list(state.history), weak=position.weak)
+
+
+def _solver_class() -> Any:
     try:
         from games.connect4.solver import Solver  # numba: imported only when analysing
     except ImportError as error:
         raise SolverError(f"the Connect Four solver is not available ({error})") from None
+    return Solver
 
+
+def analyze_position(state: Connect4State, *, weak: bool = False, jobs: int | str | None = None, scheduler: str | None = None) -> Analysis:
+    """Solve ``state`` exactly with the solver; with ``jobs`` or ``scheduler``, one column per worker (Ctrl-C: KeyboardInterrupt)."""
+    solver = _solver_class()
     if state.is_over:
         outcome = state.outcome
         assert outcome is not None
         ended = "a draw" if outcome.winner is None else f"{PLAYER_NAMES[outcome.winner]} won"
         raise GameOverError(f"the game is over ({ended}): there is nothing to analyze")
     game = state.game
-    columns = tuple(Solver(game.width, game.height, game.connect).analyze(list(state.history), weak=weak))
+    if jobs is None and scheduler is None:
+        columns = tuple(solver(game.width, game.height, game.connect).analyze(list(state.history), weak=weak))
+    else:
+        columns = _analyze_by_columns(state, weak, jobs, scheduler)
     score = max(s for s in columns if s is not None)
     best = tuple(c + 1 for c, s in enumerate(columns) if s == score)
     return Analysis(state, score, columns, best, weak)
+
+
+def _analyze_by_columns(state: Connect4State, weak: bool, jobs: int | str | None, scheduler: str | None) -> tuple[int | None, ...]:
+    """Every column's score, each solved in a worker (local processes or Dask)."""
+    from gridgames.search.parallel import run_parts
+
+    game = state.game
+    solver = _solver_class()
+    solver(game.width, game.height, game.connect)  # refuses a board too big for the solver here, in one line
+    done = run_parts(
+        column_score, list(range(game.width)), shared=Position.of(state, weak), jobs=jobs, scheduler=scheduler,
+        describe=lambda column: f"column {column + 1} after {state.notation() or 'no move'}",
+    )  # fmt: skip
+    if done.partial:
+        raise KeyboardInterrupt
+    return tuple(done.results)

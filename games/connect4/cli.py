@@ -298,11 +298,20 @@ def make_app() -> typer.Typer:
         connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
         weak: bool = typer.Option(False, "--weak", help="Only win (+1), draw (0) or loss (-1): faster."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve the columns in N local processes (0 or auto: one per core)."),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve the columns on a Dask cluster: tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
     ) -> None:
         """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
         from games.connect4.analysis import analyze_position
 
-        report = analyze_position(Connect4(width, height, connect).from_notation(moves), weak=weak)
+        if jobs is not None and scheduler is not None:
+            raise OptionError("--jobs runs local processes and --scheduler a Dask cluster; choose one")
+        if scheduler is not None:
+            from gridgames.search.parallel import require_dask
+
+            require_dask()
+        state = Connect4(width, height, connect).from_notation(moves)
+        report = analyze_position(state, weak=weak, jobs=jobs, scheduler=scheduler)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:
