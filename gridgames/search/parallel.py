@@ -13,8 +13,9 @@ other thread (start-up in milliseconds: they inherit the imported modules and th
 compiled kernels). Otherwise (a notebook, a test run that used Dask) they come from a
 fork server, started once per process, that has imported ``preload`` (a module that
 warms up compiled kernels when imported) and ``fn``'s module; where there is no fork
-server they are spawned. Workers ignore Ctrl-C: the parent handles it.
-Results come back by part index; ``on_result(index, result)`` is called in
+server they are spawned. Workers ignore Ctrl-C: the parent handles it. On Dask, parts
+travel in batches dealt round-robin (about 16 tasks per worker thread: each task costs
+milliseconds to schedule). Results come back by part index; ``on_result(index, result)`` is called in
 this process as each part finishes (to drive a progress bar). A part that raises is
 reported as `PartError` naming its subproblem, never swallowed. A local worker that
 dies has its part run again (Dask does this itself); Ctrl-C cancels the outstanding
