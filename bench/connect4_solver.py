@@ -66,11 +66,24 @@ def sample_lines(path: Path, sample: int | None) -> list[tuple[str, int]]:
     return rows
 
 
-def run_set(solver, rows, one_based: bool, weak: bool) -> dict:
-    """Solve every row with a fresh table; return totals."""
+def load_reference(path: Path | None) -> dict[str, tuple[int, int]]:
+    """moves -> (positions explored, microseconds) from the output of Pons' solver ("moves score nodes us")."""
+    if path is None:
+        return {}
+    table = {}
+    for line in path.read_text().splitlines():
+        fields = line.split()
+        if len(fields) >= 4:
+            table[fields[0]] = (int(fields[2]), int(fields[3]))
+    return table
+
+
+def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tuple[int, int]]) -> dict:
+    """Solve every row with a fresh table; return totals (and the comparison with the reference lines)."""
     right = nodes = 0
     seconds = 0.0
     worst = 0.0
+    ref = {"n": 0, "same": 0, "nodes": 0, "ours": 0, "micros": 0, "seconds": 0.0}
     for moves, expected in rows:
         columns = [int(ch) - 1 if one_based else int(ch) for ch in moves]
         solver.reset()
@@ -83,7 +96,15 @@ def run_set(solver, rows, one_based: bool, weak: bool) -> dict:
         if weak:
             expected = (expected > 0) - (expected < 0)
         right += score == expected
-    return {"n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst}
+        if moves in reference:
+            ref_nodes, ref_micros = reference[moves]
+            ref["n"] += 1
+            ref["same"] += ref_nodes == solver.explored
+            ref["nodes"] += ref_nodes
+            ref["ours"] += solver.explored
+            ref["micros"] += ref_micros
+            ref["seconds"] += elapsed
+    return {"n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst, "ref": ref}
 
 
 def report(name: str, totals: dict, pons: float | None) -> None:
@@ -92,12 +113,23 @@ def report(name: str, totals: dict, pons: float | None) -> None:
     rate = totals["nodes"] / totals["seconds"] if totals["seconds"] else float("nan")
     ratio = f"{mean_nodes / pons:6.3f}" if pons else "     -"
     print(f"{name:<22} {n:>5} {totals['right']:>5}/{n:<5} {mean_nodes:>14,.1f} {ratio}"
-          f" {1000 * totals['seconds'] / n:>11.3f} {1000 * totals['worst']:>10.1f} {rate / 1e6:>8.2f}")
+          f" {1000 * totals['seconds'] / n:>11.3f} {1000 * totals['worst']:>10.1f} {rate / 1e6:>8.2f}", flush=True)
+    ref = totals["ref"]
+    if ref["n"]:
+        print(f"{'':<22} vs Pons' solver on the same {ref['n']} lines: identical explored counts on {ref['same']},"
+              f" explored ratio {ref['ours'] / ref['nodes']:.3f}, his {ref['micros'] / 1000 / ref['n']:.3f}"
+              f" ms/position, ours {1000 * ref['seconds'] / ref['n']:.3f}", flush=True)
 
 
 def header() -> None:
     print(f"{'set':<22} {'lines':>5} {'right':>11} {'mean explored':>14} {'/Pons':>6}"
           f" {'ms/position':>11} {'worst ms':>10} {'M pos/s':>8}")
+
+
+def warm_up(solver) -> None:
+    """Load the compiled kernels before timing (a budget-bound search of the empty board)."""
+    solver.best_move([], max_nodes=100)
+    solver.reset()
 
 
 def main() -> None:
@@ -106,6 +138,10 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=None, help="lines per set (default: all)")
     parser.add_argument("--hard-sample", type=int, default=100, help="lines of Begin-Hard (default 100)")
     parser.add_argument("--steininger", choices=sorted(STEININGER_BOARDS), help="run Steininger's sets instead")
+    parser.add_argument("--only", default="", help="with --steininger: run only files whose name contains this")
+    parser.add_argument("--reference", type=Path, default=None,
+                        help="per-line output of Pons' own solver (moves score nodes micros) on the same lines:"
+                             " compare explored counts line by line")
     parser.add_argument("--weak", action="store_true", help="weak solve (compare signs only)")
     parser.add_argument("--table-bits", type=int, default=None, help="log2 of the table size (default 23)")
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
@@ -114,10 +150,10 @@ def main() -> None:
     from games.connect4.solver import Solver
     from gridgames.errors import SolverError
 
-    print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}")
+    print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}", flush=True)
     if not args.no_compile_timing:
         cold, cached = compile_times()
-        print(f"numba import + first solve: cold compile {cold:.2f} s, cached {cached:.2f} s")
+        print(f"numba import + first solve: cold compile {cold:.2f} s, cached {cached:.2f} s", flush=True)
 
     if args.steininger:
         width, height = STEININGER_BOARDS[args.steininger]
@@ -127,7 +163,8 @@ def main() -> None:
         except SolverError as exc:
             print(f"steininger {args.steininger}: unsupported: {exc}")
             return
-        jobs = [(f"{args.steininger} {p.stem}", p, None, False) for p in sorted(folder.glob("*.txt"))]
+        jobs = [(f"{args.steininger} {p.stem}", p, None, False) for p in sorted(folder.glob("*.txt"))
+                if args.only in p.stem]
     else:
         solver = Solver(table_bits=args.table_bits)
         if args.files:
@@ -136,9 +173,10 @@ def main() -> None:
             jobs = [(name, p, pons, one) for (name, pons, one), p in zip(jobs, args.files)]
         else:
             jobs = [(name, DATA / f, pons, True) for f, name, pons in PONS_SETS]
-    solver.solve([solver.width // 2])  # load the compiled kernel before timing
     print(f"board {solver.width}x{solver.height} connect {solver.connect}, table 2^{solver.table_bits}"
           f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'}")
+    reference = load_reference(args.reference)
+    warm_up(solver)
     header()
     for name, path, pons, one_based in jobs:
         if not path.exists():
@@ -148,7 +186,8 @@ def main() -> None:
         if sample == 0:
             continue
         rows = sample_lines(path, sample)
-        report(name, run_set(solver, rows, one_based, args.weak), None if args.weak else pons)
+        totals = run_set(solver, rows, one_based, args.weak, reference)
+        report(name, totals, None if args.weak else pons)
 
 
 if __name__ == "__main__":
