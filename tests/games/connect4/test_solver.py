@@ -234,7 +234,7 @@ def test_budgeted_best_move_scores_the_columns_that_lose_at_once():
 
 
 def test_exact_best_move_within_budget_fills_scores_while_the_budget_lasts(solver):
-    moves, expected = read_set("Test_L2_R1", 1)[0]
+    moves, _ = read_set("Test_L2_R1", 1)[0]
     columns = parse_pons_moves(moves)
     solver.reset()
     exact = solver.analyze(columns)
