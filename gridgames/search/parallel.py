@@ -13,9 +13,10 @@ other thread (start-up in milliseconds: they inherit the imported modules and th
 compiled kernels). Otherwise (a notebook, a test run that used Dask) they come from a
 fork server, started once per process, that has imported ``preload`` (a module that
 warms up compiled kernels when imported) and ``fn``'s module; where there is no fork
-server they are spawned. Workers ignore Ctrl-C: the parent handles it. On Dask, parts
-travel in batches dealt round-robin (about 16 tasks per worker thread: each task costs
-milliseconds to schedule). Results come back by part index; ``on_result(index, result)`` is called in
+server they are spawned. Workers ignore Ctrl-C: the parent handles it. Parts travel
+in batches dealt round-robin (about 64 per local worker, 16 per Dask worker thread:
+each task costs this process, or the Dask scheduler, time to handle). Results come
+back by part index; ``on_result(index, result)`` is called in
 this process as each part finishes (to drive a progress bar). A part that raises is
 reported as `PartError` naming its subproblem, never swallowed. A local worker that
 dies has its part run again (Dask does this itself); Ctrl-C cancels the outstanding
@@ -52,7 +53,10 @@ DASK_MIN_TASKS = 64
 UNSHARED: Any = object()
 """The default of ``run_parts(shared=...)``: ``fn`` takes the part alone."""
 
-_SHARED: Any = UNSHARED  # a local worker's copy of the shared object (set by _init_worker)
+LOCAL_TASKS_PER_WORKER = 64
+"""Local processes get parts in batches too, about this many per worker: fewer results for this process to handle."""
+
+_SHARED_ARGS: tuple[Any, ...] = ()  # a local worker's (shared object,), or () (set by _init_worker)
 
 
 @attrs.define
@@ -137,20 +141,26 @@ def run_parts(
     return _run_local(fn, parts, shared, workers, on_result, describe, max_reruns, start, preload)
 
 
-def _init_worker(shared: Any) -> None:
-    """A local worker's set-up: leave Ctrl-C to the parent, keep the shared object."""
-    global _SHARED
+def _init_worker(shared: tuple[Any, ...]) -> None:
+    """A local worker's set-up: leave Ctrl-C to the parent, keep the shared object (``()`` for none)."""
+    global _SHARED_ARGS
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _SHARED = shared
+    _SHARED_ARGS = shared
 
 
-def _call_shared(fn: Callable[[Any, P], R], part: P) -> R:
-    """Run ``fn(shared, part)`` in a local worker."""
-    return fn(_SHARED, part)
+def _call_batch(fn: Callable[..., R], indices: list[int], parts: list[Any]) -> list[R]:
+    """Run a batch of parts in a local worker, with the shared object it was given."""
+    return _run_batch(fn, indices, parts, *_SHARED_ARGS)
 
 
 def _failed(index: int, part: Any, describe: Callable[[Any], str], error: BaseException) -> PartError:
     return PartError(f"part {index} ({describe(part)}) failed: {type(error).__name__}: {error}")
+
+
+def _batch_failed(group: list[int], parts: Sequence[Any], describe: Callable[[Any], str], error: BaseException | None) -> PartError:
+    """A batch failed outside ``fn`` (a worker lost, a result that does not pickle): name its first part."""
+    first = f"part {group[0]} ({describe(parts[group[0]])})" + (f" and {len(group) - 1} more" if len(group) > 1 else "")
+    return PartError(f"{first} failed: {type(error).__name__}: {error}")
 
 
 def _run_here(
@@ -188,30 +198,35 @@ def _run_local(
     todo = list(range(len(parts)))
     deaths = [0] * len(parts)
     reruns = 0
+    shared_args = () if shared is UNSHARED else (shared,)
     while todo:
         context = _context(start or start_method(), fn, preload)  # chosen again for a rerun: the dead pool may have left a thread
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared,))
-        if shared is UNSHARED:
-            pending: dict[Future[R], int] = {pool.submit(fn, parts[i]): i for i in todo}
-        else:
-            pending = {pool.submit(_call_shared, fn, parts[i]): i for i in todo}
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args,))
+        groups = [[todo[k] for k in g] for g in batches(len(todo), workers * LOCAL_TASKS_PER_WORKER)]
+        pending = {pool.submit(_call_batch, fn, g, [parts[i] for i in g]): g for g in groups}
         broken = False
         try:
             while pending:
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    i = pending.pop(future)
+                    group = pending.pop(future)
                     try:
-                        results[i] = future.result()
-                        done[i] = True
+                        values = future.result()
                     except BrokenProcessPool:
                         broken = True
-                        deaths[i] += 1
+                        for i in group:
+                            deaths[i] += 1
                         continue
-                    except Exception as error:
-                        raise _failed(i, parts[i], describe, error) from error
-                    if on_result is not None:
-                        on_result(i, results[i])  # type: ignore[arg-type]
+                    except _PartFailure as failure:
+                        i, text = failure.args
+                        raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}") from None
+                    except Exception as error:  # outside fn: e.g. a result that does not pickle
+                        raise _batch_failed(group, parts, describe, error) from error
+                    for i, value in zip(group, values):
+                        results[i] = value
+                        done[i] = True
+                        if on_result is not None:
+                            on_result(i, value)
                 if broken:
                     break
         except KeyboardInterrupt:
@@ -303,8 +318,7 @@ def _run_dask(
                     if isinstance(error, _PartFailure):
                         i, text = error.args
                         raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}")
-                    first = f"part {group[0]} ({describe(parts[group[0]])})" + (f" and {len(group) - 1} more" if len(group) > 1 else "")
-                    raise PartError(f"{first} failed: {type(error).__name__}: {error}")
+                    raise _batch_failed(group, parts, describe, error)
                 for i, result in zip(group, value):
                     results[i] = result
                     done[i] = True
