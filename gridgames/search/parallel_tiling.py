@@ -29,7 +29,7 @@ __all__ = ["ParallelCount", "SearchOptions", "count_one", "count_parallel", "def
 PARTS_PER_WORKER = 32
 """The split aims at this many parts per worker at least (parts vary a lot in size)."""
 
-WARM_UP = "gridgames.search._tiling_warm_up"
+WARM_UP = "gridgames.search.tiling_warm_up"
 """The module a fork server imports before forking workers: it loads the compiled kernels."""
 
 MIN_PARTS = 128
