@@ -46,7 +46,7 @@ DASK_MISSING = "the --scheduler option needs Dask's distributed scheduler: pip i
 
 DASK_TASKS_PER_THREAD = 8
 """On Dask, parts go in batches, about this many tasks per worker thread: each task costs milliseconds to schedule
-(measured: 64 tasks instead of 16 add 0.25 s to a 2.5 s count on a two-worker LocalCluster)."""
+(measured: 64 tasks instead of 16 add about 0.2 s to a 2.5 s count on a two-worker LocalCluster)."""
 
 DASK_MIN_TASKS = 16
 """At least this many Dask tasks (when there are that many parts): workers joining later get work, the bar moves."""
