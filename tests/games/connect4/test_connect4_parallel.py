@@ -85,15 +85,6 @@ def test_scheduler_without_dask_says_how_to_install_it(monkeypatch: pytest.Monke
     assert result.exit_code == 2 and 'pip install "gridgames[dask]"' in result.stderr
 
 
-@pytest.fixture(scope="module")
-def dask_scheduler() -> Iterator[str]:
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'gridgames[dask]')")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
-
-
 def test_a_dask_cluster_gives_the_sequential_analysis(dask_scheduler: Any) -> None:
     state = Connect4(7, 6, 4).from_notation("4444555533")
     assert analyze_position(state, scheduler=dask_scheduler) == analyze_position(state)

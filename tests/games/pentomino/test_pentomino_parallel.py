@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -124,15 +123,6 @@ def test_ctrl_c_reports_the_partial_count_and_the_parts_finished(monkeypatch: py
 
 
 # --- a real Dask cluster (last in the module: its threads stay in this process) ------------------
-
-
-@pytest.fixture(scope="module")
-def dask_scheduler() -> Iterator[str]:
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'gridgames[dask]')")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def test_a_dask_cluster_counts_the_known_totals(dask_scheduler: str) -> None:

@@ -52,15 +52,6 @@ def test_resolve_jobs_rejects_bad_values(bad: str) -> None:
         resolve_jobs(bad)
 
 
-@pytest.fixture(scope="module")
-def dask_scheduler() -> object:
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
-
-
 def test_a_dask_cluster_gives_the_same_results(dask_scheduler: str) -> None:
     result = run_parts(square, list(range(10)), scheduler=dask_scheduler)
     assert result.results == [x * x for x in range(10)] and not result.partial

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -130,15 +129,6 @@ def test_ctrl_c_while_local_workers_run_returns_a_partial_count(problems: dict[s
 
 
 # --- a real Dask cluster (last: its threads make later local pools start from a fork server) ---------
-
-
-@pytest.fixture(scope="module")
-def dask_scheduler() -> Iterator[str]:
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'gridgames[dask]')")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def test_a_dask_cluster_counts_the_known_totals(problems: dict[str, TilingProblem], dask_scheduler: str) -> None:
