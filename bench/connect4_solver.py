@@ -34,8 +34,8 @@ PONS_SETS = [
 STEININGER_BOARDS = {"7x6": (7, 6), "9x5": (9, 5), "10x6": (10, 6)}
 
 _COMPILE_PROBE = (
-    "import time; t = time.perf_counter(); from games.connect4.solver import Solver; s = Solver();"
-    " from games.connect4.solver import parse_pons_moves;"
+    "import time; t = time.perf_counter(); from gridgames_connect4.solver import Solver; s = Solver();"
+    " from gridgames_connect4.solver import parse_pons_moves;"
     " s.solve(parse_pons_moves('2252576253462244111563365343671351441'));"
     " s.best_move([3], max_nodes=50); print(time.perf_counter() - t)"
 )
@@ -147,7 +147,7 @@ def main() -> None:
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
     args = parser.parse_args()
 
-    from games.connect4.solver import Solver
+    from gridgames_connect4.solver import Solver
     from gridgames.errors import SolverError
 
     print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}", flush=True)

@@ -33,7 +33,7 @@ from typing import Any
 
 import numba
 
-from games.pentomino.puzzle import TilingPuzzle
+from gridgames_pentomino.puzzle import TilingPuzzle
 from gridgames.search import tiling
 from gridgames.search.parallel_tiling import WARM_UP, ParallelCount, count_parallel
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from gridgames.search import tiling
 
-from games.pentomino.puzzle import TilingPuzzle
+from gridgames_pentomino.puzzle import TilingPuzzle
 
 CLI_RUNS = [
     ("--help (startup only)", ["gridgames", "--help"]),

@@ -20,7 +20,7 @@ runner = CliRunner()
 def toy_registry(monkeypatch: pytest.MonkeyPatch) -> Registry:
     registry = Registry.from_list(
         [
-            EntryPoint("nim", "toy_games:NIM_SPEC", GROUP),
+            EntryPoint("nim", "gridgames_test_support.toy_games:NIM_SPEC", GROUP),
             EntryPoint("broken", "no_such_module_xyz:SPEC", GROUP),
         ]
     )

@@ -13,7 +13,7 @@ from gridgames.errors import GridError
 from gridgames.grid import EMPTY, HOLE, Direction, Grid
 from gridgames.shapes import PENTOMINOES, Shape
 
-from strategies import grids, polyomino_shapes
+from gridgames_test_support.strategies import grids, polyomino_shapes
 
 
 def test_from_text_reads_empty_holes_and_values() -> None:

@@ -23,7 +23,7 @@ def test_names_are_listed_without_importing_the_game() -> None:
 
 
 def test_a_good_plugin_loads_its_spec() -> None:
-    registry = Registry.from_list([ep("nim", "toy_games:NIM_SPEC")])
+    registry = Registry.from_list([ep("nim", "gridgames_test_support.toy_games:NIM_SPEC")])
     assert registry.load("nim").summary.startswith("Take 1 to 3")
 
 
@@ -31,13 +31,13 @@ def test_a_good_plugin_loads_its_spec() -> None:
     ("value", "reason"),
     [
         ("no_such_module_xyz:SPEC", "import failed: ModuleNotFoundError"),
-        ("toy_games:NO_SUCH_NAME", "import failed: AttributeError"),
-        ("toy_games:WRONG_OBJECT", "exposes a str, not a gridgames.game.GameSpec"),
-        ("toy_games:MISNAMED_SPEC", "named 'other', not 'nim'"),
+        ("gridgames_test_support.toy_games:NO_SUCH_NAME", "import failed: AttributeError"),
+        ("gridgames_test_support.toy_games:WRONG_OBJECT", "exposes a str, not a gridgames.game.GameSpec"),
+        ("gridgames_test_support.toy_games:MISNAMED_SPEC", "named 'other', not 'nim'"),
     ],
 )
 def test_a_broken_plugin_is_reported_with_its_reason_and_others_still_load(value: str, reason: str) -> None:
-    registry = Registry.from_list([ep("nim", value), ep("take", "toy_games:TAKE_SPEC")])
+    registry = Registry.from_list([ep("nim", value), ep("take", "gridgames_test_support.toy_games:TAKE_SPEC")])
     with pytest.raises(PluginError, match=reason):
         registry.load("nim")
     specs, broken = registry.load_all()
@@ -46,13 +46,13 @@ def test_a_broken_plugin_is_reported_with_its_reason_and_others_still_load(value
 
 
 def test_a_repeated_name_is_kept_once_and_the_other_reported() -> None:
-    registry = Registry.from_list([ep("nim", "toy_games:NIM_SPEC"), ep("nim", "elsewhere:SPEC")])
+    registry = Registry.from_list([ep("nim", "gridgames_test_support.toy_games:NIM_SPEC"), ep("nim", "elsewhere:SPEC")])
     specs, broken = registry.load_all()
     assert [s.name for s in specs] == ["nim"]
     assert len(broken) == 1 and "is taken by" in broken[0].reason
 
 
 def test_an_unknown_game_names_the_known_ones() -> None:
-    registry = Registry.from_list([ep("nim", "toy_games:NIM_SPEC")])
+    registry = Registry.from_list([ep("nim", "gridgames_test_support.toy_games:NIM_SPEC")])
     with pytest.raises(UnknownGameError, match="no game named 'chess' .known games: nim."):
         registry.load("chess")

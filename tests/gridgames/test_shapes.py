@@ -9,7 +9,7 @@ from hypothesis import given
 from gridgames.errors import ShapeError
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape, piece_set, polyominoes
 
-from strategies import cell_sets, polyomino_shapes  # noqa: E402
+from gridgames_test_support.strategies import cell_sets, polyomino_shapes  # noqa: E402
 
 # OEIS A000105 (free), A001168 (fixed), A000988 (one-sided)
 FREE_COUNTS = [1, 1, 2, 5, 12, 35, 108, 369, 1285, 4655]

@@ -7,7 +7,7 @@ import pytest
 from gridgames.game import GameKind, GameSpec, Option
 from gridgames.testing import ConformanceError, check_game, check_spec
 
-from toy_games import Nim, NimState
+from gridgames_test_support.toy_games import Nim, NimState
 
 
 def test_a_sound_game_passes_check_game() -> None:

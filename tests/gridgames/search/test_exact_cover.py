@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from gridgames.errors import PuzzleError
 from gridgames.search.exact_cover import ExactCover
 
-from strategies import exact_cover_problems
+from gridgames_test_support.strategies import exact_cover_problems
 
 QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724}
 

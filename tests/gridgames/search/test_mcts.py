@@ -11,7 +11,7 @@ from gridgames.game import Player
 from gridgames.search.mcts import MCTSPlayer, RandomPlayer, has_evaluation, make_ai, mcts
 from gridgames.search.negamax import NegamaxPlayer
 
-from engine_toys import PileNim, nim_xor
+from gridgames_test_support.engine_toys import PileNim, nim_xor
 
 
 def _after(state, move):  # type: ignore[no-untyped-def]

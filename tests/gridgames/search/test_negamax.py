@@ -11,7 +11,7 @@ from gridgames.errors import GameOverError
 from gridgames.game import Player
 from gridgames.search.negamax import WIN, NegamaxPlayer, search
 
-from engine_toys import PileNim, nim_distance, nim_value, nim_xor
+from gridgames_test_support.engine_toys import PileNim, nim_distance, nim_value, nim_xor
 
 SMALL_POSITIONS = [p for p in itertools.product(range(4), repeat=3) if any(p)]
 

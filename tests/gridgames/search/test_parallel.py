@@ -9,7 +9,7 @@ import pytest
 from gridgames.errors import OptionError, PartError
 from gridgames.search.parallel import resolve_jobs, run_parts
 
-from parts_helpers import die_once, fail_on_three, square
+from gridgames_test_support.parts_helpers import die_once, fail_on_three, square
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

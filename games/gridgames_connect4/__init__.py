@@ -1,0 +1,85 @@
+"""Connect Four on any board from 4x4 to 10x10, winning with lines of 3 to 6 discs.
+
+RULES
+  Red and yellow take turns dropping a disc into a column that is not full; it
+  falls to the lowest empty cell. Red moves first. The first to line up --connect
+  discs (4 by default) in a row, a column or a diagonal wins at once; a full board
+  without such a line is a draw.
+
+OPTIONS
+  --width W     columns, 4 to 10 (default 7)
+  --height H    rows, 4 to 10 (default 6)
+  --connect N   line length that wins, 3 to 6 (default 4)
+
+MOVES AND NOTATION
+  A move is a column number, 1 on the left. A game is written as its moves, either
+  one digit per move ("4453", boards up to 9 wide) or separated by commas ("4,4,5,3",
+  any width: "10,1"). A cell is named by its column letter and its row counted from
+  the bottom: d1 is the bottom cell of column 4 (so "Red wins with d1 e1 f1 g1").
+  A position picture has one line per row, top row first: X red, O yellow, . empty;
+  it parses back only if it is reachable (discs rest on discs, red has as many discs
+  as yellow or one more, at most one finished line).
+  In Python the actions are 0-based columns (OpenSpiel style): gridgames_connect4.Connect4.
+
+PLAY
+  gridgames play connect4                      you (red) against the computer (medium)
+  gridgames play connect4 --red easy --yellow human
+  gridgames play connect4 --red human --yellow human
+  gridgames play connect4 --red perfect --yellow hard --seed 1
+  Players: human, random, easy, medium, hard, perfect. Every level takes an immediate
+  win and blocks an immediate loss; hard and perfect use the exact solver (perfect
+  plays a best move; hard is strong but beatable). --think S bounds each computer
+  move (default 2 seconds): if the solver cannot finish in time the computer plays
+  the best move of a depth-limited search and says so (on 7x6 that happens in the
+  opening; give perfect more --think for exact play sooner). --seed N makes computer
+  play reproducible. --first yellow lets yellow move first: only the colours on the
+  screen change (in pictures and in Python the first mover is always X, player 0);
+  save files record it.
+  At the prompt: a column number plays; u undoes your last move (and the computer's
+  reply); h gives a hint (the solver's score of every column, or a search's choice);
+  s FILE saves; q quits. Input may come from a pipe, one command per line:
+    printf '4\\n4\\n5\\n5\\n6\\n6\\n7\\n' | gridgames play connect4 --red human --yellow human
+  --load FILE resumes a saved game (a small JSON file: board size, line length, moves).
+
+COMMANDS
+  gridgames connect4 show 4453 [--width W --height H --connect N] [--picture]
+      prints the position (or, with --picture, its plain picture).
+  gridgames connect4 analyze 4453 [--weak] [--json]
+      solves the position: its score and every column's from the side to move's view
+      (Pons' scores: + wins, bigger is sooner; 0 draws; - loses), and the best columns.
+      The solver handles boards with (height + 1) x width <= 64.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridgames_connect4.rules import ColumnFullError, ColumnOutOfRangeError, Connect4, Connect4State
+from gridgames.game import GameKind, GameSpec, Option
+
+
+def _make_app() -> Any:
+    from gridgames_connect4.cli import make_app  # typer and rich are loaded only for the commands
+
+    return make_app()
+
+
+def _create(width: int = 7, height: int = 6, connect: int = 4) -> Connect4:
+    return Connect4(width, height, connect)
+
+
+SPEC = GameSpec(
+    name="connect4",
+    summary="Connect Four on boards up to 10x10, lines of 3 to 6, with computer players up to perfect play.",
+    kind=GameKind.TURN_BASED,
+    create=_create,
+    options=(
+        Option("width", int, 7, "columns, 4 to 10"),
+        Option("height", int, 6, "rows, 4 to 10"),
+        Option("connect", int, 4, "line length that wins, 3 to 6"),
+    ),
+    doc=__doc__ or "",
+    app=_make_app,
+)
+
+__all__ = ["SPEC", "Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"]

@@ -1,0 +1,322 @@
+"""The ``connect4`` commands: ``play`` (the terminal game), ``show`` and ``analyze``.
+
+Input is read line by line from standard input, so a game can be scripted
+(``printf '4\\n4\\n5\\n' | gridgames play connect4 --red human --yellow human``);
+output goes through a rich Console made at call time (no colour codes unless
+standard output is a terminal).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import attrs
+import typer
+from rich.console import Console
+
+from gridgames_connect4 import players, render
+from gridgames_connect4.notation import line_words
+from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
+from gridgames_connect4.save import load_game, save_game
+from gridgames.errors import GridGamesError, OptionError
+
+SEAT_KINDS = ("human", *players.KINDS)
+EXIT_INTERRUPTED = 130
+COMMANDS_HELP = "u undo, h hint, s FILE save, q quit"
+
+
+def console() -> Console:
+    """A console on the current standard output (colour only on a terminal)."""
+    return Console(file=sys.stdout, highlight=False)
+
+
+def _game(width: int | None, height: int | None, connect: int | None) -> Connect4:
+    return Connect4(7 if width is None else width, 6 if height is None else height, 4 if connect is None else connect)
+
+
+@attrs.define
+class Seat:
+    """Who plays one colour: a human at the terminal (player None) or a computer player."""
+
+    kind: str
+    player: Any = None
+
+    @property
+    def is_human(self) -> bool:
+        """True for a human seat."""
+        return self.player is None
+
+
+@attrs.define
+class TerminalGame:
+    """One game in the terminal: the position, who sits where, and the console to talk through."""
+
+    state: Connect4State
+    seats: tuple[Seat, Seat]
+    out: Console
+    first: str = "red"
+    think: float = players.DEFAULT_THINK
+    rng: random.Random = attrs.field(factory=random.Random)
+    interactive: bool = False
+    _at_prompt: bool = attrs.field(default=False, init=False)
+
+    @property
+    def plain(self) -> bool:
+        """True when the console shows no colour (discs drawn as X and O)."""
+        return self.out.color_system is None
+
+    def colour(self, player: int) -> str:
+        """The colour name of a player index, capitalised."""
+        return render.colour_names(self.first)[player].capitalize()
+
+    def say(self, text: str) -> None:
+        """Print one line of plain text (no markup)."""
+        self.out.print(text, markup=False, soft_wrap=True)
+
+    def run(self) -> int:
+        """Play to the end (or until the user quits); returns the exit code."""
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            self.say(("\n" if self._at_prompt else "") + "Interrupted: game abandoned.")
+            return EXIT_INTERRUPTED
+
+    def _loop(self) -> int:
+        game = self.state.game
+        names = [f"{self.colour(p)}: {self.seats[p].kind}" for p in (0, 1)]
+        self.say(f"Connect Four {game.size}, {line_words(game.connect)} wins. {names[0]}, {names[1]}.")
+        if any(seat.is_human for seat in self.seats):
+            self.say(f"Type a column number (1-{game.width}) to drop a disc; {COMMANDS_HELP}.")
+        while True:
+            self.out.print(render.board(self.state, first=self.first, plain=self.plain), end="")
+            if self.state.is_over:
+                self.say(render.result(self.state, first=self.first))
+                return 0
+            seat = self.seats[self.state.current_player]
+            if seat.is_human:
+                code = self._human_turn()
+                if code is not None:
+                    return code
+            else:
+                self._computer_turn(seat)
+
+    def _computer_turn(self, seat: Seat) -> None:
+        mover = self.colour(self.state.current_player)
+        column = seat.player.choose(self.state)
+        self.state.play(column)
+        self.say(f"{mover} ({seat.kind}) plays {self.state.game.format_move(column)}.")
+        if seat.player.note:
+            self.say(f"  {seat.player.note}")
+
+    def _read(self, prompt: str) -> str | None:
+        """One line from standard input (None at its end), echoed when input is not a terminal."""
+        self.out.print(prompt, end="", markup=False)
+        self.out.file.flush()
+        self._at_prompt = True
+        line = sys.stdin.readline()
+        self._at_prompt = False
+        if not line:
+            self.say("")
+            return None
+        if not self.interactive:
+            self.say(line.rstrip("\r\n"))
+        return line.strip()
+
+    def _human_turn(self) -> int | None:
+        """Read commands until a move is played or the board changes; an exit code when the game ends here."""
+        game = self.state.game
+        prompt = f"{render.to_move(self.state, first=self.first, plain=self.plain)} [1-{game.width}, u, h, s FILE, q]: "
+        while True:
+            line = self._read(prompt)
+            if line is None:
+                self.say("End of input: game abandoned (type 's FILE' to save a game before quitting).")
+                return 0
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            if not line:
+                self.say(f"Type a column number (1-{game.width}), or {COMMANDS_HELP}.")
+            elif line.isdigit():
+                try:
+                    self.state.play(game.parse_move(line))
+                    return None
+                except GridGamesError as error:
+                    self.say(f"{_capital(str(error))}. Try again.")
+            elif word in ("u", "undo"):
+                if self._undo():
+                    return None
+            elif word in ("h", "hint"):
+                self.say(self.hint())
+            elif word in ("s", "save"):
+                self._save(rest.strip())
+            elif word in ("q", "quit", "exit"):
+                return self._quit()
+            else:
+                self.say(f"{line!r} is not a column or a command: type a column (1-{game.width}), or {COMMANDS_HELP}.")
+
+    def _undo(self) -> bool:
+        """Take back the last human move and every computer reply after it; False when there is none."""
+        history = self.state.history
+        human_moves = [i for i in range(len(history)) if self.seats[i % 2].is_human]
+        if not human_moves:
+            self.say("Nothing to undo.")
+            return False
+        count = len(history) - human_moves[-1]
+        for _ in range(count):
+            self.state.undo()
+        self.say(f"Took back {count} move{'s' if count > 1 else ''}.")
+        return True
+
+    def hint(self) -> str:
+        """A one-line hint: every column's solver score when it finishes in time, else a search's choice."""
+        advice = players.advise(self.state, self.rng, self.think)
+        if advice.scores is None:
+            return f"Hint: play {advice.column + 1} ({advice.reason})."
+        scores = "  ".join(f"{c + 1}: {'full' if s is None else f'{s:+d}'}" for c, s in enumerate(advice.scores))
+        mover = self.colour(self.state.current_player).lower()
+        return (f"Hint: play {advice.column + 1}. Solver scores for {mover}: {scores} "
+                "(+ wins, - loses, 0 draws; the further from 0, the sooner).")
+
+    def _save(self, name: str) -> None:
+        if not name:
+            self.say("Type 's' and a file name, e.g. 's game.json'.")
+            return
+        try:
+            path = save_game(self.state, Path(name).expanduser(), first=self.first)
+        except GridGamesError as error:
+            self.say(f"Not saved: {error}.")
+            return
+        self.say(f"Saved to {path}; resume with: gridgames play connect4 --load {path}")
+
+    def _quit(self) -> int:
+        if self.interactive and self.state.history:
+            line = self._read("Save the game first? File name (empty: don't save): ")
+            if line:
+                self._save(line)
+        elif self.state.history:
+            self.say("Quit without saving (type 's FILE' before 'q' to keep a game).")
+            return 0
+        self.say("Quit.")
+        return 0
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _check_kind(option: str, kind: str) -> str:
+    kind = kind.lower()
+    if kind not in SEAT_KINDS:
+        raise OptionError(f"{option} must be one of {', '.join(SEAT_KINDS)}, not {kind!r}")
+    return kind
+
+
+def _state_to_play(load: Optional[Path], width: int | None, height: int | None, connect: int | None,
+                   first: str | None) -> tuple[Connect4State, str]:
+    if load is None:
+        return _game(width, height, connect).new_state(), first or "red"
+    saved = load_game(load)
+    game = saved.state.game
+    for name, given, kept in (("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)):
+        if given is not None and given != kept:
+            raise OptionError(f"--{name} {given} differs from the saved game's {kept}; --load takes the board from the file")
+    if first is not None and first != saved.first:
+        raise OptionError(f"--first {first} differs from the saved game, where {saved.first} moved first")
+    return saved.state, saved.first
+
+
+def make_app() -> typer.Typer:
+    """The ``connect4`` sub-app: play, show, analyze."""
+    app = typer.Typer(
+        help="Connect Four: play in the terminal, show or analyze positions.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+
+    @app.command("play")
+    def play(
+        red: str = typer.Option("human", "--red", help=f"Who plays red: {', '.join(SEAT_KINDS)}."),
+        yellow: str = typer.Option("medium", "--yellow", help=f"Who plays yellow: {', '.join(SEAT_KINDS)}."),
+        first: Optional[str] = typer.Option(None, "--first", help="Which colour moves first: red (default) or yellow."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed for reproducible computer play."),
+        think: float = typer.Option(players.DEFAULT_THINK, "--think", help="Seconds a computer may think per move."),
+        width: Optional[int] = typer.Option(None, "--width", help="Columns, 4 to 10 (default 7)."),
+        height: Optional[int] = typer.Option(None, "--height", help="Rows, 4 to 10 (default 6)."),
+        connect: Optional[int] = typer.Option(None, "--connect", help="Line length that wins, 3 to 6 (default 4)."),
+        load: Optional[Path] = typer.Option(None, "--load", help="Resume a game saved with 's FILE'."),
+    ) -> None:
+        """Play Connect Four in the terminal: you (red) against the computer (medium) unless told otherwise."""
+        if first is not None and first.lower() not in PLAYER_NAMES:
+            raise OptionError(f"--first must be red or yellow, not {first!r}")
+        if not think > 0:
+            raise OptionError(f"--think must be a positive number of seconds, not {think!r}")
+        kinds = {"red": _check_kind("--red", red), "yellow": _check_kind("--yellow", yellow)}
+        state, first_colour = _state_to_play(load, width, height, connect, first.lower() if first else None)
+        seats = []
+        for player, colour in enumerate(render.colour_names(first_colour)):
+            kind = kinds[colour]
+            rng = random.Random(None if seed is None else seed * 2 + player)
+            seats.append(Seat(kind, None if kind == "human" else players.make_player(kind, state.game, rng, think)))
+        match = TerminalGame(
+            state, (seats[0], seats[1]), console(), first_colour, think,
+            random.Random(seed), interactive=sys.stdin.isatty(),
+        )
+        code = match.run()
+        if code:
+            raise typer.Exit(code)
+
+    @app.command("show")
+    def show(
+        moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns)."),
+        width: int = typer.Option(7, "--width", help="Columns, 4 to 10."),
+        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        picture: bool = typer.Option(False, "--picture", help="Print the plain picture (X red, O yellow) instead."),
+    ) -> None:
+        """Print the position after a move string."""
+        state = Connect4(width, height, connect).from_notation(moves)
+        out = console()
+        if picture:
+            out.print(state.to_text(), markup=False)
+            return
+        plain = out.color_system is None
+        out.print(render.board(state, plain=plain), end="")
+        played = f"Moves: {state.notation() or '(none)'} ({len(state.history)} played). "
+        status = render.result(state) if state.is_over else render.to_move(state, plain=plain) + "."
+        out.print(played + status, markup=False, soft_wrap=True)
+
+    @app.command("analyze")
+    def analyze(
+        moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns)."),
+        width: int = typer.Option(7, "--width", help="Columns, 4 to 10 ((height + 1) x width at most 64)."),
+        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        weak: bool = typer.Option(False, "--weak", help="Only win (+1), draw (0) or loss (-1): faster."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve the columns in N local processes (0 or auto: one per core)."),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve the columns on a Dask cluster: tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
+    ) -> None:
+        """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
+        from gridgames_connect4.analysis import analyze_position
+
+        if jobs is not None and scheduler is not None:
+            raise OptionError("--jobs runs local processes and --scheduler a Dask cluster; choose one")
+        if scheduler is not None:
+            from gridgames.search.parallel import require_dask
+
+            require_dask()
+        state = Connect4(width, height, connect).from_notation(moves)
+        report = analyze_position(state, weak=weak, jobs=jobs, scheduler=scheduler)
+        if as_json:
+            typer.echo(json.dumps(report.as_dict()))
+        else:
+            out = console()
+            for line in report.lines():
+                out.print(line, markup=False, soft_wrap=True)
+
+    return app

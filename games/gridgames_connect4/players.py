@@ -1,0 +1,247 @@
+"""Computer players for Connect Four, from random to perfect, behind one interface.
+
+A player has a ``name``, ``choose(state) -> column`` and, after each choice, a
+``note`` (empty, or one line worth telling the user, e.g. that the time ran out).
+
+* ``random``: any legal column.
+* ``easy``: a 2-ply heuristic search with noisy scores.
+* ``medium``: a 6-ply heuristic search (alpha-beta, threat-counting evaluation).
+* ``hard``: a short solver search, exact in the endgame; before that (and now and
+  then anyway) a 7-ply heuristic search: strong but beatable.
+* ``perfect``: the solver's best move; among equally scored moves a random one. When
+  the solver cannot finish in time (the opening of a 7x6 game, at 2 s), an 8-ply
+  heuristic search among the columns the solver has not proven to lose, noted.
+
+Every level takes an immediate win and blocks an immediate loss. Every computer
+move is bounded by ``think`` seconds, counted as a node budget (so that a seeded game
+replays the same on any machine) backed by a deadline; when ``perfect`` cannot finish
+in time it plays the best move of a depth-limited search and says so in ``note``. The solver
+(numba) is imported only by ``hard`` and ``perfect``, on their first move; on a
+board too large for it they fall back to the heuristic search.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from gridgames_connect4 import heuristic
+from gridgames_connect4.rules import Connect4, Connect4State
+from gridgames.errors import GameOverError, GridGamesError, OptionError
+
+if TYPE_CHECKING:
+    from gridgames_connect4.solver import Solver
+
+def solver_available() -> bool:
+    """True when the exact solver module is installed (checked without importing it or numba)."""
+    return importlib.util.find_spec("gridgames_connect4.solver") is not None
+
+
+KINDS = ("random", "easy", "medium") + (("hard", "perfect") if solver_available() else ())
+"""The computer levels, weakest first (hard and perfect need the solver)."""
+DEFAULT_THINK = 2.0
+EASY_DEPTH, EASY_NOISE = 2, 12.0
+MEDIUM_DEPTH = 6
+PERFECT_SHARE_OF_THINK = 0.6
+PERFECT_FALLBACK_DEPTH = 8
+HARD_DEPTH = 7
+HARD_SHARE_OF_THINK = 0.3
+HARD_MAX_NODES = 500_000
+HARD_SLIP = 0.1
+"""How often the hard player plays its heuristic search's move even when the solver has an exact one."""
+
+
+def _require_turn(state: Connect4State) -> None:
+    if state.is_over:
+        raise GameOverError("the game is over: there is no move to choose")
+
+
+def forced_move(state: Connect4State, rng: random.Random) -> int | None:
+    """An immediate win if there is one, else the block of an immediate loss, else None."""
+    game = state.game
+    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    cur, mask = geom.position(state.history)
+    for side in (cur, cur ^ mask):
+        columns = heuristic.immediate_wins(geom, side, mask)
+        if columns:
+            return rng.choice(columns)
+    return None
+
+
+@attrs.define
+class RandomPlayer:
+    """Plays a uniformly random legal column."""
+
+    rng: random.Random
+    name: str = "random"
+    note: str = ""
+
+    def choose(self, state: Connect4State) -> int:
+        """A random legal column."""
+        _require_turn(state)
+        return self.rng.choice(list(state.legal_moves()))
+
+
+@attrs.define
+class HeuristicPlayer:
+    """A depth-limited heuristic search: takes wins, blocks losses, then looks ``depth`` plies ahead."""
+
+    name: str
+    depth: int
+    rng: random.Random
+    think: float = DEFAULT_THINK
+    noise: float = 0.0
+    note: str = ""
+    last: heuristic.Choice | None = None
+
+    def choose(self, state: Connect4State, columns: Sequence[int] | None = None) -> int:
+        """The best column (of ``columns`` when given) of a search ``depth`` plies deep (less when time runs out)."""
+        _require_turn(state)
+        game = state.game
+        geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+        choice = heuristic.choose(
+            geom, state.history, self.depth, rng=self.rng, noise=self.noise, seconds=self.think, columns=columns
+        )
+        self.last = choice
+        self.note = "" if choice.complete else (
+            f"depth-limited search (depth {choice.depth}): no deeper result within {self.think:g} s"
+        )
+        return choice.column
+
+
+@lru_cache(maxsize=2)
+def shared_solver(width: int, height: int, connect: int) -> Solver | None:
+    """The solver for a board size (one per size, reused), or None when it cannot handle that board."""
+    try:
+        from gridgames_connect4.solver import Solver
+    except ImportError:  # the solver module is optional
+        return None
+    try:
+        return Solver(width, height, connect)
+    except GridGamesError:
+        return None
+
+
+@attrs.define
+class SolverPlayer:
+    """The solver's best move within a node budget, falling back on a heuristic search where it cannot help.
+
+    When the solver cannot finish within its share of ``think``, the fallback search
+    (given the rest of the time) chooses among the columns the solver has not proven
+    to lose. ``slip``: how often to play the fallback's move anyway. ``quiet``: say
+    nothing about depth-limited moves (they are the design of the level, not a limit).
+    """
+
+    name: str
+    rng: random.Random
+    fallback: HeuristicPlayer
+    think: float = DEFAULT_THINK
+    share: float = 1.0
+    max_nodes: int | None = None
+    slip: float = 0.0
+    quiet: bool = False
+    note: str = ""
+
+    def choose(self, state: Connect4State) -> int:
+        """The solver's choice (exact when it finishes in time), else a depth-limited search's."""
+        _require_turn(state)
+        forced = forced_move(state, self.rng)
+        if forced is not None:
+            self.note = ""
+            return forced
+        game = state.game
+        solver = shared_solver(game.width, game.height, game.connect)
+        if solver is None:
+            self.fallback.think = self.think
+            column = self.fallback.choose(state)
+            self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {self.fallback.last.depth})"
+            return column
+        if self.slip and self.rng.random() < self.slip:
+            self.fallback.think = self.think
+            column = self.fallback.choose(state)
+            self.note = "" if self.quiet else self.fallback.note
+            return column
+        from gridgames_connect4.solver import nodes_for_seconds  # a fixed rate: seeded games replay the same
+
+        budget = nodes_for_seconds(self.think * self.share)
+        if self.max_nodes is not None:
+            budget = min(budget, self.max_nodes)
+        result = solver.best_move(list(state.history), max_nodes=max(budget, 1), rng=self.rng)
+        if result.exact:
+            self.note = ""
+            return result.column
+        not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
+        self.fallback.think = self.think * (1 - self.share)
+        column = self.fallback.choose(state, not_lost)
+        depth = self.fallback.last.depth if self.fallback.last is not None else 0
+        self.note = "" if self.quiet else (
+            f"depth-limited search (depth {depth}): no exact result within {self.think:g} s"
+        )
+        return column
+
+
+@attrs.frozen
+class Advice:
+    """A suggested column: with the solver's exact score of every column when it finished in time, else why."""
+
+    column: int
+    scores: tuple[int | None, ...] | None
+    reason: str = ""
+
+
+def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THINK) -> Advice:
+    """The perfect player's advice: exact scores when the solver finishes in time, else a search's choice."""
+    _require_turn(state)
+    game = state.game
+    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    cur, mask = geom.position(state.history)
+    solver = shared_solver(game.width, game.height, game.connect)
+    not_lost = None
+    seconds = think
+    if solver is not None:
+        from gridgames_connect4.solver import nodes_for_seconds
+
+        result = solver.best_move(list(state.history), max_nodes=nodes_for_seconds(think * PERFECT_SHARE_OF_THINK), rng=rng)
+        if result.exact:
+            return Advice(result.column, result.scores)
+        not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
+        seconds = think * (1 - PERFECT_SHARE_OF_THINK)
+    wins = heuristic.immediate_wins(geom, cur, mask)
+    if wins:
+        return Advice(wins[0], None, "it wins at once")
+    losses = heuristic.immediate_wins(geom, cur ^ mask, mask)
+    if losses:
+        return Advice(losses[0], None, "it blocks an immediate loss" if len(losses) == 1 else "the game is lost anyway")
+    search = HeuristicPlayer("hint", PERFECT_FALLBACK_DEPTH, rng, seconds)
+    column = search.choose(state, not_lost)
+    depth = search.last.depth if search.last is not None else 0
+    why = f"; no exact result within {think:g} s" if solver is not None else ""
+    return Advice(column, None, f"a {depth}-ply search{why}")
+
+
+def make_player(kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK) -> Any:
+    """A computer player of the given level (one of `KINDS`), thinking at most ``think`` seconds a move."""
+    rng = rng if rng is not None else random.Random()
+    if not isinstance(think, (int, float)) or not think > 0:
+        raise OptionError(f"the thinking time must be a positive number of seconds, not {think!r}")
+    medium = HeuristicPlayer("medium", MEDIUM_DEPTH, rng, think)
+    if kind == "random":
+        return RandomPlayer(rng)
+    if kind == "easy":
+        return HeuristicPlayer("easy", EASY_DEPTH, rng, think, noise=EASY_NOISE)
+    if kind == "medium":
+        return medium
+    if kind in ("hard", "perfect") and kind not in KINDS:
+        raise OptionError(f"the {kind} player needs the solver module gridgames_connect4.solver, which is not installed")
+    if kind == "hard":
+        search = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
+        return SolverPlayer("hard", rng, search, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True)
+    if kind == "perfect":
+        search = HeuristicPlayer("perfect", PERFECT_FALLBACK_DEPTH, rng, think)
+        return SolverPlayer("perfect", rng, search, think, PERFECT_SHARE_OF_THINK)
+    raise OptionError(f"unknown player {kind!r} (choose from {', '.join(KINDS)})")

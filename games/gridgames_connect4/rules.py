@@ -1,0 +1,317 @@
+"""Connect Four rules on the shared `Grid`: gravity, alternating players, lines, undo and redo.
+
+`Connect4` is the immutable game (board size and line length); `Connect4State` is a
+mutable position. Player 0 is red and moves first, player 1 is yellow. A move is a
+0-based column; `Connect4.parse_move` / `format_move` speak 1-based column numbers.
+A win is found by counting the line through the last disc along each direction
+(`Grid.line_length`), so a move that completes a line ends the game at once.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from gridgames_connect4 import heuristic, notation
+from gridgames_connect4.notation import ColumnOutOfRangeError, column_range_error
+from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError
+from gridgames.game import Game, GameInfo, Move, Outcome, State
+from gridgames.grid import Cell, Direction, Grid
+
+RED, YELLOW = 0, 1
+PLAYER_NAMES = ("red", "yellow")
+MIN_SIZE, MAX_SIZE = 4, 10
+MIN_CONNECT, MAX_CONNECT = 3, 6
+DRAW_REASON = "the board is full"
+
+__all__ = [
+    "RED",
+    "YELLOW",
+    "PLAYER_NAMES",
+    "ColumnFullError",
+    "ColumnOutOfRangeError",
+    "Connect4",
+    "Connect4State",
+]
+
+
+class ColumnFullError(IllegalMoveError):
+    """A disc dropped into a column that is already full."""
+
+
+def _in_range(name: str, low: int, high: int) -> object:
+    def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise OptionError(f"--{name} must be a whole number from {low} to {high}, not {value!r}")
+
+    return check
+
+
+@attrs.frozen
+class Connect4(Game):
+    """The rules of Connect Four on a width x height board, winning with lines of ``connect`` discs."""
+
+    width: int = attrs.field(default=7, validator=_in_range("width", MIN_SIZE, MAX_SIZE))
+    height: int = attrs.field(default=6, validator=_in_range("height", MIN_SIZE, MAX_SIZE))
+    connect: int = attrs.field(default=4, validator=_in_range("connect", MIN_CONNECT, MAX_CONNECT))
+
+    @property
+    def info(self) -> GameInfo:
+        """Two players (red moves first), one action per column, at most width x height moves."""
+        return GameInfo(
+            num_players=2,
+            num_actions=self.width,
+            player_names=PLAYER_NAMES,
+            max_game_length=self.width * self.height,
+        )
+
+    @property
+    def size(self) -> str:
+        """The board size as text, e.g. '7x6' (width x height)."""
+        return f"{self.width}x{self.height}"
+
+    def new_state(self) -> Connect4State:
+        """The empty board, red to move."""
+        return Connect4State.start(self)
+
+    def parse_move(self, text: str) -> Move:
+        """The 0-based column of a 1-based column number ('4' -> 3)."""
+        return notation.parse_column(text, self.width)
+
+    def format_move(self, move: Move) -> str:
+        """The 1-based column number of a 0-based column (3 -> '4')."""
+        return notation.format_column(move, self.width)
+
+    def split_notation(self, text: str) -> list[str]:
+        """The move texts of a move string: '4453', '4,4,5,3' or '4 4 5 3'."""
+        return notation.split_moves(text, self.width)
+
+    def join_notation(self, moves: Sequence[Move]) -> str:
+        """Digits ('4453') on boards up to 9 wide, else the comma form ('4,4,10,1')."""
+        return notation.join_moves(moves, self.width)
+
+    def parse_moves(self, text: str) -> list[Move]:
+        """The 0-based columns of a move string; errors name the move ("move 3 ('x'): ...")."""
+        moves = []
+        for i, part in enumerate(self.split_notation(text), start=1):
+            try:
+                moves.append(self.parse_move(part))
+            except InvalidMoveError as error:
+                raise type(error)(f"move {i} ({part!r}): {error}") from None
+        return moves
+
+    def from_notation(self, text: str) -> Connect4State:
+        """The position after a move string; an illegal move is named ("move 8 ('5'): the game is over ...")."""
+        moves = self.parse_moves(text)
+        state = self.new_state()
+        for i, move in enumerate(moves, start=1):
+            try:
+                state.play(move)
+            except (IllegalMoveError, InvalidMoveError) as error:
+                raise type(error)(f"move {i} ({self.format_move(move)!r}): {error}") from None
+        return state
+
+    def from_moves(self, moves: Sequence[Move]) -> Connect4State:
+        """The position after 0-based ``moves``."""
+        state = self.new_state()
+        for move in moves:
+            state.play(move)
+        return state
+
+    @classmethod
+    def from_picture(cls, text: str, connect: int = 4) -> Connect4State:
+        """The position of a board picture (its size read from the picture), reached by one legal move order."""
+        grid = notation.parse_picture(text)
+        for name, value in (("wide", grid.width), ("high", grid.height)):
+            if not MIN_SIZE <= value <= MAX_SIZE:
+                raise NotationError(f"the picture is {value} cells {name}; boards are {MIN_SIZE} to {MAX_SIZE}")
+        return cls(grid.width, grid.height, connect).parse_picture(text)
+
+    def parse_picture(self, text: str) -> Connect4State:
+        """The position of a board picture of this game's size (see `from_picture`)."""
+        grid = notation.parse_picture(text)
+        if (grid.width, grid.height) != (self.width, self.height):
+            raise NotationError(f"the picture is {grid.width}x{grid.height} but the board is {self.size}")
+        return self.from_moves(notation.move_order(grid, self.connect))
+
+    def cell_name(self, cell: Cell) -> str:
+        """A grid cell's name: column letter and row from the bottom ('d1' is the bottom of column 4)."""
+        return notation.cell_name(cell, self.height)
+
+    def describe(self, outcome: Outcome, names: Sequence[str] = PLAYER_NAMES) -> str:
+        """One line for the end of a game: 'Red wins with d1 e1 f1 g1 (four in a row)' or 'Draw: the board is full'."""
+        if outcome.winner is None:
+            return f"Draw: {outcome.reason}"
+        cells = " ".join(self.cell_name(c) for c in sorted(outcome.cells, key=lambda rc: (rc[1], -rc[0])))
+        return f"{names[outcome.winner].capitalize()} wins with {cells} ({outcome.reason})"
+
+
+@attrs.define(eq=False)
+class Connect4State(State):
+    """A Connect Four position: the board, the moves played, the moves undone (for redo), the outcome."""
+
+    game: Connect4
+    _grid: Grid
+    _heights: list[int]
+    _moves: list[Move]
+    _redo: list[Move] = attrs.field(factory=list)
+    _outcome: Outcome | None = None
+
+    @classmethod
+    def start(cls, game: Connect4) -> Connect4State:
+        """The empty board of ``game``."""
+        return cls(game, Grid.empty(game.height, game.width), [0] * game.width, [])
+
+    # --- the protocol -----------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """0 (red) or 1 (yellow): whose turn it is."""
+        return len(self._moves) % 2
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The winner with the cells of the line(s), or a draw, or None while the game goes on."""
+        return self._outcome
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        """The 0-based columns played so far."""
+        return tuple(self._moves)
+
+    def legal_moves(self) -> Iterator[Move]:
+        """The columns that are not full, left to right; none once the game is over."""
+        if self._outcome is not None:
+            return iter(())
+        height = self.game.height
+        return (c for c, h in enumerate(self._heights) if h < height)
+
+    def is_legal(self, move: Move) -> bool:
+        """True when a disc may be dropped in column ``move`` now."""
+        return (
+            self._outcome is None
+            and isinstance(move, int)
+            and 0 <= move < self.game.width
+            and self._heights[move] < self.game.height
+        )
+
+    def check_playable(self, move: Move) -> None:
+        """Raise `GameOverError`, `ColumnOutOfRangeError` or `ColumnFullError` unless ``move`` is legal now."""
+        if self._outcome is not None:
+            raise GameOverError(f"the game is over ({self._ended()}); no move can follow")
+        try:
+            column = operator.index(move)
+        except TypeError:
+            raise InvalidMoveError(f"a move is a 0-based column number, not {move!r}") from None
+        if not 0 <= column < self.game.width:
+            raise column_range_error(column + 1, self.game.width)
+        if self._heights[column] >= self.game.height:
+            raise ColumnFullError(f"column {column + 1} is full")
+
+    def play(self, move: Move) -> None:
+        """Drop a disc of the player to move in 0-based column ``move``; refused moves change nothing."""
+        self.check_playable(move)
+        column = operator.index(move)
+        if self._redo and self._redo[-1] == column:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        self._drop(column)
+
+    def _drop(self, column: int) -> None:
+        row = self.game.height - 1 - self._heights[column]
+        self._grid.set((row, column), self.current_player + 1)
+        self._heights[column] += 1
+        self._moves.append(column)
+        self._outcome = self._judge((row, column))
+
+    def _judge(self, cell: Cell) -> Outcome | None:
+        """The outcome after a disc landed on ``cell``: a line through it, a full board, or nothing."""
+        connect = self.game.connect
+        lines = [
+            self._grid.line_cells(cell, d) for d in Direction if self._grid.line_length(cell, d) >= connect
+        ]
+        if lines:
+            cells = tuple(dict.fromkeys(c for line in lines for c in line))
+            return Outcome(len(self._moves) % 2 ^ 1, notation.line_words(connect), cells)
+        if len(self._moves) == self.game.width * self.game.height:
+            return Outcome(None, DRAW_REASON)
+        return None
+
+    def undo(self) -> Move:
+        """Take back the last move (it can be replayed with `redo`) and return it."""
+        if not self._moves:
+            raise IllegalMoveError("nothing to undo: no move has been played")
+        column = self._moves.pop()
+        self._heights[column] -= 1
+        self._grid.set((self.game.height - 1 - self._heights[column], column), 0)
+        self._outcome = None  # only the last position of a game can be over
+        self._redo.append(column)
+        return column
+
+    def redo(self) -> Move:
+        """Replay the last move taken back with `undo` and return it."""
+        if not self._redo:
+            raise IllegalMoveError("nothing to redo")
+        column = self._redo.pop()
+        self._drop(column)
+        return column
+
+    @property
+    def can_redo(self) -> bool:
+        """True when `redo` has a move to replay."""
+        return bool(self._redo)
+
+    def copy(self) -> Connect4State:
+        """An independent copy (redo stack included)."""
+        return Connect4State(
+            self.game, self._grid.copy(), list(self._heights), list(self._moves), list(self._redo), self._outcome
+        )
+
+    def to_text(self) -> str:
+        """The picture: one line per row, top first; X red, O yellow, . empty (parses back with `Connect4.from_picture`)."""
+        return notation.picture(self._grid)
+
+    def evaluate(self) -> float:
+        """A heuristic value in [-1, 1] for the player to move (exactly -1, 0 or 1 once the game is over)."""
+        if self._outcome is not None:
+            return self._outcome.value_for(self.current_player)
+        g = self.game
+        return heuristic.evaluate_moves(g.width, g.height, g.connect, self._moves)
+
+    # --- more about the position -----------------------------------------
+    @property
+    def grid(self) -> Grid:
+        """A copy of the board: 0 empty, 1 red, 2 yellow (row 0 at the top)."""
+        return self._grid.copy()
+
+    @property
+    def heights(self) -> tuple[int, ...]:
+        """How many discs each column holds."""
+        return tuple(self._heights)
+
+    @property
+    def last_cell(self) -> Cell | None:
+        """The grid cell of the last disc dropped, or None on an empty board."""
+        if not self._moves:
+            return None
+        column = self._moves[-1]
+        return (self.game.height - self._heights[column], column)
+
+    def _ended(self) -> str:
+        outcome = self._outcome
+        assert outcome is not None
+        if outcome.winner is None:
+            return f"a draw: {outcome.reason}"
+        return f"{PLAYER_NAMES[outcome.winner]} won with {outcome.reason}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Connect4State):
+            return NotImplemented
+        return self.game == other.game and self._moves == other._moves
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"{self.game!r}.from_notation({self.notation()!r})"

@@ -1,0 +1,143 @@
+"""Save and load Connect Four games as small JSON files.
+
+A save file looks like this (``moves`` is the game's move string, 1-based columns)::
+
+    {"format": "gridgames-connect4", "version": 1, "width": 7, "height": 6,
+     "connect": 4, "first": "red", "moves": "4453"}
+
+``first`` is the colour shown for the player who moved first (see ``--first``).
+Loading validates the whole file before building anything, and every problem is one
+`SaveFileError` naming the file and what is wrong; keys it does not know are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES, Connect4, Connect4State
+from gridgames.errors import GridGamesError, SaveFileError
+
+FORMAT = "gridgames-connect4"
+VERSION = 1
+MAX_FILE_BYTES = 1_000_000
+
+
+@attrs.frozen
+class SavedGame:
+    """A loaded game: the position (with its full move history) and the colour of the first player."""
+
+    state: Connect4State
+    first: str = "red"
+
+
+def to_json(state: Connect4State, *, first: str = "red") -> str:
+    """The save-file text of a game."""
+    if first not in PLAYER_NAMES:
+        raise SaveFileError(f"first must be 'red' or 'yellow', not {first!r}")
+    game = state.game
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "width": game.width,
+        "height": game.height,
+        "connect": game.connect,
+        "first": first,
+        "moves": state.notation(),
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def save_game(state: Connect4State, path: str | os.PathLike[str], *, first: str = "red") -> Path:
+    """Write a game to ``path`` (atomically: a failed write leaves any old file intact) and return the path."""
+    path = Path(path)
+    text = to_json(state, first=first)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.chmod(tmp, 0o644)  # mkstemp makes the file private; a save file is an ordinary file
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise SaveFileError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+    return path
+
+
+def load_game(path: str | os.PathLike[str]) -> SavedGame:
+    """Read a save file; `SaveFileError` (one line, naming the file) when it is missing, truncated or nonsense."""
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise SaveFileError(f"no save file {name!r}") from None
+    except IsADirectoryError:
+        raise SaveFileError(f"{name!r} is a directory, not a save file") from None
+    except OSError as error:
+        raise SaveFileError(f"cannot read {name!r}: {error.strerror or error}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SaveFileError(f"{name!r} is too large to be a Connect Four save file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveFileError(f"{name!r} is not a text file, so not a save file") from None
+    return from_json(text, source=name)
+
+
+def from_json(text: str, *, source: str = "the save file") -> SavedGame:
+    """The game held by a save file's text (``source`` names it in error messages)."""
+    where = repr(source) if source != "the save file" else source
+    if not text.strip():
+        raise SaveFileError(f"{where} is empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SaveFileError(
+            f"{where} is not valid JSON (truncated or edited?): {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise SaveFileError(f"{where} is nested too deeply to be a save file") from None
+    if not isinstance(data, dict):
+        raise SaveFileError(f"{where} does not hold a saved game (expected a JSON object, found {type(data).__name__})")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise SaveFileError(f"{where} is not a Connect Four save file (its format is {fmt!r}, expected {FORMAT!r})")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise SaveFileError(f"{where} has no valid format version (found {version!r})")
+    if version > VERSION:
+        raise SaveFileError(f"{where} was saved by a newer gridgames (format version {version}; this one reads {VERSION})")
+    if version < 1:
+        raise SaveFileError(f"{where} has an impossible format version {version}")
+    width = _integer(data, "width", MIN_SIZE, MAX_SIZE, where)
+    height = _integer(data, "height", MIN_SIZE, MAX_SIZE, where)
+    connect = _integer(data, "connect", MIN_CONNECT, MAX_CONNECT, where)
+    first = data.get("first", "red")
+    if first not in PLAYER_NAMES:
+        raise SaveFileError(f"{where}: 'first' must be \"red\" or \"yellow\", not {first!r}")
+    moves = data.get("moves")
+    if not isinstance(moves, str):
+        raise SaveFileError(f"{where}: 'moves' must be a move string such as \"4453\", not {moves!r}")
+    try:
+        state = Connect4(width, height, connect).from_notation(moves)
+    except GridGamesError as error:
+        raise SaveFileError(f"{where}: its moves are not a legal game: {error}") from None
+    return SavedGame(state, first)
+
+
+def _integer(data: dict[str, Any], key: str, low: int, high: int, where: str) -> int:
+    value = data.get(key)
+    if key not in data:
+        raise SaveFileError(f"{where} has no {key!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SaveFileError(f"{where}: {key!r} must be a whole number from {low} to {high}, not {value!r}")
+    return value

@@ -1,0 +1,351 @@
+"""Connect Four strong and weak solver (Pascal Pons' algorithm on a numba-compiled bitboard kernel).
+
+Scores follow Pons' convention, from the side to move's view: a win with one's own i-th disc of the game
+scores (cells + 1 - plies_before_that_disc) // 2 (22 - i on 7x6), a loss the negative of the winner's score,
+a draw 0. Moves are 0-based column indices.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import time
+from collections.abc import Sequence
+
+import numpy as np
+from attrs import define, field, frozen
+
+from gridgames_connect4 import _kernel as K
+from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
+
+__all__ = [
+    "DEFAULT_NODE_RATE",
+    "SearchResult",
+    "Solver",
+    "nodes_for_seconds",
+    "parse_pons_moves",
+]
+
+# Conservative positions/second of the exact search on one core: about a third of the 9-12 M/s measured on
+# Pons' 7x6 sets (bench/README.md), to leave room for slower machines. A fixed rate keeps seeded games repeatable.
+DEFAULT_NODE_RATE = 3_000_000
+_UNLIMITED = 1 << 62
+_MIN_CONNECT, _MAX_CONNECT = 3, 6
+_MIN_TABLE_BITS, _MAX_TABLE_BITS = 10, 30
+_LINE = 64  # bytes per cache line
+
+
+def nodes_for_seconds(seconds: float, rate: float = DEFAULT_NODE_RATE) -> int:
+    """Node budget that a search at `rate` positions/second spends in about `seconds`."""
+    if seconds < 0:
+        raise SolverError(f"time budget must be non-negative, got {seconds}")
+    return max(1, int(seconds * rate))
+
+
+def parse_pons_moves(text: str) -> list[int]:
+    """Column list from Pons' notation (1-based digits, e.g. "4453") as 0-based columns."""
+    if not text.isdigit():
+        raise InvalidMoveError(f"move string must be 1-based column digits, got {text!r}")
+    columns = [int(ch) - 1 for ch in text]
+    if -1 in columns:
+        raise InvalidMoveError(f"column digit 0 in {text!r}: Pons notation is 1-based")
+    return columns
+
+
+def _next_prime(n: int) -> int:
+    """Smallest prime >= n (n >= 2)."""
+    while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
+        n += 1
+    return n
+
+
+@frozen
+class SearchResult:
+    """A chosen move with per-column scores (None: full or unknown); exact when proven by the solver."""
+
+    column: int
+    scores: tuple[int | None, ...]
+    exact: bool
+    depth: int | None
+
+
+@define
+class Solver:
+    """Perfect Connect Four solver for boards whose bitboard fits in 64 bits ((height + 1) * width <= 64)."""
+
+    width: int = 7
+    height: int = 6
+    connect: int = 4
+    table_bits: int | None = None
+    explored: int = field(default=0, init=False)
+    _cells: int = field(init=False, repr=False)
+    _bottom: np.uint64 = field(init=False, repr=False)
+    _board: np.uint64 = field(init=False, repr=False)
+    _colmask: np.ndarray = field(init=False, repr=False)
+    _columns: list[int] = field(init=False, repr=False)
+    _bottom_int: int = field(init=False, repr=False)
+    _board_int: int = field(init=False, repr=False)
+    _order: np.ndarray = field(init=False, repr=False)
+    _keys: np.ndarray = field(init=False, repr=False)
+    _vals: np.ndarray = field(init=False, repr=False)
+    _kmask: np.uint64 = field(init=False, repr=False)
+    _size: int = field(init=False, repr=False)
+    _stats: np.ndarray = field(init=False, repr=False)
+    _rate_nodes: int = field(default=0, init=False, repr=False)
+    _rate_seconds: float = field(default=0.0, init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        w, h, k = self.width, self.height, self.connect
+        if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
+            raise SolverError(f"board size must be positive integers, got {w}x{h}")
+        if (h + 1) * w > 64:
+            raise SolverError(f"board {w}x{h} needs {(h + 1) * w} bits, more than the solver's 64-bit bitboard")
+        if not (isinstance(k, int) and _MIN_CONNECT <= k <= _MAX_CONNECT):
+            raise SolverError(f"connect length must be {_MIN_CONNECT}..{_MAX_CONNECT}, got {k}")
+        key_bits = (h + 1) * w
+        if self.table_bits is None:
+            self.table_bits = 23 if key_bits - 23 <= 32 else 22  # keep the table under 64 MiB
+        bits = self.table_bits
+        if not (isinstance(bits, int) and _MIN_TABLE_BITS <= bits <= _MAX_TABLE_BITS):
+            raise SolverError(f"table_bits must be {_MIN_TABLE_BITS}..{_MAX_TABLE_BITS}, got {bits}")
+        self._cells = w * h
+        bottom = sum(1 << (c * (h + 1)) for c in range(w))
+        self._bottom_int = bottom
+        self._board_int = bottom * ((1 << h) - 1)
+        self._bottom = np.uint64(bottom)
+        self._board = np.uint64(self._board_int)
+        self._columns = [((1 << h) - 1) << (c * (h + 1)) for c in range(w)]
+        self._colmask = np.array(self._columns, dtype=np.uint64)
+        # centre first, e.g. 3, 4, 2, 5, 1, 6, 0 on 7 columns (Pons' order)
+        self._order = np.array([w // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(w)], dtype=np.int64)
+        # Pons' table: index = key mod a prime, and the stored low bits of the key plus the index determine the
+        # key exactly (Chinese remainder theorem). Entries are packed per cache line (see _kernel.table_slots).
+        self._size = _next_prime(1 << bits)
+        key_dtype = np.uint32 if key_bits - bits <= 32 else np.uint64
+        self._kmask = np.uint64(np.iinfo(key_dtype).max)
+        per_line = 12 if key_dtype == np.uint32 else 7
+        lines = -(-self._size // per_line)
+        raw = np.zeros(lines * _LINE + _LINE, dtype=np.uint8)
+        start = -raw.ctypes.data % _LINE  # align to a cache line
+        self._vals = raw[start : start + lines * _LINE]
+        self._keys = self._vals.view(key_dtype)
+        self._stats = np.zeros(2, dtype=np.int64)
+
+    @property
+    def table_bytes(self) -> int:
+        """Memory used by the transposition table, in bytes."""
+        return self._vals.nbytes
+
+    def reset(self) -> None:
+        """Clear the transposition table."""
+        self._vals.fill(0)
+
+    def solve(self, moves: Sequence[int], weak: bool = False) -> int:
+        """Score of the position after `moves` for the side to move (weak: only its sign, -1/0/+1)."""
+        p, mask, n = self._position(moves)
+        self.explored = 0
+        score = self._solve_raw(p, mask, n, weak, _UNLIMITED)
+        return _sign(score) if weak else score
+
+    def analyze(self, moves: Sequence[int], weak: bool = False) -> list[int | None]:
+        """Score of each column for the side to move (None if the column is full)."""
+        p, mask, n = self._position(moves)
+        self.explored = 0
+        return self._analyze_raw(p, mask, n, weak, _UNLIMITED)
+
+    def best_move(
+        self,
+        moves: Sequence[int],
+        *,
+        max_nodes: int | None = None,
+        rng: random.Random | None = None,
+        all_scores: bool = True,
+    ) -> SearchResult:
+        """Best column after `moves`: perfect play, or a depth-limited search if `max_nodes` runs out.
+
+        Exact play first proves the score and which columns keep it (ties are broken with `rng`, else the most
+        central column wins), then, with `all_scores`, scores the other columns while the budget lasts (None
+        where it ran out). A depth-limited result only scores the columns that lose at once.
+        """
+        p, mask, n = self._position(moves)
+        playable = [c for c in self._order.tolist() if self._can_play(mask, c)]
+        if not playable:
+            raise SolverError("no legal move: the board is full")
+        if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
+            raise SolverError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+        self.explored = 0
+        total = _UNLIMITED if max_nodes is None else max_nodes
+        wins = self._wins(p, mask)
+        best = [c for c in playable if wins & self._cell(mask, c)]
+        score: int | None = (self._cells + 1 - n) // 2
+        if not best:  # no win at once: prove the score, then which columns reach it
+            budget = total - total // 4  # keep a quarter for the depth-limited search
+            score = self._solve_raw(p, mask, n, False, budget)
+            if score is not None:
+                best = self._columns_reaching(p, mask, n, score, playable, budget)
+        scores: list[int | None] = [score if c in best else None for c in range(self.width)]
+        if best:
+            if all_scores:
+                self._fill_scores(p, mask, n, scores, playable, total)
+            column = rng.choice(best) if rng is not None else best[0]
+            return SearchResult(column=column, scores=tuple(scores), exact=True, depth=None)
+        self._fill_scores(p, mask, n, scores, playable, 0)  # only the moves that lose at once
+        column, depth = self._deepening(p, mask, n, max(total - self.explored, total // 4), rng)
+        return SearchResult(column=column, scores=tuple(scores), exact=False, depth=depth)
+
+    def nodes_for_seconds(self, seconds: float) -> int:
+        """Node budget for about `seconds`, from this solver's measured rate (or the conservative default)."""
+        rate = DEFAULT_NODE_RATE
+        if self._rate_nodes >= 1_000_000 and self._rate_seconds > 0:
+            rate = min(self._rate_nodes / self._rate_seconds, 4 * DEFAULT_NODE_RATE)
+        return nodes_for_seconds(seconds, rate)
+
+    # -- internals -------------------------------------------------------------------------------------
+
+    def _can_play(self, mask: int, column: int) -> bool:
+        return not mask >> (self.height - 1 + column * (self.height + 1)) & 1
+
+    def _cell(self, mask: int, column: int) -> int:
+        """The cell a disc dropped in `column` lands on (the column must not be full)."""
+        return (mask + (1 << column * (self.height + 1))) & self._columns[column]
+
+    def _wins(self, p: int, mask: int) -> int:
+        """Empty cells that complete a line for the stones p."""
+        return int(K.winning_cells(np.uint64(p), np.uint64(mask), self._board, self.height, self.connect))
+
+    def _position(self, moves: Sequence[int]) -> tuple[int, int, int]:
+        """Bitboards (stones of the side to move, all stones) and ply count after `moves`, validated."""
+        try:
+            columns = np.array([operator.index(m) for m in moves], dtype=np.int64)
+        except (TypeError, OverflowError):
+            bad = next(m for m in moves if not _is_small_int(m))
+            raise InvalidMoveError(f"moves must be column numbers, got {bad!r}") from None
+        p, mask, status, i = K.replay(columns, self.width, self.height, self.connect, self._bottom, self._board)
+        if status == 1:
+            raise InvalidMoveError(f"move {i + 1}: column {columns[i]} is out of range 0..{self.width - 1}")
+        if status == 2:
+            raise IllegalMoveError(f"move {i + 1}: column {columns[i]} is full")
+        if status == 3:
+            raise GameOverError(f"move {i + 1}: the game is already won")
+        if status == 4:
+            raise SolverError(f"the position is already won (move {i + 1} completes {self.connect} in a row)")
+        return int(p), int(mask), len(columns)
+
+    def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> int | None:
+        """Kernel solve; adds to explored; None when the budget ran out."""
+        stats = self._stats
+        stats[:] = 0
+        start = time.perf_counter()
+        score = K.solve(np.uint64(p), np.uint64(mask), n, weak, self.height, self.connect, self._cells,
+                        self._bottom, self._board, self._order, self._colmask, self._keys, self._vals,
+                        self._kmask, self._size, stats, budget)
+        self._rate_seconds += time.perf_counter() - start
+        self._rate_nodes += int(stats[0])
+        self.explored += int(stats[0])
+        return None if stats[1] else int(score)
+
+    def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> list[int | None]:
+        """Score of each playable column (None: full, or not reached before the budget ran out)."""
+        scores: list[int | None] = [None] * self.width
+        wins = self._wins(p, mask)
+        for c in self._order.tolist():
+            if not self._can_play(mask, c):
+                continue
+            cell = self._cell(mask, c)
+            if wins & cell:
+                scores[c] = 1 if weak else (self._cells + 1 - n) // 2
+                continue
+            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored)
+            if child is None:
+                break
+            scores[c] = -_sign(child) if weak else -child
+        return scores
+
+    def _columns_reaching(
+        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int
+    ) -> list[int]:
+        """Playable columns whose move keeps the score `score` (no win at once exists); [] if out of budget."""
+        best = []
+        for c in playable:
+            cell = self._cell(mask, c)
+            self._stats[:] = 0
+            # the move reaches `score` unless the opponent then scores at least -score + 1
+            reply = K.score_at_least(np.uint64(p ^ mask), np.uint64(mask | cell), n + 1, 1 - score,
+                                     self.height, self.connect, self._cells, self._bottom, self._board,
+                                     self._order, self._colmask, self._keys, self._vals, self._kmask,
+                                     self._size, self._stats, budget - self.explored)
+            self.explored += int(self._stats[0])
+            if reply < 0:
+                return []
+            if reply == 0:
+                best.append(c)
+        return best
+
+    def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
+                     budget: int) -> None:
+        """Score the unscored playable columns in place until `budget` (total explored) runs out."""
+        lost_at_once = -((self._cells - n) // 2)
+        for c in playable:
+            if scores[c] is not None:
+                continue
+            cp, cm = p ^ mask, mask | self._cell(mask, c)
+            if self._wins(cp, cm) & (cm + self._bottom_int) & self._board_int:
+                scores[c] = lost_at_once
+                continue
+            if self.explored >= budget:
+                continue
+            child = self._solve_raw(cp, cm, n + 1, False, budget - self.explored)
+            if child is not None:
+                scores[c] = -child
+
+    def _deepening(
+        self, p: int, mask: int, n: int, budget: int, rng: random.Random | None
+    ) -> tuple[int, int]:
+        """Iterative-deepening depth-limited search: (best column, deepest completed depth)."""
+        stats = self._stats
+        order = self._order.tolist()
+        best_cols = [c for c in order if self._can_play(mask, c)]
+        reached = 0
+        spent = 0
+        wins = self._wins(p, mask)
+        for depth in range(1, self._cells - n + 1):
+            stats[:] = 0
+            limit = _UNLIMITED if depth == 1 else budget - spent
+            values: dict[int, int] = {}
+            alpha = -K.INF
+            for c in best_cols:  # previous best first
+                cell = self._cell(mask, c)
+                if wins & cell:
+                    values[c] = K.WIN_BASE + (self._cells + 1 - n) // 2
+                    alpha = max(alpha, values[c])
+                    continue
+                v = -K.limited_search(np.uint64(p ^ mask), np.uint64(mask | cell), n + 1, depth - 1,
+                                      -K.INF, 1 - alpha, self.height, self.connect, self._cells,
+                                      self._bottom, self._board, self._order, self._colmask, stats, limit)
+                if stats[1]:
+                    break
+                values[c] = v
+                alpha = max(alpha, v)
+            spent += int(stats[0])
+            if stats[1]:
+                break
+            top = max(values.values())
+            ties = [c for c in best_cols if values[c] == top]
+            first = rng.choice(ties) if rng is not None else ties[0]
+            best_cols = [first] + sorted((c for c in best_cols if c != first), key=lambda c: -values[c])
+            reached = depth
+            if abs(top) >= K.WIN_BASE:
+                break  # proven result: deeper search changes nothing
+        self.explored += spent
+        return best_cols[0], reached
+
+
+def _is_small_int(value: object) -> bool:
+    try:
+        return abs(operator.index(value)) < 2**63
+    except TypeError:
+        return False
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)

@@ -1,0 +1,326 @@
+"""The pentomino commands: ``solve`` (also ``gridgames solve pentomino``), ``boards``, ``pieces``, ``show``.
+
+This is the CLI layer: it prints, draws on the terminal and writes files; everything
+below it (puzzle, boards, pieces, render) returns data.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+import typer
+from rich.console import Console
+
+from gridgames.cli import EXIT_INTERRUPTED, fail
+from gridgames.errors import PuzzleError
+from gridgames.game import CountResult, ProgressCallback, Solution
+
+from gridgames_pentomino import render
+from gridgames_pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
+from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
+from gridgames_pentomino.puzzle import TilingPuzzle
+
+if TYPE_CHECKING:
+    from gridgames.search.parallel_tiling import ParallelCount
+
+_BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
+_PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
+
+
+def _puzzle(board: str, board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool) -> TilingPuzzle:
+    return TilingPuzzle.create(board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
+
+
+def _console(color: Optional[bool]) -> Console:
+    """The standard-output console; colour when it is a terminal, unless told otherwise."""
+    if color is None:
+        return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, force_terminal=color, color_system="truecolor" if color else None)
+
+
+@contextmanager
+def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallback]]:
+    """The rich progress bar's callback on standard error (only on a terminal), or None."""
+    if not show:
+        yield None
+        return
+    from gridgames.progress import search_progress
+
+    with search_progress(description) as on_progress:
+        yield on_progress
+
+
+@contextmanager
+def _progress_later(description: str) -> Iterator[ProgressCallback]:
+    """Like `_progress`, but the bar (and its refresh thread) starts at the first update: after the workers have forked."""
+    with ExitStack() as stack:
+        bar: list[ProgressCallback] = []
+
+        def on_progress(fraction: float, found: int) -> None:
+            if not bar:
+                from gridgames.progress import search_progress
+
+                bar.append(stack.enter_context(search_progress(description)))
+            bar[0](fraction, found)
+
+        yield on_progress
+
+
+def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
+    return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
+
+
+def _summary(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: Optional[int]) -> dict[str, Any]:
+    """The --json object."""
+    out: dict[str, Any] = {
+        "board": puzzle.layout.name,
+        "pieces": _piece_labels(puzzle),
+        "one_sided": puzzle.one_sided,
+        "solutions": found,
+        "unique": unique,
+        "seconds": round(seconds, 4),
+        "partial": partial,
+    }
+    if limit is not None:
+        out["limit"] = limit
+    return out
+
+
+def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, parts: str = "") -> str:
+    what = "solution" if found == 1 else "solutions"
+    sym = " up to symmetry" if unique else ""
+    tail = f" so far (partial: interrupted after {seconds:.2f} s{parts and '; ' + parts})" if partial else f" in {seconds:.2f} s"
+    tail += f" ({parts})" if parts and not partial else ""
+    reason = puzzle.colouring_obstruction() if found == 0 else None
+    return f"{found} {what}{sym} of {puzzle.describe()}{tail}" + (f" ({reason})" if reason else "")
+
+
+def _parts_note(result: ParallelCount) -> str:
+    """Where the parts ran and whether all finished, e.g. '2 processes: all 1030 parts finished'."""
+    if result.partial:
+        return f"{result.parts_done} of {result.parts} parts finished on {result.runner}"
+    reruns = f", {result.reruns} rerun after a worker died" if result.reruns else ""
+    return f"{result.runner}: all {result.parts} parts finished{reruns}"
+
+
+def _jsonl(index: int, solution: Solution, picture: str) -> str:
+    placements = [{"piece": p.piece, "cells": [list(cell) for cell in p.cells]} for p in solution]
+    return json.dumps({"solution": index, "placements": placements, "picture": picture})
+
+
+def solve(
+    board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
+    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
+    pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
+    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if given)."),
+    one_sided: bool = typer.Option(False, "--one-sided", help="Pieces may turn but not flip over."),
+    count: bool = typer.Option(False, "--count", "-c", help="Count every solution."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, help="List up to N solutions (default 1; all with --jsonl)."),
+    unique: bool = typer.Option(False, "--unique", "-u", help="One solution per class of the board's symmetries."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object: board, pieces, solutions (the count), unique, seconds, partial."),
+    as_jsonl: bool = typer.Option(False, "--jsonl", help="Stream solutions as JSON lines: solution, placements, picture."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solutions listed (or all, with --count) into an SVG file."),
+    mrv: bool = typer.Option(False, "--mrv", help="Branch on the most constrained cell instead of the first blank one."),
+    prune: bool = typer.Option(True, "--prune/--no-prune", help="Abandon placements that wall off an unfillable region."),
+    color: Optional[bool] = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
+    jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
+) -> None:
+    """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
+    if as_json and as_jsonl:
+        raise fail("--json and --jsonl both write to standard output; choose one")
+    if count and limit is not None:
+        raise fail("--count goes through every solution; drop --limit (or drop --count to list N)")
+    counting = count or (as_json and limit is None)
+    parallel = jobs is not None or scheduler is not None
+    if parallel:
+        _check_parallel(jobs, scheduler, listing=not counting or bool(as_jsonl or svg))
+    puzzle = _puzzle(board, board_file, pieces, pieces_file, one_sided)
+    if parallel and counting:
+        _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
+        return
+    if counting and not (as_jsonl or svg):
+        _solve_count(puzzle, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
+        return
+    wanted = None if counting or (as_jsonl and limit is None) else (1 if limit is None else limit)
+    _solve_list(puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color)
+
+
+def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool) -> None:
+    """--count (and --json): count every solution with the fast counter."""
+    verb = "Counting distinct" if unique else "Counting"
+    with _progress(f"{verb} {puzzle.layout.name}", True) as on_progress:
+        result: CountResult = puzzle.count(unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+    if as_json:
+        typer.echo(json.dumps(_summary(puzzle, result.count, unique, result.seconds, result.partial, None)))
+    else:
+        typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial))
+    if result.partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _check_parallel(jobs: Optional[str], scheduler: Optional[str], *, listing: bool) -> None:
+    """Refuse, in one line, what parallel runs do not do; check --jobs and that Dask is installed."""
+    from gridgames.search.parallel import require_dask, resolve_jobs
+
+    if jobs is not None and scheduler is not None:
+        raise fail("--jobs runs local processes and --scheduler a Dask cluster; choose one")
+    if listing:
+        raise fail("--jobs and --scheduler count in parallel (--count or --json); listing solutions (--limit, --jsonl, --svg) runs in one process")
+    if jobs is not None:
+        resolve_jobs(jobs)
+    if scheduler is not None:
+        require_dask()
+
+
+def _solve_count_parallel(
+    puzzle: TilingPuzzle, *, jobs: Optional[str], scheduler: Optional[str], unique: bool, mrv: bool, prune: bool, as_json: bool
+) -> None:
+    """--count (and --json) with --jobs or --scheduler: count independent parts in parallel and add them up."""
+    verb = "Counting distinct" if unique else "Counting"
+    with _progress_later(f"{verb} {puzzle.layout.name}") as on_progress:
+        result = puzzle.count_parallel(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+    if as_json:
+        out = _summary(puzzle, result.count, unique, result.seconds, result.partial, None)
+        out.update(parts=result.parts, parts_done=result.parts_done, reruns=result.reruns)
+        out.update({"scheduler": result.scheduler} if result.scheduler else {"jobs": result.workers})
+        typer.echo(json.dumps(out))
+    else:
+        typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial, _parts_note(result) if result.parts else ""))
+    if result.partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _solve_list(
+    puzzle: TilingPuzzle, wanted: Optional[int], *, unique: bool, mrv: bool, prune: bool, as_json: bool, as_jsonl: bool,
+    svg: Optional[Path], counting: bool, color: Optional[bool],
+) -> None:  # fmt: skip
+    """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
+    palette = render.Palette.for_pieces(puzzle.pieces.names)
+    grid = puzzle.board
+    console = _console(color)
+    draw = not (as_json or as_jsonl or counting)
+    drawings: list[Solution] = []
+    found = 0
+    partial = False
+    start = time.perf_counter()
+    show_bar = wanted != 1
+    verb = "Listing distinct" if unique else "Listing"
+    try:
+        with _progress(f"{verb} {puzzle.layout.name}", show_bar) as on_progress:
+            for solution in puzzle.solutions(limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune):
+                found += 1
+                if as_jsonl:
+                    typer.echo(_jsonl(found, solution, render.to_text(grid, solution, palette)))
+                elif draw:
+                    if wanted != 1:
+                        typer.echo(f"Solution {found}:")
+                    if console.is_terminal:
+                        console.print(render.to_rich(grid, solution, palette))
+                    else:
+                        typer.echo(render.to_text(grid, solution, palette))
+                    if wanted != 1:
+                        typer.echo("")
+                if svg is not None:
+                    drawings.append(solution)
+    except KeyboardInterrupt:
+        partial = True
+    seconds = time.perf_counter() - start
+    if svg is not None:
+        _write_svg(svg, puzzle, drawings, palette)
+    if as_json:
+        typer.echo(json.dumps(_summary(puzzle, found, unique, seconds, partial, wanted)))
+    elif counting or partial:
+        typer.echo(_count_line(puzzle, found, unique, seconds, partial), err=as_jsonl)
+    elif found == 0:
+        reason = puzzle.colouring_obstruction()
+        typer.echo(f"no solution: {puzzle.describe()}" + (f" ({reason})" if reason else ""), err=as_jsonl)
+    elif wanted != 1 and not as_jsonl:
+        sym = " up to symmetry" if unique else ""
+        more = f" (limit {wanted})" if wanted is not None and found == wanted else " (all)"
+        typer.echo(f"{found} solution{'s' if found != 1 else ''}{sym} shown{more}")
+    if partial:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
+    text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise PuzzleError(f"cannot write the SVG file {str(path)!r}: {error.strerror or error}") from None
+    typer.echo(f"wrote {len(solutions)} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
+
+
+def boards() -> None:
+    """List the preset boards (any HxW rectangle and board files work too)."""
+    width = max(len(name) for name in PRESETS)
+    for name, (description, _) in PRESETS.items():
+        board = Board.preset(name)
+        typer.echo(f"{name:<{width}}  {board.area:>3} cells  {description}")
+    aliases = ", ".join(f"{a} = {b}" for a, b in ALIASES.items())
+    typer.echo(f"\nAlso: any HxW rectangle (--board 7x9); a board file (--board-file); aliases: {aliases}.")
+
+
+def pieces(
+    spec: Optional[str] = typer.Argument(None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."),
+    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
+    one_sided: bool = typer.Option(False, "--one-sided", help="Count orientations without reflections."),
+) -> None:
+    """List the standard piece sets, or draw the pieces of a specification or file."""
+    if spec is None and pieces_file is None:
+        width = max(len(name) for name in standard_set_names())
+        for name, description in standard_set_names().items():
+            typer.echo(f"{name:<{width}}  {description}")
+        typer.echo("\n" + _PIECES_HELP + " A bare name is a pentomino first, then a tetromino, tromino, domino, monomino, hexomino.")
+        return
+    parts = ([PieceSet.parse(spec)] if spec is not None else []) + ([PieceSet.from_file(pieces_file)] if pieces_file is not None else [])
+    piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+    for piece in piece_set:
+        orientations = len(piece.orientations(one_sided))
+        copies = f", {piece.count} copies" if piece.count > 1 else ""
+        kind = f", {piece.kind}" if piece.kind != "free" else ""
+        typer.echo(f"{piece.name}  ({piece.size} squares, {orientations} orientation{'s' if orientations != 1 else ''}{kind}{copies})")
+        typer.echo("\n".join(line.replace(".", "  ").replace("#", "[]").rstrip() for line in piece.shape.to_text().splitlines()))
+        typer.echo("")
+    typer.echo(f"{piece_set.copies} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area} squares in all")
+
+
+def show(
+    board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
+    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
+) -> None:
+    """Draw a board, with its number of cells and of symmetries."""
+    layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
+    from gridgames.search.symmetry import board_symmetries
+
+    cells = layout.grid.board_cells()
+    symmetries = len(board_symmetries(cells))
+    typer.echo(render.board_text(layout.grid))
+    typer.echo(f"{layout.name}: {layout.area} cells in a {layout.height}x{layout.width} box, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}")
+
+
+def make_app() -> typer.Typer:
+    """The pentomino sub-app: solve, boards, pieces, show."""
+    app = typer.Typer(
+        help="Tile boards with pentominoes (or any polyominoes): solve, count, list boards and pieces.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    app.command("solve")(solve)
+    app.command("boards")(boards)
+    app.command("pieces")(pieces)
+    app.command("show")(show)
+    return app
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(make_app()())

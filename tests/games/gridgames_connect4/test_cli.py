@@ -1,0 +1,286 @@
+"""The Connect Four terminal game and commands, scripted through standard input with typer's CliRunner."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gridgames_connect4 import Connect4
+from gridgames_connect4.cli import SEAT_KINDS, Seat, TerminalGame, console
+from gridgames_connect4.save import load_game, save_game
+from gridgames.cli import app
+
+runner = CliRunner()
+HUMANS = ["play", "connect4", "--red", "human", "--yellow", "human"]
+RED_WINS = "4\n4\n5\n5\n6\n6\n7\n"
+
+
+def play(args: list[str], text: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, args, input=text)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_human_against_human_to_a_win() -> None:
+    code, out, _ = play(HUMANS, RED_WINS)
+    assert code == 0
+    assert out.rstrip().splitlines()[-1] == "Red wins with d1 e1 f1 g1 (four in a row)."
+    assert "| . . . X X X X |" in out  # the final board, without colour codes
+    assert "\x1b[" not in out
+
+
+def test_the_board_has_column_numbers_and_marks_the_last_move() -> None:
+    _, out, _ = play(HUMANS, "4\n6\nq\n")
+    assert "  1 2 3 4 5 6 7\n" in out
+    assert "| . . . X . O . |\n+---------------+\n  1 2 3 4 5 6 7\n            ^\n" in out
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("9", "There is no column 9: the columns are 1 to 7. Try again."),
+        ("0", "There is no column 0"),
+        ("x", "'x' is not a column or a command"),
+        ("", "Type a column number (1-7), or u undo, h hint, s FILE save, q quit."),
+        ("   ", "Type a column number (1-7)"),
+        ("4 5", "'4 5' is not a column or a command"),
+    ],
+)
+def test_bad_input_is_explained_and_the_turn_is_kept(bad: str, message: str) -> None:
+    code, out, _ = play(HUMANS, f"4\n{bad}\n4\n5\n5\n6\n6\n7\n")
+    assert code == 0
+    assert message in out
+    assert out.rstrip().endswith("Red wins with d1 e1 f1 g1 (four in a row).")
+
+
+def test_a_full_column_is_refused_and_the_turn_is_kept() -> None:
+    moves = "1\n1\n1\n1\n1\n1\n1\n" + "2\n3\n2\n3\n2\n3\n2\n"
+    code, out, _ = play(HUMANS, moves)
+    assert "Column 1 is full. Try again." in out
+    assert out.rstrip().endswith("Red wins with b1 b2 b3 b4 (four in a row).")
+    assert code == 0
+
+
+def test_end_of_input_quits_cleanly() -> None:
+    code, out, _ = play(HUMANS, "4\n4\n")
+    assert code == 0
+    assert out.rstrip().splitlines()[-1] == "End of input: game abandoned (type 's FILE' to save a game before quitting)."
+
+
+def test_quit_without_a_terminal_says_how_to_save() -> None:
+    code, out, _ = play(HUMANS, "4\nq\n5\n")
+    assert code == 0
+    assert "Quit without saving (type 's FILE' before 'q' to keep a game)." in out
+    assert "5\n" not in out.split("q\n", 1)[1]  # nothing is read after q
+
+
+def test_undo_between_humans_takes_back_one_move() -> None:
+    code, out, _ = play(HUMANS, "4\n5\nu\n1\n4\n1\n4\n1\n4\n")
+    assert "Took back 1 move." in out
+    assert out.rstrip().endswith("Red wins with d1 d2 d3 d4 (four in a row).")
+
+
+def test_undo_at_the_start_has_nothing_to_take_back() -> None:
+    _, out, _ = play(HUMANS, "u\nq\n")
+    assert "Nothing to undo." in out
+
+
+def test_undo_against_the_computer_takes_back_its_reply_too(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    code, out, _ = play(["play", "connect4", "--yellow", "random", "--seed", "1"], f"4\n3\nu\ns {path}\nq\n")
+    assert code == 0
+    assert "Took back 2 moves." in out
+    assert load_game(path).state.notation() == "4" + out.split("Yellow (random) plays ")[1][0]
+
+
+def test_save_then_load_resumes_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out, _ = play(HUMANS, f"4\n4\n5\ns {path}\nq\n")
+    assert code == 0 and f"Saved to {path}" in out
+    assert load_game(path).state.notation() == "445"
+    code, out, _ = play([*HUMANS, "--load", str(path)], "5\n6\n6\n7\n")
+    assert code == 0
+    assert out.rstrip().endswith("Red wins with d1 e1 f1 g1 (four in a row).")
+
+
+def test_save_without_a_name_or_to_a_bad_place_keeps_playing(tmp_path: Path) -> None:
+    code, out, _ = play(HUMANS, f"s\ns {tmp_path / 'no' / 'dir.json'}\n{RED_WINS}")
+    assert "Type 's' and a file name" in out
+    assert "Not saved: cannot write" in out
+    assert code == 0 and "Red wins" in out
+
+
+def test_a_corrupt_save_file_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "gridgames-connect4", "version": 1, "wid')
+    code, out, err = play([*HUMANS, "--load", str(path)], "4\n")
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("error: ") and "broken.json" in err and "not valid JSON" in err
+    assert out == ""
+
+
+def test_load_refuses_a_board_size_that_contradicts_the_file(tmp_path: Path) -> None:
+    path = save_game(Connect4().from_notation("44"), tmp_path / "g.json")
+    code, _, err = play([*HUMANS, "--load", str(path), "--width", "8"], "")
+    assert code == 2 and "--width 8 differs from the saved game's 7" in err
+
+
+def test_loading_a_finished_game_shows_the_result(tmp_path: Path) -> None:
+    path = save_game(Connect4().from_notation("4455667"), tmp_path / "won.json")
+    code, out, _ = play([*HUMANS, "--load", str(path)], "")
+    assert code == 0 and out.rstrip().endswith("Red wins with d1 e1 f1 g1 (four in a row).")
+
+
+def test_hint_gives_a_column() -> None:
+    code, out, _ = play(["play", "connect4", "--red", "human", "--yellow", "human", "--think", "0.2"], "4\n3\n5\n3\n6\nh\nq\n")
+    assert code == 0
+    hint = next(line for line in out.splitlines() if line.startswith("Hint: "))
+    assert hint.startswith("Hint: play 7")  # yellow must block red's d1 e1 f1
+
+
+@pytest.mark.parametrize(("red", "yellow"), [("random", "random"), ("easy", "random"), ("easy", "easy")])
+def test_computer_against_computer_finishes(red: str, yellow: str) -> None:
+    code, out, _ = play(["play", "connect4", "--red", red, "--yellow", yellow, "--seed", "3"], "")
+    assert code == 0
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith(("Red wins with", "Yellow wins with", "Draw:"))
+    assert f"Red ({red}) plays" in out
+
+
+def test_medium_against_easy_on_a_small_board_finishes() -> None:
+    code, out, _ = play(["play", "connect4", "--red", "medium", "--yellow", "easy", "--width", "5", "--height", "4",
+                         "--connect", "3", "--seed", "0"], "")
+    assert code == 0 and out.rstrip().splitlines()[-1].startswith(("Red wins", "Yellow wins", "Draw"))
+
+
+def test_seeded_computer_games_are_reproducible() -> None:
+    args = ["play", "connect4", "--red", "easy", "--yellow", "random", "--seed", "11"]
+    assert play(args, "")[1] == play(args, "")[1]
+
+
+def test_the_default_is_you_as_red_against_medium() -> None:
+    code, out, _ = play(["play", "connect4"], "4\nq\n")
+    assert code == 0
+    assert "Red: human, Yellow: medium." in out
+    assert "Yellow (medium) plays " in out
+
+
+def test_first_yellow_lets_yellow_start() -> None:
+    code, out, _ = play(["play", "connect4", "--red", "human", "--yellow", "human", "--first", "yellow"], RED_WINS)
+    assert "Yellow (O) to move" in out.split("Red (X) to move")[0]
+    assert out.rstrip().endswith("Yellow wins with d1 e1 f1 g1 (four in a row).")
+    assert "| . . . O O O O |" in out
+
+
+def test_other_sizes_and_line_lengths() -> None:
+    code, out, _ = play([*HUMANS, "--width", "10", "--height", "4", "--connect", "3"], "10\n1\n9\n1\n8\n")
+    assert code == 0
+    assert " 1 2 3 4 5 6 7 8 910" in out
+    assert out.rstrip().endswith("Red wins with h1 i1 j1 (three in a row).")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--red", "nobody"], f"--red must be one of {', '.join(SEAT_KINDS)}, not 'nobody'"),
+        (["--first", "green"], "--first must be red or yellow"),
+        (["--width", "11"], "--width must be a whole number from 4 to 10, not 11"),
+        (["--connect", "2"], "--connect must be a whole number from 3 to 6"),
+        (["--think", "0"], "--think must be a positive number"),
+        (["--load", "/no/such/file.json"], "no save file '/no/such/file.json'"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_code_2(args: list[str], message: str) -> None:
+    code, out, err = play(["play", "connect4", *args], "")
+    assert code == 2
+    assert err == f"error: {message}\n" or (err.startswith("error: ") and message in err and err.count("\n") == 1)
+
+
+def test_ctrl_c_quits_with_one_line_and_code_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Interrupting(io.StringIO):
+        def readline(self, *args: object) -> str:
+            raise KeyboardInterrupt
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", Interrupting())
+    monkeypatch.setattr(sys, "stdout", out)
+    game = TerminalGame(Connect4().new_state(), (Seat("human"), Seat("human")), console(), rng=random.Random(0))
+    assert game.run() == 130
+    assert out.getvalue().rstrip().splitlines()[-1] == "Interrupted: game abandoned."
+
+
+# --- show and analyze --------------------------------------------------------------------------
+def test_show_prints_the_position() -> None:
+    result = runner.invoke(app, ["connect4", "show", "4453"])
+    assert result.exit_code == 0
+    assert "| . . O X X . . |" in result.stdout
+    assert result.stdout.rstrip().endswith("Moves: 4453 (4 played). Red (X) to move.")
+
+
+def test_show_accepts_the_comma_form_and_other_sizes() -> None:
+    result = runner.invoke(app, ["connect4", "show", "10,1,10", "--width", "10"])
+    assert result.exit_code == 0
+    assert "| O . . . . . . . . X |" in result.stdout
+    assert "Moves: 10,1,10 (3 played). Yellow (O) to move." in result.stdout
+
+
+def test_show_picture_prints_the_plain_picture() -> None:
+    result = runner.invoke(app, ["connect4", "show", "4455667", "--picture"])
+    assert result.stdout == ".......\n.......\n.......\n.......\n...OOO.\n...XXXX\n"
+
+
+def test_show_of_a_finished_game_says_who_won() -> None:
+    result = runner.invoke(app, ["connect4", "show", "4455667"])
+    assert "Red wins with d1 e1 f1 g1 (four in a row)." in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [("44x", "move 3 ('x')"), ("4444444", "column 4 is full"), ("44556675", "move 8 ('5'): the game is over")],
+)
+def test_show_refuses_bad_moves_with_one_line(moves: str, message: str) -> None:
+    result = runner.invoke(app, ["connect4", "show", moves])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_analyze_prints_scores_as_json() -> None:
+    solver = pytest.importorskip("gridgames_connect4.solver")
+    moves = "4444332233355526666"
+    result = runner.invoke(app, ["connect4", "analyze", moves, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    expected = solver.Solver().analyze([int(ch) - 1 for ch in moves])
+    assert report["moves"] == moves
+    assert report["columns"] == expected
+    assert report["score"] == max(s for s in expected if s is not None)
+    assert report["best"] == [c + 1 for c, s in enumerate(expected) if s == report["score"]]
+
+
+def test_analyze_explains_the_score_in_words() -> None:
+    pytest.importorskip("gridgames_connect4.solver")
+    result = runner.invoke(app, ["connect4", "analyze", "435363"])  # red wins at once in column 7
+    assert result.exit_code == 0, result.output
+    assert "red wins with its 1st move from now" in result.stdout
+    assert "Best: 7" in result.stdout
+
+
+@pytest.mark.parametrize(("moves", "message"), [("4x", "move 2 ('x')"), ("4455667", "the game is over")])
+def test_analyze_refuses_bad_or_finished_positions(moves: str, message: str) -> None:
+    pytest.importorskip("gridgames_connect4.solver")
+    result = runner.invoke(app, ["connect4", "analyze", moves])
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_computer_move_short_of_time_is_noted() -> None:
+    pytest.importorskip("gridgames_connect4.solver")
+    code, out, _ = play(["play", "connect4", "--yellow", "perfect", "--think", "0.01", "--seed", "1"], "4\nq\n")
+    assert code == 0
+    assert "Yellow (perfect) plays " in out
+    assert "  depth-limited search (depth " in out and "no exact result within 0.01 s" in out

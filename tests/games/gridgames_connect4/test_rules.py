@@ -1,0 +1,262 @@
+"""Connect Four rules: wins in every direction, draws, errors, undo/redo, equality, evaluation."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from gridgames_test_support.strategies import connect4_playouts
+
+from gridgames_connect4 import SPEC, ColumnFullError, ColumnOutOfRangeError, Connect4
+from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
+from gridgames.testing import check_game, check_spec
+
+DRAW_7X6 = "126613431456475467333341527215612225546777"
+
+
+def brute_force_lines(picture: str, connect: int) -> set[str]:
+    """The symbols ('X', 'O') that have a line of ``connect`` anywhere in the picture, by scanning every cell."""
+    rows = picture.splitlines()
+    height, width = len(rows), len(rows[0])
+    found = set()
+    for r in range(height):
+        for c in range(width):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + i * dr, c + i * dc) for i in range(connect)]
+                if all(0 <= rr < height and 0 <= cc < width for rr, cc in cells):
+                    symbols = {rows[rr][cc] for rr, cc in cells}
+                    if len(symbols) == 1 and symbols != {"."}:
+                        found |= symbols
+    return found
+
+
+def names(game: Connect4, cells: tuple[tuple[int, int], ...]) -> list[str]:
+    return sorted(game.cell_name(c) for c in cells)
+
+
+# --- hand-checked wins and draws ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("size", "moves", "winner", "cells"),
+    [
+        ((7, 6, 4), "4455667", 0, "d1 e1 f1 g1"),  # horizontal
+        ((7, 6, 4), "1213141", 0, "a1 a2 a3 a4"),  # vertical
+        ((7, 6, 4), "12234334544", 0, "a1 b2 c3 d4"),  # diagonal /
+        ((7, 6, 4), "76654554344", 0, "d4 e3 f2 g1"),  # diagonal \
+        ((7, 6, 4), "14152617", 1, "d1 e1 f1 g1"),  # yellow, horizontal
+        ((10, 4, 5), "6,1,7,1,8,1,9,1,10", 0, "f1 g1 h1 i1 j1"),  # five in a row on a 10-wide board
+        ((4, 4, 3), "12121", 0, "a1 a2 a3"),  # three in a row, vertical
+        ((6, 5, 3), "122334", 1, "b1 c1 d1"),  # yellow three in a row (red: a1 b2 c2)
+    ],
+)
+def test_a_line_through_the_last_disc_wins(size: tuple[int, int, int], moves: str, winner: int, cells: str) -> None:
+    game = Connect4(*size)
+    state = game.from_notation(moves)
+    assert state.outcome is not None
+    assert state.outcome.winner == winner
+    assert names(game, state.outcome.cells) == sorted(cells.split())
+    assert list(state.legal_moves()) == []
+    undone = state.copy()
+    undone.undo()
+    assert undone.outcome is None  # the line was completed by the last disc, not before
+
+
+def test_a_disc_completing_two_lines_reports_both() -> None:
+    game = Connect4(5, 5, 3)
+    state = game.from_notation("32231314")
+    assert state.outcome is None
+    state.play(0)  # red a3 completes a1 a2 a3 (vertical) and a3 b2 c1 (diagonal)
+    assert state.to_text() == ".....\n.....\nX.O..\nXXO..\nXOXO."
+    assert state.outcome is not None and state.outcome.winner == 0
+    assert names(game, state.outcome.cells) == ["a1", "a2", "a3", "b2", "c1"]
+
+
+def test_a_full_board_without_a_line_is_a_draw() -> None:
+    game = Connect4()
+    state = game.from_notation(DRAW_7X6)
+    assert state.outcome is not None and state.outcome.is_draw
+    assert state.outcome.reason == "the board is full"
+    assert brute_force_lines(state.to_text(), 4) == set()
+    assert game.describe(state.outcome) == "Draw: the board is full"
+
+
+@pytest.mark.parametrize(("size", "moves"), [((4, 4, 4), "1233233441242411"), ((5, 4, 3), "55431431533211222544")])
+def test_draws_on_small_boards(size: tuple[int, int, int], moves: str) -> None:
+    state = Connect4(*size).from_notation(moves)
+    assert state.outcome is not None and state.outcome.is_draw
+    assert brute_force_lines(state.to_text(), size[2]) == set()
+
+
+def test_no_line_fits_so_every_game_is_a_draw() -> None:
+    game = Connect4(4, 4, 6)
+    state = game.from_moves([c for c in range(4) for _ in range(4)])
+    assert state.outcome is not None and state.outcome.is_draw
+
+
+def test_describe_names_the_winner_and_cells_bottom_up() -> None:
+    game = Connect4()
+    state = game.from_notation("4455667")
+    assert game.describe(state.outcome) == "Red wins with d1 e1 f1 g1 (four in a row)"
+    assert game.describe(state.outcome, ("yellow", "red")) == "Yellow wins with d1 e1 f1 g1 (four in a row)"
+
+
+# --- the protocol ------------------------------------------------------------------------------
+def test_red_moves_first_and_players_alternate() -> None:
+    state = Connect4().new_state()
+    assert state.current_player == 0
+    state.play(3)
+    assert state.current_player == 1
+    assert state.to_text().splitlines()[-1] == "...X..."
+    state.play(3)
+    assert state.to_text().splitlines()[-2:] == ["...O...", "...X..."]
+
+
+def test_info_describes_the_game() -> None:
+    info = Connect4(9, 5, 4).info
+    assert (info.num_players, info.num_actions, info.max_game_length) == (2, 9, 45)
+    assert info.player_names == ("red", "yellow")
+
+
+@pytest.mark.parametrize("size", [(7, 6, 4), (4, 4, 3), (10, 10, 6), (10, 4, 4), (4, 10, 5), (5, 5, 6)])
+def test_the_game_passes_the_conformance_checks(size: tuple[int, int, int]) -> None:
+    check_game(Connect4(*size), playouts=8, seed=sum(size))
+
+
+def test_the_spec_passes_the_conformance_checks() -> None:
+    check_spec(SPEC, playouts=5)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"width": 3}, {"width": 11}, {"height": 3}, {"height": 11}, {"connect": 2}, {"connect": 7}, {"width": True}, {"width": "7"}],
+)
+def test_options_out_of_range_are_refused(options: dict[str, object]) -> None:
+    with pytest.raises(OptionError, match=next(iter(options))):
+        SPEC.make(**options)
+
+
+def test_unknown_option_is_refused() -> None:
+    with pytest.raises(OptionError, match="depth"):
+        SPEC.make(depth=3)
+
+
+# --- errors: each names the problem and changes nothing ----------------------------------------
+@pytest.mark.parametrize(
+    ("moves", "move", "error", "message"),
+    [
+        ("", 7, ColumnOutOfRangeError, "no column 8: the columns are 1 to 7"),
+        ("", -1, ColumnOutOfRangeError, "no column 0"),
+        ("444444", 3, ColumnFullError, "column 4 is full"),
+        ("4455667", 0, GameOverError, "the game is over \\(red won"),
+        ("", "4", InvalidMoveError, "0-based column"),
+    ],
+)
+def test_a_refused_move_raises_and_changes_nothing(moves: str, move: object, error: type, message: str) -> None:
+    state = Connect4().from_notation(moves)
+    before = (state.history, state.to_text(), state.outcome, state.current_player)
+    with pytest.raises(error, match=message):
+        state.play(move)  # type: ignore[arg-type]
+    assert (state.history, state.to_text(), state.outcome, state.current_player) == before
+
+
+def test_error_classes_follow_the_hierarchy() -> None:
+    assert issubclass(ColumnOutOfRangeError, InvalidMoveError)
+    assert issubclass(ColumnFullError, IllegalMoveError)
+    assert issubclass(ColumnFullError, ValueError)
+
+
+# --- undo and redo -----------------------------------------------------------------------------
+def test_undo_returns_the_move_and_redo_replays_it() -> None:
+    game = Connect4()
+    state = game.from_notation("4453")
+    assert state.undo() == 2
+    assert state.undo() == 4
+    assert state.notation() == "44"
+    assert state.redo() == 4
+    assert state.redo() == 2
+    assert state == game.from_notation("4453")
+    with pytest.raises(IllegalMoveError, match="nothing to redo"):
+        state.redo()
+
+
+def test_a_new_move_after_undo_clears_redo() -> None:
+    state = Connect4().from_notation("445")
+    state.undo()
+    state.play(0)
+    assert not state.can_redo
+    with pytest.raises(IllegalMoveError):
+        state.redo()
+
+
+def test_undo_of_a_win_reopens_the_game_and_redo_ends_it_again() -> None:
+    state = Connect4().from_notation("4455667")
+    outcome = state.outcome
+    state.undo()
+    assert state.outcome is None and state.is_legal(6)
+    state.redo()
+    assert state.outcome == outcome
+
+
+def test_undo_at_the_start_is_refused() -> None:
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        Connect4().new_state().undo()
+
+
+# --- equality, copy, evaluation ----------------------------------------------------------------
+def test_states_are_equal_by_game_and_history() -> None:
+    game = Connect4()
+    assert game.from_notation("4453") == game.from_notation("4,4,5,3")
+    assert game.from_notation("4453") != game.from_notation("4435")  # same board, other order
+    assert game.from_notation("44") != Connect4(8, 6).from_notation("44")
+
+
+def test_copy_is_independent() -> None:
+    state = Connect4().from_notation("44")
+    copy = state.copy()
+    assert copy == state
+    copy.play(0)
+    assert state.history == (3, 3) and copy.history == (3, 3, 0)
+    assert state.to_text() != copy.to_text()
+
+
+def test_evaluate_favours_the_side_with_the_threats() -> None:
+    game = Connect4()
+    red_to_move = game.from_notation("4151")  # red d1 e1, yellow a1 a2
+    assert 0 < red_to_move.evaluate() <= 1
+    yellow_to_move = game.from_notation("41516")  # red d1 e1 f1 open on both sides
+    assert -1 <= yellow_to_move.evaluate() < 0
+
+
+def test_evaluate_is_exact_at_the_end() -> None:
+    game = Connect4()
+    assert game.from_notation("4455667").evaluate() == -1.0  # yellow to move has lost
+    assert game.from_notation(DRAW_7X6).evaluate() == 0.0
+
+
+# --- properties over random games --------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(connect4_playouts())
+def test_a_win_is_reported_exactly_when_a_brute_force_scan_finds_a_line(playout: tuple) -> None:
+    game, moves = playout
+    state = game.new_state()
+    for move in moves:
+        state.play(move)
+        lines = brute_force_lines(state.to_text(), game.connect)
+        if lines:
+            assert state.outcome is not None and state.outcome.winner is not None
+            assert lines == {"XO"[state.outcome.winner]}
+            assert len(state.outcome.cells) >= game.connect
+        elif state.outcome is not None:
+            assert state.outcome.is_draw and len(state.history) == game.width * game.height
+        else:
+            assert len(state.history) < game.width * game.height
+
+
+@settings(max_examples=60, deadline=None)
+@given(connect4_playouts())
+def test_undo_restores_every_earlier_position(playout: tuple) -> None:
+    game, moves = playout
+    state = game.from_moves(moves)
+    for n in range(len(moves), 0, -1):
+        assert state.undo() == moves[n - 1]
+        expected = game.from_moves(moves[: n - 1])
+        assert (state.history, state.to_text(), state.outcome) == (expected.history, expected.to_text(), expected.outcome)
+    assert state.to_text() == game.new_state().to_text()

@@ -1,0 +1,324 @@
+"""Tests of the Connect Four solver: known scores, a plain minimax on small boards, the API and its errors."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gridgames_connect4.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
+from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
+
+DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "bench" / "data" / "connect4"
+
+# A table of 2^20 entries is cheap to clear per position yet collides so rarely that the explored counts
+# still match Pons' published means (which used 2^23).
+SMALL_TABLE = 20
+
+
+def read_set(name: str, count: int | None = None) -> list[tuple[str, int]]:
+    """(moves, score) lines of one of Pons' test sets, skipping the test when the shared data is absent."""
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"shared benchmark data not found at {path}")
+    rows = [(moves, int(score)) for moves, score in (line.split() for line in path.read_text().splitlines())]
+    return rows[:count] if count else rows
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(table_bits=SMALL_TABLE)
+
+
+# -- known results --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "pons_mean"),
+    [("Test_L3_R1", 51.28), ("Test_L2_R1", 449.6), ("Test_L1_R1", 3_298)],
+)
+def test_every_score_of_the_easy_sets_is_right_and_explored_counts_match_pons(solver, name, pons_mean):
+    rows = read_set(name)
+    wrong, explored = [], 0
+    for moves, expected in rows:
+        solver.reset()  # Pons' protocol: a fresh table per position
+        if solver.solve(parse_pons_moves(moves)) != expected:
+            wrong.append(moves)
+        explored += solver.explored
+    assert wrong == []
+    assert explored / len(rows) == pytest.approx(pons_mean, rel=0.01)
+
+
+def test_middle_medium_sample_scores_are_right(solver):
+    for moves, expected in read_set("Test_L2_R2", 40):
+        solver.reset()
+        assert solver.solve(parse_pons_moves(moves)) == expected, moves
+
+
+def test_weak_solve_agrees_in_sign_with_the_known_score(solver):
+    for moves, expected in read_set("Test_L2_R1", 60):
+        assert solver.solve(parse_pons_moves(moves), weak=True) == (expected > 0) - (expected < 0), moves
+
+
+def test_analyze_maximum_equals_solve_on_known_positions(solver):
+    for moves, expected in read_set("Test_L2_R1", 15):
+        scores = solver.analyze(parse_pons_moves(moves))
+        assert max(s for s in scores if s is not None) == expected, moves
+
+
+def test_steininger_9x5_endgames_are_scored_right():
+    path = DATA / "steininger" / "9x5" / "endgame_L1.txt"
+    if not path.exists():
+        pytest.skip(f"shared benchmark data not found at {path}")
+    nine = Solver(9, 5, table_bits=SMALL_TABLE)
+    for line in path.read_text().splitlines()[:30]:
+        moves, score = line.split()
+        assert nine.solve([int(ch) for ch in moves]) == int(score), moves
+
+
+def test_empty_4x4_connect_3_and_small_known_boards():
+    # Plain minimax below confirms these; they pin the score convention on boards with an odd cell count too.
+    for width, height, connect in [(4, 4, 3), (3, 3, 3), (5, 3, 3), (4, 3, 3)]:
+        assert Solver(width, height, connect, table_bits=16).solve([]) == minimax_score(
+            width, height, connect, _empty(width)
+        )
+
+
+# -- a plain minimax on small boards, with its own board representation --------------------------------
+
+
+def _lines_through(width: int, height: int, connect: int, col: int, row: int, grid: tuple) -> bool:
+    """Whether the disc at (col, row) completes `connect` in a row in grid (tuple of column tuples)."""
+    player = grid[col][row]
+
+    def at(c: int, r: int):
+        return grid[c][r] if 0 <= c < width and 0 <= r < len(grid[c]) else None
+
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            c, r = col + sign * dc, row + sign * dr
+            while at(c, r) == player:
+                run += 1
+                c, r = c + sign * dc, r + sign * dr
+        if run >= connect:
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def minimax_score(width: int, height: int, connect: int, grid: tuple) -> int:
+    """Pons score for the side to move by exhaustive minimax (grid: per column, the discs bottom-up)."""
+    plies = sum(len(column) for column in grid)
+    player = plies % 2
+    cells = width * height
+    best = None
+    for col in range(width):
+        if len(grid[col]) == height:
+            continue
+        child = grid[:col] + (grid[col] + (player,),) + grid[col + 1 :]
+        if _lines_through(width, height, connect, col, len(grid[col]), child):
+            return (cells + 1 - plies) // 2
+        value = -minimax_score(width, height, connect, child)
+        best = value if best is None else max(best, value)
+    return 0 if best is None else best
+
+
+def _empty(width: int) -> tuple:
+    return tuple(() for _ in range(width))
+
+
+def random_open_position(rng: random.Random, width: int, height: int, connect: int, plies: int) -> list[int]:
+    """A random move list of `plies` moves in which nobody has won yet (retries until it finds one)."""
+    while True:
+        grid, moves = _empty(width), []
+        for _ in range(plies):
+            col = rng.choice([c for c in range(width) if len(grid[c]) < height])
+            grid = grid[:col] + (grid[col] + (len(moves) % 2,),) + grid[col + 1 :]
+            moves.append(col)
+            if _lines_through(width, height, connect, col, len(grid[col]) - 1, grid):
+                break
+        else:
+            return moves
+
+
+def grid_of(moves: list[int], width: int) -> tuple:
+    grid = _empty(width)
+    for i, col in enumerate(moves):
+        grid = grid[:col] + (grid[col] + (i % 2,),) + grid[col + 1 :]
+    return grid
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "plies"),
+    [(5, 4, 4, 9), (4, 4, 3, 5), (4, 5, 4, 8), (6, 5, 5, 19), (7, 4, 6, 18), (5, 5, 3, 13)],
+)
+def test_solve_and_analyze_match_plain_minimax_on_small_boards(width, height, connect, plies):
+    rng = random.Random(f"{width}x{height}c{connect}")
+    small = Solver(width, height, connect, table_bits=16)
+    for _ in range(12):
+        moves = random_open_position(rng, width, height, connect, plies)
+        grid = grid_of(moves, width)
+        assert small.solve(moves) == minimax_score(width, height, connect, grid), moves
+        expected = []
+        for col in range(width):
+            if len(grid[col]) == height:
+                expected.append(None)
+                continue
+            child = grid[:col] + (grid[col] + (plies % 2,),) + grid[col + 1 :]
+            if _lines_through(width, height, connect, col, len(grid[col]), child):
+                expected.append((width * height + 1 - plies) // 2)
+            else:
+                expected.append(-minimax_score(width, height, connect, child))
+        assert small.analyze(moves) == expected, moves
+        assert small.analyze(moves, weak=True) == [None if e is None else (e > 0) - (e < 0) for e in expected]
+
+
+# -- best_move ------------------------------------------------------------------------------------------
+
+
+def test_best_move_without_budget_is_exact_and_names_exactly_the_best_columns():
+    small = Solver(5, 4, 4, table_bits=16)
+    rng = random.Random(5)
+    for _ in range(10):
+        moves = random_open_position(rng, 5, 4, 4, 8)
+        scores = small.analyze(moves)
+        top = max(s for s in scores if s is not None)
+        result = small.best_move(moves)
+        assert isinstance(result, SearchResult) and result.exact and result.depth is None
+        assert result.scores == tuple(scores), moves
+        assert scores[result.column] == top
+        only_best = small.best_move(moves, all_scores=False)
+        assert only_best.scores == tuple(s if s == top else None for s in scores), moves
+
+
+def test_best_move_on_known_positions_plays_a_column_keeping_the_score(solver):
+    for moves, expected in read_set("Test_L1_R1", 10) + read_set("Test_L2_R2", 5):
+        result = solver.best_move(parse_pons_moves(moves), all_scores=False)
+        assert result.exact and result.scores[result.column] == expected
+        assert solver.solve(parse_pons_moves(moves) + [result.column]) == -expected
+
+
+def test_best_move_picks_at_random_among_equally_scored_columns():
+    small = Solver(4, 4, 3, table_bits=16)
+    moves = []  # the empty board is symmetric, so mirror columns score the same
+    scores = small.analyze(moves)
+    best = max(s for s in scores if s is not None)
+    ties = {c for c, s in enumerate(scores) if s == best}
+    chosen = {small.best_move(moves, rng=random.Random(seed)).column for seed in range(40)}
+    assert chosen <= ties
+    assert len(chosen) == len(ties) > 1
+
+
+def test_best_move_with_tiny_budget_falls_back_to_depth_limited_search():
+    full = Solver()
+    moves = [3, 3, 2]
+    result = full.best_move(moves, max_nodes=2_000)
+    assert not result.exact
+    assert result.depth is not None and result.depth >= 1
+    assert 0 <= result.column < 7
+    assert full.explored <= 2_000 + 7 * 8  # depth 1 always completes
+
+
+def test_budgeted_best_move_scores_the_columns_that_lose_at_once():
+    full = Solver(table_bits=16)
+    # the opponent has three on the bottom row (columns 0-2): every column but 3 loses at once
+    result = full.best_move([0, 6, 1, 6, 2], max_nodes=300)
+    assert result.column == 3
+    if not result.exact:
+        assert [c for c, s in enumerate(result.scores) if s is not None] == [0, 1, 2, 4, 5, 6]
+    assert all(s == -((42 - 5) // 2) for c, s in enumerate(result.scores) if c != 3 and s is not None)
+
+
+def test_exact_best_move_within_budget_fills_scores_while_the_budget_lasts(solver):
+    moves, _ = read_set("Test_L2_R1", 1)[0]
+    columns = parse_pons_moves(moves)
+    solver.reset()
+    exact = solver.analyze(columns)
+    solver.reset()
+    result = solver.best_move(columns, max_nodes=50_000_000)
+    assert result.exact and result.scores == tuple(exact)
+
+
+def test_best_move_takes_an_immediate_win_and_blocks_one():
+    full = Solver(table_bits=16)
+    # the side to move has three in column 0 and wins by playing it again
+    assert full.best_move([0, 1, 0, 1, 0, 2], max_nodes=10).column == 0
+    # the opponent threatens the bottom row at column 3: only blocking does not lose at once
+    assert full.best_move([0, 6, 1, 6, 2], max_nodes=200).column == 3
+
+
+def test_best_move_on_a_full_board_is_an_error():
+    tiny = Solver(3, 3, 3, table_bits=16)
+    full_draw = [0, 1, 2, 1, 0, 2, 1, 0, 2]  # no three in a row anywhere
+    assert tiny.solve(full_draw) == 0
+    with pytest.raises(SolverError):
+        tiny.best_move(full_draw)
+
+
+# -- input validation, sizes, helpers ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("moves", "error"),
+    [
+        ([7], InvalidMoveError),
+        ([-1], InvalidMoveError),
+        (["4"], InvalidMoveError),
+        ([1.0], InvalidMoveError),
+        ([0] * 7, IllegalMoveError),
+        ([0, 1, 0, 1, 0, 1, 0, 1], GameOverError),
+        ([0, 1, 0, 1, 0, 1, 0], SolverError),
+    ],
+)
+def test_bad_move_lists_are_rejected(solver, moves, error):
+    with pytest.raises(error):
+        solver.solve(moves)
+    with pytest.raises(error):
+        solver.analyze(moves)
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect"),
+    [(10, 6, 4), (8, 8, 4), (7, 6, 2), (7, 6, 7), (0, 6, 4)],
+)
+def test_boards_beyond_the_bitboard_and_bad_connect_lengths_are_rejected(width, height, connect):
+    with pytest.raises(SolverError):
+        Solver(width, height, connect, table_bits=16)
+
+
+def test_table_bits_out_of_range_is_rejected():
+    with pytest.raises(SolverError):
+        Solver(table_bits=40)
+
+
+def test_default_tables_stay_under_64_mib_even_on_a_full_64_bit_board():
+    assert Solver().table_bytes < 64 * 2**20
+    big = Solver(8, 7)  # 8 * (7 + 1) = 64 bits: needs 64-bit partial keys
+    assert big.table_bytes < 64 * 2**20
+    moves = random_open_position(random.Random(8), 8, 7, 4, 44)
+    scores = big.analyze(moves)
+    assert max(s for s in scores if s is not None) == big.solve(moves)
+
+
+def test_nodes_for_seconds_scales_with_the_time_budget():
+    assert nodes_for_seconds(2.0, rate=1_000) == 2_000
+    assert nodes_for_seconds(0.0) == 1
+    assert Solver(table_bits=16).nodes_for_seconds(1.0) > 0
+    with pytest.raises(SolverError):
+        nodes_for_seconds(-1.0)
+
+
+def test_parse_pons_moves_converts_one_based_digits():
+    assert parse_pons_moves("4453") == [3, 3, 4, 2]
+    with pytest.raises(InvalidMoveError):
+        parse_pons_moves("40")
+    with pytest.raises(InvalidMoveError):
+        parse_pons_moves("4a")
+
+
+def test_solve_accepts_numpy_integers(solver):
+    assert solver.solve(np.array([3, 3, 3, 3, 2, 2, 2], dtype=np.int64)) == solver.solve([3, 3, 3, 3, 2, 2, 2])
