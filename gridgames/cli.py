@@ -15,22 +15,17 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from gridgames.cli_support import EXIT_INTERRUPTED, EXIT_USAGE, fail
+from gridgames.cli_support import one_line as _one_line
 from gridgames.errors import GridGamesError
 from gridgames.game import GameKind, GameSpec
 from gridgames.registry import default_registry
 
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 
 
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error to standard error and return the exit to raise (code 2)."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_USAGE)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+def _first_line(text: str) -> str:
+    """A command's whole first paragraph (click's short help cuts it off mid-sentence)."""
+    return _one_line(text.strip().split("\n\n")[0])
 
 
 class GameGroup(TyperGroup):
@@ -53,13 +48,13 @@ class GameGroup(TyperGroup):
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """List the built-in commands, then the games by name only (no game is imported for help)."""
-        rows = [(name, cmd.get_short_help_str(limit=formatter.width)) for name, cmd in sorted(self.commands.items())]
+        rows = [(name, _first_line(cmd.help or "")) for name, cmd in sorted(self.commands.items())]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
         names = [n for n in default_registry().names() if n not in self.commands]
         if names:
             with formatter.section("Games (gridgames GAME COMMAND --help)"):
-                formatter.write_dl([(n, f"the {n} game's own commands") for n in names])
+                formatter.write_dl([(n, f"{n}'s own commands") for n in names])
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *a: Any, **kw: Any) -> Any:
         """Run the CLI; turn every error on bad input into one line and exit code 2."""

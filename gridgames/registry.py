@@ -83,7 +83,7 @@ class Registry:
         except Exception as error:  # a plugin's import may fail in any way; report it, stay up
             return self._fail(name, ep, f"import failed: {type(error).__name__}: {error}")
         if not isinstance(spec, GameSpec):
-            return self._fail(name, ep, f"exposes a {type(spec).__name__}, not a gridgames.game.GameSpec")
+            return self._fail(name, ep, f"exposes {_a(type(spec).__name__)}, not a gridgames.game.GameSpec")
         if spec.name != name:
             return self._fail(name, ep, f"its GameSpec is named {spec.name!r}, not {name!r}")
         self._loaded[name] = spec
@@ -118,3 +118,8 @@ def default_registry() -> Registry:
 def load_game(name: str) -> GameSpec:
     """The `GameSpec` of an installed game by name."""
     return default_registry().load(name)
+
+
+def _a(noun: str) -> str:
+    """The noun with its indefinite article ("an int", "a str")."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"

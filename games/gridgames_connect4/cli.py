@@ -22,10 +22,10 @@ from gridgames_connect4 import players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import load_game, save_game
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options
 from gridgames.errors import GridGamesError, OptionError
 
 SEAT_KINDS = ("human", *players.KINDS)
-EXIT_INTERRUPTED = 130
 COMMANDS_HELP = "u undo, h hint, s FILE save, q quit"
 
 
@@ -304,12 +304,7 @@ def make_app() -> typer.Typer:
         """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
         from gridgames_connect4.analysis import analyze_position
 
-        if jobs is not None and scheduler is not None:
-            raise OptionError("--jobs runs local processes and --scheduler a Dask cluster; choose one")
-        if scheduler is not None:
-            from gridgames.search.parallel import require_dask
-
-            require_dask()
+        check_parallel_options(jobs, scheduler)
         state = Connect4(width, height, connect).from_notation(moves)
         report = analyze_position(state, weak=weak, jobs=jobs, scheduler=scheduler)
         if as_json:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 from rich.console import Console
 
-from gridgames.cli import EXIT_INTERRUPTED, fail
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, fail
 from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, ProgressCallback, Solution
 
@@ -167,16 +167,9 @@ def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, 
 
 def _check_parallel(jobs: Optional[str], scheduler: Optional[str], *, listing: bool) -> None:
     """Refuse, in one line, what parallel runs do not do; check --jobs and that Dask is installed."""
-    from gridgames.search.parallel import require_dask, resolve_jobs
-
-    if jobs is not None and scheduler is not None:
-        raise fail("--jobs runs local processes and --scheduler a Dask cluster; choose one")
-    if listing:
+    if listing and not (jobs is not None and scheduler is not None):
         raise fail("--jobs and --scheduler count in parallel (--count or --json); listing solutions (--limit, --jsonl, --svg) runs in one process")
-    if jobs is not None:
-        resolve_jobs(jobs)
-    if scheduler is not None:
-        require_dask()
+    check_parallel_options(jobs, scheduler)
 
 
 def _solve_count_parallel(

@@ -71,7 +71,20 @@ def test_help_imports_neither_games_nor_numba() -> None:
     code = (
         "import sys; from typer.testing import CliRunner; from gridgames.cli import app; "
         "r = CliRunner().invoke(app, ['--help']); assert r.exit_code == 0, r.output; "
-        "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith('games')))"
+        "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith(('games', 'gridgames_'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_help_shows_each_command_summary_whole() -> None:
+    result = runner.invoke(app, ["--help"], terminal_width=80)
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "(and any plugin that failed to load, with its reason)" in text
+    assert "gridgames play GAME --help)" in text
+
+
+def test_python_dash_m_gridgames_runs_the_cli() -> None:
+    out = subprocess.run([sys.executable, "-m", "gridgames", "--help"], capture_output=True, text=True, check=True).stdout
+    assert "Usage: gridgames" in out and "solve" in out

@@ -33,6 +33,7 @@ def test_a_good_plugin_loads_its_spec() -> None:
         ("no_such_module_xyz:SPEC", "import failed: ModuleNotFoundError"),
         ("gridgames_test_support.toy_games:NO_SUCH_NAME", "import failed: AttributeError"),
         ("gridgames_test_support.toy_games:WRONG_OBJECT", "exposes a str, not a gridgames.game.GameSpec"),
+        ("gridgames_test_support.toy_games:AN_INT", "exposes an int, not a gridgames.game.GameSpec"),
         ("gridgames_test_support.toy_games:MISNAMED_SPEC", "named 'other', not 'nim'"),
     ],
 )

@@ -1,0 +1,46 @@
+"""Helpers every game's commands share: one-line failures, exit codes, the --jobs/--scheduler check.
+
+A game's own typer commands (built-in or plugin) use these so that every command of the
+``gridgames`` CLI fails the same way: one line ``error: ...`` on standard error, exit code 2;
+an interrupted run exits 130 after reporting what it found.
+
+>>> check_parallel_options(jobs="2", scheduler=None)
+>>> check_parallel_options(jobs="2", scheduler="tcp://host:8786")
+Traceback (most recent call last):
+...
+gridgames.errors.OptionError: --jobs runs local processes and --scheduler a Dask cluster; choose one
+"""
+
+from __future__ import annotations
+
+import typer
+
+from gridgames.errors import OptionError
+
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "check_parallel_options", "fail", "one_line"]
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def one_line(text: str) -> str:
+    """The text with every run of white space (newlines included) as one space."""
+    return " ".join(text.split())
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line error to standard error and return the exit to raise (code 2)."""
+    typer.echo(f"error: {one_line(message)}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def check_parallel_options(jobs: str | None, scheduler: str | None) -> None:
+    """Check --jobs / --scheduler before any work starts: not both, a valid job count, Dask installed."""
+    from gridgames.search.parallel import require_dask, resolve_jobs  # parallel machinery only when asked for
+
+    if jobs is not None and scheduler is not None:
+        raise OptionError("--jobs runs local processes and --scheduler a Dask cluster; choose one")
+    if jobs is not None:
+        resolve_jobs(jobs)
+    if scheduler is not None:
+        require_dask()
