@@ -29,7 +29,7 @@ import typer
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.game import Game, GameKind, GameSpec, Player, Puzzle, Solution, State
 from gridgames.progress import search_progress
-from gridgames.search.mcts import AI_KINDS, make_ai
+from gridgames.search.players import AI_KINDS, make_ai
 
 SEAT_KINDS = ("human", *AI_KINDS)
 PLAY_OPTIONS = ("red", "yellow", "think", "seed")

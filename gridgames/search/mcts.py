@@ -1,4 +1,4 @@
-"""Monte Carlo tree search (UCT with random playouts), a random player, and `make_ai`.
+"""Monte Carlo tree search (UCT with random playouts) and its player.
 
 MCTS needs nothing from a game but the protocol: `State.copy`, `play`,
 `legal_moves` and `Outcome.value_for`, so it plays any game, including those
@@ -6,9 +6,6 @@ that provide no evaluation and those with more than two players. Each iteration
 walks down the tree by the UCT rule, adds one node, plays random moves to the end
 and credits the result to every node on the way, from the view of the player who
 moved into it. The move chosen is the most visited one.
-
-`make_ai` picks the generic computer player for a game: negamax when the game
-has an evaluation (and two players, zero-sum), MCTS otherwise.
 """
 
 from __future__ import annotations
@@ -16,16 +13,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Literal
 
 import attrs
 
 from gridgames.errors import GameOverError, OptionError
-from gridgames.game import Game, Move, Player, State
-from gridgames.search.negamax import NegamaxPlayer
+from gridgames.game import Move, State
 
-AIKind = Literal["ai", "negamax", "mcts", "random"]
-AI_KINDS: tuple[str, ...] = ("ai", "negamax", "mcts", "random")
 CHECK_EVERY = 16
 
 
@@ -147,41 +140,3 @@ class MCTSPlayer:
         self.last = mcts(state, seconds=self.seconds, iterations=self.iterations, exploration=self.exploration, rng=self.rng)
         self.note = self.last.describe()
         return self.last.move
-
-
-@attrs.define
-class RandomPlayer:
-    """A player choosing uniformly among the legal moves."""
-
-    name: str = "random"
-    rng: random.Random = attrs.field(factory=random.Random)
-    note: str = "a random legal move"
-
-    def choose(self, state: State) -> Move:
-        """A random legal move."""
-        return self.rng.choice(list(state.legal_moves()))
-
-
-def has_evaluation(game: Game) -> bool:
-    """True when the game's states provide a heuristic evaluation (`State.evaluate` is not None)."""
-    return game.new_state().evaluate() is not None
-
-
-def make_ai(
-    state_or_game: State | Game, kind: str = "ai", *, seconds: float = 1.0, rng: random.Random | None = None
-) -> Player:
-    """A computer player: "negamax", "mcts", "random", or "ai" (negamax if the game has an evaluation, else MCTS)."""
-    game = state_or_game if isinstance(state_or_game, Game) else state_or_game.game
-    if kind not in AI_KINDS:
-        raise OptionError(f"unknown computer player {kind!r} (choose from {', '.join(AI_KINDS)})")
-    if kind == "ai":
-        info = game.info
-        two_player = info.num_players == 2 and info.zero_sum
-        kind = "negamax" if two_player and has_evaluation(game) else "mcts"
-    if kind == "negamax":
-        if game.info.num_players != 2:
-            raise OptionError(f"negamax plays two-player games; this one has {game.info.num_players} players")
-        return NegamaxPlayer(name="negamax", seconds=seconds, rng=rng)
-    if kind == "mcts":
-        return MCTSPlayer(name="mcts", seconds=seconds, rng=rng)
-    return RandomPlayer(rng=rng or random.Random())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gridgames.search.mcts import RandomPlayer, make_ai
+from gridgames.search.players import RandomPlayer, make_ai
 from gridgames.search.negamax import NegamaxPlayer
 
 from gridgames_mnk import MNKGame

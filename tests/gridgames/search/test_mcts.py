@@ -8,7 +8,8 @@ import pytest
 
 from gridgames.errors import GameOverError, OptionError
 from gridgames.game import Player
-from gridgames.search.mcts import MCTSPlayer, RandomPlayer, has_evaluation, make_ai, mcts
+from gridgames.search.mcts import MCTSPlayer, mcts
+from gridgames.search.players import RandomPlayer, has_evaluation, make_ai
 from gridgames.search.negamax import NegamaxPlayer
 
 from gridgames_test_support.engine_toys import PileNim, nim_xor

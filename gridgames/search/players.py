@@ -1,0 +1,64 @@
+"""The generic computer players and the factory that picks one for a game.
+
+`make_ai` picks the generic computer player for a game: negamax (`gridgames.search.negamax`)
+when the game has an evaluation (and two players, zero-sum), Monte Carlo tree search
+(`gridgames.search.mcts`) otherwise; ``"random"`` plays a uniformly random legal move.
+
+>>> AI_KINDS
+('ai', 'negamax', 'mcts', 'random')
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+import attrs
+
+from gridgames.errors import OptionError
+from gridgames.game import Game, Move, Player, State
+from gridgames.search.mcts import MCTSPlayer
+from gridgames.search.negamax import NegamaxPlayer
+
+__all__ = ["AI_KINDS", "AIKind", "RandomPlayer", "has_evaluation", "make_ai"]
+
+AIKind = Literal["ai", "negamax", "mcts", "random"]
+AI_KINDS: tuple[str, ...] = ("ai", "negamax", "mcts", "random")
+
+
+@attrs.define
+class RandomPlayer:
+    """A player choosing uniformly among the legal moves."""
+
+    name: str = "random"
+    rng: random.Random = attrs.field(factory=random.Random)
+    note: str = "a random legal move"
+
+    def choose(self, state: State) -> Move:
+        """A random legal move."""
+        return self.rng.choice(list(state.legal_moves()))
+
+
+def has_evaluation(game: Game) -> bool:
+    """True when the game's states provide a heuristic evaluation (`State.evaluate` is not None)."""
+    return game.new_state().evaluate() is not None
+
+
+def make_ai(
+    state_or_game: State | Game, kind: str = "ai", *, seconds: float = 1.0, rng: random.Random | None = None
+) -> Player:
+    """A computer player: "negamax", "mcts", "random", or "ai" (negamax if the game has an evaluation, else MCTS)."""
+    game = state_or_game if isinstance(state_or_game, Game) else state_or_game.game
+    if kind not in AI_KINDS:
+        raise OptionError(f"unknown computer player {kind!r} (choose from {', '.join(AI_KINDS)})")
+    if kind == "ai":
+        info = game.info
+        two_player = info.num_players == 2 and info.zero_sum
+        kind = "negamax" if two_player and has_evaluation(game) else "mcts"
+    if kind == "negamax":
+        if game.info.num_players != 2:
+            raise OptionError(f"negamax plays two-player games; this one has {game.info.num_players} players")
+        return NegamaxPlayer(name="negamax", seconds=seconds, rng=rng)
+    if kind == "mcts":
+        return MCTSPlayer(name="mcts", seconds=seconds, rng=rng)
+    return RandomPlayer(rng=rng or random.Random())
