@@ -43,13 +43,30 @@ class GameKind(str, Enum):
     PUZZLE = "puzzle"
 
 
+class Termination(str, Enum):
+    """Why a game ended, as data a program can test (the text is in `Outcome.reason`)."""
+
+    LINE = "line"  # a player completed a line (Connect Four, m,n,k-games)
+    BOARD_FULL = "board full"  # the board filled up with no winner
+    NO_MOVES = "no moves"  # the player to move has no legal move (Domineering, Cram)
+    RULE = "rule"  # any other rule of the game
+
+
 @attrs.frozen
 class Outcome:
-    """How a game ended: the winner (a player index) or None for a draw, why, and the deciding cells."""
+    """How a game ended: the winner (a player index) or None for a draw, why, the deciding cells, and the kind of end.
+
+    >>> outcome = Outcome(0, "Red wins with four in a row", ((0, 0), (0, 1), (0, 2), (0, 3)), Termination.LINE)
+    >>> outcome.value_for(0), outcome.value_for(1), outcome.is_draw
+    (1.0, -1.0, False)
+    >>> Outcome(None, "the board is full", termination=Termination.BOARD_FULL).termination.value
+    'board full'
+    """
 
     winner: int | None
     reason: str
     cells: tuple[Cell, ...] = ()
+    termination: Termination = attrs.field(default=Termination.RULE, converter=Termination)
 
     @property
     def is_draw(self) -> bool:

@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError
-from gridgames.game import Game, GameKind, GameSpec, Puzzle, State
+from gridgames.game import Game, GameKind, GameSpec, Puzzle, State, Termination
 
 
 class ConformanceError(GridGamesError, AssertionError):
@@ -119,6 +119,7 @@ def _check_finished(game: Game, state: State) -> None:
     assert outcome is not None
     _require(outcome.winner is None or 0 <= outcome.winner < game.info.num_players, f"bad winner {outcome.winner}")
     _require(bool(outcome.reason), "an outcome needs a reason")
+    _require(isinstance(outcome.termination, Termination), f"the outcome's termination must be a Termination, not {outcome.termination!r}")
     before = _snapshot(state)
     try:
         state.play(0)

@@ -17,7 +17,7 @@ import attrs
 from gridgames_connect4 import heuristic, notation
 from gridgames_connect4.notation import ColumnOutOfRangeError, column_range_error
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError
-from gridgames.game import Game, GameInfo, Move, Outcome, State
+from gridgames.game import Game, GameInfo, Move, Outcome, State, Termination
 from gridgames.grid import Cell, Direction, Grid
 
 RED, YELLOW = 0, 1
@@ -234,9 +234,9 @@ class Connect4State(State):
         ]
         if lines:
             cells = tuple(dict.fromkeys(c for line in lines for c in line))
-            return Outcome(len(self._moves) % 2 ^ 1, notation.line_words(connect), cells)
+            return Outcome(len(self._moves) % 2 ^ 1, notation.line_words(connect), cells, Termination.LINE)
         if len(self._moves) == self.game.width * self.game.height:
-            return Outcome(None, DRAW_REASON)
+            return Outcome(None, DRAW_REASON, termination=Termination.BOARD_FULL)
         return None
 
     def undo(self) -> Move:

@@ -32,7 +32,7 @@ import attrs
 import numpy as np
 
 from gridgames.errors import IllegalMoveError, NotationError, OptionError
-from gridgames.game import GameInfo, GameKind, GameSpec, Game, Move, Option, Outcome, State
+from gridgames.game import GameInfo, GameKind, GameSpec, Game, Move, Option, Outcome, State, Termination
 from gridgames.grid import EMPTY, Direction, Grid
 
 __all__ = ["MNKGame", "MNKState", "SPEC"]
@@ -161,10 +161,10 @@ class MNKState(State):
             for direction in Direction:
                 if self.grid.line_length(cell, direction) >= self.game.k:
                     line = tuple(self.grid.line_cells(cell, direction))
-                    self._outcome = Outcome(player, f"{PLAYER_NAMES[player]} has {self.game.k} in a row", line)
+                    self._outcome = Outcome(player, f"{PLAYER_NAMES[player]} has {self.game.k} in a row", line, Termination.LINE)
                     return
         if len(self._history) == self.game.info.max_game_length:
-            self._outcome = Outcome(None, "the board is full")
+            self._outcome = Outcome(None, "the board is full", termination=Termination.BOARD_FULL)
 
     def undo(self) -> Move:
         """Take back the last stone."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gridgames.errors import IllegalMoveError, NotationError, OptionError
+from gridgames.game import Termination
 from gridgames.testing import check_game, check_spec
 
 from gridgames_mnk import SPEC, MNKGame
@@ -41,11 +42,13 @@ def test_three_in_a_row_wins_for_x_in_every_direction(moves: str, line: list[str
 def test_o_can_win_too() -> None:
     state = MNKGame().from_notation("a1 b1 a2 b2 c3 b3")
     assert state.outcome is not None and state.outcome.winner == 1 and "O has 3 in a row" in state.outcome.reason
+    assert state.outcome.termination is Termination.LINE
 
 
 def test_a_full_board_without_a_line_is_a_draw() -> None:
     state = MNKGame().from_notation(DRAW)
     assert state.outcome is not None and state.outcome.is_draw and state.outcome.reason == "the board is full"
+    assert state.outcome.termination is Termination.BOARD_FULL
     assert state.to_text().splitlines()[:3] == ["3 X O X", "2 X O O", "1 O X X"]
 
 

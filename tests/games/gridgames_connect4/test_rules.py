@@ -8,6 +8,7 @@ from gridgames_test_support.strategies import connect4_playouts
 
 from gridgames_connect4 import SPEC, ColumnFullError, ColumnOutOfRangeError, Connect4
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
+from gridgames.game import Termination
 from gridgames.testing import check_game, check_spec
 
 DRAW_7X6 = "126613431456475467333341527215612225546777"
@@ -52,6 +53,7 @@ def test_a_line_through_the_last_disc_wins(size: tuple[int, int, int], moves: st
     state = game.from_notation(moves)
     assert state.outcome is not None
     assert state.outcome.winner == winner
+    assert state.outcome.termination is Termination.LINE
     assert names(game, state.outcome.cells) == sorted(cells.split())
     assert list(state.legal_moves()) == []
     undone = state.copy()
@@ -73,6 +75,7 @@ def test_a_full_board_without_a_line_is_a_draw() -> None:
     game = Connect4()
     state = game.from_notation(DRAW_7X6)
     assert state.outcome is not None and state.outcome.is_draw
+    assert state.outcome.termination is Termination.BOARD_FULL
     assert state.outcome.reason == "the board is full"
     assert brute_force_lines(state.to_text(), 4) == set()
     assert game.describe(state.outcome) == "Draw: the board is full"
