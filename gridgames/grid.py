@@ -8,6 +8,18 @@ any shape work.
 Pictures round-trip: ``Grid.from_text(grid.to_text()) == grid``. In a picture '.'
 is an empty cell, '#' a hole, and the characters of ``ALPHABET`` stand for the
 values 1, 2, 3, ... in order.
+
+>>> grid = Grid.from_text("..#\\n...")
+>>> grid.can_place([(0, 0), (1, 0)], at=(0, 0))
+True
+>>> grid.place([(0, 0), (1, 0)], at=(0, 0), value=1)
+>>> print(grid.to_text())
+1.#
+1..
+>>> grid.next_blank_cell()
+(0, 1)
+>>> Grid.from_text(grid.to_text()) == grid
+True
 """
 
 from __future__ import annotations

@@ -5,6 +5,16 @@ mutable position. Player 0 is red and moves first, player 1 is yellow. A move is
 0-based column; `Connect4.parse_move` / `format_move` speak 1-based column numbers.
 A win is found by counting the line through the last disc along each direction
 (`Grid.line_length`), so a move that completes a line ends the game at once.
+
+>>> state = Connect4().from_notation("4455667")
+>>> state.outcome.termination.value, state.outcome.winner
+('line', 0)
+>>> Connect4().describe(state.outcome)
+'Red wins with d1 e1 f1 g1 (four in a row)'
+>>> state.undo()
+6
+>>> state.is_over, state.current_player
+(False, 0)
 """
 
 from __future__ import annotations
