@@ -1,8 +1,9 @@
 """The generic ``play`` and ``solve`` commands, for games that bring no commands of their own.
 
-``gridgames play GAME`` seats a human or a computer player on each side
-(``--red KIND --yellow KIND``: the first and second player; KIND is ``human``,
-``ai``, ``negamax``, ``mcts`` or ``random``), draws the position after each move and
+``gridgames play GAME`` seats a human or a computer player on each side (one option
+per player, named after the game's own player names, e.g. ``--x KIND --o KIND`` for the
+m,n,k-game, and also ``--first KIND --second KIND``; KIND is ``human``, ``ai``,
+``negamax``, ``mcts`` or ``random``), draws the position after each move and
 reads the human's moves from standard input (``u`` takes back the last own move and
 the reply, ``q`` quits), so it also runs from a script.
 
@@ -32,7 +33,7 @@ from gridgames.progress import search_progress
 from gridgames.search.players import AI_KINDS, make_ai
 
 SEAT_KINDS = ("human", *AI_KINDS)
-PLAY_OPTIONS = ("red", "yellow", "think", "seed")
+PLAY_OPTIONS = ("think", "seed", *("first", "second", "third", "fourth", "fifth", "sixth"))
 SOLVE_OPTIONS = ("count", "limit", "unique", "json")
 UNDO_WORDS = ("u", "undo")
 QUIT_WORDS = ("q", "quit", "exit")
@@ -95,24 +96,60 @@ def generic_command(verb: str, spec: GameSpec) -> Any:
 # ----------------------------------------------------------------------------------------------
 # play
 # ----------------------------------------------------------------------------------------------
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _slug(name: str) -> str:
+    """A player's name as an option name: lower case, words joined by '-' ('' when it cannot be one)."""
+    words = "".join(ch if ch.isalnum() else " " for ch in name.lower()).split()
+    slug = "-".join(words)
+    return slug if slug[:1].isalpha() else ""
+
+
+def seat_flags(spec: GameSpec, names: tuple[str, ...]) -> list[list[str]]:
+    """Each seat's option names: the player's own name (``--x``, ``--vertical``) and its place (``--first``)."""
+    taken = {_flag(name) for name in ("think", "seed", "help")} | {_flag(o.name) for o in spec.options}
+    slugs = [_slug(name) for name in names]
+    flags = []
+    for i, slug in enumerate(slugs):
+        own = f"--{slug}" if slug and slugs.count(slug) == 1 and f"--{slug}" not in taken and slug not in ORDINALS else None
+        ordinal = f"--{ORDINALS[i]}" if i < len(ORDINALS) else None
+        flags.append([flag for flag in (own, ordinal) if flag])
+    return flags
+
+
+def _summary_help(verb: str, spec: GameSpec) -> str:
+    """``Play cram: ...`` unless the summary already names the game (no "Play cram: Cram: ...")."""
+    if spec.summary.lower().startswith(spec.name.lower()):
+        return f"{verb} {spec.summary[0].lower()}{spec.summary[1:]}" if verb else spec.summary
+    return f"{verb} {spec.name}: {spec.summary}"
+
+
 def _play_command(spec: GameSpec) -> Any:
     kinds = "/".join(SEAT_KINDS)
+    game = spec.make()
+    names = game.info.player_names if isinstance(game, Game) else ("first", "second")
+    seat_parameters = [
+        _keyword(f"seat_{i}", "human" if i == 0 else "ai", str, *flags, help_text=f"who plays {names[i]} ({ORDINALS[i] if i < len(ORDINALS) else i + 1} to move): {kinds}")
+        for i, flags in enumerate(seat_flags(spec, names))
+        if flags
+    ]
     parameters = [
-        _keyword("red", "human", str, "--red", help_text=f"the first player: {kinds}"),
-        _keyword("yellow", "ai", str, "--yellow", help_text=f"the second player: {kinds}"),
+        *seat_parameters,
         _keyword("think", 1.0, float, "--think", help_text="seconds a computer player thinks per move"),
         _keyword("seed", None, Optional[int], "--seed", help_text="seed of the computer players' random choices"),
         *_game_parameters(spec, PLAY_OPTIONS),
     ]
 
-    def body(red: str, yellow: str, think: float, seed: int | None, **values: Any) -> int:
+    def body(think: float, seed: int | None, **values: Any) -> int:
+        kinds_chosen = [values.pop(p.name) for p in seat_parameters]
         game = spec.make(**_game_options(spec, values))
         if not isinstance(game, Game):
             raise PluginError(f"{spec.name} is declared turn-based but creates a {type(game).__name__}")
-        seats = _seats(game, [red, yellow], think, random.Random(seed))
+        seats = _seats(game, kinds_chosen, think, random.Random(seed))
         return play_in_terminal(game, seats)
 
-    return _command("play", f"Play {spec.name}: {spec.summary}", parameters, body)
+    return _command("play", _summary_help("Play", spec), parameters, body)
 
 
 def _seats(game: Game, kinds: list[str], think: float, rng: random.Random) -> list[Player | None]:
@@ -229,7 +266,7 @@ def _solve_command(spec: GameSpec) -> Any:
             return _count(spec.name, puzzle, all_options, unique, as_json)
         return _draw(spec.name, puzzle, all_options, limit, unique, as_json)
 
-    return _command("solve", f"Solve {spec.name}: {spec.summary}", parameters, body)
+    return _command("solve", _summary_help("Solve", spec), parameters, body)
 
 
 def _report(game: str, options: dict[str, Any], solutions: int, unique: bool, partial: bool, seconds: float, **extra: Any) -> str:

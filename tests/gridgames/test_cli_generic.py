@@ -47,39 +47,39 @@ def _last_line(output: str) -> str:
 
 # --- play ---------------------------------------------------------------------------------------
 def test_two_humans_play_mnk_from_a_script_to_a_win() -> None:
-    output = _play(["--red", "human", "--yellow", "human"], "b2\na1\nb1\na2\nb3\n")
+    output = _play(["--x", "human", "--o", "human"], "b2\na1\nb1\na2\nb3\n")
     assert "moves: b2 a1 b1 a2 b3" in output
     assert _last_line(output) == "X wins (X has 3 in a row)"
     assert "3 . X .\n2 O X .\n1 O X ." in output
 
 
 def test_bad_input_is_explained_and_the_turn_is_not_lost() -> None:
-    output = _play(["--red", "human", "--yellow", "human"], "b2\nzz\nb2\na1\nb1\na2\nb3\n")
+    output = _play(["--x", "human", "--o", "human"], "b2\nzz\nb2\na1\nb1\na2\nb3\n")
     assert "such as 'b2', not 'zz'; try again" in output
     assert "move 'b2' is not legal here; try again" in output
     assert _last_line(output) == "X wins (X has 3 in a row)"
 
 
 def test_undo_takes_back_the_own_move_and_the_reply() -> None:
-    output = _play(["--red", "human", "--yellow", "human"], "u\nb2\na1\nu\nc3\nq\n")
+    output = _play(["--x", "human", "--o", "human"], "u\nb2\na1\nu\nc3\nq\n")
     assert "nothing to undo" in output
     assert "3 . . X\n2 . . .\n1 . . ." in output  # after the undo, c3 is played on an empty board
     assert _last_line(output) == "game abandoned"
 
 
 def test_the_end_of_input_quits_cleanly_with_one_line() -> None:
-    output = _play(["--red", "human", "--yellow", "human"], "b2\n")
+    output = _play(["--x", "human", "--o", "human"], "b2\n")
     assert _last_line(output) == "end of input: game abandoned"
 
 
 def test_a_human_plays_against_the_ai_which_blocks_a_threat() -> None:
-    output = _play(["--red", "human", "--yellow", "ai", "--think", "0.2", "--seed", "1"], "a1\nb1\nq\n")
+    output = _play(["--first", "human", "--second", "ai", "--think", "0.2", "--seed", "1"], "a1\nb1\nq\n")
     assert "O (negamax) plays c1" in output.split("X to move")[2]  # blocks the row a1-b1-c1
     assert "depth " in output
 
 
 def test_computer_players_play_a_whole_game() -> None:
-    output = _play(["--red", "random", "--yellow", "ai", "--think", "0.1", "--seed", "3"], "")
+    output = _play(["--x", "random", "--o", "ai", "--think", "0.1", "--seed", "3"], "")
     last = _last_line(output)
     assert last.startswith(("X wins", "O wins", "draw ("))
     assert not last.startswith("X wins")  # the AI does not lose 3x3 to a random player
@@ -87,7 +87,7 @@ def test_computer_players_play_a_whole_game() -> None:
 
 
 def test_game_options_reach_the_game() -> None:
-    output = _play(["--width", "4", "--height", "2", "--k", "2", "--red", "random", "--yellow", "random", "--seed", "2"], "")
+    output = _play(["--width", "4", "--height", "2", "--k", "2", "--first", "random", "--second", "random", "--seed", "2"], "")
     assert "  a b c d" in output and "\n2 " in output and "\n3 " not in output
 
 
@@ -95,7 +95,8 @@ def test_game_options_reach_the_game() -> None:
     ("args", "message"),
     [
         (["play", "mnk", "--k", "9"], "k must be from 1 to the longer side"),
-        (["play", "mnk", "--red", "genius"], "unknown player kind 'genius'"),
+        (["play", "mnk", "--x", "genius"], "unknown player kind 'genius'"),
+        (["play", "mnk", "--red", "human"], "No such option: --red"),
         (["play", "mnk", "--think", "0"], "--think must be a positive number"),
         (["play", "nqueens"], "nqueens is a puzzle"),
         (["solve", "mnk"], "mnk is a turn-based game"),
@@ -113,8 +114,26 @@ def test_errors_are_one_line_with_exit_code_2(args: list[str], message: str) -> 
 def test_generated_help_lists_the_seats_and_the_games_options() -> None:
     result = runner.invoke(app, ["play", "mnk", "--help"])
     assert result.exit_code == 0
-    for flag in ("--red", "--yellow", "--think", "--seed", "--width", "--height", "--k"):
+    for flag in ("--x", "--first", "--o", "--second", "--think", "--seed", "--width", "--height", "--k"):
         assert flag in result.output
+    assert "who plays X (first to move)" in result.output
+
+
+def test_seats_are_named_from_the_players_names_unless_a_name_cannot_be_an_option() -> None:
+    from gridgames.cli_generic import seat_flags
+    from gridgames.game import GameKind, GameSpec, Option
+
+    spec = GameSpec(name="toy", summary="Toy: a game", kind=GameKind.TURN_BASED, create=lambda: None, options=(Option("size", int, 3, "side"),))
+    assert seat_flags(spec, ("Vertical", "Horizontal")) == [["--vertical", "--first"], ["--horizontal", "--second"]]
+    assert seat_flags(spec, ("Size", "1st")) == [["--first"], ["--second"]]  # clashes with --size; not a name
+    assert seat_flags(spec, ("Red team", "red team")) == [["--first"], ["--second"]]  # the same name twice
+
+
+def test_help_does_not_repeat_the_games_name() -> None:
+    result = runner.invoke(app, ["solve", "nqueens", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "nqueens: nqueens" not in text.lower() and "Solve" in text
 
 
 def test_a_broken_plugin_is_listed_with_its_reason_while_the_others_work() -> None:
