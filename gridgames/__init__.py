@@ -1,0 +1,94 @@
+"""gridgames: a framework for grid puzzles and placement games.
+
+The public API, in layers (each imports only those before it):
+
+* the board: `Grid`, `Direction`, `Cell` (`gridgames.grid`); shapes in `gridgames.shapes`;
+* the game protocol: `Game`, `State`, `Outcome`, `Termination`, `GameInfo`, `Player`,
+  `Puzzle`, `Placement`, `CountResult`, `GameSpec`, `Option`, `GameKind` (`gridgames.game`);
+* the errors, all `GridGamesError` (and most `ValueError`): `gridgames.errors`;
+* generic search engines (`gridgames.search`: negamax, MCTS, exact cover, tiling, the
+  parallel executor) and the AI factory `gridgames.search.players.make_ai`;
+* the registry of installed games (`gridgames.registry`), the conformance checks for
+  plugins (`gridgames.testing`), helpers for a game's own commands (`gridgames.cli_support`)
+  and the command line (`gridgames.cli`, also ``python -m gridgames``).
+
+>>> import gridgames
+>>> gridgames.Grid.empty(2, 3).next_blank_cell()
+(0, 0)
+>>> issubclass(gridgames.IllegalMoveError, (gridgames.GridGamesError, ValueError))
+True
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from gridgames.errors import (
+    GameOverError,
+    GridError,
+    GridGamesError,
+    IllegalMoveError,
+    InvalidMoveError,
+    NotationError,
+    OptionError,
+    PluginError,
+    PuzzleError,
+    SaveFileError,
+    ShapeError,
+    SolverError,
+    UnknownGameError,
+)
+from gridgames.game import (
+    CountResult,
+    Game,
+    GameInfo,
+    GameKind,
+    GameSpec,
+    Move,
+    Option,
+    Outcome,
+    Placement,
+    Player,
+    Puzzle,
+    State,
+    Termination,
+)
+from gridgames.grid import Cell, Direction, Grid
+
+try:
+    __version__ = version("gridgames")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "Cell",
+    "CountResult",
+    "Direction",
+    "Game",
+    "GameInfo",
+    "GameKind",
+    "GameOverError",
+    "GameSpec",
+    "Grid",
+    "GridError",
+    "GridGamesError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "NotationError",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "Placement",
+    "Player",
+    "PluginError",
+    "Puzzle",
+    "PuzzleError",
+    "SaveFileError",
+    "ShapeError",
+    "SolverError",
+    "State",
+    "Termination",
+    "UnknownGameError",
+    "__version__",
+]
