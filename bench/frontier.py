@@ -1,0 +1,37 @@
+"""Benchmark of the frontier counter (gridgames.search.frontier): domino tilings of n x n boards, unlimited copies.
+
+Prints the machine, each board's count (checked against Kasteleyn's product formula where the
+test's high-precision version is importable, else printed), the frontier span and the time
+(first call includes numba's compilation or cache load, so a warm-up runs first).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import time
+
+from gridgames.grid import Grid
+from gridgames.search.frontier import DOMINOES, count_tilings, frontier_span
+
+KNOWN = {8: 12_988_816, 12: 53_060_477_521_960_000}
+
+
+def main() -> None:
+    sizes = [int(a) for a in sys.argv[1:]] or [8, 12, 16, 18, 20]
+    print(f"machine: {platform.machine()}, os.cpu_count() = {os.cpu_count()}, python {platform.python_version()}, one core")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    count_tilings(Grid.empty(2, 2), DOMINOES)  # compile or load the kernels
+    print(f"{'board':>7} {'span':>5} {'seconds':>9}  domino tilings")
+    for n in sizes:
+        board = Grid.empty(n, n)
+        started = time.perf_counter()
+        count = count_tilings(board, DOMINOES)
+        seconds = time.perf_counter() - started
+        check = "" if n not in KNOWN else ("  [ok]" if count == KNOWN[n] else "  [MISMATCH]")
+        print(f"{n:>3}x{n:<3} {frontier_span(board, DOMINOES):>5} {seconds:>9.3f}  {count:,}{check}")
+
+
+if __name__ == "__main__":
+    main()
