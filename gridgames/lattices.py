@@ -1,0 +1,260 @@
+"""Cell lattices beyond the square grid: triangles, hexagons and cubes, with their symmetries and n-forms.
+
+A lattice names its cells by integer tuples and knows three things about them: which cells
+are neighbours, the point group (the rotations and reflections that map the lattice onto
+itself, fixing a point), and the translations. From those alone come the polyforms: the
+free n-forms (up to every symmetry), the one-sided ones (up to rotations) and the fixed ones
+(up to translations), and the symmetries of any finite board.
+
+Coordinates (vocabulary):
+
+* ``square``: ``(row, col)``; 4 neighbours; point group of 8 (4 rotations).
+* ``triangular``: a triangle is ``(a, b, c)`` with ``a + b + c`` equal to 1 (pointing up) or
+  2 (pointing down): the indices of the three strips of the three line families that hold it.
+  3 neighbours (one coordinate off by one); point group of 12 (6 rotations).
+* ``hexagonal``: cube coordinates ``(x, y, z)`` with ``x + y + z == 0``; 6 neighbours; point
+  group of 12 (6 rotations).
+* ``cubic``: ``(x, y, z)``; 6 neighbours; point group of 48 (24 rotations).
+
+>>> [len(free_forms(TRIANGULAR, n)) for n in range(1, 7)]
+[1, 1, 1, 3, 4, 12]
+>>> [len(free_forms(HEXAGONAL, n)) for n in range(1, 5)]
+[1, 1, 3, 7]
+>>> len(free_forms(CUBIC, 4)), len(one_sided_forms(CUBIC, 4))
+(7, 8)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from gridgames.errors import ShapeError
+
+__all__ = [
+    "CUBIC",
+    "HEXAGONAL",
+    "LATTICES",
+    "MAX_FORM_SIZE",
+    "SQUARE",
+    "TRIANGULAR",
+    "Form",
+    "Lattice",
+    "board_symmetries",
+    "fixed_forms",
+    "free_forms",
+    "one_sided_forms",
+]
+
+Coord = tuple[int, ...]
+Form = tuple[Coord, ...]
+"""A polyform: its cells as sorted coordinate tuples, translated to the lattice's canonical position."""
+Transform = Callable[[Coord], Coord]
+MAX_FORM_SIZE = 12
+"""The largest n for which n-forms are enumerated (the counts grow about fourfold per cell)."""
+
+
+@attrs.frozen
+class Lattice:
+    """A cell lattice: its neighbours, point group (each element with whether it is a rotation) and canonical translation."""
+
+    name: str
+    neighbours: Callable[[Coord], tuple[Coord, ...]]
+    point_group: tuple[tuple[Transform, bool], ...] = attrs.field(repr=False)
+    """Every symmetry fixing a point, paired with True for a rotation (False for a reflection)."""
+    translate_home: Callable[[Iterable[Coord]], Form] = attrs.field(repr=False)
+    """The cells moved by the translation that puts them in canonical position, sorted."""
+    origin: Coord
+
+    @property
+    def rotations(self) -> tuple[Transform, ...]:
+        """The proper rotations of the point group."""
+        return tuple(t for t, proper in self.point_group if proper)
+
+    def normalise(self, cells: Iterable[Coord]) -> Form:
+        """The cells translated to canonical position (equal for translated copies)."""
+        return self.translate_home(cells)
+
+    def canonical(self, cells: Iterable[Coord], kind: str = "free") -> Form:
+        """One representative for the cells up to translation and, by kind, rotations ("one-sided") or all symmetries ("free")."""
+        return self.orientations(cells, kind)[0]
+
+    def orientations(self, cells: Iterable[Coord], kind: str = "free") -> list[Form]:
+        """The distinct fixed images of the cells under the group the kind allows, normalised."""
+        cells = list(cells)
+        if kind == "fixed":
+            return [self.normalise(cells)]
+        if kind not in ("free", "one-sided"):
+            raise ShapeError(f"unknown kind {kind!r}; expected free, one-sided or fixed")
+        group = self.rotations if kind == "one-sided" else tuple(t for t, _ in self.point_group)
+        return sorted({self.normalise(t(c) for c in cells) for t in group})
+
+
+# ----------------------------------------------------------------------------------------------
+# the four lattices
+# ----------------------------------------------------------------------------------------------
+def _home_by_minimum(cells: Iterable[Coord]) -> Form:
+    """Translate so that every coordinate's minimum is 0 (square and cubic lattices)."""
+    cells = list(cells)
+    low = [min(c[i] for c in cells) for i in range(len(cells[0]))]
+    return tuple(sorted(tuple(v - m for v, m in zip(c, low)) for c in cells))
+
+
+def _home_keeping_sum(cells: Iterable[Coord]) -> Form:
+    """Translate by (-min a, -min b, min a + min b), which keeps a + b + c (triangular and hexagonal lattices)."""
+    cells = list(cells)
+    da = min(c[0] for c in cells)
+    db = min(c[1] for c in cells)
+    return tuple(sorted((a - da, b - db, c + da + db) for a, b, c in cells))
+
+
+def _signed_permutations(dimension: int) -> tuple[tuple[Transform, bool], ...]:
+    """Every coordinate permutation with every choice of signs: the point group of the square or cubic lattice."""
+    group = []
+    for perm in itertools.permutations(range(dimension)):
+        parity = sum(1 for i, j in itertools.combinations(range(dimension), 2) if perm[i] > perm[j]) % 2
+        for signs in itertools.product((1, -1), repeat=dimension):
+            negatives = sum(1 for s in signs if s < 0) % 2
+            proper = (parity + negatives) % 2 == 0
+
+            def transform(cell: Coord, perm: tuple[int, ...] = perm, signs: tuple[int, ...] = signs) -> Coord:
+                return tuple(s * cell[p] for p, s in zip(perm, signs))
+
+            group.append((transform, proper))
+    return tuple(group)
+
+
+def _square_neighbours(cell: Coord) -> tuple[Coord, ...]:
+    r, c = cell
+    return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+
+
+def _cubic_neighbours(cell: Coord) -> tuple[Coord, ...]:
+    x, y, z = cell
+    return ((x - 1, y, z), (x + 1, y, z), (x, y - 1, z), (x, y + 1, z), (x, y, z - 1), (x, y, z + 1))
+
+
+def _triangle_neighbours(cell: Coord) -> tuple[Coord, ...]:
+    a, b, c = cell
+    step = 1 if a + b + c == 1 else -1  # an up triangle's neighbours point down, and the reverse
+    return ((a + step, b, c), (a, b + step, c), (a, b, c + step))
+
+
+def _hexagon_neighbours(cell: Coord) -> tuple[Coord, ...]:
+    x, y, z = cell
+    return tuple((x + dx, y + dy, z + dz) for dx, dy, dz in itertools.permutations((1, -1, 0)))
+
+
+def _coordinate_permutations(flip: Callable[[Coord], Coord]) -> tuple[tuple[Transform, bool], ...]:
+    """The 12 symmetries of the triangular or hexagonal lattice: the 6 permutations of the 3 coordinates, each with or
+    without ``flip`` (the half turn); a permutation is a rotation when it is even (the half turn is a rotation too)."""
+    group = []
+    for perm in itertools.permutations(range(3)):
+        even = perm in ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+        for flipped in (False, True):
+
+            def transform(cell: Coord, perm: tuple[int, ...] = perm, flipped: bool = flipped) -> Coord:
+                moved = (cell[perm[0]], cell[perm[1]], cell[perm[2]])
+                return flip(moved) if flipped else moved
+
+            group.append((transform, even))
+    return tuple(group)
+
+
+SQUARE = Lattice("square", _square_neighbours, _signed_permutations(2), _home_by_minimum, (0, 0))
+CUBIC = Lattice("cubic", _cubic_neighbours, _signed_permutations(3), _home_by_minimum, (0, 0, 0))
+TRIANGULAR = Lattice(
+    "triangular",
+    _triangle_neighbours,
+    _coordinate_permutations(lambda t: (1 - t[0], 1 - t[1], 1 - t[2])),  # half turn about a vertex: up <-> down
+    _home_keeping_sum,
+    (0, 0, 1),
+)
+HEXAGONAL = Lattice(
+    "hexagonal", _hexagon_neighbours, _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])), _home_keeping_sum, (0, 0, 0)
+)
+LATTICES = {lattice.name: lattice for lattice in (SQUARE, TRIANGULAR, HEXAGONAL, CUBIC)}
+
+
+# ----------------------------------------------------------------------------------------------
+# polyforms
+# ----------------------------------------------------------------------------------------------
+def _check_size(n: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_FORM_SIZE:
+        raise ShapeError(f"a polyform's size must be a whole number from 1 to {MAX_FORM_SIZE}, got {n!r}")
+
+
+def _forms(lattice: Lattice, n: int, kind: str) -> list[Form]:
+    """The n-forms of the lattice up to the kind's symmetries, grown cell by cell (each one a canonical form)."""
+    _check_size(n)
+    level = {lattice.canonical([lattice.origin], kind)}
+    for _ in range(n - 1):
+        grown: set[Form] = set()
+        seen: set[Form] = set()  # every fixed image of the forms found so far: most extensions stop here
+        for form in level:
+            cells = set(form)
+            for cell in form:
+                for neighbour in lattice.neighbours(cell):
+                    if neighbour in cells:
+                        continue
+                    fixed = lattice.normalise([*form, neighbour])
+                    if fixed in seen:
+                        continue
+                    images = lattice.orientations(fixed, kind)
+                    seen.update(images)
+                    grown.add(images[0])
+        level = grown
+    return sorted(level)
+
+
+def free_forms(lattice: Lattice, n: int) -> list[Form]:
+    """The free n-forms: distinct up to rotation, reflection and translation."""
+    return _forms(lattice, n, "free")
+
+
+def one_sided_forms(lattice: Lattice, n: int) -> list[Form]:
+    """The one-sided n-forms: distinct up to rotation and translation (mirror images differ)."""
+    return _forms(lattice, n, "one-sided")
+
+
+def fixed_forms(lattice: Lattice, n: int) -> list[Form]:
+    """The fixed n-forms: distinct up to translation only."""
+    return _forms(lattice, n, "fixed")
+
+
+def board_symmetries(lattice: Lattice, cells: Sequence[Coord], *, rotations_only: bool = False) -> list[dict[Coord, Coord]]:
+    """The symmetries of a finite board (a set of cells) as maps of its cells onto themselves, the identity included."""
+    cells = list(dict.fromkeys(cells))
+    if not cells:
+        raise ShapeError("a board needs at least one cell")
+    home = lattice.normalise(cells)
+    offset_of = _translation(home, cells)
+    found: list[dict[Coord, Coord]] = []
+    for transform, proper in lattice.point_group:
+        if rotations_only and not proper:
+            continue
+        moved = [transform(c) for c in cells]
+        if lattice.normalise(moved) != home:
+            continue
+        back = _translation(lattice.normalise(moved), moved)
+        mapping = {c: _shift(_unshift(m, back), offset_of) for c, m in zip(cells, moved)}
+        if mapping not in found:
+            found.append(mapping)
+    return found
+
+
+def _translation(home: Form, cells: Sequence[Coord]) -> Coord:
+    """The vector that carries the normalised cells ``home`` back onto ``cells``."""
+    first_home = home[0]
+    first_cells = min(cells)
+    return tuple(a - b for a, b in zip(first_cells, first_home))
+
+
+def _shift(cell: Coord, by: Coord) -> Coord:
+    return tuple(a + b for a, b in zip(cell, by))
+
+
+def _unshift(cell: Coord, by: Coord) -> Coord:
+    return tuple(a - b for a, b in zip(cell, by))
