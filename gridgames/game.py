@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
-from gridgames.errors import GameOverError, IllegalMoveError, OptionError
+from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
 from gridgames.grid import Cell, Grid
 
 if TYPE_CHECKING:  # typer is only needed by game modules that bring their own commands
@@ -122,13 +122,12 @@ class Game(ABC):
         return " ".join(self.format_move(m) for m in moves)
 
     def from_notation(self, text: str) -> State:
-        """The state reached by playing a whole game's notation from the start."""
+        """The state reached by playing a whole game's notation from the start; errors name the move number."""
         state = self.new_state()
         for i, part in enumerate(self.split_notation(text), start=1):
-            move = self.parse_move(part)
             try:
-                state.play(move)
-            except IllegalMoveError as error:
+                state.play(self.parse_move(part))
+            except (InvalidMoveError, IllegalMoveError) as error:  # errors name the move: "move 3 ('x'): ..."
                 raise type(error)(f"move {i} ({part!r}): {error}") from None
         return state
 
@@ -188,6 +187,10 @@ class State(ABC):
     def is_legal(self, move: Move) -> bool:
         """True when ``move`` may be played now."""
         return any(m == move for m in self.legal_moves())
+
+    def search_order(self) -> list[Move]:
+        """The legal moves in the order a search should try them, likeliest best first (default: `legal_moves`' order)."""
+        return list(self.legal_moves())
 
     def notation(self) -> str:
         """The whole game so far as text (parses back with `Game.from_notation`)."""

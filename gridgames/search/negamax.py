@@ -1,39 +1,55 @@
 """Negamax with alpha-beta pruning and iterative deepening, for any two-player zero-sum game.
 
-The search knows only the game protocol (`State.play`, `undo`, `legal_moves`,
+The search knows only the game protocol (`State.play`, `undo`, `search_order`,
 `outcome`, `evaluate`). Scores are from the view of the player to move: a win
 scores ``WIN - plies`` (so faster wins score higher and slower losses less badly),
 a draw 0, and at the depth horizon the game's own `State.evaluate` in [-1, 1]
 (0 when the game provides none).
 
-Iterative deepening searches depth 1, 2, 3, ... until the time budget runs out
-(the clock is checked every `CHECK_EVERY` nodes), a forced result is found, or a
-depth searched without reaching the horizon anywhere (the whole game tree: the
-result is exact). The move returned is the best of the deepest completed depth;
-the principal variation of each depth is tried first at the next.
+Iterative deepening searches depth 1, 2, 3, ... until the budget runs out, a forced
+result is found, or a depth searched without reaching the horizon anywhere (the
+whole game tree: the result is exact). The budget is a number of positions
+(``max_nodes``: a seeded search plays the same on any machine) and/or a deadline
+(``seconds``, checked every `CHECK_EVERY` positions); depth 1 always completes.
+The move returned is the best of the deepest completed depth; the principal
+variation of each depth is tried first at the next.
+
+With ``all_scores`` every root move is searched with a full window, so the result's
+``scores`` are exact for every move at the depth reached, and a forced result stops
+the deepening only once every move's is forced (else only the best move's score is
+exact; the others' are upper bounds). ``noise`` adds a uniform random amount to each root score that is not
+a forced win or loss before the best is picked (a weaker, less predictable player).
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable
 
 import attrs
 
-from gridgames.errors import GameOverError
+from gridgames.errors import GameOverError, IllegalMoveError
 from gridgames.game import Move, State
 
 WIN = 1_000_000.0
 CHECK_EVERY = 256
 
+__all__ = ["WIN", "CHECK_EVERY", "NegamaxResult", "NegamaxPlayer", "search"]
 
-class _OutOfTime(Exception):
-    """Raised inside the search when the time budget is spent."""
+
+class _OutOfBudget(Exception):
+    """Raised inside the search when the node budget or the deadline is spent."""
 
 
 @attrs.frozen
-class SearchResult:
-    """What a negamax search found: the move, its score for the player to move, the depth, effort and whether it is exact."""
+class NegamaxResult:
+    """What a negamax search found: the move, its score for the player to move, the depth, effort and whether it is exact.
+
+    ``scores`` holds the score of every root move searched at ``depth`` (exact with
+    ``all_scores``, else upper bounds for all but the best); ``stopped`` is True when
+    the budget cut a deeper iteration short.
+    """
 
     move: Move
     score: float
@@ -42,6 +58,8 @@ class SearchResult:
     seconds: float
     exact: bool
     pv: tuple[Move, ...] = ()
+    scores: dict[Move, float] = attrs.field(factory=dict, hash=False)
+    stopped: bool = False
 
     def describe(self) -> str:
         """A one-line summary, such as ``depth 6, score +0.25, 10,432 nodes in 0.50 s``."""
@@ -57,20 +75,23 @@ class SearchResult:
 
 @attrs.define
 class _Search:
-    """One search: the deadline, node counter and principal variations."""
+    """One search: the budget, node counter and principal variations."""
 
-    deadline: float | None
+    deadline: float | None = None
+    max_nodes: int | None = None
     nodes: int = 0
     hit_horizon: bool = False
     pv: list[Move] = attrs.field(factory=list)
 
     def tick(self) -> None:
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _OutOfBudget
         if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
-            raise _OutOfTime
+            raise _OutOfBudget
 
     def ordered(self, state: State, ply: int, on_pv: bool) -> list[Move]:
-        moves = list(state.legal_moves())
+        moves = state.search_order()
         if on_pv and ply < len(self.pv) and self.pv[ply] in moves:
             moves.remove(self.pv[ply])
             moves.insert(0, self.pv[ply])
@@ -92,16 +113,7 @@ class _Search:
             return (0.0 if value is None else max(-1.0, min(1.0, float(value)))), []
         best, line = -2 * WIN, []
         for i, move in enumerate(self.ordered(state, ply, on_pv)):
-            mover = state.current_player
-            state.play(move)
-            try:
-                outcome = state.outcome
-                if outcome is not None:
-                    score, rest = outcome.value_for(mover) * (WIN - ply - 1), []
-                else:
-                    score, rest = self.child(state, mover, depth - 1, alpha, beta, ply + 1, on_pv and i == 0)
-            finally:
-                state.undo()
+            score, rest = self.move_score(state, move, depth, alpha, beta, ply, on_pv and i == 0)
             if score > best:
                 best, line = score, [move, *rest]
             alpha = max(alpha, score)
@@ -109,65 +121,114 @@ class _Search:
                 break
         return best, line
 
-
-def search(
-    state: State, *, seconds: float | None = 1.0, max_depth: int | None = None, rng: random.Random | None = None
-) -> SearchResult:
-    """The best move for the player to move by iterative-deepening alpha-beta within ``seconds`` (None: no limit)."""
-    if state.is_over:
-        raise GameOverError("the game is over: there is no move to search for")
-    if seconds is None and max_depth is None:
-        max_depth = state.game.info.max_game_length - len(state.history)
-    started = time.perf_counter()
-    work = state.copy()
-    root_moves = list(work.legal_moves())
-    if rng is not None:
-        rng.shuffle(root_moves)  # ties between equally good moves are broken at random
-    run = _Search(deadline=None)
-    result = SearchResult(root_moves[0], 0.0, 0, 0, 0.0, False)
-    depth = 0
-    remaining = max(1, state.game.info.max_game_length - len(state.history))
-    while max_depth is None or depth < max_depth:
-        depth += 1
-        run.hit_horizon = False
-        if not run.pv:
-            run.pv = [root_moves[0]]
-        order = [run.pv[0]] + [m for m in root_moves if m != run.pv[0]]
-        try:
-            score, line = _root(run, work, depth, order)
-        except _OutOfTime:
-            break
-        finally:
-            while len(work.history) > len(state.history):
-                work.undo()
-        run.pv = line
-        result = SearchResult(line[0], score, depth, run.nodes, time.perf_counter() - started, not run.hit_horizon, tuple(line))
-        if abs(score) >= WIN / 2 or not run.hit_horizon or depth >= remaining:
-            break
-        if seconds is not None:
-            run.deadline = started + seconds  # depth 1 always completes; deeper ones stop at the deadline
-    return attrs.evolve(result, nodes=run.nodes, seconds=time.perf_counter() - started)
-
-
-def _root(run: _Search, state: State, depth: int, order: list[Move]) -> tuple[float, list[Move]]:
-    """Search the root moves in the given order; returns the best score and principal variation."""
-    alpha, beta = -2 * WIN, 2 * WIN
-    best, line = -2 * WIN, [order[0]]
-    for i, move in enumerate(order):
+    def move_score(self, state: State, move: Move, depth: int, alpha: float, beta: float, ply: int, on_pv: bool) -> tuple[float, list[Move]]:
+        """The score of ``move`` for the player making it, searched ``depth`` plies from before it."""
         mover = state.current_player
         state.play(move)
         try:
             outcome = state.outcome
             if outcome is not None:
-                score, rest = outcome.value_for(mover) * (WIN - 1), []
-            else:
-                score, rest = run.child(state, mover, depth - 1, alpha, beta, 1, i == 0)
+                return outcome.value_for(mover) * (WIN - ply - 1), []
+            return self.child(state, mover, depth - 1, alpha, beta, ply + 1, on_pv)
         finally:
             state.undo()
-        if score > best:
-            best, line = score, [move, *rest]
+
+
+def search(
+    state: State,
+    *,
+    seconds: float | None = 1.0,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+    moves: Iterable[Move] | None = None,
+    all_scores: bool = False,
+    noise: float = 0.0,
+    rng: random.Random | None = None,
+) -> NegamaxResult:
+    """The best move for the player to move by iterative-deepening alpha-beta.
+
+    ``seconds`` / ``max_nodes`` bound the search (None: no bound); ``moves`` restricts
+    the root to those legal moves; ``all_scores`` scores every root move exactly;
+    ``noise`` perturbs the root scores that are not forced results; ``rng`` breaks ties.
+    """
+    if state.is_over:
+        raise GameOverError("the game is over: there is no move to search for")
+    if noise < 0:
+        raise ValueError(f"the noise must not be negative, not {noise!r}")
+    if seconds is None and max_depth is None and max_nodes is None:
+        max_depth = state.game.info.max_game_length - len(state.history)
+    started = time.perf_counter()
+    work = state.copy()
+    root_moves = _root_moves(work, moves)
+    if rng is not None:
+        rng.shuffle(root_moves)  # ties between equally good moves are broken at random
+    run = _Search()
+    result = NegamaxResult(root_moves[0], 0.0, 0, 0, 0.0, False)
+    depth = 0
+    stopped = False
+    full = all_scores or noise > 0
+    remaining = max(1, state.game.info.max_game_length - len(state.history))
+    while max_depth is None or depth < max_depth:
+        depth += 1
+        run.hit_horizon = False
+        if not run.pv or run.pv[0] not in root_moves:
+            run.pv = [root_moves[0]]
+        order = [run.pv[0]] + [m for m in root_moves if m != run.pv[0]]
+        try:
+            scores, lines = _root(run, work, depth, order, full)
+        except _OutOfBudget:
+            stopped = True
+            break
+        finally:
+            while len(work.history) > len(state.history):
+                work.undo()
+        best = max(order, key=lambda m: scores[m])  # the first of the best, in search order
+        run.pv = [best, *lines[best]]
+        result = NegamaxResult(best, scores[best], depth, run.nodes, 0.0, not run.hit_horizon, tuple(run.pv), scores)
+        decided = all(abs(v) >= WIN / 2 for v in scores.values()) if full else abs(scores[best]) >= WIN / 2
+        if decided or not run.hit_horizon or depth >= remaining:
+            break
+        if seconds is not None:
+            run.deadline = started + seconds  # depth 1 always completes; deeper ones stop at the budget
+        run.max_nodes = max_nodes
+    if noise > 0 and result.depth > 0:
+        result = _with_noise(result, noise, rng or random.Random())
+    return attrs.evolve(result, nodes=run.nodes, seconds=time.perf_counter() - started, stopped=stopped)
+
+
+def _root_moves(state: State, moves: Iterable[Move] | None) -> list[Move]:
+    """The root moves in search order, restricted to ``moves`` (which must be legal) when given."""
+    ordered = state.search_order()
+    if moves is None:
+        return ordered
+    wanted = list(dict.fromkeys(moves))
+    illegal = [m for m in wanted if m not in ordered]
+    if illegal:
+        raise IllegalMoveError(f"move {state.game.format_move(illegal[0])!r} is not legal here")
+    if not wanted:
+        raise IllegalMoveError("no root move to search: the list of moves is empty")
+    return [m for m in ordered if m in wanted]
+
+
+def _root(run: _Search, state: State, depth: int, order: list[Move], full: bool) -> tuple[dict[Move, float], dict[Move, list[Move]]]:
+    """Search the root moves in the given order: every move's score and line (a full window for each when ``full``)."""
+    alpha, beta = -2 * WIN, 2 * WIN
+    scores: dict[Move, float] = {}
+    lines: dict[Move, list[Move]] = {}
+    for i, move in enumerate(order):
+        score, rest = run.move_score(state, move, depth, -2 * WIN if full else alpha, beta, 0, i == 0)
+        scores[move], lines[move] = score, rest
         alpha = max(alpha, score)
-    return best, line
+    return scores, lines
+
+
+def _with_noise(result: NegamaxResult, noise: float, rng: random.Random) -> NegamaxResult:
+    """The result with the move of the best noisy score (forced wins and losses keep their exact scores)."""
+    noisy = {m: s + (rng.uniform(-noise, noise) if abs(s) < WIN / 2 else 0.0) for m, s in result.scores.items()}
+    move = max(noisy, key=lambda m: noisy[m])
+    if move == result.move:
+        return result
+    return attrs.evolve(result, move=move, score=result.scores[move], pv=(move,))
 
 
 @attrs.define
@@ -178,11 +239,15 @@ class NegamaxPlayer:
     seconds: float | None = 1.0
     max_depth: int | None = None
     rng: random.Random | None = None
+    max_nodes: int | None = None
+    noise: float = 0.0
     note: str = ""
-    last: SearchResult | None = None
+    last: NegamaxResult | None = None
 
     def choose(self, state: State) -> Move:
-        """The best move found in the time budget; `note` describes the search."""
-        self.last = search(state, seconds=self.seconds, max_depth=self.max_depth, rng=self.rng)
+        """The best move found within the budget; `note` describes the search."""
+        self.last = search(
+            state, seconds=self.seconds, max_depth=self.max_depth, max_nodes=self.max_nodes, noise=self.noise, rng=self.rng
+        )
         self.note = self.last.describe()
         return self.last.move

@@ -15,7 +15,7 @@ from typing import Literal
 
 import attrs
 
-from gridgames.errors import OptionError
+from gridgames.errors import GameOverError, OptionError
 from gridgames.game import Game, Move, Player, State
 from gridgames.search.mcts import MCTSPlayer
 from gridgames.search.negamax import NegamaxPlayer
@@ -35,7 +35,9 @@ class RandomPlayer:
     note: str = "a random legal move"
 
     def choose(self, state: State) -> Move:
-        """A random legal move."""
+        """A random legal move; raises `GameOverError` once the game is over."""
+        if state.is_over:
+            raise GameOverError("the game is over: there is no move to choose")
         return self.rng.choice(list(state.legal_moves()))
 
 
