@@ -15,7 +15,8 @@ MOVES AND NOTATION
   A move is a column number, 1 on the left. A game is written as its moves, either
   one digit per move ("4453", boards up to 9 wide) or separated by commas ("4,4,5,3",
   any width: "10,1"). A cell is named by its column letter and its row counted from
-  the bottom: d1 is the bottom cell of column 4 (so "Red wins with d1 e1 f1 g1").
+  the bottom: d1 is the bottom cell of column 4. A win is announced by columns and
+  cells: "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)".
   A position picture has one line per row, top row first: X red, O yellow, . empty;
   it parses back only if it is reachable (discs rest on discs, red has as many discs
   as yellow or one more, at most one finished line).

@@ -1,4 +1,4 @@
-"""Bitboards and a depth-limited heuristic search for Connect Four of any size (pure Python).
+"""Bitboards and the heuristic evaluation of Connect Four of any size (pure Python).
 
 A position is two Python ints (so every board size fits): ``cur``, the discs of the
 side to move, and ``mask``, every disc. Column ``c`` owns bits ``c * (height + 1)``
@@ -7,31 +7,21 @@ a board never wraps a line from one column into the next (Pons' layout).
 
 The evaluation counts the lines still open to each side, weighting a line by its
 discs, and counts threats (empty cells that would complete a line) most of all.
-The search is negamax with alpha-beta pruning, centre-first move ordering, and a
-time limit. This is the engine of the ``easy`` and ``medium`` players and of
-`Connect4State.evaluate`; the perfect player uses `gridgames_connect4.solver`.
+`Connect4State` keeps its position in this layout (updated move by move) and its
+`evaluate` is `value`; the computer players search with the generic
+`gridgames.search.negamax` on it (the perfect player uses `gridgames_connect4.solver`).
 """
 
 from __future__ import annotations
 
 import math
-import random
-import time
 from collections.abc import Sequence
 from functools import lru_cache
 
 import attrs
 
-NODE_RATE = 25_000
-"""Conservative positions per second of the search (measured 20-60 k/s on one core); node budgets use it."""
-WIN = 1_000_000
-"""Score of a win on the next ply; a win k plies later scores k less."""
 THREAT_WEIGHT = 16
 EVALUATION_SCALE = 60.0
-
-
-class OutOfTime(Exception):
-    """Raised inside the search when its node budget or deadline runs out."""
 
 
 @attrs.frozen
@@ -48,6 +38,10 @@ class Geometry:
     order: tuple[int, ...]
     shifts: tuple[int, ...]
     odd_rows: int
+    bottom_row: int
+    """The bottom cell of every column."""
+    board: int
+    """Every cell of the board (no guard bits)."""
 
     @classmethod
     def of(cls, width: int, height: int, connect: int) -> Geometry:
@@ -75,14 +69,32 @@ class Geometry:
         """True when ``discs`` hold a line of ``connect`` in any direction."""
         k = self.connect
         for s in self.shifts:
-            run = discs
-            for i in range(1, k):
-                run &= discs >> (i * s)
-                if not run:
-                    break
+            run, length = discs, 1  # run: the first cells of runs of ``length`` discs
+            while 2 * length <= k:
+                run &= run >> (length * s)
+                length *= 2
+            if length < k:
+                run &= run >> ((k - length) * s)
             if run:
                 return True
         return False
+
+    def playable(self, mask: int) -> int:
+        """The cell where a disc would land in each column that is not full."""
+        return (mask + self.bottom_row) & self.board
+
+    def winning_cells(self, discs: int, mask: int) -> int:
+        """Empty cells that would complete a line of ``discs`` (playable now or not)."""
+        k1 = self.connect - 1
+        found = 0
+        for s in self.shifts:
+            after, before = [-1], [-1]  # after[m]: cells followed by m discs along s; before[m]: preceded by m
+            for m in range(1, k1 + 1):
+                after.append(after[-1] & (discs >> (m * s)))
+                before.append(before[-1] & (discs << (m * s)))
+            for j in range(k1 + 1):  # the cell is the (j+1)-th of the line
+                found |= before[j] & after[k1 - j]
+        return found & self.board & ~mask
 
     def position(self, moves: Sequence[int]) -> tuple[int, int]:
         """(discs of the side to move, all discs) after 0-based ``moves`` (assumed legal)."""
@@ -93,14 +105,8 @@ class Geometry:
         return cur, mask
 
     def threats(self, discs: int, mask: int) -> int:
-        """Empty cells that would complete a line of ``discs``."""
-        found = 0
-        k1 = self.connect - 1
-        for window in self.windows:
-            own = discs & window
-            if own.bit_count() == k1:
-                found |= window & ~own
-        return found & ~mask
+        """Empty cells that would complete a line of ``discs`` (as `winning_cells`)."""
+        return self.winning_cells(discs, mask)
 
 
 @lru_cache(maxsize=32)
@@ -119,7 +125,7 @@ def _geometry(width: int, height: int, connect: int) -> Geometry:
     order = tuple(sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c)))
     odd_rows = sum(1 << (c * stride + r) for c in range(width) for r in range(0, height, 2))
     return Geometry(width, height, connect, bottom, top, columns, tuple(windows), order,
-                    (1, stride, stride - 1, stride + 1), odd_rows)
+                    (1, stride, stride - 1, stride + 1), odd_rows, sum(bottom), sum(columns))
 
 
 def evaluate(geom: Geometry, cur: int, mask: int) -> int:
@@ -153,136 +159,22 @@ def evaluate(geom: Geometry, cur: int, mask: int) -> int:
     return score
 
 
-def evaluate_moves(width: int, height: int, connect: int, moves: Sequence[int]) -> float:
-    """The heuristic value in (-1, 1) of the position after ``moves``, for the side to move."""
-    geom = Geometry.of(width, height, connect)
-    cur, mask = geom.position(moves)
+def value(geom: Geometry, cur: int, mask: int) -> float:
+    """The heuristic value in [-1, 1] for the side to move of a position that is not over.
+
+    1 when the side to move can win at once, -1 when the opponent threatens to win in
+    two columns (only one can be blocked), else the squashed `evaluate` score.
+    """
+    playable = geom.playable(mask)
+    if geom.winning_cells(cur, mask) & playable:
+        return 1.0
+    theirs = geom.winning_cells(cur ^ mask, mask) & playable
+    if theirs & (theirs - 1):  # two cells, so two columns
+        return -1.0
     return math.tanh(evaluate(geom, cur, mask) / EVALUATION_SCALE)
-
-
-@attrs.define
-class Search:
-    """A depth-limited negamax search with alpha-beta pruning, an optional node budget and deadline."""
-
-    geom: Geometry
-    deadline: float | None = None
-    max_nodes: int | None = None
-    nodes: int = 0
-
-    def negamax(self, cur: int, mask: int, depth: int, alpha: int, beta: int) -> int:
-        """Score of the position for the side to move, searching ``depth`` plies."""
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise OutOfTime
-        if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
-            raise OutOfTime
-        geom = self.geom
-        n = mask.bit_count()
-        playable = [c for c in geom.order if not mask & geom.top[c]]
-        if not playable:
-            return 0
-        for c in playable:
-            if geom.has_line(cur | geom.drop(mask, c)):
-                return WIN - n
-        if n + 1 == geom.cells:
-            return 0
-        if depth <= 0:
-            return evaluate(geom, cur, mask)
-        opp = cur ^ mask
-        forced = [c for c in playable if geom.has_line(opp | geom.drop(mask, c))]
-        if len(forced) > 1:
-            return -(WIN - n - 1)
-        best = -WIN - 1
-        for c in forced or playable:
-            value = -self.negamax(opp, mask | geom.drop(mask, c), depth - 1, -beta, -alpha)
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
-        return best
-
-    def root_scores(self, cur: int, mask: int, depth: int, columns: Sequence[int] | None = None) -> dict[int, int]:
-        """The score of every playable column (of ``columns`` when given), each searched ``depth`` plies."""
-        geom = self.geom
-        scores: dict[int, int] = {}
-        opp = cur ^ mask
-        for c in geom.order:
-            if not geom.can_play(mask, c) or (columns is not None and c not in columns):
-                continue
-            bit = geom.drop(mask, c)
-            if geom.has_line(cur | bit):
-                scores[c] = WIN - mask.bit_count()
-            else:
-                scores[c] = -self.negamax(opp, mask | bit, depth - 1, -WIN - 1, WIN + 1)
-        return scores
-
-
-@attrs.frozen
-class Choice:
-    """A searched move: the column, every column's score, and the deepest completed depth."""
-
-    column: int
-    scores: dict[int, int]
-    depth: int
-    complete: bool
 
 
 def immediate_wins(geom: Geometry, cur: int, mask: int) -> list[int]:
     """Columns where the side to move wins at once, centre first."""
-    return [c for c in geom.order if geom.can_play(mask, c) and geom.has_line(cur | geom.drop(mask, c))]
-
-
-def choose(
-    geom: Geometry,
-    moves: Sequence[int],
-    depth: int,
-    *,
-    rng: random.Random,
-    noise: float = 0.0,
-    seconds: float | None = None,
-    columns: Sequence[int] | None = None,
-) -> Choice:
-    """The best column after ``moves`` by iterative deepening up to ``depth`` (within ``seconds`` when given).
-
-    The time limit is mainly a node budget (``seconds * NODE_RATE`` positions), so that a
-    seeded game replays the same on any machine; a deadline after ``seconds`` backs it up.
-    An immediate win is always taken and an immediate loss always blocked; among equal
-    scores (after adding uniform ``noise`` to heuristic scores) the choice is random.
-    ``columns`` limits the choice (after wins and blocks) to those columns, when any is playable.
-    """
-    cur, mask = geom.position(moves)
-    playable = [c for c in geom.order if geom.can_play(mask, c)]
-    if not playable:
-        raise ValueError("no legal move: the board is full or the game is over")
-    wins = immediate_wins(geom, cur, mask)
-    if wins:
-        return Choice(rng.choice(wins), {c: WIN for c in wins}, 0, True)
-    losses = immediate_wins(geom, cur ^ mask, mask)
-    if losses:
-        return Choice(rng.choice(losses), {c: 0 for c in losses}, 0, True)
-    if columns is not None and any(c in columns for c in playable):
-        playable = [c for c in playable if c in columns]
-    if len(playable) == 1:
-        return Choice(playable[0], {playable[0]: 0}, 0, True)
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    search = Search(geom, deadline, None if seconds is None else max(1, int(seconds * NODE_RATE)))
-    scores: dict[int, int] = {c: 0 for c in playable}
-    reached = 0
-    complete = True
-    for d in range(1, max(depth, 1) + 1):
-        try:
-            scores = search.root_scores(cur, mask, d, playable)
-        except OutOfTime:
-            complete = False
-            break
-        reached = d
-        if max(scores.values()) >= WIN - geom.cells or all(v <= -(WIN - geom.cells) for v in scores.values()):
-            break  # the result is proven: deeper search changes nothing
-    noisy = {
-        c: v + (rng.uniform(-noise, noise) if noise and abs(v) < WIN - geom.cells else 0.0) for c, v in scores.items()
-    }
-    top = max(noisy.values())
-    ties = [c for c in playable if noisy[c] == top]
-    return Choice(rng.choice(ties), scores, reached, complete)
+    wins = geom.winning_cells(cur, mask) & geom.playable(mask)
+    return [c for c in geom.order if wins & geom.columns[c]] if wins else []

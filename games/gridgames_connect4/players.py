@@ -3,9 +3,12 @@
 A player has a ``name``, ``choose(state) -> column`` and, after each choice, a
 ``note`` (empty, or one line worth telling the user, e.g. that the time ran out).
 
-* ``random``: any legal column.
+* ``random``: any legal column (the generic `gridgames.search.players.RandomPlayer`).
 * ``easy``: a 2-ply heuristic search with noisy scores.
 * ``medium``: a 6-ply heuristic search (alpha-beta, threat-counting evaluation).
+
+The heuristic searches are the generic `gridgames.search.negamax` (what every plugin
+gets) on `Connect4State`, whose evaluation reads the state's bitboard.
 * ``hard``: a short solver search, exact in the endgame; before that (and now and
   then anyway) a 7-ply heuristic search: strong but beatable.
 * ``perfect``: the solver's best move; among equally scored moves a random one. When
@@ -33,6 +36,8 @@ import attrs
 from gridgames_connect4 import heuristic
 from gridgames_connect4.rules import Connect4, Connect4State
 from gridgames.errors import GameOverError, GridGamesError, OptionError
+from gridgames.search.negamax import NegamaxResult, search
+from gridgames.search.players import RandomPlayer
 
 if TYPE_CHECKING:
     from gridgames_connect4.solver import Solver
@@ -42,10 +47,13 @@ def solver_available() -> bool:
     return importlib.util.find_spec("gridgames_connect4.solver") is not None
 
 
+
 KINDS = ("random", "easy", "medium") + (("hard", "perfect") if solver_available() else ())
 """The computer levels, weakest first (hard and perfect need the solver)."""
 DEFAULT_THINK = 2.0
-EASY_DEPTH, EASY_NOISE = 2, 12.0
+NODE_RATE = 16_000
+"""Conservative positions per second of the search (13-22 k/s measured by bench/connect4_players.py); budgets use it."""
+EASY_DEPTH, EASY_NOISE = 2, 0.2
 MEDIUM_DEPTH = 6
 PERFECT_SHARE_OF_THINK = 0.6
 PERFECT_FALLBACK_DEPTH = 8
@@ -65,26 +73,12 @@ def forced_move(state: Connect4State, rng: random.Random) -> int | None:
     """An immediate win if there is one, else the block of an immediate loss, else None."""
     game = state.game
     geom = heuristic.Geometry.of(game.width, game.height, game.connect)
-    cur, mask = geom.position(state.history)
+    cur, mask = state.bitboard
     for side in (cur, cur ^ mask):
         columns = heuristic.immediate_wins(geom, side, mask)
         if columns:
             return rng.choice(columns)
     return None
-
-
-@attrs.define
-class RandomPlayer:
-    """Plays a uniformly random legal column."""
-
-    rng: random.Random
-    name: str = "random"
-    note: str = ""
-
-    def choose(self, state: Connect4State) -> int:
-        """A random legal column."""
-        _require_turn(state)
-        return self.rng.choice(list(state.legal_moves()))
 
 
 @attrs.define
@@ -97,21 +91,44 @@ class HeuristicPlayer:
     think: float = DEFAULT_THINK
     noise: float = 0.0
     note: str = ""
-    last: heuristic.Choice | None = None
+    last: NegamaxResult | None = None
 
     def choose(self, state: Connect4State, columns: Sequence[int] | None = None) -> int:
-        """The best column (of ``columns`` when given) of a search ``depth`` plies deep (less when time runs out)."""
+        """The best column (of ``columns`` when any is open) of a search ``depth`` plies deep (less when time runs out).
+
+        The time is mainly a node budget (``think * NODE_RATE`` positions), so that a seeded
+        game replays the same on any machine; a deadline after ``think`` seconds backs it up.
+        An immediate win is always taken and an immediate loss always blocked.
+        """
         _require_turn(state)
-        game = state.game
-        geom = heuristic.Geometry.of(game.width, game.height, game.connect)
-        choice = heuristic.choose(
-            geom, state.history, self.depth, rng=self.rng, noise=self.noise, seconds=self.think, columns=columns
+        forced = forced_move(state, self.rng)
+        if forced is not None:
+            self.last, self.note = None, ""
+            return forced
+        open_columns = [c for c in state.legal_moves() if columns is None or c in columns]
+        if len(open_columns) == 1:
+            self.last, self.note = None, ""
+            return open_columns[0]
+        result = search(
+            state,
+            seconds=self.think,
+            max_depth=self.depth,
+            max_nodes=max(1, int(self.think * NODE_RATE)),
+            moves=open_columns or None,
+            all_scores=True,
+            noise=self.noise,
+            rng=self.rng,
         )
-        self.last = choice
-        self.note = "" if choice.complete else (
-            f"depth-limited search (depth {choice.depth}): no deeper result within {self.think:g} s"
+        self.last = result
+        self.note = "" if not result.stopped else (
+            f"depth-limited search (depth {result.depth}): no deeper result within {self.think:g} s"
         )
-        return choice.column
+        return result.move
+
+    @property
+    def depth_reached(self) -> int:
+        """The depth of the last search (0 when the move was forced)."""
+        return self.last.depth if self.last is not None else 0
 
 
 @lru_cache(maxsize=2)
@@ -159,7 +176,7 @@ class SolverPlayer:
         if solver is None:
             self.fallback.think = self.think
             column = self.fallback.choose(state)
-            self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {self.fallback.last.depth})"
+            self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {self.fallback.depth_reached})"
             return column
         if self.slip and self.rng.random() < self.slip:
             self.fallback.think = self.think
@@ -178,7 +195,7 @@ class SolverPlayer:
         not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
         self.fallback.think = self.think * (1 - self.share)
         column = self.fallback.choose(state, not_lost)
-        depth = self.fallback.last.depth if self.fallback.last is not None else 0
+        depth = self.fallback.depth_reached
         self.note = "" if self.quiet else (
             f"depth-limited search (depth {depth}): no exact result within {self.think:g} s"
         )
@@ -199,7 +216,7 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
     _require_turn(state)
     game = state.game
     geom = heuristic.Geometry.of(game.width, game.height, game.connect)
-    cur, mask = geom.position(state.history)
+    cur, mask = state.bitboard
     solver = shared_solver(game.width, game.height, game.connect)
     not_lost = None
     seconds = think
@@ -217,9 +234,9 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
     losses = heuristic.immediate_wins(geom, cur ^ mask, mask)
     if losses:
         return Advice(losses[0], None, "it blocks an immediate loss" if len(losses) == 1 else "the game is lost anyway")
-    search = HeuristicPlayer("hint", PERFECT_FALLBACK_DEPTH, rng, seconds)
-    column = search.choose(state, not_lost)
-    depth = search.last.depth if search.last is not None else 0
+    hint_search = HeuristicPlayer("hint", PERFECT_FALLBACK_DEPTH, rng, seconds)
+    column = hint_search.choose(state, not_lost)
+    depth = hint_search.depth_reached
     why = f"; no exact result within {think:g} s" if solver is not None else ""
     return Advice(column, None, f"a {depth}-ply search{why}")
 
@@ -231,7 +248,7 @@ def make_player(kind: str, game: Connect4, rng: random.Random | None = None, thi
         raise OptionError(f"the thinking time must be a positive number of seconds, not {think!r}")
     medium = HeuristicPlayer("medium", MEDIUM_DEPTH, rng, think)
     if kind == "random":
-        return RandomPlayer(rng)
+        return RandomPlayer(rng=rng, note="")
     if kind == "easy":
         return HeuristicPlayer("easy", EASY_DEPTH, rng, think, noise=EASY_NOISE)
     if kind == "medium":
@@ -239,9 +256,9 @@ def make_player(kind: str, game: Connect4, rng: random.Random | None = None, thi
     if kind in ("hard", "perfect") and kind not in KINDS:
         raise OptionError(f"the {kind} player needs the solver module gridgames_connect4.solver, which is not installed")
     if kind == "hard":
-        search = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
-        return SolverPlayer("hard", rng, search, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True)
+        fallback = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
+        return SolverPlayer("hard", rng, fallback, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True)
     if kind == "perfect":
-        search = HeuristicPlayer("perfect", PERFECT_FALLBACK_DEPTH, rng, think)
-        return SolverPlayer("perfect", rng, search, think, PERFECT_SHARE_OF_THINK)
+        fallback = HeuristicPlayer("perfect", PERFECT_FALLBACK_DEPTH, rng, think)
+        return SolverPlayer("perfect", rng, fallback, think, PERFECT_SHARE_OF_THINK)
     raise OptionError(f"unknown player {kind!r} (choose from {', '.join(KINDS)})")

@@ -3,14 +3,16 @@
 `Connect4` is the immutable game (board size and line length); `Connect4State` is a
 mutable position. Player 0 is red and moves first, player 1 is yellow. A move is a
 0-based column; `Connect4.parse_move` / `format_move` speak 1-based column numbers.
-A win is found by counting the line through the last disc along each direction
-(`Grid.line_length`), so a move that completes a line ends the game at once.
+A disc lands where the shared `Grid` says (`Grid.drop_row`). Beside the grid a state
+keeps the position as a bitboard (`heuristic.Geometry`'s layout, updated move by move):
+it finds wins (the line's cells are then read off the grid, `Grid.line_cells`), lists
+the open columns and feeds the evaluation. A move that completes a line ends the game.
 
 >>> state = Connect4().from_notation("4455667")
 >>> state.outcome.termination.value, state.outcome.winner
 ('line', 0)
 >>> Connect4().describe(state.outcome)
-'Red wins with d1 e1 f1 g1 (four in a row)'
+'Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)'
 >>> state.undo()
 6
 >>> state.is_over, state.current_player
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 import attrs
 
@@ -102,34 +105,6 @@ class Connect4(Game):
         """Digits ('4453') on boards up to 9 wide, else the comma form ('4,4,10,1')."""
         return notation.join_moves(moves, self.width)
 
-    def parse_moves(self, text: str) -> list[Move]:
-        """The 0-based columns of a move string; errors name the move ("move 3 ('x'): ...")."""
-        moves = []
-        for i, part in enumerate(self.split_notation(text), start=1):
-            try:
-                moves.append(self.parse_move(part))
-            except InvalidMoveError as error:
-                raise type(error)(f"move {i} ({part!r}): {error}") from None
-        return moves
-
-    def from_notation(self, text: str) -> Connect4State:
-        """The position after a move string; an illegal move is named ("move 8 ('5'): the game is over ...")."""
-        moves = self.parse_moves(text)
-        state = self.new_state()
-        for i, move in enumerate(moves, start=1):
-            try:
-                state.play(move)
-            except (IllegalMoveError, InvalidMoveError) as error:
-                raise type(error)(f"move {i} ({self.format_move(move)!r}): {error}") from None
-        return state
-
-    def from_moves(self, moves: Sequence[Move]) -> Connect4State:
-        """The position after 0-based ``moves``."""
-        state = self.new_state()
-        for move in moves:
-            state.play(move)
-        return state
-
     @classmethod
     def from_picture(cls, text: str, connect: int = 4) -> Connect4State:
         """The position of a board picture (its size read from the picture), reached by one legal move order."""
@@ -144,35 +119,47 @@ class Connect4(Game):
         grid = notation.parse_picture(text)
         if (grid.width, grid.height) != (self.width, self.height):
             raise NotationError(f"the picture is {grid.width}x{grid.height} but the board is {self.size}")
-        return self.from_moves(notation.move_order(grid, self.connect))
+        return cast(Connect4State, self.from_moves(notation.move_order(grid, self.connect)))
 
     def cell_name(self, cell: Cell) -> str:
         """A grid cell's name: column letter and row from the bottom ('d1' is the bottom of column 4)."""
         return notation.cell_name(cell, self.height)
 
     def describe(self, outcome: Outcome, names: Sequence[str] = PLAYER_NAMES) -> str:
-        """One line for the end of a game: 'Red wins with d1 e1 f1 g1 (four in a row)' or 'Draw: the board is full'."""
+        """One line for the end of a game, in the column numbers players type and the cells' names.
+
+        'Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)', 'Red wins: four in a
+        row in column 4 (d1 d2 d3 d4)' or 'Draw: the board is full'.
+        """
         if outcome.winner is None:
             return f"Draw: {outcome.reason}"
-        cells = " ".join(self.cell_name(c) for c in sorted(outcome.cells, key=lambda rc: (rc[1], -rc[0])))
-        return f"{names[outcome.winner].capitalize()} wins with {cells} ({outcome.reason})"
+        cells = sorted(outcome.cells, key=lambda rc: (rc[1], -rc[0]))
+        columns = list(dict.fromkeys(self.format_move(c) for _, c in cells))
+        where = f"column{'s' if len(columns) > 1 else ''} {' '.join(columns)}"
+        names_of_cells = " ".join(self.cell_name(c) for c in cells)
+        return f"{names[outcome.winner].capitalize()} wins: {outcome.reason} in {where} ({names_of_cells})"
 
 
 @attrs.define(eq=False)
 class Connect4State(State):
-    """A Connect Four position: the board, the moves played, the moves undone (for redo), the outcome."""
+    """A Connect Four position: the board, its bitboard, the moves played, the moves undone (for redo), the outcome."""
 
     game: Connect4
     _grid: Grid
-    _heights: list[int]
     _moves: list[Move]
     _redo: list[Move] = attrs.field(factory=list)
     _outcome: Outcome | None = None
+    _cur: int = 0  # bitboard: the discs of the player to move
+    _mask: int = 0  # bitboard: every disc
+    _geom: heuristic.Geometry = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._geom = heuristic.Geometry.of(self.game.width, self.game.height, self.game.connect)
 
     @classmethod
     def start(cls, game: Connect4) -> Connect4State:
         """The empty board of ``game``."""
-        return cls(game, Grid.empty(game.height, game.width), [0] * game.width, [])
+        return cls(game, Grid.empty(game.height, game.width), [])
 
     # --- the protocol -----------------------------------------------------
     @property
@@ -194,8 +181,20 @@ class Connect4State(State):
         """The columns that are not full, left to right; none once the game is over."""
         if self._outcome is not None:
             return iter(())
-        height = self.game.height
-        return (c for c, h in enumerate(self._heights) if h < height)
+        mask, top = self._mask, self._geom.top
+        return (c for c in range(self.game.width) if not mask & top[c])
+
+    def search_order(self) -> list[Move]:
+        """The open columns: immediate wins, then blocks of the opponent's, then the rest centre first."""
+        if self._outcome is not None:
+            return []
+        geom, cur, mask = self._geom, self._cur, self._mask
+        playable = geom.playable(mask)
+        urgent = (geom.winning_cells(cur, mask) & playable, geom.winning_cells(cur ^ mask, mask) & playable)
+        columns = [c for c in geom.order if not mask & geom.top[c]]
+        if not (urgent[0] or urgent[1]):
+            return columns
+        return sorted(columns, key=lambda c: 0 if urgent[0] & geom.columns[c] else 1 if urgent[1] & geom.columns[c] else 2)
 
     def is_legal(self, move: Move) -> bool:
         """True when a disc may be dropped in column ``move`` now."""
@@ -203,7 +202,7 @@ class Connect4State(State):
             self._outcome is None
             and isinstance(move, int)
             and 0 <= move < self.game.width
-            and self._heights[move] < self.game.height
+            and not self._mask & self._geom.top[move]
         )
 
     def check_playable(self, move: Move) -> None:
@@ -216,12 +215,13 @@ class Connect4State(State):
             raise InvalidMoveError(f"a move is a 0-based column number, not {move!r}") from None
         if not 0 <= column < self.game.width:
             raise column_range_error(column + 1, self.game.width)
-        if self._heights[column] >= self.game.height:
+        if self._mask & self._geom.top[column]:
             raise ColumnFullError(f"column {column + 1} is full")
 
     def play(self, move: Move) -> None:
         """Drop a disc of the player to move in 0-based column ``move``; refused moves change nothing."""
-        self.check_playable(move)
+        if not self.is_legal(move):
+            self.check_playable(move)
         column = operator.index(move)
         if self._redo and self._redo[-1] == column:
             self._redo.pop()
@@ -230,19 +230,20 @@ class Connect4State(State):
         self._drop(column)
 
     def _drop(self, column: int) -> None:
-        row = self.game.height - 1 - self._heights[column]
+        row = self._grid.drop_row(column)
+        assert row is not None  # the bitboard said the column is open
         self._grid.set((row, column), self.current_player + 1)
-        self._heights[column] += 1
+        mover = self._cur | self._geom.drop(self._mask, column)
+        self._cur, self._mask = self._cur ^ self._mask, self._mask | mover  # the other side moves next
         self._moves.append(column)
-        self._outcome = self._judge((row, column))
+        self._outcome = self._judge((row, column), mover)
 
-    def _judge(self, cell: Cell) -> Outcome | None:
-        """The outcome after a disc landed on ``cell``: a line through it, a full board, or nothing."""
+    def _judge(self, cell: Cell, mover: int) -> Outcome | None:
+        """The outcome after a disc landed on ``cell`` (``mover``: its player's discs): a line, a full board, or nothing."""
         connect = self.game.connect
-        lines = [
-            self._grid.line_cells(cell, d) for d in Direction if self._grid.line_length(cell, d) >= connect
-        ]
-        if lines:
+        if self._geom.has_line(mover):
+            grid = self._grid
+            lines = [grid.line_cells(cell, d) for d in Direction if grid.line_length(cell, d) >= connect]
             cells = tuple(dict.fromkeys(c for line in lines for c in line))
             return Outcome(len(self._moves) % 2 ^ 1, notation.line_words(connect), cells, Termination.LINE)
         if len(self._moves) == self.game.width * self.game.height:
@@ -254,8 +255,10 @@ class Connect4State(State):
         if not self._moves:
             raise IllegalMoveError("nothing to undo: no move has been played")
         column = self._moves.pop()
-        self._heights[column] -= 1
-        self._grid.set((self.game.height - 1 - self._heights[column], column), 0)
+        in_column = self._mask & self._geom.columns[column]
+        self._mask ^= 1 << (in_column.bit_length() - 1)  # the column's top disc
+        self._cur ^= self._mask
+        self._grid.set((self.game.height - in_column.bit_count(), column), 0)
         self._outcome = None  # only the last position of a game can be over
         self._redo.append(column)
         return column
@@ -276,7 +279,7 @@ class Connect4State(State):
     def copy(self) -> Connect4State:
         """An independent copy (redo stack included)."""
         return Connect4State(
-            self.game, self._grid.copy(), list(self._heights), list(self._moves), list(self._redo), self._outcome
+            self.game, self._grid.copy(), list(self._moves), list(self._redo), self._outcome, self._cur, self._mask
         )
 
     def to_text(self) -> str:
@@ -287,8 +290,7 @@ class Connect4State(State):
         """A heuristic value in [-1, 1] for the player to move (exactly -1, 0 or 1 once the game is over)."""
         if self._outcome is not None:
             return self._outcome.value_for(self.current_player)
-        g = self.game
-        return heuristic.evaluate_moves(g.width, g.height, g.connect, self._moves)
+        return heuristic.value(self._geom, self._cur, self._mask)
 
     # --- more about the position -----------------------------------------
     @property
@@ -299,7 +301,12 @@ class Connect4State(State):
     @property
     def heights(self) -> tuple[int, ...]:
         """How many discs each column holds."""
-        return tuple(self._heights)
+        return tuple((self._mask & bits).bit_count() for bits in self._geom.columns)
+
+    @property
+    def bitboard(self) -> tuple[int, int]:
+        """(discs of the player to move, every disc) in `heuristic.Geometry`'s layout."""
+        return self._cur, self._mask
 
     @property
     def last_cell(self) -> Cell | None:
@@ -307,7 +314,7 @@ class Connect4State(State):
         if not self._moves:
             return None
         column = self._moves[-1]
-        return (self.game.height - self._heights[column], column)
+        return (self.game.height - (self._mask & self._geom.columns[column]).bit_count(), column)
 
     def _ended(self) -> str:
         outcome = self._outcome

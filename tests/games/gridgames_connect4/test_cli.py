@@ -29,7 +29,7 @@ def play(args: list[str], text: str) -> tuple[int, str, str]:
 def test_human_against_human_to_a_win() -> None:
     code, out, _ = play(HUMANS, RED_WINS)
     assert code == 0
-    assert out.rstrip().splitlines()[-1] == "Red wins with d1 e1 f1 g1 (four in a row)."
+    assert out.rstrip().splitlines()[-1] == "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)."
     assert "| . . . X X X X |" in out  # the final board, without colour codes
     assert "\x1b[" not in out
 
@@ -55,14 +55,14 @@ def test_bad_input_is_explained_and_the_turn_is_kept(bad: str, message: str) -> 
     code, out, _ = play(HUMANS, f"4\n{bad}\n4\n5\n5\n6\n6\n7\n")
     assert code == 0
     assert message in out
-    assert out.rstrip().endswith("Red wins with d1 e1 f1 g1 (four in a row).")
+    assert out.rstrip().endswith("Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
 
 
 def test_a_full_column_is_refused_and_the_turn_is_kept() -> None:
     moves = "1\n1\n1\n1\n1\n1\n1\n" + "2\n3\n2\n3\n2\n3\n2\n"
     code, out, _ = play(HUMANS, moves)
     assert "Column 1 is full. Try again." in out
-    assert out.rstrip().endswith("Red wins with b1 b2 b3 b4 (four in a row).")
+    assert out.rstrip().endswith("Red wins: four in a row in column 2 (b1 b2 b3 b4).")
     assert code == 0
 
 
@@ -82,7 +82,7 @@ def test_quit_without_a_terminal_says_how_to_save() -> None:
 def test_undo_between_humans_takes_back_one_move() -> None:
     code, out, _ = play(HUMANS, "4\n5\nu\n1\n4\n1\n4\n1\n4\n")
     assert "Took back 1 move." in out
-    assert out.rstrip().endswith("Red wins with d1 d2 d3 d4 (four in a row).")
+    assert out.rstrip().endswith("Red wins: four in a row in column 4 (d1 d2 d3 d4).")
 
 
 def test_undo_at_the_start_has_nothing_to_take_back() -> None:
@@ -105,7 +105,7 @@ def test_save_then_load_resumes_the_game(tmp_path: Path) -> None:
     assert load_game(path).state.notation() == "445"
     code, out, _ = play([*HUMANS, "--load", str(path)], "5\n6\n6\n7\n")
     assert code == 0
-    assert out.rstrip().endswith("Red wins with d1 e1 f1 g1 (four in a row).")
+    assert out.rstrip().endswith("Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
 
 
 def test_save_without_a_name_or_to_a_bad_place_keeps_playing(tmp_path: Path) -> None:
@@ -133,7 +133,7 @@ def test_load_refuses_a_board_size_that_contradicts_the_file(tmp_path: Path) -> 
 def test_loading_a_finished_game_shows_the_result(tmp_path: Path) -> None:
     path = save_game(Connect4().from_notation("4455667"), tmp_path / "won.json")
     code, out, _ = play([*HUMANS, "--load", str(path)], "")
-    assert code == 0 and out.rstrip().endswith("Red wins with d1 e1 f1 g1 (four in a row).")
+    assert code == 0 and out.rstrip().endswith("Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
 
 
 def test_hint_gives_a_column() -> None:
@@ -148,7 +148,7 @@ def test_computer_against_computer_finishes(red: str, yellow: str) -> None:
     code, out, _ = play(["play", "connect4", "--red", red, "--yellow", yellow, "--seed", "3"], "")
     assert code == 0
     last = out.rstrip().splitlines()[-1]
-    assert last.startswith(("Red wins with", "Yellow wins with", "Draw:"))
+    assert last.startswith(("Red wins: ", "Yellow wins: ", "Draw:"))
     assert f"Red ({red}) plays" in out
 
 
@@ -173,7 +173,7 @@ def test_the_default_is_you_as_red_against_medium() -> None:
 def test_first_yellow_lets_yellow_start() -> None:
     code, out, _ = play(["play", "connect4", "--red", "human", "--yellow", "human", "--first", "yellow"], RED_WINS)
     assert "Yellow (O) to move" in out.split("Red (X) to move")[0]
-    assert out.rstrip().endswith("Yellow wins with d1 e1 f1 g1 (four in a row).")
+    assert out.rstrip().endswith("Yellow wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
     assert "| . . . O O O O |" in out
 
 
@@ -181,7 +181,7 @@ def test_other_sizes_and_line_lengths() -> None:
     code, out, _ = play([*HUMANS, "--width", "10", "--height", "4", "--connect", "3"], "10\n1\n9\n1\n8\n")
     assert code == 0
     assert " 1 2 3 4 5 6 7 8 910" in out
-    assert out.rstrip().endswith("Red wins with h1 i1 j1 (three in a row).")
+    assert out.rstrip().endswith("Red wins: three in a row in columns 8 9 10 (h1 i1 j1).")
 
 
 @pytest.mark.parametrize(
@@ -236,7 +236,7 @@ def test_show_picture_prints_the_plain_picture() -> None:
 
 def test_show_of_a_finished_game_says_who_won() -> None:
     result = runner.invoke(app, ["connect4", "show", "4455667"])
-    assert "Red wins with d1 e1 f1 g1 (four in a row)." in result.stdout
+    assert "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)." in result.stdout
 
 
 @pytest.mark.parametrize(

@@ -97,8 +97,8 @@ def test_no_line_fits_so_every_game_is_a_draw() -> None:
 def test_describe_names_the_winner_and_cells_bottom_up() -> None:
     game = Connect4()
     state = game.from_notation("4455667")
-    assert game.describe(state.outcome) == "Red wins with d1 e1 f1 g1 (four in a row)"
-    assert game.describe(state.outcome, ("yellow", "red")) == "Yellow wins with d1 e1 f1 g1 (four in a row)"
+    assert game.describe(state.outcome) == "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)"
+    assert game.describe(state.outcome, ("yellow", "red")) == "Yellow wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)"
 
 
 # --- the protocol ------------------------------------------------------------------------------
