@@ -7,8 +7,10 @@ from hypothesis import given, settings
 from gridgames_test_support.strategies import connect4_playouts
 
 from gridgames_connect4 import SPEC, ColumnFullError, ColumnOutOfRangeError, Connect4
+from gridgames_connect4.heuristic import Geometry
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
 from gridgames.game import Termination
+from gridgames.grid import Direction
 from gridgames.testing import check_game, check_spec
 
 DRAW_7X6 = "126613431456475467333341527215612225546777"
@@ -69,6 +71,7 @@ def test_a_disc_completing_two_lines_reports_both() -> None:
     assert state.to_text() == ".....\n.....\nX.O..\nXXO..\nXOXO."
     assert state.outcome is not None and state.outcome.winner == 0
     assert names(game, state.outcome.cells) == ["a1", "a2", "a3", "b2", "c1"]
+    assert game.describe(state.outcome) == "Red wins: three in a row in columns 1 2 3 (a1 a2 a3 b2 c1)"
 
 
 def test_a_full_board_without_a_line_is_a_draw() -> None:
@@ -99,6 +102,10 @@ def test_describe_names_the_winner_and_cells_bottom_up() -> None:
     state = game.from_notation("4455667")
     assert game.describe(state.outcome) == "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)"
     assert game.describe(state.outcome, ("yellow", "red")) == "Yellow wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)"
+    vertical = game.from_notation("1213141")
+    assert game.describe(vertical.outcome) == "Red wins: four in a row in column 1 (a1 a2 a3 a4)"
+    diagonal = game.from_notation("76654554344")
+    assert game.describe(diagonal.outcome) == "Red wins: four in a row in columns 4 5 6 7 (d4 e3 f2 g1)"
 
 
 # --- the protocol ------------------------------------------------------------------------------
@@ -228,6 +235,21 @@ def test_evaluate_favours_the_side_with_the_threats() -> None:
     assert -1 <= yellow_to_move.evaluate() < 0
 
 
+def test_evaluate_sees_a_win_on_the_next_move_and_a_double_threat() -> None:
+    game = Connect4()
+    assert game.from_notation("415161").evaluate() == 1.0  # red d1 e1 f1: red to move wins at c1 or g1
+    assert game.from_notation("41516").evaluate() == -1.0  # yellow to move can block only one of c1 and g1
+    assert -1 < game.from_notation("4151").evaluate() < 1
+
+
+def test_the_search_order_tries_wins_then_blocks_then_the_centre() -> None:
+    game = Connect4()
+    assert game.new_state().search_order() == [3, 2, 4, 1, 5, 0, 6]
+    assert game.from_notation("415161").search_order()[:2] == [2, 6]  # red wins at c1 or g1
+    assert game.from_notation("43536").search_order()[0] == 6  # yellow must block g1
+    assert game.from_notation("4455667").search_order() == []
+
+
 def test_evaluate_is_exact_at_the_end() -> None:
     game = Connect4()
     assert game.from_notation("4455667").evaluate() == -1.0  # yellow to move has lost
@@ -262,4 +284,27 @@ def test_undo_restores_every_earlier_position(playout: tuple) -> None:
         assert state.undo() == moves[n - 1]
         expected = game.from_moves(moves[: n - 1])
         assert (state.history, state.to_text(), state.outcome) == (expected.history, expected.to_text(), expected.outcome)
+        assert (state.bitboard, state.heights) == (expected.bitboard, expected.heights)
     assert state.to_text() == game.new_state().to_text()
+
+
+@settings(max_examples=60, deadline=None)
+@given(connect4_playouts())
+def test_the_bitboard_finds_the_cells_that_complete_a_line_as_the_grid_does(playout: tuple) -> None:
+    game, moves = playout
+    state = game.from_moves(moves)
+    geom = Geometry.of(game.width, game.height, game.connect)
+    cur, mask = state.bitboard
+    grid = state.grid
+    for side, value in ((cur, 1 + state.current_player), (cur ^ mask, 2 - state.current_player)):
+        bits = geom.winning_cells(side, mask)
+        found = {(game.height - 1 - i % (game.height + 1), i // (game.height + 1)) for i in range(bits.bit_length()) if bits >> i & 1}
+        expected = set()
+        for cell in grid.empty_cells():
+            grid.set(cell, value)
+            if any(grid.line_length(cell, d) >= game.connect for d in Direction):
+                expected.add(cell)
+            grid.set(cell, 0)
+        assert found == expected
+        assert geom.has_line(side) == (state.outcome is not None and state.outcome.winner is not None and side != cur)
+    assert state.heights == tuple(game.height - sum(1 for r in range(game.height) if grid[r, c] == 0) for c in range(game.width))

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gridgames.errors import GameOverError, OptionError
+from gridgames.errors import GameOverError, IllegalMoveError, NotationError, OptionError
 from gridgames.game import Player
 from gridgames.search.mcts import MCTSPlayer, mcts
 from gridgames.search.players import RandomPlayer, has_evaluation, make_ai
@@ -90,3 +90,19 @@ def test_make_ai_prefers_negamax_when_the_game_has_an_evaluation() -> None:
 def test_make_ai_rejects_an_unknown_kind() -> None:
     with pytest.raises(OptionError, match="unknown computer player 'genius'"):
         make_ai(PileNim((2, 3)), "genius")
+
+
+def test_the_random_player_refuses_a_finished_game() -> None:
+    state = PileNim((1,)).new_state()
+    state.play(0)
+    with pytest.raises(GameOverError):
+        RandomPlayer(rng=random.Random(0)).choose(state)
+
+
+def test_from_notation_names_the_move_of_a_parse_error_or_an_illegal_move() -> None:
+    game = PileNim((2, 3))
+    assert game.from_notation("1:1 2:3").piles == [1, 0]
+    with pytest.raises(NotationError, match=r"move 2 \('x'\): a Nim move is PILE:COUNT"):
+        game.from_notation("1:1 x")
+    with pytest.raises(IllegalMoveError, match=r"move 2 \('1:2'\)"):
+        game.from_notation("1:1 1:2")
