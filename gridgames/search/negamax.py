@@ -121,7 +121,9 @@ class _Search:
                 break
         return best, line
 
-    def move_score(self, state: State, move: Move, depth: int, alpha: float, beta: float, ply: int, on_pv: bool) -> tuple[float, list[Move]]:
+    def move_score(
+        self, state: State, move: Move, depth: int, alpha: float, beta: float, ply: int, on_pv: bool
+    ) -> tuple[float, list[Move]]:
         """The score of ``move`` for the player making it, searched ``depth`` plies from before it."""
         mover = state.current_player
         state.play(move)
@@ -210,7 +212,9 @@ def _root_moves(state: State, moves: Iterable[Move] | None) -> list[Move]:
     return [m for m in ordered if m in wanted]
 
 
-def _root(run: _Search, state: State, depth: int, order: list[Move], full: bool) -> tuple[dict[Move, float], dict[Move, list[Move]]]:
+def _root(
+    run: _Search, state: State, depth: int, order: list[Move], full: bool
+) -> tuple[dict[Move, float], dict[Move, list[Move]]]:
     """Search the root moves in the given order: every move's score and line (a full window for each when ``full``)."""
     alpha, beta = -2 * WIN, 2 * WIN
     scores: dict[Move, float] = {}

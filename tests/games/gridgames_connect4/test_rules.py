@@ -298,7 +298,8 @@ def test_the_bitboard_finds_the_cells_that_complete_a_line_as_the_grid_does(play
     grid = state.grid
     for side, value in ((cur, 1 + state.current_player), (cur ^ mask, 2 - state.current_player)):
         bits = geom.winning_cells(side, mask)
-        found = {(game.height - 1 - i % (game.height + 1), i // (game.height + 1)) for i in range(bits.bit_length()) if bits >> i & 1}
+        stride = game.height + 1
+        found = {(game.height - 1 - i % stride, i // stride) for i in range(bits.bit_length()) if bits >> i & 1}
         expected = set()
         for cell in grid.empty_cells():
             grid.set(cell, value)
@@ -307,4 +308,5 @@ def test_the_bitboard_finds_the_cells_that_complete_a_line_as_the_grid_does(play
             grid.set(cell, 0)
         assert found == expected
         assert geom.has_line(side) == (state.outcome is not None and state.outcome.winner is not None and side != cur)
-    assert state.heights == tuple(game.height - sum(1 for r in range(game.height) if grid[r, c] == 0) for c in range(game.width))
+    empty = [sum(1 for r in range(game.height) if grid[r, c] == 0) for c in range(game.width)]
+    assert state.heights == tuple(game.height - e for e in empty)
