@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,11 @@ import attrs
 
 from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES, Connect4, Connect4State
 from gridgames.errors import GridGamesError, SaveFileError
+from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
 
 FORMAT = "gridgames-connect4"
 VERSION = 1
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = MAX_SAVE_FILE_BYTES
 
 
 @attrs.frozen
@@ -54,43 +54,14 @@ def to_json(state: Connect4State, *, first: str = "red") -> str:
 
 
 def save_game(state: Connect4State, path: str | os.PathLike[str], *, first: str = "red") -> Path:
-    """Write a game to ``path`` (atomically: a failed write leaves any old file intact) and return the path."""
-    path = Path(path)
-    text = to_json(state, first=first)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.chmod(tmp, 0o644)  # mkstemp makes the file private; a save file is an ordinary file
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise SaveFileError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
-    return path
+    """Write a game to ``path`` (atomically and durably: a failed write leaves any old file intact) and return the path."""
+    return write_user_text(path, to_json(state, first=first), what="save file", error=SaveFileError)
 
 
 def load_game(path: str | os.PathLike[str]) -> SavedGame:
     """Read a save file; `SaveFileError` (one line, naming the file) when it is missing, truncated or nonsense."""
-    name = str(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise SaveFileError(f"no save file {name!r}") from None
-    except IsADirectoryError:
-        raise SaveFileError(f"{name!r} is a directory, not a save file") from None
-    except OSError as error:
-        raise SaveFileError(f"cannot read {name!r}: {error.strerror or error}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SaveFileError(f"{name!r} is too large to be a Connect Four save file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SaveFileError(f"{name!r} is not a text file, so not a save file") from None
-    return from_json(text, source=name)
+    text = read_user_text(path, what="save file", max_bytes=MAX_FILE_BYTES, error=SaveFileError)
+    return from_json(text, source=str(path))
 
 
 def from_json(text: str, *, source: str = "the save file") -> SavedGame:
@@ -106,6 +77,8 @@ def from_json(text: str, *, source: str = "the save file") -> SavedGame:
         ) from None
     except RecursionError:
         raise SaveFileError(f"{where} is nested too deeply to be a save file") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise SaveFileError(f"{where} holds a number too long to be a save file's") from None
     if not isinstance(data, dict):
         raise SaveFileError(f"{where} does not hold a saved game (expected a JSON object, found {type(data).__name__})")
     fmt = data.get("format")

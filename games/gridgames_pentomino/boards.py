@@ -19,6 +19,7 @@ import numpy as np
 from attrs import frozen
 
 from gridgames.errors import PuzzleError
+from gridgames.files import MAX_PUZZLE_FILE_BYTES, read_user_text
 from gridgames.grid import Grid
 
 DEFAULT_BOARD = "6x10"
@@ -114,10 +115,7 @@ class Board:
     def from_file(cls, path: str | Path) -> Board:
         """Read a board file (named after the file)."""
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise PuzzleError(f"cannot read board file {str(path)!r}: {getattr(error, 'strerror', None) or error}") from None
+        text = read_user_text(path, what="board file", max_bytes=MAX_PUZZLE_FILE_BYTES, error=PuzzleError)
         return cls.from_text(text, name=path.name)
 
     @property

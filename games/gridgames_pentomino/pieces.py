@@ -40,6 +40,7 @@ from pathlib import Path
 from attrs import field, frozen
 
 from gridgames.errors import PuzzleError, ShapeError
+from gridgames.files import MAX_PUZZLE_FILE_BYTES, read_user_text
 from gridgames.shapes import Shape, piece_set
 
 KINDS = ("free", "one-sided", "fixed")
@@ -161,10 +162,7 @@ class PieceSet:
     def from_file(cls, path: str | Path) -> PieceSet:
         """Read a pieces file."""
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise PuzzleError(f"cannot read pieces file {str(path)!r}: {getattr(error, 'strerror', None) or error}") from None
+        text = read_user_text(path, what="pieces file", max_bytes=MAX_PUZZLE_FILE_BYTES, error=PuzzleError)
         return cls.from_text(text, source=path.name)
 
     def __add__(self, other: PieceSet) -> PieceSet:

@@ -103,7 +103,7 @@ def test_nonsense_is_one_line_naming_the_problem(text: str, message: str, tmp_pa
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(SaveFileError, match="no save file .*nothing.json"):
+    with pytest.raises(SaveFileError, match="cannot read save file .*nothing.json.*: no such file"):
         load_game(tmp_path / "nothing.json")
 
 

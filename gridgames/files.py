@@ -1,0 +1,146 @@
+"""The one bounded reader of user files (save files, boards, pieces, books), and the safe writer.
+
+Every file a user names on the command line is read through `read_user_text`: it
+refuses what is not a regular file (a directory, a FIFO that would block for ever, a
+device such as ``/dev/zero`` that never ends) and anything larger than ``max_bytes``
+*before* reading it, never reads more than ``max_bytes + 1`` bytes, and reports every
+problem as one `UserFileError` line naming the file::
+
+    text = read_user_text(path, what="board file", max_bytes=MAX_PUZZLE_FILE_BYTES)
+
+`write_user_text` writes atomically (a temporary file in the same folder, flushed and
+fsynced, then renamed over the target; a symlink is followed, so the file it points
+to is replaced and the link kept).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from gridgames.errors import GridGamesError
+
+__all__ = ["MAX_PUZZLE_FILE_BYTES", "MAX_SAVE_FILE_BYTES", "UserFileError", "read_user_text", "write_user_text"]
+
+MAX_SAVE_FILE_BYTES = 1_000_000
+"""A save file is a few hundred bytes; anything past a megabyte is not one."""
+
+MAX_PUZZLE_FILE_BYTES = 1_000_000
+"""A board or pieces file past a megabyte (a million cells) is far beyond what the solver can handle."""
+
+
+class UserFileError(GridGamesError, ValueError):
+    """A file named by the user that cannot be read as text: missing, not a regular file, too large, not UTF-8."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_user_text(
+    path: str | os.PathLike[str], *, what: str, max_bytes: int, error: type[GridGamesError] | None = None
+) -> str:
+    """The UTF-8 text of a regular file of at most ``max_bytes``; one line of ``error`` (`UserFileError`) for anything else."""
+    try:
+        return _read(path, what, max_bytes)
+    except UserFileError as problem:
+        if error is None or isinstance(problem, error):
+            raise
+        raise error(str(problem)) from None
+
+
+def _read(path: str | os.PathLike[str], what: str, max_bytes: int) -> str:
+    name = repr(str(path))
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer must not block; it is refused below by fstat.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise UserFileError(f"cannot read {what} {name}: no such file") from None
+    except IsADirectoryError:
+        raise UserFileError(f"{what} {name} is a directory, not a file") from None
+    except (OSError, ValueError) as problem:  # ValueError: a NUL byte in the name
+        raise UserFileError(f"cannot read {what} {name}: {getattr(problem, 'strerror', None) or problem}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserFileError(f"{what} {name} is {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > max_bytes:
+            raise UserFileError(f"{what} {name} is too large ({info.st_size:,} bytes; at most {max_bytes:,})")
+        chunks = []
+        left = max_bytes + 1  # a file that grows while read is still bounded
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as problem:
+        raise UserFileError(f"cannot read {what} {name}: {problem.strerror or problem}") from None
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    if len(raw) > max_bytes:
+        raise UserFileError(f"{what} {name} is too large (more than {max_bytes:,} bytes)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        raise UserFileError(f"{what} {name} is not a text file (not UTF-8 at byte {problem.start})") from None
+
+
+def write_user_text(
+    path: str | os.PathLike[str], text: str, *, what: str = "file", error: type[GridGamesError] | None = None
+) -> Path:
+    """Write ``text`` atomically and durably (fsync before and after the rename); returns the path written."""
+    try:
+        return _write(Path(path), text, what)
+    except UserFileError as problem:
+        if error is None or isinstance(problem, error):
+            raise
+        raise error(str(problem)) from None
+
+
+def _write(path: Path, text: str, what: str) -> Path:
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path  # keep the link, replace what it points to
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        if target.exists() and not target.is_file():
+            raise UserFileError(f"cannot write {what} {str(path)!r}: it exists and is not a regular file")
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)  # mkstemp makes the file private; a saved file is an ordinary file
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _fsync_folder(folder)
+    except OSError as problem:
+        raise UserFileError(f"cannot write {what} {str(path)!r}: {problem.strerror or problem}") from None
+    return path
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename durable (where folders can be opened; elsewhere nothing to do)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
