@@ -27,6 +27,7 @@ from typing import Any, Optional
 
 import typer
 
+from gridgames.cli_support import whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.game import Game, GameKind, GameSpec, Player, Puzzle, Solution, State
 from gridgames.progress import search_progress
@@ -51,7 +52,8 @@ def _game_parameters(spec: GameSpec, reserved: tuple[str, ...]) -> list[inspect.
         if _flag(option.name) in taken:
             raise PluginError(f"{spec.name}'s option {option.name!r} clashes with the generic command's {_flag(option.name)}")
         annotation: Any = option.type if option.default is not None else Optional[option.type]
-        default = typer.Option(option.default, _flag(option.name), help=option.help or None)
+        strict = {"parser": whole_number} if option.type is int else {}  # '4.0' is not a width
+        default = typer.Option(option.default, _flag(option.name), help=option.help or None, **strict)
         parameters.append(inspect.Parameter(f"game_option_{i}", inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
     return parameters
 

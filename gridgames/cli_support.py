@@ -17,7 +17,7 @@ import typer
 
 from gridgames.errors import OptionError
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "check_parallel_options", "fail", "one_line"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "check_parallel_options", "fail", "one_line", "whole_number"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -28,6 +28,16 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def whole_number(text: str | int) -> int:
+    """An option's whole number, strictly: '4' or '-4', never '4.0' or '1e3' (use as ``typer.Option(parser=whole_number)``)."""
+    if isinstance(text, int) and not isinstance(text, bool):  # the option's default
+        return text
+    digits = str(text).strip()
+    if not (digits.lstrip("+-").isdecimal() and digits.isascii() and digits.count("-") + digits.count("+") <= 1) or len(digits) > 12:
+        raise typer.BadParameter(f"{text!r} is not a whole number")
+    return int(digits)
+
+
 def fail(message: str) -> typer.Exit:
     """Print a one-line error to standard error and return the exit to raise (code 2)."""
     typer.echo(f"error: {one_line(message)}", err=True)
@@ -36,11 +46,12 @@ def fail(message: str) -> typer.Exit:
 
 def check_parallel_options(jobs: str | None, scheduler: str | None) -> None:
     """Check --jobs / --scheduler before any work starts: not both, a valid job count, Dask installed."""
-    from gridgames.search.parallel import require_dask, resolve_jobs  # parallel machinery only when asked for
+    from gridgames.search.parallel import check_scheduler, require_dask, resolve_jobs  # parallel machinery only when asked for
 
     if jobs is not None and scheduler is not None:
         raise OptionError("--jobs runs local processes and --scheduler a Dask cluster; choose one")
     if jobs is not None:
         resolve_jobs(jobs)
     if scheduler is not None:
+        check_scheduler(scheduler)
         require_dask()

@@ -22,7 +22,7 @@ from gridgames_connect4 import players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import load_game, save_game
-from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, whole_number
 from gridgames.errors import GridGamesError, OptionError
 
 SEAT_KINDS = ("human", *players.KINDS)
@@ -245,9 +245,9 @@ def make_app() -> typer.Typer:
         first: Optional[str] = typer.Option(None, "--first", help="Which colour moves first: red (default) or yellow."),
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed for reproducible computer play."),
         think: float = typer.Option(players.DEFAULT_THINK, "--think", help="Seconds a computer may think per move."),
-        width: Optional[int] = typer.Option(None, "--width", help="Columns, 4 to 10 (default 7)."),
-        height: Optional[int] = typer.Option(None, "--height", help="Rows, 4 to 10 (default 6)."),
-        connect: Optional[int] = typer.Option(None, "--connect", help="Line length that wins, 3 to 6 (default 4)."),
+        width: Optional[int] = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
+        height: Optional[int] = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
+        connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
         load: Optional[Path] = typer.Option(None, "--load", help="Resume a game saved with 's FILE'."),
     ) -> None:
         """Play Connect Four in the terminal: you (red) against the computer (medium) unless told otherwise."""

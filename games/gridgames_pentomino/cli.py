@@ -104,7 +104,8 @@ def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, 
 def _parts_note(result: ParallelCount) -> str:
     """Where the parts ran and whether all finished, e.g. '2 processes: all 1030 parts finished'."""
     if result.partial:
-        return f"{result.parts_done} of {result.parts} parts finished on {result.runner}"
+        why = f": {result.note}" if result.note and result.note != "interrupted" else ""
+        return f"{result.parts_done} of {result.parts} parts finished on {result.runner}{why}"
     reruns = f", {result.reruns} rerun after a worker died" if result.reruns else ""
     return f"{result.runner}: all {result.parts} parts finished{reruns}"
 
@@ -182,6 +183,7 @@ def _solve_count_parallel(
     if as_json:
         out = _summary(puzzle, result.count, unique, result.seconds, result.partial, None)
         out.update(parts=result.parts, parts_done=result.parts_done, reruns=result.reruns)
+        out.update({"note": result.note} if result.partial and result.note else {})
         out.update({"scheduler": result.scheduler} if result.scheduler else {"jobs": result.workers})
         typer.echo(json.dumps(out))
     else:

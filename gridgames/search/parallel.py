@@ -25,6 +25,7 @@ parts and returns what finished, marked partial, so nothing is lost or counted t
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -38,6 +39,17 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from gridgames.errors import GridGamesError, OptionError, PartError
+from gridgames.search._workers import (
+    Beats,
+    Terminated,
+    die_with_parent,
+    kill_processes,
+    sigterm_as_interrupt,
+    stall_bound,
+    track,
+    untrack,
+    watchdog_seconds,
+)
 
 P = TypeVar("P")
 R = TypeVar("R")
@@ -57,7 +69,11 @@ UNSHARED: Any = object()
 LOCAL_TASKS_PER_WORKER = 64
 """Local processes get parts in batches too, about this many per worker: fewer results for this process to handle."""
 
+WATCHDOG_TICK = 0.25
+"""Seconds between the watchdog's looks at the heartbeats while results are awaited."""
+
 _SHARED_ARGS: tuple[Any, ...] = ()  # a local worker's (shared object,), or () (set by _init_worker)
+_BEATS: Beats | None = None  # a local worker's heartbeat slots (set by _init_worker)
 
 
 @attrs.define
@@ -68,6 +84,8 @@ class PartsResult(Generic[R]):
     done: list[bool]
     partial: bool = False
     reruns: int = 0
+    workers: int = 1
+    note: str = ""
 
     @property
     def finished(self) -> int:
@@ -87,19 +105,41 @@ def require_dask() -> None:
         raise GridGamesError(DASK_MISSING) from None
 
 
+MAX_JOBS = 256
+"""The most local worker processes ``--jobs`` may ask for (more only costs memory and start-up); the parts clamp it further."""
+
+
 def resolve_jobs(jobs: int | str | None) -> int:
-    """The number of local worker processes: ``0`` or ``"auto"`` means one per core."""
-    if jobs in (None, "", 1, "1"):
+    """The number of local worker processes, 1 to `MAX_JOBS`: ``0`` or ``"auto"`` means one per core."""
+    if jobs is None:
         return 1
-    if jobs in (0, "0", "auto"):
-        return os.cpu_count() or 1
-    try:
-        n = int(jobs)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise OptionError(f"--jobs must be a whole number or 'auto', not {jobs!r}") from None
-    if n < 0:
-        raise OptionError(f"--jobs must be 0 (every core), 'auto' or positive, not {n}")
-    return n or (os.cpu_count() or 1)
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, str)):
+        raise OptionError(f"--jobs must be a whole number or 'auto', not {jobs!r}")
+    if isinstance(jobs, str):
+        text = jobs.strip().lower()
+        if text == "auto":
+            return os.cpu_count() or 1
+        if text.startswith("-") and text[1:].isdecimal() and text.isascii() and len(text) < 8:
+            raise OptionError(f"--jobs must be 0 (every core), 'auto' or positive, not {text}")
+        if not (text.isdecimal() and text.isascii()):
+            raise OptionError(f"--jobs must be a whole number or 'auto', not {jobs!r}")
+        if len(text.lstrip("0")) > 6:  # never convert a 5000-digit number
+            raise OptionError(f"--jobs must be at most {MAX_JOBS}, not {text[:12]}...")
+        jobs = int(text)
+    if jobs < 0:
+        raise OptionError(f"--jobs must be 0 (every core), 'auto' or positive, not {jobs}")
+    if jobs > MAX_JOBS:
+        raise OptionError(f"--jobs must be at most {MAX_JOBS}, not {jobs}")
+    return jobs or (os.cpu_count() or 1)
+
+
+def check_scheduler(scheduler: str | None) -> str | None:
+    """The scheduler address stripped; `OptionError` for an empty one (which would silently run here)."""
+    if scheduler is None:
+        return None
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise OptionError(f"--scheduler needs a Dask scheduler's address, like tcp://HOST:8786, not {scheduler!r}")
+    return scheduler.strip()
 
 
 def start_method() -> str:
@@ -132,26 +172,42 @@ def run_parts(
     connect_timeout: float = 10.0,
     start: str | None = None,
     preload: Sequence[str] = (),
+    watchdog: float | None = None,
 ) -> PartsResult[R]:
     """Run ``fn`` on every part (``fn(shared, part)`` when ``shared`` is given) and collect the results by index; partial after Ctrl-C."""
-    if scheduler:
-        return _run_dask(fn, parts, shared, scheduler, on_result, describe, connect_timeout)
-    workers = resolve_jobs(jobs)
-    if workers == 1 or len(parts) <= 1:
+    if scheduler is not None:
+        from gridgames.search._parallel_dask import run_dask
+
+        return run_dask(fn, parts, shared, check_scheduler(scheduler), on_result, describe, connect_timeout, max_reruns)  # type: ignore[arg-type]
+    workers = min(resolve_jobs(jobs), max(1, len(parts)))  # never more processes than parts
+    if workers == 1:
         return _run_here(fn, parts, shared, on_result, describe)
-    return _run_local(fn, parts, shared, workers, on_result, describe, max_reruns, start, preload)
+    return _run_local(fn, parts, shared, workers, on_result, describe, max_reruns, start, preload, watchdog_seconds(watchdog))
 
 
-def _init_worker(shared: tuple[Any, ...]) -> None:
-    """A local worker's set-up: leave Ctrl-C to the parent, keep the shared object (``()`` for none)."""
-    global _SHARED_ARGS
+def _init_worker(shared: tuple[Any, ...], beats: Beats | None = None, parent: int | None = None) -> None:
+    """A local worker's set-up: die with the parent, leave Ctrl-C to it, keep the shared object and the heartbeats."""
+    global _SHARED_ARGS, _BEATS
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a fork inherits the parent's handler: a worker just dies
     _SHARED_ARGS = shared
+    _BEATS = beats
 
 
-def _call_batch(fn: Callable[..., R], indices: list[int], parts: list[Any]) -> list[R]:
-    """Run a batch of parts in a local worker, with the shared object it was given."""
-    return _run_batch(fn, indices, parts, *_SHARED_ARGS)
+def _call_batch(fn: Callable[..., R], slot: int, indices: list[int], parts: list[Any]) -> list[R]:
+    """Run a batch of parts in a local worker, with the shared object it was given, beating its heartbeat slot."""
+    beats = _BEATS
+    results = []
+    for i, part in zip(indices, parts):
+        began = beats.start(slot, i) if beats is not None else 0.0
+        try:
+            results.append(fn(*_SHARED_ARGS, part))
+        except Exception as error:
+            raise _PartFailure(i, f"{type(error).__name__}: {error}") from None
+        if beats is not None:
+            beats.finish(slot, began)
+    return results
 
 
 def _failed(index: int, part: Any, describe: Callable[[Any], str], error: BaseException) -> PartError:
@@ -179,8 +235,17 @@ def _run_here(
             if on_result is not None:
                 on_result(i, results[i])  # type: ignore[arg-type]
     except KeyboardInterrupt:
-        return PartsResult(results, done, partial=True)
+        return PartsResult(results, done, partial=True, note="interrupted")
     return PartsResult(results, done)
+
+
+@attrs.define
+class _Round:
+    """What one pool of local workers left behind: deaths and stalls per part, and why the pool stopped."""
+
+    deaths: list[int]
+    stalls: list[int]
+    broken: bool = False
 
 
 def _run_local(
@@ -193,72 +258,130 @@ def _run_local(
     max_reruns: int,
     start: str | None,
     preload: Sequence[str],
+    watchdog: float,
 ) -> PartsResult[R]:
     results: list[R | None] = [None] * len(parts)
     done = [False] * len(parts)
     todo = list(range(len(parts)))
-    deaths = [0] * len(parts)
-    reruns = 0
+    tally = _Round([0] * len(parts), [0] * len(parts))
+    reruns = fruitless = 0
+    longest = 0.0
     shared_args = () if shared is UNSHARED else (shared,)
     while todo:
-        context = _context(start or start_method(), fn, preload)  # chosen again for a rerun: the dead pool may have left a thread
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args,))
+        method = start or start_method()  # chosen again for a rerun: the dead pool may have left a thread
+        context = _context(method, fn, preload)
         groups = [[todo[k] for k in g] for g in batches(len(todo), workers * LOCAL_TASKS_PER_WORKER)]
-        pending = {pool.submit(_call_batch, fn, g, [parts[i] for i in g]): g for g in groups}
-        broken = False
+        beats = Beats(context, len(groups))
+        parent = os.getpid() if method != "forkserver" else None  # a fork server's children have it as parent
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args, beats, parent))
+        finished_before = sum(done)
+        tally.broken = False
         try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    group = pending.pop(future)
-                    try:
-                        values = future.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        for i in group:
-                            deaths[i] += 1
-                        continue
-                    except _PartFailure as failure:
-                        i, text = failure.args
-                        raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}") from None
-                    except Exception as error:  # outside fn: e.g. a result that does not pickle
-                        raise _batch_failed(group, parts, describe, error) from error
-                    for i, value in zip(group, values):
-                        results[i] = value
-                        done[i] = True
-                        if on_result is not None:
-                            on_result(i, value)
-                if broken:
-                    break
-        except KeyboardInterrupt:
+            with sigterm_as_interrupt():
+                pending = {pool.submit(_call_batch, fn, slot, g, [parts[i] for i in g]): (slot, g) for slot, g in enumerate(groups)}
+                track(_processes(pool))
+                longest = _collect(pool, pending, beats, parts, describe, results, done, on_result, tally, watchdog, longest)
+        except KeyboardInterrupt as interrupt:
             _kill(pool)
-            return PartsResult(results, done, partial=True, reruns=reruns)
+            why = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
+            return PartsResult(results, done, partial=True, reruns=reruns, workers=workers, note=why)
         except BaseException:
             _kill(pool)
             raise
-        if broken:
-            _kill(pool)
-            todo = [i for i in range(len(parts)) if not done[i]]
-            reruns += len(todo)
-            worst = max(todo, key=lambda i: deaths[i])
-            if deaths[worst] > max_reruns:
-                raise PartError(f"part {worst} ({describe(parts[worst])}) killed its worker {deaths[worst]} times; giving up")
-            continue
-        pool.shutdown(wait=True)
-        todo = []
-    return PartsResult(results, done, reruns=reruns)
+        if not tally.broken:
+            _shutdown(pool)
+            break
+        _kill(pool)
+        todo = [i for i in range(len(parts)) if not done[i]]
+        fruitless = 0 if sum(done) > finished_before else fruitless + 1
+        reruns += len(todo)
+        worst = max(todo, key=lambda i: tally.deaths[i] + tally.stalls[i])
+        if tally.stalls[worst] > max_reruns or tally.deaths[worst] > max_reruns or fruitless > max_reruns:
+            note = _give_up_note(worst, parts, describe, tally, fruitless)
+            return PartsResult(results, done, partial=True, reruns=reruns, workers=workers, note=note)
+    return PartsResult(results, done, reruns=reruns, workers=workers)
+
+
+def _collect(
+    pool: ProcessPoolExecutor,
+    pending: dict[Any, tuple[int, list[int]]],
+    beats: Beats,
+    parts: Sequence[Any],
+    describe: Callable[[Any], str],
+    results: list[Any],
+    done: list[bool],
+    on_result: Callable[[int, Any], None] | None,
+    tally: _Round,
+    watchdog: float,
+    longest: float,
+) -> float:
+    """Gather one pool's results as they come; kill the worker of a stuck part; stop at the first broken batch."""
+    killed: set[int] = set()
+    while pending:
+        finished, _ = wait(pending, timeout=WATCHDOG_TICK, return_when=FIRST_COMPLETED)
+        lost_slots = []
+        for future in finished:
+            slot, group = pending.pop(future)
+            try:
+                values = future.result()
+            except BrokenProcessPool:
+                tally.broken = True
+                lost_slots.append(slot)
+                continue
+            except _PartFailure as failure:
+                i, text = failure.args
+                raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}") from None
+            except Exception as error:  # outside fn: e.g. a result that does not pickle
+                raise _batch_failed(group, parts, describe, error) from error
+            for i, value in zip(group, values):
+                results[i] = value
+                done[i] = True
+                if on_result is not None:
+                    on_result(i, value)
+        longest = max(longest, beats.longest_part())
+        if tally.broken:
+            lost_slots += [slot for slot, _ in pending.values()]
+            for i in beats.running(lost_slots):  # the parts that were running when the pool broke
+                if i not in killed:
+                    tally.deaths[i] += 1
+            return longest
+        stuck = beats.stuck([slot for slot, _ in pending.values()], stall_bound(watchdog, longest))
+        if stuck is not None and stuck[1] not in killed:
+            slot, part, _seconds = stuck
+            killed.add(part)
+            tally.stalls[part] += 1
+            with contextlib.suppress(OSError):
+                os.kill(beats.pid[slot], signal.SIGKILL)  # the pool breaks; its unfinished parts run again
+    return longest
+
+
+def _give_up_note(worst: int, parts: Sequence[Any], describe: Callable[[Any], str], tally: _Round, fruitless: int) -> str:
+    what = f"part {worst} ({describe(parts[worst])})"
+    if tally.stalls[worst] >= tally.deaths[worst] and tally.stalls[worst]:
+        return f"{what} made no progress {tally.stalls[worst]} times (its worker was killed each time); giving up"
+    if tally.deaths[worst]:
+        return f"{what} killed its worker {tally.deaths[worst]} times; giving up"
+    return f"the worker processes died {fruitless} times in a row before finishing any part; giving up"
+
+
+def _processes(pool: ProcessPoolExecutor) -> list[Any]:
+    """The pool's worker processes (no public API lists them)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _shutdown(pool: ProcessPoolExecutor) -> None:
+    processes = _processes(pool)
+    pool.shutdown(wait=True)
+    untrack(processes)
 
 
 def _kill(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool at once: cancel what has not started, terminate the workers."""
-    processes = list(getattr(pool, "_processes", {}).values())  # no public API terminates running workers
+    """Stop a pool at once: cancel what has not started, kill the workers (SIGKILL: a stopped one ignores SIGTERM)."""
+    processes = _processes(pool)  # no public API terminates running workers
     manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=5)
+    kill_processes(processes)
+    untrack(processes)
     if manager is not None:
         manager.join(timeout=5)  # this process is single-threaded again: a rerun may fork
 
@@ -282,50 +405,3 @@ def batches(count: int, tasks: int) -> list[list[int]]:
     """Part indices dealt round-robin into ``tasks`` batches (so that big neighbouring parts spread out)."""
     tasks = max(1, min(tasks, count))
     return [list(range(j, count, tasks)) for j in range(tasks)]
-
-
-def _run_dask(
-    fn: Callable[..., R],
-    parts: Sequence[P],
-    shared: Any,
-    address: str,
-    on_result: Callable[[int, R], None] | None,
-    describe: Callable[[P], str],
-    connect_timeout: float,
-) -> PartsResult[R]:
-    require_dask()
-    from distributed import Client, as_completed
-
-    results: list[R | None] = [None] * len(parts)
-    done = [False] * len(parts)
-    try:
-        client = Client(address, timeout=connect_timeout)
-    except OSError as error:
-        raise GridGamesError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    except (TypeError, ValueError) as error:
-        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r} ({error})") from None
-    with client:
-        threads = sum(client.nthreads().values())
-        shared_args = () if shared is UNSHARED else (client.scatter(shared, broadcast=True, hash=False),)
-        groups = batches(len(parts), max(DASK_MIN_TASKS, DASK_TASKS_PER_THREAD * threads))
-        futures = [client.submit(_run_batch, fn, g, [parts[i] for i in g], *shared_args, pure=False) for g in groups]
-        group_of = {future.key: g for future, g in zip(futures, groups)}
-        try:
-            for future, value in as_completed(futures, with_results=True, raise_errors=False):
-                group = group_of[future.key]
-                if future.status == "error":
-                    error = future.exception()
-                    client.cancel(futures)
-                    if isinstance(error, _PartFailure):
-                        i, text = error.args
-                        raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}")
-                    raise _batch_failed(group, parts, describe, error)
-                for i, result in zip(group, value):
-                    results[i] = result
-                    done[i] = True
-                    if on_result is not None:
-                        on_result(i, result)
-        except KeyboardInterrupt:
-            client.cancel(futures)
-            return PartsResult(results, done, partial=True)
-    return PartsResult(results, done)

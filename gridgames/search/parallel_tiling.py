@@ -69,6 +69,8 @@ class ParallelCount:
     reruns: int = 0
     workers: int = 1
     scheduler: str | None = None
+    note: str = ""
+    """Why a partial count stopped: 'interrupted', 'terminated (SIGTERM)', a lost Dask worker, a stuck part."""
 
     @property
     def runner(self) -> str:
@@ -138,5 +140,5 @@ def count_parallel(
     return ParallelCount(
         sum(r.count for r in done), outcome.partial, method != "all", time.perf_counter() - began,
         sum(r.nodes for r in done), method, len(parts), outcome.finished, outcome.reruns,
-        workers=0 if scheduler else workers, scheduler=scheduler or None,
+        workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note,
     )  # fmt: skip

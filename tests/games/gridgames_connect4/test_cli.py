@@ -192,7 +192,7 @@ def test_other_sizes_and_line_lengths() -> None:
         (["--width", "11"], "--width must be a whole number from 4 to 10, not 11"),
         (["--connect", "2"], "--connect must be a whole number from 3 to 6"),
         (["--think", "0"], "--think must be a positive number"),
-        (["--load", "/no/such/file.json"], "no save file '/no/such/file.json'"),
+        (["--load", "/no/such/file.json"], "cannot read save file '/no/such/file.json': no such file"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_code_2(args: list[str], message: str) -> None:
