@@ -100,10 +100,10 @@ def game_command(spec: GameSpec) -> Any:
 @app.command("list")
 def list_games() -> None:
     """List the installed games (and any plugin that failed to load, with its reason)."""
-    specs, broken = default_registry().load_all()
-    width = max([len(s.name) for s in specs] + [len(b.name) for b in broken] + [4])
-    for spec in specs:
-        typer.echo(f"{spec.name:<{width}}  {spec.kind.value:<10}  {spec.summary}")
+    games, broken = default_registry().list_all()  # plugins imported in a child process: they cannot stall or end this one
+    width = max([len(g.name) for g in games] + [len(b.name) for b in broken] + [4])
+    for game in games:
+        typer.echo(f"{game.name:<{width}}  {game.kind:<10}  {_one_line(game.summary)}")
     for bad in broken:
         typer.echo(f"{bad.name:<{width}}  {'BROKEN':<10}  {bad.reason} [{bad.target}]")
 

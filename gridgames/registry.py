@@ -1,7 +1,14 @@
 """The plugin registry: games found through the ``gridgames.games`` entry-point group.
 
 Names are listed without importing any game; a game module is imported only when
-it is used. A plugin that fails to import, exposes something other than a
+it is used. ``gridgames list`` shows summaries through `Registry.list_all`: gridgames'
+own games are loaded here, every other plugin is imported in a child process
+(`gridgames._plugin_probe`) whose output is discarded and which is killed when an
+import takes more than `PLUGIN_IMPORT_SECONDS`: a plugin that sleeps, exits or prints
+at import is listed as BROKEN with its reason, and cannot stall, end or pollute the
+listing. A subprocess rather than a thread because a thread can neither be stopped
+(a stalled import would keep running and could print later), nor catch ``os._exit``
+or writes to file descriptor 1. A plugin that fails to import, exposes something other than a
 `GameSpec`, or repeats a name already taken is reported with its reason, and every
 other game keeps working. The built-in games are declared in gridgames' own
 ``pyproject.toml`` exactly as a third party declares theirs::
@@ -12,6 +19,12 @@ other game keeps working. The built-in games are declared in gridgames' own
 
 from __future__ import annotations
 
+import json
+import os
+import select
+import subprocess
+import sys
+import time
 from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 
@@ -21,6 +34,24 @@ from gridgames.errors import PluginError, UnknownGameError
 from gridgames.game import GameSpec
 
 GROUP = "gridgames.games"
+
+PLUGIN_IMPORT_SECONDS = 2.0
+"""How long ``gridgames list`` lets a plugin's import take (env GRIDGAMES_PLUGIN_SECONDS) before listing it BROKEN."""
+
+PROBE_START_SECONDS = 20.0
+"""How long the probing child process may take to start (Python and gridgames itself, not a plugin)."""
+
+OWN_DISTRIBUTION = "gridgames"
+"""Entry points of this distribution (the built-in games) are trusted: loaded in this process."""
+
+
+@attrs.frozen
+class Listing:
+    """One line of ``gridgames list``: a game's name, kind and summary."""
+
+    name: str
+    kind: str
+    summary: str
 
 
 @attrs.frozen
@@ -102,6 +133,105 @@ class Registry:
             except PluginError:
                 pass
         return specs, sorted([*self._broken.values(), *self.duplicates], key=lambda b: b.name)
+
+
+    def list_all(self, seconds: float | None = None) -> tuple[list[Listing], list[BrokenPlugin]]:
+        """Every game's listing and every broken plugin; plugins are imported in a child process, ``seconds`` each at most."""
+        limit = seconds if seconds is not None else _plugin_seconds()
+        foreign = [(name, self.entries[name]) for name in self.names() if not _trusted(self.entries[name])]
+        probe = _Probe(foreign, limit) if foreign else None  # the child works while the built-ins load here
+        listings: list[Listing] = []
+        for name in self.names():
+            if _trusted(self.entries[name]):
+                try:
+                    spec = self.load(name)
+                except PluginError:
+                    continue
+                listings.append(Listing(spec.name, spec.kind.value, spec.summary))
+        probed, broken = probe.collect() if probe is not None else ([], [])
+        listings = sorted([*listings, *probed], key=lambda item: item.name)
+        return listings, sorted([*self._broken.values(), *broken, *self.duplicates], key=lambda b: b.name)
+
+
+def _trusted(ep: EntryPoint) -> bool:
+    dist = getattr(ep, "dist", None)
+    return dist is not None and dist.name == OWN_DISTRIBUTION
+
+
+def _plugin_seconds() -> float:
+    try:
+        seconds = float(os.environ.get("GRIDGAMES_PLUGIN_SECONDS", PLUGIN_IMPORT_SECONDS))
+    except ValueError:
+        return PLUGIN_IMPORT_SECONDS
+    return seconds if 0 < seconds < 3600 else PLUGIN_IMPORT_SECONDS
+
+
+class _Probe:
+    """Plugins imported in child processes, one line of JSON each; a child that stalls or dies is replaced."""
+
+    def __init__(self, entries: list[tuple[str, EntryPoint]], seconds: float) -> None:
+        self.todo = dict(entries)
+        self.seconds = seconds
+        self.listings: list[Listing] = []
+        self.broken: list[BrokenPlugin] = []
+        self.child = self._start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        pairs = json.dumps([[name, ep.value] for name, ep in self.todo.items()])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        return subprocess.Popen(
+            [sys.executable, "-m", "gridgames._plugin_probe", pairs],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+
+    def collect(self) -> tuple[list[Listing], list[BrokenPlugin]]:
+        """Read every plugin's result, replacing a child that stalls or dies; the plugin it was importing is broken."""
+        while self.todo:
+            current, reason = self._read(self.child)
+            if current is None:  # the child failed before any plugin: report them all
+                for name, ep in self.todo.items():
+                    self.broken.append(BrokenPlugin(name, _source(ep), reason))
+                break
+            self.broken.append(BrokenPlugin(current, _source(self.todo.pop(current)), reason))
+            if self.todo:
+                self.child = self._start()
+        return self.listings, self.broken
+
+    def _read(self, child: subprocess.Popen[bytes]) -> tuple[str | None, str]:
+        """Results until the child stops: (the plugin it was importing or None, why it stopped)."""
+        assert child.stdout is not None
+        fd = child.stdout.fileno()
+        current: str | None = None
+        deadline = time.monotonic() + PROBE_START_SECONDS
+        buffer = b""
+        try:
+            while self.todo:
+                left = deadline - time.monotonic()
+                ready = select.select([fd], [], [], max(0.0, left))[0] if left > 0 else []
+                if not ready:
+                    return current, f"its import did not finish within {self.seconds:g} s"
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    child.wait(timeout=5)
+                    return current, f"its import ended the process (exit code {child.returncode})"
+                buffer += chunk
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    message = json.loads(line)
+                    if "start" in message:
+                        current, deadline = message["start"], time.monotonic() + self.seconds
+                        continue
+                    ep = self.todo.pop(message["name"])
+                    current = None
+                    if "reason" in message:
+                        self.broken.append(BrokenPlugin(message["name"], _source(ep), message["reason"]))
+                    else:
+                        self.listings.append(Listing(message["name"], message["kind"], message["summary"]))
+            return None, ""
+        finally:
+            child.kill()
+            child.wait()
+            child.stdout.close()
 
 
 _default: Registry | None = None
