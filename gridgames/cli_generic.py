@@ -29,6 +29,7 @@ import typer
 
 from gridgames.cli_support import whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
+from gridgames.files import write_autosave
 from gridgames.game import Game, GameKind, GameSpec, Player, Puzzle, Solution, State
 from gridgames.progress import search_progress
 from gridgames.search.players import AI_KINDS, make_ai
@@ -145,11 +146,12 @@ def _play_command(spec: GameSpec) -> Any:
 
     def body(think: float, seed: int | None, **values: Any) -> int:
         kinds_chosen = [values.pop(p.name) for p in seat_parameters]
-        game = spec.make(**_game_options(spec, values))
+        options = _game_options(spec, values)
+        game = spec.make(**options)
         if not isinstance(game, Game):
             raise PluginError(f"{spec.name} is declared turn-based but creates a {type(game).__name__}")
         seats = _seats(game, kinds_chosen, think, random.Random(seed))
-        return play_in_terminal(game, seats)
+        return play_in_terminal(game, seats, name=spec.name, options=options)
 
     return _command("play", _summary_help("Play", spec), parameters, body)
 
@@ -196,8 +198,28 @@ def _undo_own_move(state: State, player: int) -> bool:
     return True
 
 
-def play_in_terminal(game: Game, seats: list[Player | None]) -> int:
-    """Play a game with these seats (None: a human at the terminal) to the end; returns the exit code."""
+AUTOSAVE_FORMAT = "gridgames-moves"
+"""An interrupted generic game's autosave: {"format", "version": 1, "game", "options", "moves"} (the game's notation)."""
+
+
+def autosave_game(name: str, options: dict[str, Any], state: State) -> str:
+    """Save an unfinished game's moves under the autosave folder; what happened, as one line for the player."""
+    moves = state.notation()
+    if not state.history:
+        return "no move played, nothing to save"
+    data = {"format": AUTOSAVE_FORMAT, "version": 1, "game": name, "options": options, "moves": moves}
+    try:
+        path = write_autosave(name, json.dumps(data, indent=2) + "\n")
+    except GridGamesError as error:
+        return f"could not autosave ({error}); moves: {moves}"
+    return f"game saved to {path} (moves: {moves})"
+
+
+def play_in_terminal(game: Game, seats: list[Player | None], *, name: str = "game", options: dict[str, Any] | None = None) -> int:
+    """Play a game with these seats (None: a human at the terminal) to the end; returns the exit code.
+
+    On end of input or Ctrl-C an unfinished game is autosaved (`autosave_game`) and the file named.
+    """
     names = game.info.player_names
     state = game.new_state()
     typer.echo(state.to_text())
@@ -208,7 +230,7 @@ def play_in_terminal(game: Game, seats: list[Player | None]) -> int:
             if seat is None:
                 line = _read_line(f"{names[player]} to move (u: undo, q: quit): ")
                 if line is None:
-                    typer.echo("end of input: game abandoned")
+                    typer.echo(f"end of input: {autosave_game(name, options or {}, state)}")
                     return 0
                 if line.lower() in QUIT_WORDS:
                     typer.echo("game abandoned")
@@ -232,7 +254,7 @@ def play_in_terminal(game: Game, seats: list[Player | None]) -> int:
                 state.play(move)
             typer.echo(state.to_text())
     except KeyboardInterrupt:
-        typer.echo("\ninterrupted: game abandoned")
+        typer.echo(f"\ninterrupted: {autosave_game(name, options or {}, state)}")
         return 0
     outcome = state.outcome
     assert outcome is not None  # the loop ends only when the game is over

@@ -11,18 +11,33 @@ problem as one `UserFileError` line naming the file::
 `write_user_text` writes atomically (a temporary file in the same folder, flushed and
 fsynced, then renamed over the target; a symlink is followed, so the file it points
 to is replaced and the link kept).
+
+Interrupted games are autosaved under `autosave_dir` (``$XDG_DATA_HOME/gridgames/autosave``,
+by default ``~/.local/share/gridgames/autosave``) as ``GAME-YYYYMMDD-HHMMSS-PID.json``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from gridgames.errors import GridGamesError
 
-__all__ = ["MAX_PUZZLE_FILE_BYTES", "MAX_SAVE_FILE_BYTES", "UserFileError", "read_user_text", "write_user_text"]
+__all__ = [
+    "MAX_PUZZLE_FILE_BYTES",
+    "MAX_SAVE_FILE_BYTES",
+    "UserFileError",
+    "autosave_dir",
+    "data_dir",
+    "latest_autosave",
+    "read_user_text",
+    "write_autosave",
+    "write_user_text",
+]
 
 MAX_SAVE_FILE_BYTES = 1_000_000
 """A save file is a few hundred bytes; anything past a megabyte is not one."""
@@ -144,3 +159,55 @@ def _fsync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+AUTOSAVE_KEEP = 20
+"""Autosaves kept per game (the oldest beyond this are removed when a new one is written)."""
+
+
+def data_dir() -> Path:
+    """gridgames' per-user data folder: $XDG_DATA_HOME/gridgames, by default ~/.local/share/gridgames."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "gridgames"
+
+
+def autosave_dir() -> Path:
+    """Where interrupted games are saved: ``data_dir() / "autosave"``."""
+    return data_dir() / "autosave"
+
+
+def autosave_path(game: str) -> Path:
+    """A new autosave file name for ``game``: GAME-YYYYMMDD-HHMMSS-PID.json (sortable by time)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return autosave_dir() / f"{game}-{stamp}-{os.getpid()}.json"
+
+
+def autosaves(game: str) -> list[Path]:
+    """The autosave files of ``game``, oldest first."""
+    folder = autosave_dir()
+    try:
+        found = [p for p in folder.glob(f"{game}-*.json") if p.is_file()]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def latest_autosave(game: str) -> Path | None:
+    """The newest autosave of ``game``, or None."""
+    found = autosaves(game)
+    return found[-1] if found else None
+
+
+def write_autosave(game: str, text: str) -> Path:
+    """Write an autosave of ``game`` (creating the folder) and prune the oldest beyond `AUTOSAVE_KEEP`; its path."""
+    path = autosave_path(game)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as problem:
+        raise UserFileError(f"cannot create the autosave folder {str(path.parent)!r}: {problem.strerror or problem}") from None
+    write_user_text(path, text, what="autosave")
+    for old in autosaves(game)[:-AUTOSAVE_KEEP]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+    return path

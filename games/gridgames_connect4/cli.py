@@ -21,9 +21,10 @@ from rich.console import Console
 from gridgames_connect4 import players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
-from gridgames_connect4.save import load_game, save_game
+from gridgames_connect4.save import load_game, save_game, to_json
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, whole_number
 from gridgames.errors import GridGamesError, OptionError
+from gridgames.files import autosave_dir, latest_autosave, write_autosave
 
 SEAT_KINDS = ("human", *players.KINDS)
 COMMANDS_HELP = "u undo, h hint, s FILE save, q quit"
@@ -82,8 +83,19 @@ class TerminalGame:
         try:
             return self._loop()
         except KeyboardInterrupt:
-            self.say(("\n" if self._at_prompt else "") + "Interrupted: game abandoned.")
+            self.say(("\n" if self._at_prompt else "") + "Interrupted: " + self.keep())
             return EXIT_INTERRUPTED
+
+    def keep(self) -> str:
+        """Autosave an unfinished game (nothing is lost on Ctrl-C or end of input); what happened, as one sentence."""
+        moves = self.state.notation()
+        if not moves:
+            return "no move played, nothing to save."
+        try:
+            path = write_autosave("connect4", to_json(self.state, first=self.first))
+        except GridGamesError as error:
+            return f"could not autosave ({error}); the moves so far: {moves}."
+        return f"game saved to {path} (moves: {moves}); resume with: gridgames play connect4 --resume"
 
     def _loop(self) -> int:
         game = self.state.game
@@ -133,7 +145,7 @@ class TerminalGame:
         while True:
             line = self._read(prompt)
             if line is None:
-                self.say("End of input: game abandoned (type 's FILE' to save a game before quitting).")
+                self.say("End of input: " + self.keep())
                 return 0
             word, _, rest = line.partition(" ")
             word = word.lower()
@@ -249,8 +261,15 @@ def make_app() -> typer.Typer:
         height: Optional[int] = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
         connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
         load: Optional[Path] = typer.Option(None, "--load", help="Resume a game saved with 's FILE'."),
+        resume: bool = typer.Option(False, "--resume", help="Resume the last interrupted game (saved automatically on Ctrl-C or end of input)."),
     ) -> None:
         """Play Connect Four in the terminal: you (red) against the computer (medium) unless told otherwise."""
+        if resume:
+            if load is not None:
+                raise OptionError("--resume loads the last interrupted game and --load a file; choose one")
+            load = latest_autosave("connect4")
+            if load is None:
+                raise OptionError(f"no interrupted Connect Four game to resume (autosaves are kept in {autosave_dir()})")
         if first is not None and first.lower() not in PLAYER_NAMES:
             raise OptionError(f"--first must be red or yellow, not {first!r}")
         if not think > 0:

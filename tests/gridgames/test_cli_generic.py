@@ -69,7 +69,7 @@ def test_undo_takes_back_the_own_move_and_the_reply() -> None:
 
 def test_the_end_of_input_quits_cleanly_with_one_line() -> None:
     output = _play(["--x", "human", "--o", "human"], "b2\n")
-    assert _last_line(output) == "end of input: game abandoned"
+    assert _last_line(output).startswith("end of input: game saved to ") and _last_line(output).endswith("(moves: b2)")
 
 
 def test_a_human_plays_against_the_ai_which_blocks_a_threat() -> None:

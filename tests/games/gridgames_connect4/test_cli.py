@@ -69,7 +69,8 @@ def test_a_full_column_is_refused_and_the_turn_is_kept() -> None:
 def test_end_of_input_quits_cleanly() -> None:
     code, out, _ = play(HUMANS, "4\n4\n")
     assert code == 0
-    assert out.rstrip().splitlines()[-1] == "End of input: game abandoned (type 's FILE' to save a game before quitting)."
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("End of input: game saved to ") and "(moves: 44); resume with: gridgames play connect4 --resume" in last
 
 
 def test_quit_without_a_terminal_says_how_to_save() -> None:
@@ -211,7 +212,7 @@ def test_ctrl_c_quits_with_one_line_and_code_130(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(sys, "stdout", out)
     game = TerminalGame(Connect4().new_state(), (Seat("human"), Seat("human")), console(), rng=random.Random(0))
     assert game.run() == 130
-    assert out.getvalue().rstrip().splitlines()[-1] == "Interrupted: game abandoned."
+    assert out.getvalue().rstrip().splitlines()[-1] == "Interrupted: no move played, nothing to save."
 
 
 # --- show and analyze --------------------------------------------------------------------------
