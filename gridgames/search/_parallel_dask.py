@@ -21,6 +21,7 @@ from gridgames.errors import GridGamesError, PartError
 from gridgames.search._workers import Terminated, sigterm_as_interrupt
 from gridgames.search.parallel import (
     DASK_MIN_TASKS,
+    DASK_MISSING,
     DASK_TASKS_PER_THREAD,
     UNSHARED,
     PartsResult,
@@ -73,9 +74,11 @@ def run_dask(
 ) -> PartsResult[R]:
     """Run the parts on the Dask scheduler at ``address`` (see the module's docstring)."""
     require_dask()
-    from distributed import Client
-
-    probe(address, min(PROBE_SECONDS, connect_timeout))
+    probe(address, min(PROBE_SECONDS, connect_timeout))  # before importing distributed, which takes seconds
+    try:
+        from distributed import Client
+    except ImportError:
+        raise GridGamesError(DASK_MISSING) from None
     results: list[R | None] = [None] * len(parts)
     done = [False] * len(parts)
     try:

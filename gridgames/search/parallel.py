@@ -19,8 +19,17 @@ each task costs this process, or the Dask scheduler, time to handle). Results co
 back by part index; ``on_result(index, result)`` is called in
 this process as each part finishes (to drive a progress bar). A part that raises is
 reported as `PartError` naming its subproblem, never swallowed. A local worker that
-dies has its part run again (Dask does this itself); Ctrl-C cancels the outstanding
-parts and returns what finished, marked partial, so nothing is lost or counted twice.
+dies has its part run again; Ctrl-C, or SIGTERM, cancels the outstanding parts and
+returns what finished, marked partial, so nothing is lost or counted twice.
+
+Local workers cannot outlive this process (see `gridgames.search._workers`: a
+parent-death signal, SIGKILL on every exit path). A watchdog reads each batch's
+heartbeat: a part that runs longer than max(``watchdog`` seconds, 20 x the longest
+finished part) -- a frozen or stopped worker -- has its worker killed and runs again;
+a part that dies or stalls more than ``max_reruns`` times ends the run, partial, with
+the reason in `PartsResult.note`. On Dask (`gridgames.search._parallel_dask`) batches
+lost with their worker run again while workers remain, else the result is partial.
+``--jobs`` is bounded by `MAX_JOBS` and never starts more processes than parts.
 """
 
 from __future__ import annotations
@@ -99,10 +108,14 @@ class PartsResult(Generic[R]):
 
 def require_dask() -> None:
     """Raise the one-line install hint unless Dask's distributed scheduler can be imported."""
+    import importlib.util
+
     try:
-        import distributed  # noqa: F401
-    except ImportError:
-        raise GridGamesError(DASK_MISSING) from None
+        found = importlib.util.find_spec("distributed") is not None  # not imported yet: it takes seconds
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise GridGamesError(DASK_MISSING)
 
 
 MAX_JOBS = 256

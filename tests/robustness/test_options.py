@@ -42,6 +42,8 @@ COUNT = ["solve", "pentomino", "--board", "3x5", "--pieces", "L,P,U", "--count"]
         ([*COUNT, "--jobs", "-1"], "--jobs must be 0 (every core), 'auto' or positive"),
         ([*COUNT, "--scheduler", ""], "--scheduler needs a Dask scheduler's address"),  # case 12
         ([*COUNT, "--scheduler", "   "], "--scheduler needs a Dask scheduler's address"),
+        ([*COUNT, "--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),  # case 12: took 12 s
+        ([*COUNT, "--scheduler", "tcp://127.0.0.1:99999"], "not a Dask scheduler address"),
         (["play", "connect4", "--width", "4.0"], "'4.0' is not a whole number"),  # case 12: was accepted as 4
         (["play", "connect4", "--height", "1e1"], "'1e1' is not a whole number"),
         (["play", "mnk", "--width", "3.0"], "'3.0' is not a whole number"),
