@@ -53,5 +53,7 @@ def check_parallel_options(jobs: str | None, scheduler: str | None) -> None:
     if jobs is not None:
         resolve_jobs(jobs)
     if scheduler is not None:
-        check_scheduler(scheduler)
+        from gridgames.search._parallel_dask import probe
+
         require_dask()
+        probe(check_scheduler(scheduler) or "")  # a refused or unreachable scheduler fails now, before any work

@@ -167,71 +167,67 @@ def _plugin_seconds() -> float:
 
 
 class _Probe:
-    """Plugins imported in child processes, one line of JSON each; a child that stalls or dies is replaced."""
+    """Each plugin imported in a child process of its own, all at once; one that stalls or dies is reported broken."""
 
     def __init__(self, entries: list[tuple[str, EntryPoint]], seconds: float) -> None:
-        self.todo = dict(entries)
         self.seconds = seconds
-        self.listings: list[Listing] = []
-        self.broken: list[BrokenPlugin] = []
-        self.child = self._start()
+        self.children = {name: (ep, self._start(name, ep)) for name, ep in entries}
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        pairs = json.dumps([[name, ep.value] for name, ep in self.todo.items()])
+    @staticmethod
+    def _start(name: str, ep: EntryPoint) -> subprocess.Popen[bytes]:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         return subprocess.Popen(
-            [sys.executable, "-m", "gridgames._plugin_probe", pairs],
+            [sys.executable, "-m", "gridgames._plugin_probe", json.dumps([[name, ep.value]])],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
         )  # fmt: skip
 
     def collect(self) -> tuple[list[Listing], list[BrokenPlugin]]:
-        """Read every plugin's result, replacing a child that stalls or dies; the plugin it was importing is broken."""
-        while self.todo:
-            current, reason = self._read(self.child)
-            if current is None:  # the child failed before any plugin: report them all
-                for name, ep in self.todo.items():
-                    self.broken.append(BrokenPlugin(name, _source(ep), reason))
-                break
-            self.broken.append(BrokenPlugin(current, _source(self.todo.pop(current)), reason))
-            if self.todo:
-                self.child = self._start()
-        return self.listings, self.broken
-
-    def _read(self, child: subprocess.Popen[bytes]) -> tuple[str | None, str]:
-        """Results until the child stops: (the plugin it was importing or None, why it stopped)."""
-        assert child.stdout is not None
-        fd = child.stdout.fileno()
-        current: str | None = None
-        deadline = time.monotonic() + PROBE_START_SECONDS
-        buffer = b""
+        """Every plugin's listing, or why it is broken (its import stalled, ended the process or failed)."""
+        listings: list[Listing] = []
+        broken: list[BrokenPlugin] = []
+        waiting = {child.stdout.fileno(): name for name, (_, child) in self.children.items()}  # type: ignore[union-attr]
+        buffers = {fd: b"" for fd in waiting}
+        deadlines = {name: time.monotonic() + PROBE_START_SECONDS for name in self.children}
+        started: set[str] = set()
         try:
-            while self.todo:
-                left = deadline - time.monotonic()
-                ready = select.select([fd], [], [], max(0.0, left))[0] if left > 0 else []
-                if not ready:
-                    return current, f"its import did not finish within {self.seconds:g} s"
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    child.wait(timeout=5)
-                    return current, f"its import ended the process (exit code {child.returncode})"
-                buffer += chunk
-                while b"\n" in buffer:
-                    line, buffer = buffer.split(b"\n", 1)
-                    message = json.loads(line)
-                    if "start" in message:
-                        current, deadline = message["start"], time.monotonic() + self.seconds
-                        continue
-                    ep = self.todo.pop(message["name"])
-                    current = None
-                    if "reason" in message:
-                        self.broken.append(BrokenPlugin(message["name"], _source(ep), message["reason"]))
-                    else:
-                        self.listings.append(Listing(message["name"], message["kind"], message["summary"]))
-            return None, ""
+            while waiting:
+                now = time.monotonic()
+                for fd, name in list(waiting.items()):
+                    if now > deadlines[name]:
+                        del waiting[fd]
+                        what = f"its import did not finish within {self.seconds:g} s" if name in started else "its probe did not start"
+                        broken.append(BrokenPlugin(name, _source(self.children[name][0]), what))
+                if not waiting:
+                    break
+                ready = select.select(list(waiting), [], [], max(0.0, min(deadlines[n] for n in waiting.values()) - now))[0]
+                for fd in ready:
+                    name = waiting[fd]
+                    chunk = os.read(fd, 65536)
+                    buffers[fd] += chunk
+                    *lines, buffers[fd] = buffers[fd].split(b"\n")
+                    for line in lines:
+                        message = json.loads(line)
+                        if "start" in message:
+                            started.add(name)
+                            deadlines[name] = time.monotonic() + self.seconds
+                        elif "reason" in message:
+                            broken.append(BrokenPlugin(name, _source(self.children[name][0]), message["reason"]))
+                            del waiting[fd]
+                        else:
+                            listings.append(Listing(name, message["kind"], message["summary"]))
+                            del waiting[fd]
+                    if not chunk and fd in waiting:  # the child ended without a result: the plugin ended it
+                        del waiting[fd]
+                        child = self.children[name][1]
+                        child.wait(timeout=5)
+                        broken.append(BrokenPlugin(name, _source(self.children[name][0]), f"its import ended the process (exit code {child.returncode})"))
         finally:
-            child.kill()
-            child.wait()
-            child.stdout.close()
+            for _, child in self.children.values():
+                child.kill()
+                child.wait()
+                if child.stdout is not None:
+                    child.stdout.close()
+        return listings, broken
 
 
 _default: Registry | None = None
