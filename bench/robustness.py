@@ -161,7 +161,7 @@ def cases(files: dict[str, str], plugins: str, home: str) -> list[tuple[str, str
         return "game saved to" in r["out"]
 
     table.append(("interrupted play", "end of input (connect4)", ["play", "connect4", "--red", "human", "--yellow", "human"], "4\n4\n", 0, base, saved))
-    table.append(("interrupted play", "end of input (mnk)", ["play", "mnk", "--red", "human", "--yellow", "human"], "b2\n", 0, base, saved))
+    table.append(("interrupted play", "end of input (mnk)", ["play", "mnk", "--x", "human", "--o", "human"], "b2\n", 0, base, saved))
     table.append(("interrupted play", "--resume", ["play", "connect4", "--resume", "--red", "human", "--yellow", "human"], "", 0, base, saved))
     env = {**base, "PYTHONPATH": os.pathsep.join([plugins, os.environ.get("PYTHONPATH", "")])}
 
@@ -241,7 +241,7 @@ def main() -> None:
     for surface, row in summary.items():
         mb, mb_label = row["worst_mb"]
         seconds, slow_label = row["slowest"]
-        print(f"{surface:<30} {row['tried']:>5} {row['failures']:>8}  {mb:6.1f} MB ({mb_label})".ljust(83) + f"{seconds:.2f} s ({slow_label})")
+        print(f"{surface:<30} {row['tried']:>5} {row['failures']:>8}  {mb:6.1f} MB ({mb_label[:28]})".ljust(83) + f" {seconds:.2f} s ({slow_label[:40]})")
     total = sum(r["tried"] for r in summary.values())
     failed = sum(r["failures"] for r in summary.values())
     print(f"\n{total} inputs, {failed} failures")
