@@ -9,6 +9,9 @@ Two kinds of game plug into gridgames:
   A state plays and undoes moves (``play`` / ``undo``), lists its legal moves lazily,
   and reports the end of the game as data: an `Outcome` with a winner and a reason.
   A whole game round-trips through text: ``game.from_notation(state.notation())``.
+  Optional methods with defaults tell generic tools more: a game's own computer
+  levels (`Game.computer_levels`), and for learning environments (`gridgames.rl`)
+  a legal-action mask, the board as a `Grid` and observation planes.
 
 * **Placement puzzles** (`Puzzle`): a board and a set of pieces (or any exact-cover
   problem), with a solution generator, a counter and an independent checker.
@@ -20,12 +23,14 @@ group by `gridgames.registry`.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
+import numpy as np
 
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
 from gridgames.grid import Cell, Grid
@@ -138,6 +143,15 @@ class Game(ABC):
             state.play(move)
         return state
 
+    # --- optional: the game's own computer players --------------------------
+    def computer_levels(self) -> tuple[str, ...]:
+        """The names of the game's own computer players, weakest first (none by default: generic AIs play it)."""
+        return ()
+
+    def computer_player(self, level: str, rng: random.Random | None = None) -> Player:
+        """A computer player of one of `computer_levels` (seeded by ``rng``); raises `OptionError` for any other."""
+        raise OptionError(f"{type(self).__name__} has no computer player {level!r} of its own (levels: none)")
+
 
 class State(ABC):
     """A mutable position of a turn-based game: play, undo, legal moves, outcome."""
@@ -206,6 +220,25 @@ class State(ABC):
             raise GameOverError(f"the game is over; no move can follow ({self.game.format_move(move)!r})")
         if not self.is_legal(move):
             raise IllegalMoveError(f"move {self.game.format_move(move)!r} is not legal here")
+
+    # --- optional: what learning environments read (gridgames.rl) ----------
+    def legal_mask(self) -> np.ndarray:
+        """An int8 array of ``num_actions`` entries: 1 where the action is legal now, else 0."""
+        mask = np.zeros(self.game.info.num_actions, dtype=np.int8)
+        mask[list(self.legal_moves())] = 1
+        return mask
+
+    def board(self) -> Grid | None:
+        """The board (0 empty, player p's pieces p + 1, -1 holes; do not modify), or None; by default a `Grid` attribute ``grid``."""
+        grid = getattr(self, "grid", None)
+        return grid if isinstance(grid, Grid) else None
+
+    def planes(self) -> np.ndarray | None:
+        """The position as 0/1 int8 planes, shape (height, width, players + extra): player p's pieces in plane p, then the game's own planes; None without a `board`."""
+        grid = self.board()
+        if grid is None:
+            return None
+        return np.stack([grid.cells == p + 1 for p in range(self.game.info.num_players)], axis=-1).astype(np.int8)
 
 
 @runtime_checkable
