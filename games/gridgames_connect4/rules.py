@@ -22,15 +22,17 @@ the open columns and feeds the evaluation. A move that completes a line ends the
 from __future__ import annotations
 
 import operator
+import random
 from collections.abc import Iterator, Sequence
 from typing import cast
 
 import attrs
+import numpy as np
 
 from gridgames_connect4 import heuristic, notation
 from gridgames_connect4.notation import ColumnOutOfRangeError, column_range_error
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError
-from gridgames.game import Game, GameInfo, Move, Outcome, State, Termination
+from gridgames.game import Game, GameInfo, Move, Outcome, Player, State, Termination
 from gridgames.grid import Cell, Direction, Grid
 
 RED, YELLOW = 0, 1
@@ -120,6 +122,18 @@ class Connect4(Game):
         if (grid.width, grid.height) != (self.width, self.height):
             raise NotationError(f"the picture is {grid.width}x{grid.height} but the board is {self.size}")
         return cast(Connect4State, self.from_moves(notation.move_order(grid, self.connect)))
+
+    def computer_levels(self) -> tuple[str, ...]:
+        """The computer players, weakest first: random, easy, medium, hard, perfect (the last two need the solver)."""
+        from gridgames_connect4.players import KINDS
+
+        return KINDS
+
+    def computer_player(self, level: str, rng: random.Random | None = None) -> Player:
+        """A computer player of one of `computer_levels`, thinking at most 2 s a move (a node budget: seeded play replays)."""
+        from gridgames_connect4.players import make_player
+
+        return make_player(level, self, rng)  # type: ignore[no-any-return]
 
     def cell_name(self, cell: Cell) -> str:
         """A grid cell's name: column letter and row from the bottom ('d1' is the bottom of column 4)."""
@@ -285,6 +299,16 @@ class Connect4State(State):
     def to_text(self) -> str:
         """The picture: one line per row, top first; X red, O yellow, . empty (parses back with `Connect4.from_picture`)."""
         return notation.picture(self._grid)
+
+    def legal_mask(self) -> np.ndarray:
+        """An int8 array with one entry per column: 1 where a disc may be dropped now."""
+        if self._outcome is not None:
+            return np.zeros(self.game.width, dtype=np.int8)
+        return (np.array(self._heights) < self.game.height).astype(np.int8)
+
+    def board(self) -> Grid:
+        """The board itself (0 empty, 1 red, 2 yellow; row 0 at the top): read it, do not modify it."""
+        return self._grid
 
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the player to move (exactly -1, 0 or 1 once the game is over)."""

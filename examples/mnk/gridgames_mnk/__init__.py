@@ -150,6 +150,12 @@ class MNKState(State):
         """True for an empty cell while the game goes on."""
         return self._outcome is None and 0 <= move < self.game.info.num_actions and self.grid.is_empty(self._cell(move))
 
+    def legal_mask(self) -> np.ndarray:
+        """An int8 array with one entry per cell (``row * width + column``): 1 where a stone may go now."""
+        if self._outcome is not None:
+            return np.zeros(self.game.info.num_actions, dtype=np.int8)
+        return (self.grid.cells.ravel() == EMPTY).astype(np.int8)
+
     def play(self, move: Move) -> None:
         """Put the mover's stone on the cell; k in a row wins, a full board draws."""
         self.check_playable(move)
