@@ -57,3 +57,7 @@ class UnknownGameError(GridGamesError, LookupError):
 
 class PartError(GridGamesError):
     """A part of a split search failed; names the subproblem."""
+
+
+class MissingExtraError(GridGamesError, ImportError):
+    """An optional part of gridgames whose extra dependencies are not installed (names the install command)."""

@@ -1,0 +1,150 @@
+"""What both environments share: a turn-based game loaded by name, its observations and its pictures.
+
+Observation layout (as PettingZoo's classic board games, e.g. ``connect_four_v3``): a dict
+of ``"observation"``, an int8 array of shape (height, width, planes) holding 0 and 1, and
+``"action_mask"``, an int8 array of ``num_actions`` entries (1: legal now). The planes are
+seen from the observing player: plane 0 holds that player's own pieces, plane 1 the pieces
+of the player after them, and so on round the table; then come the planes the game adds
+of its own (`State.planes`), unchanged. The mask is all zeros for a player whose turn it
+is not, and once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+from gymnasium import spaces
+
+from gridgames.errors import GridGamesError, OptionError
+from gridgames.game import Game, GameKind, State
+from gridgames.grid import HOLE, Grid
+from gridgames.registry import load_game
+
+RENDER_MODES = ("ansi", "rgb_array")
+CELL_PIXELS = 32
+BOARD_RGB = (20, 70, 170)
+EMPTY_RGB = (235, 235, 235)
+PLAYER_RGB = ((220, 40, 40), (245, 200, 30), (40, 160, 80), (130, 60, 200), (20, 20, 20), (240, 130, 20))
+"""Piece colours by player: red and yellow (as on a Connect Four board), then four more."""
+
+
+class EnvironmentSetupError(GridGamesError, ValueError):
+    """A game or an option that cannot make a learning environment (a puzzle, no board, a bad render mode)."""
+
+
+def load_turn_based(game_name: str, options: dict[str, Any]) -> Game:
+    """The turn-based game installed under ``game_name``, built with its ``options``."""
+    spec = load_game(game_name)
+    if spec.kind is not GameKind.TURN_BASED:
+        raise EnvironmentSetupError(f"{game_name} is a {spec.kind.value} game; learning environments need a turn-based one")
+    game = spec.make(**options)
+    assert isinstance(game, Game)
+    return game
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` itself when it is None or one of `RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise EnvironmentSetupError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
+    return render_mode
+
+
+@attrs.define
+class Observer:
+    """Turns a state into the observation of one seat (see the module's docstring for the layout)."""
+
+    num_players: int
+    num_actions: int
+    shape: tuple[int, int, int]
+    _orders: list[np.ndarray] = attrs.field(repr=False)
+    _no_moves: np.ndarray = attrs.field(repr=False)
+    _lookup: list[np.ndarray] | None = attrs.field(default=None, repr=False)
+    """For a game whose planes are the default ones (from its board): each seat's planes of every cell value + 1."""
+
+    @classmethod
+    def of(cls, game: Game, name: str) -> Observer:
+        """The observer of a game; raises `EnvironmentSetupError` when its states have no planes."""
+        planes = game.new_state().planes()
+        info = game.info
+        if planes is None or planes.ndim != 3 or planes.shape[2] < info.num_players:
+            raise EnvironmentSetupError(
+                f"{name} exposes no board: its State needs board() (a Grid) or planes() (height x width x planes)"
+            )
+        n = info.num_players
+        extra = list(range(n, planes.shape[2]))
+        orders = [np.array([(seat + i) % n for i in range(n)] + extra) for seat in range(n)]
+        shape = (int(planes.shape[0]), int(planes.shape[1]), int(planes.shape[2]))
+        lookup = None
+        state = game.new_state()
+        if type(state).planes is State.planes:  # the default planes: one fancy index of the board per observation
+            lookup = []
+            for order in orders:
+                table = np.zeros((n + 3, n), dtype=np.int8)  # rows: -1 (hole), 0 (empty), 1..n (players), any other
+                for plane, player in enumerate(order):
+                    table[player + 2, plane] = 1  # value player + 1, shifted by one for the holes
+                lookup.append(table)
+        return cls(n, info.num_actions, shape, orders, np.zeros(info.num_actions, dtype=np.int8), lookup)
+
+    def space(self) -> spaces.Dict:
+        """The observation space of every seat."""
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(low=0, high=1, shape=self.shape, dtype=np.int8),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+
+    def observe(self, state: State, seat: int) -> dict[str, np.ndarray]:
+        """The observation of ``seat``: planes from its view, the legal actions if it is to move."""
+        if self._lookup is not None:
+            grid = state.board()
+            assert grid is not None
+            observation = self._lookup[seat][np.clip(grid.cells, -1, self.num_players + 1) + 1]
+        else:
+            planes = state.planes()
+            assert planes is not None
+            observation = planes[..., self._orders[seat]]
+        to_move = state.outcome is None and state.current_player == seat
+        mask = state.legal_mask() if to_move else self._no_moves.copy()
+        return {"observation": observation, "action_mask": mask}
+
+
+def _disc(cell: int) -> np.ndarray:
+    centre = (cell - 1) / 2
+    yy, xx = np.mgrid[0:cell, 0:cell]
+    return (yy - centre) ** 2 + (xx - centre) ** 2 <= (0.42 * cell) ** 2
+
+
+def rgb(grid: Grid, cell: int = CELL_PIXELS) -> np.ndarray:
+    """A picture of a board as a (height x cell, width x cell, 3) uint8 array: a disc per cell on a blue board."""
+    if cell < 2:
+        raise OptionError(f"a cell must be at least 2 pixels wide, not {cell}")
+    values = grid.cells
+    palette = np.array([EMPTY_RGB, *PLAYER_RGB], dtype=np.uint8)
+    colours = palette[np.clip(values, 0, None) % len(palette)]  # (height, width, 3); a value past the palette wraps
+    colours[values == HOLE] = BOARD_RGB
+    disc = _disc(cell)[None, :, None, :, None]  # (1, cell, 1, cell, 1)
+    tiles = np.where(disc, colours[:, None, :, None, :], np.array(BOARD_RGB, dtype=np.uint8))
+    height, width = values.shape
+    return np.ascontiguousarray(tiles.reshape(height * cell, width * cell, 3), dtype=np.uint8)
+
+
+def render(state: State, render_mode: str | None, names: list[str]) -> str | np.ndarray | None:
+    """The position as text (``ansi``: the game's picture and who is to move) or as RGB pixels (``rgb_array``)."""
+    if render_mode == "ansi":
+        outcome = state.outcome
+        if outcome is None:
+            status = f"{names[state.current_player]} to move"
+        elif outcome.winner is None:
+            status = f"draw: {outcome.reason}"
+        else:
+            status = f"{names[outcome.winner]} wins: {outcome.reason}"
+        return f"{state.to_text()}\n{status}\n"
+    if render_mode == "rgb_array":
+        grid = state.board()
+        if grid is None:
+            raise EnvironmentSetupError("this game exposes no board to draw: use render_mode='ansi'")
+        return rgb(grid)
+    return None

@@ -1,0 +1,171 @@
+"""A Gymnasium environment: one agent against one of the game's computer players.
+
+``gym_env(name, opponent="medium", seat=0, **options)``: the agent plays seat ``seat``
+(0 moves first) of the two-player game ``name``; the computer plays the other seat at
+level ``opponent``. Levels are the game's own (`Game.computer_levels`; Connect Four:
+random, easy, medium, hard, perfect) or, for a game without any, the generic ones in
+`GENERIC_LEVELS`: ``random``, and the generic AI (negamax with the game's evaluation,
+else Monte Carlo tree search) at three fixed search budgets, ``easy``, ``medium`` and
+``hard``. Budgets are counted in nodes, depths or iterations, never in seconds, so that
+``reset(seed=...)`` makes an episode replay exactly: the seed drives the computer's
+random choices.
+
+Observations and rewards are those of the AEC environment (`gridgames.rl.aec`) for the
+agent's seat. An illegal action ends the episode with reward -1 and ``info["illegal"]``.
+With ``judge=True`` (Connect Four), ``info`` carries the solver's verdict on the agent's
+move (``move_score``, ``best_score``, ``is_best``) and the ``score`` of the position the
+agent now faces (also after ``reset``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from gridgames.errors import OptionError
+from gridgames.game import Game, Player, State
+from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, load_turn_based, render
+from gridgames.rl.judge import Judge
+
+GENERIC_LEVELS = ("random", "easy", "medium", "hard")
+"""Levels for games without computer players of their own."""
+NEGAMAX_DEPTHS = {"easy": 1, "medium": 2, "hard": 4}
+MCTS_ITERATIONS = {"easy": 50, "medium": 300, "hard": 1500}
+ILLEGAL_REWARD = -1.0
+
+
+def levels(game: Game) -> tuple[str, ...]:
+    """The opponent levels a game offers: its own, else `GENERIC_LEVELS`."""
+    return game.computer_levels() or GENERIC_LEVELS
+
+
+def make_opponent(game: Game, level: str, rng: random.Random) -> Player:
+    """A computer player of ``level`` (see `levels`) drawing its random choices from ``rng``."""
+    if game.computer_levels():
+        if level not in game.computer_levels():
+            raise OptionError(f"unknown opponent {level!r} (choose from {', '.join(game.computer_levels())})")
+        return game.computer_player(level, rng)
+    from gridgames.search.mcts import MCTSPlayer, RandomPlayer, has_evaluation
+    from gridgames.search.negamax import NegamaxPlayer
+
+    if level not in GENERIC_LEVELS:
+        raise OptionError(f"unknown opponent {level!r} (choose from {', '.join(GENERIC_LEVELS)})")
+    if level == "random":
+        return RandomPlayer(rng=rng)
+    info = game.info
+    if info.num_players == 2 and info.zero_sum and has_evaluation(game):
+        return NegamaxPlayer(name=level, seconds=None, max_depth=NEGAMAX_DEPTHS[level], rng=rng)
+    return MCTSPlayer(name=level, seconds=None, iterations=MCTS_ITERATIONS[level], rng=rng)
+
+
+class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
+    """A two-player gridgames game as a single-agent Gymnasium environment against a computer player."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(
+        self,
+        game_name: str,
+        opponent: str = "medium",
+        seat: int = 0,
+        *,
+        render_mode: str | None = None,
+        judge: bool = False,
+        judge_table_bits: int | None = None,
+        **options: Any,
+    ) -> None:
+        """The game ``game_name`` (with its ``options``), the agent in ``seat``, the computer at level ``opponent``."""
+        self.game = load_turn_based(game_name, options)
+        if self.game.info.num_players != 2:
+            raise OptionError(f"{game_name} has {self.game.info.num_players} players; gym_env needs a two-player game")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise OptionError(f"seat must be 0 (moves first) or 1, not {seat!r}")
+        if opponent not in levels(self.game):
+            raise OptionError(f"unknown opponent {opponent!r} (choose from {', '.join(levels(self.game))})")
+        self.opponent_level = opponent
+        self.seat = seat
+        self.render_mode = check_render_mode(render_mode)
+        self._observer = Observer.of(self.game, game_name)
+        self.observation_space = self._observer.space()
+        self.action_space = spaces.Discrete(self.game.info.num_actions)
+        self.judge = Judge(self.game, judge_table_bits) if judge else None
+        self.state: State = self.game.new_state()
+        self.opponent: Player = make_opponent(self.game, opponent, random.Random(0))
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        return self._observer.observe(self.state, self.seat)
+
+    def _reply(self) -> None:
+        """The computer's moves until it is the agent's turn or the game is over."""
+        while self.state.outcome is None and self.state.current_player != self.seat:
+            self.state.play(self.opponent.choose(self.state))
+
+    def _score_info(self) -> dict[str, Any]:
+        return {} if self.judge is None else {"score": self.judge.score(self.state)}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """A new game; the computer moves first when the agent sits in seat 1. ``seed`` makes the episode repeatable."""
+        super().reset(seed=seed)
+        rng = random.Random(int(self.np_random.integers(2**63)))
+        self.opponent = make_opponent(self.game, self.opponent_level, rng)
+        self.state = self.game.new_state()
+        self._reply()
+        return self._observation(), self._score_info()
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Play the agent's action and the computer's reply; reward +1 / -1 / 0 when the game ends."""
+        if self.state.outcome is not None:
+            raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
+        move = int(action)
+        if not self.state.is_legal(move):
+            return self._observation(), ILLEGAL_REWARD, True, False, {"illegal": True}
+        self.state.play(move)
+        info: dict[str, Any] = {}
+        if self.judge is not None:
+            info.update(self.judge.judge_last_move(self.state).as_info())
+        self._reply()
+        outcome = self.state.outcome
+        if self.judge is not None:
+            info.update(self._score_info())
+        reward = 0.0 if outcome is None else outcome.value_for(self.seat)
+        return self._observation(), reward, outcome is not None, False, info
+
+    def render(self) -> str | np.ndarray | None:
+        """The position as text (``ansi``) or RGB pixels (``rgb_array``); None without a render mode."""
+        return render(self.state, self.render_mode, ["agent" if s == self.seat else "computer" for s in (0, 1)])
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def gym_env(
+    game_name: str,
+    opponent: str = "medium",
+    seat: int = 0,
+    *,
+    render_mode: str | None = None,
+    judge: bool = False,
+    judge_table_bits: int | None = None,
+    **options: Any,
+) -> GridGamesGymEnv:
+    """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent``."""
+    return GridGamesGymEnv(
+        game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, **options
+    )
+
+
+def register_envs() -> list[str]:
+    """Register ``gridgames/NAME-v0`` with Gymnasium for every installed game (``gymnasium.make`` then builds `gym_env`)."""
+    from gridgames.registry import default_registry
+
+    ids = []
+    for name in default_registry().names():
+        env_id = f"gridgames/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="gridgames.rl.gym:GridGamesGymEnv", kwargs={"game_name": name})
+        ids.append(env_id)
+    return ids
