@@ -11,6 +11,7 @@ PettingZoo's classic board games are wrapped (``connect_four_v3.env()``):
   ``TerminateIllegalWrapper``, as in its classic games); an action outside the action space is
   an assertion error (``AssertOutOfBoundsWrapper``); the unwrapped `GridGamesAECEnv` raises
   the game's `IllegalMoveError` instead;
+* ``reset(options={"moves": [...]})`` starts from the position after those integer actions;
 * ``render_mode`` ``"ansi"`` (the game's text picture) or ``"rgb_array"`` (drawn from its board);
 * with ``judge=True`` (Connect Four only), each player's ``info`` carries the solver's verdict on
   its last move (``move_score``, ``best_score``, ``is_best``) and the player to move's carries
@@ -27,7 +28,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, load_turn_based, render
+from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, load_turn_based, render, start_state
 from gridgames.rl.judge import Judge
 
 ILLEGAL_REWARD = -1
@@ -72,12 +73,12 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game (``seed`` seeds ``np_random`` and the action spaces' sampling; the game itself has no chance)."""
+        """A new game, after ``options["moves"]`` if given; ``seed`` seeds ``np_random`` and the action spaces' sampling."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.state = self.game.new_state()
+        self.state = start_state(self.game, options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)

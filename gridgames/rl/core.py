@@ -51,6 +51,16 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
+def start_state(game: Game, options: dict[str, Any] | None) -> State:
+    """A new game, after the opening ``options["moves"]`` (integer actions) when given; other keys are ignored."""
+    state = game.new_state()
+    for move in (options or {}).get("moves", ()):
+        state.play(int(move))
+    if state.is_over:
+        raise EnvironmentSetupError("the opening moves end the game: there is nothing left to play")
+    return state
+
+
 @attrs.define
 class Observer:
     """Turns a state into the observation of one seat (see the module's docstring for the layout)."""

@@ -10,6 +10,8 @@ else Monte Carlo tree search) at three fixed search budgets, ``easy``, ``medium`
 ``reset(seed=...)`` makes an episode replay exactly: the seed drives the computer's
 random choices.
 
+``reset(options={"moves": [...]})`` starts from the position after those integer actions
+(handy with the judge: the solver takes long on the opening positions of big boards).
 Observations and rewards are those of the AEC environment (`gridgames.rl.aec`) for the
 agent's seat. An illegal action ends the episode with reward -1 and ``info["illegal"]``.
 With ``judge=True`` (Connect Four), ``info`` carries the solver's verdict on the agent's
@@ -28,7 +30,7 @@ from gymnasium import spaces
 
 from gridgames.errors import OptionError
 from gridgames.game import Game, Player, State
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, load_turn_based, render
+from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, load_turn_based, render, start_state
 from gridgames.rl.judge import Judge
 
 GENERIC_LEVELS = ("random", "easy", "medium", "hard")
@@ -108,11 +110,11 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         return {} if self.judge is None else {"score": self.judge.score(self.state)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """A new game; the computer moves first when the agent sits in seat 1. ``seed`` makes the episode repeatable."""
+        """A new game (after ``options["moves"]`` if given), then the computer's moves until the agent's turn; ``seed`` makes it repeatable."""
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
         self.opponent = make_opponent(self.game, self.opponent_level, rng)
-        self.state = self.game.new_state()
+        self.state = start_state(self.game, options)
         self._reply()
         return self._observation(), self._score_info()
 
