@@ -104,3 +104,26 @@ def exact_cover_problems(draw: st.DrawFn, max_items: int = 6, max_options: int =
 
 
 # --- end exact cover ------------------------------------------------------
+
+
+# --- learning environments (gridgames.rl) -------------------------------------
+
+
+@st.composite
+def mnk_playouts(draw: st.DrawFn, max_side: int = 5) -> tuple:
+    """A (game options, moves) pair of the m,n,k-game: a random legal game, to its end or stopped early."""
+    from gridgames_mnk import MNKGame
+
+    width, height = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    options = {"width": width, "height": height, "k": draw(st.integers(1, max(width, height)))}
+    state = MNKGame(**options).new_state()
+    moves: list[int] = []
+    length = draw(st.integers(0, width * height))
+    while len(moves) < length and not state.is_over:
+        move = draw(st.sampled_from(sorted(state.legal_moves())))
+        state.play(move)
+        moves.append(move)
+    return options, moves
+
+
+# --- end gridgames.rl ----------------------------------------------------------
