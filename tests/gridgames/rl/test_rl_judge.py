@@ -1,0 +1,69 @@
+"""The exact judge: its scores are those of `analyze`; it says clearly where it cannot judge."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+REASON = 'the rl extra is not installed: pip install "gridgames[rl]"'
+pytest.importorskip("pettingzoo", reason=REASON)
+pytest.importorskip("gymnasium", reason=REASON)
+
+from gridgames_connect4.analysis import analyze_position  # noqa: E402
+from gridgames_test_support.strategies import connect4_games, connect4_playouts  # noqa: E402
+
+from gridgames.errors import SolverError  # noqa: E402
+from gridgames.rl import JudgeError, aec_env, gym_env  # noqa: E402
+
+TABLE_BITS = 18
+
+
+@settings(max_examples=25, deadline=None)
+@given(connect4_playouts(game=None, max_width=5, max_height=5).filter(lambda p: len(p[1]) >= 1))
+def test_the_judges_scores_match_analyze(playout: tuple) -> None:
+    game, moves = playout
+    *opening, last = moves
+    before = game.from_moves(opening)
+    expected = analyze_position(before)
+    env = aec_env("connect4", width=game.width, height=game.height, connect=game.connect, judge=True, judge_table_bits=TABLE_BITS)
+    env.reset(options={"moves": opening})
+    mover = env.agent_selection
+    assert env.infos[mover]["score"] == expected.score
+    env.step(last)
+    verdict = env.infos[mover]
+    assert verdict["best_score"] == expected.score
+    assert verdict["move_score"] == expected.columns[last]
+    assert verdict["is_best"] is (last + 1 in expected.best)
+    after = game.from_moves(moves)
+    if not after.is_over:
+        assert env.infos[env.agent_selection]["score"] == analyze_position(after).score
+
+
+def test_the_gym_environment_judges_the_agents_moves() -> None:
+    env = gym_env("connect4", "random", width=5, height=4, judge=True, judge_table_bits=TABLE_BITS)
+    _, info = env.reset(seed=3)
+    expected = analyze_position(env.state)
+    assert info["score"] == expected.score
+    worst = min(range(5), key=lambda c: expected.columns[c])
+    _, _, terminated, _, info = env.step(worst)
+    assert info["move_score"] == expected.columns[worst]
+    assert info["best_score"] == expected.score
+    if not terminated:
+        assert info["score"] == analyze_position(env.state).score
+
+
+def test_there_is_no_judge_where_the_solver_cannot_go() -> None:
+    with pytest.raises(JudgeError, match="9x7.*64"):
+        aec_env("connect4", width=9, height=7, connect=5, judge=True)
+    with pytest.raises(JudgeError, match="only for Connect Four"):
+        gym_env("mnk", "random", judge=True)
+    assert issubclass(JudgeError, SolverError)
+
+
+@settings(max_examples=10, deadline=None)
+@given(connect4_games(max_width=5, max_height=4))
+def test_without_the_judge_infos_stay_empty(game: object) -> None:
+    env = aec_env("connect4", width=game.width, height=game.height, connect=game.connect)  # type: ignore[attr-defined]
+    env.reset()
+    env.step(0)
+    assert env.infos == {"player_0": {}, "player_1": {}}

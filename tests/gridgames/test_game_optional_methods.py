@@ -1,0 +1,56 @@
+"""The protocol's optional methods: their defaults, and the built-in games' own versions agree with them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from gridgames_test_support.strategies import connect4_playouts
+from gridgames_test_support.toy_games import Nim
+from hypothesis import given, settings
+
+from gridgames.errors import OptionError
+from gridgames.game import Game, State
+from gridgames.registry import load_game
+
+
+def test_a_game_without_a_board_has_a_mask_but_no_planes() -> None:
+    state = Nim(2).new_state()
+    assert state.legal_mask().tolist() == [1, 1, 0]
+    assert state.board() is None and state.planes() is None
+    assert Nim().computer_levels() == ()
+    with pytest.raises(OptionError, match="no computer player"):
+        Nim().computer_player("medium")
+
+
+@settings(max_examples=50, deadline=None)
+@given(connect4_playouts())
+def test_connect_fours_mask_and_planes_agree_with_the_defaults(playout: tuple) -> None:
+    game, moves = playout
+    state = game.from_moves(moves)
+    assert state.legal_mask().tolist() == State.legal_mask(state).tolist()
+    assert state.board() == state.grid
+    planes = state.planes()
+    assert planes.shape == (game.height, game.width, 2) and planes.dtype == np.int8
+    assert planes.sum() == len(moves)
+    assert (planes[..., 0].sum(), planes[..., 1].sum()) == ((len(moves) + 1) // 2, len(moves) // 2)
+
+
+def test_the_mnk_games_mask_agrees_with_its_legal_moves() -> None:
+    game = load_game("mnk").make(width=5, height=4, k=3)
+    state = game.from_notation("c2 b2 c3")
+    assert state.legal_mask().tolist() == State.legal_mask(state).tolist()
+    assert state.planes()[..., 0].sum() == 2 and state.planes()[..., 1].sum() == 1
+
+
+def test_connect_four_offers_its_computer_levels() -> None:
+    game = load_game("connect4").make(width=5, height=4)
+    assert isinstance(game, Game)
+    assert game.computer_levels()[:3] == ("random", "easy", "medium")
+    state = game.from_notation("112233")
+    for level in game.computer_levels()[1:]:
+        player = game.computer_player(level, random.Random(0))
+        assert player.choose(state) == 3  # every level above random takes the win at once (column 4)
+    with pytest.raises(OptionError):
+        game.computer_player("grandmaster")
