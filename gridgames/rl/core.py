@@ -111,7 +111,8 @@ class Observer:
         if self._lookup is not None:
             grid = state.board()
             assert grid is not None
-            observation = self._lookup[seat][np.clip(grid.cells, -1, self.num_players + 1) + 1]
+            # row value + 1 of the seat's table; mode="clip" sends values past the players to the last (empty) row
+            observation = np.take(self._lookup[seat], grid.cells + 1, axis=0, mode="clip")
         else:
             planes = state.planes()
             assert planes is not None
