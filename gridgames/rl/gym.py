@@ -96,6 +96,7 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         self.action_space = spaces.Discrete(self.game.info.num_actions)
         self.judge = Judge(self.game, judge_table_bits) if judge else None
         self.state: State = self.game.new_state()
+        self._over = True  # until the first reset
         self.opponent: Player = make_opponent(self.game, opponent, random.Random(0))
 
     def _observation(self) -> dict[str, np.ndarray]:
@@ -116,14 +117,16 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         self.opponent = make_opponent(self.game, self.opponent_level, rng)
         self.state = start_state(self.game, options)
         self._reply()
+        self._over = False
         return self._observation(), self._score_info()
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Play the agent's action and the computer's reply; reward +1 / -1 / 0 when the game ends."""
-        if self.state.outcome is not None:
-            raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
+        if self._over:
+            raise gymnasium.error.ResetNeeded("the episode is over (or not started): call reset()")
         move = int(action)
         if not self.state.is_legal(move):
+            self._over = True
             return self._observation(), ILLEGAL_REWARD, True, False, {"illegal": True}
         self.state.play(move)
         info: dict[str, Any] = {}
@@ -134,6 +137,7 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         if self.judge is not None:
             info.update(self._score_info())
         reward = 0.0 if outcome is None else outcome.value_for(self.seat)
+        self._over = outcome is not None
         return self._observation(), reward, outcome is not None, False, info
 
     def render(self) -> str | np.ndarray | None:

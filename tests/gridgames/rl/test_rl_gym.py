@@ -77,6 +77,8 @@ def test_an_illegal_action_ends_the_episode_with_minus_one() -> None:
     env.reset(options={"moves": [0, 1, 0, 1, 0, 0]})  # column 1 is full, the agent (red) to move
     _, reward, terminated, truncated, info = env.step(0)
     assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal": True})
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(1)
 
 
 def test_stepping_after_the_end_asks_for_a_reset() -> None:
