@@ -10,7 +10,9 @@ The public API, in layers (each imports only those before it):
   parallel executor) and the AI factory `gridgames.search.players.make_ai`;
 * the registry of installed games (`gridgames.registry`), the conformance checks for
   plugins (`gridgames.testing`), helpers for a game's own commands (`gridgames.cli_support`)
-  and the command line (`gridgames.cli`, also ``python -m gridgames``).
+  and the command line (`gridgames.cli`, also ``python -m gridgames``); beside the registry,
+  PettingZoo and Gymnasium environments for every turn-based game (`gridgames.rl`, with the
+  ``rl`` extra: ``pip install "gridgames[rl]"``).
 
 >>> import gridgames
 >>> gridgames.Grid.empty(2, 3).next_blank_cell()

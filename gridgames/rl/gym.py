@@ -51,8 +51,9 @@ def make_opponent(game: Game, level: str, rng: random.Random) -> Player:
         if level not in game.computer_levels():
             raise OptionError(f"unknown opponent {level!r} (choose from {', '.join(game.computer_levels())})")
         return game.computer_player(level, rng)
-    from gridgames.search.mcts import MCTSPlayer, RandomPlayer, has_evaluation
+    from gridgames.search.mcts import MCTSPlayer
     from gridgames.search.negamax import NegamaxPlayer
+    from gridgames.search.players import RandomPlayer, has_evaluation
 
     if level not in GENERIC_LEVELS:
         raise OptionError(f"unknown opponent {level!r} (choose from {', '.join(GENERIC_LEVELS)})")
