@@ -17,7 +17,7 @@ import attrs
 import numpy as np
 from gymnasium import spaces
 
-from gridgames.errors import GridGamesError, OptionError
+from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.game import Game, GameKind, State
 from gridgames.grid import HOLE, Grid
 from gridgames.registry import load_game
@@ -40,7 +40,8 @@ def load_turn_based(game_name: str, options: dict[str, Any]) -> Game:
     if spec.kind is not GameKind.TURN_BASED:
         raise EnvironmentSetupError(f"{game_name} is a {spec.kind.value} game; learning environments need a turn-based one")
     game = spec.make(**options)
-    assert isinstance(game, Game)
+    if not isinstance(game, Game):
+        raise PluginError(f"{game_name} is declared turn-based but creates a {type(game).__name__}, not a Game")
     return game
 
 
