@@ -10,6 +10,7 @@ REASON = 'the rl extra is not installed: pip install "gridgames[rl]"'
 pytest.importorskip("pettingzoo", reason=REASON)
 pytest.importorskip("gymnasium", reason=REASON)
 
+from gridgames_connect4 import Connect4  # noqa: E402
 from gridgames_test_support.strategies import connect4_playouts, mnk_playouts  # noqa: E402
 
 from gridgames.errors import IllegalMoveError, OptionError, UnknownGameError  # noqa: E402
@@ -140,3 +141,21 @@ def test_environment_errors_name_the_problem() -> None:
         aec_env("connect4", colour="blue")
     with pytest.raises(EnvironmentSetupError, match="render_mode"):
         aec_env("connect4", render_mode="human")
+
+
+@settings(max_examples=20, deadline=None)
+@given(connect4_playouts(game=Connect4()))
+def test_on_7x6_the_observations_are_those_of_pettingzoos_connect_four(playout: tuple) -> None:
+    connect_four = pytest.importorskip("pettingzoo.classic.connect_four.connect_four", reason="needs pygame (pip install pygame)")
+    _, moves = playout
+    ours, theirs = aec_env("connect4"), connect_four.env()
+    ours.reset()
+    theirs.reset()
+    for move in moves:
+        for agent in ours.possible_agents:
+            mine, other = ours.observe(agent), theirs.observe(agent)
+            assert mine["observation"].tolist() == other["observation"].tolist()
+            assert mine["action_mask"].tolist() == other["action_mask"].tolist()
+        ours.step(move)
+        theirs.step(move)
+    assert ours.rewards == theirs.rewards and ours.terminations == theirs.terminations
