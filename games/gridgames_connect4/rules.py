@@ -301,10 +301,11 @@ class Connect4State(State):
         return notation.picture(self._grid)
 
     def legal_mask(self) -> np.ndarray:
-        """An int8 array with one entry per column: 1 where a disc may be dropped now."""
+        """An int8 array with one entry per column: 1 where a disc may be dropped now (read off the bitboard)."""
         if self._outcome is not None:
             return np.zeros(self.game.width, dtype=np.int8)
-        return (np.array(self._heights) < self.game.height).astype(np.int8)
+        mask = self._mask
+        return np.array([0 if mask & top else 1 for top in self._geom.top], dtype=np.int8)
 
     def board(self) -> Grid:
         """The board itself (0 empty, 1 red, 2 yellow; row 0 at the top): read it, do not modify it."""
