@@ -37,10 +37,25 @@ def _shade(colour: str, round_: int) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(int(v * factor) for v in (r, g, b)))
 
 
-def _text_colour(background: str) -> str:
-    """Black or white, whichever reads better on the background."""
-    r, g, b = (int(background[i : i + 2], 16) for i in (1, 3, 5))
-    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+def relative_luminance(colour: str) -> float:
+    """The WCAG 2 relative luminance of a ``#rrggbb`` colour: 0 for black, 1 for white."""
+    channels = []
+    for i in (1, 3, 5):
+        v = int(colour[i : i + 2], 16) / 255
+        channels.append(v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)
+    r, g, b = channels
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two colours, from 1 (none) to 21 (black on white)."""
+    light, dark = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def letter_colour(fill: str) -> str:
+    """Black or white, whichever contrasts more with the fill (by its luminance): black on yellow and pale fills."""
+    return "#000000" if contrast_ratio(fill, "#000000") >= contrast_ratio(fill, "#ffffff") else "#ffffff"
 
 
 @frozen
@@ -117,7 +132,7 @@ def to_rich(board: Grid, solution: Solution, palette: Palette) -> Text:
             elif (r, c) in owners:
                 piece = owners[(r, c)][1]
                 background = palette.colour(piece)
-                text.append(f"{palette.letter(piece)} ", style=f"bold {_text_colour(background)} on {background}")
+                text.append(f"{palette.letter(piece)} ", style=f"bold {letter_colour(background)} on {background}")
             else:
                 text.append(". ")
         if r < board.height - 1:
@@ -175,7 +190,7 @@ def _drawing(board: Grid, solution: Solution, palette: Palette, size: float, tit
     out.append(f'<path d="{_outline(board, owners, size)}" fill="none" stroke="#000000" stroke-width="{max(size / 10, 1):g}" stroke-linecap="square"/>')
     for placement in solution:
         r, c = _label_cell([(int(a), int(b)) for a, b in placement.cells])
-        colour = _text_colour(palette.colour(placement.piece))
+        colour = letter_colour(palette.colour(placement.piece))
         out.append(
             f'<text x="{(c + 0.5) * size:g}" y="{(r + 0.5) * size:g}" font-size="{size * 0.6:g}" fill="{colour}" '
             f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{escape(palette.letter(placement.piece))}</text>'

@@ -117,3 +117,43 @@ def test_svg_escapes_odd_piece_names() -> None:
 def test_empty_sheet_is_still_valid_svg() -> None:
     root = ET.fromstring(render.to_svg(Board.parse("2x2").grid, [], render.Palette.for_pieces(["O"])))
     assert root.tag == f"{SVG}svg"
+
+
+# --- letter colour by the fill's luminance ---------------------------------------
+
+YELLOW_AND_PALE = ["#ffe119", "#fffac8", "#bcf60c", "#46f0f0", "#fabebe", "#e6beff", "#aaffc3", "#ffd8b1", "#ffffff"]
+DARK = ["#000075", "#800000", "#911eb4", "#008080", "#4363d8", "#000000"]
+
+
+@pytest.mark.parametrize("fill", YELLOW_AND_PALE)
+def test_letters_on_yellow_and_pale_fills_are_black(fill: str) -> None:
+    assert render.letter_colour(fill) == "#000000"
+
+
+@pytest.mark.parametrize("fill", DARK)
+def test_letters_on_dark_fills_are_white(fill: str) -> None:
+    assert render.letter_colour(fill) == "#ffffff"
+
+
+def test_every_fill_gets_the_letter_colour_that_contrasts_more() -> None:
+    palette = render.Palette.for_pieces([f"p{i}" for i in range(60)])  # the palette and two darker shades
+    for fill in palette.colours.values():
+        chosen = render.letter_colour(fill)
+        other = "#ffffff" if chosen == "#000000" else "#000000"
+        assert render.contrast_ratio(fill, chosen) >= render.contrast_ratio(fill, other)
+        assert render.contrast_ratio(fill, chosen) >= 4.5  # WCAG AA for text: always reachable with black or white
+
+
+def test_luminance_and_contrast_ends() -> None:
+    assert render.relative_luminance("#000000") == 0 and render.relative_luminance("#ffffff") == pytest.approx(1)
+    assert render.contrast_ratio("#000000", "#ffffff") == pytest.approx(21)
+    assert render.contrast_ratio("#ffe119", "#ffe119") == 1
+
+
+def test_svg_letters_follow_their_fill(centre: tuple[TilingPuzzle, list[Solution], render.Palette]) -> None:
+    puzzle, solutions, palette = centre
+    root = ET.fromstring(render.to_svg(puzzle.board, solutions[:1], palette))
+    letters = {t.text: t.get("fill") for t in root.iter(f"{SVG}text") if t.text and len(t.text) == 1}
+    assert letters and all(letters[palette.letter(name)] == render.letter_colour(palette.colour(name)) for name in puzzle.pieces.names)
+    yellow = next(name for name in puzzle.pieces.names if palette.colour(name) == "#ffe119")
+    assert letters[palette.letter(yellow)] == "#000000"
