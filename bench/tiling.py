@@ -32,7 +32,7 @@ import numba
 
 from gridgames.grid import Grid
 from gridgames.search import backtrack
-from gridgames.search.backtrack import Piece
+from gridgames.pieces import Piece
 from gridgames.search.tiling import TilingProblem, count, prepare_unique, solve
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape, polyominoes
 

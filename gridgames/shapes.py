@@ -22,12 +22,44 @@ from collections.abc import Iterable
 
 from attrs import field, frozen
 
+from collections.abc import Callable
+
 from gridgames.errors import ShapeError
+from gridgames.grid import Cell
 
-Cell = tuple[int, int]
 Cells = tuple[Cell, ...]
+"""A shape's or a placement's cells: (row, col) pairs, sorted when normalised."""
 
-_ORDERS = ("column", "row")
+ORDERS = ("column", "row")
+"""Scan orders: "column" = down each column, left to right; "row" = along each row, top to bottom."""
+
+Transform = Callable[[int, int], Cell]
+
+SQUARE_SYMMETRIES: tuple[tuple[str, Transform], ...] = (
+    ("identity", lambda r, c: (r, c)),
+    ("rotate 90", lambda r, c: (c, -r)),
+    ("rotate 180", lambda r, c: (-r, -c)),
+    ("rotate 270", lambda r, c: (-c, r)),
+    ("mirror left-right", lambda r, c: (r, -c)),
+    ("mirror up-down", lambda r, c: (-r, c)),
+    ("mirror diagonal", lambda r, c: (c, r)),
+    ("mirror anti-diagonal", lambda r, c: (-c, -r)),
+)
+"""The 8 symmetries of the square grid as maps of (row, col), identity first (shapes and boards alike)."""
+
+
+def normalise(cells: Iterable[Cell]) -> Cells:
+    """Cells translated to min row = min col = 0 and sorted; ShapeError when empty, repeated or not integers."""
+    return _normalise(cells)
+
+
+def scan_key(order: str) -> Callable[[Cell], tuple[int, int]]:
+    """Sort key of a cell in scan order: "column" = (col, row), "row" = (row, col)."""
+    if order == "column":
+        return lambda rc: (rc[1], rc[0])
+    if order == "row":
+        return lambda rc: (rc[0], rc[1])
+    raise ShapeError(f"unknown scan order {order!r}; expected one of {', '.join(ORDERS)}")
 
 
 def _normalise(cells: Iterable[Cell]) -> Cells:
@@ -224,11 +256,7 @@ class Shape:
 
     def first_cell(self, order: str = "column") -> Cell:
         """First cell in scan order: "column" = least (col, row), "row" = least (row, col)."""
-        if order == "row":
-            return self.cells[0]
-        if order == "column":
-            return min(self.cells, key=lambda rc: (rc[1], rc[0]))
-        raise ShapeError(f"unknown scan order {order!r}; expected one of {', '.join(_ORDERS)}")
+        return min(self.cells, key=scan_key(order))
 
     def is_connected(self) -> bool:
         """True when the cells form one edge-connected piece."""
@@ -296,25 +324,57 @@ _SMALL: dict[int, tuple[Shape, ...]] = {
     5: tuple(PENTOMINOES.values()),
 }
 
-_KINDS = ("free", "one-sided", "fixed")
+KINDS = ("free", "one-sided", "fixed")
+"""How a piece may turn: rotations and reflections, rotations only, not at all."""
+
+MAX_GENERATED = 10
+"""The largest polyominoes `polyominoes` enumerates (the 4,655 free 10-ominoes take about a second)."""
+
+KNOWN_COUNTS: dict[str, tuple[int, ...]] = {
+    "free": (1, 1, 2, 5, 12, 35, 108, 369, 1285, 4655),  # OEIS A000105
+    "one-sided": (1, 1, 2, 7, 18, 60, 196, 704, 2500, 9189),  # OEIS A000988
+    "fixed": (1, 2, 6, 19, 63, 216, 760, 2725, 9910, 36446),  # OEIS A001168
+}
+"""Number of n-ominoes of each kind for n = 1..MAX_GENERATED: the area of a set is known before enumerating it."""
+
+
+class TooLargeError(ShapeError):
+    """Polyominoes asked for above `MAX_GENERATED` cells: too many to enumerate."""
+
+
+def polyomino_count(n: int, kind: str = "free") -> int:
+    """How many n-ominoes of a kind there are (from `KNOWN_COUNTS`, without enumerating them)."""
+    _check_size(n, kind)
+    return KNOWN_COUNTS[kind][n - 1]
+
+
+def _check_size(n: int, kind: str) -> None:
+    """Refuse a size that is not a positive integer or above `MAX_GENERATED`, and an unknown kind."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ShapeError(f"polyomino size must be a positive integer, got {n!r}")
+    if kind not in KINDS:
+        raise ShapeError(f"unknown polyomino kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if n > MAX_GENERATED:
+        raise TooLargeError(f"{n}-ominoes are too many to enumerate: polyomino sets go up to {MAX_GENERATED} squares")
 
 
 @functools.lru_cache(maxsize=None)
 def _free_cells(n: int) -> tuple[Cells, ...]:
-    """Canonical cells of every free n-omino, sorted, grown from the (n-1)-ominoes."""
-    if n == 1:
-        return (((0, 0),),)
-    found: set[Cells] = set()
-    for parent in _free_cells(n - 1):
-        occupied = set(parent)
-        grown: set[Cell] = set()
-        for r, c in parent:
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if nb not in occupied:
-                    grown.add(nb)
-        for cell in grown:
-            found.add(_canonical(_shift((*parent, cell))))
-    return tuple(sorted(found))
+    """Canonical cells of every free n-omino, sorted, grown level by level from the monomino (iterative)."""
+    level: set[Cells] = {((0, 0),)}
+    for _ in range(n - 1):
+        grown_level: set[Cells] = set()
+        for parent in level:
+            occupied = set(parent)
+            grown: set[Cell] = set()
+            for r, c in parent:
+                for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                    if nb not in occupied:
+                        grown.add(nb)
+            for cell in grown:
+                grown_level.add(_canonical(_shift((*parent, cell))))
+        level = grown_level
+    return tuple(sorted(level))
 
 
 def _free_names(n: int, count: int) -> list[str]:
@@ -357,10 +417,7 @@ def _fixed(n: int) -> tuple[Shape, ...]:
 
 def polyominoes(n: int, kind: str = "free") -> tuple[Shape, ...]:
     """All n-ominoes of a kind ("free", "one-sided" or "fixed"), named and in deterministic order (cached)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ShapeError(f"polyomino size must be a positive integer, got {n!r}")
-    if kind not in _KINDS:
-        raise ShapeError(f"unknown polyomino kind {kind!r}; expected one of {', '.join(_KINDS)}")
+    _check_size(n, kind)
     return _polyominoes(n, kind)
 
 
@@ -402,8 +459,8 @@ _SET_KINDS = {"free": "free", "one-sided": "one-sided", "onesided": "one-sided",
 _SPEC_RE = re.compile(r"^(?:(?P<kind>[a-z-]+)\s+)?(?:(?P<word>[a-z]+)|(?P<n>\d+)-?ominoe?s?|n\s*=\s*(?P<eq>\d+))$")
 
 
-def piece_set(spec: str) -> dict[str, Shape]:
-    """A named piece set: "pentominoes", "tetrominoes", "7-ominoes", "n=7", optionally prefixed "one-sided " or "fixed "."""
+def set_size(spec: str) -> tuple[int, str]:
+    """The size and kind a piece-set name stands for, without enumerating it: "one-sided 7-ominoes" -> (7, "one-sided")."""
     match = _SPEC_RE.match(" ".join(spec.lower().split()))
     if match is None:
         raise ShapeError(f"unknown piece set {spec!r}")
@@ -414,4 +471,17 @@ def piece_set(spec: str) -> dict[str, Shape]:
         n = int(match["n"] or match["eq"])
     if kind is None or n is None or n < 1:
         raise ShapeError(f"unknown piece set {spec!r}; try e.g. 'pentominoes', '6-ominoes', 'one-sided tetrominoes'")
+    _check_size(n, kind)
+    return n, kind
+
+
+def set_area(spec: str) -> int:
+    """Cells covered by one copy of each piece of a named set, from the known counts (nothing is enumerated)."""
+    n, kind = set_size(spec)
+    return n * polyomino_count(n, kind)
+
+
+def piece_set(spec: str) -> dict[str, Shape]:
+    """A named piece set: "pentominoes", "tetrominoes", "7-ominoes", "n=7", optionally prefixed "one-sided " or "fixed "."""
+    n, kind = set_size(spec)
     return {shape.name: shape for shape in polyominoes(n, kind)}

@@ -52,11 +52,11 @@ Solving: gridgames solve pentomino [OPTIONS]  (or: gridgames pentomino solve)
 Other commands: gridgames pentomino boards | pieces [SPEC] | show --board NAME
 
 Examples (the count each prints)
-  gridgames solve pentomino --board 6x10 --count                                 9356
-  gridgames solve pentomino --board 6x10 --count --unique                        2339
-  gridgames solve pentomino --board 8x8-corners --count --unique                 2170
-  gridgames solve pentomino --board 8x8 --pieces pentominoes+O --count --unique  16146
-  gridgames solve pentomino --board 4x10 --pieces 'tetrominoes*2' --count        1796
+  gridgames solve pentomino --board 6x10 --count                                 9,356
+  gridgames solve pentomino --board 6x10 --count --unique                        2,339
+  gridgames solve pentomino --board 8x8-corners --count --unique                 2,170
+  gridgames solve pentomino --board 8x8 --pieces pentominoes+O --count --unique  16,146
+  gridgames solve pentomino --board 4x10 --pieces 'tetrominoes*2' --count        1,796
   gridgames solve pentomino --board 3x20 --limit 8 --svg 3x20.svg
 """
 

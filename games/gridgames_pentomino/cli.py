@@ -97,17 +97,17 @@ def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, 
     sym = " up to symmetry" if unique else ""
     tail = f" so far (partial: interrupted after {seconds:.2f} s{parts and '; ' + parts})" if partial else f" in {seconds:.2f} s"
     tail += f" ({parts})" if parts and not partial else ""
-    reason = puzzle.colouring_obstruction() if found == 0 else None
-    return f"{found} {what}{sym} of {puzzle.describe()}{tail}" + (f" ({reason})" if reason else "")
+    reason = puzzle.obstruction() if found == 0 else None
+    return f"{found:,} {what}{sym} of {puzzle.describe()}{tail}" + (f" ({reason})" if reason else "")
 
 
 def _parts_note(result: ParallelCount) -> str:
     """Where the parts ran and whether all finished, e.g. '2 processes: all 1030 parts finished'."""
     if result.partial:
         why = f": {result.note}" if result.note and result.note != "interrupted" else ""
-        return f"{result.parts_done} of {result.parts} parts finished on {result.runner}{why}"
+        return f"{result.parts_done:,} of {result.parts:,} parts finished on {result.runner}{why}"
     reruns = f", {result.reruns} rerun after a worker died" if result.reruns else ""
-    return f"{result.runner}: all {result.parts} parts finished{reruns}"
+    return f"{result.runner}: all {result.parts:,} parts finished{reruns}"
 
 
 def _jsonl(index: int, solution: Solution, picture: str) -> str:
@@ -234,12 +234,12 @@ def _solve_list(
     elif counting or partial:
         typer.echo(_count_line(puzzle, found, unique, seconds, partial), err=as_jsonl)
     elif found == 0:
-        reason = puzzle.colouring_obstruction()
+        reason = puzzle.obstruction()
         typer.echo(f"no solution: {puzzle.describe()}" + (f" ({reason})" if reason else ""), err=as_jsonl)
     elif wanted != 1 and not as_jsonl:
         sym = " up to symmetry" if unique else ""
         more = f" (limit {wanted})" if wanted is not None and found == wanted else " (all)"
-        typer.echo(f"{found} solution{'s' if found != 1 else ''}{sym} shown{more}")
+        typer.echo(f"{found:,} solution{'s' if found != 1 else ''}{sym} shown{more}")
     if partial:
         raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -250,7 +250,7 @@ def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], pale
         path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise PuzzleError(f"cannot write the SVG file {str(path)!r}: {error.strerror or error}") from None
-    typer.echo(f"wrote {len(solutions)} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
+    typer.echo(f"wrote {len(solutions):,} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
 
 
 def boards() -> None:
@@ -284,7 +284,7 @@ def pieces(
         typer.echo(f"{piece.name}  ({piece.size} squares, {orientations} orientation{'s' if orientations != 1 else ''}{kind}{copies})")
         typer.echo("\n".join(line.replace(".", "  ").replace("#", "[]").rstrip() for line in piece.shape.to_text().splitlines()))
         typer.echo("")
-    typer.echo(f"{piece_set.copies} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area} squares in all")
+    typer.echo(f"{piece_set.copies:,} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area:,} squares in all")
 
 
 def show(

@@ -41,9 +41,9 @@ from attrs import field, frozen
 
 from gridgames.errors import PuzzleError, ShapeError
 from gridgames.files import MAX_PUZZLE_FILE_BYTES, read_user_text
-from gridgames.shapes import Shape, piece_set
+from gridgames.pieces import Piece
+from gridgames.shapes import Shape, TooLargeError, piece_set, set_area, set_size
 
-KINDS = ("free", "one-sided", "fixed")
 DEFAULT_PIECES = "pentominoes"
 
 # Where a bare piece name is looked up, in order.
@@ -68,56 +68,12 @@ def check_name(name: str, where: str = "") -> str:
     return name
 
 
-def _positive(value: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise PuzzleError(f"{what}: a count must be a positive integer, got {value!r}")
-    return value
-
-
-@frozen
-class Piece:
-    """One piece of a puzzle: its name, shape, how many copies, and how it may turn (free, one-sided, fixed)."""
-
-    name: str = field(validator=lambda _, __, v: check_name(v))
-    shape: Shape
-    count: int = field(default=1, validator=lambda s, _, v: _positive(v, f"piece {s.name!r}"))
-    kind: str = field(default="free", validator=lambda _, __, v: _check_kind(v))
-
-    @property
-    def size(self) -> int:
-        """Cells of one copy."""
-        return self.shape.size
-
-    @property
-    def area(self) -> int:
-        """Cells of all its copies."""
-        return self.shape.size * self.count
-
-    def orientations(self, one_sided: bool = False) -> tuple[Shape, ...]:
-        """The fixed orientations this piece may take (rotations only when one-sided, itself only when fixed)."""
-        if self.kind == "fixed":
-            return (self.shape,)
-        return self.shape.orientations(one_sided or self.kind == "one-sided")
-
-    def with_count(self, count: int) -> Piece:
-        """This piece with another number of copies."""
-        return Piece(self.name, self.shape, count, self.kind)
-
-    def renamed(self, name: str) -> Piece:
-        """This piece under another name."""
-        return Piece(name, self.shape, self.count, self.kind)
-
-
-def _check_kind(kind: str) -> None:
-    if kind not in KINDS:
-        raise PuzzleError(f"unknown piece kind {kind!r}; expected one of {', '.join(KINDS)}")
-
-
 def _unique(pieces: Iterable[Piece]) -> tuple[Piece, ...]:
-    """The pieces as a tuple, refusing a repeated name."""
+    """The pieces as a tuple, refusing a bad or repeated name."""
     out = tuple(pieces)
     seen: set[str] = set()
     for piece in out:
+        check_name(piece.name)
         if piece.name in seen:
             raise PuzzleError(
                 f"duplicate piece name {piece.name!r}: use {piece.name}*N for copies, or rename one (e.g. tetromino:L=l)"
@@ -137,12 +93,7 @@ class PieceSet:
     @classmethod
     def parse(cls, spec: str = DEFAULT_PIECES) -> PieceSet:
         """Read a piece specification such as ``pentominoes``, ``pentominoes+O`` or ``L*3,tetromino:O``."""
-        terms = [t.strip() for t in re.split(r"[,+]", spec)]
-        if not spec.strip() or not all(terms):
-            raise PuzzleError(f"bad piece specification {spec!r}: empty term (separate terms with ',' or '+')")
-        pieces: list[Piece] = []
-        for term in terms:
-            pieces.extend(_parse_term(term))
+        pieces = [piece for term in _read_terms(spec) for piece in term.pieces()]
         return cls(tuple(pieces), label=spec.strip())
 
     @classmethod
@@ -207,7 +158,7 @@ def _standard_set(name: str) -> tuple[Piece, ...]:
     """Every piece of a standard set (with its kind), or PuzzleError."""
     try:
         shapes = piece_set(name)
-    except ShapeError as error:
+    except ShapeError as error:  # TooLargeError too
         raise PuzzleError(str(error)) from None
     words = " ".join(name.lower().split())
     kind = "fixed" if words.startswith("fixed") else "one-sided" if words.startswith(("one-sided", "onesided")) else "free"
@@ -215,15 +166,50 @@ def _standard_set(name: str) -> tuple[Piece, ...]:
 
 
 def _is_set_name(text: str) -> bool:
+    """True when the text names a whole standard set; PuzzleError when that set is too large to enumerate."""
     try:
-        piece_set(text)
+        set_size(text)
+    except TooLargeError as error:
+        raise PuzzleError(str(error)) from None
     except ShapeError:
         return False
     return True
 
 
-def _parse_term(term: str) -> list[Piece]:
-    """The pieces of one term: SET, [SET:]NAME, with an optional =NEW rename and *N count."""
+@frozen
+class _Term:
+    """One term of a piece specification, read but not yet enumerated: its area is known without the pieces."""
+
+    text: str
+    count: int
+    new_name: str | None
+    whole_set: bool
+
+    @property
+    def area(self) -> int:
+        """Cells covered by the term's pieces (for a whole set, from the known counts: nothing is enumerated)."""
+        if self.whole_set:
+            return set_area(self.text) * self.count
+        return _lookup(self.text).size * self.count
+
+    def pieces(self) -> list[Piece]:
+        """The term's pieces, with their counts and new name."""
+        if self.whole_set:
+            return [p.with_count(self.count) for p in _standard_set(self.text)]
+        piece = _lookup(self.text).with_count(self.count)
+        return [piece.renamed(self.new_name) if self.new_name else piece]
+
+
+def _read_terms(spec: str) -> list[_Term]:
+    """The terms of a specification (checked, not enumerated)."""
+    terms = [t.strip() for t in re.split(r"[,+]", spec)]
+    if not spec.strip() or not all(terms):
+        raise PuzzleError(f"bad piece specification {spec!r}: empty term (separate terms with ',' or '+')")
+    return [_read_term(term) for term in terms]
+
+
+def _read_term(term: str) -> _Term:
+    """One term: SET, [SET:]NAME, with an optional =NEW rename and *N count."""
     count = 1
     match = _COUNT_RE.match(term)
     if match:
@@ -234,12 +220,24 @@ def _parse_term(term: str) -> list[Piece]:
     if "=" in term and not re.match(r"^\s*n\s*=", term, re.IGNORECASE):
         term, new_name = (part.strip() for part in term.rsplit("=", 1))
         check_name(new_name, f"renaming {term!r}")
-    if ":" not in term and _is_set_name(term):
-        if new_name is not None:
-            raise PuzzleError(f"cannot rename the whole set {term!r}; rename its pieces one by one")
-        return [p.with_count(count) for p in _standard_set(term)]
-    piece = _lookup(term).with_count(count)
-    return [piece.renamed(new_name) if new_name else piece]
+    whole_set = ":" not in term and _is_set_name(term)
+    if whole_set and new_name is not None:
+        raise PuzzleError(f"cannot rename the whole set {term!r}; rename its pieces one by one")
+    return _Term(term, count, new_name, whole_set)
+
+
+CHEAP_SIZE = 8
+"""Whole sets of pieces up to this size are listed at once (369 free 8-ominoes); larger ones only when needed."""
+
+
+def cheap_to_list(spec: str) -> bool:
+    """True when every whole set a specification names is small enough to list at once."""
+    return all(not t.whole_set or set_size(t.text)[0] <= CHEAP_SIZE for t in _read_terms(spec))
+
+
+def spec_area(spec: str) -> int:
+    """Cells covered by the pieces of a specification, without enumerating whole sets (checks the area first)."""
+    return sum(term.area for term in _read_terms(spec))
 
 
 def _lookup(term: str) -> Piece:

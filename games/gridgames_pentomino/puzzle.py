@@ -5,19 +5,19 @@
     puzzle.count().count                                     # 9356
     puzzle.count(unique=True).count                          # 2339
 
-Building a puzzle checks it before any search: an empty board, a board whose area
-differs from the pieces' area, or a piece that fits nowhere is a `PuzzleError`
-saying why. A puzzle that chessboard colouring rules out (`colouring_obstruction`:
-the 5 tetrominoes, the 35 hexominoes on any rectangle) has 0 solutions at once. The search is `gridgames.search.tiling`; `is_solution` is written
-separately from it (its own orientation arithmetic), so tests can trust it.
+Building a puzzle checks it before any search: an empty board, or a board whose area
+differs from the pieces' area, is a `PuzzleError` saying why (`create` compares the
+areas before enumerating a whole set such as ``10-ominoes``). A puzzle with a piece that
+fits nowhere, or that chessboard colouring rules out (the 5 tetrominoes, the 35
+hexominoes on any rectangle), has 0 solutions at once, and `obstruction` says why. The
+search is `gridgames.search.tiling`; `is_solution` is `gridgames.pieces.is_tiling`,
+written separately from it, so tests can trust it.
 """
 
 from __future__ import annotations
 
-import functools
 import time
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,32 +27,17 @@ from attrs import define, field
 from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, Placement, ProgressCallback, Puzzle, Solution
 from gridgames.grid import Cell, Grid
+from gridgames.pieces import Piece, as_pieces, colour_balance, colouring_allows, is_tiling, short_side_order
 
 from gridgames_pentomino.boards import DEFAULT_BOARD, Board
-from gridgames_pentomino.pieces import DEFAULT_PIECES, Piece, PieceSet
+from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, cheap_to_list, spec_area
 
 if TYPE_CHECKING:  # numba is imported only when searching
     from gridgames.search.parallel_tiling import ParallelCount
 
-_ROTATIONS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
-"""The four rotations as 2x2 matrices (a, b, c, d) taking (row, col) to (a row + b col, c row + d col)."""
-
-
-def _normalised(cells: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    cells = list(cells)
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return tuple(sorted((r - r0, c - c0) for r, c in cells))
-
-
-@functools.lru_cache(maxsize=1024)
-def allowed_images(cells: tuple[Cell, ...], *, rotate: bool = True, reflect: bool = True) -> frozenset[tuple[Cell, ...]]:
-    """The normalised images of a cell set under the rotations (and reflections) allowed."""
-    images = set()
-    for a, b, c, d in _ROTATIONS if rotate else _ROTATIONS[:1]:
-        for mirror in (1, -1) if reflect else (1,):
-            images.add(_normalised((a * row + b * mirror * col, c * row + d * mirror * col) for row, col in cells))
-    return frozenset(images)
+def _area_mismatch(layout: Board, pieces: str, area: int) -> PuzzleError:
+    """The one-line error of a board and pieces whose areas differ."""
+    return PuzzleError(f"the board {layout.name} has {layout.area} cells but the pieces ({pieces}) cover {area}")
 
 
 def _fits(mask: np.ndarray, shape_cells: Sequence[Cell]) -> bool:
@@ -93,12 +78,20 @@ class TilingPuzzle(Puzzle):
     ) -> TilingPuzzle:
         """A puzzle from specifications: a board name or file, a piece specification and/or pieces file."""
         layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
-        if pieces_file is not None:
-            piece_set = PieceSet.from_file(pieces_file)
-            if pieces is not None:
-                piece_set = PieceSet.parse(pieces) + piece_set
-        else:
-            piece_set = PieceSet.parse(pieces if pieces is not None else DEFAULT_PIECES)
+        from_file = PieceSet.from_file(pieces_file) if pieces_file is not None else None
+        spec = pieces if pieces is not None or from_file is not None else DEFAULT_PIECES
+        area = (spec_area(spec) if spec is not None else 0) + (from_file.area if from_file is not None else 0)
+        label = " + ".join(x for x in (spec.strip() if spec is not None else "", from_file.label if from_file else "") if x)
+        if layout.area and area != layout.area:  # before listing a large set of pieces
+            if spec is not None and cheap_to_list(spec):  # a bad or repeated piece name is the better message
+                listed = PieceSet.parse(spec)
+                if from_file is not None:
+                    listed + from_file  # noqa: B018 (checks the names)
+            raise _area_mismatch(layout, label, area)
+        piece_set = PieceSet.parse(spec) if spec is not None else None
+        if from_file is not None:
+            piece_set = from_file if piece_set is None else piece_set + from_file
+        assert piece_set is not None
         return cls(layout, piece_set, one_sided=bool(one_sided))
 
     def _check(self) -> None:
@@ -106,30 +99,29 @@ class TilingPuzzle(Puzzle):
         if self.layout.area == 0:
             raise PuzzleError(f"the board {self.layout.name} has no cells to fill")
         if self.layout.area != self.pieces.area:
-            raise PuzzleError(
-                f"the board {self.layout.name} has {self.layout.area} cells but the pieces ({self.pieces.describe()}) "
-                f"cover {self.pieces.area}"
-            )
+            raise _area_mismatch(self.layout, self.pieces.describe(), self.pieces.area)
+
+    def misfit(self) -> str | None:
+        """Why some piece cannot be placed at all (one line), or None when every piece fits somewhere."""
         mask = self.layout.grid.cells == 0
         for piece in self.pieces:
             if not any(_fits(mask, o.cells) for o in piece.orientations(self.one_sided)):
-                raise PuzzleError(f"piece {piece.name!r} fits nowhere on the board {self.layout.name}")
+                return f"piece {piece.name!r} fits nowhere on the board {self.layout.name}"
+        return None
+
+    def obstruction(self) -> str | None:
+        """Why there is no tiling, found before any search (a piece that fits nowhere, or colouring), or None."""
+        return self.misfit() or self.colouring_obstruction()
 
     def colouring_obstruction(self) -> str | None:
         """Why chessboard colouring rules out every tiling (one line), or None when it does not."""
         rows, cols = np.nonzero(self.layout.grid.cells == 0)
-        dark = int(((rows + cols) % 2 == 0).sum())
-        light = len(rows) - dark
-        reach = {0}
-        unbalanced = []
-        for piece in self.pieces:
-            imbalance = abs(sum(1 if (r + c) % 2 == 0 else -1 for r, c in piece.shape.cells))
-            if imbalance:
-                unbalanced.append(piece.name)
-                for _ in range(piece.count):
-                    reach = {x + imbalance for x in reach} | {x - imbalance for x in reach}
-        if dark - light in reach:
+        board = colour_balance(zip(rows.tolist(), cols.tolist()))
+        dark, light = (len(rows) + board) // 2, (len(rows) - board) // 2
+        balances = [(piece.name, abs(colour_balance(piece.shape.cells)), piece.count) for piece in self.pieces]
+        if colouring_allows(board, (({b, -b}, count) for _, b, count in balances)):
             return None
+        unbalanced = [name for name, b, _ in balances if b]
         names = ", ".join(unbalanced[:6]) + (", ..." if len(unbalanced) > 6 else "")
         return (
             f"impossible by chessboard colouring: the board has {dark} dark and {light} light cells, "
@@ -145,11 +137,11 @@ class TilingPuzzle(Puzzle):
     @property
     def order(self) -> str:
         """The scan order: along the short side of the board (down the columns when it is wider than high)."""
-        return "column" if self.layout.height <= self.layout.width else "row"
+        return short_side_order(self.layout.grid.board_cells())
 
-    def engine_pieces(self) -> list[tuple[str, tuple[Any, ...], int]]:
-        """The pieces as the tiling engine takes them: (name, fixed orientations, count)."""
-        return [(p.name, p.orientations(self.one_sided), p.count) for p in self.pieces]
+    def engine_pieces(self) -> tuple[Piece, ...]:
+        """The pieces as the tiling engine takes them (one-sided when the puzzle is)."""
+        return as_pieces(self.pieces.pieces, one_sided=self.one_sided)
 
     def problem(self) -> Any:
         """The compiled `gridgames.search.tiling.TilingProblem` (built once, on first use)."""
@@ -174,7 +166,7 @@ class TilingPuzzle(Puzzle):
         """
         if limit is not None and limit < 0:
             raise PuzzleError(f"limit must be 0 or more, got {limit}")
-        if limit == 0 or self.colouring_obstruction() is not None:
+        if limit == 0 or self.obstruction() is not None:
             return
         from gridgames.search import tiling
 
@@ -195,7 +187,7 @@ class TilingPuzzle(Puzzle):
         from gridgames.search import tiling
 
         start = time.perf_counter()
-        if self.colouring_obstruction() is not None:
+        if self.obstruction() is not None:
             return CountResult(0, False, unique, time.perf_counter() - start)
         result = tiling.count(self.problem(), unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
         return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes)
@@ -207,8 +199,8 @@ class TilingPuzzle(Puzzle):
         """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
         from gridgames.search.parallel_tiling import ParallelCount, count_parallel
 
-        if self.colouring_obstruction() is not None:
-            return ParallelCount(0, False, unique, 0.0, 0, "colouring", parts=0, parts_done=0)
+        if self.obstruction() is not None:
+            return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)
         return count_parallel(self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
 
     def is_solution(self, solution: Solution) -> bool:
@@ -219,28 +211,7 @@ class TilingPuzzle(Puzzle):
             return False
 
     def _check_solution(self, solution: Solution) -> bool:
-        cells = {(int(r), int(c)) for r, c in zip(*np.nonzero(self.layout.grid.cells == 0))}
-        pieces: dict[str, Piece] = self.pieces.by_name()
-        used: Counter[str] = Counter()
-        covered: set[Cell] = set()
-        for placement in solution:
-            piece = pieces.get(placement.piece)
-            if piece is None:
-                return False
-            used[piece.name] += 1
-            if used[piece.name] > piece.count:
-                return False
-            placed = [(int(r), int(c)) for r, c in placement.cells]
-            if len(set(placed)) != len(placed) or len(placed) != piece.size:
-                return False
-            if not set(placed) <= cells or not covered.isdisjoint(placed):
-                return False
-            rotate = piece.kind != "fixed"
-            reflect = piece.kind == "free" and not self.one_sided
-            if _normalised(placed) not in allowed_images(piece.shape.cells, rotate=rotate, reflect=reflect):
-                return False
-            covered.update(placed)
-        return covered == cells
+        return is_tiling(self.layout.grid, self.engine_pieces(), solution)
 
     # --- description -------------------------------------------------------
     def describe(self) -> str:

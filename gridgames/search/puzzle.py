@@ -40,6 +40,7 @@ from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, Placement, ProgressCallback, Puzzle, Solution
 from gridgames.grid import HOLE, Cell, Grid
 from gridgames.search.exact_cover import ExactCover
+from gridgames.search.symmetry import board_symmetries
 
 CellMap = Union[Mapping[Cell, Cell], Callable[[Cell], Cell]]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
@@ -49,22 +50,11 @@ SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
 
 def grid_symmetries(board: Grid) -> list[dict[Cell, Cell]]:
     """The rotations and reflections (other than the identity) that map the board's cells onto themselves."""
-    h, w = board.height, board.width
-    on_board = board.cells != HOLE
-    maps = []
-    for turns in range(4):
-        for flip in (False, True):
-            if turns == 0 and not flip:
-                continue
-            index = np.arange(h * w).reshape(h, w)
-            image = np.rot90(np.fliplr(index) if flip else index, turns)
-            if image.shape != (h, w):
-                continue
-            sources = image.ravel()  # the cell whose content lands on each cell
-            if not np.array_equal(on_board.ravel()[sources], on_board.ravel()):
-                continue
-            maps.append({(int(s) // w, int(s) % w): (k // w, k % w) for k, s in enumerate(sources) if on_board.ravel()[k]})
-    return maps
+    cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(board.cells != HOLE))]
+    if not cells:
+        return []
+    perms = board_symmetries(cells)
+    return [{cell: cells[int(j)] for cell, j in zip(cells, perm)} for perm in perms[1:]]
 
 
 def _apply(cell_map: CellMap, cell: Cell) -> Cell:

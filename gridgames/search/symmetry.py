@@ -1,6 +1,7 @@
 """Board symmetries and counting solutions up to symmetry, for any board shape.
 
-A symmetry of a board is one of the 8 rotations/reflections of the square grid,
+A symmetry of a board is one of the 8 rotations/reflections of the square grid
+(`gridgames.shapes.SQUARE_SYMMETRIES`, the same maps that turn shapes),
 followed by the translation that maps the board's cell set onto itself. It is
 represented as a permutation of cell indices (``perm[i]`` = index of the image of
 cell ``i``); `board_symmetries` returns them as an ``(G, n)`` array, identity first.
@@ -18,26 +19,12 @@ Two ways of counting distinct solutions (orbits of the group on solutions):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from gridgames.grid import Cell
-
-Transform = Callable[[int, int], Cell]
-
-TRANSFORMS: tuple[tuple[str, Transform], ...] = (
-    ("identity", lambda r, c: (r, c)),
-    ("rotate 90", lambda r, c: (c, -r)),
-    ("rotate 180", lambda r, c: (-r, -c)),
-    ("rotate 270", lambda r, c: (-c, r)),
-    ("mirror left-right", lambda r, c: (r, -c)),
-    ("mirror up-down", lambda r, c: (-r, c)),
-    ("mirror diagonal", lambda r, c: (c, r)),
-    ("mirror anti-diagonal", lambda r, c: (-c, -r)),
-)
-"""The 8 symmetries of the square grid as maps of (row, col), identity first."""
-
+from gridgames.shapes import SQUARE_SYMMETRIES
 
 def board_symmetries(cells: Sequence[Cell]) -> np.ndarray:
     """The board's symmetry group as an (G, n) int32 array of cell-index permutations, identity first."""
@@ -45,7 +32,7 @@ def board_symmetries(cells: Sequence[Cell]) -> np.ndarray:
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     perms = []
-    for _, transform in TRANSFORMS:
+    for _, transform in SQUARE_SYMMETRIES:
         image = [transform(r, c) for r, c in cells]
         dr = r0 - min(r for r, _ in image)
         dc = c0 - min(c for _, c in image)

@@ -41,7 +41,7 @@ def test_local_jobs_count_the_known_totals_with_every_part_finished(jobs: str) -
 def test_the_text_says_all_parts_finished() -> None:
     result = solve("--board", "4x15", "--count", "--jobs", "2")
     assert result.exit_code == 0
-    assert result.stdout.startswith("1472 solutions of 4x15 (60 cells) with pentominoes in ")
+    assert result.stdout.startswith("1,472 solutions of 4x15 (60 cells) with pentominoes in ")
     assert "(2 processes: all " in result.stdout and " parts finished)" in result.stdout
 
 

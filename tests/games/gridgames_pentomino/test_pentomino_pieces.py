@@ -12,7 +12,8 @@ from gridgames_test_support.strategies import polyomino_shapes
 from gridgames.errors import PuzzleError
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape
 
-from gridgames_pentomino.pieces import Piece, PieceSet
+from gridgames.pieces import Piece
+from gridgames_pentomino.pieces import PieceSet
 
 
 def test_default_spec_is_the_twelve_free_pentominoes() -> None:

@@ -6,8 +6,10 @@ import pytest
 
 from gridgames.errors import PuzzleError
 from gridgames.grid import Grid
-from gridgames.search import backtrack
-from gridgames.search.backtrack import Piece, Placement, as_pieces, count_solutions, is_solution, solutions
+from gridgames.game import Placement
+from gridgames.pieces import Piece, as_pieces, board_cells
+from gridgames.pieces import is_tiling as is_solution
+from gridgames.search.backtrack import count_solutions, solutions
 from gridgames.search.tiling import TilingProblem, solve
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape
 
@@ -72,14 +74,14 @@ def test_is_solution_rejects_a_piece_used_more_often_than_its_count() -> None:
 
 
 def test_one_sided_piece_has_only_its_rotations() -> None:
-    assert len(Piece.of(PENTOMINOES["F"]).orientations) == 8
-    assert len(Piece.of(PENTOMINOES["F"], one_sided=True).orientations) == 4
+    assert len(Piece.of(PENTOMINOES["F"]).orientations()) == 8
+    assert len(Piece.of(PENTOMINOES["F"], one_sided=True).orientations()) == 4
 
 
 def test_as_pieces_accepts_mappings_shapes_and_tuples() -> None:
     from_map = as_pieces({"D": DOMINO})
     from_tuple = as_pieces([("D", [((0, 0), (0, 1)), ((0, 0), (1, 0))], 3)])
-    assert from_map[0].orientations == from_tuple[0].orientations
+    assert from_map[0].orientations() == from_tuple[0].orientations()
     assert from_tuple[0].count == 3
     assert as_pieces([DOMINO])[0].name == "D"
 
@@ -103,7 +105,7 @@ def test_as_pieces_rejects_malformed_piece_sets(pieces: list) -> None:
 
 def test_board_cells_of_a_grid_are_its_empty_cells_in_scan_order() -> None:
     board = Grid.from_text(".1\n#.\n..")
-    assert backtrack.board_cells(board) == ((0, 0), (2, 0), (1, 1), (2, 1))
-    assert backtrack.board_cells(board, "row") == ((0, 0), (1, 1), (2, 0), (2, 1))
+    assert board_cells(board) == ((0, 0), (2, 0), (1, 1), (2, 1))
+    assert board_cells(board, "row") == ((0, 0), (1, 1), (2, 0), (2, 1))
     with pytest.raises(PuzzleError):
-        backtrack.board_cells(Grid.from_text("#1"))
+        board_cells(Grid.from_text("#1"))

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from gridgames.errors import PartError
+from gridgames.game import CountResult
 from gridgames.grid import Grid
 from gridgames.search import parallel, tiling
 from gridgames.search.parallel_tiling import SearchOptions, count_one, count_parallel, default_parts, describe_part
@@ -108,7 +109,7 @@ def test_ctrl_c_in_this_process_keeps_the_finished_parts_only(problems: dict[str
 
 
 def test_a_part_interrupted_inside_the_kernel_is_not_added(problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tiling, "count_part", lambda *a, **kw: tiling.CountResult(99, partial=True))
+    monkeypatch.setattr(tiling, "count_part", lambda *a, **kw: CountResult(99, partial=True))
     with pytest.raises(KeyboardInterrupt):
         count_one((problems["3x20"], SearchOptions()), tiling.Part((), 1.0))
 

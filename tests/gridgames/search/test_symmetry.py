@@ -8,7 +8,7 @@ import pytest
 from gridgames.errors import SolverError
 from gridgames.grid import Grid
 from gridgames.search import symmetry
-from gridgames.search.backtrack import Piece, board_cells
+from gridgames.pieces import Piece, board_cells
 from gridgames.search.tiling import TilingProblem, count, prepare_unique, solve
 from gridgames.shapes import PENTOMINOES, Shape
 
@@ -70,16 +70,16 @@ def test_one_sided_pieces_leave_only_the_rotations_of_the_board() -> None:
 def test_free_pieces_exclude_exactly_those_with_a_placement_fixed_by_a_symmetry(board: Grid, fixed: str) -> None:
     problem = TilingProblem.build(board, PENTOMINOES)
     options = [problem.option_cells(o) for o in range(problem.n_options)]
-    _, images = symmetry.problem_symmetries(group_of(board), options, problem.opt_piece)
-    free = {problem.piece_names[p] for p in symmetry.free_pieces(images, problem.opt_piece, problem.counts)}
+    _, images = symmetry.problem_symmetries(group_of(board), options, problem.option_piece)
+    free = {problem.piece_names[p] for p in symmetry.free_pieces(images, problem.option_piece, problem.counts)}
     assert free == set("FILNPTUVWXYZ") - set(fixed)
 
 
 def test_orbit_representatives_keep_one_placement_in_every_orbit() -> None:
     problem = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
     options = [problem.option_cells(o) for o in range(problem.n_options)]
-    perms, images = symmetry.problem_symmetries(group_of(Grid.empty(6, 10)), options, problem.opt_piece)
-    own = np.flatnonzero(problem.opt_piece == problem.piece_names.index("P"))
+    perms, images = symmetry.problem_symmetries(group_of(Grid.empty(6, 10)), options, problem.option_piece)
+    own = np.flatnonzero(problem.option_piece == problem.piece_names.index("P"))
     kept = symmetry.orbit_representatives(images, own)
     assert len(kept) * len(perms) == len(own)
     assert {int(images[:, o].min()) for o in own} == set(kept)

@@ -9,7 +9,10 @@ import pytest
 from gridgames.errors import PuzzleError, SolverError
 from gridgames.grid import Grid
 from gridgames.search import tiling
-from gridgames.search.backtrack import Piece, Placement, count_solutions, is_solution
+from gridgames.game import Placement
+from gridgames.pieces import Piece
+from gridgames.pieces import is_tiling as is_solution
+from gridgames.search.backtrack import count_solutions
 from gridgames.search.tiling import Part, TilingProblem, count, count_part, solve, split
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape, polyominoes
 
@@ -128,7 +131,7 @@ def test_boards_over_64_cells_use_the_multi_word_kernel() -> None:
     for _ in range(3, 23):
         a.append(a[-1] + a[-3])
     problem = TilingProblem.build(Grid.empty(3, 22), [Piece.of(STRAIGHT_TROMINO, count=22)])
-    assert (problem.n_cells, problem.words, problem.fast) == (66, 2, None)
+    assert (problem.n_cells, problem.words, problem.one_word) == (66, 2, None)
     assert count(problem).count == a[22] == 2745
     sols = list(solve(problem, limit=20))
     assert all(is_solution(Grid.empty(3, 22), [Piece.of(STRAIGHT_TROMINO, count=22)], s) for s in sols)
@@ -146,7 +149,7 @@ def test_multi_word_board_with_spare_area_finds_valid_tilings() -> None:
 def test_more_than_64_pieces_use_the_multi_word_kernel_even_on_a_small_board() -> None:
     monominoes = [(f"m{i}", [((0, 0),)], 1) for i in range(65)]
     problem = TilingProblem.build(Grid.empty(1, 2), monominoes)
-    assert problem.words == 1 and problem.fast is None
+    assert problem.words == 1 and problem.one_word is None
     assert count(problem).count == 65 * 64  # distinct pieces: order matters, spare pieces stay unused
 
 

@@ -1,0 +1,216 @@
+"""Pieces and boards: the vocabulary every tiling solver shares (reference, fast engine, pentomino puzzles).
+
+* `Piece`: a named `Shape`, how many copies may be used, and how it may turn
+  (``kind``: "free" = rotations and reflections, "one-sided" = rotations only, "fixed" =
+  as drawn). `Piece.orientations()` gives its distinct fixed orientations as `Shape`s.
+* `as_pieces(...)` reads a piece description: a ``{name: Shape}`` mapping, `Shape`s,
+  `Piece`s, or ``(name, orientations, count)`` tuples.
+* `board_cells(board, order)`: the cells to cover in scan order -- the empty cells of a
+  `Grid` (holes and filled cells are not part of the problem), or any iterable of cells;
+  `short_side_order` is the default rule (scan along the shorter side).
+* `colouring_allows(board, pieces)`: the checkerboard test (False proves there is no tiling).
+* `is_tiling(board, pieces, solution)`: an independent checker of a solution.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+from attrs import field, frozen
+
+from gridgames.errors import PuzzleError, ShapeError
+from gridgames.game import Placement
+from gridgames.grid import Cell, Grid
+from gridgames.shapes import KINDS, Cells, Shape, normalise, scan_key
+
+__all__ = [
+    "Piece",
+    "as_pieces",
+    "board_cells",
+    "colour_balance",
+    "colouring_allows",
+    "is_tiling",
+    "reachable_balances",
+    "short_side_order",
+]
+
+
+def _check_name(_: Any, __: Any, name: object) -> None:
+    if not isinstance(name, str) or not name:
+        raise PuzzleError("every piece needs a non-empty name")
+
+
+def _check_count(piece: Any, _: Any, count: object) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise PuzzleError(f"piece {piece.name!r}: a count must be a positive integer, got {count!r}")
+
+
+def _check_kind(_: Any, __: Any, kind: object) -> None:
+    if kind not in KINDS:
+        raise PuzzleError(f"unknown piece kind {kind!r}; expected one of {', '.join(KINDS)}")
+
+
+@frozen
+class Piece:
+    """A piece of a tiling puzzle: its name, shape, how many copies, and how it may turn (free, one-sided, fixed)."""
+
+    name: str = field(validator=_check_name)
+    shape: Shape
+    count: int = field(default=1, validator=_check_count)
+    kind: str = field(default="free", validator=_check_kind)
+
+    @classmethod
+    def of(cls, shape: Shape, count: int = 1, one_sided: bool = False, name: str | None = None) -> Piece:
+        """A free piece from a `Shape` (one-sided when asked), named after the shape unless ``name`` is given."""
+        return cls(name if name is not None else shape.name, shape, count, "one-sided" if one_sided else "free")
+
+    @classmethod
+    def from_orientations(cls, name: str, orientations: Iterable[Any], count: int = 1) -> Piece:
+        """A piece from its fixed orientations (Shapes or cell lists): all of a shape's, its rotations, or one."""
+        found: dict[Cells, None] = {}
+        try:
+            for orientation in orientations:
+                found.setdefault(normalise(getattr(orientation, "cells", orientation)))
+        except ShapeError as error:
+            raise PuzzleError(f"piece {name!r}: {error}") from None
+        if not found:
+            raise PuzzleError(f"piece {name!r} has no orientations")
+        sizes = {len(o) for o in found}
+        if len(sizes) != 1:
+            raise PuzzleError(f"piece {name!r}: orientations differ in size {sorted(sizes)}")
+        try:
+            shape = Shape.from_cells(next(iter(found)), name if isinstance(name, str) else "")
+        except ShapeError as error:
+            raise PuzzleError(f"piece {name!r}: {error}") from None
+        given = set(found)
+        for kind in KINDS:
+            piece = cls(name, shape, count, kind)
+            if {o.cells for o in piece.orientations()} == given:
+                return piece
+        raise PuzzleError(f"piece {name!r}: orientations must be all of a shape's, its four rotations, or one")
+
+    @property
+    def size(self) -> int:
+        """Cells of one copy."""
+        return self.shape.size
+
+    @property
+    def area(self) -> int:
+        """Cells of all its copies."""
+        return self.shape.size * self.count
+
+    def orientations(self, one_sided: bool = False) -> tuple[Shape, ...]:
+        """The distinct fixed orientations it may take: itself first, then rotations, then mirror images."""
+        if self.kind == "fixed":
+            return (self.shape,)
+        return self.shape.orientations(one_sided or self.kind == "one-sided")
+
+    def with_count(self, count: int) -> Piece:
+        """This piece with another number of copies."""
+        return attrs.evolve(self, count=count)
+
+    def renamed(self, name: str) -> Piece:
+        """This piece under another name."""
+        return attrs.evolve(self, name=name)
+
+
+def as_pieces(pieces: Any, one_sided: bool = False) -> tuple[Piece, ...]:
+    """Read a piece description ({name: Shape}, Shapes, Pieces or (name, orientations, count)); names must be unique.
+
+    With ``one_sided``, free pieces may only turn, not flip over.
+    """
+    if isinstance(pieces, Mapping):
+        items = [Piece.of(shape, name=name) for name, shape in pieces.items()]
+    else:
+        items = []
+        for item in pieces:
+            if isinstance(item, Piece):
+                items.append(item)
+            elif isinstance(item, Shape):
+                items.append(Piece.of(item))
+            elif isinstance(item, tuple) and len(item) in (2, 3) and isinstance(item[0], str):
+                items.append(Piece.from_orientations(item[0], item[1], item[2] if len(item) == 3 else 1))
+            else:
+                raise PuzzleError(f"cannot read a piece from {item!r}: expected a Shape, a Piece or (name, orientations, count)")
+    if not items:
+        raise PuzzleError("the piece set is empty")
+    dup = [n for n, k in Counter(p.name for p in items).items() if k > 1]
+    if dup:
+        raise PuzzleError(f"piece names must be unique; repeated: {', '.join(dup)} (use a count instead)")
+    if one_sided:
+        items = [attrs.evolve(p, kind="one-sided") if p.kind == "free" else p for p in items]
+    return tuple(items)
+
+
+def short_side_order(cells: Iterable[Cell]) -> str:
+    """The scan order along the shorter side of the cells' bounding box ("column" when it is at most as tall as wide)."""
+    cells = list(cells)
+    height = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
+    width = 1 + max(c for _, c in cells) - min(c for _, c in cells)
+    return "column" if height <= width else "row"
+
+
+def board_cells(board: Grid | Iterable[Cell], order: str = "column") -> Cells:
+    """The cells to cover, in scan order: a Grid's empty cells, or the given cells."""
+    if isinstance(board, Grid):
+        cells = [(int(r), int(c)) for r, c in zip(*(board.cells == 0).nonzero())]
+    else:
+        cells = [(int(r), int(c)) for r, c in board]
+        if len(set(cells)) != len(cells):
+            raise PuzzleError("the board lists a cell twice")
+    if not cells:
+        raise PuzzleError("the board has no empty cell to cover")
+    try:
+        key = scan_key(order)
+    except ShapeError as error:
+        raise PuzzleError(str(error)) from None
+    return tuple(sorted(cells, key=key))
+
+
+def colour_balance(cells: Iterable[Cell]) -> int:
+    """Dark minus light cells on a checkerboard whose dark cells have row + col even."""
+    return sum(1 if (r + c) % 2 == 0 else -1 for r, c in cells)
+
+
+def reachable_balances(choices: Iterable[tuple[Iterable[int], int]]) -> set[int]:
+    """Every total of picking, for each (balances, copies), one of the balances per copy."""
+    reach = {0}
+    for balances, copies in choices:
+        values = set(balances)
+        for _ in range(int(copies)):
+            reach = {r + v for r in reach for v in values}
+    return reach
+
+
+def colouring_allows(board_balance: int, pieces: Iterable[tuple[Iterable[int], int]]) -> bool:
+    """The checkerboard test: can copies of pieces with these balances (balances, copies) match the board's balance?
+
+    A piece's balance is that of its cells (`colour_balance`) on the board, so ± that of its
+    shape; False proves that no tiling using every copy exists.
+    """
+    return board_balance in reachable_balances(pieces)
+
+
+def is_tiling(board: Grid | Iterable[Cell], pieces: Any, solution: Iterable[Placement]) -> bool:
+    """True when the placements cover every board cell once, respect piece counts, and use allowed orientations."""
+    cells = set(board_cells(board))
+    by_name = {p.name: p for p in as_pieces(pieces)}
+    allowed = {name: {o.cells for o in p.orientations()} for name, p in by_name.items()}
+    used: Counter[str] = Counter()
+    covered: set[Cell] = set()
+    for piece, placed in solution:
+        if piece not in by_name:
+            return False
+        used[piece] += 1
+        if used[piece] > by_name[piece].count:
+            return False
+        placed = tuple((int(r), int(c)) for r, c in placed)
+        if len(set(placed)) != len(placed) or normalise(placed) not in allowed[piece]:
+            return False
+        if not covered.isdisjoint(placed):
+            return False
+        covered.update(placed)
+    return covered == cells

@@ -1,0 +1,76 @@
+"""The fast tiling engine: exact cover of a set of cells by pieces, on bit masks, with numba.
+
+A `TilingProblem` is compiled once from a board and a piece set::
+
+    problem = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
+    count(problem).count                  # 9356
+    count(problem, unique=True).count     # 2339 (up to the board's symmetries)
+    for solution in solve(problem, limit=3): ...
+
+Files, one job each: `problem.py` compiles a board and pieces into arrays; `unique.py`
+prepares counting up to symmetry; `driver.py` runs the kernels (`solve`, `count`,
+`split`, `count_part`); `kernel_common.py` holds the kernels' structured arguments and
+shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels.
+
+Vocabulary (the short names in the kernels):
+
+* **cell**: a board cell, by its index in scan order; bit ``c`` of a mask.
+* **scan order**: ``"column"`` (down each column) or ``"row"``; by default along the
+  shorter side (`gridgames.pieces.short_side_order`), so first-blank search runs there.
+* **option** (``o``): one placement of one orientation of a piece; its **anchor** is its
+  first cell in scan order. **mask** (``m``): an option's cells as bits.
+* **occupancy** (``occ``): the covered cells; **copies left** (``rem``) per piece, and
+  **used** (one-word kernel): the bit set of pieces with no copy left.
+* **column**: what the next placement must cover -- the first blank cell, or with
+  ``mrv=True`` (Knuth's MRV) the cell, or piece with one copy left, with the fewest
+  fitting options. Its **candidates** are the options that could cover it.
+* **entry** (one-word kernel): a candidate with its mask and piece inline; the **probe
+  table** lists, for each cell and occupancy of the ``probe_bits`` cells after it, the
+  entries anchored there that fit; a **run** is consecutive entries of one piece.
+* **stack**: at depth ``d``, candidates ``beg[d]:lim[d]``, the next to try ``pos[d]``,
+  the option placed ``chosen[d]``.
+* **prune**: flood-fill each empty **region** next to a new placement, up to ``cap``
+  cells, and reject a region whose size no multiset of the remaining pieces fills
+  (**reach**: the bit set of fillable sizes).
+* **deadline** (``late``): a piece that must still be placed but has no option anchored
+  at or after the first blank cell kills the branch.
+* **part**: the node reached by a prefix of placements, with its **weight** (Knuth's
+  estimate of its share of the tree); the parts of `split` add up to the whole count.
+* **unique**: counting one solution per class of the board's symmetries (`Unique`).
+
+Pieces are anything `gridgames.pieces.as_pieces` reads (``{name: Shape}``, `Piece`s...);
+copies of a piece are interchangeable, so they never multiply solutions. When every
+copy must be used, the checkerboard colouring test first proves some problems empty
+(5 tetrominoes on 4x5, 35 hexominoes on 6x35) without searching.
+
+The search is resumable: the kernel runs for a node budget, returns, and the driver
+calls it again. Hence `solve` streams solutions (a `SolutionStream`: stop any time,
+``limit``, ``partial`` after Ctrl-C or ``close()``), `count` reports progress through
+``on_progress(fraction, solutions)`` and returns a `CountResult` flagged ``partial`` on
+Ctrl-C. `split(problem, min_parts)` (or ``depth=``) lists independent, picklable `Part`s
+whose counts by ``count_part(problem, part)`` add up to the total (pass the same
+``mrv``/``prune``/``unique`` to both); `solve` and `count` also accept ``start=`` a `Part`,
+option indices or `Placement`s. `TilingProblem` pickles too. ``multiword=True`` forces
+the multi-word kernel (for testing it on small boards).
+"""
+
+from __future__ import annotations
+
+from gridgames.search.tiling.driver import Part, SolutionStream, colour_feasible, count, count_part, solve, split
+from gridgames.search.tiling.problem import TilingProblem, prune_cap
+from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
+
+__all__ = [
+    "Part",
+    "Prepared",
+    "SolutionStream",
+    "TilingProblem",
+    "Unique",
+    "colour_feasible",
+    "count",
+    "count_part",
+    "prepare_unique",
+    "prune_cap",
+    "solve",
+    "split",
+]

@@ -1,0 +1,326 @@
+"""The driver: runs a kernel for a node budget at a time, streams solutions, counts, and splits the search into parts."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+from attrs import frozen
+
+from gridgames.errors import SolverError
+from gridgames.game import CountResult, Placement, Solution
+from gridgames.pieces import colour_balance, colouring_allows
+from gridgames.search.tiling import kernel_multi_word, kernel_one_word
+from gridgames.search.tiling import kernel_common as K
+from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
+from gridgames.search.tiling.problem import TilingProblem, prune_cap
+from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
+
+Progress = Callable[[float, int], None]
+
+
+@functools.lru_cache(maxsize=16)
+def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
+    """The board's colour balance, each option's, and each piece's set of them (computed once per problem)."""
+    dark = np.array([colour_balance([cell]) for cell in problem.cells], dtype=np.int64)
+    rows = problem.option_cell_rows
+    balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1).tolist()
+    by_piece: list[set[int]] = [set() for _ in problem.pieces]
+    for o, p in enumerate(problem.option_piece.tolist()):
+        by_piece[p].add(balance[o])
+    return int(dark.sum()), balance, by_piece
+
+
+def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Sequence[int] = ()) -> bool:
+    """Checkerboard test: can the remaining copies' dark-minus-light counts add up to the uncovered cells'?
+
+    Only meaningful when every copy must be used (`TilingProblem.exact`); False proves there is no solution.
+    """
+    board, balance, by_piece = _balances(problem)
+    return colouring_allows(board - sum(balance[int(o)] for o in prefix), zip(by_piece, remaining))
+
+
+@frozen
+class Part:
+    """An independent piece of a split search: a prefix of option indices, and its estimated share of the tree."""
+
+    prefix: tuple[int, ...]
+    weight: float
+
+
+class NodeBudget:
+    """Adapts the node budget of kernel calls so that each call lasts about ``seconds``."""
+
+    def __init__(self, seconds: float = 0.1, first: int = 1 << 13) -> None:
+        self.seconds = seconds
+        self.nodes = first
+
+    def update(self, nodes_done: int, elapsed: float) -> None:
+        """Rescale the budget from the last call's speed."""
+        if nodes_done > 0 and elapsed > 0:
+            wanted = nodes_done * self.seconds / elapsed
+            self.nodes = int(min(max(wanted, self.nodes / 4, 1 << 10), self.nodes * 4, 1 << 30))
+
+
+class Search:
+    """One resumable search: the kernel's tables and state, and the calls that advance them."""
+
+    def __init__(
+        self, prep: Prepared, *, mrv: bool, prune: bool, prefix: Sequence[int], target: int, store: bool, buffer: int,
+        multiword: bool = False,
+    ) -> None:  # fmt: skip
+        problem = prep.problem
+        self.problem = problem
+        self.prep = prep
+        n = problem.n_cells
+        depths = problem.max_depth + 2
+        occ = np.zeros(problem.words, dtype=np.uint64)
+        if n % 64:
+            occ[-1] = ~np.uint64((1 << (n % 64)) - 1)
+        rem = problem.counts.copy()
+        free = n
+        for o in prefix:
+            o = int(o)
+            if not 0 <= o < problem.n_options:
+                raise SolverError(f"option {o} is not an option of this problem (0..{problem.n_options - 1})")
+            if (problem.option_masks[o] & occ).any():
+                raise SolverError(f"the starting placement {problem.placement(o)} overlaps another or leaves the board")
+            p = int(problem.option_piece[o])
+            if rem[p] == 0:
+                raise SolverError(f"the starting placements use piece {problem.pieces[p].name!r} too often")
+            occ |= problem.option_masks[o]
+            rem[p] -= 1
+            free -= problem.pieces[p].size
+        self.start_occupancy, self.start_copies = occ.copy(), rem.copy()
+        beg, pos, lim, chosen = (np.zeros(depths + 1, dtype=np.int64) for _ in range(4))
+        chosen[: len(prefix)] = prefix
+        rows = buffer if store or target >= 0 else 0
+        scalars = np.zeros(K.SCALARS, dtype=np.int64)
+        scalars[K.DEPTH] = scalars[K.BASE] = len(prefix)
+        scalars[K.PHASE] = K.ENTER
+        scalars[K.STORE] = int(store)
+        scalars[K.TARGET] = target
+        scalars[K.CAP] = prune_cap(problem.sizes) if prune else 0
+        scalars[K.MRV] = int(mrv)
+        scalars[K.FREE] = free
+        scalars[K.PRIMARY] = int(problem.exact)
+        self.state = SearchState(
+            scalars, occ, rem, beg, pos, lim, chosen, np.ones(depths + 2, dtype=np.float64),
+            np.zeros((rows, depths + 1), dtype=np.int32), np.zeros(rows, dtype=np.int32), np.zeros(rows, dtype=np.float64),
+        )  # fmt: skip
+        self.seconds = 0.0
+        if problem.exact and not colour_feasible(problem, rem, prefix):
+            scalars[K.PHASE] = K.DONE  # proved empty by the checkerboard colouring
+        arrays = None if multiword else problem.one_word
+        self.tables: OneWordTables | MultiWordTables
+        if arrays is not None:
+            if mrv:
+                entries = (problem.column_start, arrays.mrv_mask, arrays.mrv_piece, arrays.mrv_run_end, arrays.mrv_option)
+            else:
+                entries = (arrays.blank_start, arrays.blank_mask, arrays.blank_piece, arrays.blank_run_end, arrays.blank_option)
+            self.tables = OneWordTables(
+                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece, arrays.option_border,
+                arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows, prep.perms,
+            )  # fmt: skip
+            self.kernel = kernel_one_word
+        else:
+            if mrv:
+                candidates, run_end = problem.column_options, problem.column_run_end
+            else:
+                candidates, run_end = np.arange(problem.n_options, dtype=np.int32), problem.run_end
+            self.tables = MultiWordTables(
+                problem.option_masks, problem.first_word, problem.last_word, problem.option_piece, candidates, run_end,
+                problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
+                problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms,
+            )  # fmt: skip
+            self.kernel = kernel_multi_word
+
+    @property
+    def done(self) -> bool:
+        """True when the whole subtree has been searched."""
+        return bool(self.state.scalars[K.PHASE] == K.DONE)
+
+    @property
+    def nodes(self) -> int:
+        """Placements made so far."""
+        return int(self.state.scalars[K.NODES])
+
+    @property
+    def solutions(self) -> int:
+        """Solutions counted so far."""
+        return int(self.state.scalars[K.SOLUTIONS])
+
+    def step(self, budget: int, room: int | None = None) -> list[tuple[tuple[int, ...], float]]:
+        """Run the kernel for about ``budget`` nodes (or ``room`` output rows); return the rows written."""
+        s = self.state
+        if room is not None and room < s.out.shape[0]:
+            s = s._replace(out=s.out[:room])
+        start = time.perf_counter()
+        rows = self.kernel.run(self.tables, s, self.nodes + budget)
+        self.seconds += time.perf_counter() - start
+        return [(tuple(int(x) for x in s.out[i, : s.out_len[i]]), float(s.out_weight[i])) for i in range(rows)]
+
+    def fraction(self) -> float:
+        """Knuth's estimate of the share of the search tree explored so far."""
+        start = self.start_occupancy[0] if self.kernel is kernel_one_word else self.start_occupancy
+        return float(self.kernel.fraction(self.tables, self.state, start, self.start_copies))
+
+
+def _prefix(prep: Prepared, start: Part | Sequence[int] | Sequence[Placement] | None) -> tuple[int, ...]:
+    """Option indices of a starting state given as a Part, option indices, or placements."""
+    if start is None:
+        return ()
+    if isinstance(start, Part):
+        return start.prefix
+    items = list(start)
+    if all(isinstance(x, (int, np.integer)) for x in items):
+        return tuple(int(x) for x in items)
+    if prep.method.startswith("restricted"):
+        raise SolverError("a start given as placements cannot be combined with unique=True; use a Part from split()")
+    return tuple(prep.problem.option_index(p) for p in items)
+
+
+class SolutionStream(Iterator[Solution]):
+    """Solutions as the search finds them; ``count``, ``nodes``, ``seconds``, ``partial`` tell how it went."""
+
+    def __init__(self, search: Search, limit: int | None, on_progress: Progress | None, buffer: int) -> None:
+        self._search = search
+        self._limit = limit
+        self._on_progress = on_progress
+        self._queue: deque[Solution] = deque()
+        self._budget = NodeBudget(first=1 << 12)
+        self._buffer = buffer
+        self.count = 0
+        self.partial = False
+        self.finished = False
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited so far."""
+        return self._search.nodes
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent in the kernel so far."""
+        return self._search.seconds
+
+    @property
+    def method(self) -> str:
+        """How solutions are counted: all, or how symmetric copies are left out."""
+        return self._search.prep.method
+
+    def fraction(self) -> float:
+        """Estimated share of the search tree explored so far."""
+        return self._search.fraction()
+
+    def __iter__(self) -> SolutionStream:
+        return self
+
+    def __next__(self) -> Solution:
+        while not self._queue:
+            if self.finished or self._search.done or (self._limit is not None and self.count >= self._limit):
+                self.finished = True
+                raise StopIteration
+            room = self._buffer if self._limit is None else min(self._buffer, self._limit - self.count)
+            try:
+                before = self._search.nodes
+                start = time.perf_counter()
+                rows = self._search.step(self._budget.nodes, room)
+                self._budget.update(self._search.nodes - before, time.perf_counter() - start)
+                self.count += len(rows)
+                self._queue.extend(self._search.problem.solution(options) for options, _ in rows)
+                if self._on_progress is not None:
+                    self._on_progress(self._search.fraction(), self.count)
+            except KeyboardInterrupt:
+                self.partial = True
+                self.finished = True
+                if not self._queue:
+                    raise StopIteration from None
+        return self._queue.popleft()
+
+    def close(self) -> None:
+        """Stop the search: iteration ends at once, flagged ``partial`` unless the search had finished."""
+        if not self._search.done:
+            self.partial = True
+        self.finished = True
+        self._queue.clear()
+
+
+def solve(
+    problem: TilingProblem, *, limit: int | None = None, mrv: bool = False, prune: bool = True, unique: Unique = False,
+    start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
+    buffer: int = 1024, multiword: bool = False,
+) -> SolutionStream:  # fmt: skip
+    """Stream the solutions (up to ``limit``; one per symmetry class when ``unique``), resumably."""
+    if limit is not None and limit < 0:
+        raise SolverError(f"limit must be at least 0, got {limit}")
+    prep = prepare_unique(problem, unique)
+    prefix = _prefix(prep, start)
+    search = Search(prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=True, buffer=buffer, multiword=multiword)
+    return SolutionStream(search, limit, on_progress, buffer)
+
+
+def count(
+    problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
+    start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
+    multiword: bool = False,
+) -> CountResult:  # fmt: skip
+    """Count the solutions (up to symmetry when ``unique``); a Ctrl-C returns the partial count flagged partial."""
+    prep = prepare_unique(problem, unique)
+    prefix = _prefix(prep, start)
+    search = Search(prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword)
+    budget = NodeBudget(first=1 << 14)
+    partial = False
+    try:
+        while not search.done:
+            before = search.nodes
+            start_time = time.perf_counter()
+            search.step(budget.nodes)
+            budget.update(search.nodes - before, time.perf_counter() - start_time)
+            if on_progress is not None:
+                on_progress(search.fraction(), search.solutions)
+    except KeyboardInterrupt:
+        partial = True
+    return CountResult(
+        search.solutions, partial=partial or not search.done, unique=prep.method != "all", seconds=search.seconds,
+        nodes=search.nodes, method=prep.method,
+    )  # fmt: skip
+
+
+def split(
+    problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
+    unique: Unique = False,
+) -> list[Part]:  # fmt: skip
+    """Independent parts of the search whose counts (`count_part`) add up to the whole count.
+
+    The parts are the search nodes at ``depth`` placements, or at the first depth giving at least
+    ``min_parts`` of them (fewer when the whole tree is smaller); solutions found above that depth
+    are parts too. Weights (Knuth's estimate of each part's share of the tree) sum to 1.
+    """
+    if min_parts < 1:
+        raise SolverError(f"min_parts must be at least 1, got {min_parts}")
+    if depth is not None and depth < 1:
+        raise SolverError(f"depth must be at least 1, got {depth}")
+    prep = prepare_unique(problem, unique)
+    parts: list[Part] = []
+    for level in [depth] if depth is not None else range(1, prep.problem.max_depth + 1):
+        search = Search(prep, mrv=mrv, prune=prune, prefix=(), target=level, store=True, buffer=4096)
+        rows: list[tuple[tuple[int, ...], float]] = []
+        while not search.done:
+            rows.extend(search.step(1 << 40))
+        parts = [Part(prefix, weight) for prefix, weight in rows]
+        if len(parts) >= min_parts or all(len(p.prefix) < level for p in parts):
+            break
+    total = sum(p.weight for p in parts)
+    return [Part(p.prefix, p.weight / total) for p in parts] if total > 0 else parts
+
+
+def count_part(
+    problem: TilingProblem, part: Part, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
+    on_progress: Progress | None = None,
+) -> CountResult:  # fmt: skip
+    """Count the solutions under one part of `split` (pass the same ``mrv``, ``prune`` and ``unique``)."""
+    return count(problem, mrv=mrv, prune=prune, unique=unique, start=part, on_progress=on_progress)

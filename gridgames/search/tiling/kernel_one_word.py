@@ -1,0 +1,304 @@
+"""The one-word tiling kernel: boards of at most 64 cells, the occupancy in one uint64.
+
+Bit i is cell i (in scan order); the unused high bits are preset to 1, so a full board
+is all ones. Candidates are *entries* (`OneWordTables`): an option's mask, piece, index,
+and the end of its run of one piece, so that a piece whose copies are all placed (its
+bit set in ``used``) is skipped at once. First-blank search reads the *probe table*: the
+entries anchored at the first blank cell that miss the occupancy of the ``probe_bits``
+cells after it. The hot loop is hand-inlined: a numba call with many arguments costs
+more than the work of a node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridgames.search.tiling.kernel_common import (
+    ALL, BASE, CAP, DEPTH, DONE, ENTER, ITER, MRV, NODES, ONE, PHASE, PRIMARY, SOLUTIONS, STORE, TARGET, ZERO,
+    ctz, is_canonical, record, subset_sums,
+)  # fmt: skip
+
+
+@njit(cache=True)
+def _mrv_column(t, occ, used, copies_left, primary):
+    """The column with the fewest fitting entries, and that number (Knuth's MRV; first column on ties).
+
+    Columns ``0..n-1`` are the free cells; when ``primary`` (every copy must be used),
+    column ``n + p`` is piece p while it has exactly one copy left.
+    """
+    starts, e_mask, e_piece, e_run_end = t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end
+    n = starts.shape[0] - copies_left.shape[0] - 1
+    free = ~occ
+    best = np.int64(1) << 62
+    col = -1
+    while free:
+        c = ctz(free)
+        free &= free - ONE
+        cnt = 0
+        i = starts[c]
+        e = starts[c + 1]
+        while i < e:
+            if (used >> e_piece[i]) & ONE:
+                i = e_run_end[i]
+                continue
+            if e_mask[i] & occ == ZERO:
+                cnt += 1
+                if cnt >= best:
+                    break
+            i += 1
+        if cnt < best:
+            best = cnt
+            col = c
+            if cnt <= 1:
+                return col, best
+    if primary:
+        for p in range(copies_left.shape[0]):
+            if copies_left[p] != 1:
+                continue
+            cnt = 0
+            for i in range(starts[n + p], starts[n + p + 1]):
+                if e_mask[i] & occ == ZERO:
+                    cnt += 1
+                    if cnt >= best:
+                        break
+            if cnt < best:
+                best = cnt
+                col = n + p
+                if cnt <= 1:
+                    break
+    return col, best
+
+
+@njit(cache=True)
+def _count_fitting(t, occ, used, b, e):
+    """Number of entries b:e that fit the occupancy with copies left."""
+    total = 0
+    for q in range(b, e):
+        if not (used >> t.entry_piece[q]) & ONE and t.entry_mask[q] & occ == ZERO:
+            total += 1
+    return total
+
+
+@njit(cache=True)
+def _enter(t, s, occ, used, d, mrv, primary):
+    """Set up depth d's candidate range for the next column; False when the node is dead."""
+    if mrv:
+        c, cnt = _mrv_column(t, occ, used, s.copies_left, primary)
+        if cnt == 0:
+            return False
+        s.beg[d] = t.entry_start[c]
+        s.lim[d] = t.entry_start[c + 1]
+    else:
+        c = ctz(~occ)
+        if t.late[c] & ~used:
+            return False
+        probe = t.probe_bits
+        key = (c << probe) + np.int64(((occ >> np.uint64(c)) >> ONE) & ((ONE << np.uint64(probe)) - ONE))
+        s.beg[d] = t.entry_start[key]
+        s.lim[d] = t.entry_start[key + 1]
+    s.pos[d] = s.beg[d]
+    return True
+
+
+@njit(cache=True)
+def run(t, s, node_limit):
+    """Advance the search until DONE, ``node_limit`` nodes, or a full output buffer; return the rows written.
+
+    Candidate lists are entry ranges ``entry_start[k]:entry_start[k + 1]``: for first-blank
+    search ``k = cell << probe_bits | occupancy of the probe cells after it``, for MRV
+    ``k`` = the column. ``late[c]`` holds the pieces none of whose options is anchored at
+    or after cell c (zeros unless every copy must be used).
+    """
+    starts, e_mask, e_piece, e_run_end, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end, t.entry_option
+    late, masks, opt_piece, border, nbr, sizes = t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+    st, rem, beg, pos, lim, chosen, wt = s.scalars, s.copies_left, s.beg, s.pos, s.lim, s.chosen, s.weight
+    probe = t.probe_bits
+    reach0 = t.region_sizes
+    d = st[DEPTH]
+    base = st[BASE]
+    nodes = st[NODES]
+    sols = st[SOLUTIONS]
+    store = st[STORE] != 0
+    target = st[TARGET]
+    cap = st[CAP]
+    mrv = st[MRV] != 0
+    primary = st[PRIMARY] != 0
+    occ = s.occupancy[0]
+    pmask = (ONE << np.uint64(probe)) - ONE
+    used = ZERO
+    for p in range(rem.shape[0]):
+        if rem[p] == 0:
+            used |= ONE << np.uint64(p)
+    n = nbr.shape[0]
+    key = np.empty(n, np.int64)
+    image = np.empty(n, np.int64)
+    canon = t.symmetries.shape[0] > 1
+    nout = 0
+    room = s.out.shape[0]
+    if st[PHASE] == ENTER:  # the starting state: a solution already, a part to record, or a first cell
+        st[PHASE] = DONE
+        if occ == ALL or d == target:
+            if target >= 0:
+                record(s, 0, d, wt[d])
+                nout = 1
+            elif not canon or is_canonical(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image):
+                st[SOLUTIONS] += 1
+                if store:
+                    record(s, 0, d, 1.0)
+                    nout = 1
+            return nout
+        if not _enter(t, s, occ, used, d, mrv, primary):
+            return 0
+        if target >= 0:
+            wt[d + 1] = wt[d] / max(_count_fitting(t, occ, used, beg[d], lim[d]), 1)
+        st[PHASE] = ITER
+    elif st[PHASE] == DONE:
+        return 0
+    while True:
+        i = pos[d]
+        e = lim[d]
+        found = -1
+        while i < e:
+            if (used >> e_piece[i]) & ONE:
+                i = e_run_end[i]
+                continue
+            if e_mask[i] & occ == ZERO:
+                found = i
+                break
+            i += 1
+        if found < 0:  # depth d exhausted: undo the placement below it
+            pos[d] = i
+            if d == base:
+                st[PHASE] = DONE
+                break
+            d -= 1
+            o = chosen[d]
+            occ ^= masks[o]
+            p = opt_piece[o]
+            if rem[p] == 0:
+                used ^= ONE << np.uint64(p)
+            rem[p] += 1
+            continue
+        pos[d] = found + 1
+        m = e_mask[found]
+        o = e_opt[found]
+        p = opt_piece[o]
+        occ |= m
+        rem[p] -= 1
+        if rem[p] == 0:
+            used |= ONE << np.uint64(p)
+        nodes += 1
+        chosen[d] = o
+        if occ == ALL or d + 1 == target:
+            if target >= 0:
+                record(s, nout, d + 1, wt[d + 1])
+                nout += 1
+            elif not canon or is_canonical(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image):
+                sols += 1
+                if store:
+                    record(s, nout, d + 1, 1.0)
+                    nout += 1
+            dead = True
+        else:
+            # 1. prune: flood-fill each empty region next to the placement, up to ``cap`` cells;
+            #    a closed region whose size no multiset of the remaining pieces fills is dead.
+            dead = False
+            if cap > 0:
+                free = ~occ
+                todo = border[o] & free
+                reach = reach0
+                while todo:
+                    seed = todo & (~todo + ONE)
+                    region = seed
+                    frontier = seed
+                    cnt = 0
+                    closed = True
+                    while frontier:
+                        c = ctz(frontier)
+                        frontier &= frontier - ONE
+                        cnt += 1
+                        if cnt > cap:
+                            closed = False
+                            break
+                        new = nbr[c] & free & ~region
+                        region |= new
+                        frontier |= new
+                    todo &= ~region
+                    if closed:
+                        if reach == ZERO:
+                            reach = subset_sums(rem, sizes)
+                        if (reach >> np.uint64(cnt)) & ONE == ZERO:
+                            dead = True
+                            break
+            # 2. the next column's candidates: the probe-table list of the first blank cell
+            #    (dead when a piece that must still be placed has no anchor left), or MRV.
+            if dead:
+                pass
+            elif mrv:
+                dead = not _enter(t, s, occ, used, d + 1, mrv, primary)
+            else:
+                c = ctz(~occ)
+                if late[c] & ~used:
+                    dead = True
+                else:
+                    k = (c << probe) + np.int64(((occ >> np.uint64(c)) >> ONE) & pmask)
+                    beg[d + 1] = pos[d + 1] = starts[k]
+                    lim[d + 1] = starts[k + 1]
+        if dead:
+            occ ^= m
+            if rem[p] == 0:
+                used ^= ONE << np.uint64(p)
+            rem[p] += 1
+            if nout > 0 and nout == room:
+                break
+            continue
+        d += 1
+        if target >= 0:
+            wt[d + 1] = wt[d] / max(_count_fitting(t, occ, used, beg[d], lim[d]), 1)
+        if nodes >= node_limit:
+            break
+    st[DEPTH] = d
+    st[NODES] = nodes
+    st[SOLUTIONS] = sols
+    s.occupancy[0] = occ
+    return nout
+
+
+@njit(cache=True)
+def fraction(t, s, start_occupancy, start_copies):
+    """Knuth's estimate of the share of the tree already explored, from the stack."""
+    st = s.scalars
+    d = st[DEPTH]
+    base = st[BASE]
+    phase = st[PHASE]
+    if phase == DONE:
+        return 1.0
+    if phase == ENTER:
+        return 0.0
+    occ = start_occupancy
+    rem = start_copies.copy()
+    frac = 0.0
+    scale = 1.0
+    for i in range(base, d + 1):
+        used = ZERO
+        for p in range(rem.shape[0]):
+            if rem[p] == 0:
+                used |= ONE << np.uint64(p)
+        total = 0
+        before = 0
+        for q in range(s.beg[i], s.lim[i]):
+            if not (used >> t.entry_piece[q]) & ONE and t.entry_mask[q] & occ == ZERO:
+                total += 1
+                if q < s.pos[i]:
+                    before += 1
+        if i < d:
+            before -= 1
+        if total > 0:
+            frac += scale * max(before, 0) / total
+            scale /= total
+        if i < d:
+            o = s.chosen[i]
+            occ |= t.option_mask[o]
+            rem[t.option_piece[o]] -= 1
+    return min(frac, 1.0)

@@ -1,0 +1,334 @@
+"""Compiling a tiling problem: board cells in bit order, pieces, and every placement (option) as arrays.
+
+`TilingProblem.build(board, pieces)` lists every placement of every orientation of
+every piece on the board, and lays them out for the kernels: option masks, the
+candidate lists of first-blank search (options by anchor cell) and of MRV search
+(options by column), neighbour tables and deadlines; boards of at most 64 cells (and
+at most 64 pieces) also get the one-word kernel's probe table (`OneWordArrays`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+from attrs import field, frozen
+
+from gridgames.errors import PuzzleError, SolverError
+from gridgames.game import Placement, Solution
+from gridgames.grid import ALPHABET, Cell, Grid
+from gridgames.pieces import Piece, as_pieces, board_cells, short_side_order
+from gridgames.shapes import ORDERS
+
+PROBE_BITS = 8
+"""Cells after the first blank one whose occupancy selects the candidate list (one-word boards)."""
+
+MAX_TABLE = 1 << 21
+"""Most entries of the probe table; the probe window shrinks until the table fits."""
+
+
+def prune_cap(sizes: Iterable[int]) -> int:
+    """Largest enclosed region the pruning test flood-fills: below the piece size, or twice the largest of mixed sizes."""
+    sizes = set(int(s) for s in sizes)
+    return min(63, max(sizes) - 1 if len(sizes) == 1 else 2 * max(sizes))
+
+
+def run_ends(keys: np.ndarray) -> np.ndarray:
+    """For each position, the end of the run of equal keys it belongs to."""
+    keys = np.asarray(keys)
+    starts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+    ends = np.append(starts, len(keys)).astype(np.int32)
+    return ends[np.searchsorted(starts, np.arange(len(keys)), side="right")]
+
+
+def _pick_order(cells: Sequence[Cell], order: str) -> str:
+    """The scan order: "column" or "row" as given, or "auto" = along the shorter side (`short_side_order`)."""
+    if order in ORDERS:
+        return order
+    if order != "auto":
+        raise PuzzleError(f"scan order must be 'auto', 'column' or 'row', not {order!r}")
+    return short_side_order(cells)
+
+
+@frozen(eq=False)
+class OneWordArrays:
+    """The one-word kernel's arrays of a problem: candidate entries of first-blank and MRV search, masks, borders."""
+
+    probe_bits: int  # cells of the probe window after the first blank cell
+    blank_start: np.ndarray  # int32 (cells << probe_bits + 1): entry ranges by (cell, occupancy of the probe window)
+    blank_mask: np.ndarray  # uint64 per entry: option masks
+    blank_piece: np.ndarray  # uint8 per entry: piece indices
+    blank_run_end: np.ndarray  # int32 per entry: end of the entry's run of one piece
+    blank_option: np.ndarray  # int32 per entry: option indices
+    mrv_mask: np.ndarray  # the same four for the MRV columns (ranges: TilingProblem.column_start)
+    mrv_piece: np.ndarray
+    mrv_run_end: np.ndarray
+    mrv_option: np.ndarray
+    option_mask: np.ndarray  # uint64 per option
+    neighbours: np.ndarray  # uint64 per cell: neighbour masks
+    option_border: np.ndarray  # uint64 per option: cells next to the option, outside it
+    late: np.ndarray  # uint64 per cell: pieces with no option anchored at or after the cell (when all must be used)
+    region_sizes: np.uint64  # fillable region sizes when all pieces have one size, else 0
+
+    @classmethod
+    def compile(cls, problem: TilingProblem) -> OneWordArrays:
+        """The one-word arrays of a problem of at most 64 cells and 64 pieces."""
+        n = problem.n_cells
+        masks = np.ascontiguousarray(problem.option_masks[:, 0])
+        piece = problem.option_piece
+        probe = min(PROBE_BITS, n)
+        while True:
+            lists = _probe_lists(masks, problem.anchor_start, probe)
+            total = sum(len(x) for x in lists)
+            if total <= MAX_TABLE or probe <= 1:
+                break
+            probe -= 2
+        blank_start = np.zeros(len(lists) + 1, dtype=np.int32)
+        blank_start[1:] = np.cumsum([len(x) for x in lists])
+        blank_option = np.concatenate(lists).astype(np.int32)
+        entry = np.repeat(np.arange(len(lists), dtype=np.int64), [len(x) for x in lists])
+        blank_run_end = run_ends(entry * len(problem.pieces) + piece[blank_option])
+        mrv_option = problem.column_options
+        neighbours = np.zeros(n, dtype=np.uint64)
+        for i, row in enumerate(problem.neighbour_list):
+            for j in row[row >= 0]:
+                neighbours[i] |= np.uint64(1 << int(j))
+        padded = np.append(neighbours, np.uint64(0))  # index -1 (padding) reads 0
+        border = np.bitwise_or.reduce(padded[problem.option_cell_rows], axis=1) & ~masks
+        late = np.zeros(n, dtype=np.uint64)
+        for p, anchor in zip(problem.deadline_piece, problem.deadline_anchor):
+            late[anchor + 1 :] |= np.uint64(1 << int(p))
+        sizes = set(problem.sizes.tolist())
+        regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
+        return cls(
+            probe, blank_start, masks[blank_option], piece[blank_option].astype(np.uint8), blank_run_end, blank_option,
+            masks[mrv_option], piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option,
+            masks, neighbours, border, late, regions,
+        )  # fmt: skip
+
+
+def _probe_lists(masks: np.ndarray, anchor_start: np.ndarray, probe: int) -> list[np.ndarray]:
+    """For each cell c and occupancy of cells c+1..c+probe, the options anchored at c that miss it."""
+    windows = np.arange(1 << probe, dtype=np.uint64)
+    lists: list[np.ndarray] = []
+    for c in range(len(anchor_start) - 1):
+        opts = np.arange(anchor_start[c], anchor_start[c + 1])
+        own = (masks[opts] >> np.uint64(c)) >> np.uint64(1) & np.uint64((1 << probe) - 1)
+        fits = (own[None, :] & windows[:, None]) == 0
+        lists.extend(opts[row] for row in fits)
+    return lists
+
+
+@frozen(eq=False, getstate_setstate=False)
+class TilingProblem:
+    """A compiled tiling problem: board cells in bit order, pieces, and every placement (option) as arrays."""
+
+    cells: tuple[Cell, ...]
+    order: str
+    pieces: tuple[Piece, ...]
+    option_piece: np.ndarray = field(repr=False)  # int32 (options,): piece index of each option
+    option_cell_rows: np.ndarray = field(repr=False)  # int32 (options, max size): cell indices, ascending, -1 padded
+    option_masks: np.ndarray = field(repr=False)  # uint64 (options, words)
+    first_word: np.ndarray = field(repr=False)  # int32 (options,): first word an option touches
+    last_word: np.ndarray = field(repr=False)  # int32 (options,): last word an option touches
+    run_end: np.ndarray = field(repr=False)  # int32 (options,): end of the option's (anchor cell, piece) run
+    anchor_start: np.ndarray = field(repr=False)  # int32 (cells + 1): options whose first cell is c
+    column_start: np.ndarray = field(repr=False)  # int32 (cells + pieces + 1): MRV columns' ranges in column_options
+    column_options: np.ndarray = field(repr=False)  # int32: options covering each cell (by piece), then of each piece
+    column_run_end: np.ndarray = field(repr=False)  # int32: end of each position's (column, piece) run
+    neighbour_list: np.ndarray = field(repr=False)  # int32 (cells, 4): neighbour cell indices, -1 padded
+    deadline_piece: np.ndarray = field(repr=False)  # int64: pieces by their last anchor cell (empty unless all must be used)
+    deadline_anchor: np.ndarray = field(repr=False)  # int64: the last anchor cell of each of those pieces
+    one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
+    _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle every field but the placement cache."""
+        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name != "_placements"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore the fields, with an empty placement cache."""
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_placements", {})
+
+    # --- construction ---------------------------------------------------
+    @classmethod
+    def build(cls, board: Grid | Iterable[Cell], pieces: Any, order: str = "auto", one_sided: bool = False) -> TilingProblem:
+        """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads)."""
+        raw = board_cells(board)
+        order = _pick_order(raw, order)
+        cells = board_cells(raw, order)
+        items = as_pieces(pieces, one_sided=one_sided)
+        index = {cell: i for i, cell in enumerate(cells)}
+        options: list[tuple[int, tuple[int, ...]]] = []
+        for p, piece in enumerate(items):
+            for orientation in piece.orientations():
+                fr, fc = orientation.cells[0]
+                for ar, ac in cells:
+                    dr, dc = ar - fr, ac - fc
+                    idx = [index.get((r + dr, c + dc), -1) for r, c in orientation.cells]
+                    if -1 not in idx:
+                        options.append((p, tuple(sorted(idx))))
+        return cls.from_options(cells, order, items, options)
+
+    @classmethod
+    def from_options(
+        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]]
+    ) -> TilingProblem:
+        """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
+        cells = tuple(cells)
+        n = len(cells)
+        unique = sorted({(min(cs), p, tuple(sorted(cs))) for p, cs in options})
+        if not unique:
+            raise PuzzleError("no piece fits anywhere on the board")
+        words = (n + 63) // 64
+        size = max(len(cs) for _, _, cs in unique)
+        n_opt = len(unique)
+        option_piece = np.array([p for _, p, _ in unique], dtype=np.int32)
+        option_cell_rows = np.full((n_opt, size), -1, dtype=np.int32)
+        masks = np.zeros((n_opt, words), dtype=np.uint64)
+        for o, (_, _, cs) in enumerate(unique):
+            option_cell_rows[o, : len(cs)] = cs
+            for c in cs:
+                masks[o, c >> 6] |= np.uint64(1 << (c & 63))
+        first_word = (option_cell_rows[:, 0] >> 6).astype(np.int32)
+        last_word = (option_cell_rows.max(axis=1) >> 6).astype(np.int32)
+        anchors = option_cell_rows[:, 0].astype(np.int64)
+        run_end = run_ends(anchors * len(pieces) + option_piece)
+        anchor_start = np.searchsorted(anchors, np.arange(n + 1)).astype(np.int32)
+        # MRV columns: each cell (options covering it, by piece), then each piece (its options).
+        columns: list[list[int]] = [[] for _ in range(n + len(pieces))]
+        for o, (_, p, cs) in enumerate(unique):
+            for c in cs:
+                columns[c].append(o)
+            columns[n + p].append(o)
+        column_options = np.array(
+            [o for col in columns for o in sorted(col, key=lambda o: (option_piece[o], o))], dtype=np.int32
+        )
+        column_start = np.zeros(len(columns) + 1, dtype=np.int32)
+        column_start[1:] = np.cumsum([len(x) for x in columns])
+        column_id = np.repeat(np.arange(len(columns), dtype=np.int64), [len(x) for x in columns])
+        column_run_end = run_ends(column_id * len(pieces) + option_piece[column_options])
+        index = {cell: i for i, cell in enumerate(cells)}
+        neighbour_list = np.full((n, 4), -1, dtype=np.int32)
+        for i, (r, c) in enumerate(cells):
+            near = [index[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in index]
+            neighbour_list[i, : len(near)] = near
+        if sum(p.area for p in pieces) == n:  # every copy must be used: deadlines apply
+            last = np.full(len(pieces), -1, dtype=np.int64)
+            np.maximum.at(last, option_piece, anchors)
+            deadline_piece = np.argsort(last, kind="stable").astype(np.int64)
+            deadline_anchor = last[deadline_piece]
+        else:
+            deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
+        problem = cls(
+            cells, order, tuple(pieces), option_piece, option_cell_rows, masks, first_word, last_word, run_end,
+            anchor_start, column_start, column_options, column_run_end, neighbour_list, deadline_piece, deadline_anchor,
+        )  # fmt: skip
+        if words == 1 and len(pieces) <= 64:
+            object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
+        return problem
+
+    def restrict(self, keep: Iterable[int]) -> TilingProblem:
+        """The same problem with only the given options (indices into this problem)."""
+        keep = sorted(set(int(o) for o in keep))
+        options = ((int(self.option_piece[o]), self.option_cells(o)) for o in keep)
+        return TilingProblem.from_options(self.cells, self.order, self.pieces, options)
+
+    # --- properties -------------------------------------------------------
+    @property
+    def n_cells(self) -> int:
+        """Number of cells to cover."""
+        return len(self.cells)
+
+    @property
+    def n_options(self) -> int:
+        """Number of placements of all pieces."""
+        return len(self.option_piece)
+
+    @property
+    def words(self) -> int:
+        """Number of 64-bit words of a board mask."""
+        return int(self.option_masks.shape[1])
+
+    @property
+    def piece_names(self) -> tuple[str, ...]:
+        """Piece names, in piece index order."""
+        return tuple(p.name for p in self.pieces)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Copies available of each piece (int64)."""
+        return np.array([p.count for p in self.pieces], dtype=np.int64)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Cells of each piece (int64)."""
+        return np.array([p.size for p in self.pieces], dtype=np.int64)
+
+    @property
+    def exact(self) -> bool:
+        """True when the pieces' total area equals the board's, so every copy must be used."""
+        return sum(p.area for p in self.pieces) == self.n_cells
+
+    @property
+    def max_depth(self) -> int:
+        """An upper bound on the number of placements in a solution."""
+        fit = sum(min(p.count, self.n_cells // p.size) for p in self.pieces)
+        return min(fit, self.n_cells // int(self.sizes.min()))
+
+    # --- options and solutions -------------------------------------------
+    def option_cells(self, option: int) -> tuple[int, ...]:
+        """The cell indices of an option."""
+        row = self.option_cell_rows[option]
+        return tuple(int(c) for c in row[row >= 0])
+
+    def placement(self, option: int) -> Placement:
+        """The placement of an option: piece name and board cells."""
+        found = self._placements.get(option)
+        if found is None:
+            cells = tuple(sorted(self.cells[c] for c in self.option_cells(option)))
+            found = self._placements[option] = Placement(self.pieces[int(self.option_piece[option])].name, cells)
+        return found
+
+    def option_index(self, placement: Placement | tuple[str, Iterable[Cell]]) -> int:
+        """The option of a placement; SolverError when that piece cannot go there."""
+        name, cells = placement
+        index = {cell: i for i, cell in enumerate(self.cells)}
+        try:
+            wanted = tuple(sorted(index[(int(r), int(c))] for r, c in cells))
+            p = self.piece_names.index(name)
+        except (KeyError, ValueError):
+            raise SolverError(f"placement of {name!r} on {list(cells)} is not on this board or not a piece") from None
+        for o in range(self.anchor_start[wanted[0]], self.anchor_start[wanted[0] + 1]):
+            if self.option_piece[o] == p and self.option_cells(o) == wanted:
+                return o
+        raise SolverError(f"piece {name!r} has no placement covering exactly {sorted(cells)}")
+
+    def solution(self, options: Iterable[int]) -> Solution:
+        """The solution made of these options."""
+        return tuple(self.placement(o) for o in options)
+
+    def paint(self, solution: Iterable[Placement]) -> Grid:
+        """A Grid of the board's bounding box: each placement painted with its piece index + 1, holes elsewhere."""
+        r0 = min(r for r, _ in self.cells)
+        c0 = min(c for _, c in self.cells)
+        height = 1 + max(r for r, _ in self.cells) - r0
+        width = 1 + max(c for _, c in self.cells) - c0
+        grid = np.full((height, width), -1, dtype=np.int32)
+        for cell in self.cells:
+            grid[cell[0] - r0, cell[1] - c0] = 0
+        names = self.piece_names
+        for piece, cells in solution:
+            for r, c in cells:
+                grid[r - r0, c - c0] = names.index(piece) + 1
+        return Grid(grid)
+
+    def render(self, solution: Iterable[Placement]) -> str:
+        """A text picture of a solution: pieces by their one-letter names (else 1, 2, ...), '#' off the board."""
+        names = self.piece_names
+        alphabet = "".join(names) if all(len(n) == 1 for n in names) and len(set(names)) == len(names) else ALPHABET
+        return self.paint(solution).to_text(alphabet=alphabet)

@@ -1,0 +1,70 @@
+"""Counting up to symmetry: restrict one piece to one placement per orbit, or canonicalise every solution.
+
+The group is the board's symmetries (`gridgames.search.symmetry.board_symmetries`) that also
+map the placements of each piece onto placements of that piece.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from attrs import frozen
+
+from gridgames.errors import SolverError
+from gridgames.search import symmetry
+from gridgames.search.tiling.problem import TilingProblem
+
+Unique = bool | str
+"""How to treat symmetric solutions: False (count all), True (one per symmetry class, method chosen
+automatically), "canonical" (one per class, by canonicalising each solution), or a piece name
+(one per class, by restricting that piece; it must qualify, see `prepare_unique`)."""
+
+
+@frozen(eq=False)
+class Prepared:
+    """A problem ready to search: possibly restricted for unique counting, with the permutations to canonicalise by."""
+
+    problem: TilingProblem
+    perms: np.ndarray  # (G, n) int32; one row (identity) when no canonicalisation is needed
+    method: str  # "all", "restricted to <piece>", "canonical (G symmetries)", "no symmetry"
+    group: np.ndarray  # the problem's symmetry group (G, n)
+
+
+@functools.lru_cache(maxsize=16)
+def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
+    """How to count up to symmetry: restrict a piece to one placement per orbit if one qualifies, else canonicalise.
+
+    A restricted piece must be used exactly once in every solution (so the pieces' area
+    must equal the board's), and no non-identity symmetry may fix any of its placements;
+    it keeps the least option (the earliest anchor in scan order) of each orbit.
+    Automatically, the qualifying piece whose kept placements end earliest in scan order
+    is chosen (fewest kept placements on ties): the search then abandons, as soon as the
+    scan passes them, every branch that has not placed it.
+    """
+    identity = np.arange(problem.n_cells, dtype=np.int32)[None, :]
+    if unique is False:
+        return Prepared(problem, identity, "all", identity)
+    options = [problem.option_cells(o) for o in range(problem.n_options)]
+    perms, images = symmetry.problem_symmetries(symmetry.board_symmetries(problem.cells), options, problem.option_piece)
+    if len(perms) == 1:
+        return Prepared(problem, identity, "no symmetry", perms)
+    # a restricted piece must appear in every solution: only when every copy must be used
+    eligible = symmetry.free_pieces(images, problem.option_piece, problem.counts) if problem.exact else []
+    if isinstance(unique, str) and unique != "canonical":
+        if unique not in problem.piece_names:
+            raise SolverError(f"cannot restrict {unique!r}: no piece of that name")
+        piece = problem.piece_names.index(unique)
+        if piece not in eligible:
+            raise SolverError(
+                f"cannot restrict piece {unique!r}: it is used more than once, may be left unused,"
+                " or a symmetry fixes one of its placements"
+            )
+        eligible = [piece]
+    if not eligible or unique == "canonical":
+        return Prepared(problem, perms, f"canonical ({len(perms)} symmetries)", perms)
+    kept = {p: symmetry.orbit_representatives(images, np.flatnonzero(problem.option_piece == p)) for p in eligible}
+    piece = min(eligible, key=lambda p: (max(problem.option_cell_rows[o, 0] for o in kept[p]), len(kept[p]), p))
+    others = np.flatnonzero(problem.option_piece != piece)
+    restricted = problem.restrict([*others.tolist(), *kept[piece]])
+    return Prepared(restricted, identity, f"restricted to {problem.pieces[piece].name}", perms)
