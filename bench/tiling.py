@@ -1,4 +1,4 @@
-"""Benchmark of the polyomino tiling engine (gridgames.search.tiling) against the reference solver.
+"""Benchmark of the polyomino tiling engine (the gridgames.search.tiling package) against the reference solver.
 
 Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing]
 
@@ -80,6 +80,11 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
     return result, statistics.median(walls), statistics.median(cpus)
 
 
+def load() -> str:
+    """The load average over 1, 5 and 15 minutes (timings are noisy when it is above the free cores)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) + " (1, 5, 15 min)"
+
+
 def check(name: str, got: int, want: int) -> str:
     """'ok' or a loud mismatch marker."""
     return "ok" if got == want else f"MISMATCH (expected {want})"
@@ -94,6 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"machine: {platform.machine()} {platform.processor() or ''}, os.cpu_count() = {os.cpu_count()}, "
           f"python {platform.python_version()}, numba {numba.__version__}; timings: one core, median of {args.repeat}")  # fmt: skip
+    print(f"load average before: {load()}")
 
     if not args.no_compile_timing:
         cold, cached = compile_times()
@@ -102,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     for kwargs in ({}, {"mrv": True}, {"unique": "canonical"}, {"multiword": True}, {"multiword": True, "mrv": True}):
         count(warm, **kwargs)
 
-    print("\n12 pentominoes, first blank cell along the short side, pruning on (the defaults)")
+    print(f"\n12 pentominoes, first blank cell along the short side, pruning on (the defaults); load {load()}")
     print(f"{'board':<11} {'build s':>8} {'all':>6} {'wall s':>8} {'cpu s':>7} {'nodes':>11}   "
           f"{'unique':>6} {'wall s':>8} {'cpu s':>7} {'nodes':>10}  method")  # fmt: skip
     fast: dict[str, float] = {}
@@ -115,14 +121,14 @@ def main(argv: list[str] | None = None) -> None:
               f"{uniq.count:6d} {uwall:8.3f} {ucpu:7.3f} {uniq.nodes:10,d}  {uniq.method}  "
               f"[{check(name, full.count, everything)}, {check(name, uniq.count, distinct)}]")  # fmt: skip
 
-    print("\nreference solver (backtrack.py, plain Python on a Grid), same process")
+    print("\nreference solver (gridgames/search/backtrack.py, plain Python on a Grid), same process")
     for name in ("3x20",) if args.quick else ("3x20", "4x15"):
         board, everything, _ = BOARDS[name]
         found, wall, cpu = timed(lambda b=board: backtrack.count_solutions(b, PENTOMINOES), 1)
         print(f"{name:<11} {found:6d} tilings in {wall:8.2f} s wall ({cpu:.2f} s cpu): "
               f"fast engine is {wall / fast[name]:,.0f}x faster  [{check(name, found, everything)}]")  # fmt: skip
 
-    print("\n6x10 search variants (count all / count unique)")
+    print(f"\n6x10 search variants (count all / count unique); load {load()}")
     six = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
     prepare_unique(six, True)  # the symmetry set-up (tens of ms) is cached per problem: keep it out of the ratios
     base = None
@@ -171,6 +177,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  all:      {full.count} in {wall:.2f} s ({full.nodes:,d} nodes); all / distinct = {full.count / uniq.count:g}")
         canon, cwall, _ = timed(lambda: count(scott, unique="canonical"), 1)
         print(f"  distinct by canonicalising every tiling: {canon.count} in {cwall:.2f} s  [{check('scott', canon.count, uniq.count)}]")
+    print(f"\nload average after: {load()}")
 
 
 if __name__ == "__main__":
