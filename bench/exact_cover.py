@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gridgames.search.exact_cover import ExactCover  # noqa: E402
+from gridgames.shapes import Shape  # noqa: E402
 
 PENTOMINOES = {
     "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
@@ -39,15 +40,8 @@ def queens(n: int) -> ExactCover:
 
 
 def _orientations(picture: str) -> set[tuple[tuple[int, int], ...]]:
-    cells = [(r, c) for r, row in enumerate(picture.split("/")) for c, ch in enumerate(row) if ch == "X"]
-    found = set()
-    for flip in (False, True):
-        shape = [(r, -c) if flip else (r, c) for r, c in cells]
-        for _ in range(4):
-            shape = [(c, -r) for r, c in shape]
-            r0, c0 = min(r for r, _ in shape), min(c for _, c in shape)
-            found.add(tuple(sorted((r - r0, c - c0) for r, c in shape)))
-    return found
+    """The fixed orientations of a picture ('X' a square, '/' between rows), from the shared `Shape`."""
+    return set(o.cells for o in Shape.from_text(picture.replace("/", "\n")).orientations())
 
 
 def pentominoes(height: int, width: int) -> ExactCover:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 
 from gridgames.errors import PuzzleError
 from gridgames.search.exact_cover import ExactCover
+from gridgames.shapes import Shape
 
 from gridgames_test_support.strategies import exact_cover_problems
 
@@ -33,15 +34,8 @@ def queens(n: int) -> ExactCover:
 
 
 def _orientations(picture: str) -> list[tuple[tuple[int, int], ...]]:
-    cells = [(r, c) for r, row in enumerate(picture.split("/")) for c, ch in enumerate(row) if ch == "X"]
-    found = set()
-    for flip in (False, True):
-        shape = [(r, -c) if flip else (r, c) for r, c in cells]
-        for _ in range(4):
-            shape = [(c, -r) for r, c in shape]
-            r0, c0 = min(r for r, _ in shape), min(c for _, c in shape)
-            found.add(tuple(sorted((r - r0, c - c0) for r, c in shape)))
-    return sorted(found)
+    """The fixed orientations of a picture ('X' a square, '/' between rows), from the shared `Shape`."""
+    return sorted(o.cells for o in Shape.from_text(picture.replace("/", "\n")).orientations())
 
 
 def tiling(height: int, width: int, pieces: dict[str, str]) -> ExactCover:
