@@ -1,5 +1,16 @@
 """Polyomino shapes: parsing, symmetry, the standard piece sets and n-omino generation.
 
+The one geometry vocabulary of gridgames: `normalise` (translate to row 0, column 0
+and sort), `Shape` and its `orientations` (rotations, then mirror images),
+`SQUARE_SYMMETRIES` (the 8 maps of the square grid, also used for boards by
+`gridgames.search.symmetry`), `scan_key` (the scan orders "column" and "row").
+Pieces with counts, boards and the colouring test build on it in `gridgames.pieces`.
+
+Generation is iterative and bounded: `polyominoes(n)` enumerates up to
+`MAX_GENERATED` cells and refuses larger sizes with `TooLargeError` (naming the
+limit); `KNOWN_COUNTS` (OEIS) give a set's size and area (`set_area`) without
+enumerating it.
+
 Naming of generated pieces (see `polyominoes`):
 
 * free pieces: n = 1 "M" (monomino), n = 2 "D" (domino), n = 3 "I", "L",

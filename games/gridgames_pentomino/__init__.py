@@ -45,9 +45,10 @@ Solving: gridgames solve pentomino [OPTIONS]  (or: gridgames pentomino solve)
   --svg FILE     draw the solutions listed (all with --count) as an SVG sheet
   --mrv          branch on the most constrained cell   --no-prune   no dead-region pruning
   Long searches show a progress bar on standard error. Ctrl-C stops and prints the count
-  so far, marked partial (exit code 130). Impossible puzzles (area mismatch, a piece that
-  fits nowhere, an empty board, a malformed file, a duplicate name) fail at once, exit 2;
-  one that chessboard colouring rules out (the 5 tetrominoes on 4x5) has 0 solutions at once.
+  so far, marked partial (exit code 130). Malformed puzzles (area mismatch, an empty
+  board, a malformed file, a duplicate name, a set too large to list: over 10 squares)
+  fail at once, exit 2; one with a piece that fits nowhere, or that chessboard colouring
+  rules out (the 5 tetrominoes on 4x5), has 0 solutions at once and says why.
 
 Other commands: gridgames pentomino boards | pieces [SPEC] | show --board NAME
 
