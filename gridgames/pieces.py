@@ -81,10 +81,7 @@ class Piece:
         sizes = {len(o) for o in found}
         if len(sizes) != 1:
             raise PuzzleError(f"piece {name!r}: orientations differ in size {sorted(sizes)}")
-        try:
-            shape = Shape.from_cells(next(iter(found)), name if isinstance(name, str) else "")
-        except ShapeError as error:
-            raise PuzzleError(f"piece {name!r}: {error}") from None
+        shape = Shape(next(iter(found)), name if isinstance(name, str) else "")  # connected or not, as given
         given = set(found)
         for kind in KINDS:
             piece = cls(name, shape, count, kind)

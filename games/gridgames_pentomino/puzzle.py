@@ -35,6 +35,12 @@ from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, cheap_to_list, 
 if TYPE_CHECKING:  # numba is imported only when searching
     from gridgames.search.parallel_tiling import ParallelCount
 
+def _listed(spec: str | None, from_file: PieceSet | None) -> PieceSet:
+    """The pieces of a specification and/or a pieces file (read already), in that order."""
+    parts = ([PieceSet.parse(spec)] if spec is not None else []) + ([from_file] if from_file is not None else [])
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
 def _area_mismatch(layout: Board, pieces: str, area: int) -> PuzzleError:
     """The one-line error of a board and pieces whose areas differ."""
     return PuzzleError(f"the board {layout.name} has {layout.area} cells but the pieces ({pieces}) cover {area}")
@@ -79,20 +85,15 @@ class TilingPuzzle(Puzzle):
         """A puzzle from specifications: a board name or file, a piece specification and/or pieces file."""
         layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
         from_file = PieceSet.from_file(pieces_file) if pieces_file is not None else None
-        spec = pieces if pieces is not None or from_file is not None else DEFAULT_PIECES
-        area = (spec_area(spec) if spec is not None else 0) + (from_file.area if from_file is not None else 0)
-        label = " + ".join(x for x in (spec.strip() if spec is not None else "", from_file.label if from_file else "") if x)
-        if layout.area and area != layout.area:  # before listing a large set of pieces
-            if spec is not None and cheap_to_list(spec):  # a bad or repeated piece name is the better message
-                listed = PieceSet.parse(spec)
-                if from_file is not None:
-                    listed + from_file  # noqa: B018 (checks the names)
-            raise _area_mismatch(layout, label, area)
-        piece_set = PieceSet.parse(spec) if spec is not None else None
-        if from_file is not None:
-            piece_set = from_file if piece_set is None else piece_set + from_file
-        assert piece_set is not None
-        return cls(layout, piece_set, one_sided=bool(one_sided))
+        spec = pieces if pieces is not None else (None if from_file is not None else DEFAULT_PIECES)
+        if layout.area:  # compare the areas before listing a large set of pieces
+            area = (spec_area(spec) if spec is not None else 0) + (from_file.area if from_file is not None else 0)
+            if area != layout.area:
+                if spec is None or cheap_to_list(spec):
+                    _listed(spec, from_file)  # a bad or repeated piece name is the better message
+                label = " + ".join(x for x in (spec.strip() if spec else "", from_file.label if from_file else "") if x)
+                raise _area_mismatch(layout, label, area)
+        return cls(layout, _listed(spec, from_file), one_sided=bool(one_sided))
 
     def _check(self) -> None:
         """Refuse an impossible puzzle with a one-line reason, before any search."""
