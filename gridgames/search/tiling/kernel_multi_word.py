@@ -51,10 +51,8 @@ def _first_free(occ):
 
 
 @njit(cache=True)
-def _mrv_column(t, occ, rem, primary):
+def _mrv_column(occ, rem, primary, masks, w0, w1, opt_piece, lst, grp, starts):
     """The column (cell, or piece with one copy left) with the fewest fitting options, and that number."""
-    starts, lst, grp = t.column_start, t.candidates, t.run_end
-    masks, w0, w1, opt_piece = t.option_masks, t.first_word, t.last_word, t.option_piece
     n = starts.shape[0] - rem.shape[0] - 1
     best = np.int64(1) << 62
     col = -1
@@ -100,9 +98,8 @@ def _mrv_column(t, occ, rem, primary):
 
 
 @njit(cache=True)
-def _dead(t, occ, o, cap, rem, mark, stamp, stack):
+def _dead(occ, o, cap, rem, sizes, opt_cells, nbr_list, mark, stamp, stack):
     """True when an empty region next to option o, of at most ``cap`` cells, cannot be filled."""
-    opt_cells, nbr_list = t.option_cells, t.neighbour_list
     reach = ZERO
     first = stamp[0] + 1  # marks >= first were set by this call
     for j in range(opt_cells.shape[1]):
@@ -134,49 +131,53 @@ def _dead(t, occ, o, cap, rem, mark, stamp, stack):
                         top += 1
             if closed:
                 if reach == ZERO:
-                    reach = subset_sums(rem, t.piece_size)
+                    reach = subset_sums(rem, sizes)
                 if (reach >> np.uint64(cnt)) & ONE == ZERO:
                     return True
     return False
 
 
 @njit(cache=True)
-def _count_fitting(t, occ, rem, b, e):
+def _count_fitting(occ, rem, masks, w0, w1, opt_piece, lst, b, e):
     """Number of candidates b:e that fit the occupancy with copies left."""
     total = 0
     for q in range(b, e):
-        o = t.candidates[q]
-        if rem[t.option_piece[o]] > 0 and _fits(t.option_masks, t.first_word, t.last_word, o, occ):
+        o = lst[q]
+        if rem[opt_piece[o]] > 0 and _fits(masks, w0, w1, o, occ):
             total += 1
     return total
 
 
 @njit(cache=True)
-def _past_deadline(t, c, rem):
+def _past_deadline(c, rem, deadline_piece, deadline_anchor):
     """True when a piece with copies left has no option anchored at or after cell c (first-blank search)."""
-    for k in range(t.deadline_piece.shape[0]):
-        if rem[t.deadline_piece[k]] > 0:
-            return t.deadline_anchor[k] < c
+    for k in range(deadline_piece.shape[0]):
+        if rem[deadline_piece[k]] > 0:
+            return deadline_anchor[k] < c
     return False
 
 
 @njit(cache=True)
-def _enter(t, s, d, mrv, primary):
-    """Set up depth d's candidate range for the next column; False when the node is dead."""
-    occ = s.occupancy
-    if mrv:
-        c, cnt = _mrv_column(t, occ, s.copies_left, primary)
-        if cnt == 0:
-            return False
-        s.beg[d] = t.column_start[c]
-        s.lim[d] = t.column_start[c + 1]
-    else:
-        c = _first_free(occ)
-        if _past_deadline(t, c, s.copies_left):
-            return False
-        s.beg[d] = t.anchor_start[c]
-        s.lim[d] = t.anchor_start[c + 1]
-    s.pos[d] = s.beg[d]
+def _enter_first_blank(occ, d, rem, anchor_start, deadline_piece, deadline_anchor, beg, pos, lim):
+    """Set up depth d's candidates: the options anchored at the first blank cell; False when past a deadline."""
+    c = _first_free(occ)
+    if _past_deadline(c, rem, deadline_piece, deadline_anchor):
+        return False
+    beg[d] = anchor_start[c]
+    lim[d] = anchor_start[c + 1]
+    pos[d] = beg[d]
+    return True
+
+
+@njit(cache=True)
+def _enter_mrv(occ, d, primary, rem, masks, w0, w1, opt_piece, lst, grp, starts, beg, pos, lim):
+    """Set up depth d's candidates: the column with the fewest fitting options; False when it has none."""
+    c, cnt = _mrv_column(occ, rem, primary, masks, w0, w1, opt_piece, lst, grp, starts)
+    if cnt == 0:
+        return False
+    beg[d] = starts[c]
+    lim[d] = starts[c + 1]
+    pos[d] = beg[d]
     return True
 
 
@@ -185,6 +186,9 @@ def run(t, s, node_limit):
     """Multi-word twin of the one-word kernel's `run`; the occupancy is updated in place."""
     masks, w0, w1, opt_piece, lst, grp, sizes = t.option_masks, t.first_word, t.last_word, t.option_piece, t.candidates, t.run_end, t.piece_size
     st, occ, rem, pos, lim, chosen, wt = s.scalars, s.occupancy, s.copies_left, s.pos, s.lim, s.chosen, s.weight
+    beg, anchor_start, deadline_piece, deadline_anchor = s.beg, t.anchor_start, t.deadline_piece, t.deadline_anchor
+    starts, opt_cells, nbr_list = t.column_start, t.option_cells, t.neighbour_list
+    out, out_len, out_w = s.out, s.out_len, s.out_weight
     d = st[DEPTH]
     base = st[BASE]
     nodes = st[NODES]
@@ -203,23 +207,27 @@ def run(t, s, node_limit):
     stack = np.empty(n, np.int64)
     canon = t.symmetries.shape[0] > 1
     nout = 0
-    room = s.out.shape[0]
+    room = out.shape[0]
     if st[PHASE] == ENTER:
         st[PHASE] = DONE
         if nfree == 0 or d == target:
             if target >= 0:
-                record(s, 0, d, wt[d])
+                record(out, out_len, out_w, 0, chosen, d, wt[d])
                 nout = 1
             elif not canon or is_canonical(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image):
                 st[SOLUTIONS] += 1
                 if store:
-                    record(s, 0, d, 1.0)
+                    record(out, out_len, out_w, 0, chosen, d, 1.0)
                     nout = 1
             return nout
-        if not _enter(t, s, d, mrv, primary):
+        if mrv:
+            alive = _enter_mrv(occ, d, primary, rem, masks, w0, w1, opt_piece, lst, grp, starts, beg, pos, lim)
+        else:
+            alive = _enter_first_blank(occ, d, rem, anchor_start, deadline_piece, deadline_anchor, beg, pos, lim)
+        if not alive:
             return 0
         if target >= 0:
-            wt[d + 1] = wt[d] / max(_count_fitting(t, occ, rem, s.beg[d], lim[d]), 1)
+            wt[d + 1] = wt[d] / max(_count_fitting(occ, rem, masks, w0, w1, opt_piece, lst, beg[d], lim[d]), 1)
         st[PHASE] = ITER
     elif st[PHASE] == DONE:
         return 0
@@ -255,12 +263,12 @@ def run(t, s, node_limit):
         chosen[d] = found
         if nfree == 0 or d + 1 == target:
             if target >= 0:
-                record(s, nout, d + 1, wt[d + 1])
+                record(out, out_len, out_w, nout, chosen, d + 1, wt[d + 1])
                 nout += 1
             elif not canon or is_canonical(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image):
                 sols += 1
                 if store:
-                    record(s, nout, d + 1, 1.0)
+                    record(out, out_len, out_w, nout, chosen, d + 1, 1.0)
                     nout += 1
             _toggle(masks, w0, w1, found, occ)
             rem[p] += 1
@@ -268,14 +276,20 @@ def run(t, s, node_limit):
             if nout > 0 and nout == room:
                 break
             continue
-        if (cap > 0 and _dead(t, occ, found, cap, rem, mark, stamp, stack)) or not _enter(t, s, d + 1, mrv, primary):
+        if cap > 0 and _dead(occ, found, cap, rem, sizes, opt_cells, nbr_list, mark, stamp, stack):
+            dead = True
+        elif mrv:
+            dead = not _enter_mrv(occ, d + 1, primary, rem, masks, w0, w1, opt_piece, lst, grp, starts, beg, pos, lim)
+        else:
+            dead = not _enter_first_blank(occ, d + 1, rem, anchor_start, deadline_piece, deadline_anchor, beg, pos, lim)
+        if dead:
             _toggle(masks, w0, w1, found, occ)
             rem[p] += 1
             nfree += sizes[p]
             continue
         d += 1
         if target >= 0:
-            wt[d + 1] = wt[d] / max(_count_fitting(t, occ, rem, s.beg[d], lim[d]), 1)
+            wt[d + 1] = wt[d] / max(_count_fitting(occ, rem, masks, w0, w1, opt_piece, lst, beg[d], lim[d]), 1)
         if nodes >= node_limit:
             break
     st[DEPTH] = d

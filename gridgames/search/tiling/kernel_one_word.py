@@ -21,13 +21,12 @@ from gridgames.search.tiling.kernel_common import (
 
 
 @njit(cache=True)
-def _mrv_column(t, occ, used, copies_left, primary):
+def _mrv_column(occ, used, copies_left, primary, starts, e_mask, e_piece, e_run_end):
     """The column with the fewest fitting entries, and that number (Knuth's MRV; first column on ties).
 
     Columns ``0..n-1`` are the free cells; when ``primary`` (every copy must be used),
     column ``n + p`` is piece p while it has exactly one copy left.
     """
-    starts, e_mask, e_piece, e_run_end = t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end
     n = starts.shape[0] - copies_left.shape[0] - 1
     free = ~occ
     best = np.int64(1) << 62
@@ -71,33 +70,35 @@ def _mrv_column(t, occ, used, copies_left, primary):
 
 
 @njit(cache=True)
-def _count_fitting(t, occ, used, b, e):
+def _count_fitting(occ, used, e_mask, e_piece, b, e):
     """Number of entries b:e that fit the occupancy with copies left."""
     total = 0
     for q in range(b, e):
-        if not (used >> t.entry_piece[q]) & ONE and t.entry_mask[q] & occ == ZERO:
+        if not (used >> e_piece[q]) & ONE and e_mask[q] & occ == ZERO:
             total += 1
     return total
 
 
 @njit(cache=True)
-def _enter(t, s, occ, used, d, mrv, primary):
-    """Set up depth d's candidate range for the next column; False when the node is dead."""
+def _enter(occ, used, rem, primary, d, mrv, probe, starts, e_mask, e_piece, e_run_end, late, beg, pos, lim):
+    """Set up depth d's candidate range for the next column; False when the node is dead.
+
+    (Helpers take the arrays they use: a named tuple passed to a helper costs more than a node.)
+    """
     if mrv:
-        c, cnt = _mrv_column(t, occ, used, s.copies_left, primary)
+        c, cnt = _mrv_column(occ, used, rem, primary, starts, e_mask, e_piece, e_run_end)
         if cnt == 0:
             return False
-        s.beg[d] = t.entry_start[c]
-        s.lim[d] = t.entry_start[c + 1]
+        beg[d] = starts[c]
+        lim[d] = starts[c + 1]
     else:
         c = ctz(~occ)
-        if t.late[c] & ~used:
+        if late[c] & ~used:
             return False
-        probe = t.probe_bits
         key = (c << probe) + np.int64(((occ >> np.uint64(c)) >> ONE) & ((ONE << np.uint64(probe)) - ONE))
-        s.beg[d] = t.entry_start[key]
-        s.lim[d] = t.entry_start[key + 1]
-    s.pos[d] = s.beg[d]
+        beg[d] = starts[key]
+        lim[d] = starts[key + 1]
+    pos[d] = beg[d]
     return True
 
 
@@ -113,6 +114,7 @@ def run(t, s, node_limit):
     starts, e_mask, e_piece, e_run_end, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end, t.entry_option
     late, masks, opt_piece, border, nbr, sizes = t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
     st, rem, beg, pos, lim, chosen, wt = s.scalars, s.copies_left, s.beg, s.pos, s.lim, s.chosen, s.weight
+    out, out_len, out_w = s.out, s.out_len, s.out_weight
     probe = t.probe_bits
     reach0 = t.region_sizes
     d = st[DEPTH]
@@ -135,23 +137,23 @@ def run(t, s, node_limit):
     image = np.empty(n, np.int64)
     canon = t.symmetries.shape[0] > 1
     nout = 0
-    room = s.out.shape[0]
+    room = out.shape[0]
     if st[PHASE] == ENTER:  # the starting state: a solution already, a part to record, or a first cell
         st[PHASE] = DONE
         if occ == ALL or d == target:
             if target >= 0:
-                record(s, 0, d, wt[d])
+                record(out, out_len, out_w, 0, chosen, d, wt[d])
                 nout = 1
             elif not canon or is_canonical(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image):
                 st[SOLUTIONS] += 1
                 if store:
-                    record(s, 0, d, 1.0)
+                    record(out, out_len, out_w, 0, chosen, d, 1.0)
                     nout = 1
             return nout
-        if not _enter(t, s, occ, used, d, mrv, primary):
+        if not _enter(occ, used, rem, primary, d, mrv, probe, starts, e_mask, e_piece, e_run_end, late, beg, pos, lim):
             return 0
         if target >= 0:
-            wt[d + 1] = wt[d] / max(_count_fitting(t, occ, used, beg[d], lim[d]), 1)
+            wt[d + 1] = wt[d] / max(_count_fitting(occ, used, e_mask, e_piece, beg[d], lim[d]), 1)
         st[PHASE] = ITER
     elif st[PHASE] == DONE:
         return 0
@@ -192,12 +194,12 @@ def run(t, s, node_limit):
         chosen[d] = o
         if occ == ALL or d + 1 == target:
             if target >= 0:
-                record(s, nout, d + 1, wt[d + 1])
+                record(out, out_len, out_w, nout, chosen, d + 1, wt[d + 1])
                 nout += 1
             elif not canon or is_canonical(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image):
                 sols += 1
                 if store:
-                    record(s, nout, d + 1, 1.0)
+                    record(out, out_len, out_w, nout, chosen, d + 1, 1.0)
                     nout += 1
             dead = True
         else:
@@ -236,7 +238,7 @@ def run(t, s, node_limit):
             if dead:
                 pass
             elif mrv:
-                dead = not _enter(t, s, occ, used, d + 1, mrv, primary)
+                dead = not _enter(occ, used, rem, primary, d + 1, mrv, probe, starts, e_mask, e_piece, e_run_end, late, beg, pos, lim)
             else:
                 c = ctz(~occ)
                 if late[c] & ~used:
@@ -255,7 +257,7 @@ def run(t, s, node_limit):
             continue
         d += 1
         if target >= 0:
-            wt[d + 1] = wt[d] / max(_count_fitting(t, occ, used, beg[d], lim[d]), 1)
+            wt[d + 1] = wt[d] / max(_count_fitting(occ, used, e_mask, e_piece, beg[d], lim[d]), 1)
         if nodes >= node_limit:
             break
     st[DEPTH] = d
