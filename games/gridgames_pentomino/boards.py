@@ -46,9 +46,9 @@ def _eight_corners() -> np.ndarray:
 
 
 PRESETS: dict[str, tuple[str, Callable[[], np.ndarray]]] = {
-    "6x10": ("6 x 10 rectangle: 9356 tilings by the 12 pentominoes, 2339 up to symmetry", lambda: _rectangle(6, 10)),
-    "5x12": ("5 x 12 rectangle: 4040 tilings, 1010 up to symmetry", lambda: _rectangle(5, 12)),
-    "4x15": ("4 x 15 rectangle: 1472 tilings, 368 up to symmetry", lambda: _rectangle(4, 15)),
+    "6x10": ("6 x 10 rectangle: 9,356 tilings by the 12 pentominoes, 2,339 up to symmetry", lambda: _rectangle(6, 10)),
+    "5x12": ("5 x 12 rectangle: 4,040 tilings, 1,010 up to symmetry", lambda: _rectangle(5, 12)),
+    "4x15": ("4 x 15 rectangle: 1,472 tilings, 368 up to symmetry", lambda: _rectangle(4, 15)),
     "3x20": ("3 x 20 rectangle: 8 tilings, 2 up to symmetry", lambda: _rectangle(3, 20)),
     "8x8": ("8 x 8 square: Dana Scott's problem with the 2x2 square (--pieces pentominoes+O)", lambda: _rectangle(8, 8)),
     "8x8-centre": ("8 x 8 without its central 2x2: 520 tilings, 65 up to symmetry", _eight_centre),
