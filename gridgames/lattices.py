@@ -8,7 +8,8 @@ free n-forms (up to every symmetry), the one-sided ones (up to rotations) and th
 
 Coordinates (vocabulary):
 
-* ``square``: ``(row, col)``; 4 neighbours; point group of 8 (4 rotations).
+* ``square``: ``(row, col)``; 4 neighbours; point group of 8 (4 rotations): the polyomino
+  vocabulary of `gridgames.shapes` (`SQUARE_SYMMETRIES`, `normalise`), seen as a lattice.
 * ``triangular``: a triangle is ``(a, b, c)`` with ``a + b + c`` equal to 1 (pointing up) or
   2 (pointing down): the indices of the three strips of the three line families that hold it.
   3 neighbours (one coordinate off by one); point group of 12 (6 rotations).
@@ -32,6 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 
 from gridgames.errors import ShapeError
+from gridgames.shapes import SQUARE_SYMMETRIES, normalise
 
 __all__ = [
     "CUBIC",
@@ -96,7 +98,7 @@ class Lattice:
 # the four lattices
 # ----------------------------------------------------------------------------------------------
 def _home_by_minimum(cells: Iterable[Coord]) -> Form:
-    """Translate so that every coordinate's minimum is 0 (square and cubic lattices)."""
+    """Translate so that every coordinate's minimum is 0 (the cubic lattice; the square one uses `shapes.normalise`)."""
     cells = list(cells)
     low = [min(c[i] for c in cells) for i in range(len(cells[0]))]
     return tuple(sorted(tuple(v - m for v, m in zip(c, low)) for c in cells))
@@ -163,7 +165,13 @@ def _coordinate_permutations(flip: Callable[[Coord], Coord]) -> tuple[tuple[Tran
     return tuple(group)
 
 
-SQUARE = Lattice("square", _square_neighbours, _signed_permutations(2), _home_by_minimum, (0, 0))
+SQUARE = Lattice(
+    "square",
+    _square_neighbours,
+    tuple((lambda cell, f=f: f(*cell), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES),
+    normalise,  # the polyomino vocabulary's own (gridgames.shapes)
+    (0, 0),
+)
 CUBIC = Lattice("cubic", _cubic_neighbours, _signed_permutations(3), _home_by_minimum, (0, 0, 0))
 TRIANGULAR = Lattice(
     "triangular",

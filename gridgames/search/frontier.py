@@ -34,8 +34,9 @@ from collections.abc import Iterable, Sequence
 import numba
 import numpy as np
 
-from gridgames.errors import PuzzleError
+from gridgames.errors import PuzzleError, ShapeError
 from gridgames.grid import EMPTY, Cell, Grid
+from gridgames.shapes import normalise, scan_key
 
 __all__ = ["DOMINOES", "MAX_SPAN", "count_tilings", "frontier_span"]
 
@@ -57,12 +58,11 @@ _BITS_PER_PRIME = 60  # each prime exceeds 2^60
 
 
 def _normalised(cells: Iterable[Cell]) -> tuple[Cell, ...]:
-    cells = [(int(r), int(c)) for r, c in cells]
-    if not cells:
-        raise PuzzleError("a piece needs at least one cell")
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return tuple(sorted({(r - r0, c - c0) for r, c in cells}))
+    """The piece's cells by the shared vocabulary (`gridgames.shapes.normalise`), its errors as `PuzzleError`."""
+    try:
+        return normalise(cells)
+    except ShapeError as error:
+        raise PuzzleError(f"bad piece: {error}") from None
 
 
 def _scan_board(board: Grid) -> tuple[np.ndarray, bool]:
@@ -83,7 +83,7 @@ def _placement_table(fill: np.ndarray, shapes: Sequence[tuple[Cell, ...]]) -> tu
         for row in range(h):
             if fill[row, col]:
                 for shape in shapes:
-                    ar, ac = min(shape, key=lambda rc: (rc[1], rc[0]))  # the anchor: first cell in scan order
+                    ar, ac = min(shape, key=scan_key("column"))  # the anchor: first cell in scan order
                     offsets = []
                     for r, c in shape:
                         rr, cc = row + r - ar, col + c - ac
