@@ -18,7 +18,7 @@ import attrs
 import typer
 from rich.console import Console
 
-from gridgames_connect4 import players, render
+from gridgames_connect4 import cli_book, cli_review, players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import load_game, save_game, to_json
@@ -333,4 +333,5 @@ def make_app() -> typer.Typer:
             for line in report.lines():
                 out.print(line, markup=False, soft_wrap=True)
 
+    app.add_typer(cli_book.make_book_app(), name="book"); cli_review.register(app)  # noqa: E702  (one line: book, review)
     return app

@@ -1,0 +1,405 @@
+"""Connect Four opening books: exact scores of every position up to a depth, in one validated file.
+
+A book holds the strong score (Pons' convention, from the side to move's view) of every position
+reachable in play within ``depth`` moves of the empty board, a position and its mirror image once. A
+position has an entry exactly when it is not over (no line, board not full), the side to move cannot
+win at once, and the side to move has a move that does not lose at once: the others are answered by
+`Geometry.quick_score` in microseconds, so `Book.score` says "not in book" (None) for them and
+`Book.column_scores` scores such children itself.
+
+File format, version 1 (little-endian; ``docs/connect4-book.md`` has the same description)::
+
+    offset size  field
+    0      8     magic b"GGC4BOOK"
+    8      2     format version (1)
+    10     1     key width in bytes (8: boards with (height + 1) * width <= 64)
+    11     1     width
+    12     1     height
+    13     1     connect (line length)
+    14     1     depth (positions with at most this many discs)
+    15     1     zero
+    16     8     entry count N
+    24     32    SHA-256 of the N keys and N scores that follow
+    56     8     zero
+    64     8N    keys, unsigned, strictly increasing
+    64+8N  N     scores, signed bytes, scores[i] belongs to keys[i]
+
+A key is Pons' ``position + mask`` bitboard (column c on bits c*(height+1) ..., ``position`` the stones
+of the side to move): unique per position. The stored key is the canonical one, the smaller of the
+key and its mirror image's key. The file has no timestamp: the same book is the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import tempfile
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
+from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
+
+__all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "Book", "BookError", "Geometry", "default_book", "read_book_file"]
+
+BOOK_MAGIC = b"GGC4BOOK"
+FORMAT_VERSION = 1
+KEY_BYTES = 8
+HEADER = struct.Struct("<8sHBBBBBxQ32s8x")
+HEADER_SIZE = HEADER.size  # 64
+MAX_BOOK_BYTES = 1 << 31
+"""No book is read that is larger than this (2 GiB; a depth-14 7x6 book would be about 37 MB)."""
+
+
+class BookError(GridGamesError, ValueError):
+    """An opening book file that is missing, truncated, corrupt, for another board, or a build that cannot go on."""
+
+
+def read_book_file(path: str | os.PathLike[str], limit: int = MAX_BOOK_BYTES) -> bytes:
+    """The bytes of a file of at most ``limit`` bytes; `BookError` (one line, naming the file) otherwise."""
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise BookError(f"no book file {name!r}") from None
+    except IsADirectoryError:
+        raise BookError(f"{name!r} is a directory, not a book file") from None
+    except OSError as error:
+        raise BookError(f"cannot read {name!r}: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise BookError(f"{name!r} is larger than {limit} bytes: too large to be a book")
+    return data
+
+
+@attrs.frozen
+class Geometry:
+    """Bitboards of a width x height board (Pons' layout): works on Python ints and on numpy uint64 arrays alike."""
+
+    width: int
+    height: int
+    connect: int
+    bottom: int = attrs.field(init=False, repr=False)
+    """The bottom cell of every column."""
+    board: int = attrs.field(init=False, repr=False)
+    """Every cell of the board (not the guard bits)."""
+
+    @bottom.default
+    def _bottom(self) -> int:
+        return sum(1 << (c * (self.height + 1)) for c in range(self.width))
+
+    @board.default
+    def _board(self) -> int:
+        return self.bottom * ((1 << self.height) - 1)
+
+    @property
+    def cells(self) -> int:
+        """Number of cells."""
+        return self.width * self.height
+
+    def column_mask(self, column: int) -> int:
+        """The cells of one column."""
+        return ((1 << self.height) - 1) << (column * (self.height + 1))
+
+    def wins(self, p: Any, mask: Any) -> Any:
+        """Empty cells where the stones ``p`` would complete a line (any connect length)."""
+        h, k = self.height, self.connect
+        ones = np.uint64(~np.uint64(0)) if isinstance(p, np.ndarray | np.integer) else (1 << 64) - 1
+        sh = (lambda x: np.uint64(x)) if isinstance(p, np.ndarray | np.integer) else int
+        r = p << sh(1)
+        for i in range(2, k):
+            r &= p << sh(i)
+        for s in (h, h + 1, h + 2):
+            left = ones
+            for a in range(k):
+                if a > 0:
+                    left &= p << sh(s * a)
+                right = ones
+                for b in range(1, k - a):
+                    right &= p >> sh(s * b)
+                r |= left & right
+        return r & (sh(self.board) ^ mask)
+
+    def mirror(self, key: Any) -> Any:
+        """The key (or bitboard) of the mirror image: column c becomes column width - 1 - c."""
+        numpy_form = isinstance(key, np.ndarray | np.integer)
+        sh = (lambda x: np.uint64(x)) if numpy_form else int
+        full = sh((1 << (self.height + 1)) - 1)
+        out = key & sh(0)
+        for c in range(self.width):
+            src, dst = c * (self.height + 1), (self.width - 1 - c) * (self.height + 1)
+            out |= ((key >> sh(src)) & full) << sh(dst)
+        return out
+
+    def canonical(self, key: Any) -> Any:
+        """The smaller of a key and its mirror image's: one key for a position and its mirror."""
+        other = self.mirror(key)
+        return np.minimum(key, other) if isinstance(key, np.ndarray) else min(key, other)
+
+    def replay(self, moves: Sequence[int]) -> tuple[int, int, bool]:
+        """(stones of the side to move, all stones, whether a line is complete) after 0-based columns."""
+        p = mask = 0
+        over = False
+        for i, column in enumerate(moves):
+            if isinstance(column, bool) or not isinstance(column, int | np.integer) or not 0 <= column < self.width:
+                raise InvalidMoveError(f"move {i + 1}: column {column!r} is out of range 0..{self.width - 1}")
+            if over:
+                raise IllegalMoveError(f"move {i + 1}: the game is already won")
+            colmask = self.column_mask(int(column))
+            cell = (mask + (1 << int(column) * (self.height + 1))) & colmask
+            if not cell:
+                raise IllegalMoveError(f"move {i + 1}: column {column} is full")
+            over = bool(self.wins(p, mask) & cell)
+            p, mask = p ^ mask, mask | cell
+        return p, mask, over
+
+    def quick_score(self, p: int, mask: int, n: int) -> int | None:
+        """The score when the side to move wins at once or must lose next move; None otherwise (a book's business)."""
+        possible = (mask + self.bottom) & self.board
+        if self.wins(p, mask) & possible:
+            return (self.cells + 1 - n) // 2
+        if not self.non_losing(p, mask):
+            return -((self.cells - n) // 2)
+        return None
+
+    def non_losing(self, p: Any, mask: Any) -> Any:
+        """Playable cells that do not let the opponent win next move (0 when every move loses)."""
+        sh = (lambda x: np.uint64(x)) if isinstance(p, np.ndarray | np.integer) else int
+        possible = (mask + sh(self.bottom)) & sh(self.board)
+        threats = self.wins(p ^ mask, mask)
+        forced = possible & threats
+        several = (forced & (forced - sh(1))) != sh(0)
+        chosen = np.where(forced != sh(0), forced, possible) if isinstance(p, np.ndarray) else (forced or possible)
+        safe = chosen & ~(threats >> sh(1))
+        return np.where(several, sh(0), safe) if isinstance(p, np.ndarray) else (0 if several else safe)
+
+    def moves_of_key(self, key: int) -> list[int]:
+        """A move order (0-based columns) that reaches the position of a key; `BookError` if none exists."""
+        h1 = self.height + 1
+        heights, mine = [], []
+        for c in range(self.width):
+            v = (key >> (c * h1)) & ((1 << h1) - 1)
+            hc = (v + 1).bit_length() - 1
+            if hc > self.height:
+                raise BookError(f"key {key:#x} is not a position of a {self.width}x{self.height} board")
+            heights.append(hc)
+            mine.append(v - ((1 << hc) - 1))
+        n = sum(heights)
+        # colour[c][r]: the player (0 moves first) of the disc on row r of column c
+        colour = [[(n % 2) if mine[c] >> r & 1 else 1 - n % 2 for r in range(heights[c])] for c in range(self.width)]
+        failed: set[tuple[int, ...]] = set()
+        order: list[int] = []
+        level = [0] * self.width
+
+        def search(i: int) -> bool:
+            if i == n:
+                return True
+            if tuple(level) in failed:
+                return False
+            for c in range(self.width):
+                if level[c] < heights[c] and colour[c][level[c]] == i % 2:
+                    level[c] += 1
+                    order.append(c)
+                    if search(i + 1):
+                        return True
+                    order.pop()
+                    level[c] -= 1
+            failed.add(tuple(level))
+            return False
+
+        if not search(0):
+            raise BookError(f"key {key:#x} is not a position reachable in play")
+        return order
+
+
+@attrs.frozen(eq=False)
+class Book:
+    """An opening book: sorted canonical keys and their exact scores, for one board; see the module docstring."""
+
+    width: int
+    height: int
+    connect: int
+    depth: int
+    keys: np.ndarray = attrs.field(repr=False)
+    scores: np.ndarray = attrs.field(repr=False)
+    checksum: bytes = attrs.field(repr=False)
+    path: str | None = None
+
+    @property
+    def geometry(self) -> Geometry:
+        """The board's bitboard helper."""
+        return Geometry(self.width, self.height, self.connect)
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    @classmethod
+    def from_entries(cls, width: int, height: int, connect: int, depth: int, keys: np.ndarray, scores: np.ndarray) -> Book:
+        """A book from canonical keys and scores in any order (sorted here; duplicate keys refused)."""
+        _check_board(width, height, connect, depth, "a book")
+        keys = np.asarray(keys, dtype="<u8")
+        scores = np.asarray(scores, dtype=np.int8)
+        if keys.shape != scores.shape or keys.ndim != 1:
+            raise BookError(f"{keys.shape[0]} keys but {scores.shape[0]} scores")
+        order = np.argsort(keys, kind="stable")
+        keys, scores = keys[order], scores[order]
+        if keys.shape[0] > 1 and not bool(np.all(keys[1:] > keys[:-1])):
+            raise BookError("a book cannot hold the same key twice")
+        return cls(width, height, connect, depth, keys, scores, _digest(keys, scores))
+
+    def to_bytes(self) -> bytes:
+        """The book file's bytes (header, keys, scores)."""
+        header = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, KEY_BYTES, self.width, self.height, self.connect,
+                             self.depth, len(self), self.checksum)
+        return header + self.keys.astype("<u8").tobytes() + self.scores.astype(np.int8).tobytes()
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the book atomically (temporary file, fsync, rename) and return the path."""
+        return write_atomically(Path(path), self.to_bytes())
+
+    @classmethod
+    def from_bytes(cls, data: bytes, *, source: str = "the book") -> Book:
+        """A book from a file's bytes, every field checked; `BookError` naming ``source`` and what is wrong."""
+        if len(data) < HEADER_SIZE:
+            raise BookError(f"{source} is truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte header")
+        magic, version, key_bytes, width, height, connect, depth, count, checksum = HEADER.unpack_from(data)
+        if magic != BOOK_MAGIC:
+            raise BookError(f"{source} is not a gridgames Connect Four book (it does not start with {BOOK_MAGIC!r})")
+        if version > FORMAT_VERSION:
+            raise BookError(f"{source} was made by a newer gridgames (book format {version}; this one reads {FORMAT_VERSION})")
+        if version < 1:
+            raise BookError(f"{source} has an impossible format version {version}")
+        if key_bytes != KEY_BYTES:
+            raise BookError(f"{source} has {key_bytes}-byte keys; this version reads {KEY_BYTES}-byte keys only")
+        _check_board(width, height, connect, depth, source)
+        expected = HEADER_SIZE + count * (KEY_BYTES + 1)
+        if len(data) < expected:
+            raise BookError(f"{source} is truncated: {len(data)} bytes, its header promises {count} entries ({expected} bytes)")
+        if len(data) > expected:
+            raise BookError(f"{source} has {len(data) - expected} bytes after its {count} entries: not a valid book")
+        body = memoryview(data)[HEADER_SIZE:]
+        if hashlib.sha256(body).digest() != checksum:
+            raise BookError(f"{source} is corrupt: its entries do not match the header's checksum")
+        keys = np.frombuffer(data, dtype="<u8", count=count, offset=HEADER_SIZE)
+        scores = np.frombuffer(data, dtype=np.int8, count=count, offset=HEADER_SIZE + KEY_BYTES * count)
+        if count > 1 and not bool(np.all(keys[1:] > keys[:-1])):
+            raise BookError(f"{source} is corrupt: its keys are not strictly increasing")
+        limit = (width * height + 1) // 2
+        if count and int(np.abs(scores.astype(np.int16)).max()) > limit:
+            raise BookError(f"{source} is corrupt: a score lies outside -{limit}..{limit}")
+        return cls(width, height, connect, depth, keys, scores, checksum)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, width: int | None = None, height: int | None = None,
+             connect: int | None = None) -> Book:
+        """Read and validate a book file; with a board given, refuse a book for another board (`BookError`)."""
+        name = repr(str(path))
+        book = cls.from_bytes(read_book_file(path), source=name)
+        book = attrs.evolve(book, path=str(path))
+        expected = (width or book.width, height or book.height, connect or book.connect)
+        if expected != (book.width, book.height, book.connect):
+            raise BookError(f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
+                            f"not {expected[0]}x{expected[1]} with lines of {expected[2]}")
+        return book
+
+    def score_of_key(self, key: int) -> int | None:
+        """The score stored for a canonical key, None when it has no entry."""
+        i = int(np.searchsorted(self.keys, np.uint64(key)))
+        if i < len(self) and int(self.keys[i]) == key:
+            return int(self.scores[i])
+        return None
+
+    def score(self, moves: Sequence[int]) -> int | None:
+        """The exact score after ``moves`` (0-based columns) from the side to move's view; None when not in the book."""
+        if len(moves) > self.depth:
+            return None
+        geometry = self.geometry
+        p, mask, over = geometry.replay(moves)
+        if over:
+            return None
+        return self.score_of_key(geometry.canonical(p + mask))
+
+    def column_scores(self, moves: Sequence[int]) -> list[int | None] | None:
+        """Each column's score after ``moves`` (None: full) when the book or a quick check settles every child, else None."""
+        geometry = self.geometry
+        if len(moves) >= min(self.depth, geometry.cells):
+            return None
+        p, mask, over = geometry.replay(moves)
+        if over:
+            return None
+        n, cells, wins = len(moves), geometry.cells, geometry.wins(p, mask)
+        scores: list[int | None] = []
+        for c in range(self.width):
+            cell = (mask + (1 << c * (self.height + 1))) & geometry.column_mask(c)
+            if not cell:
+                scores.append(None)
+            elif wins & cell:
+                scores.append((cells + 1 - n) // 2)
+            elif n + 1 == cells:
+                scores.append(0)
+            else:
+                cp, cm = p ^ mask, mask | cell
+                child = geometry.quick_score(cp, cm, n + 1)
+                if child is None:
+                    child = self.score_of_key(geometry.canonical(cp + cm))
+                if child is None:
+                    return None
+                scores.append(-child)
+        return scores
+
+
+def _check_board(width: int, height: int, connect: int, depth: int, source: str) -> None:
+    if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE and MIN_CONNECT <= connect <= MAX_CONNECT):
+        raise BookError(f"{source} is for an impossible board: {width}x{height} with lines of {connect}")
+    if (height + 1) * width > 8 * KEY_BYTES:
+        raise BookError(f"{source} is for a {width}x{height} board, whose keys need more than {8 * KEY_BYTES} bits")
+    if not 0 <= depth <= width * height:
+        raise BookError(f"{source} has an impossible depth {depth} for a {width}x{height} board")
+
+
+def _digest(keys: np.ndarray, scores: np.ndarray) -> bytes:
+    sha = hashlib.sha256(keys.astype("<u8").tobytes())
+    sha.update(scores.astype(np.int8).tobytes())
+    return sha.digest()
+
+
+def write_atomically(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, fsync'ed, then renamed over it."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise BookError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+    return path
+
+
+def book_name(width: int, height: int, connect: int) -> str:
+    """The file name of a shipped book: book-7x6.bin (connect 4), book-7x6-c5.bin otherwise."""
+    return f"book-{width}x{height}.bin" if connect == 4 else f"book-{width}x{height}-c{connect}.bin"
+
+
+@lru_cache(maxsize=8)
+def default_book(width: int = 7, height: int = 6, connect: int = 4) -> Book | None:
+    """The book shipped in the package for this board (gridgames_connect4/data/), None when there is none."""
+    resource = resources.files("gridgames_connect4").joinpath("data", book_name(width, height, connect))
+    if not resource.is_file():
+        return None
+    with resources.as_file(resource) as path:
+        return Book.load(path, width=width, height=height, connect=connect)

@@ -1,0 +1,254 @@
+"""Building an opening book: list every position up to a depth, solve them in parts, checkpoint, write the book.
+
+    report = build_book(7, 6, 4, depth=6, out="book.bin", jobs=2, on_progress=callback)
+
+The positions (`enumerate_entries`) are every position reachable in play with at most ``depth`` discs,
+a position and its mirror image once, that gets a book entry (see `gridgames_connect4.book`). They are
+ordered deepest first (ties by key) and cut into parts of ``part_size`` positions, a plan that depends
+only on the board and the depth. The parts are solved exactly through `gridgames.search.parallel.run_parts`
+(this process, local processes or a Dask cluster; one `Solver` per worker, kept between parts).
+
+Every finished part is appended to a checkpoint next to the book, ``FILE.partial``: a 64-byte header
+naming the board, depth and plan (a SHA-256 of the planned keys), then one record per part (part index
+u32, count u32, the scores, a CRC32 of the three). Records are written in batches, each flushed and
+fsync'ed; a record cut short by a crash fails its CRC and is dropped on resume. Running the same build
+again reads the checkpoint and solves only the missing parts; the finished book is written atomically
+and the checkpoint removed. Scores are exact and the entries sorted, so the book's bytes do not depend
+on interruptions, the number of workers or the order parts finish in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from gridgames_connect4.book import Book, BookError, Geometry
+
+__all__ = ["BuildReport", "BookJob", "build_book", "checkpoint_path", "enumerate_entries", "solve_part"]
+
+PART_SIZE = 64
+"""Positions per part: small enough for a steady progress bar, big enough to share a worker's table."""
+FLUSH_SECONDS = 0.5
+CHECKPOINT_MAGIC = b"GGC4PART"
+CHECKPOINT_VERSION = 1
+CHECKPOINT_HEADER = struct.Struct("<8sHBBBBxxIIQ32s16x")
+RECORD_HEAD = struct.Struct("<II")
+RECORD_TAIL = struct.Struct("<I")
+
+ProgressFn = Callable[[int, int], None]
+"""``on_progress(positions solved, positions in the book)``, called in this process."""
+
+
+def enumerate_entries(width: int, height: int, connect: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """Canonical keys of the book's positions and their ply counts, deepest first then by key."""
+    g = Geometry(width, height, connect)
+    u = np.uint64
+    p = np.zeros(1, dtype=np.uint64)
+    mask = np.zeros(1, dtype=np.uint64)
+    keys_by_ply, plies = [], []
+    for n in range(min(depth, g.cells - 1) + 1):
+        if n > 0:  # the children of ply n - 1 that are not over, one per mirror pair
+            child_p, child_mask = [], []
+            wins = g.wins(p, mask)
+            for c in range(width):
+                cell = (mask + u(1 << c * (height + 1))) & u(g.column_mask(c))
+                ok = (cell != 0) & ((wins & cell) == 0)
+                child_p.append((p ^ mask)[ok])
+                child_mask.append((mask | cell)[ok])
+            p, mask = np.concatenate(child_p), np.concatenate(child_mask)
+            _, first = np.unique(g.canonical(p + mask), return_index=True)
+            p, mask = p[first], mask[first]
+        possible = (mask + u(g.bottom)) & u(g.board)
+        entry = ((g.wins(p, mask) & possible) == 0) & (g.non_losing(p, mask) != 0)
+        keys = np.sort(g.canonical(p + mask)[entry])
+        keys_by_ply.append(keys)
+        plies.append(np.full(keys.shape[0], n, dtype=np.int8))
+    return np.concatenate(keys_by_ply[::-1]), np.concatenate(plies[::-1])
+
+
+@attrs.frozen
+class BookJob:
+    """What every worker needs: the board and the size of its solver's table (sent once per worker)."""
+
+    width: int
+    height: int
+    connect: int
+    table_bits: int | None = None
+
+
+_SOLVER: list = []  # this process's (job, Solver): a table of ~43 MB is made once per worker
+
+
+def solve_part(job: BookJob, keys: np.ndarray) -> np.ndarray:
+    """Exact scores (int8) of the positions of some canonical keys, with this process's solver."""
+    from gridgames_connect4.solver import Solver
+
+    if not _SOLVER or _SOLVER[0] != job:
+        _SOLVER[:] = [job, Solver(job.width, job.height, job.connect, table_bits=job.table_bits)]
+    solver = _SOLVER[1]
+    g = Geometry(job.width, job.height, job.connect)
+    return np.array([solver.solve(g.moves_of_key(int(k))) for k in keys], dtype=np.int8)
+
+
+def checkpoint_path(out: str | os.PathLike[str]) -> Path:
+    """Where a build of ``out`` keeps its finished parts: ``out`` + ``.partial``."""
+    out = Path(out)
+    return out.with_name(out.name + ".partial")
+
+
+@attrs.frozen
+class BuildReport:
+    """How a build went: the entries, how many were solved now or read back, whether it finished, and where it wrote."""
+
+    path: Path
+    entries: int
+    solved: int
+    resumed: int
+    partial: bool
+    seconds: float
+    reruns: int = 0
+    checkpoint: Path | None = None
+
+
+def build_book(
+    width: int,
+    height: int,
+    connect: int,
+    depth: int,
+    out: str | os.PathLike[str],
+    *,
+    jobs: int | str | None = 1,
+    scheduler: str | None = None,
+    table_bits: int | None = None,
+    part_size: int = PART_SIZE,
+    on_progress: ProgressFn | None = None,
+) -> BuildReport:
+    """Solve every book position of the board up to ``depth`` and write the book to ``out`` (resuming a checkpoint)."""
+    from gridgames.search.parallel import run_parts
+    from gridgames_connect4.solver import Solver
+
+    start = time.perf_counter()
+    Solver(width, height, connect, table_bits=10)  # the solver refuses a board it cannot handle, in one line
+    if table_bits is not None and not (isinstance(table_bits, int) and 10 <= table_bits <= 30):
+        raise BookError(f"--table-bits must be 10 to 30, not {table_bits!r}")
+    if not isinstance(depth, int) or not 0 <= depth <= width * height:
+        raise BookError(f"--depth must be 0 to {width * height} on a {width}x{height} board, not {depth!r}")
+    if part_size < 1:
+        raise BookError(f"part size must be positive, not {part_size}")
+    out = Path(out)
+    keys, _ = enumerate_entries(width, height, connect, depth)
+    parts = [keys[i : i + part_size] for i in range(0, keys.shape[0], part_size)]
+    header = CHECKPOINT_HEADER.pack(CHECKPOINT_MAGIC, CHECKPOINT_VERSION, width, height, connect, depth,
+                                    part_size, len(parts), keys.shape[0], hashlib.sha256(keys.tobytes()).digest())
+    partial = checkpoint_path(out)
+    scores = _read_checkpoint(partial, header, parts)
+    resumed = sum(parts[i].shape[0] for i in scores)
+    todo = [i for i in range(len(parts)) if i not in scores]
+    total = int(keys.shape[0])
+    done_count = [resumed]
+    if on_progress is not None:
+        on_progress(resumed, total)
+    with _Appender(partial, header) as appender:
+
+        def finished(index: int, result: np.ndarray) -> None:
+            part = todo[index]
+            scores[part] = result
+            appender.add(part, result)
+            done_count[0] += result.shape[0]
+            if on_progress is not None:
+                on_progress(done_count[0], total)
+
+        result = run_parts(
+            solve_part, [parts[i] for i in todo], shared=BookJob(width, height, connect, table_bits),
+            jobs=jobs, scheduler=scheduler, on_result=finished, preload=("gridgames_connect4.solver",),
+            describe=lambda part: f"{part.shape[0]} positions from key {int(part[0]):#x}",
+        )  # fmt: skip
+    seconds = time.perf_counter() - start
+    if result.partial or len(scores) < len(parts):
+        return BuildReport(out, total, done_count[0] - resumed, resumed, True, seconds, result.reruns, partial)
+    all_scores = np.concatenate([scores[i] for i in range(len(parts))]) if parts else np.zeros(0, np.int8)
+    Book.from_entries(width, height, connect, depth, keys, all_scores).save(out)
+    partial.unlink(missing_ok=True)
+    return BuildReport(out, total, done_count[0] - resumed, resumed, False, seconds, result.reruns)
+
+
+def _read_checkpoint(path: Path, header: bytes, parts: list[np.ndarray]) -> dict[int, np.ndarray]:
+    """The finished parts recorded in a checkpoint (a record cut short at its end is dropped and cut off)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        raise BookError(f"cannot read the checkpoint {str(path)!r}: {error.strerror or error}") from None
+    if len(data) < len(header) or data[: len(header)] != header:
+        if data[:8] != CHECKPOINT_MAGIC:
+            raise BookError(f"{str(path)!r} is not a book build's checkpoint; move it away to build this book")
+        raise BookError(f"the checkpoint {str(path)!r} belongs to another build (board, depth or plan differ): "
+                        "run that build again, or delete the checkpoint to start this one")
+    found: dict[int, np.ndarray] = {}
+    at = len(header)
+    while at + RECORD_HEAD.size <= len(data):
+        index, count = RECORD_HEAD.unpack_from(data, at)
+        end = at + RECORD_HEAD.size + count + RECORD_TAIL.size
+        if end > len(data):
+            break
+        (crc,) = RECORD_TAIL.unpack_from(data, end - RECORD_TAIL.size)
+        if zlib.crc32(data[at : end - RECORD_TAIL.size]) != crc:
+            break
+        if index >= len(parts) or count != parts[index].shape[0]:
+            raise BookError(f"the checkpoint {str(path)!r} is corrupt: a record for part {index} of {count} positions")
+        found[index] = np.frombuffer(data, dtype=np.int8, count=count, offset=at + RECORD_HEAD.size).copy()
+        at = end
+    if at < len(data):  # a record cut short by a crash: drop it so that appends follow the last good one
+        with open(path, "r+b") as handle:
+            handle.truncate(at)
+    return found
+
+
+@attrs.define
+class _Appender:
+    """Appends part records to a checkpoint in fsync'ed batches (every FLUSH_SECONDS, and on exit)."""
+
+    path: Path
+    header: bytes
+    _pending: list[bytes] = attrs.field(factory=list)
+    _last: float = attrs.field(factory=time.monotonic)
+
+    def __enter__(self) -> _Appender:
+        if not self.path.exists():
+            self._write(self.header, mode="wb")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.flush()
+
+    def add(self, index: int, scores: np.ndarray) -> None:
+        """Queue one finished part; write the queue when it is old enough."""
+        head = RECORD_HEAD.pack(index, scores.shape[0]) + scores.astype(np.int8).tobytes()
+        self._pending.append(head + RECORD_TAIL.pack(zlib.crc32(head)))
+        if time.monotonic() - self._last >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every queued record in one append, then fsync."""
+        if self._pending:
+            self._write(b"".join(self._pending), mode="ab")
+            self._pending.clear()
+        self._last = time.monotonic()
+
+    def _write(self, data: bytes, mode: str) -> None:
+        try:
+            with open(self.path, mode) as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:
+            raise BookError(f"cannot write the checkpoint {str(self.path)!r}: {error.strerror or error}") from None

@@ -1,0 +1,155 @@
+"""``gridgames connect4 book build|info|verify``: make, describe and check opening books (CLI layer: prints here)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options
+
+__all__ = ["build_progress", "make_book_app"]
+
+
+@contextmanager
+def build_progress(description: str, *, force: bool = False) -> Iterator[Callable[[int, int], None]]:
+    """A context giving ``on_progress(done, total)`` that drives a rich bar with the time left, on standard error."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(file=sys.stderr)
+    if not (force or console.is_terminal):
+        yield lambda done, total: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), MofNCompleteColumn(),
+               TextColumn("positions"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task(description, total=None)
+        started: list[int] = []
+
+        def on_progress(done: int, total: int) -> None:
+            if not started:  # positions read back from a checkpoint do not count for the rate
+                started.append(done)
+                progress.reset(task, total=total, completed=done)
+                return
+            progress.update(task, total=total, completed=done)
+
+        yield on_progress
+
+
+def make_book_app() -> typer.Typer:
+    """The ``book`` sub-group: build, info, verify."""
+    app = typer.Typer(help="Opening books: build one with the solver, describe it, check it.", no_args_is_help=True,
+                      add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+
+    @app.command("build")
+    def build(
+        out: Path = typer.Option(..., "--out", "-o", help="The book file to write (its checkpoint: FILE.partial)."),
+        depth: int = typer.Option(..., "--depth", help="Solve every position with at most this many discs."),
+        width: int = typer.Option(7, "--width", help="Columns, 4 to 10 ((height + 1) x width at most 64)."),
+        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve in N local processes (0 or auto: one per core)."),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
+        table_bits: Optional[int] = typer.Option(None, "--table-bits", help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."),
+    ) -> None:
+        """Solve every position up to --depth exactly and write a book; Ctrl-C keeps the work, run again to continue."""
+        from gridgames_connect4.book_build import build_book, checkpoint_path
+        from gridgames_connect4.rules import Connect4
+
+        check_parallel_options(jobs, scheduler)
+        Connect4(width, height, connect)  # the board's ranges, in one line
+        if checkpoint_path(out).exists():
+            typer.echo(f"Resuming from {checkpoint_path(out)}.", err=True)
+        with build_progress(f"Book {width}x{height} depth {depth}") as on_progress:
+            report = build_book(width, height, connect, depth, out, jobs=jobs if scheduler is None else None,
+                                scheduler=scheduler, table_bits=table_bits, on_progress=on_progress)
+        done = report.solved + report.resumed
+        if report.partial:
+            typer.echo(f"Interrupted: {done:,} of {report.entries:,} positions solved, kept in {report.checkpoint}; "
+                       "run the same command again to continue.", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED)
+        rate = report.solved / report.seconds if report.seconds > 0 else 0.0
+        resumed = f" ({report.resumed:,} read back from the checkpoint)" if report.resumed else ""
+        reruns = f"; {report.reruns} parts rerun after a worker died" if report.reruns else ""
+        typer.echo(f"Wrote {report.path}: {report.entries:,} positions{resumed}, {report.solved:,} solved in "
+                   f"{report.seconds:.1f} s ({rate:,.0f} positions/s){reruns}.")
+
+    @app.command("info")
+    def info(
+        file: Path = typer.Argument(..., help="A book file."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    ) -> None:
+        """Describe a book (after checking it): board, depth, entries by ply and score, checksum."""
+        from gridgames_connect4.book import Book
+
+        started = time.perf_counter()
+        book = Book.load(file)
+        seconds = time.perf_counter() - started
+        data = describe(book)
+        if as_json:
+            typer.echo(json.dumps(data))
+            return
+        typer.echo(f"{file}: Connect Four book, format {data['format']}, {book.width}x{book.height}, lines of {book.connect}")
+        typer.echo(f"depth {book.depth}: {len(book):,} positions ({data['bytes']:,} bytes, loaded and checked in {seconds * 1000:.0f} ms)")
+        typer.echo("by ply: " + ", ".join(f"{ply}: {count:,}" for ply, count in data["plies"].items()))
+        typer.echo(f"side to move wins {data['wins']:,}, draws {data['draws']:,}, loses {data['losses']:,}")
+        root = data["root"]
+        typer.echo(f"empty board: {'not in the book' if root is None else f'{root:+d}'}")
+        typer.echo(f"sha256 of the entries: {data['sha256']}")
+
+    @app.command("verify")
+    def verify(
+        file: Path = typer.Argument(..., help="A book file."),
+        sample: int = typer.Option(100, "--sample", help="How many random entries to solve again (0: all)."),
+        seed: int = typer.Option(0, "--seed", help="Seed for the choice of entries."),
+        table_bits: Optional[int] = typer.Option(None, "--table-bits", help="The solver's table: 2^B entries."),
+    ) -> None:
+        """Solve random entries again with the solver (no book) and compare; exit 1 on any difference."""
+        from gridgames_connect4.book import Book
+        from gridgames_connect4.book_build import BookJob, solve_part
+
+        if sample < 0:
+            raise typer.BadParameter("--sample must be 0 (all) or positive")
+        book = Book.load(file)
+        chosen = sorted(random.Random(seed).sample(range(len(book)), min(sample or len(book), len(book))))
+        keys = book.keys[chosen]
+        found = solve_part(BookJob(book.width, book.height, book.connect, table_bits), keys)
+        wrong = [(int(k), int(book.scores[i]), int(s)) for i, k, s in zip(chosen, keys, found) if book.scores[i] != s]
+        geometry = book.geometry
+        for key, stored, solved in wrong[:10]:
+            moves = "".join(str(c + 1) for c in geometry.moves_of_key(key))
+            typer.echo(f"wrong: {moves or '(empty)'} is {stored:+d} in the book, {solved:+d} by the solver")
+        typer.echo(f"{len(chosen) - len(wrong)} of {len(chosen)} entries right.")
+        if wrong:
+            raise typer.Exit(1)
+
+    return app
+
+
+def describe(book: Any) -> dict[str, Any]:
+    """A book's description as JSON-ready data."""
+    import numpy as np
+
+    geometry = book.geometry
+    h1 = book.height + 1
+    plies = np.zeros(len(book), dtype=np.int64)
+    for c in range(book.width):
+        column = (book.keys >> np.uint64(c * h1)) & np.uint64((1 << h1) - 1)
+        for row in range(1, h1 + 1):
+            plies += (column + np.uint64(1)) >= np.uint64(1 << row)
+    counts = np.bincount(plies, minlength=book.depth + 1) if len(book) else np.zeros(book.depth + 1, dtype=np.int64)
+    return {
+        "format": 1, "width": book.width, "height": book.height, "connect": book.connect, "depth": book.depth,
+        "entries": len(book), "bytes": len(book) * 9 + 64,
+        "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())},
+        "wins": int((book.scores > 0).sum()), "draws": int((book.scores == 0).sum()), "losses": int((book.scores < 0).sum()),
+        "root": book.score([]) if geometry.cells else None, "sha256": book.checksum.hex(),
+    }  # fmt: skip

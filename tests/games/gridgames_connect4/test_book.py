@@ -1,0 +1,303 @@
+"""Opening books: built on small boards and checked entry by entry against the solver; resume, format, CLI."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+
+from gridgames_connect4.book import HEADER_SIZE, Book, BookError, Geometry, default_book  # noqa: E402
+from gridgames_connect4.book_build import build_book, checkpoint_path, enumerate_entries  # noqa: E402
+from gridgames_connect4.rules import Connect4  # noqa: E402
+from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames.cli import app  # noqa: E402
+
+runner = CliRunner()
+BOARDS = [(5, 4, 6), (4, 5, 6), (4, 4, 8), (5, 5, 3), (6, 4, 3)]  # width, height, depth: each builds in seconds
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], Path]:
+    folder = tmp_path_factory.mktemp("books")
+    paths = {}
+    for width, height, depth in BOARDS:
+        path = folder / f"{width}x{height}.bin"
+        report = build_book(width, height, 4, depth, path, table_bits=18)
+        assert not report.partial and report.entries == len(Book.load(path))
+        paths[width, height] = path
+    return paths
+
+
+@pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
+def test_every_entry_is_the_solvers_score(books: dict[tuple[int, int], Path], width: int, height: int, depth: int) -> None:
+    book = Book.load(books[width, height], width=width, height=height, connect=4)
+    assert (book.width, book.height, book.connect, book.depth) == (width, height, 4, depth)
+    solver = Solver(width, height, 4, table_bits=18)
+    geometry = book.geometry
+    for key, score in zip(book.keys.tolist(), book.scores.tolist()):
+        moves = geometry.moves_of_key(key)
+        assert len(moves) <= depth
+        assert solver.solve(moves) == score, moves
+
+
+def _positions_by_rules(width: int, height: int, depth: int) -> set[str]:
+    """Every book position, found with the game's rules alone: canonical picture (min of it and its mirror)."""
+    game = Connect4(width, height, 4)
+    found: set[str] = set()
+    seen: set[str] = set()
+    frontier = [game.new_state()]
+    for ply in range(depth + 1):
+        nxt = []
+        for state in frontier:
+            picture = state.to_text()
+            mirror = "\n".join(line[::-1] for line in picture.split("\n"))
+            canonical = min(picture, mirror)
+            if canonical in seen:
+                continue
+            seen.add(canonical)
+            children = []
+            for move in state.legal_moves():
+                child = state.copy()
+                child.play(move)
+                children.append(child)
+            wins_at_once = any(c.outcome is not None and c.outcome.winner is not None for c in children)
+            loses_next = all(
+                any((g := c.copy()).play(m) is None and g.outcome is not None and g.outcome.winner is not None
+                    for m in c.legal_moves())
+                for c in children if c.outcome is None
+            ) and all(c.outcome is None for c in children)
+            if not wins_at_once and not loses_next:
+                found.add(canonical)
+            nxt.extend(c for c in children if c.outcome is None)
+        frontier = nxt
+    return found
+
+
+@pytest.mark.parametrize(("width", "height", "depth"), [(4, 4, 6), (5, 4, 5)])
+def test_the_positions_are_exactly_those_the_rules_give(width: int, height: int, depth: int) -> None:
+    keys, plies = enumerate_entries(width, height, 4, depth)
+    geometry = Geometry(width, height, 4)
+    game = Connect4(width, height, 4)
+    pictures = set()
+    for key, ply in zip(keys.tolist(), plies.tolist()):
+        moves = geometry.moves_of_key(key)
+        assert len(moves) == ply
+        picture = game.from_moves(moves).to_text()
+        pictures.add(min(picture, "\n".join(line[::-1] for line in picture.split("\n"))))
+    assert len(pictures) == len(keys)
+    assert pictures == _positions_by_rules(width, height, depth)
+
+
+def _random_position(rng: random.Random, width: int, height: int, plies: int) -> list[int]:
+    state = Connect4(width, height, 4).new_state()
+    for _ in range(plies):
+        move = rng.choice(list(state.legal_moves()))
+        child = state.copy()
+        child.play(move)
+        if child.outcome is not None:
+            break
+        state = child
+    return list(state.history)
+
+
+def test_lookups_agree_with_the_solver_and_with_the_mirror_image(books: dict[tuple[int, int], Path]) -> None:
+    book = Book.load(books[5, 4])
+    solver = Solver(5, 4, 4, table_bits=18)
+    geometry = book.geometry
+    rng = random.Random(3)
+    in_book = settled = 0
+    for _ in range(300):
+        moves = _random_position(rng, 5, 4, rng.randrange(0, 9))
+        mirror = [4 - m for m in moves]
+        p, mask, _ = geometry.replay(moves)
+        key = p + mask
+        assert geometry.canonical(key) == min(key, geometry.mirror(key)) == geometry.canonical(geometry.mirror(key))
+        score = book.score(moves)
+        assert score == book.score(mirror)
+        quick = geometry.quick_score(p, mask, len(moves))
+        if len(moves) > book.depth:
+            assert score is None
+        elif quick is not None:
+            assert score is None and quick == solver.solve(moves)  # not in the book: the quick check answers
+        else:
+            assert score == solver.solve(moves)
+            in_book += 1
+        columns = book.column_scores(moves)
+        if len(moves) < book.depth:
+            assert columns == solver.analyze(moves)
+            assert book.column_scores(mirror) == columns[::-1]
+            settled += 1
+        else:
+            assert columns is None
+    assert in_book > 50 and settled > 50
+
+
+def test_a_finished_game_is_not_in_the_book(books: dict[tuple[int, int], Path]) -> None:
+    book = Book.load(books[4, 4])
+    won = [0, 1, 0, 1, 0, 1, 0]  # red's four in column 1
+    assert book.score(won) is None and book.column_scores(won) is None
+    with pytest.raises(ValueError, match="already won"):
+        book.score([*won, 2])
+
+
+def _bytes_of_a_build(folder: Path, **options: object) -> bytes:
+    path = folder / "book.bin"
+    report = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, **options)  # type: ignore[arg-type]
+    assert not report.partial
+    assert not checkpoint_path(path).exists()
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    return _bytes_of_a_build(tmp_path_factory.mktemp("reference"))
+
+
+class Stop:
+    """An on_progress callback that interrupts the build after ``calls`` progress reports."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+
+    def __call__(self, done: int, total: int) -> None:
+        self.calls -= 1
+        if self.calls < 0:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("stops", [[3], [1, 5, 2]])
+def test_an_interrupted_build_resumes_to_the_same_bytes(tmp_path: Path, reference: bytes, stops: list[int]) -> None:
+    path = tmp_path / "book.bin"
+    solved = []
+    for calls in stops:
+        report = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, on_progress=Stop(calls))
+        assert report.partial and not path.exists() and checkpoint_path(path).exists()
+        solved.append(report.solved)
+    assert all(n > 0 for n in solved)
+    report = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16)
+    assert not report.partial and report.resumed == sum(solved) and report.solved == report.entries - sum(solved)
+    assert path.read_bytes() == reference
+    assert not checkpoint_path(path).exists()
+
+
+def test_a_record_cut_short_by_a_crash_is_dropped(tmp_path: Path, reference: bytes) -> None:
+    path = tmp_path / "book.bin"
+    build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, on_progress=Stop(4))
+    partial = checkpoint_path(path)
+    partial.write_bytes(partial.read_bytes() + b"\x07\x00\x00\x00\x10\x00\x00\x00\x01\x02")  # half a record
+    report = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16)
+    assert report.resumed > 0 and path.read_bytes() == reference
+
+
+def test_a_checkpoint_of_another_build_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "book.bin"
+    build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, on_progress=Stop(2))
+    with pytest.raises(BookError, match="belongs to another build"):
+        build_book(4, 5, 4, 5, path, table_bits=16, part_size=16)
+
+
+def test_two_processes_give_the_same_bytes(tmp_path: Path, reference: bytes) -> None:
+    assert _bytes_of_a_build(tmp_path, jobs=2) == reference
+
+
+def test_a_dask_cluster_gives_the_same_bytes(tmp_path: Path, reference: bytes, dask_scheduler: str) -> None:
+    assert _bytes_of_a_build(tmp_path, scheduler=dask_scheduler) == reference
+
+
+def _damaged(books: dict[tuple[int, int], Path], tmp_path: Path, how: str) -> Path:
+    data = bytearray(books[5, 4].read_bytes())
+    if how == "flipped":
+        data[HEADER_SIZE + 100] ^= 0x10
+    elif how == "truncated":
+        data = data[:-5]
+    elif how == "header only":
+        data = data[:40]
+    elif how == "magic":
+        data[:8] = b"NOTABOOK"
+    elif how == "version":
+        data[8] = 9
+    elif how == "extra":
+        data += b"\0"
+    path = tmp_path / "bad.bin"
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("flipped", "is corrupt: its entries do not match the header's checksum"),
+        ("truncated", "is truncated"),
+        ("header only", "shorter than the 64-byte header"),
+        ("magic", "is not a gridgames Connect Four book"),
+        ("version", "newer gridgames"),
+        ("extra", "bytes after its"),
+    ],
+)
+def test_a_damaged_book_is_refused_in_one_line(books: dict[tuple[int, int], Path], tmp_path: Path, how: str, message: str) -> None:
+    path = _damaged(books, tmp_path, how)
+    with pytest.raises(BookError, match=message):
+        Book.load(path)
+    result = runner.invoke(app, ["connect4", "book", "info", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_book_for_another_board_is_refused(books: dict[tuple[int, int], Path]) -> None:
+    with pytest.raises(BookError, match="is a book for 5x4 with lines of 4, not 6x5 with lines of 4"):
+        Book.load(books[5, 4], width=6, height=5, connect=4)
+    result = runner.invoke(app, ["connect4", "review", "1", "--width", "6", "--height", "5", "--book", str(books[5, 4])])
+    assert result.exit_code == 2 and "is a book for 5x4" in result.stderr
+
+
+def test_missing_book_and_none_shipped_for_small_boards(tmp_path: Path) -> None:
+    with pytest.raises(BookError, match="no book file"):
+        Book.load(tmp_path / "nothing.bin")
+    assert default_book(5, 4, 4) is None
+
+
+def test_cli_build_info_and_verify(tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
+    path = tmp_path / "cli.bin"
+    result = runner.invoke(app, ["connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "6",
+                                 "--out", str(path), "--table-bits", "18"])
+    assert result.exit_code == 0, result.output
+    assert f"Wrote {path}: 2,281 positions" in result.stdout
+    assert path.read_bytes() == books[5, 4].read_bytes()
+    result = runner.invoke(app, ["connect4", "book", "info", str(path)])
+    assert result.exit_code == 0
+    assert "5x4, lines of 4" in result.stdout and "depth 6: 2,281 positions" in result.stdout
+    assert "empty board: +0" in result.stdout
+    result = runner.invoke(app, ["connect4", "book", "verify", str(path), "--sample", "40"])
+    assert result.exit_code == 0 and "40 of 40 entries right." in result.stdout
+
+
+def test_verify_finds_a_wrong_score(tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
+    book = Book.load(books[4, 4])
+    scores = book.scores.copy()
+    scores[0] = scores[0] + 1 if scores[0] < 0 else scores[0] - 1
+    path = tmp_path / "wrong.bin"
+    Book.from_entries(4, 4, 4, book.depth, book.keys, scores).save(path)
+    result = runner.invoke(app, ["connect4", "book", "verify", str(path), "--sample", "0"])
+    assert result.exit_code == 1
+    assert f"{len(book) - 1} of {len(book)} entries right." in result.stdout and "wrong: " in result.stdout
+
+
+def test_bad_build_options_fail_in_one_line(tmp_path: Path) -> None:
+    out = str(tmp_path / "x.bin")
+    for args, message in [
+        (["--width", "9", "--height", "7"], "more than the solver's 64-bit bitboard"),
+        (["--width", "5", "--height", "4", "--jobs", "2", "--scheduler", "tcp://x:1"], "choose one"),
+        (["--width", "5", "--height", "4", "--depth", "21"], "--depth must be 0 to 20"),
+    ]:
+        argv = ["connect4", "book", "build", "--out", out, *args]
+        if "--depth" not in args:
+            argv += ["--depth", "2"]
+        result = runner.invoke(app, argv)
+        assert result.exit_code == 2 and message in result.stderr, (args, result.stderr)
+    assert np.all([not Path(out).exists()])
