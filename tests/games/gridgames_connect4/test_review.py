@@ -1,0 +1,123 @@
+"""The post-game review: scripted games with known mistakes, checked against the solver; the review command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+
+from gridgames_connect4.book import Book  # noqa: E402
+from gridgames_connect4.book_build import build_book  # noqa: E402
+from gridgames_connect4.review import INACCURACY, MISTAKE, review_game  # noqa: E402
+from gridgames_connect4.rules import Connect4  # noqa: E402
+from gridgames_connect4.save import save_game  # noqa: E402
+from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames.cli import app  # noqa: E402
+
+runner = CliRunner()
+GAME = Connect4(5, 4, 4)
+THROWN = "112222441"  # on 5x4, red (to move after 11222244) wins with 3 (score +6) and plays 1: a draw
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def test_a_won_position_thrown_away_is_a_mistake() -> None:
+    moves = GAME.parse_moves(THROWN)
+    solver = Solver(5, 4, 4, table_bits=18)
+    before = solver.analyze(moves[:-1])
+    assert before == [0, None, 6, 0, 0]  # the scripted game: only column 3 keeps red's win
+    review = review_game(GAME, moves)
+    last = review.reviews[-1]
+    assert (last.number, last.player, last.column) == (9, 0, 0)
+    assert (last.score, last.best, last.best_columns) == (0, 6, (2,))
+    assert last.mark == MISTAKE and last.change == "win -> draw"
+    assert last in review.mistakes(0)
+
+
+def test_every_mark_follows_the_solver() -> None:
+    """Marks of a few long random games on 5x4, against the solver's own scores before and after each move."""
+    import random
+
+    solver = Solver(5, 4, 4, table_bits=18)
+    rng = random.Random(11)
+    marks = set()
+    for _ in range(6):
+        state = GAME.new_state()
+        while not state.is_over:
+            state.play(rng.choice(list(state.legal_moves())))
+        moves = list(state.history)
+        review = review_game(GAME, moves, solver=solver)
+        assert len(review.reviews) == len(moves)
+        for i, r in enumerate(review.reviews):
+            scores = solver.analyze(moves[:i])
+            best = max(s for s in scores if s is not None)
+            played = scores[moves[i]]
+            assert (r.score, r.best, r.columns) == (played, best, tuple(scores))
+            expected = MISTAKE if _sign(played) < _sign(best) else INACCURACY if played < best else None
+            assert r.mark == expected
+            marks.add(r.mark)
+    assert marks == {None, MISTAKE, INACCURACY}
+
+
+def test_a_game_of_best_moves_has_no_mistake() -> None:
+    solver = Solver(5, 4, 4, table_bits=18)
+    state = GAME.new_state()
+    while not state.is_over:
+        state.play(solver.best_move(list(state.history), all_scores=False).column)
+    review = review_game(GAME, list(state.history))
+    assert review.result == "a draw"
+    assert [r.mark for r in review.reviews] == [None] * len(state.history)
+
+
+def test_a_draw_lost_and_the_text_report() -> None:
+    review = review_game(GAME, GAME.parse_moves("3323"))
+    assert [r.change for r in review.reviews] == [None, None, "draw -> loss", "win -> loss"]
+    text = "\n".join(review.lines())
+    assert "Review of 3323 (5x4, four in a row): unfinished (red to move)." in text
+    assert "   3  red          2     -1    +0  3  mistake: draw -> loss" in text
+    assert "Red: 1 mistake(s), 0 inaccuracies in 2 move(s)." in text
+
+
+def test_the_book_gives_the_same_review(tmp_path: Path) -> None:
+    build_book(5, 4, 4, 6, tmp_path / "b.bin", table_bits=16)
+    book = Book.load(tmp_path / "b.bin")
+    moves = GAME.parse_moves(THROWN)
+    with_book = review_game(GAME, moves, book=book)
+    assert with_book.from_book == 6  # positions before moves 1..6 (0 to 5 discs: their children are in the book)
+    assert with_book.reviews == review_game(GAME, moves).reviews
+
+
+def test_review_command_json_and_load(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["moves"] == THROWN and data["width"] == 5
+    last = data["reviews"][-1]
+    assert last == {"move": 9, "player": "red", "column": 1, "score": 0, "best": 6, "best_columns": [3],
+                    "columns": [0, None, 6, 0, 0], "mark": "mistake", "change": "win -> draw"}
+    path = save_game(GAME.from_notation(THROWN), tmp_path / "game.json")
+    result = runner.invoke(app, ["connect4", "review", "--load", str(path), "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout) == data
+    result = runner.invoke(app, ["connect4", "review", "--load", str(path)])
+    assert "mistake: win -> draw" in result.stdout and result.stdout.rstrip().endswith("s.")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["12", "--load", "x.json"], "not both"),
+        (["12", "--book", "b.bin", "--no-book"], "contradict"),
+        (["1111111"], "column 1 is full"),
+        (["--load", "missing.json"], "no save file"),
+    ],
+)
+def test_review_command_errors_are_one_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["connect4", "review", *args, "--width", "5", "--height", "4"])
+    assert result.exit_code == 2 and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
