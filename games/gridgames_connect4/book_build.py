@@ -37,6 +37,8 @@ __all__ = ["BuildReport", "BookJob", "build_book", "checkpoint_path", "enumerate
 PART_SIZE = 64
 """Positions per part: small enough for a steady progress bar, big enough to share a worker's table."""
 FLUSH_SECONDS = 0.5
+DASK_WINDOW = 64
+"""Parts per Dask round: each round connects and sends the job once (a fraction of a second)."""
 CHECKPOINT_MAGIC = b"GGC4PART"
 CHECKPOINT_VERSION = 1
 CHECKPOINT_HEADER = struct.Struct("<8sHBBBBxxIIQ32s16x")
@@ -157,27 +159,45 @@ def build_book(
     if on_progress is not None:
         on_progress(resumed, total)
     with _Appender(partial, header) as appender:
+        window = _window(jobs, scheduler, len(todo))
+        reruns, interrupted = 0, False
+        for first in range(0, len(todo), window):  # workers send results by batch: windows keep batches ~1 part
 
-        def finished(index: int, result: np.ndarray) -> None:
-            part = todo[index]
-            scores[part] = result
-            appender.add(part, result)
-            done_count[0] += result.shape[0]
-            if on_progress is not None:
-                on_progress(done_count[0], total)
+            def finished(index: int, result: np.ndarray, offset: int = first) -> None:
+                part = todo[offset + index]
+                scores[part] = result
+                appender.add(part, result)
+                done_count[0] += result.shape[0]
+                if on_progress is not None:
+                    on_progress(done_count[0], total)
 
-        result = run_parts(
-            solve_part, [parts[i] for i in todo], shared=BookJob(width, height, connect, table_bits),
-            jobs=jobs, scheduler=scheduler, on_result=finished, preload=("gridgames_connect4.solver",),
-            describe=lambda part: f"{part.shape[0]} positions from key {int(part[0]):#x}",
-        )  # fmt: skip
+            result = run_parts(
+                solve_part, [parts[i] for i in todo[first : first + window]], jobs=jobs, scheduler=scheduler,
+                shared=BookJob(width, height, connect, table_bits), on_result=finished,
+                preload=("gridgames_connect4.solver",),
+                describe=lambda part: f"{part.shape[0]} positions from key {int(part[0]):#x}",
+            )  # fmt: skip
+            reruns += result.reruns
+            if result.partial:
+                interrupted = True
+                break
     seconds = time.perf_counter() - start
-    if result.partial or len(scores) < len(parts):
-        return BuildReport(out, total, done_count[0] - resumed, resumed, True, seconds, result.reruns, partial)
+    if interrupted or len(scores) < len(parts):
+        return BuildReport(out, total, done_count[0] - resumed, resumed, True, seconds, reruns, partial)
     all_scores = np.concatenate([scores[i] for i in range(len(parts))]) if parts else np.zeros(0, np.int8)
     Book.from_entries(width, height, connect, depth, keys, all_scores).save(out)
     partial.unlink(missing_ok=True)
-    return BuildReport(out, total, done_count[0] - resumed, resumed, False, seconds, result.reruns)
+    return BuildReport(out, total, done_count[0] - resumed, resumed, False, seconds, reruns)
+
+
+def _window(jobs: int | str | None, scheduler: str | None, parts: int) -> int:
+    """Parts per call of run_parts: about one part per batch, so that every finished part reaches the checkpoint soon."""
+    from gridgames.search.parallel import DASK_MIN_TASKS, LOCAL_TASKS_PER_WORKER, resolve_jobs
+
+    if scheduler:
+        return max(DASK_MIN_TASKS, DASK_WINDOW)  # batches of about 4 parts on two worker threads
+    workers = resolve_jobs(jobs)
+    return max(1, parts) if workers == 1 else workers * LOCAL_TASKS_PER_WORKER
 
 
 def _read_checkpoint(path: Path, header: bytes, parts: list[np.ndarray]) -> dict[int, np.ndarray]:

@@ -39,6 +39,7 @@ def register(app: typer.Typer) -> None:
         load: Optional[Path] = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
         book: Optional[Path] = typer.Option(None, "--book", help="Use this opening book (default: the one shipped for the board)."),
         no_book: bool = typer.Option(False, "--no-book", help="Solve every position with the solver alone."),
+        start: int = typer.Option(1, "--from", help="Review from this move number on (the opening of a 7x6 game is slow without a book)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""
@@ -59,7 +60,7 @@ def register(app: typer.Typer) -> None:
             state = game.from_notation(moves)
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
         started = time.perf_counter()
-        report = review_game(game, state.history, book=chosen)
+        report = review_game(game, state.history, book=chosen, first=start)
         seconds = time.perf_counter() - started
         if as_json:
             typer.echo(json.dumps(report.as_dict()))

@@ -16,6 +16,7 @@ import attrs
 
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4
+from gridgames.errors import OptionError
 
 if TYPE_CHECKING:
     from gridgames_connect4.book import Book
@@ -117,13 +118,16 @@ class Review:
         return out
 
 
-def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None) -> Review:
-    """Review every move of a game (0-based columns) on ``game``'s board, using ``book`` where it answers."""
+def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None,
+                first: int = 1) -> Review:
+    """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers."""
     state = game.from_moves(moves)  # refuses illegal games, in one line
     moves = tuple(int(m) for m in state.history)
+    if not isinstance(first, int) or first < 1:
+        raise OptionError(f"the first move to review must be 1 or later, not {first!r}")
     reviews = []
     from_book = 0
-    for i, column in enumerate(moves):
+    for i, column in enumerate(moves[first - 1 :], start=first - 1):
         before = list(moves[:i])
         scores = book.column_scores(before) if book is not None else None
         if scores is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -12,10 +13,12 @@ from typer.testing import CliRunner
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
 from gridgames_connect4.book import HEADER_SIZE, Book, BookError, Geometry, default_book  # noqa: E402
-from gridgames_connect4.book_build import build_book, checkpoint_path, enumerate_entries  # noqa: E402
+from gridgames_connect4 import book_build  # noqa: E402
+from gridgames_connect4.book_build import build_book, checkpoint_path, enumerate_entries, solve_part  # noqa: E402
 from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver  # noqa: E402
 from gridgames.cli import app  # noqa: E402
+from gridgames.search.parallel import start_method  # noqa: E402
 
 runner = CliRunner()
 BOARDS = [(5, 4, 6), (4, 5, 6), (4, 4, 8), (5, 5, 3), (6, 4, 3)]  # width, height, depth: each builds in seconds
@@ -203,6 +206,26 @@ def test_a_checkpoint_of_another_build_is_refused(tmp_path: Path) -> None:
 
 def test_two_processes_give_the_same_bytes(tmp_path: Path, reference: bytes) -> None:
     assert _bytes_of_a_build(tmp_path, jobs=2) == reference
+
+
+def _dies_once(job: object, keys: np.ndarray) -> np.ndarray:
+    """A part function whose first call (in any process) kills its worker."""
+    marker = Path(os.environ["GRIDGAMES_TEST_MARKER"])
+    if not marker.exists():
+        marker.write_text("died")
+        os._exit(3)
+    return solve_part(job, keys)  # type: ignore[arg-type]
+
+
+def test_a_worker_that_dies_has_its_part_run_again(tmp_path: Path, reference: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    if start_method() != "fork":
+        pytest.skip("the patched part function reaches the workers only when they are forked")
+    monkeypatch.setenv("GRIDGAMES_TEST_MARKER", str(tmp_path / "died"))
+    monkeypatch.setattr(book_build, "solve_part", _dies_once)
+    path = tmp_path / "book.bin"
+    report = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, jobs=2)
+    assert (tmp_path / "died").exists() and report.reruns > 0 and not report.partial
+    assert path.read_bytes() == reference
 
 
 def test_a_dask_cluster_gives_the_same_bytes(tmp_path: Path, reference: bytes, dask_scheduler: str) -> None:

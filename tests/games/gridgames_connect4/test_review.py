@@ -121,3 +121,16 @@ def test_review_command_errors_are_one_line(args: list[str], message: str) -> No
     result = runner.invoke(app, ["connect4", "review", *args, "--width", "5", "--height", "4"])
     assert result.exit_code == 2 and message in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_review_from_a_later_move() -> None:
+    moves = GAME.parse_moves(THROWN)
+    whole = review_game(GAME, moves)
+    tail = review_game(GAME, moves, first=7)
+    assert tail.reviews == whole.reviews[6:]
+    result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "9"])
+    assert result.exit_code == 0
+    assert "   9  red          1     +0    +6  3  mistake: win -> draw" in result.stdout
+    assert "Red: 1 mistake(s), 0 inaccuracies in 1 move(s)." in result.stdout
+    result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "0"])
+    assert result.exit_code == 2 and "1 or later" in result.stderr
