@@ -34,6 +34,7 @@ __all__ = [
     "autosave_dir",
     "data_dir",
     "latest_autosave",
+    "read_user_bytes",
     "read_user_text",
     "write_autosave",
     "write_user_text",
@@ -74,7 +75,27 @@ def read_user_text(
         raise error(str(problem)) from None
 
 
+def read_user_bytes(
+    path: str | os.PathLike[str], *, what: str, max_bytes: int, error: type[GridGamesError] | None = None
+) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` (a binary file, e.g. an opening book); errors as `read_user_text`."""
+    try:
+        return _read_bytes(path, what, max_bytes)
+    except UserFileError as problem:
+        if error is None or isinstance(problem, error):
+            raise
+        raise error(str(problem)) from None
+
+
 def _read(path: str | os.PathLike[str], what: str, max_bytes: int) -> str:
+    raw = _read_bytes(path, what, max_bytes)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        raise UserFileError(f"{what} {repr(str(path))} is not a text file (not UTF-8 at byte {problem.start})") from None
+
+
+def _read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> bytes:
     name = repr(str(path))
     try:
         # O_NONBLOCK: opening a FIFO with no writer must not block; it is refused below by fstat.
@@ -106,10 +127,7 @@ def _read(path: str | os.PathLike[str], what: str, max_bytes: int) -> str:
     raw = b"".join(chunks)
     if len(raw) > max_bytes:
         raise UserFileError(f"{what} {name} is too large (more than {max_bytes:,} bytes)")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as problem:
-        raise UserFileError(f"{what} {name} is not a text file (not UTF-8 at byte {problem.start})") from None
+    return raw
 
 
 def write_user_text(

@@ -31,6 +31,7 @@ key and its mirror image's key. The file has no timestamp: the same book is the 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import struct
@@ -46,6 +47,7 @@ import numpy as np
 
 from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
 from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
+from gridgames.files import read_user_bytes
 
 __all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "Book", "BookError", "Geometry", "default_book", "read_book_file"]
 
@@ -63,20 +65,8 @@ class BookError(GridGamesError, ValueError):
 
 
 def read_book_file(path: str | os.PathLike[str], limit: int = MAX_BOOK_BYTES) -> bytes:
-    """The bytes of a file of at most ``limit`` bytes; `BookError` (one line, naming the file) otherwise."""
-    name = str(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise BookError(f"no book file {name!r}") from None
-    except IsADirectoryError:
-        raise BookError(f"{name!r} is a directory, not a book file") from None
-    except OSError as error:
-        raise BookError(f"cannot read {name!r}: {error.strerror or error}") from None
-    if len(data) > limit:
-        raise BookError(f"{name!r} is larger than {limit} bytes: too large to be a book")
-    return data
+    """The bytes of a book file of at most ``limit`` bytes, through the project's bounded reader; `BookError` otherwise."""
+    return read_user_bytes(path, what="book file", max_bytes=limit, error=BookError)
 
 
 @attrs.frozen
@@ -385,6 +375,12 @@ def write_atomically(path: Path, data: bytes) -> Path:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        with contextlib.suppress(OSError):  # make the rename durable where a folder can be opened
+            fd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
     except OSError as error:
         raise BookError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
     return path

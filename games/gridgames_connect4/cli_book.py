@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import typer
 
-from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, whole_number
 
 __all__ = ["build_progress", "make_book_app"]
 
@@ -52,13 +52,13 @@ def make_book_app() -> typer.Typer:
     @app.command("build")
     def build(
         out: Path = typer.Option(..., "--out", "-o", help="The book file to write (its checkpoint: FILE.partial)."),
-        depth: int = typer.Option(..., "--depth", help="Solve every position with at most this many discs."),
-        width: int = typer.Option(7, "--width", help="Columns, 4 to 10 ((height + 1) x width at most 64)."),
-        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
-        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        depth: int = typer.Option(..., "--depth", parser=whole_number, help="Solve every position with at most this many discs."),
+        width: int = typer.Option(7, "--width", parser=whole_number, help="Columns, 4 to 10 ((height + 1) x width at most 64)."),
+        height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
         jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve in N local processes (0 or auto: one per core)."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
-        table_bits: Optional[int] = typer.Option(None, "--table-bits", help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."),
+        table_bits: Optional[int] = typer.Option(None, "--table-bits", parser=whole_number, help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."),
     ) -> None:
         """Solve every position up to --depth exactly and write a book; Ctrl-C keeps the work, run again to continue."""
         from gridgames_connect4.book_build import build_book, checkpoint_path
@@ -108,9 +108,9 @@ def make_book_app() -> typer.Typer:
     @app.command("verify")
     def verify(
         file: Path = typer.Argument(..., help="A book file."),
-        sample: int = typer.Option(100, "--sample", help="How many random entries to solve again (0: all)."),
-        seed: int = typer.Option(0, "--seed", help="Seed for the choice of entries."),
-        table_bits: Optional[int] = typer.Option(None, "--table-bits", help="The solver's table: 2^B entries."),
+        sample: int = typer.Option(100, "--sample", parser=whole_number, help="How many random entries to solve again (0: all)."),
+        seed: int = typer.Option(0, "--seed", parser=whole_number, help="Seed for the choice of entries."),
+        table_bits: Optional[int] = typer.Option(None, "--table-bits", parser=whole_number, help="The solver's table: 2^B entries."),
     ) -> None:
         """Solve random entries again with the solver (no book) and compare; exit 1 on any difference."""
         from gridgames_connect4.book import Book

@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import typer
 
+from gridgames.cli_support import whole_number
 from gridgames.errors import OptionError
 
 __all__ = ["choose_book", "register"]
@@ -33,13 +34,13 @@ def register(app: typer.Typer) -> None:
     @app.command("review")
     def review(
         moves: str = typer.Argument("", help="The game's moves: '4453' or '4,4,5,3' (1-based columns)."),
-        width: Optional[int] = typer.Option(None, "--width", help="Columns, 4 to 10 (default 7)."),
-        height: Optional[int] = typer.Option(None, "--height", help="Rows, 4 to 10 (default 6)."),
-        connect: Optional[int] = typer.Option(None, "--connect", help="Line length that wins, 3 to 6 (default 4)."),
+        width: Optional[int] = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
+        height: Optional[int] = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
+        connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
         load: Optional[Path] = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
         book: Optional[Path] = typer.Option(None, "--book", help="Use this opening book (default: the one shipped for the board)."),
         no_book: bool = typer.Option(False, "--no-book", help="Solve every position with the solver alone."),
-        start: int = typer.Option(1, "--from", help="Review from this move number on (the opening of a 7x6 game is slow without a book)."),
+        start: int = typer.Option(1, "--from", parser=whole_number, help="Review from this move number on (the opening of a 7x6 game is slow without a book)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""

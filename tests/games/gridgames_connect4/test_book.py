@@ -280,7 +280,7 @@ def test_a_book_for_another_board_is_refused(books: dict[tuple[int, int], Path])
 
 
 def test_missing_book_and_none_shipped_for_small_boards(tmp_path: Path) -> None:
-    with pytest.raises(BookError, match="no book file"):
+    with pytest.raises(BookError, match="no such file"):
         Book.load(tmp_path / "nothing.bin")
     assert default_book(5, 4, 4) is None
 

@@ -23,12 +23,16 @@ GAME = Connect4(5, 4, 4)
 THROWN = "112222441"  # on 5x4, red (to move after 11222244) wins with 3 (score +6) and plays 1: a draw
 
 
+def _moves(text: str) -> list[int]:
+    return list(GAME.from_notation(text).history)
+
+
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
 def test_a_won_position_thrown_away_is_a_mistake() -> None:
-    moves = GAME.parse_moves(THROWN)
+    moves = _moves(THROWN)
     solver = Solver(5, 4, 4, table_bits=18)
     before = solver.analyze(moves[:-1])
     assert before == [0, None, 6, 0, 0]  # the scripted game: only column 3 keeps red's win
@@ -76,7 +80,7 @@ def test_a_game_of_best_moves_has_no_mistake() -> None:
 
 
 def test_a_draw_lost_and_the_text_report() -> None:
-    review = review_game(GAME, GAME.parse_moves("3323"))
+    review = review_game(GAME, _moves("3323"))
     assert [r.change for r in review.reviews] == [None, None, "draw -> loss", "win -> loss"]
     text = "\n".join(review.lines())
     assert "Review of 3323 (5x4, four in a row): unfinished (red to move)." in text
@@ -87,7 +91,7 @@ def test_a_draw_lost_and_the_text_report() -> None:
 def test_the_book_gives_the_same_review(tmp_path: Path) -> None:
     build_book(5, 4, 4, 6, tmp_path / "b.bin", table_bits=16)
     book = Book.load(tmp_path / "b.bin")
-    moves = GAME.parse_moves(THROWN)
+    moves = _moves(THROWN)
     with_book = review_game(GAME, moves, book=book)
     assert with_book.from_book == 6  # positions before moves 1..6 (0 to 5 discs: their children are in the book)
     assert with_book.reviews == review_game(GAME, moves).reviews
@@ -114,7 +118,7 @@ def test_review_command_json_and_load(tmp_path: Path) -> None:
         (["12", "--load", "x.json"], "not both"),
         (["12", "--book", "b.bin", "--no-book"], "contradict"),
         (["1111111"], "column 1 is full"),
-        (["--load", "missing.json"], "no save file"),
+        (["--load", "missing.json"], "no such file"),
     ],
 )
 def test_review_command_errors_are_one_line(args: list[str], message: str) -> None:
@@ -124,7 +128,7 @@ def test_review_command_errors_are_one_line(args: list[str], message: str) -> No
 
 
 def test_review_from_a_later_move() -> None:
-    moves = GAME.parse_moves(THROWN)
+    moves = _moves(THROWN)
     whole = review_game(GAME, moves)
     tail = review_game(GAME, moves, first=7)
     assert tail.reviews == whole.reviews[6:]
