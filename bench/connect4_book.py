@@ -9,7 +9,7 @@ Usage: python bench/connect4_book.py [--small 5x4:8] [--no-parallel] [--no-dask]
   positions (as a build worker does), deepest ply first; extrapolates the time to build books of depth 4..10
   on one core (entries of each ply x mean seconds at that ply; plies below the sampled ones use the mean of
   the shallowest sampled ply, an underestimate) and gives each book's size.
-* Review: times `review_game` on the last 20 moves of a 7x6 game (no book).
+* Review: times `review_game` on the last 20 moves of two 7x6 games (no book).
 """
 
 from __future__ import annotations
@@ -30,7 +30,10 @@ from gridgames_connect4.review import review_game
 from gridgames_connect4.rules import Connect4
 from gridgames_connect4.solver import Solver, parse_pons_moves
 
-GAME_7X6 = "2252576253462244111563365343671351441"  # 37 moves: the first position of Pons' End-Easy set
+GAMES_7X6 = [
+    "2252576253462244111563365343671351441",  # 37 moves: the first position of Pons' End-Easy set
+    "1233722555341451114725221333",  # 28 moves: a Middle-Easy position (the last 20 moves start after 8)
+]
 
 
 def timed_build(folder: Path, name: str, w: int, h: int, depth: int, bits: int | None, **options: object) -> tuple[float, bytes, int]:
@@ -97,13 +100,14 @@ def sample_7x6(sample: int, plies: range, bits: int | None) -> None:
 
 
 def review_time() -> None:
-    moves = parse_pons_moves(GAME_7X6)
     game = Connect4()
-    started = time.perf_counter()
-    review = review_game(game, moves, first=len(moves) - 19)
-    seconds = time.perf_counter() - started
-    mistakes = len(review.mistakes())
-    print(f"Review of moves {len(moves) - 19}-{len(moves)} of a 7x6 game (no book): {seconds:.2f} s, {mistakes} mistake(s)")
+    for text in GAMES_7X6:
+        moves = parse_pons_moves(text)
+        started = time.perf_counter()
+        review = review_game(game, moves, first=len(moves) - 19)
+        seconds = time.perf_counter() - started
+        print(f"Review of moves {len(moves) - 19}-{len(moves)} of a 7x6 game {text} (no book): {seconds:.2f} s, "
+              f"{len(review.mistakes())} mistake(s)", flush=True)
 
 
 def main() -> None:

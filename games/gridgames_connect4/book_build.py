@@ -6,7 +6,10 @@ The positions (`enumerate_entries`) are every position reachable in play with at
 a position and its mirror image once, that gets a book entry (see `gridgames_connect4.book`). They are
 ordered deepest first (ties by key) and cut into parts of ``part_size`` positions, a plan that depends
 only on the board and the depth. The parts are solved exactly through `gridgames.search.parallel.run_parts`
-(this process, local processes or a Dask cluster; one `Solver` per worker, kept between parts).
+(this process, local processes or a Dask cluster; one `Solver` per worker, kept between parts), in rounds
+small enough that a worker's batch is about one part, so that every finished part reaches the checkpoint
+at once (workers return results by batch); a round that took under ROUND_SECONDS is followed by one twice
+as large, so quick builds do not pay for many rounds.
 
 Every finished part is appended to a checkpoint next to the book, ``FILE.partial``: a 64-byte header
 naming the board, depth and plan (a SHA-256 of the planned keys), then one record per part (part index
@@ -38,7 +41,9 @@ PART_SIZE = 64
 """Positions per part: small enough for a steady progress bar, big enough to share a worker's table."""
 FLUSH_SECONDS = 0.5
 DASK_WINDOW = 64
-"""Parts per Dask round: each round connects and sends the job once (a fraction of a second)."""
+"""Parts in the first Dask round: each round connects and sends the job once (a fraction of a second)."""
+ROUND_SECONDS = 30.0
+"""A round of parts that took less than this is followed by one twice as large."""
 CHECKPOINT_MAGIC = b"GGC4PART"
 CHECKPOINT_VERSION = 1
 CHECKPOINT_HEADER = struct.Struct("<8sHBBBBxxIIQ32s16x")
@@ -160,8 +165,9 @@ def build_book(
         on_progress(resumed, total)
     with _Appender(partial, header) as appender:
         window = _window(jobs, scheduler, len(todo))
-        reruns, interrupted = 0, False
-        for first in range(0, len(todo), window):  # workers send results by batch: windows keep batches ~1 part
+        reruns, interrupted, first = 0, False, 0
+        while first < len(todo):  # workers send results by batch: a round of `window` parts keeps batches ~1 part
+            round_start = time.monotonic()
 
             def finished(index: int, result: np.ndarray, offset: int = first) -> None:
                 part = todo[offset + index]
@@ -181,6 +187,9 @@ def build_book(
             if result.partial:
                 interrupted = True
                 break
+            first += window
+            if time.monotonic() - round_start < ROUND_SECONDS:  # quick parts: fewer, larger rounds cost less
+                window *= 2
     seconds = time.perf_counter() - start
     if interrupted or len(scores) < len(parts):
         return BuildReport(out, total, done_count[0] - resumed, resumed, True, seconds, reruns, partial)
