@@ -146,7 +146,8 @@ class Geometry:
             cell = (mask + (1 << int(column) * (self.height + 1))) & colmask
             if not cell:
                 raise IllegalMoveError(f"move {i + 1}: column {column} is full")
-            over = bool(self.wins(p, mask) & cell)
+            if i >= 2 * self.connect - 2:  # before that the mover has fewer than connect - 1 discs: no line
+                over = bool(self.wins(p, mask) & cell)
             p, mask = p ^ mask, mask | cell
         return p, mask, over
 
@@ -221,10 +222,11 @@ class Book:
     scores: np.ndarray = attrs.field(repr=False)
     checksum: bytes = attrs.field(repr=False)
     path: str | None = None
+    geometry: Geometry = attrs.field(init=False, repr=False)
+    """The board's bitboard helper."""
 
-    @property
-    def geometry(self) -> Geometry:
-        """The board's bitboard helper."""
+    @geometry.default
+    def _geometry(self) -> Geometry:
         return Geometry(self.width, self.height, self.connect)
 
     def __len__(self) -> int:
