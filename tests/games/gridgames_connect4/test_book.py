@@ -324,3 +324,24 @@ def test_bad_build_options_fail_in_one_line(tmp_path: Path) -> None:
         result = runner.invoke(app, argv)
         assert result.exit_code == 2 and message in result.stderr, (args, result.stderr)
     assert np.all([not Path(out).exists()])
+
+
+@pytest.mark.parametrize("surface", [["connect4", "book", "info"], ["connect4", "book", "verify"], ["connect4", "review", "1", "--book"]])
+def test_book_files_go_through_the_bounded_reader(surface: list[str], tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for target, message in [("/dev/zero", "is a device, not a regular file"), (str(fifo), "is a pipe (FIFO)"),
+                            (str(tmp_path), "is a directory"), (str(tmp_path / "absent"), "no such file")]:
+        result = runner.invoke(app, [*surface, target])
+        assert result.exit_code == 2 and result.stderr.startswith("error: ") and "book file" in result.stderr, result.stderr
+        assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_reader_of_binary_files_is_bounded(tmp_path: Path) -> None:
+    from gridgames.files import UserFileError, read_user_bytes
+
+    path = tmp_path / "b.bin"
+    path.write_bytes(bytes(range(256)) * 4)
+    assert read_user_bytes(path, what="book file", max_bytes=1024) == bytes(range(256)) * 4
+    with pytest.raises(UserFileError, match="too large"):
+        read_user_bytes(path, what="book file", max_bytes=1023)
