@@ -49,6 +49,12 @@ COMMANDS
       solves the position: its score and every column's from the side to move's view
       (Pons' scores: + wins, bigger is sooner; 0 draws; - loses), and the best columns.
       The solver handles boards with (height + 1) x width <= 64.
+  gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--book FILE | --no-book]
+      every move's score against the best one available; mistakes (a win or a draw
+      thrown away) and inaccuracies (a slower win, a quicker loss) are marked.
+  gridgames connect4 book build --depth D --out FILE [--width W --height H] [--jobs N]
+      solves every position up to D discs into an opening book (Ctrl-C keeps the work:
+      run it again to continue); book info FILE and book verify FILE --sample N check one.
 """
 
 from __future__ import annotations

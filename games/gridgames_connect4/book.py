@@ -393,10 +393,15 @@ def book_name(width: int, height: int, connect: int) -> str:
     return f"book-{width}x{height}.bin" if connect == 4 else f"book-{width}x{height}-c{connect}.bin"
 
 
+def _package_data() -> Any:
+    """The folder of the package's data files (books)."""
+    return resources.files("gridgames_connect4").joinpath("data")
+
+
 @lru_cache(maxsize=8)
 def default_book(width: int = 7, height: int = 6, connect: int = 4) -> Book | None:
     """The book shipped in the package for this board (gridgames_connect4/data/), None when there is none."""
-    resource = resources.files("gridgames_connect4").joinpath("data", book_name(width, height, connect))
+    resource = _package_data().joinpath(book_name(width, height, connect))
     if not resource.is_file():
         return None
     with resources.as_file(resource) as path:

@@ -345,3 +345,21 @@ def test_the_reader_of_binary_files_is_bounded(tmp_path: Path) -> None:
     assert read_user_bytes(path, what="book file", max_bytes=1024) == bytes(range(256)) * 4
     with pytest.raises(UserFileError, match="too large"):
         read_user_bytes(path, what="book file", max_bytes=1023)
+
+
+def test_the_shipped_book_is_found_and_checked(tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import book as book_module
+
+    monkeypatch.setattr(book_module, "_package_data", lambda: tmp_path)
+    (tmp_path / "book-5x4.bin").write_bytes(books[5, 4].read_bytes())
+    default_book.cache_clear()
+    try:
+        found = default_book(5, 4, 4)
+        assert found is not None and len(found) == len(Book.load(books[5, 4])) and found.score([]) == 0
+        assert default_book(4, 5, 4) is None and default_book(5, 4, 3) is None
+        (tmp_path / "book-4x5.bin").write_bytes(books[5, 4].read_bytes())  # a 5x4 book under the 4x5 name
+        default_book.cache_clear()
+        with pytest.raises(BookError, match="is a book for 5x4"):
+            default_book(4, 5, 4)
+    finally:
+        default_book.cache_clear()
