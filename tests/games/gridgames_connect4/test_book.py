@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
@@ -296,6 +297,11 @@ def test_cli_build_info_and_verify(tmp_path: Path, books: dict[tuple[int, int], 
     assert result.exit_code == 0
     assert "5x4, lines of 4" in result.stdout and "depth 6: 2,281 positions" in result.stdout
     assert "empty board: +0" in result.stdout
+    result = runner.invoke(app, ["connect4", "book", "info", str(path), "--json"])
+    data = json.loads(result.stdout)
+    assert (data["width"], data["height"], data["depth"], data["entries"], data["root"]) == (5, 4, 6, 2281, 0)
+    assert sum(data["plies"].values()) == 2281 and data["plies"]["0"] == 1
+    assert data["wins"] + data["draws"] + data["losses"] == 2281 and data["bytes"] == path.stat().st_size
     result = runner.invoke(app, ["connect4", "book", "verify", str(path), "--sample", "40"])
     assert result.exit_code == 0 and "40 of 40 entries right." in result.stdout
 
