@@ -15,7 +15,7 @@ pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver
 
 from gridgames_connect4.book import HEADER_SIZE, Book, BookError, Geometry, default_book  # noqa: E402
 from gridgames_connect4 import book_build  # noqa: E402
-from gridgames_connect4.book_build import build_book, checkpoint_path, enumerate_entries, solve_part  # noqa: E402
+from gridgames_connect4.book_build import build_book, checkpoint_path, enumerate_entries, plan_parts, solve_part  # noqa: E402
 from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver  # noqa: E402
 from gridgames.cli import app  # noqa: E402
@@ -95,6 +95,19 @@ def test_the_positions_are_exactly_those_the_rules_give(width: int, height: int,
         pictures.add(min(picture, "\n".join(line[::-1] for line in picture.split("\n"))))
     assert len(pictures) == len(keys)
     assert pictures == _positions_by_rules(width, height, depth)
+
+
+def test_the_plan_cuts_small_plies_finely() -> None:
+    keys, plies = enumerate_entries(7, 6, 4, 6)
+    parts = plan_parts(keys, plies)
+    assert np.array_equal(np.concatenate(parts), keys)  # every position once, in the plan's order
+    for ply in range(7):
+        mine = [part for part in parts if part[0] in set(keys[plies == ply].tolist())]
+        count = int((plies == ply).sum())
+        assert len(mine) >= min(count, 64) and all(len(part) <= 64 for part in mine)
+        assert sum(len(part) for part in mine) == count
+    assert [len(part) for part in parts[-151:]] == [1] * 151  # plies 0 to 3: 1 + 4 + 25 + 121 positions, one per part
+    assert len(parts[-152]) == 8  # ply 4: 568 positions in parts of 568 // 64
 
 
 def _random_position(rng: random.Random, width: int, height: int, plies: int) -> list[int]:
