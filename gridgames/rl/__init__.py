@@ -15,13 +15,20 @@ from gridgames.errors import MissingExtraError
 
 INSTALL = 'pip install "gridgames[rl]"'
 
-try:
-    import gymnasium  # noqa: F401
-    import pettingzoo  # noqa: F401
-except ImportError as _error:  # the extra is optional; say how to get it, in one line
-    raise MissingExtraError(
-        f"gridgames.rl needs PettingZoo and Gymnasium ({_error.name} is missing): {INSTALL}"
-    ) from None
+
+def _missing() -> list[str]:
+    """The packages of the rl extra that cannot be imported."""
+    missing = []
+    for name in ("pettingzoo", "gymnasium"):
+        try:
+            __import__(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
+if _missing():  # the extra is optional; say how to get it, in one line
+    raise MissingExtraError(f"gridgames.rl needs PettingZoo and Gymnasium ({', '.join(_missing())} missing): {INSTALL}")
 
 from gridgames.rl.aec import GridGamesAECEnv, aec_env  # noqa: E402
 from gridgames.rl.gym import GridGamesGymEnv, gym_env, register_envs  # noqa: E402
