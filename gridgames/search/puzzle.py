@@ -21,10 +21,28 @@ A subclass declares what must be covered and where pieces may go; it gets
                         yield Placement("domino", cells), cells
 
 Items are any hashable values (cells, ``("row", 3)``, piece names). Secondary
-items (`secondary_items`) are covered at most once. With ``unique=True`` solutions
-are counted once per class of the board's symmetries, if the subclass lists them
-in `symmetries` (maps of cells; `grid_symmetries` gives a board's own); a
-subclass that lists none counts every solution as distinct (unique == count).
+items (`secondary_items`) are covered at most once.
+
+Unique counts (``unique=True``) are defined by the symmetry group the subclass declares
+in `symmetries` (maps of cells; `grid_symmetries` gives a board's own), acting on
+*placements*, not on names: a symmetry maps each candidate placement to the candidate
+of the same name on the image cells, or, when there is none, to the one candidate on
+those cells whatever its name (so dominoes named "H" and "V" count like dominoes all
+named "D": the names are then taken as labels of the same piece -- the one assumption
+made, reported in `CountResult.method`). A symmetry is used only once it is proved to
+map the problem onto itself (a permutation of the candidates that carries every
+item's set of candidates onto another item's of the same kind, so solutions onto
+solutions); one that does not (a missing or ambiguous image) is refused and named in
+the method. The group is closed under composition, and a solution is counted when it
+is the least of its images (orbit counting: exactly one per class). A subclass that
+lists no symmetry counts every solution as distinct (unique == count).
+
+Engines: a puzzle whose items are exactly the board's cells, each candidate covering
+its placement's cells (a tiling), runs on the fast bitmask tiling kernel
+(`gridgames.search.tiling`) with parallel counts (`count_parallel`) and the kernel's
+symmetry handling when the declared group is the board's; anything else (secondary
+items, other items) runs on dancing links (`gridgames.search.exact_cover`).
+`engine` names the one used.
 """
 
 from __future__ import annotations
@@ -32,8 +50,9 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Union
+from typing import Any, Union
 
+import attrs
 import numpy as np
 
 from gridgames.errors import PuzzleError
@@ -46,6 +65,31 @@ CellMap = Union[Mapping[Cell, Cell], Callable[[Cell], Cell]]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
 
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
+MAX_GROUP = 5_000  # a declared group larger than this is refused (the canonical test tries every element)
+
+
+@attrs.frozen(eq=False)
+class PlacementGroup:
+    """The declared symmetries as permutations of the candidate placements (identity first), closed under composition."""
+
+    perms: np.ndarray  # (G, options) int64
+    renamed: bool  # some symmetry maps a placement onto one of another name (names taken as labels of one piece)
+    refused: tuple[str, ...]  # declared symmetries that do not map the problem onto itself, and why
+
+    @property
+    def size(self) -> int:
+        """How many symmetries, the identity included."""
+        return len(self.perms)
+
+    def describe(self) -> str:
+        """The method line of a unique count: the group's size, the naming assumption, what was refused."""
+        if self.size == 1 and not self.refused:
+            return "no symmetry declared"
+        text = f"canonical ({self.size} symmetries acting on placements"
+        text += "; placements of different names on the same cells taken as one piece)" if self.renamed else "; names kept)"
+        if self.refused:
+            text += f"; refused: {'; '.join(self.refused)}"
+        return text
 
 
 def grid_symmetries(board: Grid) -> list[dict[Cell, Cell]]:
@@ -61,6 +105,27 @@ def _apply(cell_map: CellMap, cell: Cell) -> Cell:
     if callable(cell_map):
         return cell_map(cell)
     return cell_map[cell]
+
+
+def _close(generators: list[np.ndarray], limit: int = MAX_GROUP) -> np.ndarray | None:
+    """The group the permutations generate (identity first), or None past ``limit`` elements."""
+    n = len(generators[0]) if generators else 0
+    identity = np.arange(n, dtype=np.int64)
+    seen = {identity.tobytes(): identity}
+    frontier = [identity]
+    while frontier:
+        fresh = []
+        for element in frontier:
+            for g in generators:
+                product = g[element]
+                key = product.tobytes()
+                if key not in seen:
+                    seen[key] = product
+                    fresh.append(product)
+                    if len(seen) > limit:
+                        return None
+        frontier = fresh
+    return np.array(list(seen.values()), dtype=np.int64).reshape(len(seen), n)
 
 
 def solution_key(solution: Iterable[Placement]) -> SolutionKey:
@@ -103,14 +168,173 @@ class ExactCoverPuzzle(Puzzle):
             self.__dict__["_gridgames_exact_cover"] = cached
         return cached
 
+    def placement_group(self) -> PlacementGroup:
+        """The declared symmetries acting on the candidates, each proved to map the problem onto itself (built once)."""
+        cached = self.__dict__.get("_gridgames_placement_group")
+        if cached is not None:
+            return cached
+        problem = self.exact_cover()
+        labels: tuple[Placement, ...] = problem.labels
+        n = len(labels)
+        by_name = {(p.piece, p.cells): k for k, p in enumerate(labels)}
+        by_cells: dict[tuple[Cell, ...], list[int]] = {}
+        for k, p in enumerate(labels):
+            by_cells.setdefault(p.cells, []).append(k)
+        columns: list[list[int]] = [[] for _ in range(problem.num_items)]
+        for k, items in enumerate(problem.options):
+            for item in items:
+                columns[item].append(k)
+        kinds = [i < problem.num_primary for i in range(problem.num_items)]
+        structure = Counter((kind, frozenset(col)) for kind, col in zip(kinds, columns))
+        generators, refused, renamed = [], [], False
+        for number, cell_map in enumerate(self.symmetries(), start=1):
+            image = np.empty(n, dtype=np.int64)
+            reason, changed = "", False
+            for k, placement in enumerate(labels):
+                try:
+                    cells = tuple(sorted(tuple(_apply(cell_map, c)) for c in placement.cells))
+                except (KeyError, IndexError, TypeError, ValueError):
+                    reason = f"it does not map the cells of {placement.piece} at {list(placement.cells)}"
+                    break
+                same = by_name.get((placement.piece, cells))
+                if same is None:
+                    others = by_cells.get(cells, [])
+                    if len(others) != 1:
+                        what = "no candidate" if not others else f"{len(others)} candidates of other names"
+                        reason = f"{placement.piece} at {list(placement.cells)} goes to {list(cells)}, where there is {what}"
+                        break
+                    same, changed = others[0], True
+                image[k] = same
+            if not reason and len(set(image.tolist())) != n:
+                reason = "two placements go to the same one"
+            if not reason:
+                mapped = Counter((kind, frozenset(int(image[o]) for o in col)) for kind, col in zip(kinds, columns))
+                if mapped != structure:
+                    reason = "it does not map the items covered onto items covered (solutions would not map onto solutions)"
+            if reason:
+                refused.append(f"symmetry {number}: {reason}")
+                continue
+            generators.append(image)
+            renamed = renamed or changed
+        perms = _close(generators) if generators else np.arange(n, dtype=np.int64)[None, :]
+        if perms is None:
+            raise PuzzleError(f"the declared symmetries generate more than {MAX_GROUP} permutations; declare a smaller group")
+        group = PlacementGroup(perms, renamed, tuple(refused))
+        self.__dict__["_gridgames_placement_group"] = group
+        return group
+
     def is_canonical(self, solution: Solution) -> bool:
-        """True when ``solution`` is the smallest of its images under `symmetries` (one per class)."""
-        key = solution_key(solution)
-        for cell_map in self.symmetries():
-            image = solution_key(Placement(p.piece, tuple(_apply(cell_map, c) for c in p.cells)) for p in solution)
-            if image < key:
-                return False
-        return True
+        """True when ``solution`` is the least of its images under the declared group (one per class)."""
+        index = self._placement_index()
+        chosen = np.array(sorted(index[p] for p in solution), dtype=np.int64)
+        return self._canonical_indices(chosen)
+
+    def _canonical_indices(self, chosen: np.ndarray) -> bool:
+        perms = self.placement_group().perms
+        if len(perms) == 1:
+            return True
+        images = np.sort(perms[1:, chosen], axis=1)  # (G-1, k)
+        key = np.sort(chosen)
+        differ = images != key
+        first = differ.argmax(axis=1)
+        rows = np.flatnonzero(differ.any(axis=1))
+        return not np.any(images[rows, first[rows]] < key[first[rows]])
+
+    def _placement_index(self) -> dict[Placement, int]:
+        index = self.__dict__.get("_gridgames_placement_index")
+        if index is None:
+            index = {label: k for k, label in enumerate(self.exact_cover().labels)}
+            self.__dict__["_gridgames_placement_index"] = index
+        return index
+
+    # --- the tiling kernel -------------------------------------------------
+    def tiling(self) -> Any:
+        """The puzzle as a `TilingProblem` for the bitmask kernel, or None when it is not a tiling (built once).
+
+        A tiling: no secondary item, the primary items are the board's cells, each candidate
+        covers exactly its placement's cells, no two candidates cover the same cells, and each
+        name's placements have one size. Pieces are the names' classes under the declared group
+        (names a symmetry exchanges become one piece), with copies enough for the whole board.
+        """
+        if "_gridgames_tiling" in self.__dict__:
+            return self.__dict__["_gridgames_tiling"]
+        self.__dict__["_gridgames_tiling"] = problem = self._build_tiling()
+        return problem
+
+    def _build_tiling(self) -> Any:
+        problem = self.exact_cover()
+        if problem.num_secondary or problem.num_primary > 4096:
+            return None
+        labels: tuple[Placement, ...] = problem.labels
+        cells = list(self.primary_items())
+        if len(cells) != len(set(cells)) or set(cells) != set(self.board.board_cells()):
+            return None
+        position = {cell: i for i, cell in enumerate(cells)}
+        for placement, option in zip(labels, problem.options):
+            if sorted(position.get(c, -1) for c in placement.cells) != sorted(option):
+                return None
+        if len({p.cells for p in labels}) != len(labels):
+            return None
+        # names a symmetry exchanges are one piece for the kernel
+        parent = {p.piece: p.piece for p in labels}
+
+        def find(name: str) -> str:
+            while parent[name] != name:
+                name = parent[name]
+            return name
+
+        perms = self.placement_group().perms
+        for g in perms[1:]:
+            for k, image in enumerate(g.tolist()):
+                a, b = find(labels[k].piece), find(labels[image].piece)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+        classes = sorted({find(p.piece) for p in labels})
+        sizes: dict[str, set[int]] = {}
+        for p in labels:
+            sizes.setdefault(find(p.piece), set()).add(len(p.cells))
+        if any(len(s) != 1 for s in sizes.values()):
+            return None
+        from gridgames.pieces import Piece
+        from gridgames.search.tiling import TilingProblem
+        from gridgames.shapes import Shape
+        from gridgames.shapes import normalise as normalise_cells
+
+        shapes: dict[str, set[tuple[Cell, ...]]] = {}
+        for p in labels:
+            shapes.setdefault(find(p.piece), set()).add(normalise_cells(p.cells))
+        order = "column" if self.board.height <= self.board.width else "row"
+        from gridgames.pieces import board_cells
+
+        ordered = board_cells(cells, order)
+        bit = {cell: i for i, cell in enumerate(ordered)}
+        pieces = [Piece(name, Shape(min(shapes[name]), name), len(ordered) // next(iter(sizes[name])) + 1, "fixed") for name in classes]
+        which = {name: i for i, name in enumerate(classes)}
+        options = [(which[find(p.piece)], [bit[c] for c in p.cells]) for p in labels]
+        compiled = TilingProblem.from_options(ordered, order, pieces, options)
+        back = {p.cells: p for p in labels}
+        self.__dict__["_gridgames_tiling_back"] = back
+        return compiled
+
+    @property
+    def engine(self) -> str:
+        """Which engine solves this puzzle: 'tiling' (the bitmask kernel) or 'dancing links'."""
+        return "tiling" if self.tiling() is not None else "dancing links"
+
+    def _tiling_unique(self) -> bool:
+        """True when the kernel's own symmetry group is exactly the declared one (so its unique counts are ours)."""
+        from gridgames.search.tiling import prepare_unique
+
+        problem = self.tiling()
+        group = self.placement_group()
+        if problem is None or group.refused:
+            return False
+        kernel = prepare_unique(problem, "canonical").group
+        return len(kernel) == group.size and group.size > 1
+
+    def _original(self, solution: Iterable[Placement]) -> Solution:
+        back = self.__dict__["_gridgames_tiling_back"]
+        return tuple(back[tuple(sorted(p.cells))] for p in solution)
 
     def solutions(
         self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None
@@ -118,41 +342,82 @@ class ExactCoverPuzzle(Puzzle):
         """Solutions, lazily (one per symmetry class when ``unique``), at most ``limit`` of them."""
         if limit is not None and limit <= 0:
             return
-        problem = self.exact_cover()
+        tiling = self.tiling()
         found = 0
+        if tiling is not None and (not unique or self._tiling_unique() or self.placement_group().size == 1):
+            from gridgames.search import tiling as engine
+
+            stream = engine.solve(tiling, limit=limit, unique=unique and self.placement_group().size > 1, on_progress=on_progress)
+            try:
+                for solution in stream:
+                    yield self._original(solution)
+            finally:
+                stream.close()
+            return
+        problem = self.exact_cover()
         for chosen in problem.search().solutions(on_progress=on_progress):
-            solution = tuple(problem.labels[k] for k in chosen)
-            if unique and not self.is_canonical(solution):
+            if unique and not self._canonical_indices(np.array(chosen, dtype=np.int64)):
                 continue
-            yield solution
+            yield tuple(problem.labels[k] for k in chosen)
             found += 1
             if limit is not None and found >= limit:
                 return
 
-    def count(self, *, unique: bool = False, on_progress: ProgressCallback | None = None) -> CountResult:
-        """Count every solution (one per symmetry class when ``unique``); partial when interrupted by Ctrl-C."""
+    def count(self, *, unique: bool = False, on_progress: ProgressCallback | None = None, engine: str | None = None) -> CountResult:
+        """Count every solution (one per symmetry class when ``unique``); partial when interrupted by Ctrl-C.
+
+        ``engine`` forces 'tiling' or 'dancing links' (default: the tiling kernel when the puzzle is a tiling).
+        """
+        tiling = self.tiling() if engine != "dancing links" else None
+        if engine == "tiling" and tiling is None:
+            raise PuzzleError(f"{type(self).__name__} is not a tiling of the board's cells; it runs on dancing links only")
+        group = self.placement_group() if unique else None
+        if tiling is not None and (group is None or group.size == 1 or self._tiling_unique()):
+            from gridgames.search import tiling as kernel
+
+            result = kernel.count(tiling, unique=bool(group and group.size > 1) and "canonical", on_progress=on_progress)
+            method = group.describe() if group else "all"
+            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; tiling kernel")
         problem = self.exact_cover()
-        if not unique or not self.symmetries():
+        if group is None or group.size == 1:
             result = problem.count(on_progress=on_progress)
-            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes)
+            method = group.describe() if group else "all"
+            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; dancing links")
         started = time.perf_counter()
         search = problem.search()
         found = 0
         try:
             for chosen in search.solutions(on_progress=None if on_progress is None else lambda f, _: on_progress(f, found)):
-                if self.is_canonical(tuple(problem.labels[k] for k in chosen)):
+                if self._canonical_indices(np.array(chosen, dtype=np.int64)):
                     found += 1
         except KeyboardInterrupt:
             pass
-        return CountResult(found, partial=not search.done, unique=True, seconds=time.perf_counter() - started, nodes=search.nodes)
+        return CountResult(
+            found, partial=not search.done, unique=True, seconds=time.perf_counter() - started, nodes=search.nodes,
+            method=f"{group.describe()}; dancing links",
+        )  # fmt: skip
+
+    def count_parallel(
+        self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False, on_progress: ProgressCallback | None = None
+    ) -> Any:
+        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a tiling only); a `ParallelCount`."""
+        tiling = self.tiling()
+        if tiling is None:
+            raise PuzzleError(
+                f"{type(self).__name__} runs on dancing links (it has secondary items or items other than the board's cells), "
+                "which counts in one process only; drop --jobs/--scheduler"
+            )
+        if unique and not (self.placement_group().size == 1 or self._tiling_unique()):
+            raise PuzzleError(f"{type(self).__name__}'s unique count uses its own symmetries and runs in one process; drop --jobs/--scheduler")
+        from gridgames.search.parallel_tiling import count_parallel
+
+        wanted = unique and self.placement_group().size > 1
+        return count_parallel(tiling, jobs=jobs, scheduler=scheduler, unique="canonical" if wanted else False, on_progress=on_progress)
 
     def is_solution(self, solution: Solution) -> bool:
         """True when every placement is a candidate and together they cover each primary item once, no secondary twice."""
         problem = self.exact_cover()
-        index = self.__dict__.get("_gridgames_placement_index")
-        if index is None:
-            index = {label: k for k, label in enumerate(problem.labels)}
-            self.__dict__["_gridgames_placement_index"] = index
+        index = self._placement_index()
         chosen = []
         for placement in solution:
             if not isinstance(placement, Placement) or placement not in index:
@@ -161,5 +426,5 @@ class ExactCoverPuzzle(Puzzle):
         return problem.is_cover(chosen)
 
 
-__all__ = ["CellMap", "ExactCoverPuzzle", "grid_symmetries", "solution_key"]
+__all__ = ["CellMap", "ExactCoverPuzzle", "PlacementGroup", "grid_symmetries", "solution_key"]
 
