@@ -73,7 +73,9 @@ def _player_names(spec: GameSpec) -> tuple[str, ...]:
 
 def play_command(spec: GameSpec) -> Any:
     """The generic ``play`` command of a turn-based game, as a click command."""
-    kinds = "/".join(SEAT_KINDS)
+    default = spec.make()
+    levels = default.computer_levels() if isinstance(default, Game) else ()
+    kinds = "/".join((*SEAT_KINDS, *(level for level in levels if level not in SEAT_KINDS)))
     names = _player_names(spec)
     seats = [
         (i, _keyword(f"seat_{i}", None, Optional[str], *flags,
@@ -132,11 +134,15 @@ def _seats(game: Game, kinds: list[str], think: float, rng: random.Random) -> li
     if not think > 0:
         raise OptionError(f"--think must be a positive number of seconds, got {think}")
     kinds = (kinds + ["ai"] * game.info.num_players)[: game.info.num_players]
+    own = game.computer_levels()
     seats: list[Player | None] = []
-    for kind in kinds:
-        if kind.lower() not in SEAT_KINDS:
-            raise OptionError(f"unknown player kind {kind!r} (choose from {', '.join(SEAT_KINDS)})")
-        seats.append(None if kind.lower() == "human" else make_ai(game, kind.lower(), seconds=think, rng=rng))
+    for kind in (k.lower() for k in kinds):
+        if kind in own:  # the game's own computer players (its API), before the generic ones
+            seats.append(game.computer_player(kind, rng))
+        elif kind in SEAT_KINDS:
+            seats.append(None if kind == "human" else make_ai(game, kind, seconds=think, rng=rng))
+        else:
+            raise OptionError(f"unknown player kind {kind!r} (choose from {', '.join((*SEAT_KINDS, *own))})")
     return seats
 
 

@@ -8,7 +8,8 @@ A save file is a small JSON object (the game record that ``gridgames GAME show``
 
 ``moves`` is the game's own notation (`State.notation`, read back with
 `Game.from_notation`); ``seats`` holds one player kind per player in turn order
-(``human`` or a computer kind of `gridgames.search.players.AI_KINDS`). Version 1 files
+(``human``, a computer kind of `gridgames.search.players.AI_KINDS`, or one of the
+game's own `Game.computer_levels`). Version 1 files
 (autosaves from before seats were kept) have no ``seats``, ``think`` or ``seed`` and
 still load. Loading validates everything before anything is built -- the format and
 version, the game's name, each option against the game's declared options, the seats,
@@ -110,8 +111,8 @@ def from_json(text: str, *, source: str = "the save file") -> SavedPlay:
     if not isinstance(moves, str) or len(moves) > MAX_MOVES_CHARS:
         raise SaveFileError(f"{where}: 'moves' must be the game's notation as a string, not {str(moves)[:40]!r}")
     seats = data.get("seats", [])
-    if not isinstance(seats, list) or not all(isinstance(s, str) and s in SEAT_KINDS for s in seats):
-        raise SaveFileError(f"{where}: 'seats' must list one of {', '.join(SEAT_KINDS)} per player, not {seats!r}")
+    if not isinstance(seats, list) or not all(isinstance(s, str) and s.isidentifier() and len(s) <= 40 for s in seats):
+        raise SaveFileError(f"{where}: 'seats' must list one player kind per player (such as {', '.join(SEAT_KINDS)}), not {seats!r}")
     think = data.get("think")
     if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float)) or not (math.isfinite(think) and think > 0)):
         raise SaveFileError(f"{where}: 'think' must be a positive number of seconds, not {think!r}")
@@ -143,6 +144,10 @@ def restore(spec: GameSpec, saved: SavedPlay, *, source: str = "the save file") 
         raise SaveFileError(f"{spec.name} does not create a turn-based game")
     if saved.seats and len(saved.seats) != game.info.num_players:
         raise SaveFileError(f"{where}: 'seats' names {len(saved.seats)} players; {spec.name} has {game.info.num_players}")
+    kinds = (*SEAT_KINDS, *game.computer_levels())
+    for kind in saved.seats:
+        if kind not in kinds:
+            raise SaveFileError(f"{where}: {kind!r} is not a player of {spec.name} (choose from {', '.join(kinds)})")
     try:
         state = game.from_notation(saved.moves)
     except GridGamesError as error:

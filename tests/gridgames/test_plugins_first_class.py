@@ -35,6 +35,7 @@ def example_registry(monkeypatch: pytest.MonkeyPatch) -> Registry:
             EntryPoint("nqueens", "gridgames_nqueens:SPEC", GROUP),
             EntryPoint("connect4", "gridgames_connect4:SPEC", GROUP),
             EntryPoint("squares", "gridgames_test_support.plugin_puzzles:SQUARES", GROUP),
+            EntryPoint("c4generic", "gridgames_test_support.plugin_puzzles:C4_GENERIC", GROUP),
         ]
     )
     monkeypatch.setattr(gridgames.registry, "_default", registry)
@@ -229,7 +230,8 @@ def test_show_replays_a_record_move_by_move(tmp_path: Path) -> None:
     [
         ({"format": "other"}, "not a gridgames save file"),
         ({"version": 3}, "newer gridgames"),
-        ({"seats": ["human", "genius"]}, "'seats' must list"),
+        ({"seats": ["human", "genius"]}, "'genius' is not a player of mnk"),
+        ({"seats": ["human", 3]}, "'seats' must list"),
         ({"think": -1}, "'think' must be a positive"),
         ({"moves": "b2 b2"}, "not a legal game"),
         ({"options": {"width": "3"}}, "must be a int"),
@@ -252,6 +254,15 @@ def test_version_1_autosaves_still_load() -> None:
     saved = from_json(json.dumps({"format": "gridgames-moves", "version": 1, "game": "mnk", "options": {}, "moves": "b2"}))
     game, state = restore(SPEC, saved)
     assert saved.seats == () and state.notation() == "b2"
+
+
+def test_generic_play_seats_the_games_own_computer_levels_and_saves_them(tmp_path: Path) -> None:
+    path = tmp_path / "levels.json"
+    result = runner.invoke(app, ["play", "c4generic", "--second", "easy", "--seed", "2"], input=f"4\ns {path}\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "(easy) plays" in result.stdout
+    assert json.loads(path.read_text())["seats"] == ["human", "easy"]
+    assert "easy" in runner.invoke(app, ["play", "c4generic", "--help"]).stdout
 
 
 # --- Connect Four's save files record the seats too ----------------------------------------------

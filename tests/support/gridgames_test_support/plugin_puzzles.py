@@ -62,3 +62,14 @@ SQUARES = GameSpec(
     create=Monominoes,
     options=(Option("side", int, 8, "the board's side"),),
 )
+
+
+def _connect4_without_commands() -> GameSpec:
+    import attrs
+    from gridgames_connect4 import SPEC
+
+    return attrs.evolve(SPEC, name="c4generic", app=None)
+
+
+C4_GENERIC = _connect4_without_commands()
+"""Connect Four as a plugin without commands of its own: the generic play, with the game's own computer levels."""
