@@ -6,8 +6,11 @@
 Each line: the puzzle, the engine (the bitmask tiling kernel or dancing links), the count
 (checked against the known one), and the best wall time of ``--repeat`` runs of the
 search (after a warm-up run that compiles the kernels; the problem, its bitmask tables
-and its proved symmetry group are built once per puzzle, timed on a line of their own). N-queens has secondary items (the diagonals), so
-it runs on dancing links only; the dominoes are a tiling and run on both.
+and its proved symmetry group are built once per puzzle, the dominoes' build timed on a
+line of its own). N-queens has secondary items (the diagonals), so it runs on the bitmask kernel as a general exact cover (each secondary item gets a
+slack option) when its 2n + 2(2n - 1) items fit one 64-bit word (n <= 11), and on
+dancing links above (the kernel's multi-word form is timed too); the dominoes are a
+tiling and run on both.
 """
 
 from __future__ import annotations
@@ -71,18 +74,23 @@ def main() -> None:
     print(f"{'puzzle':<24} {'engine':<15} {'count':>12} {'known':>12} {'seconds':>9}")
     for n in range(1, 11 if args.quick else 13):
         queens = NQueens(n)
-        queens.exact_cover()  # built once; the time is the search's
-        result, seconds = best(queens.count, args.repeat)
-        print(f"{f'{n}-queens':<24} {'dancing links':<15} {result.count:>12,} {QUEENS[n]:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
-        assert result.count == QUEENS[n]  # type: ignore[attr-defined]
+        queens.kernel_problem(any_size=True)  # built once; the time is the search's
+        for engine in ("kernel", "dancing links"):
+            result, seconds = best(lambda q=queens, e=engine: q.count(engine=e), args.repeat)
+            label = engine if engine != "kernel" else ("bitmask" if n <= 11 else "bitmask (multi)")
+            print(f"{f'{n}-queens':<24} {label:<15} {result.count:>12,} {QUEENS[n]:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
+            assert result.count == QUEENS[n]  # type: ignore[attr-defined]
+        print(f"{'':<24} {'(auto: ' + queens.engine + ')':<15}")
     for n, known in QUEENS_UNIQUE.items():
         if args.quick and n > 10:
             continue
         queens = NQueens(n)
         queens.placement_group()  # the group, proved once; the time is the search's
-        result, seconds = best(lambda q=queens: q.count(unique=True), args.repeat)
-        print(f"{f'{n}-queens unique':<24} {'dancing links':<15} {result.count:>12,} {known:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
-        assert result.count == known  # type: ignore[attr-defined]
+        for engine in ("kernel", "dancing links"):
+            result, seconds = best(lambda q=queens, e=engine: q.count(unique=True, engine=e), args.repeat)
+            label = engine if engine != "kernel" else ("bitmask" if n <= 11 else "bitmask (multi)")
+            print(f"{f'{n}-queens unique':<24} {label:<15} {result.count:>12,} {known:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
+            assert result.count == known  # type: ignore[attr-defined]
     for (h, w), (known, unique_known) in DOMINOES.items():
         if args.quick and h > 6:
             continue
@@ -91,7 +99,7 @@ def main() -> None:
             runs += [("tiling", True), ("dancing links", True)]
         puzzle = Dominoes(h, w)
         started = time.perf_counter()
-        puzzle.tiling()  # the bitmask problem and the symmetry group, built once per puzzle
+        puzzle.kernel_problem()  # the bitmask problem and the symmetry group, built once per puzzle
         print(f"{f'dominoes {h}x{w} compile':<24} {'tiling':<15} {'':>12} {'':>12} {time.perf_counter() - started:>9.3f}")
         for engine, unique in runs:
             repeat = 1 if h > 6 else args.repeat

@@ -37,12 +37,14 @@ the method. The group is closed under composition, and a solution is counted whe
 is the least of its images (orbit counting: exactly one per class). A subclass that
 lists no symmetry counts every solution as distinct (unique == count).
 
-Engines: a puzzle whose items are exactly the board's cells, each candidate covering
-its placement's cells (a tiling), runs on the fast bitmask tiling kernel
+Engines, one family: a puzzle whose items are exactly the board's cells, each candidate
+covering its placement's cells (a tiling), runs on the fast bitmask tiling kernel
 (`gridgames.search.tiling`) with parallel counts (`count_parallel`) and the kernel's
-symmetry handling when the declared group is the board's; anything else (secondary
-items, other items) runs on dancing links (`gridgames.search.exact_cover`).
-`engine` names the one used.
+own symmetry handling when the declared group is the kernel's; any other problem of
+at most 64 items runs on the same kernel as a general exact cover (secondary items as
+slack options, see `kernel_problem`), and larger ones on dancing links
+(`gridgames.search.exact_cover`). `engine` names the one used; ``count(engine=...)``
+forces one.
 """
 
 from __future__ import annotations
@@ -58,14 +60,29 @@ import numpy as np
 from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, Placement, ProgressCallback, Puzzle, Solution
 from gridgames.grid import HOLE, Cell, Grid
+from gridgames.pieces import Piece, board_cells
+from gridgames.search import tiling as tiling_engine
 from gridgames.search.exact_cover import ExactCover
 from gridgames.search.symmetry import board_symmetries
+from gridgames.search.tiling import TilingProblem, prepare_unique
+from gridgames.shapes import Shape
+from gridgames.shapes import normalise as normalise_cells
 
 CellMap = Union[Mapping[Cell, Cell], Callable[[Cell], Cell]]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
 
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
+SLACK = "(empty)"  # the name of the general kernel's slack options (one per secondary item)
 MAX_GROUP = 5_000  # a declared group larger than this is refused (the canonical test tries every element)
+
+
+@attrs.frozen(eq=False)
+class KernelProblem:
+    """A puzzle compiled for the bitmask kernel: the problem, whether its cells are the board's, and the way back to the candidates."""
+
+    problem: TilingProblem
+    geometric: bool  # a tiling of the board's cells (dead-region pruning and the kernel's own symmetry handling apply)
+    back: dict[tuple[str, tuple[Cell, ...]], int]  # (the kernel's piece name, its cells) -> the candidate's index
 
 
 @attrs.frozen(eq=False)
@@ -247,23 +264,36 @@ class ExactCoverPuzzle(Puzzle):
             self.__dict__["_gridgames_placement_index"] = index
         return index
 
-    # --- the tiling kernel -------------------------------------------------
-    def tiling(self) -> Any:
-        """The puzzle as a `TilingProblem` for the bitmask kernel, or None when it is not a tiling (built once).
+    # --- the bitmask kernel ----------------------------------------------
+    def kernel_problem(self, *, any_size: bool = False) -> KernelProblem | None:
+        """The puzzle compiled for the bitmask kernel, or None when it runs on dancing links only (built once).
 
-        A tiling: no secondary item, the primary items are the board's cells, each candidate
-        covers exactly its placement's cells, no two candidates cover the same cells, and each
-        name's placements have one size. Pieces are the names' classes under the declared group
-        (names a symmetry exchanges become one piece), with copies enough for the whole board.
+        A *tiling* (no secondary item, the primary items are the board's cells, each candidate
+        covering exactly its placement's cells, no two on the same cells, one size per name)
+        compiles with its cells as the kernel's cells: the kernel then prunes dead regions
+        and counts up to symmetry itself. Pieces are the names' classes under the declared
+        group (names a symmetry exchanges become one piece), with copies enough for the board.
+        Any other problem of at most 64 items (primary and secondary) compiles as a general
+        exact cover on one machine word: items are bits (primary first), and each secondary
+        item gets a *slack* option covering it alone, so that "at most once" becomes "exactly
+        once" with one way to leave it empty (solutions unchanged, one for one).
+        Larger general problems stay on dancing links, which is faster there (see bench/plugins.py),
+        unless ``any_size`` asks for the kernel's multi-word form anyway.
         """
-        if "_gridgames_tiling" in self.__dict__:
-            return self.__dict__["_gridgames_tiling"]
-        self.__dict__["_gridgames_tiling"] = problem = self._build_tiling()
-        return problem
+        key = "_gridgames_kernel_any" if any_size else "_gridgames_kernel"
+        if key not in self.__dict__:
+            self.__dict__[key] = self._compile_tiling() or self._compile_general(64 if not any_size else None)
+        return self.__dict__[key]
 
-    def _build_tiling(self) -> Any:
+    @property
+    def engine(self) -> str:
+        """Which engine solves this puzzle: 'tiling' (the bitmask kernel on cells), 'bitmask' (general, one word) or 'dancing links'."""
+        kernel = self.kernel_problem()
+        return "dancing links" if kernel is None else "tiling" if kernel.geometric else "bitmask"
+
+    def _compile_tiling(self) -> KernelProblem | None:
         problem = self.exact_cover()
-        if problem.num_secondary or problem.num_primary > 4096:
+        if problem.num_secondary:
             return None
         labels: tuple[Placement, ...] = problem.labels
         cells = list(self.primary_items())
@@ -275,90 +305,128 @@ class ExactCoverPuzzle(Puzzle):
                 return None
         if len({p.cells for p in labels}) != len(labels):
             return None
-        # names a symmetry exchanges are one piece for the kernel
-        parent = {p.piece: p.piece for p in labels}
+        parent = {p.piece: p.piece for p in labels}  # names a symmetry exchanges are one piece for the kernel
 
         def find(name: str) -> str:
             while parent[name] != name:
                 name = parent[name]
             return name
 
-        perms = self.placement_group().perms
-        for g in perms[1:]:
+        for g in self.placement_group().perms[1:]:
             for k, image in enumerate(g.tolist()):
                 a, b = find(labels[k].piece), find(labels[image].piece)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
-        classes = sorted({find(p.piece) for p in labels})
         sizes: dict[str, set[int]] = {}
-        for p in labels:
-            sizes.setdefault(find(p.piece), set()).add(len(p.cells))
-        if any(len(s) != 1 for s in sizes.values()):
-            return None
-        from gridgames.pieces import Piece
-        from gridgames.search.tiling import TilingProblem
-        from gridgames.shapes import Shape
-        from gridgames.shapes import normalise as normalise_cells
-
         shapes: dict[str, set[tuple[Cell, ...]]] = {}
         for p in labels:
+            sizes.setdefault(find(p.piece), set()).add(len(p.cells))
             shapes.setdefault(find(p.piece), set()).add(normalise_cells(p.cells))
+        if any(len(s) != 1 for s in sizes.values()):
+            return None
+        classes = sorted(sizes)
         order = "column" if self.board.height <= self.board.width else "row"
-        from gridgames.pieces import board_cells
-
         ordered = board_cells(cells, order)
         bit = {cell: i for i, cell in enumerate(ordered)}
-        pieces = [Piece(name, Shape(min(shapes[name]), name), len(ordered) // next(iter(sizes[name])) + 1, "fixed") for name in classes]
+        pieces = [Piece(name, Shape(min(shapes[name]), name), len(ordered) // min(sizes[name]) + 1, "fixed") for name in classes]
         which = {name: i for i, name in enumerate(classes)}
         options = [(which[find(p.piece)], [bit[c] for c in p.cells]) for p in labels]
         compiled = TilingProblem.from_options(ordered, order, pieces, options)
-        back = {p.cells: p for p in labels}
-        self.__dict__["_gridgames_tiling_back"] = back
-        return compiled
+        back = {(find(p.piece), p.cells): k for k, p in enumerate(labels)}
+        return KernelProblem(compiled, True, back)
 
-    @property
-    def engine(self) -> str:
-        """Which engine solves this puzzle: 'tiling' (the bitmask kernel) or 'dancing links'."""
-        return "tiling" if self.tiling() is not None else "dancing links"
+    def _compile_general(self, max_items: int | None) -> KernelProblem | None:
+        problem = self.exact_cover()
+        n = problem.num_items
+        if (max_items is not None and n > max_items) or problem.num_primary == 0:
+            return None
+        labels: tuple[Placement, ...] = problem.labels
+        keys: dict[tuple[str, int], int] = {}
+        options, seen = [], set()
+        for label, items in zip(labels, problem.options):
+            if not any(i < problem.num_primary for i in items):
+                continue  # never chosen (as in Algorithm X)
+            key = keys.setdefault((label.piece, len(items)), len(keys))
+            row = tuple(sorted(items))
+            if (key, row) in seen:
+                return None  # two candidates of one name on the same items: the kernel would merge them
+            seen.add((key, row))
+            options.append((key, list(row)))
+        slack = keys.setdefault((SLACK, 1), len(keys))
+        options += [(slack, [i]) for i in range(problem.num_primary, n)]
+        cells = tuple((0, i) for i in range(n))
+        pieces = [Piece(f"{name}#{size}", Shape(tuple((0, i) for i in range(size))), n // size + 1, "fixed") for name, size in keys]
+        compiled = TilingProblem.from_options(cells, "row", pieces, options)
+        back = {(f"{label.piece}#{len(items)}", tuple((0, i) for i in sorted(items))): k for k, (label, items) in enumerate(zip(labels, problem.options))}
+        return KernelProblem(compiled, False, back)
 
-    def _tiling_unique(self) -> bool:
-        """True when the kernel's own symmetry group is exactly the declared one (so its unique counts are ours)."""
-        from gridgames.search.tiling import prepare_unique
+    def _kernel_indices(self, kernel: KernelProblem, solution: Iterable[Placement]) -> list[int]:
+        """The candidates (indices) of a solution the kernel found (slack placements left out)."""
+        return [kernel.back[(p.piece, p.cells)] for p in solution if not p.piece.startswith(SLACK + "#")]
 
-        problem = self.tiling()
+    def _kernel_counts_unique(self, kernel: KernelProblem) -> bool:
+        """True when the kernel's own symmetry group, as permutations of the candidates, is exactly the declared group."""
         group = self.placement_group()
-        if problem is None or group.refused:
+        if not kernel.geometric or group.size == 1:
             return False
-        kernel = prepare_unique(problem, "canonical").group
-        return len(kernel) == group.size and group.size > 1
+        problem = kernel.problem
+        cells = problem.cells
+        labels: tuple[Placement, ...] = self.exact_cover().labels
+        by_cells = {p.cells: k for k, p in enumerate(labels)}
+        bit = {cell: i for i, cell in enumerate(cells)}
+        mine = {g.tobytes() for g in group.perms}
+        theirs = set()
+        for perm in prepare_unique(problem, "canonical").group:
+            image = np.empty(len(labels), dtype=np.int64)
+            for k, p in enumerate(labels):
+                moved = tuple(sorted(cells[int(perm[bit[c]])] for c in p.cells))
+                if moved not in by_cells:
+                    return False
+                image[k] = by_cells[moved]
+            theirs.add(image.tobytes())
+        return mine == theirs
 
-    def _original(self, solution: Iterable[Placement]) -> Solution:
-        back = self.__dict__["_gridgames_tiling_back"]
-        return tuple(back[tuple(sorted(p.cells))] for p in solution)
+    def _engine_for(self, engine: str | None) -> KernelProblem | None:
+        if engine not in (None, "auto", "dancing links", "tiling", "bitmask", "kernel"):
+            raise PuzzleError(f"unknown engine {engine!r} (auto, kernel or 'dancing links')")
+        if engine == "dancing links":
+            return None
+        kernel = self.kernel_problem(any_size=engine not in (None, "auto"))  # asked for by name: the multi-word form too
+        if kernel is None and engine not in (None, "auto"):
+            raise PuzzleError(f"{type(self).__name__} has no primary item; it cannot run on the bitmask kernel")
+        return kernel
 
     def solutions(
-        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None
+        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None, engine: str | None = None
     ) -> Iterator[Solution]:
         """Solutions, lazily (one per symmetry class when ``unique``), at most ``limit`` of them."""
         if limit is not None and limit <= 0:
             return
-        tiling = self.tiling()
+        labels = self.exact_cover().labels
+        kernel = self._engine_for(engine)
+        check = unique and self.placement_group().size > 1
         found = 0
-        if tiling is not None and (not unique or self._tiling_unique() or self.placement_group().size == 1):
-            from gridgames.search import tiling as engine
-
-            stream = engine.solve(tiling, limit=limit, unique=unique and self.placement_group().size > 1, on_progress=on_progress)
+        if kernel is not None:
+            own = check and self._kernel_counts_unique(kernel)
+            stream = tiling_engine.solve(kernel.problem, limit=limit if own or not check else None, unique="canonical" if own else False,
+                                         prune=kernel.geometric, on_progress=on_progress)  # fmt: skip
             try:
                 for solution in stream:
-                    yield self._original(solution)
+                    chosen = self._kernel_indices(kernel, solution)
+                    if check and not own and not self._canonical_indices(np.array(sorted(chosen), dtype=np.int64)):
+                        continue
+                    yield tuple(labels[k] for k in chosen)
+                    found += 1
+                    if limit is not None and found >= limit:
+                        return
             finally:
                 stream.close()
             return
         problem = self.exact_cover()
         for chosen in problem.search().solutions(on_progress=on_progress):
-            if unique and not self._canonical_indices(np.array(chosen, dtype=np.int64)):
+            if check and not self._canonical_indices(np.array(chosen, dtype=np.int64)):
                 continue
-            yield tuple(problem.labels[k] for k in chosen)
+            yield tuple(labels[k] for k in chosen)
             found += 1
             if limit is not None and found >= limit:
                 return
@@ -366,53 +434,57 @@ class ExactCoverPuzzle(Puzzle):
     def count(self, *, unique: bool = False, on_progress: ProgressCallback | None = None, engine: str | None = None) -> CountResult:
         """Count every solution (one per symmetry class when ``unique``); partial when interrupted by Ctrl-C.
 
-        ``engine`` forces 'tiling' or 'dancing links' (default: the tiling kernel when the puzzle is a tiling).
+        ``engine``: None (the bitmask kernel for tilings and problems of at most 64 items, else dancing links),
+        'kernel' (the bitmask kernel at any size) or 'dancing links'.
         """
-        tiling = self.tiling() if engine != "dancing links" else None
-        if engine == "tiling" and tiling is None:
-            raise PuzzleError(f"{type(self).__name__} is not a tiling of the board's cells; it runs on dancing links only")
+        kernel = self._engine_for(engine)
         group = self.placement_group() if unique else None
-        if tiling is not None and (group is None or group.size == 1 or self._tiling_unique()):
-            from gridgames.search import tiling as kernel
-
-            result = kernel.count(tiling, unique=bool(group and group.size > 1) and "canonical", on_progress=on_progress)
-            method = group.describe() if group else "all"
-            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; tiling kernel")
-        problem = self.exact_cover()
-        if group is None or group.size == 1:
-            result = problem.count(on_progress=on_progress)
-            method = group.describe() if group else "all"
-            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; dancing links")
+        check = group is not None and group.size > 1
+        method = group.describe() if group else "all"
+        name = "dancing links" if kernel is None else "tiling kernel" if kernel.geometric else "bitmask kernel (secondary items as slack options)"
+        if kernel is not None and (not check or self._kernel_counts_unique(kernel)):
+            result = tiling_engine.count(kernel.problem, unique="canonical" if check else False, prune=kernel.geometric, on_progress=on_progress)
+            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; {name}")
+        if kernel is None and not check:
+            result = self.exact_cover().count(on_progress=on_progress)
+            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; {name}")
         started = time.perf_counter()
-        search = problem.search()
         found = 0
+        stream: Any = None
         try:
-            for chosen in search.solutions(on_progress=None if on_progress is None else lambda f, _: on_progress(f, found)):
-                if self._canonical_indices(np.array(chosen, dtype=np.int64)):
-                    found += 1
+            if kernel is not None:
+                stream = tiling_engine.solve(kernel.problem, prune=kernel.geometric, on_progress=None if on_progress is None else lambda f, _: on_progress(f, found))
+                for solution in stream:
+                    if self._canonical_indices(np.array(sorted(self._kernel_indices(kernel, solution)), dtype=np.int64)):
+                        found += 1
+            else:
+                stream = self.exact_cover().search()
+                for chosen in stream.solutions(on_progress=None if on_progress is None else lambda f, _: on_progress(f, found)):
+                    if self._canonical_indices(np.array(chosen, dtype=np.int64)):
+                        found += 1
         except KeyboardInterrupt:
             pass
-        return CountResult(
-            found, partial=not search.done, unique=True, seconds=time.perf_counter() - started, nodes=search.nodes,
-            method=f"{group.describe()}; dancing links",
-        )  # fmt: skip
+        partial = bool(stream is not None and (stream.partial if kernel is not None else not stream.done))
+        if kernel is not None and stream is not None:
+            stream.close()
+        return CountResult(found, partial=partial, unique=True, seconds=time.perf_counter() - started, nodes=stream.nodes if stream else 0, method=f"{method}; {name}")
 
     def count_parallel(
         self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False, on_progress: ProgressCallback | None = None
     ) -> Any:
-        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a tiling only); a `ParallelCount`."""
-        tiling = self.tiling()
-        if tiling is None:
+        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (on the bitmask kernel); a `ParallelCount`."""
+        kernel = self.kernel_problem()
+        if kernel is None:
             raise PuzzleError(
-                f"{type(self).__name__} runs on dancing links (it has secondary items or items other than the board's cells), "
+                f"{type(self).__name__} runs on dancing links (more than 64 items and not a tiling of the board's cells), "
                 "which counts in one process only; drop --jobs/--scheduler"
             )
-        if unique and not (self.placement_group().size == 1 or self._tiling_unique()):
-            raise PuzzleError(f"{type(self).__name__}'s unique count uses its own symmetries and runs in one process; drop --jobs/--scheduler")
+        check = unique and self.placement_group().size > 1
+        if check and not self._kernel_counts_unique(kernel):
+            raise PuzzleError(f"{type(self).__name__}'s unique count checks its declared symmetries in one process; drop --jobs/--scheduler")
         from gridgames.search.parallel_tiling import count_parallel
 
-        wanted = unique and self.placement_group().size > 1
-        return count_parallel(tiling, jobs=jobs, scheduler=scheduler, unique="canonical" if wanted else False, on_progress=on_progress)
+        return count_parallel(kernel.problem, jobs=jobs, scheduler=scheduler, unique="canonical" if check else False, prune=kernel.geometric, on_progress=on_progress)
 
     def is_solution(self, solution: Solution) -> bool:
         """True when every placement is a candidate and together they cover each primary item once, no secondary twice."""
@@ -426,5 +498,5 @@ class ExactCoverPuzzle(Puzzle):
         return problem.is_cover(chosen)
 
 
-__all__ = ["CellMap", "ExactCoverPuzzle", "PlacementGroup", "grid_symmetries", "solution_key"]
+__all__ = ["CellMap", "ExactCoverPuzzle", "KernelProblem", "PlacementGroup", "grid_symmetries", "solution_key"]
 

@@ -113,12 +113,33 @@ def test_a_symmetry_that_does_not_map_the_placements_is_refused_and_named() -> N
     assert (puzzle.count().count, result.count) == (1, 1)
 
 
-def test_dominoes_run_on_the_tiling_kernel_and_queens_on_dancing_links() -> None:
+def test_dominoes_run_on_the_tiling_kernel_small_queens_on_the_bitmask_kernel_large_ones_on_dancing_links() -> None:
     from gridgames_nqueens import NQueens
 
     assert Dominoes(Grid.empty(4, 4)).engine == "tiling"
-    assert NQueens(6).engine == "dancing links"
-    assert NQueens(8).count(unique=True).count == 12
+    assert NQueens(10).engine == "bitmask"  # 20 primary + 38 secondary items: one word
+    eleven = NQueens(11)  # 22 + 42 = 64 items: a full word
+    assert eleven.engine == "bitmask" and eleven.count().count == 2680
+    assert NQueens(12).engine == "dancing links"  # 70 items
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_queens_count_the_same_on_both_engines_with_secondary_items_as_slack_options(n: int) -> None:
+    from gridgames_nqueens import NQueens
+
+    known = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724][n - 1]
+    queens = NQueens(n)
+    assert queens.count(engine="kernel").count == queens.count(engine="dancing links").count == known
+    unique = {queens.count(unique=True, engine=e).count for e in ("kernel", "dancing links")}
+    assert len(unique) == 1
+    solutions = list(queens.solutions(limit=3, engine="kernel"))
+    assert all(queens.is_solution(s) and len(s) == n for s in solutions)
+
+
+def test_unique_queens_counts() -> None:
+    from gridgames_nqueens import NQueens
+
+    assert [NQueens(n).count(unique=True).count for n in (6, 8, 10)] == [1, 12, 92]
 
 
 def test_dominoes_count_in_two_processes() -> None:
@@ -127,11 +148,12 @@ def test_dominoes_count_in_two_processes() -> None:
     assert Dominoes(Grid.empty(6, 6), lambda cells: "D").count_parallel(jobs=2, unique=True).count == 930
 
 
-def test_queens_refuse_parallel_counts_in_one_line() -> None:
+def test_queens_count_in_two_processes_when_they_fit_the_kernel_and_refuse_in_one_line_when_not() -> None:
     from gridgames_nqueens import NQueens
 
+    assert NQueens(9).count_parallel(jobs=2).count == 352
     with pytest.raises(PuzzleError, match="dancing links"):
-        NQueens(6).count_parallel(jobs=2)
+        NQueens(12).count_parallel(jobs=2)
 
 
 # --- pictures -----------------------------------------------------------------------------------
@@ -172,11 +194,11 @@ def test_solve_jsonl_gives_one_line_per_solution_then_a_summary() -> None:
 def test_unique_count_prints_its_method() -> None:
     result = runner.invoke(app, ["solve", "nqueens", "--n", "6", "--count", "--unique"])
     assert result.exit_code == 0
-    assert "symmetry: canonical (8 symmetries acting on placements; names kept); dancing links" in result.stdout
+    assert "symmetry: canonical (8 symmetries acting on placements; names kept); bitmask kernel" in result.stdout
 
 
 def test_parallel_options_for_a_dancing_links_puzzle_are_one_line() -> None:
-    result = runner.invoke(app, ["solve", "nqueens", "--count", "--jobs", "2"])
+    result = runner.invoke(app, ["solve", "nqueens", "--n", "12", "--count", "--jobs", "2"])
     assert result.exit_code == 2 and "dancing links" in result.stderr and result.stderr.count("\n") == 1
 
 
