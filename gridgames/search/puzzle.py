@@ -73,7 +73,8 @@ CellMap = Union[Mapping[Cell, Cell], Callable[[Cell], Cell]]
 
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
 SLACK = "(empty)"  # the name of the general kernel's slack options (one per secondary item)
-MAX_GROUP = 5_000  # a declared group larger than this is refused (the canonical test tries every element)
+MAX_GROUP = 5_000
+CANONICAL_BATCH = 2048  # solutions checked together (numpy) in unique counts the kernel cannot make itself  # a declared group larger than this is refused (the canonical test tries every element)
 
 
 @attrs.frozen(eq=False)
@@ -256,6 +257,23 @@ class ExactCoverPuzzle(Puzzle):
         first = differ.argmax(axis=1)
         rows = np.flatnonzero(differ.any(axis=1))
         return not np.any(images[rows, first[rows]] < key[first[rows]])
+
+    def _canonical_batch(self, solutions: list[list[int]]) -> np.ndarray:
+        """For each solution (candidate indices) of one size or several, whether it is the least of its images."""
+        perms = self.placement_group().perms[1:]
+        result = np.ones(len(solutions), dtype=bool)
+        by_size: dict[int, list[int]] = {}
+        for i, chosen in enumerate(solutions):
+            by_size.setdefault(len(chosen), []).append(i)
+        for rows in by_size.values():
+            keys = np.sort(np.array([solutions[i] for i in rows], dtype=np.int64), axis=1)  # (B, k)
+            images = np.sort(perms[:, keys], axis=2)  # (G-1, B, k)
+            differ = images != keys[None]
+            first = differ.argmax(axis=2)  # (G-1, B)
+            smaller = np.take_along_axis(images, first[..., None], axis=2)[..., 0] < np.take_along_axis(keys[None].repeat(len(perms), 0), first[..., None], axis=2)[..., 0]
+            beaten = (smaller & differ.any(axis=2)).any(axis=0)
+            result[rows] = ~beaten
+        return result
 
     def _placement_index(self) -> dict[Placement, int]:
         index = self.__dict__.get("_gridgames_placement_index")
@@ -450,20 +468,30 @@ class ExactCoverPuzzle(Puzzle):
             return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; {name}")
         started = time.perf_counter()
         found = 0
+        batch: list[list[int]] = []
+
+        def flush() -> None:
+            nonlocal found
+            if batch:
+                found += int(self._canonical_batch(batch).sum())
+                batch.clear()
+
+        report = None if on_progress is None else (lambda fraction, _: on_progress(fraction, found))
         stream: Any = None
         try:
             if kernel is not None:
-                stream = tiling_engine.solve(kernel.problem, prune=kernel.geometric, on_progress=None if on_progress is None else lambda f, _: on_progress(f, found))
-                for solution in stream:
-                    if self._canonical_indices(np.array(sorted(self._kernel_indices(kernel, solution)), dtype=np.int64)):
-                        found += 1
+                stream = tiling_engine.solve(kernel.problem, prune=kernel.geometric, on_progress=report)
+                chosen_lists: Iterable[list[int]] = (self._kernel_indices(kernel, solution) for solution in stream)
             else:
                 stream = self.exact_cover().search()
-                for chosen in stream.solutions(on_progress=None if on_progress is None else lambda f, _: on_progress(f, found)):
-                    if self._canonical_indices(np.array(chosen, dtype=np.int64)):
-                        found += 1
+                chosen_lists = (list(chosen) for chosen in stream.solutions(on_progress=report))
+            for chosen in chosen_lists:
+                batch.append(chosen)
+                if len(batch) >= CANONICAL_BATCH:
+                    flush()
         except KeyboardInterrupt:
             pass
+        flush()
         partial = bool(stream is not None and (stream.partial if kernel is not None else not stream.done))
         if kernel is not None and stream is not None:
             stream.close()
