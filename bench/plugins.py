@@ -16,6 +16,8 @@ tiling and run on both.
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
@@ -68,6 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     from gridgames_nqueens import NQueens
 
+    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     NQueens(6).count()  # compile the kernels
     Dominoes(4, 4).count()
     Dominoes(4, 4).count(engine="dancing links")
@@ -111,6 +114,7 @@ def main() -> None:
         result, seconds = best(lambda: puzzle.count_parallel(jobs=2), 1 if h > 6 else args.repeat)
         print(f"{f'dominoes {h}x{w} --jobs 2':<24} {'tiling':<15} {result.count:>12,} {known:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
         assert result.count == known  # type: ignore[attr-defined]
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

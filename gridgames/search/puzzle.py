@@ -125,6 +125,11 @@ def _apply(cell_map: CellMap, cell: Cell) -> Cell:
     return cell_map[cell]
 
 
+def _kernel_piece(name: str, cells: tuple[Cell, ...], copies: int) -> Piece:
+    """A piece for explicit kernel options: its name, one shape (only its size matters: copies never run out), copies."""
+    return Piece(name, Shape(normalise_cells(cells), name), copies, "fixed")
+
+
 def _close(generators: list[np.ndarray], limit: int = MAX_GROUP) -> np.ndarray | None:
     """The group the permutations generate (identity first), or None past ``limit`` elements."""
     n = len(generators[0]) if generators else 0
@@ -346,7 +351,7 @@ class ExactCoverPuzzle(Puzzle):
         order = "column" if self.board.height <= self.board.width else "row"
         ordered = board_cells(cells, order)
         bit = {cell: i for i, cell in enumerate(ordered)}
-        pieces = [Piece(name, Shape(min(shapes[name]), name), len(ordered) // min(sizes[name]) + 1, "fixed") for name in classes]
+        pieces = [_kernel_piece(name, min(shapes[name]), len(ordered) // min(sizes[name]) + 1) for name in classes]
         which = {name: i for i, name in enumerate(classes)}
         options = [(which[find(p.piece)], [bit[c] for c in p.cells]) for p in labels]
         compiled = TilingProblem.from_options(ordered, order, pieces, options)
@@ -373,7 +378,7 @@ class ExactCoverPuzzle(Puzzle):
         slack = keys.setdefault((SLACK, 1), len(keys))
         options += [(slack, [i]) for i in range(problem.num_primary, n)]
         cells = tuple((0, i) for i in range(n))
-        pieces = [Piece(f"{name}#{size}", Shape(tuple((0, i) for i in range(size))), n // size + 1, "fixed") for name, size in keys]
+        pieces = [_kernel_piece(f"{name}#{size}", tuple((0, i) for i in range(size)), n // size + 1) for name, size in keys]
         compiled = TilingProblem.from_options(cells, "row", pieces, options)
         back = {(f"{label.piece}#{len(items)}", tuple((0, i) for i in sorted(items))): k for k, (label, items) in enumerate(zip(labels, problem.options))}
         return KernelProblem(compiled, False, back)
