@@ -26,10 +26,13 @@ from __future__ import annotations
 import colorsys
 import zlib
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
-from gridgames.game import Placement, Solution
 from gridgames.grid import Cell, Grid
+
+if TYPE_CHECKING:  # the protocol's layer comes after this one: placements are anything with .piece and .cells
+    from gridgames.game import Placement, Solution
 
 __all__ = ["cell_owners", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
 
