@@ -194,7 +194,7 @@ def test_solve_jsonl_gives_one_line_per_solution_then_a_summary() -> None:
 def test_unique_count_prints_its_method() -> None:
     result = runner.invoke(app, ["solve", "nqueens", "--n", "6", "--count", "--unique"])
     assert result.exit_code == 0
-    assert "symmetry: canonical (8 symmetries acting on placements; names kept); bitmask kernel" in result.stdout
+    assert "symmetry: canonical (8 symmetries acting on placements; names kept); dancing links" in result.stdout
 
 
 def test_parallel_options_for_a_dancing_links_puzzle_are_one_line() -> None:
