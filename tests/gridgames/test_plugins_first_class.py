@@ -36,6 +36,7 @@ def example_registry(monkeypatch: pytest.MonkeyPatch) -> Registry:
             EntryPoint("connect4", "gridgames_connect4:SPEC", GROUP),
             EntryPoint("squares", "gridgames_test_support.plugin_puzzles:SQUARES", GROUP),
             EntryPoint("c4generic", "gridgames_test_support.plugin_puzzles:C4_GENERIC", GROUP),
+            EntryPoint("cram", "gridgames_test_support.cram:SPEC", GROUP),
         ]
     )
     monkeypatch.setattr(gridgames.registry, "_default", registry)
@@ -276,6 +277,36 @@ def test_version_1_autosaves_still_load() -> None:
     saved = from_json(json.dumps({"format": "gridgames-moves", "version": 1, "game": "mnk", "options": {}, "moves": "b2"}))
     game, state = restore(SPEC, saved)
     assert saved.seats == () and state.notation() == "b2"
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "opening", "reply"),
+    [("mnk", ["--x", "human", "--o", "mcts"], "b2", "O (mcts) plays"), ("cram", ["--first", "human", "--second", "mcts"], "b2h", "Second (mcts) plays")],
+)
+def test_a_plugin_game_scripted_through_stdin_hints_undoes_saves_loads_and_replays(
+    tmp_path: Path, game: str, seats: list[str], opening: str, reply: str
+) -> None:
+    path = tmp_path / f"{game}.json"
+    script = f"h\n{opening}\nu\n{opening}\ns {path}\nq\n"
+    played = runner.invoke(app, ["play", game, *seats, "--think", "0.05", "--seed", "3"], input=script)
+    assert played.exit_code == 0, played.output
+    assert "hint: " in played.stdout
+    assert played.stdout.count(reply) == 2  # the reply to the first opening, taken back with it, and to the second
+    saved = json.loads(path.read_text())
+    assert saved["seats"] == ["human", "mcts"] and saved["think"] == 0.05 and saved["seed"] == 3
+    assert saved["moves"].split()[0] == opening and len(saved["moves"].split()) == 2
+    resumed = runner.invoke(app, ["play", game, "--load", str(path)], input="q\n")
+    assert resumed.exit_code == 0 and reply not in resumed.stdout  # the human is to move, as when saved
+    replayed = runner.invoke(app, [game, "show", str(path)])
+    assert replayed.exit_code == 0 and "\n1. " in replayed.stdout and "\n2. " in replayed.stdout
+    final = replayed.stdout.split("\n2. ")[1].split("\n", 1)[1].split("moves:")[0].strip()  # the board after move 2
+    assert resumed.stdout.startswith(final)  # --load resumes at the position the record ends with
+
+
+def test_cram_seats_are_first_and_second_and_its_help_does_not_repeat_its_name() -> None:
+    help_text = " ".join(runner.invoke(app, ["play", "cram", "--help"]).output.split())
+    assert "--first" in help_text and "--second" in help_text and "who plays First (first to move)" in help_text
+    assert "cram: Cram" not in help_text and "Play cram: put dominoes" in help_text
 
 
 def test_generic_play_seats_the_games_own_computer_levels_and_saves_them(tmp_path: Path) -> None:
