@@ -202,9 +202,11 @@ class TerminalPlay:
         return f"game saved to {path} (moves: {moves})"
 
     def hint(self) -> str:
-        """The move the game's AI would play here, as one line."""
+        """The move the game's AI would play here (its strongest own level, else `make_ai`), as one line."""
         rng = random.Random(None if self.seed is None else self.seed + len(self.state.history))
-        advisor = make_ai(self.state.game, "ai", seconds=min(self.think, 5.0), rng=rng)
+        game = self.state.game
+        levels = game.computer_levels()  # the game's own strongest player, else the generic AI
+        advisor = game.computer_player(levels[-1], rng) if levels else make_ai(game, "ai", seconds=min(self.think, 5.0), rng=rng)
         move = advisor.choose(self.state.copy())
         note = getattr(advisor, "note", "")
         return f"hint: {self.state.game.format_move(move)} ({advisor.name}" + (f", {note})" if note else ")")

@@ -311,9 +311,11 @@ def test_cram_seats_are_first_and_second_and_its_help_does_not_repeat_its_name()
 
 def test_generic_play_seats_the_games_own_computer_levels_and_saves_them(tmp_path: Path) -> None:
     path = tmp_path / "levels.json"
-    result = runner.invoke(app, ["play", "c4generic", "--second", "easy", "--seed", "2"], input=f"4\ns {path}\nq\n")
+    result = runner.invoke(app, ["play", "c4generic", "--second", "easy", "--seed", "2"], input=f"4\ns {path}\nh\nq\n")
     assert result.exit_code == 0, result.output
     assert "(easy) plays" in result.stdout
+    hint = next(line for line in result.stdout.splitlines() if "hint: " in line)
+    assert hint.split("(")[1].startswith(("perfect", "hard"))  # the game's strongest level (hard without the solver)
     assert json.loads(path.read_text())["seats"] == ["human", "easy"]
     assert "easy" in runner.invoke(app, ["play", "c4generic", "--help"]).stdout
 
