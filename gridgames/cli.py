@@ -124,6 +124,10 @@ def info(game: str = typer.Argument(..., help="The game's name (see 'gridgames l
         names = command.list_commands(None) if hasattr(command, "list_commands") else []
         if names:
             typer.echo(f"\nCommands: {', '.join(names)}  (gridgames {spec.name} COMMAND --help)")
+    else:
+        from gridgames.cli_generic import generic_verbs
+
+        typer.echo(f"\nCommands: {', '.join(generic_verbs(spec))}  (generic; gridgames {spec.name} COMMAND --help)")
     if spec.doc:
         typer.echo("\n" + spec.doc.strip())
 
