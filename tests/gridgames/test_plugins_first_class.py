@@ -198,6 +198,22 @@ def test_unique_count_prints_its_method() -> None:
     assert "symmetry: canonical (8 symmetries acting on placements; names kept); dancing links" in result.stdout
 
 
+def test_solve_counts_a_plugin_in_two_processes_from_the_cli() -> None:
+    result = runner.invoke(app, ["solve", "nqueens", "--n", "8", "--count", "--jobs", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["solutions"], report["partial"], report["jobs"]) == (92, False, 2)
+    assert report["parts_done"] == report["parts"] > 1
+
+
+def test_solve_counts_a_plugin_on_a_dask_cluster(dask_scheduler: str) -> None:
+    pytest.importorskip("distributed")
+    result = runner.invoke(app, ["solve", "nqueens", "--n", "9", "--count", "--scheduler", dask_scheduler, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["solutions"], report["partial"], report["scheduler"]) == (352, False, dask_scheduler)
+
+
 def test_parallel_options_for_a_dancing_links_puzzle_are_one_line() -> None:
     result = runner.invoke(app, ["solve", "nqueens", "--n", "12", "--count", "--jobs", "2"])
     assert result.exit_code == 2 and "dancing links" in result.stderr and result.stderr.count("\n") == 1
