@@ -65,6 +65,7 @@ from gridgames.search import tiling as tiling_engine
 from gridgames.search.exact_cover import ExactCover
 from gridgames.search.symmetry import board_symmetries
 from gridgames.search.tiling import TilingProblem, prepare_unique
+from gridgames.search.tiling.general import decode, general_problem, piece_name
 from gridgames.shapes import Shape
 from gridgames.shapes import normalise as normalise_cells
 
@@ -72,7 +73,6 @@ CellMap = Union[Mapping[Cell, Cell], Callable[[Cell], Cell]]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
 
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
-SLACK = "(empty)"  # the name of the general kernel's slack options (one per secondary item)
 MAX_GROUP = 5_000
 CANONICAL_BATCH = 2048  # solutions checked together (numpy) in unique counts the kernel cannot make itself  # a declared group larger than this is refused (the canonical test tries every element)
 
@@ -297,9 +297,10 @@ class ExactCoverPuzzle(Puzzle):
         and counts up to symmetry itself. Pieces are the names' classes under the declared
         group (names a symmetry exchanges become one piece), with copies enough for the board.
         Any other problem of at most 64 items (primary and secondary) compiles as a general
-        exact cover on one machine word: items are bits (primary first), and each secondary
-        item gets a *slack* option covering it alone, so that "at most once" becomes "exactly
-        once" with one way to leave it empty (solutions unchanged, one for one).
+        exact cover on one machine word (`gridgames.search.tiling.general`): items are bits
+        (primary first), and each secondary item gets a *slack* option covering it alone, so
+        that "at most once" becomes "exactly once" with one way to leave it empty (solutions
+        unchanged, one for one).
         Larger general problems stay on dancing links, which is faster there (see bench/plugins.py),
         unless ``any_size`` asks for the kernel's multi-word form anyway.
         """
@@ -364,28 +365,16 @@ class ExactCoverPuzzle(Puzzle):
         if (max_items is not None and n > max_items) or problem.num_primary == 0:
             return None
         labels: tuple[Placement, ...] = problem.labels
-        keys: dict[tuple[str, int], int] = {}
-        options, seen = [], set()
-        for label, items in zip(labels, problem.options):
-            if not any(i < problem.num_primary for i in items):
-                continue  # never chosen (as in Algorithm X)
-            key = keys.setdefault((label.piece, len(items)), len(keys))
-            row = tuple(sorted(items))
-            if (key, row) in seen:
-                return None  # two candidates of one name on the same items: the kernel would merge them
-            seen.add((key, row))
-            options.append((key, list(row)))
-        slack = keys.setdefault((SLACK, 1), len(keys))
-        options += [(slack, [i]) for i in range(problem.num_primary, n)]
-        cells = tuple((0, i) for i in range(n))
-        pieces = [_kernel_piece(f"{name}#{size}", tuple((0, i) for i in range(size)), n // size + 1) for name, size in keys]
-        compiled = TilingProblem.from_options(cells, "row", pieces, options)
-        back = {(f"{label.piece}#{len(items)}", tuple((0, i) for i in sorted(items))): k for k, (label, items) in enumerate(zip(labels, problem.options))}
+        try:
+            compiled = general_problem(problem.num_primary, problem.num_secondary, ((p.piece, items) for p, items in zip(labels, problem.options)))
+        except PuzzleError:  # two candidates of one name on the same items: the kernel would merge them
+            return None
+        back = {(piece_name(p.piece, len(items)), tuple((0, i) for i in sorted(items))): k for k, (p, items) in enumerate(zip(labels, problem.options))}
         return KernelProblem(compiled, False, back)
 
     def _kernel_indices(self, kernel: KernelProblem, solution: Iterable[Placement]) -> list[int]:
         """The candidates (indices) of a solution the kernel found (slack placements left out)."""
-        return [kernel.back[(p.piece, p.cells)] for p in solution if not p.piece.startswith(SLACK + "#")]
+        return [kernel.back[(p.piece, p.cells)] for p in solution if kernel.geometric or decode(p) is not None]
 
     def _kernel_counts_unique(self, kernel: KernelProblem) -> bool:
         """True when the kernel's own symmetry group, as permutations of the candidates, is exactly the declared group."""
