@@ -42,8 +42,10 @@ class GameGroup(TyperGroup):
         if command is not None or cmd_name not in default_registry().names():
             return command
         spec = default_registry().load(cmd_name)
-        if spec.app is None:
-            raise GridGamesError(f"{cmd_name} has no commands of its own; try 'gridgames play {cmd_name}' or 'gridgames solve {cmd_name}'")
+        if spec.app is None:  # a plugin without commands of its own gets the generic ones (gridgames mnk show RECORD)
+            from gridgames.cli_generic import generic_group
+
+            return generic_group(spec)
         return game_command(spec)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
@@ -122,6 +124,10 @@ def info(game: str = typer.Argument(..., help="The game's name (see 'gridgames l
         names = command.list_commands(None) if hasattr(command, "list_commands") else []
         if names:
             typer.echo(f"\nCommands: {', '.join(names)}  (gridgames {spec.name} COMMAND --help)")
+    else:
+        from gridgames.cli_generic import generic_verbs
+
+        typer.echo(f"\nCommands: {', '.join(generic_verbs(spec))}  (generic; gridgames {spec.name} COMMAND --help)")
     if spec.doc:
         typer.echo("\n" + spec.doc.strip())
 

@@ -315,6 +315,20 @@ class Puzzle(ABC):
                 grid.set(cell, i)
         return grid
 
+    def to_text(self, solution: Solution) -> str:
+        """A plain-text picture of a solution: pieces by name, outlined (a puzzle that overrides `picture` gets that grid's text)."""
+        if type(self).picture is not Puzzle.picture:  # the puzzle draws its own grid (e.g. 'Q' for each queen)
+            return self.picture(solution).to_text()
+        from gridgames.drawing import to_text
+
+        return to_text(self.board, solution)
+
+    def svg(self, solution: Solution, *, title: str = "") -> str:
+        """A standalone SVG picture of a solution: one colour per piece name, outlines, names written on the pieces."""
+        from gridgames.drawing import to_svg
+
+        return to_svg(self.board, solution, title=title)
+
 
 # ----------------------------------------------------------------------------------------------
 # What a game module exposes

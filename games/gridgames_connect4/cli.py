@@ -21,7 +21,7 @@ from rich.console import Console
 from gridgames_connect4 import cli_book, cli_review, players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
-from gridgames_connect4.save import load_game, save_game, to_json
+from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, whole_number
 from gridgames.errors import GridGamesError, OptionError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
@@ -63,6 +63,7 @@ class TerminalGame:
     think: float = players.DEFAULT_THINK
     rng: random.Random = attrs.field(factory=random.Random)
     interactive: bool = False
+    seed: int | None = None
     _at_prompt: bool = attrs.field(default=False, init=False)
 
     @property
@@ -92,7 +93,7 @@ class TerminalGame:
         if not moves:
             return "no move played, nothing to save."
         try:
-            path = write_autosave("connect4", to_json(self.state, first=self.first))
+            path = write_autosave("connect4", to_json(self.state, first=self.first, **self.recorded()))
         except GridGamesError as error:
             return f"could not autosave ({error}); the moves so far: {moves}."
         return f"game saved to {path} (moves: {moves}); resume with: gridgames play connect4 --resume"
@@ -192,12 +193,17 @@ class TerminalGame:
         return (f"Hint: play {advice.column + 1}. Solver scores for {mover}: {scores} "
                 "(+ wins, - loses, 0 draws; the further from 0, the sooner).")
 
+    def recorded(self) -> dict[str, Any]:
+        """What a save file keeps beside the moves: who plays each colour, the think time and the seed."""
+        colours = render.colour_names(self.first)
+        return {"seats": {colours[p]: self.seats[p].kind for p in (0, 1)}, "think": self.think, "seed": self.seed}
+
     def _save(self, name: str) -> None:
         if not name:
             self.say("Type 's' and a file name, e.g. 's game.json'.")
             return
         try:
-            path = save_game(self.state, Path(name).expanduser(), first=self.first)
+            path = save_game(self.state, Path(name).expanduser(), first=self.first, **self.recorded())
         except GridGamesError as error:
             self.say(f"Not saved: {error}.")
             return
@@ -227,9 +233,9 @@ def _check_kind(option: str, kind: str) -> str:
 
 
 def _state_to_play(load: Optional[Path], width: int | None, height: int | None, connect: int | None,
-                   first: str | None) -> tuple[Connect4State, str]:
+                   first: str | None) -> tuple[Connect4State, str, SavedGame | None]:
     if load is None:
-        return _game(width, height, connect).new_state(), first or "red"
+        return _game(width, height, connect).new_state(), first or "red", None
     saved = load_game(load)
     game = saved.state.game
     for name, given, kept in (("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)):
@@ -237,7 +243,7 @@ def _state_to_play(load: Optional[Path], width: int | None, height: int | None, 
             raise OptionError(f"--{name} {given} differs from the saved game's {kept}; --load takes the board from the file")
     if first is not None and first != saved.first:
         raise OptionError(f"--first {first} differs from the saved game, where {saved.first} moved first")
-    return saved.state, saved.first
+    return saved.state, saved.first, saved
 
 
 def make_app() -> typer.Typer:
@@ -252,11 +258,11 @@ def make_app() -> typer.Typer:
 
     @app.command("play")
     def play(
-        red: str = typer.Option("human", "--red", help=f"Who plays red: {', '.join(SEAT_KINDS)}."),
-        yellow: str = typer.Option("medium", "--yellow", help=f"Who plays yellow: {', '.join(SEAT_KINDS)}."),
+        red: Optional[str] = typer.Option(None, "--red", help=f"Who plays red: {', '.join(SEAT_KINDS)} [default: human, or the saved game's]."),
+        yellow: Optional[str] = typer.Option(None, "--yellow", help=f"Who plays yellow: {', '.join(SEAT_KINDS)} [default: medium, or the saved game's]."),
         first: Optional[str] = typer.Option(None, "--first", help="Which colour moves first: red (default) or yellow."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed for reproducible computer play."),
-        think: float = typer.Option(players.DEFAULT_THINK, "--think", help="Seconds a computer may think per move."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed for reproducible computer play [default: the saved game's, if any]."),
+        think: Optional[float] = typer.Option(None, "--think", help=f"Seconds a computer may think per move [default: {players.DEFAULT_THINK}, or the saved game's]."),
         width: Optional[int] = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
         height: Optional[int] = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
         connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
@@ -272,10 +278,18 @@ def make_app() -> typer.Typer:
                 raise OptionError(f"no interrupted Connect Four game to resume (autosaves are kept in {autosave_dir()})")
         if first is not None and first.lower() not in PLAYER_NAMES:
             raise OptionError(f"--first must be red or yellow, not {first!r}")
-        if not think > 0:
+        if think is not None and not think > 0:
             raise OptionError(f"--think must be a positive number of seconds, not {think!r}")
-        kinds = {"red": _check_kind("--red", red), "yellow": _check_kind("--yellow", yellow)}
-        state, first_colour = _state_to_play(load, width, height, connect, first.lower() if first else None)
+        state, first_colour, saved = _state_to_play(load, width, height, connect, first.lower() if first else None)
+        kept = saved.seats if saved is not None else {}
+        kinds = {
+            "red": _check_kind("--red", red if red is not None else kept.get("red", "human")),
+            "yellow": _check_kind("--yellow", yellow if yellow is not None else kept.get("yellow", "medium")),
+        }
+        if saved is not None:
+            think = think if think is not None else saved.think
+            seed = seed if seed is not None else saved.seed
+        think = players.DEFAULT_THINK if think is None else think
         seats = []
         for player, colour in enumerate(render.colour_names(first_colour)):
             kind = kinds[colour]
@@ -283,7 +297,7 @@ def make_app() -> typer.Typer:
             seats.append(Seat(kind, None if kind == "human" else players.make_player(kind, state.game, rng, think)))
         match = TerminalGame(
             state, (seats[0], seats[1]), console(), first_colour, think,
-            random.Random(seed), interactive=sys.stdin.isatty(),
+            random.Random(seed), interactive=sys.stdin.isatty(), seed=seed,
         )
         code = match.run()
         if code:

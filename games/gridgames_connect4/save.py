@@ -6,7 +6,10 @@ A save file looks like this (``moves`` is the game's move string, 1-based column
      "connect": 4, "first": "red", "moves": "4453"}
 
 ``first`` is the colour shown for the player who moved first (see ``--first``).
-Loading validates the whole file before building anything, and every problem is one
+Version 2 adds who sat where, the think time and the seed, so that ``--load`` resumes
+against the same opponent (``"seats": {"red": "human", "yellow": "perfect"},
+"think": 1.0, "seed": 7``); they are optional, and version 1 files still load (their
+seats are then the command line's). Loading validates the whole file before building anything, and every problem is one
 `SaveFileError` naming the file and what is wrong; keys it does not know are ignored.
 """
 
@@ -24,7 +27,8 @@ from gridgames.errors import GridGamesError, SaveFileError
 from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
 
 FORMAT = "gridgames-connect4"
-VERSION = 1
+VERSION = 2
+SEAT_KINDS = ("human", "random", "easy", "medium", "hard", "perfect")
 MAX_FILE_BYTES = MAX_SAVE_FILE_BYTES
 
 
@@ -34,10 +38,16 @@ class SavedGame:
 
     state: Connect4State
     first: str = "red"
+    seats: dict[str, str] = attrs.field(factory=dict)
+    """Who played each colour ({"red": "human", "yellow": "perfect"}); empty in version 1 files."""
+    think: float | None = None
+    seed: int | None = None
 
 
-def to_json(state: Connect4State, *, first: str = "red") -> str:
-    """The save-file text of a game."""
+def to_json(
+    state: Connect4State, *, first: str = "red", seats: dict[str, str] | None = None, think: float | None = None, seed: int | None = None
+) -> str:
+    """The save-file text of a game (with the seats, think time and seed when given)."""
     if first not in PLAYER_NAMES:
         raise SaveFileError(f"first must be 'red' or 'yellow', not {first!r}")
     game = state.game
@@ -50,12 +60,22 @@ def to_json(state: Connect4State, *, first: str = "red") -> str:
         "first": first,
         "moves": state.notation(),
     }
+    if seats:
+        data["seats"] = dict(seats)
+    if think is not None:
+        data["think"] = think
+    if seed is not None:
+        data["seed"] = seed
     return json.dumps(data, indent=2) + "\n"
 
 
-def save_game(state: Connect4State, path: str | os.PathLike[str], *, first: str = "red") -> Path:
+def save_game(
+    state: Connect4State, path: str | os.PathLike[str], *, first: str = "red", seats: dict[str, str] | None = None,
+    think: float | None = None, seed: int | None = None,
+) -> Path:
     """Write a game to ``path`` (atomically and durably: a failed write leaves any old file intact) and return the path."""
-    return write_user_text(path, to_json(state, first=first), what="save file", error=SaveFileError)
+    text = to_json(state, first=first, seats=seats, think=think, seed=seed)
+    return write_user_text(path, text, what="save file", error=SaveFileError)
 
 
 def load_game(path: str | os.PathLike[str]) -> SavedGame:
@@ -104,7 +124,16 @@ def from_json(text: str, *, source: str = "the save file") -> SavedGame:
         state = Connect4(width, height, connect).from_notation(moves)
     except GridGamesError as error:
         raise SaveFileError(f"{where}: its moves are not a legal game: {error}") from None
-    return SavedGame(state, first)
+    seats = data.get("seats", {})
+    if not isinstance(seats, dict) or not set(seats) <= set(PLAYER_NAMES) or not all(k in SEAT_KINDS for k in seats.values()):
+        raise SaveFileError(f"{where}: 'seats' must give red and yellow one of {', '.join(SEAT_KINDS)}, not {seats!r}")
+    think = data.get("think")
+    if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float)) or not 0 < think < 1e6):
+        raise SaveFileError(f"{where}: 'think' must be a positive number of seconds, not {think!r}")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise SaveFileError(f"{where}: 'seed' must be a whole number, not {seed!r}")
+    return SavedGame(state, first, dict(seats), None if think is None else float(think), seed)
 
 
 def _integer(data: dict[str, Any], key: str, low: int, high: int, where: str) -> int:

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gridgames.cli_generic
+import gridgames.cli_solve
 import gridgames.registry
 from gridgames.cli import app
 from gridgames.registry import GROUP, Registry
@@ -198,7 +199,7 @@ def test_an_interrupted_count_is_reported_as_partial(monkeypatch: pytest.MonkeyP
 
         yield on_progress
 
-    monkeypatch.setattr(gridgames.cli_generic, "search_progress", interrupting_progress)
+    monkeypatch.setattr(gridgames.cli_solve, "search_progress", interrupting_progress)
     monkeypatch.setattr("gridgames.search.exact_cover._FIRST_BUDGET", 100)
     text = runner.invoke(app, ["solve", "nqueens", "--n", "10", "--count"])
     assert text.exit_code == 0 and "partial count: interrupted" in text.stdout

@@ -10,7 +10,9 @@ A `TilingProblem` is compiled once from a board and a piece set::
 Files, one job each: `problem.py` compiles a board and pieces into arrays; `unique.py`
 prepares counting up to symmetry; `driver.py` runs the kernels (`solve`, `count`,
 `split`, `count_part`); `kernel_common.py` holds the kernels' structured arguments and
-shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels.
+shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels;
+`general.py` compiles any exact cover for them (items as cells, secondary items through
+slack options), which is how `ExactCoverPuzzle` problems that are not tilings use them.
 
 Vocabulary (the short names in the kernels):
 

@@ -22,7 +22,25 @@ def test_a_saved_game_loads_back_with_its_whole_history(tmp_path: Path) -> None:
     loaded = load_game(path)
     assert loaded.state == state
     assert loaded.first == "red"
-    assert json.loads(path.read_text()) == {**GOOD, "moves": "44536"}
+    assert json.loads(path.read_text()) == {**GOOD, "version": 2, "moves": "44536"}
+
+
+def test_version_2_keeps_the_seats_think_time_and_seed(tmp_path: Path) -> None:
+    state = Connect4().from_notation("44")
+    seats = {"red": "human", "yellow": "perfect"}
+    loaded = load_game(save_game(state, tmp_path / "seats.json", seats=seats, think=0.5, seed=11))
+    assert (loaded.seats, loaded.think, loaded.seed) == (seats, 0.5, 11)
+    assert load_game(save_game(state, tmp_path / "none.json")).seats == {}  # as version 1 files: the command line decides
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [({"seats": {"red": "genius"}}, "'seats' must give"), ({"seats": {"green": "easy"}}, "'seats' must give"),
+     ({"think": 0}, "'think' must be"), ({"seed": "7"}, "'seed' must be")],
+)  # fmt: skip
+def test_bad_seats_think_or_seed_are_one_error(extra: dict[str, object], message: str) -> None:
+    with pytest.raises(SaveFileError, match=message):
+        from_json(json.dumps({**GOOD, "version": 2, **extra}))
 
 
 def test_size_line_length_and_first_colour_are_kept(tmp_path: Path) -> None:
@@ -76,7 +94,7 @@ def _bad(**changes: object) -> str:
         (_bad(format=...), "not a Connect Four save file"),
         (_bad(version=...), "no valid format version"),
         (_bad(version="1"), "no valid format version"),
-        (_bad(version=2), "newer gridgames"),
+        (_bad(version=3), "newer gridgames"),
         (_bad(version=0), "impossible format version"),
         (_bad(width=...), "has no 'width'"),
         (_bad(width="seven"), "'width' must be a whole number from 4 to 10"),

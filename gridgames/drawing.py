@@ -1,0 +1,182 @@
+"""Default pictures of any puzzle's solutions: plain text and SVG, labelled by the pieces' names.
+
+Both drawings work from the board and the placements alone (`Placement.piece` and
+`Placement.cells`), so every `Puzzle` can draw itself and no puzzle runs out of
+symbols: a cell shows its piece's *name* (padded to the longest name), and lines
+between cells of different placements outline each piece, so two dominoes both
+named ``D`` side by side stay two dominoes::
+
+    >>> from gridgames.game import Placement
+    >>> from gridgames.grid import Grid
+    >>> solution = (Placement("H", [(0, 0), (0, 1)]), Placement("V", [(1, 0), (2, 0)]), Placement("V", [(1, 1), (2, 1)]))
+    >>> print(to_text(Grid.empty(3, 2), solution))
+    H H
+    -+-
+    V|V
+    V|V
+
+Holes are ``#`` and uncovered board cells ``.``. `to_svg` draws the same outlines with
+one colour per piece name (a stable hue from the name, so a piece keeps its colour
+across solutions and runs) and the name written once on each piece, in black or white
+by the colour's luminance (WCAG relative luminance, whichever contrasts more).
+"""
+
+from __future__ import annotations
+
+import colorsys
+import zlib
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+from gridgames.grid import Cell, Grid
+
+if TYPE_CHECKING:  # the protocol's layer comes after this one: placements are anything with .piece and .cells
+    from gridgames.game import Placement, Solution
+
+__all__ = ["cell_owners", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
+
+CELL = 28.0  # an SVG cell's side, in user units
+MARGIN = 6.0
+
+
+def cell_owners(solution: Iterable[Placement]) -> dict[Cell, int]:
+    """Which placement (its index in the solution) covers each cell."""
+    return {cell: index for index, placement in enumerate(solution) for cell in placement.cells}
+
+
+def to_text(board: Grid, solution: Solution) -> str:
+    """The solution as text: each cell shows its piece's name, and ``|`` / ``-`` separate different placements."""
+    owners = cell_owners(solution)
+    names = [p.piece for p in solution]
+    width = max([len(n) for n in names] + [1])
+
+    def owner(r: int, c: int) -> object:
+        if (r, c) in owners:
+            return owners[(r, c)]
+        return "hole" if not board.on_board((r, c)) else ("blank", r, c)
+
+    def label(r: int, c: int) -> str:
+        if (r, c) in owners:
+            return names[owners[(r, c)]].ljust(width)
+        return ("." if board.on_board((r, c)) else "#") * width
+
+    lines = []
+    for r in range(board.height):
+        row = label(r, 0)
+        for c in range(1, board.width):
+            row += ("|" if owner(r, c - 1) != owner(r, c) else " ") + label(r, c)
+        lines.append(row.rstrip())
+        if r + 1 < board.height:
+            cuts = [owner(r, c) != owner(r + 1, c) for c in range(board.width)]
+            if not any(cuts):  # only vertical lines go on: no line of its own
+                continue
+            between = ""
+            for c in range(board.width):
+                if c:
+                    across = cuts[c - 1] or cuts[c]
+                    down = owner(r, c - 1) != owner(r, c) or owner(r + 1, c - 1) != owner(r + 1, c)
+                    between += "+" if across and down else "-" if across else "|" if down else " "
+                between += ("-" if cuts[c] else " ") * width
+            lines.append(between.rstrip())
+    return "\n".join(lines)
+
+
+def piece_colour(name: str) -> str:
+    """A stable, fairly light colour for a piece name (``#rrggbb``)."""
+    hue = (zlib.crc32(name.encode()) % 360) / 360
+    r, g, b = colorsys.hls_to_rgb(hue, 0.62, 0.65)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def _luminance(colour: str) -> float:
+    def linear(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def letter_colour(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (``#rrggbb``)."""
+    light = _luminance(background)
+    return "#000000" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "#ffffff"
+
+
+def _label_cell(cells: Sequence[Cell]) -> Cell:
+    """The cell nearest the placement's centre (where its name is written)."""
+    mr = sum(r for r, _ in cells) / len(cells)
+    mc = sum(c for _, c in cells) / len(cells)
+    return min(cells, key=lambda cell: ((cell[0] - mr) ** 2 + (cell[1] - mc) ** 2, cell))
+
+
+def to_svg(board: Grid, solution: Solution, *, title: str = "") -> str:
+    """One solution as a standalone SVG document: coloured pieces, outlines, names."""
+    owners = cell_owners(solution)
+    width, height = board.width * CELL + 2 * MARGIN, board.height * CELL + 2 * MARGIN
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f"<title>{escape(title)}</title>" if title else "",
+    ]
+    for r in range(board.height):
+        for c in range(board.width):
+            x, y = MARGIN + c * CELL, MARGIN + r * CELL
+            if (r, c) in owners:
+                fill = piece_colour(solution[owners[(r, c)]].piece)
+            elif board.on_board((r, c)):
+                fill = "#ffffff"
+            else:
+                continue
+            out.append(f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#d0d0d0" stroke-width="0.5"/>')
+    segments = []
+
+    def who(r: int, c: int) -> object:
+        return owners.get((r, c), "board" if board.on_board((r, c)) else None)
+
+    for r in range(board.height + 1):
+        for c in range(board.width + 1):
+            if c < board.width and who(r - 1, c) != who(r, c):  # horizontal edge above (r, c)
+                segments.append(f"M{MARGIN + c * CELL:g} {MARGIN + r * CELL:g}h{CELL:g}")
+            if r < board.height and who(r, c - 1) != who(r, c):  # vertical edge left of (r, c)
+                segments.append(f"M{MARGIN + c * CELL:g} {MARGIN + r * CELL:g}v{CELL:g}")
+    if segments:
+        out.append(f'<path d="{"".join(segments)}" stroke="#222222" stroke-width="2" fill="none" stroke-linecap="square"/>')
+    size = max(7.0, min(14.0, CELL * 0.9 / max(1, max((len(p.piece) for p in solution), default=1)) * 1.6))
+    for placement in solution:
+        if not placement.cells:
+            continue
+        r, c = _label_cell(placement.cells)
+        colour = letter_colour(piece_colour(placement.piece))
+        out.append(
+            f'<text x="{MARGIN + (c + 0.5) * CELL:g}" y="{MARGIN + (r + 0.5) * CELL:g}" font-family="sans-serif" font-size="{size:.1f}" '
+            f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{escape(placement.piece)}</text>'
+        )
+    out.append("</svg>")
+    return "\n".join(line for line in out if line) + "\n"
+
+
+def svg_document(drawings: Sequence[str], *, title: str = "", gap: float = 12.0) -> str:
+    """Several standalone SVG drawings stacked top to bottom in one document (each nested as an ``<svg>``)."""
+    import xml.etree.ElementTree as ET
+
+    ns = "http://www.w3.org/2000/svg"
+    ET.register_namespace("", ns)
+    root = ET.Element(f"{{{ns}}}svg")
+    if title:
+        ET.SubElement(root, f"{{{ns}}}title").text = title
+    y, width = 0.0, 0.0
+    for text in drawings:
+        child = ET.fromstring(text)
+        w, h = float(child.get("width", "0")), float(child.get("height", "0"))
+        child.set("x", "0")
+        child.set("y", f"{y:g}")
+        root.append(child)
+        y += h + gap
+        width = max(width, w)
+    height = max(0.0, y - gap)
+    root.set("width", f"{width:g}")
+    root.set("height", f"{height:g}")
+    root.set("viewBox", f"0 0 {width:g} {height:g}")
+    return ET.tostring(root, encoding="unicode") + "\n"
+

@@ -1,0 +1,155 @@
+"""Save files of any turn-based game: the game's notation, its options, the seats, think time and seed.
+
+A save file is a small JSON object (the game record that ``gridgames GAME show`` replays)::
+
+    {"format": "gridgames-moves", "version": 2, "game": "mnk",
+     "options": {"m": 3, "n": 3, "k": 3}, "moves": "b2 a1 c3",
+     "seats": ["human", "ai"], "think": 1.0, "seed": 7}
+
+``moves`` is the game's own notation (`State.notation`, read back with
+`Game.from_notation`); ``seats`` holds one player kind per player in turn order
+(``human``, a computer kind of `gridgames.search.players.AI_KINDS`, or one of the
+game's own `Game.computer_levels`). Version 1 files
+(autosaves from before seats were kept) have no ``seats``, ``think`` or ``seed`` and
+still load. Loading validates everything before anything is built -- the format and
+version, the game's name, each option against the game's declared options, the seats,
+and the moves against the rules -- and every problem is one `SaveFileError` line.
+
+>>> saved = SavedPlay("mnk", {"m": 3}, "b2 a1", ("human", "ai"), think=0.5, seed=1)
+>>> from_json(to_json(saved)) == saved
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from gridgames.errors import GridGamesError, SaveFileError
+from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
+from gridgames.game import Game, GameKind, GameSpec, State
+
+__all__ = ["FORMAT", "VERSION", "SEAT_KINDS", "SavedPlay", "from_json", "load_play", "restore", "save_play", "to_json"]
+
+FORMAT = "gridgames-moves"
+VERSION = 2
+SEAT_KINDS: tuple[str, ...] = ("human", "ai", "negamax", "mcts", "random")  # gridgames.search.players.AI_KINDS and a human
+MAX_MOVES_CHARS = 100_000
+
+
+def _options(value: Any) -> dict[str, Any]:
+    return dict(value)
+
+
+@attrs.frozen
+class SavedPlay:
+    """A saved game: its name and options, the moves so far, and (from version 2) who sat where, think time, seed."""
+
+    game: str
+    options: dict[str, Any] = attrs.field(converter=_options, factory=dict)
+    moves: str = ""
+    seats: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    think: float | None = None
+    seed: int | None = None
+
+
+def to_json(saved: SavedPlay) -> str:
+    """The save-file text of a game (version 2)."""
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": saved.game, "options": saved.options, "moves": saved.moves}
+    if saved.seats:
+        data["seats"] = list(saved.seats)
+    if saved.think is not None:
+        data["think"] = saved.think
+    if saved.seed is not None:
+        data["seed"] = saved.seed
+    return json.dumps(data, indent=2) + "\n"
+
+
+def save_play(path: str | os.PathLike[str], saved: SavedPlay) -> Path:
+    """Write a save file atomically (a failed write leaves an old file intact); the path written."""
+    return write_user_text(path, to_json(saved), what="save file", error=SaveFileError)
+
+
+def load_play(path: str | os.PathLike[str]) -> SavedPlay:
+    """Read and check a save file's structure; `SaveFileError` naming the file when it is missing or nonsense."""
+    text = read_user_text(path, what="save file", max_bytes=MAX_SAVE_FILE_BYTES, error=SaveFileError)
+    return from_json(text, source=str(path))
+
+
+def from_json(text: str, *, source: str = "the save file") -> SavedPlay:
+    """The game held by a save file's text, its structure checked (``source`` names it in errors)."""
+    where = repr(source) if source != "the save file" else source
+    if not text.strip():
+        raise SaveFileError(f"{where} is empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SaveFileError(f"{where} is not valid JSON (truncated or edited?): {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except (RecursionError, ValueError):
+        raise SaveFileError(f"{where} is not a save file (nested too deeply or a number too long)") from None
+    if not isinstance(data, dict):
+        raise SaveFileError(f"{where} does not hold a saved game (expected a JSON object, found {type(data).__name__})")
+    if data.get("format") != FORMAT:
+        raise SaveFileError(f"{where} is not a gridgames save file (its format is {data.get('format')!r}, expected {FORMAT!r})")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise SaveFileError(f"{where} has no valid format version (found {version!r})")
+    if version > VERSION:
+        raise SaveFileError(f"{where} was saved by a newer gridgames (format version {version}; this one reads up to {VERSION})")
+    game = data.get("game")
+    if not isinstance(game, str) or not game:
+        raise SaveFileError(f"{where}: 'game' must be a game's name, not {game!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, (int, float, str, bool)) for v in options.values()):
+        raise SaveFileError(f"{where}: 'options' must be an object of numbers, text and true/false, not {options!r}")
+    moves = data.get("moves")
+    if not isinstance(moves, str) or len(moves) > MAX_MOVES_CHARS:
+        raise SaveFileError(f"{where}: 'moves' must be the game's notation as a string, not {str(moves)[:40]!r}")
+    seats = data.get("seats", [])
+    if not isinstance(seats, list) or not all(isinstance(s, str) and s.isidentifier() and len(s) <= 40 for s in seats):
+        raise SaveFileError(f"{where}: 'seats' must list one player kind per player (such as {', '.join(SEAT_KINDS)}), not {seats!r}")
+    think = data.get("think")
+    if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float)) or not (math.isfinite(think) and think > 0)):
+        raise SaveFileError(f"{where}: 'think' must be a positive number of seconds, not {think!r}")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise SaveFileError(f"{where}: 'seed' must be a whole number, not {seed!r}")
+    return SavedPlay(game, options, moves, tuple(seats), None if think is None else float(think), seed)
+
+
+def restore(spec: GameSpec, saved: SavedPlay, *, source: str = "the save file") -> tuple[Game, State]:
+    """The game (built with the saved options) and the position after the saved moves; one `SaveFileError` otherwise."""
+    where = repr(source) if source != "the save file" else source
+    if saved.game != spec.name:
+        raise SaveFileError(f"{where} holds a game of {saved.game}, not {spec.name}")
+    if spec.kind is not GameKind.TURN_BASED:
+        raise SaveFileError(f"{spec.name} is a puzzle; there is no game to load")
+    declared = {o.name: o for o in spec.options}
+    for name, value in saved.options.items():
+        option = declared.get(name)
+        if option is None:
+            raise SaveFileError(f"{where}: {spec.name} has no option {name!r}")
+        if not (isinstance(value, option.type) and (option.type is bool or not isinstance(value, bool))):
+            raise SaveFileError(f"{where}: option {name!r} must be a {option.type.__name__}, not {value!r}")
+    try:
+        game = spec.make(**saved.options)
+    except GridGamesError as error:
+        raise SaveFileError(f"{where}: its options are refused: {error}") from None
+    if not isinstance(game, Game):
+        raise SaveFileError(f"{spec.name} does not create a turn-based game")
+    if saved.seats and len(saved.seats) != game.info.num_players:
+        raise SaveFileError(f"{where}: 'seats' names {len(saved.seats)} players; {spec.name} has {game.info.num_players}")
+    kinds = (*SEAT_KINDS, *game.computer_levels())
+    for kind in saved.seats:
+        if kind not in kinds:
+            raise SaveFileError(f"{where}: {kind!r} is not a player of {spec.name} (choose from {', '.join(kinds)})")
+    try:
+        state = game.from_notation(saved.moves)
+    except GridGamesError as error:
+        raise SaveFileError(f"{where}: its moves are not a legal game: {error}") from None
+    return game, state
