@@ -3,41 +3,13 @@
 from __future__ import annotations
 
 import random
-from decimal import Decimal, getcontext
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gridgames.errors import PuzzleError
 from gridgames.grid import HOLE, Grid
-from gridgames.search.frontier import DOMINOES, MAX_SPAN, count_tilings, frontier_span
-
-getcontext().prec = 60
-PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459")
-
-
-def _cos(x: Decimal) -> Decimal:
-    """cos(x) by its Taylor series, to the context's precision."""
-    term, total, k = Decimal(1), Decimal(1), 0
-    while True:
-        k += 2
-        term = -term * x * x / (k * (k - 1))
-        if abs(term) < Decimal(10) ** -58:
-            return total
-        total += term
-
-
-def kasteleyn(m: int, n: int) -> int:
-    """Domino tilings of the m x n board by Kasteleyn's (and Temperley and Fisher's) product formula."""
-    product = Decimal(1)
-    for j in range(1, (m + 1) // 2 + 1):
-        for k in range(1, (n + 1) // 2 + 1):
-            a = _cos(PI * j / (m + 1))
-            b = _cos(PI * k / (n + 1))
-            product *= 4 * a * a + 4 * b * b
-    return int(product.to_integral_value())
-
+from gridgames.search.frontier import DOMINOES, MAX_SPAN, count_tilings, frontier_span, kasteleyn_dominoes as kasteleyn
 
 def brute_force(board: Grid, pieces: list[list[tuple[int, int]]]) -> int:
     """Tilings by unlimited copies, by filling the first empty cell (row by row) in every way."""
