@@ -20,7 +20,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "bench" / "data" / "connect4"
+# the shared data sits in "shared" next to the repository (or next to the folder of its git worktrees)
+DATA = next((folder / "shared" / "bench" / "data" / "connect4" for folder in REPO.parents
+             if (folder / "shared" / "bench" / "data" / "connect4").is_dir()), REPO.parent / "shared" / "bench" / "data" / "connect4")
 
 # (file, name, Pons' mean positions explored with his final solver)
 PONS_SETS = [

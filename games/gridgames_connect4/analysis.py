@@ -8,6 +8,8 @@ The position's score is the best column's score.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -19,17 +21,35 @@ from gridgames.errors import GameOverError, SolverError
 
 @attrs.frozen
 class Analysis:
-    """The solved position: its move string, the score and each column's (None: full), the best columns (1-based)."""
+    """The solved position: its move string, the score and each column's (None: full or unsolved), the best columns (1-based).
+
+    ``stopped`` says why some playable columns are unsolved: "interrupted" (Ctrl-C) or "time" (the think limit);
+    then ``score`` is the best solved column's (a lower bound, None if none was solved) and ``best`` is empty.
+    """
 
     state: Connect4State
-    score: int
+    score: int | None
     columns: tuple[int | None, ...]
     best: tuple[int, ...]
     weak: bool = False
+    stopped: str | None = None
+
+    @property
+    def partial(self) -> bool:
+        """True when some playable column is unsolved (the answer is not exact)."""
+        return self.stopped is not None
+
+    @property
+    def unsolved(self) -> tuple[int, ...]:
+        """The playable columns without a score (1-based)."""
+        return tuple(c + 1 for c, s in enumerate(self.columns) if s is None and self.state.is_legal(c))
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form: {"moves", "score", "columns", "best"}."""
-        return {"moves": self.state.notation(), "score": self.score, "columns": list(self.columns), "best": list(self.best)}
+        """The JSON form: {"moves", "score", "columns", "best"}, plus "partial", "stopped" and "unsolved" when partial."""
+        data: dict[str, Any] = {"moves": self.state.notation(), "score": self.score, "columns": list(self.columns), "best": list(self.best)}
+        if self.partial:
+            data.update(partial=True, stopped=self.stopped, unsolved=list(self.unsolved))
+        return data
 
     def verdict(self) -> str:
         """What the score means, e.g. 'red wins with its 4th move from now'."""
@@ -50,17 +70,28 @@ class Analysis:
         """The report as lines of text."""
         game = self.state.game
         mover = PLAYER_NAMES[self.state.current_player]
-        cells = [("full" if s is None else f"{s:+d}") for s in self.columns]
+        legal = [self.state.is_legal(c) for c in range(game.width)]
+        cells = [("full" if not ok else "?" if s is None else f"{s:+d}") for s, ok in zip(self.columns, legal)]
         width = max(4, *(len(c) for c in cells))
-        return [
-            f"Position: {self.state.notation() or '(empty board)'} ({game.size}, {line_words(game.connect)}); {mover} to move.",
-            f"Score: {self.score:+d}: {self.verdict()}.",
+        lines = [f"Position: {self.state.notation() or '(empty board)'} ({game.size}, {line_words(game.connect)}); {mover} to move."]
+        if self.partial:
+            why = "interrupted" if self.stopped == "interrupted" else "out of time (--think)"
+            unsolved = ", ".join(str(c) for c in self.unsolved)
+            lines.append(f"Not exact: {why} before solving column{'s' if len(self.unsolved) > 1 else ''} {unsolved} (marked ?).")
+            if self.score is not None:
+                lines.append(f"Score: at least {self.score:+d} (the best solved column).")
+        else:
+            lines.append(f"Score: {self.score:+d}: {self.verdict()}.")
+        lines += [
             "Column: " + " ".join(f"{c + 1:>{width}}" for c in range(game.width)),
             "Score:  " + " ".join(f"{c:>{width}}" for c in cells),
-            f"Best: {', '.join(str(b) for b in self.best)}",
-            "Scores are for the side to move: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later)."
-            if not self.weak else "Scores are for the side to move: +1 win, 0 draw, -1 loss.",
         ]
+        if not self.partial:
+            lines.append(f"Best: {', '.join(str(b) for b in self.best)}")
+        lines.append(
+            "Scores are for the side to move: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later)."
+            if not self.weak else "Scores are for the side to move: +1 win, 0 draw, -1 loss.")
+        return lines
 
 
 def _ordinal(n: int) -> str:
@@ -70,25 +101,31 @@ def _ordinal(n: int) -> str:
 
 @attrs.frozen
 class Position:
-    """What a worker needs to score one column of a position: the board's size, the moves (0-based), weak or not."""
+    """What a worker needs to score one column of a position: the board's size, the moves (0-based), weak or not.
+
+    ``deadline`` (a ``time.time()`` value) stops the worker's search there; ``table_mb`` sizes its table.
+    """
 
     width: int
     height: int
     connect: int
     moves: tuple[int, ...]
     weak: bool = False
+    deadline: float | None = None
+    table_mb: float | None = None
 
     @classmethod
-    def of(cls, state: Connect4State, weak: bool = False) -> Position:
+    def of(cls, state: Connect4State, weak: bool = False, deadline: float | None = None, table_mb: float | None = None) -> Position:
         """The position of a game state."""
         game = state.game
-        return cls(game.width, game.height, game.connect, tuple(int(m) for m in state.history), weak)
+        return cls(game.width, game.height, game.connect, tuple(int(m) for m in state.history), weak, deadline, table_mb)
+
+
+_WORKER_SOLVERS: dict[tuple[int, int, int, float | None], Any] = {}
 
 
 def column_score(position: Position, column: int) -> int | None:
-    """The score of dropping a disc in ``column`` (0-based) for the side to move, None when full; its own Solver."""
-    from gridgames_connect4.solver import Solver
-
+    """The score of dropping a disc in ``column`` (0-based) for the side to move; None when full or out of time."""
     state = Connect4(position.width, position.height, position.connect).from_moves(position.moves)
     if not state.is_legal(column):
         return None
@@ -97,7 +134,15 @@ def column_score(position: Position, column: int) -> int | None:
         if state.outcome.winner is None:
             return 0
         return 1 if position.weak else (position.width * position.height + 1 - len(position.moves)) // 2
-    return -Solver(position.width, position.height, position.connect).solve(list(state.history), weak=position.weak)
+    size = (position.width, position.height, position.connect, position.table_mb)
+    solver = _WORKER_SOLVERS.get(size)
+    if solver is None:  # one per worker process and board: the table is allocated once
+        solver = _WORKER_SOLVERS[size] = _solver_class()(*size[:3], table_mb=position.table_mb)
+    solver.reset()
+    deadline = position.deadline
+    solver.on_progress = None if deadline is None else (lambda _progress: time.time() < deadline)
+    score = solver.solve_within(list(state.history), weak=position.weak)
+    return None if score is None else -score
 
 
 def _solver_class() -> Any:
@@ -108,35 +153,87 @@ def _solver_class() -> Any:
     return Solver
 
 
-def analyze_position(state: Connect4State, *, weak: bool = False, jobs: int | str | None = None, scheduler: str | None = None) -> Analysis:
-    """Solve ``state`` exactly with the solver; with ``jobs`` or ``scheduler``, one column per worker (Ctrl-C: KeyboardInterrupt)."""
-    solver = _solver_class()
+def analyze_position(
+    state: Connect4State,
+    *,
+    weak: bool = False,
+    jobs: int | str | None = None,
+    scheduler: str | None = None,
+    think: float | None = None,
+    table_mb: float | None = None,
+    on_progress: Callable[[Any], None] | None = None,
+    keep_partial: bool = False,
+) -> Analysis:
+    """Solve ``state`` with the solver (one column per worker with ``jobs`` or ``scheduler``).
+
+    ``think`` bounds the time in seconds: columns still unsolved then are None and the analysis is partial. Ctrl-C
+    raises KeyboardInterrupt, or with ``keep_partial`` returns the columns solved so far, marked "interrupted".
+    ``on_progress`` receives a ``SearchProgress`` (sequential searches, between slices of the search) or the
+    number of columns solved (parallel runs).
+    """
+    solver_cls = _solver_class()
     if state.is_over:
         outcome = state.outcome
         assert outcome is not None
         ended = "a draw" if outcome.winner is None else f"{PLAYER_NAMES[outcome.winner]} won"
         raise GameOverError(f"the game is over ({ended}): there is nothing to analyze")
+    if think is not None and not think > 0:
+        raise SolverError(f"think must be a positive number of seconds, got {think!r}")
     game = state.game
+    deadline = None if think is None else time.time() + think
+    scores: list[int | None] = [None] * game.width
+    stopped = None
     if jobs is None and scheduler is None:
-        columns = tuple(solver(game.width, game.height, game.connect).analyze(list(state.history), weak=weak))
+        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb)
+
+        def watch(progress: Any) -> bool:
+            if on_progress is not None:
+                on_progress(progress)
+            return deadline is None or time.time() < deadline
+
+        solver.on_progress = watch
+        try:
+            solver.analyze(list(state.history), weak=weak, into=scores)
+        except KeyboardInterrupt:
+            if not keep_partial:
+                raise
+            stopped = "interrupted"
     else:
-        columns = _analyze_by_columns(state, weak, jobs, scheduler)
-    score = max(s for s in columns if s is not None)
-    best = tuple(c + 1 for c, s in enumerate(columns) if s == score)
-    return Analysis(state, score, columns, best, weak)
+        stopped = _analyze_by_columns(state, weak, jobs, scheduler, deadline, table_mb, scores, on_progress)
+        if stopped == "interrupted" and not keep_partial:
+            raise KeyboardInterrupt
+    if stopped is None and any(s is None and state.is_legal(c) for c, s in enumerate(scores)):
+        stopped = "time"
+    known = [s for s in scores if s is not None]
+    score = max(known) if known else None
+    best = () if stopped else tuple(c + 1 for c, s in enumerate(scores) if s == score)
+    return Analysis(state, score, tuple(scores), best, weak, stopped)
 
 
-def _analyze_by_columns(state: Connect4State, weak: bool, jobs: int | str | None, scheduler: str | None) -> tuple[int | None, ...]:
-    """Every column's score, each solved in a worker (local processes or Dask)."""
+def _analyze_by_columns(
+    state: Connect4State, weak: bool, jobs: int | str | None, scheduler: str | None, deadline: float | None,
+    table_mb: float | None, scores: list[int | None], on_progress: Callable[[Any], None] | None,
+) -> str | None:
+    """Every column's score, each solved in a worker (local processes or Dask), into ``scores``; why it stopped early."""
     from gridgames.search.parallel import run_parts
 
     game = state.game
-    solver = _solver_class()
-    solver(game.width, game.height, game.connect)  # refuses a board too big for the solver here, in one line
+    _solver_class()(game.width, game.height, game.connect, table_mb=0.0625)  # refuses a board too big, in one line
+    solved = 0
+
+    def collect(column: int, score: int | None) -> None:
+        nonlocal solved
+        scores[column] = score
+        solved += 1
+        if on_progress is not None:
+            on_progress(solved)
+
     done = run_parts(
-        column_score, list(range(game.width)), shared=Position.of(state, weak), jobs=jobs, scheduler=scheduler,
+        column_score, list(range(game.width)), shared=Position.of(state, weak, deadline, table_mb), jobs=jobs,
+        scheduler=scheduler, on_result=collect,
         describe=lambda column: f"column {column + 1} after {state.notation() or 'no move'}",
     )  # fmt: skip
-    if done.partial:
-        raise KeyboardInterrupt
-    return tuple(done.results)
+    for column, (result, finished) in enumerate(zip(done.results, done.done)):
+        if finished:
+            scores[column] = result
+    return "interrupted" if done.partial else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -246,6 +247,55 @@ def _state_to_play(load: Optional[Path], width: int | None, height: int | None, 
     return saved.state, saved.first, saved
 
 
+class _AnalysisProgress:
+    """Progress of ``analyze`` on standard error: a notice while the kernels compile, then (after 1 s) a status line."""
+
+    DELAY = 1.0
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.err = Console(file=sys.stderr, highlight=False)
+        self.start = time.perf_counter()
+        self.status: Any = None
+        self.total = 0
+        self.last = 0
+
+    def notice_compiling(self) -> None:
+        """Say so when this run compiles the solver's kernels (the first use only)."""
+        from gridgames_connect4.solver import kernels_compiled
+
+        if not kernels_compiled():  # first use: numba compiles and caches the kernels (seconds, once)
+            self.err.print("Compiling the Connect Four solver (first use only)...", markup=False, highlight=False)
+
+    def __enter__(self) -> _AnalysisProgress:
+        return self
+
+    def update(self, progress: Any) -> None:
+        """Show a SearchProgress (or, in parallel runs, the number of columns solved)."""
+        elapsed = time.perf_counter() - self.start
+        if isinstance(progress, int):
+            text = f"{progress}/{self.width} columns solved, {elapsed:.0f} s"
+        else:
+            if progress.explored < self.last:
+                self.total += self.last
+            self.last = progress.explored
+            explored = self.total + progress.explored
+            window = f"{progress.lo:+d}..{progress.hi:+d}"
+            text = (f"Solving: {explored / 1e6:,.1f} M positions, {explored / max(elapsed, 1e-9) / 1e6:.1f} M/s, "
+                    f"score window {window}, {elapsed:.0f} s")
+        if elapsed < self.DELAY or not self.err.is_terminal:
+            return
+        if self.status is None:
+            self.status = self.err.status(text)
+            self.status.start()
+        else:
+            self.status.update(text)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.status is not None:
+            self.status.stop()
+
+
 def make_app() -> typer.Typer:
     """The ``connect4`` sub-app: play, show, analyze."""
     app = typer.Typer(
@@ -326,26 +376,38 @@ def make_app() -> typer.Typer:
     @app.command("analyze")
     def analyze(
         moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns)."),
-        width: int = typer.Option(7, "--width", help="Columns, 4 to 10 ((height + 1) x width at most 64)."),
+        width: int = typer.Option(7, "--width", help="Columns, 4 to 10 ((height + 1) x width at most 128)."),
         height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
         weak: bool = typer.Option(False, "--weak", help="Only win (+1), draw (0) or loss (-1): faster."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve the columns in N local processes (0 or auto: one per core)."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve the columns on a Dask cluster: tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
+        think: Optional[float] = typer.Option(None, "--think", help="Stop after this many seconds; unsolved columns are marked ? and the answer is not exact."),
+        table_mb: Optional[float] = typer.Option(None, "--table-mb", help="Transposition table size in MiB (default 56; per process with --jobs)."),
     ) -> None:
         """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
         from gridgames_connect4.analysis import analyze_position
 
         check_parallel_options(jobs, scheduler)
+        if think is not None and not think > 0:
+            raise OptionError(f"--think must be a positive number of seconds, not {think!r}")
+        if table_mb is not None and not 0.0625 <= table_mb <= 16384:
+            raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
         state = Connect4(width, height, connect).from_notation(moves)
-        report = analyze_position(state, weak=weak, jobs=jobs, scheduler=scheduler)
+        with _AnalysisProgress(state.game.width) as progress:
+            if not state.is_over:
+                progress.notice_compiling()
+            report = analyze_position(state, weak=weak, jobs=jobs, scheduler=scheduler, think=think,
+                                      table_mb=table_mb, on_progress=progress.update, keep_partial=True)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:
             out = console()
             for line in report.lines():
                 out.print(line, markup=False, soft_wrap=True)
+        if report.stopped == "interrupted":
+            raise typer.Exit(EXIT_INTERRUPTED)
 
     app.add_typer(cli_book.make_book_app(), name="book"); cli_review.register(app)  # noqa: E702  (one line: book, review)
     return app

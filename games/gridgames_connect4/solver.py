@@ -8,9 +8,10 @@ a draw 0. Moves are 0-based column indices.
 from __future__ import annotations
 
 import operator
+import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from attrs import define, field, frozen
@@ -20,8 +21,10 @@ from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, 
 
 __all__ = [
     "DEFAULT_NODE_RATE",
+    "SearchProgress",
     "SearchResult",
     "Solver",
+    "kernels_compiled",
     "nodes_for_seconds",
     "parse_pons_moves",
 ]
@@ -32,7 +35,22 @@ DEFAULT_NODE_RATE = 3_000_000
 _UNLIMITED = 1 << 62
 _MIN_CONNECT, _MAX_CONNECT = 3, 6
 _MIN_TABLE_BITS, _MAX_TABLE_BITS = 10, 30
-_LINE = 64  # bytes per cache line
+_LINE = 64  # bytes per cache line: one table bucket
+DEFAULT_TABLE_MB = 56
+"""Default transposition table size in MiB (7.3 M entries of 8 bytes on boards up to about 80 cells)."""
+_SLICE = 1 << 18  # positions per kernel call when someone watches the search (about 0.03 s)
+
+
+def kernels_compiled() -> bool:
+    """Whether the search kernel is compiled in this process or cached on disk (False: the next solve compiles it)."""
+    dispatcher = K.run_search
+    if dispatcher.signatures:
+        return True
+    try:
+        index = dispatcher._cache._cache_file._index_path  # numba's on-disk cache index
+    except AttributeError:
+        return True
+    return os.path.exists(index)
 
 
 def nodes_for_seconds(seconds: float, rate: float = DEFAULT_NODE_RATE) -> int:
@@ -52,11 +70,21 @@ def parse_pons_moves(text: str) -> list[int]:
     return columns
 
 
-def _next_prime(n: int) -> int:
-    """Smallest prime >= n (n >= 2)."""
+def _prev_prime(n: int) -> int:
+    """Largest prime <= n (n >= 2)."""
     while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
-        n += 1
+        n -= 1
     return n
+
+
+@frozen
+class SearchProgress:
+    """Where a running search stands: positions explored so far, seconds, and the window [lo, hi] of its score."""
+
+    explored: int
+    seconds: float
+    lo: int
+    hi: int
 
 
 @frozen
@@ -77,7 +105,9 @@ class Solver:
     height: int = 6
     connect: int = 4
     table_bits: int | None = None
+    table_mb: float | None = None
     explored: int = field(default=0, init=False)
+    on_progress: Callable[[SearchProgress], bool | None] | None = field(default=None, kw_only=True)
     _cells: int = field(init=False, repr=False)
     _bottom: np.uint64 = field(init=False, repr=False)
     _board: np.uint64 = field(init=False, repr=False)
@@ -86,10 +116,12 @@ class Solver:
     _bottom_int: int = field(init=False, repr=False)
     _board_int: int = field(init=False, repr=False)
     _order: np.ndarray = field(init=False, repr=False)
-    _keys: np.ndarray = field(init=False, repr=False)
-    _vals: np.ndarray = field(init=False, repr=False)
-    _kmask: np.uint64 = field(init=False, repr=False)
-    _size: int = field(init=False, repr=False)
+    _table: np.ndarray = field(init=False, repr=False)
+    _buckets: int = field(init=False, repr=False)
+    _wide: bool = field(init=False, repr=False)
+    _gen: np.ndarray = field(init=False, repr=False)
+    _lower_rows: np.uint64 = field(init=False, repr=False)
+    _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)
     _stats: np.ndarray = field(init=False, repr=False)
     _rate_nodes: int = field(default=0, init=False, repr=False)
     _rate_seconds: float = field(default=0.0, init=False, repr=False)
@@ -103,11 +135,7 @@ class Solver:
         if not (isinstance(k, int) and _MIN_CONNECT <= k <= _MAX_CONNECT):
             raise SolverError(f"connect length must be {_MIN_CONNECT}..{_MAX_CONNECT}, got {k}")
         key_bits = (h + 1) * w
-        if self.table_bits is None:
-            self.table_bits = 23 if key_bits - 23 <= 32 else 22  # keep the table under 64 MiB
-        bits = self.table_bits
-        if not (isinstance(bits, int) and _MIN_TABLE_BITS <= bits <= _MAX_TABLE_BITS):
-            raise SolverError(f"table_bits must be {_MIN_TABLE_BITS}..{_MAX_TABLE_BITS}, got {bits}")
+        self._make_table(key_bits)
         self._cells = w * h
         bottom = sum(1 << (c * (h + 1)) for c in range(w))
         self._bottom_int = bottom
@@ -116,29 +144,74 @@ class Solver:
         self._board = np.uint64(self._board_int)
         self._columns = [((1 << h) - 1) << (c * (h + 1)) for c in range(w)]
         self._colmask = np.array(self._columns, dtype=np.uint64)
+        # rows with the parity of the top row's index: the lower cell of each pair when every column has an even
+        # number of empty cells
+        self._lower_rows = np.uint64(sum(bottom << r for r in range(h) if (h - r) % 2 == 0))
         # centre first, e.g. 3, 4, 2, 5, 1, 6, 0 on 7 columns (Pons' order)
         self._order = np.array([w // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(w)], dtype=np.int64)
-        # Pons' table: index = key mod a prime, and the stored low bits of the key plus the index determine the
-        # key exactly (Chinese remainder theorem). Entries are packed per cache line (see _kernel.table_slots).
-        self._size = _next_prime(1 << bits)
-        key_dtype = np.uint32 if key_bits - bits <= 32 else np.uint64
-        self._kmask = np.uint64(np.iinfo(key_dtype).max)
-        per_line = 12 if key_dtype == np.uint32 else 7
-        lines = -(-self._size // per_line)
-        raw = np.zeros(lines * _LINE + _LINE, dtype=np.uint8)
-        start = -raw.ctypes.data % _LINE  # align to a cache line
-        self._vals = raw[start : start + lines * _LINE]
-        self._keys = self._vals.view(key_dtype)
-        self._stats = np.zeros(2, dtype=np.int64)
+        depth = self._cells + 2
+        self._stack = (
+            np.zeros((depth, 5), np.uint64), np.zeros((depth, 7), np.int64),  # frames
+            np.zeros((depth, w), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
+            np.zeros((depth, w), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
+            np.zeros(w, np.int64),  # move scores
+        )
+        self._stats = np.zeros(K.STATE_SIZE, dtype=np.int64)
+
+    def _make_table(self, key_bits: int) -> None:
+        """Allocate the transposition table: buckets of one cache line, a prime number of them."""
+        if self.table_bits is not None and self.table_mb is not None:
+            raise SolverError("give table_bits or table_mb, not both")
+        if self.table_mb is not None:
+            mb = self.table_mb
+            if not (isinstance(mb, (int, float)) and 0.0625 <= mb <= 16384):
+                raise SolverError(f"table_mb must be 0.0625..16384 MiB, got {mb!r}")
+            lines = int(mb * 2**20) // _LINE
+        else:
+            bits = self.table_bits
+            if bits is not None and not (isinstance(bits, int) and _MIN_TABLE_BITS <= bits <= _MAX_TABLE_BITS):
+                raise SolverError(f"table_bits must be {_MIN_TABLE_BITS}..{_MAX_TABLE_BITS}, got {bits}")
+            lines = DEFAULT_TABLE_MB * 2**20 // _LINE if bits is None else (1 << bits) // 8
+        self._buckets = _prev_prime(max(lines, 17))
+        # narrow entries keep the key's low 32 bits: with the bucket index (key mod a prime) they determine the key
+        # when it has fewer than 32 + log2(buckets) bits (Chinese remainder theorem); else the whole key is kept
+        self._wide = key_bits > 32 + (self._buckets.bit_length() - 1)
+        raw = np.zeros(self._buckets * 8 + 8, dtype=np.uint64)
+        start = (-raw.ctypes.data % _LINE) // 8  # align buckets to cache lines
+        self._table = raw[start : start + self._buckets * 8]
+        self._gen = np.ones(1, dtype=np.int64)
 
     @property
     def table_bytes(self) -> int:
         """Memory used by the transposition table, in bytes."""
-        return self._vals.nbytes
+        return self._table.nbytes
+
+    @property
+    def table_entries(self) -> int:
+        """Number of positions the transposition table can hold."""
+        return self._buckets * (4 if self._wide else 8)
 
     def reset(self) -> None:
-        """Clear the transposition table."""
-        self._vals.fill(0)
+        """Forget the transposition table (in O(1): its entries are tagged with a generation)."""
+        K.new_generation(self._gen, self._table)
+
+    def solve_many(self, positions: Sequence[Sequence[int]], weak: bool = False, reset: bool = True) -> list[int]:
+        """Scores of many positions in one compiled call (reset: a fresh table for each); explored_each is set."""
+        count = len(positions)
+        ps = np.zeros(count, np.uint64)
+        masks = np.zeros(count, np.uint64)
+        ns = np.zeros(count, np.int64)
+        for i, moves in enumerate(positions):
+            p, mask, n = self._position(moves)
+            ps[i], masks[i], ns[i] = p, mask, n
+        out = np.zeros(count, np.int64)
+        explored = np.zeros(count, np.int64)
+        K.solve_batch(ps, masks, ns, weak, reset, out, explored, self._stats, *self._stack, self.height,
+                      self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
+                      self._table, self._buckets, self._wide, self._gen, self._lower_rows)
+        self.explored_each = explored.tolist()
+        self.explored = int(explored.sum())
+        return [_sign(int(x)) for x in out] if weak else out.tolist()
 
     def solve(self, moves: Sequence[int], weak: bool = False) -> int:
         """Score of the position after `moves` for the side to move (weak: only its sign, -1/0/+1)."""
@@ -147,11 +220,47 @@ class Solver:
         score = self._solve_raw(p, mask, n, weak, _UNLIMITED)
         return _sign(score) if weak else score
 
-    def analyze(self, moves: Sequence[int], weak: bool = False) -> list[int | None]:
-        """Score of each column for the side to move (None if the column is full)."""
+    def solve_within(self, moves: Sequence[int], weak: bool = False, max_nodes: int | None = None) -> int | None:
+        """Like solve, but None when `max_nodes` runs out or on_progress returns False."""
         p, mask, n = self._position(moves)
         self.explored = 0
-        return self._analyze_raw(p, mask, n, weak, _UNLIMITED)
+        score = self._solve_raw(p, mask, n, weak, _UNLIMITED if max_nodes is None else max_nodes)
+        return None if score is None else _sign(score) if weak else score
+
+    def analyze(self, moves: Sequence[int], weak: bool = False, *, into: list[int | None] | None = None) -> list[int | None]:
+        """Score of each column for the side to move (None if the column is full, or unsolved when on_progress stopped it).
+
+        ``into`` (a list of width items) receives each score as soon as it is known, so that a caller interrupted by
+        Ctrl-C keeps the columns already solved.
+        """
+        p, mask, n = self._position(moves)
+        self.explored = 0
+        return self._analyze_raw(p, mask, n, weak, _UNLIMITED, into)
+
+    def analyze_many(self, positions: Sequence[Sequence[int]], weak: bool = False) -> list[list[int | None]]:
+        """Every column's score of many positions, the children solved in one compiled call (fresh table each)."""
+        children: list[list[int]] = []
+        slots: list[tuple[int, int]] = []
+        results: list[list[int | None]] = []
+        for i, moves in enumerate(positions):
+            p, mask, n = self._position(moves)
+            row: list[int | None] = [None] * self.width
+            wins = self._wins(p, mask)
+            for c in range(self.width):
+                if not self._can_play(mask, c):
+                    continue
+                if wins & self._cell(mask, c):
+                    row[c] = 1 if weak else (self._cells + 1 - n) // 2
+                elif n + 1 == self._cells:
+                    row[c] = 0
+                else:
+                    children.append([*moves, c])
+                    slots.append((i, c))
+            results.append(row)
+        scores = self.solve_many(children, weak=weak)
+        for (i, c), score in zip(slots, scores):
+            results[i][c] = -score
+        return results
 
     def best_move(
         self,
@@ -233,20 +342,50 @@ class Solver:
 
     def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> int | None:
         """Kernel solve; adds to explored; None when the budget ran out."""
-        stats = self._stats
-        stats[:] = 0
-        start = time.perf_counter()
-        score = K.solve(np.uint64(p), np.uint64(mask), n, weak, self.height, self.connect, self._cells,
-                        self._bottom, self._board, self._order, self._colmask, self._keys, self._vals,
-                        self._kmask, self._size, stats, budget)
-        self._rate_seconds += time.perf_counter() - start
-        self._rate_nodes += int(stats[0])
-        self.explored += int(stats[0])
-        return None if stats[1] else int(score)
+        if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
+            return (self._cells + 1 - n) // 2
+        lo, hi = (-1, 1) if weak else (-((self._cells - n) // 2), (self._cells + 1 - n) // 2)
+        return self._search(p, mask, n, lo, hi, budget)
 
-    def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> list[int | None]:
+    def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int) -> int | None:
+        """The score, or where it lies against [lo, hi]; None when the budget ran out (or on_progress said stop).
+
+        The side to move must not be able to win at once. Adds to explored.
+        """
+        st = self._stats
+        fresh = True
+        start = time.perf_counter()
+        watch = self.on_progress
+        base = self.explored
+        stopped = False
+        while True:
+            step = budget - (0 if fresh else int(st[K.S_NODES]))
+            if step <= 0:
+                stopped = True
+                break
+            if watch is not None:
+                step = min(step, _SLICE)
+            paused = K.run_search(st, *self._stack, n, self.height, self.connect, self._cells, self._bottom,
+                                  self._board, self._order, self._colmask, self._table, self._buckets, self._wide,
+                                  int(self._gen[0]), step, fresh, np.uint64(p), np.uint64(mask), lo, hi,
+                                  self._lower_rows)
+            fresh = False
+            self.explored = base + int(st[K.S_NODES])
+            if not paused:
+                break
+            if watch is not None:
+                phase_window = (int(st[K.S_LO]), int(st[K.S_HI]))
+                if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
+                    stopped = True
+                    break
+        self._rate_seconds += time.perf_counter() - start
+        self._rate_nodes += int(st[K.S_NODES])
+        return None if stopped else int(st[K.S_SCORE])
+
+    def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int,
+                     into: list[int | None] | None = None) -> list[int | None]:
         """Score of each playable column (None: full, or not reached before the budget ran out)."""
-        scores: list[int | None] = [None] * self.width
+        scores: list[int | None] = [None] * self.width if into is None else into
         wins = self._wins(p, mask)
         for c in self._order.tolist():
             if not self._can_play(mask, c):
@@ -254,6 +393,9 @@ class Solver:
             cell = self._cell(mask, c)
             if wins & cell:
                 scores[c] = 1 if weak else (self._cells + 1 - n) // 2
+                continue
+            if n + 1 == self._cells:
+                scores[c] = 0
                 continue
             child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored)
             if child is None:
@@ -267,17 +409,16 @@ class Solver:
         """Playable columns whose move keeps the score `score` (no win at once exists); [] if out of budget."""
         best = []
         for c in playable:
-            cell = self._cell(mask, c)
-            self._stats[:] = 0
+            cp, cm = p ^ mask, mask | self._cell(mask, c)
             # the move reaches `score` unless the opponent then scores at least -score + 1
-            reply = K.score_at_least(np.uint64(p ^ mask), np.uint64(mask | cell), n + 1, 1 - score,
-                                     self.height, self.connect, self._cells, self._bottom, self._board,
-                                     self._order, self._colmask, self._keys, self._vals, self._kmask,
-                                     self._size, self._stats, budget - self.explored)
-            self.explored += int(self._stats[0])
-            if reply < 0:
+            target = 1 - score
+            if self._wins(cp, cm) & (cm + self._bottom_int) & self._board_int:
+                reply: int | None = (self._cells - n) // 2
+            else:
+                reply = self._search(cp, cm, n + 1, target - 1, target, budget - self.explored)
+            if reply is None:
                 return []
-            if reply == 0:
+            if reply < target:
                 best.append(c)
         return best
 
