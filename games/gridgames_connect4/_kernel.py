@@ -168,35 +168,35 @@ NO_LOWER = -60
 NO_UPPER = 60
 GENERATIONS = 511
 NO_MOVE = 15
-BUCKET_WORDS = 8
+BUCKET_WORDS = int(__import__('os').environ.get('C4_BW', '8'))
 LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True)
 def tt_find(table, base, wide, skey, gen):
     """Data of the current-generation entry for skey in the bucket at base (0 if none)."""
+    g = np.uint64(gen)
     if wide:
         for i in range(0, BUCKET_WORDS, 2):
-            if table[base + i] == skey:
-                data = table[base + i + 1] & LOW32
-                if (data >> np.uint64(18)) & np.uint64(511) == np.uint64(gen):
-                    return data
-                return ZERO
+            data = table[base + i + 1] & LOW32
+            if table[base + i] == skey and (data >> np.uint64(18)) & np.uint64(511) == g:
+                return data
     else:
         check = skey & LOW32
         for i in range(BUCKET_WORDS):
             e = table[base + i]
-            if (e >> np.uint64(32)) == check:
-                data = e & LOW32
-                if (data >> np.uint64(18)) & np.uint64(511) == np.uint64(gen):
-                    return data
-                return ZERO
+            if (e >> np.uint64(32)) == check and (e >> np.uint64(18)) & np.uint64(511) == g:
+                return e & LOW32
     return ZERO
 
 
 @njit(cache=True)
 def tt_store(table, base, wide, skey, gen, lower, upper, move, work):
-    """Record bounds and best column for skey: merged into its entry, else in the bucket's least valuable slot."""
+    """Record bounds and best column for skey: merged into its entry, else in the bucket's least valuable slot.
+
+    Entries of older generations count as empty (the first is taken), so a table after reset() behaves exactly
+    like a fresh one.
+    """
     step = 2 if wide else 1
     check = skey & LOW32
     slot = -1
@@ -209,17 +209,20 @@ def tt_store(table, base, wide, skey, gen, lower, upper, move, work):
             e = table[base + i]
             same = (e >> np.uint64(32)) == check
             data = e & LOW32
-        egen = np.int64((data >> np.uint64(18)) & np.uint64(511))
-        if same:
+        if np.int64((data >> np.uint64(18)) & np.uint64(511)) != gen:
+            if worst >= 0:
+                worst = -1
+                slot = i
+            continue
+        if same:  # keep what the entry knew
             slot = i
-            if egen == gen:  # keep what the entry knew
-                lower = max(lower, np.int64(data & np.uint64(127)) - 64)
-                upper = min(upper, np.int64((data >> np.uint64(7)) & np.uint64(127)) - 64)
-                if move == NO_MOVE:
-                    move = np.int64((data >> np.uint64(14)) & np.uint64(15))
-                work = max(work, np.int64(data >> np.uint64(27)))
+            lower = max(lower, np.int64(data & np.uint64(127)) - 64)
+            upper = min(upper, np.int64((data >> np.uint64(7)) & np.uint64(127)) - 64)
+            if move == NO_MOVE:
+                move = np.int64((data >> np.uint64(14)) & np.uint64(15))
+            work = max(work, np.int64(data >> np.uint64(27)))
             break
-        value = np.int64(data >> np.uint64(27)) + (32 if egen == gen else 0)
+        value = np.int64(data >> np.uint64(27))
         if value < worst:
             worst = value
             slot = i
@@ -252,8 +255,8 @@ F_FORCED, F_MIRRORED = 1, 2
 S_PHASE, S_LO, S_HI, S_MED, S_D, S_R, S_STEP, S_NODES, S_SCORE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 STATE_SIZE = 12
 CLAIMEVEN = int(__import__('os').environ.get('C4_CE', '1'))
-ORDER = int(__import__('os').environ.get('C4_ORD', '0'))
-ETC_MIN_EMPTY = int(__import__('os').environ.get('C4_ETC', '12'))  # probe the children's entries for a cutoff at nodes with at least this many empty cells
+ORDER = int(__import__('os').environ.get('C4_ORD', '1'))
+ETC_MIN_EMPTY = int(__import__('os').environ.get('C4_ETC', '16'))  # probe the children's entries for a cutoff at nodes with at least this many empty cells
 
 
 @njit(cache=True)
@@ -348,19 +351,6 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             beta = FI[d, I_B]
             lo = -((cells - 2 - n) // 2)
             hi = (cells - 1 - n) // 2
-            empty = board & ~mask
-            if not has_line(p | empty, h, k):
-                hi = min(hi, 0)
-            if not has_line(opp | empty, h, k):
-                lo = max(lo, 0)
-            if CLAIMEVEN and (possible & ~lower_rows) == ZERO:
-                # every column has an even number of empty cells: by always answering in the same column the
-                # opponent gets the upper cell of each pair (Allis' claimeven), so the side to move only ever
-                # holds the lower ones
-                if not has_line(p | (empty & lower_rows), h, k):
-                    hi = min(hi, 0)
-                    if has_line(opp | (empty & ~lower_rows), h, k):
-                        hi = min(hi, -1)
             if alpha < lo:
                 alpha = lo
                 if alpha >= beta:
@@ -373,6 +363,30 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     r = beta
                     step = 1
                     continue
+            # static bounds, computed only when they could end the search here: a side that can no longer line up
+            # k cells scores at most a draw
+            empty = board & ~mask
+            if alpha >= 0 and not has_line(p | empty, h, k):
+                r = 0
+                step = 1
+                continue
+            if beta <= 0 and not has_line(opp | empty, h, k):
+                r = 0
+                step = 1
+                continue
+            if alpha >= -1 and (possible & ~lower_rows) == ZERO:
+                # every column has an even number of empty cells: by always answering in the same column the
+                # opponent gets the upper cell of each pair (Allis' claimeven), so the side to move only ever
+                # holds the lower ones; then it cannot win, and it loses if the opponent lines up in the upper ones
+                if not has_line(p | (empty & lower_rows), h, k):
+                    if alpha >= 0:
+                        r = 0
+                        step = 1
+                        continue
+                    if has_line(opp | (empty & ~lower_rows), h, k):
+                        r = -1
+                        step = 1
+                        continue
             FI[d, I_NODES] = nodes
             if (moves & (moves - ONE)) == ZERO:  # a single move: play it without the table
                 FI[d, I_FLAGS] = F_FORCED
@@ -425,6 +439,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             FI[d, I_BEST] = NO_MOVE
             # order the moves: most new winning cells last (searched first), the table's move above all
             own_win = winning_cells(p, mask, board, h, k) if ORDER & 4 else ZERO
+            even_rows = lower_rows if h % 2 == 0 else board & ~lower_rows  # rows 1, 3, 5... counted from 1
+            good_rows = even_rows if n % 2 == 0 else board & ~even_rows  # the mover's parity (zugzwang)
             count = 0
             for i in range(w - 1, -1, -1):
                 c = order[i]
@@ -441,6 +457,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     if ORDER & 4:
                         if ((mv << ONE) & own_win) != ZERO:
                             s -= 2
+                    if ORDER & 16:
+                        s = 2 * s + popcount(mine & good_rows)
                     if ORDER & 8:
                         s = s * 8 + 3 - abs(2 * c - (w - 1)) // 2
                     if c == tt_col:

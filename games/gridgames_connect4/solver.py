@@ -107,6 +107,7 @@ class Solver:
     table_bits: int | None = None
     table_mb: float | None = None
     explored: int = field(default=0, init=False)
+    explored_each: list[int] = field(factory=list, init=False)
     on_progress: Callable[[SearchProgress], bool | None] | None = field(default=None, kw_only=True)
     _cells: int = field(init=False, repr=False)
     _bottom: np.uint64 = field(init=False, repr=False)
@@ -166,19 +167,20 @@ class Solver:
             mb = self.table_mb
             if not (isinstance(mb, (int, float)) and 0.0625 <= mb <= 16384):
                 raise SolverError(f"table_mb must be 0.0625..16384 MiB, got {mb!r}")
-            lines = int(mb * 2**20) // _LINE
+            words = int(mb * 2**20) // 8
         else:
             bits = self.table_bits
             if bits is not None and not (isinstance(bits, int) and _MIN_TABLE_BITS <= bits <= _MAX_TABLE_BITS):
                 raise SolverError(f"table_bits must be {_MIN_TABLE_BITS}..{_MAX_TABLE_BITS}, got {bits}")
-            lines = DEFAULT_TABLE_MB * 2**20 // _LINE if bits is None else (1 << bits) // 8
-        self._buckets = _prev_prime(max(lines, 17))
+            words = DEFAULT_TABLE_MB * 2**20 // 8 if bits is None else 1 << bits
+        self._buckets = _prev_prime(max(words // K.BUCKET_WORDS, 17))
         # narrow entries keep the key's low 32 bits: with the bucket index (key mod a prime) they determine the key
         # when it has fewer than 32 + log2(buckets) bits (Chinese remainder theorem); else the whole key is kept
         self._wide = key_bits > 32 + (self._buckets.bit_length() - 1)
-        raw = np.zeros(self._buckets * 8 + 8, dtype=np.uint64)
+        size = self._buckets * K.BUCKET_WORDS
+        raw = np.zeros(size + 8, dtype=np.uint64)
         start = (-raw.ctypes.data % _LINE) // 8  # align buckets to cache lines
-        self._table = raw[start : start + self._buckets * 8]
+        self._table = raw[start : start + size]
         self._gen = np.ones(1, dtype=np.int64)
 
     @property
@@ -189,7 +191,7 @@ class Solver:
     @property
     def table_entries(self) -> int:
         """Number of positions the transposition table can hold."""
-        return self._buckets * (4 if self._wide else 8)
+        return self._buckets * K.BUCKET_WORDS // (2 if self._wide else 1)
 
     def reset(self) -> None:
         """Forget the transposition table (in O(1): its entries are tagged with a generation)."""

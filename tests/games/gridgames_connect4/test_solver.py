@@ -324,3 +324,95 @@ def test_parse_pons_moves_converts_one_based_digits():
 
 def test_solve_accepts_numpy_integers(solver):
     assert solver.solve(np.array([3, 3, 3, 3, 2, 2, 2], dtype=np.int64)) == solver.solve([3, 3, 3, 3, 2, 2, 2])
+
+
+# -- the search's table, symmetry, batches and slices ----------------------------------------------------
+
+
+def test_mirrored_positions_score_the_same_and_match_minimax():
+    rng = random.Random(11)
+    small = Solver(5, 4, 4, table_bits=16)
+    for _ in range(25):
+        moves = random_open_position(rng, 5, 4, 4, rng.randrange(3, 12))
+        mirrored = [4 - c for c in moves]
+        expected = minimax_score(5, 4, 4, grid_of(moves, 5))
+        small.reset()
+        assert small.solve(moves) == expected, moves
+        assert small.solve(mirrored) == expected, mirrored  # found in the table under the shared key
+        small.reset()
+        assert small.solve(mirrored) == expected, mirrored
+        assert small.analyze(mirrored) == small.analyze(moves)[::-1]
+
+
+def test_reset_forgets_the_table_so_a_repeated_solve_explores_as_much_again(solver):
+    moves = parse_pons_moves(read_set("Test_L2_R2", 1)[0][0])
+    solver.reset()
+    first = solver.solve(moves), solver.explored
+    again = solver.solve(moves), solver.explored
+    assert first[1] > 1000 and again[0] == first[0] and again[1] < first[1] // 10  # answered from the table
+    for _ in range(600):  # past the generation counter's wrap-around, which clears the table for real
+        solver.reset()
+    assert (solver.solve(moves), solver.explored) == first
+
+
+def test_solve_many_matches_one_solve_at_a_time_and_counts_each_position(solver):
+    rng = random.Random(5)
+    positions = [random_open_position(rng, 7, 6, 4, rng.randrange(10, 30)) for _ in range(30)]
+    expected, counts = [], []
+    for moves in positions:
+        solver.reset()
+        expected.append(solver.solve(moves))
+        counts.append(solver.explored)
+    assert solver.solve_many(positions) == expected
+    assert solver.explored_each == counts and solver.explored == sum(counts)
+    weak = solver.solve_many(positions, weak=True)
+    assert weak == [(e > 0) - (e < 0) for e in expected]
+
+
+def test_analyze_many_matches_analyze():
+    rng = random.Random(8)
+    small = Solver(6, 5, 4, table_bits=16)
+    positions = [random_open_position(rng, 6, 5, 4, rng.randrange(4, 20)) for _ in range(15)]
+    expected = [small.analyze(moves) for moves in positions]
+    assert small.analyze_many(positions) == expected
+    assert small.analyze_many(positions, weak=True) == [
+        [None if s is None else (s > 0) - (s < 0) for s in row] for row in expected]
+
+
+def test_a_search_run_in_slices_gives_the_same_score_and_count(solver, monkeypatch):
+    from gridgames_connect4 import solver as solver_module
+
+    moves = parse_pons_moves("52753311433677442422121")
+    solver.reset()
+    whole = solver.solve(moves), solver.explored
+    monkeypatch.setattr(solver_module, "_SLICE", 97)
+    seen = []
+    solver.on_progress = seen.append
+    try:
+        solver.reset()
+        assert (solver.solve(moves), solver.explored) == whole
+    finally:
+        solver.on_progress = None
+    assert len(seen) >= whole[1] // 97 - 1
+    assert all(p.lo <= p.hi for p in seen)
+
+
+def test_on_progress_returning_false_stops_the_search():
+    halted = Solver(table_bits=16, on_progress=lambda progress: False)
+    assert halted.solve_within(parse_pons_moves("4")) is None
+    assert halted.analyze(parse_pons_moves("4")) == [None] * 7
+
+
+# -- who wins on small boards (Tromp's table, in /work/shared/notes/connect4.md) --------------------------
+
+TROMP = {  # (width, height): +1 first player wins, 0 draw, -1 second player wins
+    (4, 4): 0, (5, 4): 0, (6, 4): -1, (7, 4): 0,
+    (4, 5): 0, (5, 5): 0, (6, 5): 0,
+    (4, 6): 0, (5, 6): 0,
+    (4, 7): 0,
+}
+
+
+@pytest.mark.parametrize(("width", "height"), sorted(TROMP))
+def test_tromps_results_for_every_board_with_width_plus_height_up_to_11(width, height):
+    assert Solver(width, height, table_bits=20).solve([], weak=True) == TROMP[width, height]
