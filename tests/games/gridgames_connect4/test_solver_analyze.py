@@ -1,0 +1,166 @@
+"""`connect4 analyze` bounded and interrupted: --think, Ctrl-C (partial columns, exit 130), --table-mb, notices."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+
+from gridgames_connect4 import cli  # noqa: E402
+from gridgames_connect4 import solver as solver_module  # noqa: E402
+from gridgames_connect4.analysis import analyze_position  # noqa: E402
+from gridgames_connect4.rules import Connect4  # noqa: E402
+from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames.cli import app  # noqa: E402
+from gridgames.search import parallel  # noqa: E402
+
+runner = CliRunner()
+MOVES = "274552224131661"  # Middle-Medium's first line: every column takes a real search
+ORDER = [3, 2, 4, 1, 5, 0, 6]  # the columns in the order the sequential analysis solves them (0-based)
+
+
+def interrupt_search(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
+    """Make the solver see Ctrl-C when its search number ``after`` (0-based) starts."""
+    real = Solver._search
+    calls = iter(range(10**6))
+
+    def search(self: Solver, *args: Any) -> Any:
+        if next(calls) == after:
+            raise KeyboardInterrupt
+        return real(self, *args)
+
+    monkeypatch.setattr(Solver, "_search", search)
+
+
+def full_columns() -> list[int | None]:
+    return Solver().analyze([int(ch) - 1 for ch in MOVES])
+
+
+def test_ctrl_c_keeps_the_solved_columns_and_marks_the_rest() -> None:
+    expected = full_columns()
+    state = Connect4().from_notation(MOVES)
+    with pytest.MonkeyPatch.context() as mp:
+        interrupt_search(mp, 2)
+        with pytest.raises(KeyboardInterrupt):  # the default: Ctrl-C propagates
+            analyze_position(state)
+    with pytest.MonkeyPatch.context() as mp:
+        interrupt_search(mp, 2)
+        report = analyze_position(state, keep_partial=True)
+    assert report.partial and report.stopped == "interrupted"
+    solved = {c: s for c, s in enumerate(report.columns) if s is not None}
+    assert solved == {c: expected[c] for c in ORDER[:2]}
+    assert report.unsolved == tuple(sorted(c + 1 for c in ORDER[2:]))
+    assert report.best == () and report.score == max(solved.values())
+
+
+def test_cli_ctrl_c_prints_the_partial_json_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = full_columns()
+    interrupt_search(monkeypatch, 3)
+    result = runner.invoke(app, ["connect4", "analyze", MOVES, "--json"])
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert data["partial"] is True and data["stopped"] == "interrupted" and data["best"] == []
+    assert data["unsolved"] == sorted(c + 1 for c in ORDER[3:])
+    assert [data["columns"][c] for c in ORDER[:3]] == [expected[c] for c in ORDER[:3]]
+
+
+def test_cli_ctrl_c_in_text_says_the_answer_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    interrupt_search(monkeypatch, 1)
+    result = runner.invoke(app, ["connect4", "analyze", MOVES])
+    assert result.exit_code == 130
+    assert "Not exact: interrupted before solving columns 1, 2, 3, 5, 6, 7 (marked ?)." in result.stdout
+    assert "Best:" not in result.stdout
+
+
+def test_ctrl_c_with_two_local_processes_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = full_columns()
+    real_wait = parallel.wait
+    calls = iter(range(1000))
+
+    def wait_then_interrupt(*args: Any, **kw: Any) -> Any:
+        if next(calls) == 2:  # Ctrl-C arrives while waiting, after some columns came back
+            raise KeyboardInterrupt
+        return real_wait(*args, **kw)
+
+    monkeypatch.setattr(parallel, "wait", wait_then_interrupt)
+    result = runner.invoke(app, ["connect4", "analyze", MOVES, "--json", "--jobs", "2"])
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert data["partial"] is True and data["stopped"] == "interrupted"
+    solved = [c for c, s in enumerate(data["columns"]) if s is not None]
+    assert 0 < len(solved) < 7 and data["unsolved"] == [c + 1 for c in range(7) if c not in solved]
+    assert all(data["columns"][c] == expected[c] for c in solved)
+
+
+def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver_module, "_SLICE", 1000)
+    result = runner.invoke(app, ["connect4", "analyze", "", "--think", "0.05", "--json"])  # the empty board
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["partial"] is True and data["stopped"] == "time" and data["unsolved"]
+    text = runner.invoke(app, ["connect4", "analyze", "", "--think", "0.05"])
+    assert "Not exact: out of time (--think) before solving column" in text.stdout
+
+
+def test_think_with_jobs_stops_the_workers_too() -> None:
+    data = json.loads(runner.invoke(app, ["connect4", "analyze", "", "--think", "0.2", "--json", "--jobs", "2"]).stdout)
+    assert data["partial"] is True and data["stopped"] == "time" and data["unsolved"]
+
+
+def test_enough_think_gives_the_exact_answer_and_table_mb_sizes_the_table() -> None:
+    plain = json.loads(runner.invoke(app, ["connect4", "analyze", MOVES, "--json"]).stdout)
+    bounded = runner.invoke(app, ["connect4", "analyze", MOVES, "--json", "--think", "600", "--table-mb", "1"])
+    assert bounded.exit_code == 0 and json.loads(bounded.stdout) == plain
+    assert "partial" not in plain
+    assert Solver(table_mb=1).table_bytes <= 2**20
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--think", "0"], "--think must be a positive number"), (["--table-mb", "0"], "--table-mb must be between")],
+)
+def test_bad_think_or_table_size_is_a_one_line_error(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["connect4", "analyze", MOVES, *args])
+    assert result.exit_code == 2 and message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_notice_says_when_the_first_use_compiles_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver_module, "kernels_compiled", lambda: False)
+    result = runner.invoke(app, ["connect4", "analyze", "435363"])
+    assert result.exit_code == 0
+    assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
+    monkeypatch.setattr(solver_module, "kernels_compiled", lambda: True)
+    assert runner.invoke(app, ["connect4", "analyze", "435363"]).stderr == ""
+
+
+def test_progress_shows_positions_rate_and_window_after_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    progress = cli._AnalysisProgress(7)
+    progress.err = Console(file=io.StringIO(), force_terminal=True)
+    shown: list[str] = []
+    monkeypatch.setattr(progress.err, "status", lambda text: _Status(shown, text))
+    progress.start -= 2.0  # two seconds into the solve
+    progress.update(solver_module.SearchProgress(3_000_000, 2.0, -1, 1))
+    progress.update(solver_module.SearchProgress(5_000_000, 2.5, 0, 1))
+    assert shown[0].startswith("Solving: 3.0 M positions, ") and "score window -1..+1" in shown[0]
+    assert shown[1].startswith("Solving: 5.0 M positions, ") and "score window +0..+1" in shown[1]
+
+
+class _Status:
+    def __init__(self, shown: list[str], text: str) -> None:
+        self.shown = shown
+        shown.append(text)
+
+    def start(self) -> None:
+        pass
+
+    def update(self, text: str) -> None:
+        self.shown.append(text)
+
+    def stop(self) -> None:
+        pass
