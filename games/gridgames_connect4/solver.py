@@ -12,11 +12,14 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from attrs import define, field, frozen
 
 from gridgames_connect4 import _kernel as K
+from gridgames_connect4 import _search as S
+from gridgames_connect4 import _table as T
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 
 __all__ = [
@@ -36,6 +39,7 @@ _UNLIMITED = 1 << 62
 _MIN_CONNECT, _MAX_CONNECT = 3, 6
 _MIN_TABLE_BITS, _MAX_TABLE_BITS = 10, 30
 _LINE = 64  # bytes per cache line: one table bucket
+_MASK64 = (1 << 64) - 1
 DEFAULT_TABLE_MB = 56
 """Default transposition table size in MiB (7.3 M entries of 8 bytes on boards up to about 80 cells)."""
 _SLICE = 1 << 18  # positions per kernel call when someone watches the search (about 0.03 s)
@@ -43,7 +47,7 @@ _SLICE = 1 << 18  # positions per kernel call when someone watches the search (a
 
 def kernels_compiled() -> bool:
     """Whether the search kernel is compiled in this process or cached on disk (False: the next solve compiles it)."""
-    dispatcher = K.run_search
+    dispatcher = S.run_search
     if dispatcher.signatures:
         return True
     try:
@@ -99,7 +103,11 @@ class SearchResult:
 
 @define
 class Solver:
-    """Perfect Connect Four solver for boards whose bitboard fits in 64 bits ((height + 1) * width <= 64)."""
+    """Perfect Connect Four solver for boards whose bitboard fits in 128 bits ((height + 1) * width <= 128).
+
+    Boards up to 64 bits run on one uint64 per bitboard, larger ones on two (``two_words`` forces that layout, to
+    test it on small boards).
+    """
 
     width: int = 7
     height: int = 6
@@ -110,8 +118,10 @@ class Solver:
     explored_each: list[int] = field(factory=list, init=False)
     on_progress: Callable[[SearchProgress], bool | None] | None = field(default=None, kw_only=True)
     _cells: int = field(init=False, repr=False)
-    _bottom: np.uint64 = field(init=False, repr=False)
-    _board: np.uint64 = field(init=False, repr=False)
+    two_words: bool = field(default=False, kw_only=True)
+    _words: int = field(default=1, init=False, repr=False)
+    _bottom: Any = field(init=False, repr=False)
+    _board: Any = field(init=False, repr=False)
     _colmask: np.ndarray = field(init=False, repr=False)
     _columns: list[int] = field(init=False, repr=False)
     _bottom_int: int = field(init=False, repr=False)
@@ -121,7 +131,7 @@ class Solver:
     _buckets: int = field(init=False, repr=False)
     _wide: bool = field(init=False, repr=False)
     _gen: np.ndarray = field(init=False, repr=False)
-    _lower_rows: np.uint64 = field(init=False, repr=False)
+    _lower_rows: Any = field(init=False, repr=False)
     _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)
     _stats: np.ndarray = field(init=False, repr=False)
     _rate_nodes: int = field(default=0, init=False, repr=False)
@@ -131,8 +141,9 @@ class Solver:
         w, h, k = self.width, self.height, self.connect
         if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
             raise SolverError(f"board size must be positive integers, got {w}x{h}")
-        if (h + 1) * w > 64:
-            raise SolverError(f"board {w}x{h} needs {(h + 1) * w} bits, more than the solver's 64-bit bitboard")
+        if (h + 1) * w > 128:
+            raise SolverError(f"board {w}x{h} needs {(h + 1) * w} bits, more than the solver's 128-bit bitboard")
+        self._words = 2 if self.two_words or (h + 1) * w > 64 else 1
         if not (isinstance(k, int) and _MIN_CONNECT <= k <= _MAX_CONNECT):
             raise SolverError(f"connect length must be {_MIN_CONNECT}..{_MAX_CONNECT}, got {k}")
         key_bits = (h + 1) * w
@@ -141,23 +152,36 @@ class Solver:
         bottom = sum(1 << (c * (h + 1)) for c in range(w))
         self._bottom_int = bottom
         self._board_int = bottom * ((1 << h) - 1)
-        self._bottom = np.uint64(bottom)
-        self._board = np.uint64(self._board_int)
+        self._bottom = self._b(bottom)
+        self._board = self._b(self._board_int)
         self._columns = [((1 << h) - 1) << (c * (h + 1)) for c in range(w)]
-        self._colmask = np.array(self._columns, dtype=np.uint64)
+        self._colmask = self._board_array(self._columns)
         # rows with the parity of the top row's index: the lower cell of each pair when every column has an even
         # number of empty cells
-        self._lower_rows = np.uint64(sum(bottom << r for r in range(h) if (h - r) % 2 == 0))
+        self._lower_rows = self._b(sum(bottom << r for r in range(h) if (h - r) % 2 == 0))
         # centre first, e.g. 3, 4, 2, 5, 1, 6, 0 on 7 columns (Pons' order)
         self._order = np.array([w // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(w)], dtype=np.int64)
         depth = self._cells + 2
+        pair = (2,) if self._words == 2 else ()
         self._stack = (
-            np.zeros((depth, 5), np.uint64), np.zeros((depth, 7), np.int64),  # frames
-            np.zeros((depth, w), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
-            np.zeros((depth, w), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
+            np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, 7), np.int64),  # frames
+            np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
+            np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
             np.zeros(w, np.int64),  # move scores
         )
-        self._stats = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        self._stats = np.zeros(S.STATE_SIZE, dtype=np.int64)
+
+    def _b(self, x: int) -> Any:
+        """A bitboard as the kernels take it: a uint64, or a (low, high) pair of them."""
+        if self._words == 1:
+            return np.uint64(x)
+        return (np.uint64(x & _MASK64), np.uint64(x >> 64))
+
+    def _board_array(self, boards: Sequence[int]) -> np.ndarray:
+        """Bitboards as a kernel array: uint64 of shape (n,), or (n, 2) for pairs."""
+        if self._words == 1:
+            return np.array(boards, dtype=np.uint64)
+        return np.array([(x & _MASK64, x >> 64) for x in boards], dtype=np.uint64).reshape(len(boards), 2)
 
     def _make_table(self, key_bits: int) -> None:
         """Allocate the transposition table: buckets of one cache line, a prime number of them."""
@@ -173,11 +197,13 @@ class Solver:
             if bits is not None and not (isinstance(bits, int) and _MIN_TABLE_BITS <= bits <= _MAX_TABLE_BITS):
                 raise SolverError(f"table_bits must be {_MIN_TABLE_BITS}..{_MAX_TABLE_BITS}, got {bits}")
             words = DEFAULT_TABLE_MB * 2**20 // 8 if bits is None else 1 << bits
-        self._buckets = _prev_prime(max(words // K.BUCKET_WORDS, 17))
+        self._buckets = _prev_prime(max(words // T.BUCKET_WORDS, 17))
         # narrow entries keep the key's low 32 bits: with the bucket index (key mod a prime) they determine the key
         # when it has fewer than 32 + log2(buckets) bits (Chinese remainder theorem); else the whole key is kept
         self._wide = key_bits > 32 + (self._buckets.bit_length() - 1)
-        size = self._buckets * K.BUCKET_WORDS
+        if key_bits > 96 + (self._buckets.bit_length() - 1):
+            raise SolverError(f"a {self.width}x{self.height} board needs a larger table than {bits_text(self._buckets)}")
+        size = self._buckets * T.BUCKET_WORDS
         raw = np.zeros(size + 8, dtype=np.uint64)
         start = (-raw.ctypes.data % _LINE) // 8  # align buckets to cache lines
         self._table = raw[start : start + size]
@@ -191,24 +217,22 @@ class Solver:
     @property
     def table_entries(self) -> int:
         """Number of positions the transposition table can hold."""
-        return self._buckets * K.BUCKET_WORDS // (2 if self._wide else 1)
+        return self._buckets * T.BUCKET_WORDS // (2 if self._wide else 1)
 
     def reset(self) -> None:
         """Forget the transposition table (in O(1): its entries are tagged with a generation)."""
-        K.new_generation(self._gen, self._table)
+        T.new_generation(self._gen, self._table)
 
     def solve_many(self, positions: Sequence[Sequence[int]], weak: bool = False, reset: bool = True) -> list[int]:
         """Scores of many positions in one compiled call (reset: a fresh table for each); explored_each is set."""
         count = len(positions)
-        ps = np.zeros(count, np.uint64)
-        masks = np.zeros(count, np.uint64)
-        ns = np.zeros(count, np.int64)
-        for i, moves in enumerate(positions):
-            p, mask, n = self._position(moves)
-            ps[i], masks[i], ns[i] = p, mask, n
+        boards = [self._position(moves) for moves in positions]
+        ps = self._board_array([p for p, _, _ in boards])
+        masks = self._board_array([mask for _, mask, _ in boards])
+        ns = np.array([n for _, _, n in boards], dtype=np.int64)
         out = np.zeros(count, np.int64)
         explored = np.zeros(count, np.int64)
-        K.solve_batch(ps, masks, ns, weak, reset, out, explored, self._stats, *self._stack, self.height,
+        S.solve_batch(ps, masks, ns, weak, reset, out, explored, self._stats, *self._stack, self.height,
                       self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
                       self._table, self._buckets, self._wide, self._gen, self._lower_rows)
         self.explored_each = explored.tolist()
@@ -322,7 +346,7 @@ class Solver:
 
     def _wins(self, p: int, mask: int) -> int:
         """Empty cells that complete a line for the stones p."""
-        return int(K.winning_cells(np.uint64(p), np.uint64(mask), self._board, self.height, self.connect))
+        return _int(K.winning_cells(self._b(p), self._b(mask), self._board, self.height, self.connect))
 
     def _position(self, moves: Sequence[int]) -> tuple[int, int, int]:
         """Bitboards (stones of the side to move, all stones) and ply count after `moves`, validated."""
@@ -340,7 +364,7 @@ class Solver:
             raise GameOverError(f"move {i + 1}: the game is already won")
         if status == 4:
             raise SolverError(f"the position is already won (move {i + 1} completes {self.connect} in a row)")
-        return int(p), int(mask), len(columns)
+        return _int(p), _int(mask), len(columns)
 
     def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> int | None:
         """Kernel solve; adds to explored; None when the budget ran out."""
@@ -361,28 +385,28 @@ class Solver:
         base = self.explored
         stopped = False
         while True:
-            step = budget - (0 if fresh else int(st[K.S_NODES]))
+            step = budget - (0 if fresh else int(st[S.S_NODES]))
             if step <= 0:
                 stopped = True
                 break
             if watch is not None:
                 step = min(step, _SLICE)
-            paused = K.run_search(st, *self._stack, n, self.height, self.connect, self._cells, self._bottom,
+            paused = S.run_search(st, *self._stack, n, self.height, self.connect, self._cells, self._bottom,
                                   self._board, self._order, self._colmask, self._table, self._buckets, self._wide,
-                                  int(self._gen[0]), step, fresh, np.uint64(p), np.uint64(mask), lo, hi,
+                                  int(self._gen[0]), step, fresh, self._b(p), self._b(mask), lo, hi,
                                   self._lower_rows)
             fresh = False
-            self.explored = base + int(st[K.S_NODES])
+            self.explored = base + int(st[S.S_NODES])
             if not paused:
                 break
             if watch is not None:
-                phase_window = (int(st[K.S_LO]), int(st[K.S_HI]))
+                phase_window = (int(st[S.S_LO]), int(st[S.S_HI]))
                 if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
                     stopped = True
                     break
         self._rate_seconds += time.perf_counter() - start
-        self._rate_nodes += int(st[K.S_NODES])
-        return None if stopped else int(st[K.S_SCORE])
+        self._rate_nodes += int(st[S.S_NODES])
+        return None if stopped else int(st[S.S_SCORE])
 
     def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int,
                      into: list[int | None] | None = None) -> list[int | None]:
@@ -462,7 +486,7 @@ class Solver:
                     values[c] = K.WIN_BASE + (self._cells + 1 - n) // 2
                     alpha = max(alpha, values[c])
                     continue
-                v = -K.limited_search(np.uint64(p ^ mask), np.uint64(mask | cell), n + 1, depth - 1,
+                v = -K.limited_search(self._b(p ^ mask), self._b(mask | cell), n + 1, depth - 1,
                                       -K.INF, 1 - alpha, self.height, self.connect, self._cells,
                                       self._bottom, self._board, self._order, self._colmask, stats, limit)
                 if stats[1]:
@@ -481,6 +505,18 @@ class Solver:
                 break  # proven result: deeper search changes nothing
         self.explored += spent
         return best_cols[0], reached
+
+
+def _int(board: Any) -> int:
+    """A kernel bitboard (uint64 or (low, high) pair) as a Python int."""
+    if isinstance(board, tuple):
+        return int(board[0]) | int(board[1]) << 64
+    return int(board)
+
+
+def bits_text(buckets: int) -> str:
+    """A table size for messages."""
+    return f"{buckets * T.BUCKET_WORDS * 8 / 2**20:g} MiB"
 
 
 def _is_small_int(value: object) -> bool:

@@ -1,0 +1,342 @@
+"""The exact search of the Connect Four solver: a resumable null-window negamax on an explicit stack (numba).
+
+Beyond Pascal Pons' search: a position and its mirror image share a table entry; the table keeps both bounds and
+the best move; a node with a single non-losing move plays it without the table; static bounds end a search when
+a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells); moves
+are ordered by the useful threats they create, the table's best move first; near the root the children's table
+entries are probed for a cutoff before any is searched (enhanced transposition cutoff). The stack lives in
+arrays owned by the caller, so a search paused after a budget of positions resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridgames_connect4._bits import (
+    badd, band, bandnot, bdec, beq, blt, bor, bxor, is_zero, ld1, ld2, popcount, prefetch, shl, shr, st2,
+)
+from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, winning_cells
+from gridgames_connect4._table import (
+    NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, new_generation, tt_find, tt_store, upper_of,
+)
+
+# Frame fields. FU (boards): stones to move, all stones, their mirrors, symmetric key. FI (int64): alpha, beta,
+# moves left, flags (1: forced, 2: key mirrored), nodes at entry, best column, bucket base (-1: not computed).
+U_P, U_M, U_PM, U_MM, U_KEY = 0, 1, 2, 3, 4
+I_A, I_B, I_CNT, I_FLAGS, I_NODES, I_BEST, I_BASE = 0, 1, 2, 3, 4, 5, 6
+F_FORCED, F_MIRRORED = 1, 2
+# Search state (int64 array): phase (0: pick a window, 1: searching, 2: done), lo, hi, window, depth, value,
+# step (0: enter, 1: return, 2: next move), nodes, score.
+S_PHASE, S_LO, S_HI, S_MED, S_D, S_R, S_STEP, S_NODES, S_SCORE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+STATE_SIZE = 12
+ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
+
+
+@njit(cache=True)
+def start_search(st, FU, FI, p, mask, w, h, lo, hi):
+    """Set up a search of the position (p, mask) for its exact score within [lo, hi] (null-window bisection)."""
+    st[:] = 0
+    st[S_LO] = lo
+    st[S_HI] = hi
+    st2(FU, 0, U_P, p)
+    st2(FU, 0, U_M, mask)
+    st2(FU, 0, U_PM, mirror(p, w, h))
+    st2(FU, 0, U_MM, mirror(mask, w, h))
+    FI[0, I_BASE] = -1
+
+
+@njit(cache=True)
+def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask,
+               table, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows):
+    """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
+
+    Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
+    step is a negamax with alpha-beta on an explicit stack, so a paused search resumes where it stopped.
+    lower_rows: the rows of the lower cell of each pair when every column has an even number of empty cells.
+    """
+    w = order.shape[0]
+    if fresh:
+        start_search(st, FU, FI, p0, mask0, w, h, lo0, hi0)
+    nodes = st[S_NODES]
+    limit = nodes + budget
+    d = st[S_D]
+    r = st[S_R]
+    step = st[S_STEP]
+    even_rows = lower_rows if h % 2 == 0 else bandnot(board, lower_rows)  # rows 1, 3, 5... counted from 1
+    while True:
+        if st[S_PHASE] == 0:
+            lo = st[S_LO]
+            hi = st[S_HI]
+            if lo >= hi:
+                st[S_PHASE] = 2
+                st[S_SCORE] = lo
+                st[S_NODES] = nodes
+                return 0
+            med = lo + (hi - lo) // 2
+            half_lo = lo // 2 if lo >= 0 else -((-lo) // 2)
+            half_hi = hi // 2 if hi >= 0 else -((-hi) // 2)
+            if med <= 0 and half_lo < med:
+                med = half_lo
+            elif med >= 0 and half_hi > med:
+                med = half_hi
+            st[S_MED] = med
+            st[S_PHASE] = 1
+            d = 0
+            step = 0
+            FI[0, I_A] = med
+            FI[0, I_B] = med + 1
+        if step == 0:  # enter the node at depth d
+            if nodes >= limit:
+                st[S_D] = d
+                st[S_R] = r
+                st[S_STEP] = step
+                st[S_NODES] = nodes
+                return 1
+            nodes += 1
+            p = ld2(FU, d, U_P)
+            mask = ld2(FU, d, U_M)
+            n = n0 + d
+            opp = bxor(p, mask)
+            possible = band(badd(mask, bottom), board)
+            opp_win = winning_cells(opp, mask, board, h, k)
+            forced = band(possible, opp_win)
+            if not is_zero(forced):
+                if not is_zero(band(forced, bdec(forced))):
+                    r = -((cells - n) // 2)  # two threats to block
+                    step = 1
+                    continue
+                moves = bandnot(forced, shr(opp_win, 1))
+            else:
+                moves = bandnot(possible, shr(opp_win, 1))
+            if is_zero(moves):
+                r = -((cells - n) // 2)  # every move lets the opponent win
+                step = 1
+                continue
+            if n >= cells - 2:
+                r = 0
+                step = 1
+                continue
+            alpha = FI[d, I_A]
+            beta = FI[d, I_B]
+            lo = -((cells - 2 - n) // 2)
+            hi = (cells - 1 - n) // 2
+            if alpha < lo:
+                alpha = lo
+                if alpha >= beta:
+                    r = alpha
+                    step = 1
+                    continue
+            if beta > hi:
+                beta = hi
+                if alpha >= beta:
+                    r = beta
+                    step = 1
+                    continue
+            # static bounds, computed only when they could end the search here: a side that can no longer line up
+            # k cells scores at most a draw
+            empty = bandnot(board, mask)
+            if alpha >= 0 and not has_line(bor(p, empty), h, k):
+                r = 0
+                step = 1
+                continue
+            if beta <= 0 and not has_line(bor(opp, empty), h, k):
+                r = 0
+                step = 1
+                continue
+            if alpha >= -1 and is_zero(bandnot(possible, lower_rows)):
+                # every column has an even number of empty cells: by always answering in the same column the
+                # opponent gets the upper cell of each pair (Allis' claimeven), so the side to move only ever
+                # holds the lower ones; then it cannot win, and it loses if the opponent lines up in the upper ones
+                if not has_line(bor(p, band(empty, lower_rows)), h, k):
+                    if alpha >= 0:
+                        r = 0
+                        step = 1
+                        continue
+                    if has_line(bor(opp, bandnot(empty, lower_rows)), h, k):
+                        r = -1
+                        step = 1
+                        continue
+            FI[d, I_NODES] = nodes
+            if is_zero(band(moves, bdec(moves))):  # a single move: play it without the table
+                FI[d, I_FLAGS] = F_FORCED
+                FI[d, I_A] = alpha
+                FI[d, I_B] = beta
+                FI[d, I_CNT] = 1
+                FI[d, I_BEST] = NO_MOVE
+                st2(MV, d, 0, moves)
+                MC[d, 0] = -1
+                step = 2
+                continue
+            base = FI[d, I_BASE]
+            if base < 0:
+                key = badd(p, mask)
+                mkey = badd(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
+                flags = 0
+                if blt(mkey, key):
+                    key = mkey
+                    flags = F_MIRRORED
+                st2(FU, d, U_KEY, key)
+                FI[d, I_FLAGS] = flags
+                base = bucket_of(key, nbuckets)
+                FI[d, I_BASE] = base
+            skey = ld2(FU, d, U_KEY)
+            mirrored = FI[d, I_FLAGS] == F_MIRRORED
+            data = tt_find(table, base, wide, skey, gen)
+            tt_col = -1
+            if data != np.uint64(0):
+                t_lo = lower_of(data)
+                t_hi = upper_of(data)
+                if t_lo > alpha:
+                    alpha = t_lo
+                    if alpha >= beta:
+                        r = alpha
+                        step = 1
+                        continue
+                if t_hi < beta:
+                    beta = t_hi
+                    if alpha >= beta:
+                        r = beta
+                        step = 1
+                        continue
+                tt_col = move_of(data)
+                if tt_col == NO_MOVE:
+                    tt_col = -1
+                elif mirrored:
+                    tt_col = w - 1 - tt_col
+            FI[d, I_A] = alpha
+            FI[d, I_B] = beta
+            FI[d, I_BEST] = NO_MOVE
+            # order the moves: most useful new threats last (searched first; a threat right above an opponent's
+            # is useless), the table's move above all
+            useless = shl(opp_win, 1)
+            count = 0
+            for i in range(w - 1, -1, -1):
+                c = order[i]
+                mv = band(moves, ld1(colmask, c))
+                if not is_zero(mv):
+                    s = popcount(bandnot(winning_cells(bor(p, mv), mask, board, h, k), useless))
+                    if c == tt_col:
+                        s = 1000
+                    j = count
+                    count += 1
+                    while j > 0 and SC[j - 1] > s:
+                        st2(MV, d, j, ld2(MV, d, j - 1))
+                        MC[d, j] = MC[d, j - 1]
+                        SC[j] = SC[j - 1]
+                        j -= 1
+                    st2(MV, d, j, mv)
+                    MC[d, j] = c
+                    SC[j] = s
+            FI[d, I_CNT] = count
+            # the children's table buckets: start loading them now, and near the root look for a cutoff there
+            cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
+            mm = ld2(FU, d, U_MM)
+            etc = cells - n >= ETC_MIN_EMPTY
+            cut = False
+            for i in range(count):
+                mv = ld2(MV, d, i)
+                c = MC[d, i]
+                ckey = badd(opp, bor(mask, mv))
+                cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
+                if blt(cmkey, ckey):
+                    ckey = cmkey
+                cbase = bucket_of(ckey, nbuckets)
+                prefetch(table, cbase)
+                st2(CK, d, i, ckey)
+                CB[d, i] = cbase
+                if etc and not cut:
+                    cdata = tt_find(table, cbase, wide, ckey, gen)
+                    if cdata != np.uint64(0) and -upper_of(cdata) >= beta:
+                        cut = True
+                        r = -upper_of(cdata)
+                        FI[d, I_BEST] = c
+            if cut:
+                col = FI[d, I_BEST]
+                if mirrored:
+                    col = w - 1 - col
+                tt_store(table, base, wide, skey, gen, r, NO_UPPER, col, 0)
+                step = 1
+                continue
+            step = 2
+        elif step == 1:  # return r from the node at depth d
+            if d == 0:
+                if r <= st[S_MED]:
+                    st[S_HI] = r
+                else:
+                    st[S_LO] = r
+                st[S_PHASE] = 0
+                continue
+            d -= 1
+            score = -r
+            flags = FI[d, I_FLAGS]
+            if score >= FI[d, I_B]:
+                if flags != F_FORCED:
+                    col = MC[d, FI[d, I_CNT]]
+                    if flags == F_MIRRORED:
+                        col = w - 1 - col
+                    tt_store(table, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, score, NO_UPPER, col,
+                             bit_length(nodes - FI[d, I_NODES]))
+                r = score
+            else:
+                if score > FI[d, I_A]:
+                    FI[d, I_A] = score
+                step = 2
+        else:  # play the next move of the node at depth d
+            c = FI[d, I_CNT]
+            if c > 0:
+                c -= 1
+                FI[d, I_CNT] = c
+                mv = ld2(MV, d, c)
+                mask = ld2(FU, d, U_M)
+                child_p = bxor(ld2(FU, d, U_P), mask)
+                child_mask = bor(mask, mv)
+                st2(FU, d + 1, U_P, child_p)
+                st2(FU, d + 1, U_M, child_mask)
+                col = MC[d, c]
+                if col < 0:
+                    col = column_of(mv, h)
+                    FI[d + 1, I_BASE] = -1
+                else:
+                    skey = ld2(CK, d, c)
+                    st2(FU, d + 1, U_KEY, skey)
+                    FI[d + 1, I_BASE] = CB[d, c]
+                    FI[d + 1, I_FLAGS] = 0 if beq(skey, badd(child_p, child_mask)) else F_MIRRORED
+                mm = ld2(FU, d, U_MM)
+                st2(FU, d + 1, U_PM, bxor(ld2(FU, d, U_PM), mm))
+                st2(FU, d + 1, U_MM, bor(mm, mirror_cell(mv, col, w, h)))
+                FI[d + 1, I_A] = -FI[d, I_B]
+                FI[d + 1, I_B] = -FI[d, I_A]
+                d += 1
+                step = 0
+            else:
+                r = FI[d, I_A]
+                if FI[d, I_FLAGS] != F_FORCED:
+                    tt_store(table, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, NO_LOWER, r, NO_MOVE,
+                             bit_length(nodes - FI[d, I_NODES]))
+                step = 1
+
+
+@njit(cache=True)
+def solve_batch(ps, masks, ns, weak, reset, out, explored, st, FU, FI, MV, MC, CK, CB, SC, h, k, cells, bottom,
+                board, order, colmask, table, nbuckets, wide, gen_box, lower_rows):
+    """Score every position (ps[i], masks[i], ns[i]) into out[i] and its positions explored into explored[i]."""
+    for i in range(ns.shape[0]):
+        if reset:
+            new_generation(gen_box, table)
+        p = ld1(ps, i)
+        mask = ld1(masks, i)
+        n = ns[i]
+        if can_win_next(p, mask, bottom, board, h, k):
+            out[i] = (cells + 1 - n) // 2
+            explored[i] = 0
+            continue
+        lo = -((cells - n) // 2)
+        hi = (cells + 1 - n) // 2
+        if weak:
+            lo = -1
+            hi = 1
+        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, table, nbuckets,
+                   wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows)
+        out[i] = st[S_SCORE]
+        explored[i] = st[S_NODES]
