@@ -45,16 +45,25 @@ PLAY
 COMMANDS
   gridgames connect4 show 4453 [--width W --height H --connect N] [--picture]
       prints the position (or, with --picture, its plain picture).
-  gridgames connect4 analyze 4453 [--weak] [--json]
+  gridgames connect4 analyze 4453 [--weak] [--json] [--think S] [--jobs N] [--table-mb M]
       solves the position: its score and every column's from the side to move's view
       (Pons' scores: + wins, bigger is sooner; 0 draws; - loses), and the best columns.
-      The solver handles boards with (height + 1) x width <= 64.
+      --think S stops after S seconds and marks the unsolved columns (the answer is then
+      not exact); Ctrl-C prints the columns solved so far, marked partial (exit code 130).
   gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--book FILE | --no-book]
       every move's score against the best one available; mistakes (a win or a draw
       thrown away) and inaccuracies (a slower win, a quicker loss) are marked.
   gridgames connect4 book build --depth D --out FILE [--width W --height H] [--jobs N]
       solves every position up to D discs into an opening book (Ctrl-C keeps the work:
       run it again to continue); book info FILE and book verify FILE --sample N check one.
+
+EXACT SOLVING
+  The solver is exact on every board this game offers: its bitboards need
+  (height + 1) x width bits, one 64-bit word up to 64 (7x6, 8x7, 9x6...) and two words
+  up to 128 (10x6, 9x7, 8x8, 10x10...; about 2.5 times slower per position). Exact means
+  exact when it finishes: the empty 7x6 board takes about a minute, and bigger boards
+  with few discs can take hours or more. Within --think, perfect and hints fall back on
+  a depth-limited search when the solver does not finish, and say so.
 """
 
 from __future__ import annotations

@@ -201,8 +201,10 @@ class Solver:
         # narrow entries keep the key's low 32 bits: with the bucket index (key mod a prime) they determine the key
         # when it has fewer than 32 + log2(buckets) bits (Chinese remainder theorem); else the whole key is kept
         self._wide = key_bits > 32 + (self._buckets.bit_length() - 1)
-        if key_bits > 96 + (self._buckets.bit_length() - 1):
-            raise SolverError(f"a {self.width}x{self.height} board needs a larger table than {bits_text(self._buckets)}")
+        if key_bits > 96 + (self._buckets.bit_length() - 1):  # the bucket index must supply the key's top bits
+            need = 2 ** (key_bits - 95) * _LINE / 2**20  # a prime number of buckets, at least 2 ** (key_bits - 96)
+            raise SolverError(f"a {self.width}x{self.height} board needs a table of at least {need:g} MiB to tell its"
+                              f" {key_bits}-bit keys apart")
         size = self._buckets * T.BUCKET_WORDS
         raw = np.zeros(size + 8, dtype=np.uint64)
         start = (-raw.ctypes.data % _LINE) // 8  # align buckets to cache lines
@@ -512,11 +514,6 @@ def _int(board: Any) -> int:
     if isinstance(board, tuple):
         return int(board[0]) | int(board[1]) << 64
     return int(board)
-
-
-def bits_text(buckets: int) -> str:
-    """A table size for messages."""
-    return f"{buckets * T.BUCKET_WORDS * 8 / 2**20:g} MiB"
 
 
 def _is_small_int(value: object) -> bool:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from gridgames_test_support.strategies import connect4_playouts
 
 from gridgames_connect4 import Connect4, Connect4State
+from gridgames_connect4 import players
 from gridgames_connect4.players import KINDS, advise, make_player
 from gridgames.errors import GameOverError, OptionError
 from gridgames.game import Player
@@ -161,8 +162,9 @@ def test_solver_levels_take_wins_and_block_losses(kind: str) -> None:
     assert make_player(kind, game, random.Random(0)).choose(game.from_notation("43536")) == 6
 
 
-def test_solver_levels_fall_back_to_search_on_boards_too_large_for_the_solver() -> None:
+def test_solver_levels_fall_back_to_search_on_boards_too_large_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("gridgames_connect4.solver")
+    monkeypatch.setattr(players, "shared_solver", lambda *size: None)  # the solver takes every board up to 10x10 now
     game = Connect4(10, 10)
     player = make_player("perfect", game, random.Random(0), think=0.2)
     assert player.choose(game.from_notation("5,6")) in range(10)
@@ -177,7 +179,8 @@ def test_advice_gives_exact_scores_when_the_solver_finishes_in_time() -> None:
     assert advice.scores[advice.column] == max(s for s in advice.scores if s is not None)
 
 
-def test_advice_without_exact_scores_says_why() -> None:
+def test_advice_without_exact_scores_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(players, "shared_solver", lambda *size: None)  # as on a board too big for the solver
     advice = advise(Connect4(10, 10).from_notation("5,6,5,6,5"), random.Random(0), think=0.05)
     assert (advice.column, advice.scores, advice.reason) == (4, None, "it blocks an immediate loss")
     advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)  # too big for the solver

@@ -285,9 +285,9 @@ def test_bad_move_lists_are_rejected(solver, moves, error):
 
 @pytest.mark.parametrize(
     ("width", "height", "connect"),
-    [(10, 6, 4), (8, 8, 4), (7, 6, 2), (7, 6, 7), (0, 6, 4)],
+    [(12, 10, 4), (20, 6, 4), (7, 6, 2), (7, 6, 7), (0, 6, 4)],
 )
-def test_boards_beyond_the_bitboard_and_bad_connect_lengths_are_rejected(width, height, connect):
+def test_boards_beyond_128_bits_and_bad_connect_lengths_are_rejected(width, height, connect):
     with pytest.raises(SolverError):
         Solver(width, height, connect, table_bits=16)
 
@@ -299,7 +299,8 @@ def test_table_bits_out_of_range_is_rejected():
 
 def test_default_tables_stay_under_64_mib_even_on_a_full_64_bit_board():
     assert Solver().table_bytes < 64 * 2**20
-    big = Solver(8, 7)  # 8 * (7 + 1) = 64 bits: needs 64-bit partial keys
+    assert Solver(10, 10).table_bytes < 64 * 2**20
+    big = Solver(8, 7)  # 8 * (7 + 1) = 64 bits: needs whole keys in the table
     assert big.table_bytes < 64 * 2**20
     moves = random_open_position(random.Random(8), 8, 7, 4, 44)
     scores = big.analyze(moves)

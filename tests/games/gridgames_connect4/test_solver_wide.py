@@ -1,0 +1,120 @@
+"""The solver on two-word (128-bit) bitboards: boards up to (height + 1) * width = 128, e.g. 10x6, 9x7, 8x8."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from gridgames_connect4.solver import Solver
+from gridgames.errors import SolverError
+
+REPO = Path(__file__).resolve().parents[3]
+STEININGER = next((folder / "shared" / "bench" / "data" / "connect4" / "steininger" for folder in REPO.parents
+                   if (folder / "shared" / "bench" / "data" / "connect4").is_dir()), None)
+
+
+@lru_cache(maxsize=None)
+def minimax(width: int, height: int, connect: int, columns: tuple[tuple[int, ...], ...]) -> int:
+    """Pons score of the side to move by plain minimax over columns of discs (0: first player, 1: second)."""
+    plies = sum(map(len, columns))
+    best = None
+    for c in range(width):
+        if len(columns[c]) == height:
+            continue
+        child = columns[:c] + (columns[c] + (plies % 2,),) + columns[c + 1 :]
+        if wins(width, connect, child, c):
+            return (width * height + 1 - plies) // 2
+        value = -minimax(width, height, connect, child)
+        best = value if best is None else max(best, value)
+    return 0 if best is None else best
+
+
+def wins(width: int, connect: int, columns: tuple[tuple[int, ...], ...], c: int) -> bool:
+    """Whether the top disc of column c completes a line."""
+    r = len(columns[c]) - 1
+    who = columns[c][r]
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            cc, rr = c + sign * dc, r + sign * dr
+            while 0 <= cc < width and 0 <= rr < len(columns[cc]) and columns[cc][rr] == who:
+                run += 1
+                cc, rr = cc + sign * dc, rr + sign * dr
+        if run >= connect:
+            return True
+    return False
+
+
+def random_position(rng: random.Random, width: int, height: int, connect: int, plies: int) -> list[int]:
+    """Moves of a random game stopped after ``plies`` moves, before anybody wins."""
+    while True:
+        columns: tuple[tuple[int, ...], ...] = tuple(() for _ in range(width))
+        moves: list[int] = []
+        for _ in range(plies):
+            c = rng.choice([c for c in range(width) if len(columns[c]) < height])
+            columns = columns[:c] + (columns[c] + (len(moves) % 2,),) + columns[c + 1 :]
+            moves.append(c)
+            if wins(width, connect, columns, c):
+                break
+        else:
+            return moves
+
+
+def columns_of(moves: list[int], width: int) -> tuple[tuple[int, ...], ...]:
+    columns: list[tuple[int, ...]] = [() for _ in range(width)]
+    for i, c in enumerate(moves):
+        columns[c] += (i % 2,)
+    return tuple(columns)
+
+
+@pytest.mark.parametrize(("width", "height", "connect", "plies"), [(5, 4, 4, 6), (4, 4, 3, 3), (6, 4, 4, 12), (4, 5, 3, 8)])
+def test_small_boards_in_the_two_word_layout_agree_with_one_word_and_with_minimax(width, height, connect, plies):
+    rng = random.Random(f"{width}x{height}")
+    one = Solver(width, height, connect, table_bits=16)
+    two = Solver(width, height, connect, table_bits=16, two_words=True)
+    for _ in range(10):
+        moves = random_position(rng, width, height, connect, rng.randrange(plies, plies + 6))
+        expected = minimax(width, height, connect, columns_of(moves, width))
+        one.reset()
+        two.reset()
+        assert two.solve(moves) == one.solve(moves) == expected, moves
+        assert two.explored == one.explored  # the very same search
+        assert two.analyze(moves) == one.analyze(moves)
+        assert two.solve(moves, weak=True) == (expected > 0) - (expected < 0)
+        assert two.solve([width - 1 - c for c in moves]) == expected  # mirror image, shared table entry
+        assert two.best_move(moves, max_nodes=300) == one.best_move(moves, max_nodes=300)
+    assert two.solve_many([[], [0]]) == one.solve_many([[], [0]])
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "connect"), [(10, 6, 4), (9, 7, 4), (8, 8, 4), (11, 5, 4), (10, 10, 6), (14, 7, 5)],
+)
+def test_boards_up_to_128_bits_solve_late_positions_like_a_plain_minimax(width, height, connect):
+    rng = random.Random(width * height)
+    solver = Solver(width, height, connect, table_mb=8)
+    for _ in range(4):
+        moves = random_position(rng, width, height, connect, width * height - 9)
+        expected = minimax(width, height, connect, columns_of(moves, width))
+        assert solver.solve(moves) == expected, moves
+        scores = solver.analyze(moves)
+        assert max(s for s in scores if s is not None) == expected
+
+
+@pytest.mark.parametrize("name", ["endgame_L1", "midgame_L1"])
+def test_steininger_10x6_positions_are_scored_right(name):
+    path = None if STEININGER is None else STEININGER / "10x6" / f"{name}.txt"
+    if path is None or not path.exists():
+        pytest.skip(f"shared benchmark data not found ({path})")
+    solver = Solver(10, 6, table_mb=16)
+    for line in path.read_text().splitlines()[:25]:
+        moves, score = line.split()
+        solver.reset()
+        assert solver.solve([int(ch) for ch in moves]) == int(score), moves
+
+
+def test_a_table_too_small_to_tell_long_keys_apart_is_refused():
+    with pytest.raises(SolverError, match=r"a 14x7 board needs a table of at least 8 MiB"):
+        Solver(14, 7, table_mb=4)  # 112-bit keys: the bucket index must supply 16 bits
