@@ -1,7 +1,9 @@
 """Benchmark of the Connect Four solver on Pascal Pons' test sets (and Steininger's for other board sizes).
 
 Usage: python bench/connect4_solver.py [FILE ...] [--sample N] [--hard-sample N] [--steininger 7x6|9x5|10x6]
-                                       [--weak] [--table-bits B] [--no-compile-timing]
+                                       [--weak] [--table-mb M] [--batch] [--no-compile-timing]
+       python bench/connect4_solver.py --empty [WxH ...] [--weak]      (empty boards, one solve each)
+       python bench/connect4_solver.py --tromp 13                      (who wins, every board with w + h <= 13)
 
 Follows Pons' test protocol: the transposition table is reset before each position (untimed), the time and the
 positions explored of solve() are recorded. Prints per set the share of right scores, mean positions explored,
@@ -84,6 +86,7 @@ def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tupl
     """Solve every row with a fresh table; return totals (and the comparison with the reference lines)."""
     right = nodes = 0
     seconds = 0.0
+    cpu = time.process_time()
     worst = 0.0
     ref = {"n": 0, "same": 0, "nodes": 0, "ours": 0, "micros": 0, "seconds": 0.0}
     for moves, expected in rows:
@@ -106,7 +109,8 @@ def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tupl
             ref["ours"] += solver.explored
             ref["micros"] += ref_micros
             ref["seconds"] += elapsed
-    return {"n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst, "ref": ref}
+    return {"n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst, "ref": ref,
+            "cpu": time.process_time() - cpu}
 
 
 def report(name: str, totals: dict, pons: float | None) -> None:
@@ -115,7 +119,8 @@ def report(name: str, totals: dict, pons: float | None) -> None:
     rate = totals["nodes"] / totals["seconds"] if totals["seconds"] else float("nan")
     ratio = f"{mean_nodes / pons:6.3f}" if pons else "     -"
     print(f"{name:<22} {n:>5} {totals['right']:>5}/{n:<5} {mean_nodes:>14,.1f} {ratio}"
-          f" {1000 * totals['seconds'] / n:>11.3f} {1000 * totals['worst']:>10.1f} {rate / 1e6:>8.2f}", flush=True)
+          f" {1000 * totals['seconds'] / n:>11.3f} {1000 * totals['worst']:>10.1f} {rate / 1e6:>8.2f}"
+          f" {1000 * totals['cpu'] / n:>10.3f}  {load()}", flush=True)
     ref = totals["ref"]
     if ref["n"]:
         print(f"{'':<22} vs Pons' solver on the same {ref['n']} lines: identical explored counts on {ref['same']},"
@@ -123,9 +128,14 @@ def report(name: str, totals: dict, pons: float | None) -> None:
               f" ms/position, ours {1000 * ref['seconds'] / ref['n']:.3f}", flush=True)
 
 
+def load() -> str:
+    """The 1-minute load average (the machine is shared)."""
+    return f"{os.getloadavg()[0]:.1f}"
+
+
 def header() -> None:
     print(f"{'set':<22} {'lines':>5} {'right':>11} {'mean explored':>14} {'/Pons':>6}"
-          f" {'ms/position':>11} {'worst ms':>10} {'M pos/s':>8}")
+          f" {'ms/position':>11} {'worst ms':>10} {'M pos/s':>8} {'cpu ms/pos':>10}  load")
 
 
 def warm_up(solver) -> None:
@@ -145,14 +155,34 @@ def main() -> None:
                         help="per-line output of Pons' own solver (moves score nodes micros) on the same lines:"
                              " compare explored counts line by line")
     parser.add_argument("--weak", action="store_true", help="weak solve (compare signs only)")
-    parser.add_argument("--table-bits", type=int, default=None, help="log2 of the table size (default 23)")
+    parser.add_argument("--table-bits", type=int, default=None, help="about 2^B table entries (8 bytes each)")
+    parser.add_argument("--table-mb", type=float, default=None, help="table size in MiB (default 56)")
+    parser.add_argument("--batch", action="store_true", help="also time solve_many on each set (one compiled call)")
+    parser.add_argument("--empty", nargs="*", default=None, metavar="WxH", help="solve empty boards (default 7x6)")
+    parser.add_argument("--tromp", type=int, default=None, metavar="N",
+                        help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N")
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
     args = parser.parse_args()
 
     from gridgames_connect4.solver import Solver
     from gridgames.errors import SolverError
 
-    print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}", flush=True)
+    print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}   load {load()}", flush=True)
+    if args.empty is not None or args.tromp is not None:
+        boards = ([tuple(map(int, b.split("x"))) for b in args.empty] or [(7, 6)]) if args.empty is not None else [
+            (w, h) for h in range(4, args.tromp - 3) for w in range(4, args.tromp - h + 1)]
+        weak = args.weak or args.tromp is not None
+        print(f"{'board':<6} {'mode':<6} {'score':>5} {'explored':>15} {'wall s':>8} {'cpu s':>8} {'M pos/cpu-s':>11}  load")
+        for width, height in boards:
+            solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb)
+            solver.solve_many([[0] * min(height, 3)])  # compile outside the timing
+            solver.reset()
+            wall, cpu = time.perf_counter(), time.process_time()
+            score = solver.solve([], weak=weak)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            print(f"{width}x{height:<4} {'weak' if weak else 'strong':<6} {score:>+5d} {solver.explored:>15,d}"
+                  f" {wall:>8.2f} {cpu:>8.2f} {solver.explored / max(cpu, 1e-9) / 1e6:>11.2f}  {load()}", flush=True)
+        return
     if not args.no_compile_timing:
         cold, cached = compile_times()
         print(f"numba import + first solve: cold compile {cold:.2f} s, cached {cached:.2f} s", flush=True)
@@ -161,21 +191,21 @@ def main() -> None:
         width, height = STEININGER_BOARDS[args.steininger]
         folder = DATA / "steininger" / args.steininger
         try:
-            solver = Solver(width, height, table_bits=args.table_bits)
+            solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb)
         except SolverError as exc:
             print(f"steininger {args.steininger}: unsupported: {exc}")
             return
         jobs = [(f"{args.steininger} {p.stem}", p, None, False) for p in sorted(folder.glob("*.txt"))
                 if args.only in p.stem]
     else:
-        solver = Solver(table_bits=args.table_bits)
+        solver = Solver(table_bits=args.table_bits, table_mb=args.table_mb)
         if args.files:
             known = {f: (name, pons) for f, name, pons in PONS_SETS}
             jobs = [(*known.get(p.name, (p.name, None)), True) for p in args.files]
             jobs = [(name, p, pons, one) for (name, pons, one), p in zip(jobs, args.files)]
         else:
             jobs = [(name, DATA / f, pons, True) for f, name, pons in PONS_SETS]
-    print(f"board {solver.width}x{solver.height} connect {solver.connect}, table 2^{solver.table_bits}"
+    print(f"board {solver.width}x{solver.height} connect {solver.connect}, table {solver.table_entries:,d} entries"
           f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'}")
     reference = load_reference(args.reference)
     warm_up(solver)
@@ -190,6 +220,14 @@ def main() -> None:
         rows = sample_lines(path, sample)
         totals = run_set(solver, rows, one_based, args.weak, reference)
         report(name, totals, None if args.weak else pons)
+        if args.batch:
+            positions = [[int(ch) - 1 if one_based else int(ch) for ch in moves] for moves, _ in rows]
+            start = time.perf_counter()
+            scores = solver.solve_many(positions, weak=args.weak)
+            seconds = time.perf_counter() - start
+            right = sum(s == ((e > 0) - (e < 0) if args.weak else e) for s, (_, e) in zip(scores, rows))
+            print(f"{'':<22} solve_many: {right}/{len(rows)} right, {1000 * seconds / len(rows):.3f} ms/position,"
+                  f" mean explored {solver.explored / len(rows):,.1f}", flush=True)
 
 
 if __name__ == "__main__":
