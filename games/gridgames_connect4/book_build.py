@@ -161,6 +161,8 @@ def build_book(
 
     start = time.perf_counter()
     Solver(width, height, connect, table_bits=10)  # the solver refuses a board it cannot handle, in one line
+    if (height + 1) * width > 64:  # the solver takes 128-bit boards now; book keys stay one word
+        raise BookError(f"a {width}x{height} board needs {(height + 1) * width} bits, more than the solver's 64-bit bitboard keys that books store")
     if table_bits is not None and not (isinstance(table_bits, int) and 10 <= table_bits <= 30):
         raise BookError(f"--table-bits must be 10 to 30, not {table_bits!r}")
     if not isinstance(depth, int) or not 0 <= depth <= width * height:

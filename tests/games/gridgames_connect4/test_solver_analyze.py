@@ -81,12 +81,14 @@ def test_cli_ctrl_c_in_text_says_the_answer_is_not_exact(monkeypatch: pytest.Mon
 def test_ctrl_c_with_two_local_processes_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = full_columns()
     real_wait = parallel.wait
-    calls = iter(range(1000))
+    finished = []
 
     def wait_then_interrupt(*args: Any, **kw: Any) -> Any:
-        if next(calls) == 2:  # Ctrl-C arrives while waiting, after some columns came back
+        if finished:  # Ctrl-C arrives while waiting, after some columns came back
             raise KeyboardInterrupt
-        return real_wait(*args, **kw)
+        done, pending = real_wait(*args, **kw)
+        finished.extend(done)
+        return done, pending
 
     monkeypatch.setattr(parallel, "wait", wait_then_interrupt)
     result = runner.invoke(app, ["connect4", "analyze", MOVES, "--json", "--jobs", "2"])
