@@ -61,7 +61,7 @@ EXACT SOLVING
   The solver is exact on every board this game offers: its bitboards need
   (height + 1) x width bits, one 64-bit word up to 64 (7x6, 8x7, 9x6...) and two words
   up to 128 (10x6, 9x7, 8x8, 10x10...; about 2.5 times slower per position). Exact means
-  exact when it finishes: the empty 7x6 board takes about a minute, and bigger boards
+  exact when it finishes: the empty 7x6 board takes one to two minutes, bigger boards
   with few discs can take hours or more. Within --think, perfect and hints fall back on
   a depth-limited search when the solver does not finish, and say so.
 """
