@@ -59,10 +59,7 @@ class Judge:
         try:
             self._solver = Solver(game.width, game.height, game.connect, table_bits=table_bits)
         except SolverError as error:
-            raise JudgeError(
-                f"no exact judge for Connect Four {game.size}, connect {game.connect}: {error}"
-                " (the solver handles boards with (height + 1) x width <= 64)"
-            ) from None
+            raise JudgeError(f"no exact judge for Connect Four {game.size}, connect {game.connect}: {error}") from None
         self._cells = game.width * game.height
         self._known: dict[tuple[int, ...], int] = {}
 

@@ -52,8 +52,14 @@ def test_the_gym_environment_judges_the_agents_moves() -> None:
         assert info["score"] == analyze_position(env.state).score
 
 
-def test_there_is_no_judge_where_the_solver_cannot_go() -> None:
-    with pytest.raises(JudgeError, match="9x7.*64"):
+def test_there_is_no_judge_where_the_solver_cannot_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import solver
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise SolverError("this board is too big for the solver")
+
+    monkeypatch.setattr(solver, "Solver", refuse)  # every board up to 10x10 is solvable now: fake one that is not
+    with pytest.raises(JudgeError, match="9x7.*too big"):
         aec_env("connect4", width=9, height=7, connect=5, judge=True)
     with pytest.raises(JudgeError, match="only for Connect Four"):
         gym_env("mnk", "random", judge=True)
