@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gridgames_connect4.book import HEADER_SIZE, Geometry
+from gridgames_connect4.book import HEADER_SIZE, BookKeys
 from gridgames_connect4.book_build import build_book, enumerate_entries
 from gridgames_connect4.review import review_game
 from gridgames_connect4.rules import Connect4
@@ -72,7 +72,7 @@ def small_board(spec: str, bits: int | None, parallel: bool, dask: bool) -> None
 def sample_7x6(sample: int, plies: range, bits: int | None) -> None:
     keys, ply_of = enumerate_entries(7, 6, 4, 10)
     counts = np.bincount(ply_of, minlength=11)
-    geometry = Geometry(7, 6, 4)
+    geometry = BookKeys(7, 6, 4)
     solver = Solver(7, 6, 4, table_bits=bits)
     solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4])  # load the kernels
     rng = random.Random(2024)

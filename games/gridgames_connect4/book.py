@@ -4,7 +4,7 @@ A book holds the strong score (Pons' convention, from the side to move's view) o
 reachable in play within ``depth`` moves of the empty board, a position and its mirror image once. A
 position has an entry exactly when it is not over (no line, board not full), the side to move cannot
 win at once, and the side to move has a move that does not lose at once: the others are answered by
-`Geometry.quick_score` in microseconds, so `Book.score` says "not in book" (None) for them and
+`BookKeys.quick_score` in microseconds, so `Book.score` says "not in book" (None) for them and
 `Book.column_scores` scores such children itself.
 
 File format, version 1 (little-endian; ``docs/connect4-book.md`` has the same description)::
@@ -49,7 +49,7 @@ from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZ
 from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
 from gridgames.files import read_user_bytes
 
-__all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "Book", "BookError", "Geometry", "default_book", "read_book_file"]
+__all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "Book", "BookError", "BookKeys", "default_book", "read_book_file"]
 
 BOOK_MAGIC = b"GGC4BOOK"
 FORMAT_VERSION = 1
@@ -70,8 +70,8 @@ def read_book_file(path: str | os.PathLike[str], limit: int = MAX_BOOK_BYTES) ->
 
 
 @attrs.frozen
-class Geometry:
-    """Bitboards of a width x height board (Pons' layout): works on Python ints and on numpy uint64 arrays alike."""
+class BookKeys:
+    """Position keys of a width x height board (Pons' layout, as `heuristic.Geometry`), vectorised: Python ints or numpy uint64 arrays."""
 
     width: int
     height: int
@@ -222,12 +222,12 @@ class Book:
     scores: np.ndarray = attrs.field(repr=False)
     checksum: bytes = attrs.field(repr=False)
     path: str | None = None
-    geometry: Geometry = attrs.field(init=False, repr=False)
+    geometry: BookKeys = attrs.field(init=False, repr=False)
     """The board's bitboard helper."""
 
     @geometry.default
-    def _geometry(self) -> Geometry:
-        return Geometry(self.width, self.height, self.connect)
+    def _geometry(self) -> BookKeys:
+        return BookKeys(self.width, self.height, self.connect)
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])

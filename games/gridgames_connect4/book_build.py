@@ -34,7 +34,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 
-from gridgames_connect4.book import Book, BookError, Geometry
+from gridgames_connect4.book import Book, BookError, BookKeys
 
 __all__ = ["BuildReport", "BookJob", "build_book", "checkpoint_path", "enumerate_entries", "plan_parts", "solve_part"]
 
@@ -59,7 +59,7 @@ ProgressFn = Callable[[int, int], None]
 
 def enumerate_entries(width: int, height: int, connect: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
     """Canonical keys of the book's positions and their ply counts, deepest first then by key."""
-    g = Geometry(width, height, connect)
+    g = BookKeys(width, height, connect)
     u = np.uint64
     p = np.zeros(1, dtype=np.uint64)
     mask = np.zeros(1, dtype=np.uint64)
@@ -118,7 +118,7 @@ def solve_part(job: BookJob, keys: np.ndarray) -> np.ndarray:
     if not _SOLVER or _SOLVER[0] != job:
         _SOLVER[:] = [job, Solver(job.width, job.height, job.connect, table_bits=job.table_bits)]
     solver = _SOLVER[1]
-    g = Geometry(job.width, job.height, job.connect)
+    g = BookKeys(job.width, job.height, job.connect)
     return np.array([solver.solve(g.moves_of_key(int(k))) for k in keys], dtype=np.int8)
 
 

@@ -1,4 +1,4 @@
-"""One vocabulary: no two classes of the framework or the pentomino game share a name; shared routines live once."""
+"""One vocabulary: no two classes of the framework or the built-in games share a name; shared routines live once."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections import defaultdict
 from gridgames import pieces, shapes
 from gridgames.search import symmetry
 
-PACKAGES = ("gridgames", "gridgames_pentomino")
+PACKAGES = ("gridgames", "gridgames_pentomino", "gridgames_connect4")
 OPTIONAL = ("gridgames.rl", "gridgames.web")
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import HEADER_SIZE, Book, BookError, Geometry, default_book  # noqa: E402
+from gridgames_connect4.book import HEADER_SIZE, Book, BookError, BookKeys, default_book  # noqa: E402
 from gridgames_connect4 import book_build  # noqa: E402
 from gridgames_connect4.book_build import build_book, checkpoint_path, enumerate_entries, plan_parts, solve_part  # noqa: E402
 from gridgames_connect4.rules import Connect4  # noqa: E402
@@ -85,7 +85,7 @@ def _positions_by_rules(width: int, height: int, depth: int) -> set[str]:
 @pytest.mark.parametrize(("width", "height", "depth"), [(4, 4, 6), (5, 4, 5)])
 def test_the_positions_are_exactly_those_the_rules_give(width: int, height: int, depth: int) -> None:
     keys, plies = enumerate_entries(width, height, 4, depth)
-    geometry = Geometry(width, height, 4)
+    geometry = BookKeys(width, height, 4)
     game = Connect4(width, height, 4)
     pictures = set()
     for key, ply in zip(keys.tolist(), plies.tolist()):
