@@ -34,7 +34,7 @@ from gridgames.errors import GridGamesError, SaveFileError
 from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
 from gridgames.game import Game, GameKind, GameSpec, State
 
-__all__ = ["FORMAT", "VERSION", "SEAT_KINDS", "SavedPlay", "from_json", "load_play", "restore", "save_play", "to_json"]
+__all__ = ["FORMAT", "VERSION", "SEAT_KINDS", "SavedPlay", "from_json", "load_play", "read_save_header", "restore", "save_play", "to_json"]
 
 FORMAT = "gridgames-moves"
 VERSION = 2
@@ -81,8 +81,12 @@ def load_play(path: str | os.PathLike[str]) -> SavedPlay:
     return from_json(text, source=str(path))
 
 
-def from_json(text: str, *, source: str = "the save file") -> SavedPlay:
-    """The game held by a save file's text, its structure checked (``source`` names it in errors)."""
+def read_save_header(text: str, *, source: str, format: str, version: int, kind: str) -> tuple[dict[str, Any], str, int]:
+    """A save file's JSON object, checked up to its format and version; also the name for errors and the version.
+
+    Every save format of gridgames (the generic one here, Connect Four's) starts the same way:
+    a JSON object with ``format`` and ``version``; ``kind`` names the format in errors.
+    """
     where = repr(source) if source != "the save file" else source
     if not text.strip():
         raise SaveFileError(f"{where} is empty")
@@ -90,17 +94,27 @@ def from_json(text: str, *, source: str = "the save file") -> SavedPlay:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise SaveFileError(f"{where} is not valid JSON (truncated or edited?): {error.msg} at line {error.lineno}, column {error.colno}") from None
-    except (RecursionError, ValueError):
-        raise SaveFileError(f"{where} is not a save file (nested too deeply or a number too long)") from None
+    except RecursionError:
+        raise SaveFileError(f"{where} is nested too deeply to be a save file") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise SaveFileError(f"{where} holds a number too long to be a save file's") from None
     if not isinstance(data, dict):
         raise SaveFileError(f"{where} does not hold a saved game (expected a JSON object, found {type(data).__name__})")
-    if data.get("format") != FORMAT:
-        raise SaveFileError(f"{where} is not a gridgames save file (its format is {data.get('format')!r}, expected {FORMAT!r})")
-    version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise SaveFileError(f"{where} has no valid format version (found {version!r})")
-    if version > VERSION:
-        raise SaveFileError(f"{where} was saved by a newer gridgames (format version {version}; this one reads up to {VERSION})")
+    if data.get("format") != format:
+        raise SaveFileError(f"{where} is not {kind} save file (its format is {data.get('format')!r}, expected {format!r})")
+    found = data.get("version")
+    if isinstance(found, bool) or not isinstance(found, int):
+        raise SaveFileError(f"{where} has no valid format version (found {found!r})")
+    if found < 1:
+        raise SaveFileError(f"{where} has an impossible format version {found}")
+    if found > version:
+        raise SaveFileError(f"{where} was saved by a newer gridgames (format version {found}; this one reads up to {version})")
+    return data, where, found
+
+
+def from_json(text: str, *, source: str = "the save file") -> SavedPlay:
+    """The game held by a save file's text, its structure checked (``source`` names it in errors)."""
+    data, where, _ = read_save_header(text, source=source, format=FORMAT, version=VERSION, kind="a gridgames")
     game = data.get("game")
     if not isinstance(game, str) or not game:
         raise SaveFileError(f"{where}: 'game' must be a game's name, not {game!r}")

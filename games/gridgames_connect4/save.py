@@ -25,6 +25,7 @@ import attrs
 from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES, Connect4, Connect4State
 from gridgames.errors import GridGamesError, SaveFileError
 from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
+from gridgames.saves import read_save_header
 
 FORMAT = "gridgames-connect4"
 VERSION = 2
@@ -86,31 +87,7 @@ def load_game(path: str | os.PathLike[str]) -> SavedGame:
 
 def from_json(text: str, *, source: str = "the save file") -> SavedGame:
     """The game held by a save file's text (``source`` names it in error messages)."""
-    where = repr(source) if source != "the save file" else source
-    if not text.strip():
-        raise SaveFileError(f"{where} is empty")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SaveFileError(
-            f"{where} is not valid JSON (truncated or edited?): {error.msg} at line {error.lineno}, column {error.colno}"
-        ) from None
-    except RecursionError:
-        raise SaveFileError(f"{where} is nested too deeply to be a save file") from None
-    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        raise SaveFileError(f"{where} holds a number too long to be a save file's") from None
-    if not isinstance(data, dict):
-        raise SaveFileError(f"{where} does not hold a saved game (expected a JSON object, found {type(data).__name__})")
-    fmt = data.get("format")
-    if fmt != FORMAT:
-        raise SaveFileError(f"{where} is not a Connect Four save file (its format is {fmt!r}, expected {FORMAT!r})")
-    version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise SaveFileError(f"{where} has no valid format version (found {version!r})")
-    if version > VERSION:
-        raise SaveFileError(f"{where} was saved by a newer gridgames (format version {version}; this one reads {VERSION})")
-    if version < 1:
-        raise SaveFileError(f"{where} has an impossible format version {version}")
+    data, where, _ = read_save_header(text, source=source, format=FORMAT, version=VERSION, kind="a Connect Four")
     width = _integer(data, "width", MIN_SIZE, MAX_SIZE, where)
     height = _integer(data, "height", MIN_SIZE, MAX_SIZE, where)
     connect = _integer(data, "connect", MIN_CONNECT, MAX_CONNECT, where)
