@@ -404,7 +404,7 @@ def test_on_progress_returning_false_stops_the_search():
     assert halted.analyze(parse_pons_moves("4")) == [None] * 7
 
 
-# -- who wins on small boards (Tromp's table, in /work/shared/notes/connect4.md) --------------------------
+# -- who wins on small boards (Tromp's table, in ../shared/notes/connect4.md) --------------------------
 
 TROMP = {  # (width, height): +1 first player wins, 0 draw, -1 second player wins
     (4, 4): 0, (5, 4): 0, (6, 4): -1, (7, 4): 0,
