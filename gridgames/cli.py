@@ -15,7 +15,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from gridgames.cli_support import EXIT_INTERRUPTED, EXIT_USAGE, fail
+from gridgames.cli_support import EXIT_INTERRUPTED, EXIT_USAGE, command_app, fail
 from gridgames.cli_support import one_line as _one_line
 from gridgames.errors import GridGamesError
 from gridgames.game import GameKind, GameSpec
@@ -80,13 +80,10 @@ class GameGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-app = typer.Typer(
+app = command_app(
+    "Grid puzzles and placement games: play Connect Four, count pentomino tilings, add your own games.",
     cls=GameGroup,
-    help="Grid puzzles and placement games: play Connect Four, count pentomino tilings, add your own games.",
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
 )
 
 

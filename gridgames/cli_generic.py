@@ -18,7 +18,7 @@ from typing import Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from gridgames.cli_support import whole_number
+from gridgames.cli_support import command_app, whole_number
 from gridgames.errors import GridGamesError, PluginError
 from gridgames.game import GameKind, GameSpec
 
@@ -56,7 +56,7 @@ def _command(name: str, help_text: str, parameters: list[inspect.Parameter], bod
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__name__ = name
     command.__doc__ = help_text
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    app = command_app()
     app.command(name=name, help=help_text)(command)
     return typer.main.get_command(app)
 

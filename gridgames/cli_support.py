@@ -17,7 +17,8 @@ import typer
 
 from gridgames.errors import OptionError
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "check_parallel_options", "fail", "one_line", "whole_number"]
+__all__ = [
+    "command_app","EXIT_INTERRUPTED", "EXIT_USAGE", "check_parallel_options", "fail", "one_line", "whole_number"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -36,6 +37,17 @@ def whole_number(text: str | int) -> int:
     if not (digits.lstrip("+-").isdecimal() and digits.isascii() and digits.count("-") + digits.count("+") <= 1) or len(digits) > 12:
         raise typer.BadParameter(f"{text!r} is not a whole number")
     return int(digits)
+
+
+def command_app(help: str | None = None, **settings: object) -> typer.Typer:
+    """A typer app set up as every gridgames command is: plain help text, no shell completion, no rich tracebacks."""
+    return typer.Typer(
+        help=help,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        **settings,  # type: ignore[arg-type]
+    )
 
 
 def fail(message: str) -> typer.Exit:

@@ -23,7 +23,7 @@ from gridgames_connect4 import cli_book, cli_review, players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
-from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, whole_number
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import GridGamesError, OptionError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 
@@ -298,13 +298,7 @@ class _AnalysisProgress:
 
 def make_app() -> typer.Typer:
     """The ``connect4`` sub-app: play, show, analyze."""
-    app = typer.Typer(
-        help="Connect Four: play in the terminal, show or analyze positions.",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-    )
+    app = command_app("Connect Four: play in the terminal, show or analyze positions.", no_args_is_help=True)
 
     @app.command("play")
     def play(

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import typer
 
-from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, whole_number
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 
 __all__ = ["build_progress", "make_book_app"]
 
@@ -46,8 +46,7 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
 
 def make_book_app() -> typer.Typer:
     """The ``book`` sub-group: build, info, verify."""
-    app = typer.Typer(help="Opening books: build one with the solver, describe it, check it.", no_args_is_help=True,
-                      add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    app = command_app("Opening books: build one with the solver, describe it, check it.", no_args_is_help=True)
 
     @app.command("build")
     def build(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 from rich.console import Console
 
-from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, fail
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, fail
 from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, ProgressCallback, Solution
 
@@ -303,13 +303,7 @@ def show(
 
 def make_app() -> typer.Typer:
     """The pentomino sub-app: solve, boards, pieces, show."""
-    app = typer.Typer(
-        help="Tile boards with pentominoes (or any polyominoes): solve, count, list boards and pieces.",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-    )
+    app = command_app("Tile boards with pentominoes (or any polyominoes): solve, count, list boards and pieces.", no_args_is_help=True)
     app.command("solve")(solve)
     app.command("boards")(boards)
     app.command("pieces")(pieces)
