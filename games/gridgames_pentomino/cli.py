@@ -132,6 +132,7 @@ def solve(
     color: Optional[bool] = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
     jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
+    plain: bool = typer.Option(False, "--plain", help="Count or list all tilings by the plain search, not from the distinct ones (orbits under the board's symmetries)."),
 ) -> None:
     """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
     if as_json and as_jsonl:
@@ -143,23 +144,27 @@ def solve(
     if parallel:
         _check_parallel(jobs, scheduler, listing=not counting or bool(as_jsonl or svg))
     puzzle = _puzzle(board, board_file, pieces, pieces_file, one_sided)
+    method = "search" if plain else "auto"
     if parallel and counting:
-        _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
+        _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
         return
     if counting and not (as_jsonl or svg):
-        _solve_count(puzzle, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
+        _solve_count(puzzle, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
         return
     wanted = None if counting or (as_jsonl and limit is None) else (1 if limit is None else limit)
-    _solve_list(puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color)
+    _solve_list(
+        puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color,
+        method=method,
+    )  # fmt: skip
 
 
-def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool) -> None:
+def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto") -> None:
     """--count (and --json): count every solution with the fast counter."""
     verb = "Counting distinct" if unique else "Counting"
     with _progress(f"{verb} {puzzle.layout.name}", True) as on_progress:
-        result: CountResult = puzzle.count(unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        result: CountResult = puzzle.count(unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
     if as_json:
-        typer.echo(json.dumps(_summary(puzzle, result.count, unique, result.seconds, result.partial, None)))
+        typer.echo(json.dumps(_summary(puzzle, result.count, unique, result.seconds, result.partial, None) | {"method": result.method}))
     else:
         typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial))
     if result.partial:
@@ -174,15 +179,16 @@ def _check_parallel(jobs: Optional[str], scheduler: Optional[str], *, listing: b
 
 
 def _solve_count_parallel(
-    puzzle: TilingPuzzle, *, jobs: Optional[str], scheduler: Optional[str], unique: bool, mrv: bool, prune: bool, as_json: bool
+    puzzle: TilingPuzzle, *, jobs: Optional[str], scheduler: Optional[str], unique: bool, mrv: bool, prune: bool, as_json: bool,
+    method: str = "auto",
 ) -> None:
     """--count (and --json) with --jobs or --scheduler: count independent parts in parallel and add them up."""
     verb = "Counting distinct" if unique else "Counting"
     with _progress_later(f"{verb} {puzzle.layout.name}") as on_progress:
-        result = puzzle.count_parallel(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        result = puzzle.count_parallel(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
     if as_json:
         out = _summary(puzzle, result.count, unique, result.seconds, result.partial, None)
-        out.update(parts=result.parts, parts_done=result.parts_done, reruns=result.reruns)
+        out.update(parts=result.parts, parts_done=result.parts_done, reruns=result.reruns, method=result.method)
         out.update({"note": result.note} if result.partial and result.note else {})
         out.update({"scheduler": result.scheduler} if result.scheduler else {"jobs": result.workers})
         typer.echo(json.dumps(out))
@@ -194,7 +200,7 @@ def _solve_count_parallel(
 
 def _solve_list(
     puzzle: TilingPuzzle, wanted: Optional[int], *, unique: bool, mrv: bool, prune: bool, as_json: bool, as_jsonl: bool,
-    svg: Optional[Path], counting: bool, color: Optional[bool],
+    svg: Optional[Path], counting: bool, color: Optional[bool], method: str = "auto",
 ) -> None:  # fmt: skip
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
     palette = render.Palette.for_pieces(puzzle.pieces.names)
@@ -209,7 +215,7 @@ def _solve_list(
     verb = "Listing distinct" if unique else "Listing"
     try:
         with _progress(f"{verb} {puzzle.layout.name}", show_bar) as on_progress:
-            for solution in puzzle.solutions(limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune):
+            for solution in puzzle.solutions(limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method):
                 found += 1
                 if as_jsonl:
                     typer.echo(_jsonl(found, solution, render.to_text(grid, solution, palette)))

@@ -160,6 +160,7 @@ class TilingPuzzle(Puzzle):
         on_progress: ProgressCallback | None = None,
         mrv: bool = False,
         prune: bool = True,
+        method: str = "auto",
     ) -> Iterator[Solution]:
         """Tilings, lazily (one per symmetry class of the board when ``unique``), at most ``limit``.
 
@@ -171,7 +172,7 @@ class TilingPuzzle(Puzzle):
             return
         from gridgames.search import tiling
 
-        stream = tiling.solve(self.problem(), limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        stream = tiling.solve(self.problem(), limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
         try:
             for solution in stream:
                 yield tuple(Placement(p.piece, p.cells) for p in solution)
@@ -182,27 +183,34 @@ class TilingPuzzle(Puzzle):
             raise KeyboardInterrupt
 
     def count(
-        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True
+        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
+        method: str = "auto",
     ) -> CountResult:
-        """Count every tiling (or one per symmetry class); partial when interrupted by Ctrl-C."""
+        """Count every tiling (or one per symmetry class); partial when interrupted by Ctrl-C.
+
+        ``method`` (`gridgames.search.tiling.orbits`): all tilings by the orbits of the distinct ones
+        when a piece can be restricted ("auto"), or by the plain search ("search").
+        """
         from gridgames.search import tiling
 
         start = time.perf_counter()
         if self.obstruction() is not None:
             return CountResult(0, False, unique, time.perf_counter() - start)
-        result = tiling.count(self.problem(), unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
-        return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes)
+        result = tiling.count(self.problem(), unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
+        return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes, result.method)
 
     def count_parallel(
         self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
-        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
+        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto",
     ) -> ParallelCount:  # fmt: skip
         """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
         from gridgames.search.parallel_tiling import ParallelCount, count_parallel
 
         if self.obstruction() is not None:
             return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)
-        return count_parallel(self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        return count_parallel(
+            self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
+        )
 
     def is_solution(self, solution: Solution) -> bool:
         """True when the placements cover every cell once, within piece counts, each a real orientation of its piece."""

@@ -43,6 +43,7 @@ class SearchOptions:
     mrv: bool = False
     prune: bool = True
     unique: Unique = False
+    method: str = "auto"  # all solutions by orbits ("auto"/"orbits") or by the plain search ("search")
 
 
 @frozen
@@ -87,7 +88,7 @@ class ParallelCount:
 def count_one(shared: tuple[TilingProblem, SearchOptions], part: Part) -> PartCount:
     """Count the solutions under one part (run in a worker; ``shared`` is the problem and the options)."""
     problem, options = shared
-    result = tiling.count_part(problem, part, mrv=options.mrv, prune=options.prune, unique=options.unique)
+    result = tiling.count_part(problem, part, mrv=options.mrv, prune=options.prune, unique=options.unique, method=options.method)
     if result.partial:  # Ctrl-C inside the part (when run in this process): its count must not be added
         raise KeyboardInterrupt
     return PartCount(result.count, result.nodes, result.seconds)
@@ -98,9 +99,9 @@ def default_parts(workers: int) -> int:
     return max(MIN_PARTS, PARTS_PER_WORKER * workers)
 
 
-def describe_part(problem: TilingProblem, part: Part, unique: Unique = False) -> str:
+def describe_part(problem: TilingProblem, part: Part, unique: Unique = False, method: str = "auto") -> str:
     """The placements a part starts from, e.g. 'L at (0,0) (1,0) (2,0) (3,0) (3,1); ...'."""
-    searched = tiling.prepare_unique(problem, unique).problem
+    searched = tiling.plan(problem, unique, method).prep.problem
     placed = [searched.placement(o) for o in part.prefix]
     return "; ".join(f"{p.piece} at {' '.join(f'({r},{c})' for r, c in p.cells)}" for p in placed) or "the whole search"
 
@@ -117,13 +118,14 @@ def count_parallel(
     depth: int | None = None,
     on_progress: Callable[[float, int], None] | None = None,
     start: str | None = None,
+    method: str = "auto",
 ) -> ParallelCount:
     """Count the solutions by parts in ``jobs`` local processes or on a Dask ``scheduler``; partial after Ctrl-C."""
     began = time.perf_counter()
     workers = 1 if scheduler else resolve_jobs(jobs)
-    options = SearchOptions(mrv, prune, unique)
-    method = tiling.prepare_unique(problem, unique).method
-    parts = tiling.split(problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=unique)
+    options = SearchOptions(mrv, prune, unique, method)
+    how = tiling.plan(problem, unique, method)
+    parts = tiling.split(problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=unique, method=method)
     finished = [0.0, 0]  # weight done, solutions so far
 
     def on_result(index: int, result: PartCount) -> None:
@@ -134,11 +136,11 @@ def count_parallel(
 
     outcome: PartsResult[PartCount] = run_parts(
         count_one, parts, shared=(problem, options), jobs=workers, scheduler=scheduler, on_result=on_result,
-        describe=lambda part: describe_part(problem, part, unique), start=start, preload=(WARM_UP,),
+        describe=lambda part: describe_part(problem, part, unique, method), start=start, preload=(WARM_UP,),
     )  # fmt: skip
     done = outcome.finished_results()
     return ParallelCount(
-        sum(r.count for r in done), outcome.partial, method != "all", time.perf_counter() - began,
-        sum(r.nodes for r in done), method, len(parts), outcome.finished, outcome.reruns,
+        sum(r.count for r in done), outcome.partial, unique is not False, time.perf_counter() - began,
+        sum(r.nodes for r in done), how.method, len(parts), outcome.finished, outcome.reruns,
         workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note,
     )  # fmt: skip

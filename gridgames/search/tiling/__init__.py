@@ -9,7 +9,8 @@ A `TilingProblem` is compiled once from a board and a piece set::
 
 Files, one job each: `problem.py` compiles a board and pieces into arrays; `unique.py`
 prepares counting up to symmetry; `driver.py` runs the kernels (`solve`, `count`,
-`split`, `count_part`); `kernel_common.py` holds the kernels' structured arguments and
+`split`, `count_part`); `orbits.py` counts and lists all tilings from the distinct ones
+(each stands for its orbit under the board's symmetries); `kernel_common.py` holds the kernels' structured arguments and
 shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels;
 `general.py` compiles any exact cover for them (items as cells, secondary items through
 slack options), which is how `ExactCoverPuzzle` problems that are not tilings use them.
@@ -39,6 +40,9 @@ Vocabulary (the short names in the kernels):
 * **part**: the node reached by a prefix of placements, with its **weight** (Knuth's
   estimate of its share of the tree); the parts of `split` add up to the whole count.
 * **unique**: counting one solution per class of the board's symmetries (`Unique`).
+* **orbits**: all solutions as the distinct ones, each standing for its orbit (``|G|`` over its
+  stabiliser's size); the default for counting and listing all when a piece can be restricted
+  (``method="auto"``; ``"search"`` is the plain search, ``"orbits"`` forces it).
 
 Pieces are anything `gridgames.pieces.as_pieces` reads (``{name: Shape}``, `Piece`s...);
 copies of a piece are interchangeable, so they never multiply solutions. When every
@@ -59,11 +63,15 @@ the multi-word kernel (for testing it on small boards).
 from __future__ import annotations
 
 from gridgames.search.tiling.driver import Part, SolutionStream, colour_feasible, count, count_part, solve, split
+from gridgames.search.tiling.orbits import METHODS, OrbitStream, Plan, plan
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
 
 __all__ = [
+    "METHODS",
+    "OrbitStream",
     "Part",
+    "Plan",
     "Prepared",
     "SolutionStream",
     "TilingProblem",
@@ -71,6 +79,7 @@ __all__ = [
     "colour_feasible",
     "count",
     "count_part",
+    "plan",
     "prepare_unique",
     "prune_cap",
     "solve",

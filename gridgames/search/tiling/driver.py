@@ -16,8 +16,9 @@ from gridgames.pieces import colour_balance, colouring_allows
 from gridgames.search.tiling import kernel_multi_word, kernel_one_word
 from gridgames.search.tiling import kernel_common as K
 from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
+from gridgames.search.tiling.orbits import OrbitStream, Plan, plan
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
-from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
+from gridgames.search.tiling.unique import Prepared, Unique
 
 Progress = Callable[[float, int], None]
 
@@ -70,7 +71,7 @@ class Search:
 
     def __init__(
         self, prep: Prepared, *, mrv: bool, prune: bool, prefix: Sequence[int], target: int, store: bool, buffer: int,
-        multiword: bool = False,
+        multiword: bool = False, orbits: bool = False,
     ) -> None:  # fmt: skip
         problem = prep.problem
         self.problem = problem
@@ -107,6 +108,7 @@ class Search:
         scalars[K.MRV] = int(mrv)
         scalars[K.FREE] = free
         scalars[K.PRIMARY] = int(problem.exact)
+        scalars[K.ORBITS] = int(orbits)
         self.state = SearchState(
             scalars, occ, rem, beg, pos, lim, chosen, np.ones(depths + 2, dtype=np.float64),
             np.zeros((rows, depths + 1), dtype=np.int32), np.zeros(rows, dtype=np.int32), np.zeros(rows, dtype=np.float64),
@@ -167,6 +169,13 @@ class Search:
         """Knuth's estimate of the share of the search tree explored so far."""
         start = self.start_occupancy[0] if self.kernel is kernel_one_word else self.start_occupancy
         return float(self.kernel.fraction(self.tables, self.state, start, self.start_copies))
+
+
+def _plan(problem: TilingProblem, unique: Unique, method: str, start: object) -> Plan:
+    """The search plan; a start given as placements or option indices (not a `Part`) is in the plain problem."""
+    if start is not None and not isinstance(start, Part) and method == "auto":
+        method = "search"
+    return plan(problem, unique, method)
 
 
 def _prefix(prep: Prepared, start: Part | Sequence[int] | Sequence[Placement] | None) -> tuple[int, ...]:
@@ -252,26 +261,40 @@ class SolutionStream(Iterator[Solution]):
 def solve(
     problem: TilingProblem, *, limit: int | None = None, mrv: bool = False, prune: bool = True, unique: Unique = False,
     start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
-    buffer: int = 1024, multiword: bool = False,
-) -> SolutionStream:  # fmt: skip
-    """Stream the solutions (up to ``limit``; one per symmetry class when ``unique``), resumably."""
+    buffer: int = 1024, multiword: bool = False, method: str = "auto",
+) -> SolutionStream | OrbitStream:  # fmt: skip
+    """Stream the solutions (up to ``limit``; one per symmetry class when ``unique``), resumably.
+
+    All solutions (``unique`` False) are, by default, the images of the distinct ones under the
+    board's symmetries when a piece can be restricted (`orbits`); ``method="search"`` lists them by
+    the plain search, ``"orbits"`` always from the distinct ones.
+    """
     if limit is not None and limit < 0:
         raise SolverError(f"limit must be at least 0, got {limit}")
-    prep = prepare_unique(problem, unique)
-    prefix = _prefix(prep, start)
-    search = Search(prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=True, buffer=buffer, multiword=multiword)
-    return SolutionStream(search, limit, on_progress, buffer)
+    how = _plan(problem, unique, method, start)
+    prefix = _prefix(how.prep, start)
+    search = Search(how.prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=True, buffer=buffer, multiword=multiword)
+    stream = SolutionStream(search, limit, on_progress, buffer)
+    return OrbitStream(stream, problem, how, limit) if how.by_orbits else stream
 
 
 def count(
     problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
     start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
-    multiword: bool = False,
+    multiword: bool = False, method: str = "auto",
 ) -> CountResult:  # fmt: skip
-    """Count the solutions (up to symmetry when ``unique``); a Ctrl-C returns the partial count flagged partial."""
-    prep = prepare_unique(problem, unique)
+    """Count the solutions (up to symmetry when ``unique``); a Ctrl-C returns the partial count flagged partial.
+
+    All solutions (``unique`` False) are counted, by default, as the sum of the orbit sizes of the
+    distinct ones when a piece can be restricted (`orbits`); ``method="search"`` counts them one by
+    one, ``"orbits"`` always by orbits (canonical solutions weighted by their orbit sizes).
+    """
+    how = _plan(problem, unique, method, start)
+    prep = how.prep
     prefix = _prefix(prep, start)
-    search = Search(prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword)
+    search = Search(
+        prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword, orbits=how.weighted
+    )
     budget = NodeBudget(first=1 << 14)
     partial = False
     try:
@@ -281,30 +304,31 @@ def count(
             search.step(budget.nodes)
             budget.update(search.nodes - before, time.perf_counter() - start_time)
             if on_progress is not None:
-                on_progress(search.fraction(), search.solutions)
+                on_progress(search.fraction(), search.solutions * how.factor)
     except KeyboardInterrupt:
         partial = True
     return CountResult(
-        search.solutions, partial=partial or not search.done, unique=prep.method != "all", seconds=search.seconds,
-        nodes=search.nodes, method=prep.method,
+        search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
+        seconds=search.seconds, nodes=search.nodes, method=how.method,
     )  # fmt: skip
 
 
 def split(
     problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
-    unique: Unique = False,
+    unique: Unique = False, method: str = "auto",
 ) -> list[Part]:  # fmt: skip
     """Independent parts of the search whose counts (`count_part`) add up to the whole count.
 
     The parts are the search nodes at ``depth`` placements, or at the first depth giving at least
     ``min_parts`` of them (fewer when the whole tree is smaller); solutions found above that depth
     are parts too. Weights (Knuth's estimate of each part's share of the tree) sum to 1.
+    Parts of all solutions are, by default, parts of the search by orbits (``method``, as in `count`).
     """
     if min_parts < 1:
         raise SolverError(f"min_parts must be at least 1, got {min_parts}")
     if depth is not None and depth < 1:
         raise SolverError(f"depth must be at least 1, got {depth}")
-    prep = prepare_unique(problem, unique)
+    prep = plan(problem, unique, method).prep
     parts: list[Part] = []
     for level in [depth] if depth is not None else range(1, prep.problem.max_depth + 1):
         search = Search(prep, mrv=mrv, prune=prune, prefix=(), target=level, store=True, buffer=4096)
@@ -320,7 +344,7 @@ def split(
 
 def count_part(
     problem: TilingProblem, part: Part, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
-    on_progress: Progress | None = None,
+    on_progress: Progress | None = None, method: str = "auto",
 ) -> CountResult:  # fmt: skip
-    """Count the solutions under one part of `split` (pass the same ``mrv``, ``prune`` and ``unique``)."""
-    return count(problem, mrv=mrv, prune=prune, unique=unique, start=part, on_progress=on_progress)
+    """Count the solutions under one part of `split` (pass the same ``mrv``, ``prune``, ``unique`` and ``method``)."""
+    return count(problem, mrv=mrv, prune=prune, unique=unique, start=part, on_progress=on_progress, method=method)

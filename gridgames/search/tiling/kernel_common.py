@@ -24,8 +24,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 # slots of ``SearchState.scalars`` (int64)
-DEPTH, BASE, PHASE, NODES, SOLUTIONS, STORE, TARGET, CAP, MRV, FREE, PRIMARY = range(11)
-SCALARS = 11
+DEPTH, BASE, PHASE, NODES, SOLUTIONS, STORE, TARGET, CAP, MRV, FREE, PRIMARY, ORBITS = range(12)
+SCALARS = 12
 # phases
 ENTER, ITER, DONE = 0, 1, 3
 
@@ -112,8 +112,9 @@ def subset_sums(copies_left, piece_size):
 
 
 @njit(cache=True)
-def is_canonical(chosen, d, option_cells, option_piece, symmetries, key, image):
-    """True when the solution (options chosen[:d]) is the least of its images under the symmetries."""
+def canonical_weight(chosen, d, option_cells, option_piece, symmetries, key, image, orbits):
+    """0 unless the solution (options chosen[:d]) is the least of its images under the symmetries; else 1,
+    or with ``orbits`` the size of its orbit (the number of symmetries over the number that fix it)."""
     n = key.shape[0]
     for i in range(d):
         o = chosen[i]
@@ -123,6 +124,7 @@ def is_canonical(chosen, d, option_cells, option_piece, symmetries, key, image):
             if c < 0:
                 break
             key[c] = code
+    fixed = 1
     for g in range(1, symmetries.shape[0]):
         for i in range(d):
             o = chosen[i]
@@ -139,12 +141,16 @@ def is_canonical(chosen, d, option_cells, option_piece, symmetries, key, image):
                 if c < 0:
                     break
                 image[symmetries[g, c]] = code
+        same = True
         for c in range(n):
             if image[c] != key[c]:
                 if image[c] < key[c]:
-                    return False
+                    return 0
+                same = False
                 break
-    return True
+        if same:
+            fixed += 1
+    return symmetries.shape[0] // fixed if orbits else 1
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ from numba import njit
 
 from gridgames.search.tiling.kernel_common import (
     BASE, CAP, DEPTH, DONE, ENTER, FREE, ITER, MRV, NODES, ONE, PHASE, PRIMARY, SOLUTIONS, STORE, TARGET, ZERO,
-    ctz, is_canonical, record, subset_sums,
+    ORBITS, ctz, canonical_weight, record, subset_sums,
 )  # fmt: skip
 
 
@@ -206,6 +206,7 @@ def run(t, s, node_limit):
     stamp = np.zeros(1, np.int64)
     stack = np.empty(n, np.int64)
     canon = t.symmetries.shape[0] > 1
+    orbits = st[ORBITS] != 0
     nout = 0
     room = out.shape[0]
     if st[PHASE] == ENTER:
@@ -214,9 +215,10 @@ def run(t, s, node_limit):
             if target >= 0:
                 record(out, out_len, out_w, 0, chosen, d, wt[d])
                 nout = 1
-            elif not canon or is_canonical(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image):
-                st[SOLUTIONS] += 1
-                if store:
+            else:
+                w = canonical_weight(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image, orbits) if canon else 1
+                st[SOLUTIONS] += w
+                if store and w:
                     record(out, out_len, out_w, 0, chosen, d, 1.0)
                     nout = 1
             return nout
@@ -265,9 +267,10 @@ def run(t, s, node_limit):
             if target >= 0:
                 record(out, out_len, out_w, nout, chosen, d + 1, wt[d + 1])
                 nout += 1
-            elif not canon or is_canonical(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image):
-                sols += 1
-                if store:
+            else:
+                w = canonical_weight(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image, orbits) if canon else 1
+                sols += w
+                if store and w:
                     record(out, out_len, out_w, nout, chosen, d + 1, 1.0)
                     nout += 1
             _toggle(masks, w0, w1, found, occ)

@@ -37,8 +37,11 @@ def pentomino_problem(board: Grid, **kwargs: object) -> TilingProblem:
 )
 def test_known_pentomino_counts(board: Grid, everything: int, distinct: int) -> None:
     problem = pentomino_problem(board)
-    full = count(problem)
-    assert (full.count, full.partial, full.method) == (everything, False, "all")
+    plain = count(problem, method="search")
+    assert (plain.count, plain.partial, plain.method) == (everything, False, "all")
+    by_orbits = count(problem)
+    assert (by_orbits.count, by_orbits.partial) == (everything, False)
+    assert by_orbits.method.startswith("all by orbits: restricted to")
     assert count(problem, unique=True).count == distinct
 
 
@@ -173,8 +176,8 @@ def test_solve_stops_at_the_limit() -> None:
 
 def test_streaming_in_small_steps_gives_the_same_solutions_in_the_same_order() -> None:
     problem = pentomino_problem(Grid.empty(4, 15))
-    whole = list(solve(problem))
-    stream = solve(problem, buffer=1)
+    whole = list(solve(problem, method="search"))
+    stream = solve(problem, buffer=1, method="search")
     stream._budget.nodes = 64  # force many short kernel calls
     assert list(stream) == whole
     assert stream.finished and not stream.partial

@@ -1,0 +1,159 @@
+"""Counting and listing all tilings from the distinct ones: each distinct tiling stands for its whole orbit.
+
+The board's symmetry group G (the symmetries that map every placement of each piece onto
+a placement of that piece, `prepare_unique`) acts on the tilings; a tiling's orbit holds
+``|G| / |stabiliser|`` tilings. So the number of all tilings is the sum, over one tiling
+per orbit, of its orbit's size, and all tilings are the images of the distinct ones:
+
+* **restricted** piece (one used once, whose placements no symmetry fixes): no tiling is
+  fixed by a symmetry either, every orbit is full, and all = ``|G|`` x the restricted count,
+  found at the speed of the unique count;
+* **canonical**: the kernel keeps the tilings that are the least of their images and adds
+  each one's orbit size (``|G|`` over the number of symmetries that map it onto itself).
+  This visits the whole tree (it is no faster than the plain search), so ``method="auto"``
+  uses orbits only with a restricted piece; ``method="orbits"`` forces it (tests, checks).
+
+``method="search"`` is the plain search over every tiling; the tests check all three agree.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Protocol
+
+import numpy as np
+from attrs import frozen
+
+from gridgames.errors import SolverError
+from gridgames.game import Placement, Solution
+from gridgames.search.tiling.problem import TilingProblem
+from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
+
+METHODS = ("auto", "orbits", "search")
+"""How to count or list all tilings: orbits when a piece can be restricted, always orbits, or the plain search."""
+
+
+@frozen(eq=False)
+class Plan:
+    """What the kernel searches (``prep``) and how its solutions stand for all tilings."""
+
+    prep: Prepared
+    factor: int  # each solution found stands for this many tilings (|G| with a restricted piece, else 1)
+    weighted: bool  # the kernel adds each canonical solution's orbit size
+    images: np.ndarray  # (G, n) permutations whose images of each solution found are all the tilings (identity: none)
+    method: str  # for CountResult.method
+
+    @property
+    def by_orbits(self) -> bool:
+        """True when solutions found stand for their orbits (counts and listings are expanded)."""
+        return self.factor > 1 or self.weighted
+
+
+@functools.lru_cache(maxsize=16)
+def plan(problem: TilingProblem, unique: Unique = False, method: str = "auto") -> Plan:
+    """How to search: for all tilings (``unique`` False) by orbits when ``method`` allows, else as asked."""
+    if method not in METHODS:
+        raise SolverError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if unique is not False:
+        prep = prepare_unique(problem, unique)
+        return Plan(prep, 1, False, prep.perms[:1], prep.method)
+    plain = prepare_unique(problem, False)
+    if method == "search" or (method == "auto" and not problem.exact):  # no piece can be restricted
+        return Plan(plain, 1, False, plain.perms, "all")
+    prep = prepare_unique(problem, True)
+    size = len(prep.group)
+    if prep.method.startswith("restricted"):
+        return Plan(prep, size, False, prep.group, f"all by orbits: {prep.method}, x {size} symmetries")
+    if prep.method.startswith("canonical") and method == "orbits":
+        return Plan(prep, 1, True, prep.group, f"all by orbits: canonical, weighted by orbit size ({size} symmetries)")
+    return Plan(plain, 1, False, plain.perms, "all")
+
+
+class DistinctStream(Protocol):
+    """What `OrbitStream` reads from the stream of distinct solutions (a `SolutionStream`)."""
+
+    nodes: int
+    seconds: float
+    partial: bool
+    finished: bool
+
+    def __next__(self) -> Solution: ...
+    def fraction(self) -> float: ...
+    def close(self) -> None: ...
+
+
+class OrbitStream(Iterator[Solution]):
+    """All tilings, as the images of the distinct ones under the group (each image once); like `SolutionStream`."""
+
+    def __init__(self, distinct: DistinctStream, problem: TilingProblem, plan: Plan, limit: int | None) -> None:
+        self._distinct = distinct
+        self._cells = problem.cells
+        self._index = {cell: i for i, cell in enumerate(problem.cells)}
+        self._perms = plan.images
+        self._dedupe = plan.weighted  # only a tiling with symmetry has repeated images
+        self._limit = limit
+        self._queue: list[Solution] = []
+        self.method = plan.method
+        self.count = 0
+        self.finished = False
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited so far."""
+        return self._distinct.nodes
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent in the kernel so far."""
+        return self._distinct.seconds
+
+    @property
+    def partial(self) -> bool:
+        """True when the search was interrupted or closed before the end."""
+        return self._distinct.partial
+
+    def fraction(self) -> float:
+        """Estimated share of the search tree explored so far."""
+        return self._distinct.fraction()
+
+    def images(self, solution: Solution) -> list[Solution]:
+        """The distinct images of a solution under the group, itself first."""
+        rows = [(p.piece, [self._index[cell] for cell in p.cells]) for p in solution]
+        out: list[Solution] = []
+        seen: set[frozenset[tuple[str, tuple]]] = set()
+        for perm in self._perms:
+            image = tuple(Placement(name, tuple(sorted(self._cells[perm[c]] for c in cs))) for name, cs in rows)
+            if self._dedupe:
+                key = frozenset(image)
+                if key in seen:
+                    continue
+                seen.add(key)
+            out.append(image)
+        return out
+
+    def __iter__(self) -> OrbitStream:
+        return self
+
+    def __next__(self) -> Solution:
+        if self._limit is not None and self.count >= self._limit:
+            self.finished = True  # like SolutionStream: reaching the limit is not an interruption
+            raise StopIteration
+        if not self._queue:
+            if self.finished:
+                raise StopIteration
+            try:
+                found = next(self._distinct)
+            except StopIteration:
+                self.finished = True
+                raise
+            self._queue = self.images(found)[::-1]
+        self.count += 1
+        return self._queue.pop()
+
+    def close(self) -> None:
+        """Stop: iteration ends at once, flagged ``partial`` unless the search had finished."""
+        if not self.finished:
+            self._distinct.close()
+        self._queue.clear()
+        self.finished = True

@@ -1,0 +1,117 @@
+"""All tilings from the distinct ones (orbit sizes): the same counts and the same sets of tilings as the plain search."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames.errors import SolverError
+from gridgames.grid import Grid
+from gridgames.pieces import Piece
+from gridgames.pieces import is_tiling as is_solution
+from gridgames.search import tiling
+from gridgames.search.parallel_tiling import count_parallel
+from gridgames.search.tiling import TilingProblem, count, count_part, solve, split
+from gridgames.shapes import PENTOMINOES, Shape
+
+CENTRE_8X8 = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
+DOMINO = Shape.from_text("##", "D")
+SQUARE = Shape.from_text("##\n##", "O")
+L_TROMINO = Shape.from_text("#.\n##", "L")
+STRAIGHT = Shape.from_text("###", "I")
+
+
+def pentominoes(board: Grid) -> TilingProblem:
+    return TilingProblem.build(board, PENTOMINOES)
+
+
+def test_6x10_all_by_orbits_is_the_known_9356_from_the_restricted_search() -> None:
+    result = count(pentominoes(Grid.empty(6, 10)))
+    assert (result.count, result.partial) == (9356, False)
+    assert result.method == "all by orbits: restricted to X, x 4 symmetries"
+    assert not result.unique
+
+
+@pytest.mark.parametrize(
+    ("board", "pieces"),
+    [
+        (Grid.empty(4, 4), [Piece.of(DOMINO, count=8)]),
+        (Grid.empty(4, 6), [Piece.of(DOMINO, count=12)]),
+        (Grid.empty(4, 4), [Piece.of(SQUARE, count=4)]),
+        (Grid.empty(4, 4), [Piece.of(SQUARE, count=2), Piece.of(DOMINO, count=4)]),
+        (Grid.empty(4, 6), [Piece.of(SQUARE, count=2), Piece.of(DOMINO, count=8)]),
+        (Grid.from_text("....\n.##.\n.##.\n...."), [Piece.of(DOMINO, count=6)]),
+        (Grid.empty(6, 6), [Piece.of(L_TROMINO, count=12)]),
+        (Grid.empty(3, 6), [Piece.of(STRAIGHT, count=4), Piece.of(L_TROMINO, count=2)]),
+    ],
+    ids=["dominoes-4x4", "dominoes-4x6", "squares-4x4", "squares+dominoes-4x4", "squares+dominoes-4x6", "ring-dominoes", "L-6x6", "I+L-3x6"],
+)
+def test_orbit_weighted_counts_and_listings_equal_the_plain_search_on_boards_with_symmetric_tilings(board: Grid, pieces: list[Piece]) -> None:
+    problem = TilingProblem.build(board, pieces)
+    plain = {frozenset(s) for s in solve(problem, method="search")}
+    weighted = count(problem, method="orbits")
+    assert weighted.method.startswith("all by orbits: canonical, weighted")
+    assert weighted.count == count(problem, method="search").count == count(problem).count == len(plain)
+    listed = list(solve(problem, method="orbits"))
+    assert len(listed) == len(plain) and {frozenset(s) for s in listed} == plain
+    assert all(is_solution(board, pieces, s) for s in listed)
+
+
+def test_some_of_those_boards_have_tilings_fixed_by_a_symmetry() -> None:
+    """The weighted counts above are tested where they matter: the distinct count times |G| exceeds the count."""
+    problem = TilingProblem.build(Grid.empty(4, 4), [Piece.of(SQUARE, count=2), Piece.of(DOMINO, count=4)])
+    distinct = count(problem, unique=True)
+    assert distinct.count * len(tiling.prepare_unique(problem).group) > count(problem, method="search").count
+
+
+@pytest.mark.parametrize("board", [Grid.empty(4, 15), CENTRE_8X8], ids=["4x15", "8x8-centre"])
+def test_listing_all_by_orbits_gives_the_plain_search_set_of_tilings(board: Grid) -> None:
+    problem = pentominoes(board)
+    plain = [frozenset(s) for s in solve(problem, method="search")]
+    stream = solve(problem)
+    listed = [frozenset(s) for s in stream]
+    assert stream.method.startswith("all by orbits: restricted")
+    assert len(listed) == len(set(listed)) == len(plain) and set(listed) == set(plain)
+    assert stream.finished and not stream.partial
+
+
+def test_listing_by_orbits_stops_at_the_limit_without_being_partial() -> None:
+    stream = solve(pentominoes(Grid.empty(6, 10)), limit=6)
+    sols = list(stream)
+    assert len(sols) == 6 == stream.count and len({frozenset(s) for s in sols}) == 6
+    assert all(is_solution(Grid.empty(6, 10), PENTOMINOES, s) for s in sols)
+    assert not stream.partial
+
+
+def test_closing_an_orbit_stream_marks_it_partial() -> None:
+    stream = solve(pentominoes(Grid.empty(6, 10)))
+    next(stream)
+    stream.close()
+    assert stream.partial and list(stream) == []
+
+
+def test_parts_of_the_orbit_search_add_up_to_all_tilings() -> None:
+    problem = pentominoes(Grid.empty(4, 15))
+    for method in ("auto", "search"):
+        parts = split(problem, 8, method=method)
+        assert sum(count_part(problem, part, method=method).count for part in parts) == 1472
+
+
+def test_parallel_counts_use_orbits_and_agree_with_the_plain_search() -> None:
+    problem = pentominoes(CENTRE_8X8)
+    by_orbits = count_parallel(problem, jobs=1)
+    plain = count_parallel(problem, jobs=1, method="search")
+    assert (by_orbits.count, plain.count) == (520, 520)
+    assert by_orbits.method.startswith("all by orbits") and plain.method == "all"
+    assert by_orbits.nodes < plain.nodes
+
+
+def test_a_start_given_as_placements_counts_by_the_plain_search() -> None:
+    problem = pentominoes(Grid.empty(4, 15))
+    first = next(iter(solve(problem, method="search")))
+    assert count(problem, start=first[:1]).method == "all"
+    assert count(problem, start=first[:1]).count == count(problem, start=first[:1], method="search").count >= 1
+
+
+def test_an_unknown_method_is_refused() -> None:
+    with pytest.raises(SolverError, match="method must be one of"):
+        count(pentominoes(Grid.empty(3, 20)), method="fast")
