@@ -10,6 +10,11 @@ the smaller problems, is a plain-Python Algorithm X (dicts of sets, most-constra
 item first); the ratio is reference time / engine time. If the `xcover` package
 (a numba "dancing cells" solver) is importable it is timed as a second reference.
 The first line gives the time to load (or compile) the numba kernel.
+
+``--peers`` instead times our tiling engine (count all: by orbits, the default, and by the
+plain search) beside the exact-cover packages installed from PyPI (xcover, miniexact, pyxcc,
+exact_cover: each given the same matrix of cells + 12 pieces, each in a fresh process with a
+time limit) on the tiling benchmark's boards and Dana Scott's, in CPU seconds, with ratios.
 """
 
 from __future__ import annotations
@@ -130,12 +135,160 @@ def _xcover() -> Callable[[ExactCover], int] | None:
     return count
 
 
+# --- the peers: installable exact-cover packages on the tiling benchmark's boards -------------------
+
+Rows = list[list[str]]
+
+
+def _peer_xcover(items: list[str], rows: Rows) -> int:
+    import xcover  # type: ignore[import-not-found]
+
+    return sum(1 for _ in xcover.covers(rows, primary=items))
+
+
+def _peer_miniexact(items: list[str], rows: Rows) -> int:
+    import miniexact  # type: ignore[import-not-found]
+
+    solver = miniexact.miniexacts_x()  # Algorithm X, dancing links, in C
+    ids = {name: solver.primary(name) for name in items}
+    for row in rows:
+        for name in row:
+            solver.add(ids[name])
+        solver.add(0)  # ends the option
+    found = 0
+    while solver.solve() == 10:  # 10: a solution, 20: no more
+        found += 1
+    return found
+
+
+def _peer_pyxcc(items: list[str], rows: Rows) -> int:
+    import pyxcc  # type: ignore[import-not-found]
+
+    problem = pyxcc.Problem(items, [], [pyxcc.Option(f"o{i}", row, []) for i, row in enumerate(rows)])
+    return int(pyxcc.solve(problem, True).count())
+
+
+def _without_bench_dir() -> list[str]:
+    """sys.path without this folder, whose exact_cover.py (this file) hides the package of that name."""
+    here = Path(__file__).resolve().parent
+    return [p for p in sys.path if Path(p or ".").resolve() != here]
+
+
+def _peer_exact_cover(items: list[str], rows: Rows) -> int:
+    import numpy as np
+
+    sys.path[:] = _without_bench_dir()
+    import exact_cover  # type: ignore[import-not-found]
+
+    index = {name: i for i, name in enumerate(items)}
+    matrix = np.zeros((len(rows), len(items)), dtype=bool)
+    for r, row in enumerate(rows):
+        matrix[r, [index[name] for name in row]] = True
+    return int(exact_cover.get_solution_count(matrix))
+
+
+PEERS = {"xcover": _peer_xcover, "miniexact": _peer_miniexact, "pyxcc": _peer_pyxcc, "exact_cover": _peer_exact_cover}
+"""Counting functions of the exact-cover packages on PyPI that install here (pip install xcover miniexact pyxcc exact-cover)."""
+
+
+def tiling_matrix(board: object, pieces: object) -> tuple[list[str], Rows]:
+    """The exact-cover matrix of a tiling: items are the cells and the pieces (each used once), rows the placements."""
+    from gridgames.search.tiling import TilingProblem
+
+    problem = TilingProblem.build(board, pieces)  # type: ignore[arg-type]
+    items = [f"c{i}" for i in range(problem.n_cells)] + list(problem.piece_names)
+    rows = [[f"c{c}" for c in problem.option_cells(o)] + [problem.piece_names[problem.option_piece[o]]] for o in range(problem.n_options)]
+    return items, rows
+
+
+def _run_peer(name: str, items: list[str], rows: Rows, queue: object) -> None:
+    """In a child process: count with one peer, report (count, cpu seconds, wall seconds) or the error."""
+    try:
+        cpu, wall = time.process_time(), time.perf_counter()
+        found = PEERS[name](items, rows)
+        queue.put((found, time.process_time() - cpu, time.perf_counter() - wall))  # type: ignore[attr-defined]
+    except Exception as error:  # a peer that fails is reported, not fatal
+        queue.put((None, 0.0, f"{type(error).__name__}: {error}"))  # type: ignore[attr-defined]
+
+
+def time_peer(name: str, items: list[str], rows: Rows, limit: float) -> tuple[int | None, float, float | str]:
+    """A peer's count and CPU and wall seconds, in a fresh process stopped after ``limit`` seconds (count None)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    process = context.Process(target=_run_peer, args=(name, items, rows, queue))
+    process.start()
+    process.join(limit)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        return None, limit, f"> {limit:.0f} s"
+    return queue.get() if not queue.empty() else (None, 0.0, "died")
+
+
+def peers_on_tiling_boards(limit: float, boards: list[str] | None = None) -> None:
+    """Our engine (count all, by orbits and by the plain search) beside each peer on the tiling benchmark's boards."""
+    from gridgames.grid import Grid
+    from gridgames.search.tiling import TilingProblem, count
+    from gridgames.shapes import PENTOMINOES as SHAPES, TETROMINOES
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from tiling import BOARDS  # type: ignore[import-not-found]  # noqa: E402
+
+    cases = {name: (board, dict(SHAPES), everything) for name, (board, everything, _) in BOARDS.items()}
+    cases["dana-scott"] = (Grid.empty(8, 8), dict(SHAPES, O=TETROMINOES["O"]), 129_168)
+    count(TilingProblem.build(Grid.empty(3, 20), SHAPES))  # load the kernels
+    available = [name for name in PEERS if _importable(name)]
+    print(f"peers installed: {', '.join(available) or 'none'}; each in a fresh process, stopped after {limit:.0f} s; CPU seconds")
+    print("ours: build the problem + count all (by orbits when a piece can be restricted); plain: the same by the plain search")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'board':<11} {'count':>7} {'ours':>7} {'plain':>7}  " + "  ".join(f"{n:>14}" for n in available) + "  best peer / ours, / ours w/o build (/ plain)  ours by")
+    for name in boards or list(cases):
+        board, pieces, known = cases[name]
+        cpu = time.process_time()
+        problem = TilingProblem.build(board, pieces)
+        built = time.process_time() - cpu
+        ours = count(problem)  # includes the symmetry set-up (once per problem)
+        ours_cpu = time.process_time() - cpu
+        cpu = time.process_time()
+        plain = count(TilingProblem.build(board, pieces), method="search")
+        plain_cpu = time.process_time() - cpu
+        searched = ours_cpu - built
+        items, rows = tiling_matrix(board, pieces)
+        cells, best = [], None
+        for peer in available:
+            found, seconds, wall = time_peer(peer, items, rows, limit)
+            if found is None:
+                cells.append(f"{wall if isinstance(wall, str) else 'failed':>14}")
+                best = min(best or limit, limit) if isinstance(wall, str) and wall.startswith(">") else best
+                continue
+            cells.append(f"{seconds:>9.3f}{'' if found == known else ' (!=)':>5}")
+            best = seconds if best is None else min(best, seconds)
+        ok = "ok" if ours.count == plain.count == known else "MISMATCH"
+        ratio = f"{best / ours_cpu:>6.1f}x {best / searched:>6.1f}x  ({best / plain_cpu:>6.1f}x)" if best else f"{'-':>10}"
+        how = "orbits" if ours.method.startswith("all by orbits") else "search"
+        print(f"{name:<11} {ours.count:>7} {ours_cpu:>7.3f} {plain_cpu:>7.3f}  " + "  ".join(cells) + f"  {ratio}  {how} [{ok}]", flush=True)
+
+
+def _importable(name: str) -> bool:
+    import importlib.machinery
+
+    return importlib.machinery.PathFinder.find_spec(name, _without_bench_dir()) is not None
+
+
 def main(argv: Iterable[str] | None = None) -> None:
     """Run the benchmark and print one line per problem."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="also 5x12 and 6x10 pentominoes (tens of seconds)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per problem (median reported)")
+    parser.add_argument("--peers", action="store_true", help="instead: our tiling engine beside the exact-cover packages installed, on the tiling boards")
+    parser.add_argument("--limit", type=float, default=300.0, help="seconds a peer may take on one board (--peers), default 300")
+    parser.add_argument("--boards", nargs="*", help="with --peers: only these boards (6x10 5x12 4x15 3x20 8x8-centre dana-scott)")
     args = parser.parse_args(list(argv) if argv is not None else None)
+    if args.peers:
+        peers_on_tiling_boards(args.limit, args.boards)
+        return
 
     print(f"cores: {os.cpu_count()}  python {sys.version.split()[0]}")
     started = time.perf_counter()

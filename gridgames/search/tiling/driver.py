@@ -22,6 +22,9 @@ from gridgames.search.tiling.unique import Prepared, Unique
 
 Progress = Callable[[float, int], None]
 
+PLAIN_FIRST = 1 << 17
+"""Nodes of plain search tried before counting all by orbits: a tree that small is done before the set-up would pay."""
+
 
 @functools.lru_cache(maxsize=16)
 def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
@@ -289,6 +292,17 @@ def count(
     distinct ones when a piece can be restricted (`orbits`); ``method="search"`` counts them one by
     one, ``"orbits"`` always by orbits (canonical solutions weighted by their orbit sizes).
     """
+    spent = (0.0, 0)  # the plain search tried first, when it does not finish
+    if method == "auto" and unique is False and start is None and problem.exact:
+        # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
+        quick = Search(plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0, multiword=multiword)
+        try:
+            quick.step(PLAIN_FIRST)
+        except KeyboardInterrupt:
+            return CountResult(quick.solutions, partial=True, seconds=quick.seconds, nodes=quick.nodes, method="all")
+        if quick.done:
+            return CountResult(quick.solutions, seconds=quick.seconds, nodes=quick.nodes, method="all")
+        spent = (quick.seconds, quick.nodes)
     how = _plan(problem, unique, method, start)
     prep = how.prep
     prefix = _prefix(prep, start)
@@ -309,7 +323,7 @@ def count(
         partial = True
     return CountResult(
         search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
-        seconds=search.seconds, nodes=search.nodes, method=how.method,
+        seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method,
     )  # fmt: skip
 
 

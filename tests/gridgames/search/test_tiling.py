@@ -39,9 +39,10 @@ def test_known_pentomino_counts(board: Grid, everything: int, distinct: int) -> 
     problem = pentomino_problem(board)
     plain = count(problem, method="search")
     assert (plain.count, plain.partial, plain.method) == (everything, False, "all")
-    by_orbits = count(problem)
+    by_orbits = count(problem, method="orbits")
     assert (by_orbits.count, by_orbits.partial) == (everything, False)
     assert by_orbits.method.startswith("all by orbits: restricted to")
+    assert count(problem).count == everything
     assert count(problem, unique=True).count == distinct
 
 

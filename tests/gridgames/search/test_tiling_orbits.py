@@ -31,6 +31,13 @@ def test_6x10_all_by_orbits_is_the_known_9356_from_the_restricted_search() -> No
     assert not result.unique
 
 
+def test_a_tree_too_small_for_the_symmetry_set_up_is_counted_by_the_plain_search() -> None:
+    small, big = pentominoes(Grid.empty(3, 20)), pentominoes(Grid.empty(4, 15))
+    assert (count(small).count, count(small).method) == (8, "all")
+    assert count(small, method="search").nodes <= tiling.driver.PLAIN_FIRST < count(big, method="search").nodes
+    assert count(big).method.startswith("all by orbits")
+
+
 @pytest.mark.parametrize(
     ("board", "pieces"),
     [
