@@ -7,6 +7,7 @@ below it (puzzle, boards, pieces, render) returns data.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -133,10 +134,19 @@ def solve(
     jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
     plain: bool = typer.Option(False, "--plain", help="Count or list all tilings by the plain search, not from the distinct ones (orbits under the board's symmetries)."),
+    unlimited: bool = typer.Option(False, "--unlimited", help="Any number of copies of each piece (also: a '*' after every piece term, e.g. 'domino*'): count the tilings exactly by a frontier dynamic programme."),
 ) -> None:
     """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
     if as_json and as_jsonl:
         raise fail("--json and --jsonl both write to standard output; choose one")
+    pieces, starred = _unlimited_terms(pieces)
+    if unlimited or starred:
+        refused = {"--limit": limit is not None, "--jsonl": as_jsonl, "--svg": svg is not None, "--unique": unique, "--mrv": mrv,
+                   "--no-prune": not prune, "--plain": plain, "--jobs": jobs is not None, "--scheduler": scheduler is not None}  # fmt: skip
+        if any(refused.values()):
+            raise fail(f"unlimited copies are counted by the frontier programme in one process, without listing: drop {', '.join(k for k, v in refused.items() if v)}")
+        _solve_unlimited(board, board_file, pieces, pieces_file, one_sided, as_json)
+        return
     if count and limit is not None:
         raise fail("--count goes through every solution; drop --limit (or drop --count to list N)")
     counting = count or (as_json and limit is None)
@@ -156,6 +166,49 @@ def solve(
         puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color,
         method=method,
     )  # fmt: skip
+
+
+def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:
+    """The piece specification without a trailing '*' on its terms, and whether they had one (any number of copies)."""
+    if spec is None:
+        return None, False
+    terms = [t.strip() for t in re.split(r"[,+]", spec)]
+    starred = [t.endswith("*") for t in terms]
+    if not any(starred):
+        return spec, False
+    if not all(starred):
+        raise fail("a '*' without a number means any number of copies: put it after every piece term (e.g. 'domino*,tromino:L*') or use --unlimited")
+    return ",".join(t[:-1].strip() for t in terms), True
+
+
+def _solve_unlimited(board: str, board_file: Optional[Path], spec: Optional[str], pieces_file: Optional[Path], one_sided: bool, as_json: bool) -> None:
+    """--unlimited (or 'domino*'): the exact count by the frontier programme, with progress; Ctrl-C stops it (no partial count)."""
+    from gridgames.search.frontier import count_tilings, fixed_shapes, frontier_span
+
+    layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
+    if layout.area == 0:
+        raise PuzzleError(f"the board {layout.name} has no cells to fill")
+    parts = ([PieceSet.parse(spec if spec is not None else DEFAULT_PIECES)] if spec is not None or pieces_file is None else []) + (
+        [PieceSet.from_file(pieces_file)] if pieces_file is not None else []
+    )
+    piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+    shapes = fixed_shapes(piece_set.pieces, one_sided)
+    names = ", ".join(p.name for p in piece_set)
+    what = f"{layout.name} ({layout.area} cells) with any number of {names}{', one-sided' if one_sided else ''}"
+    started = time.perf_counter()
+    try:
+        with _progress(f"Counting {layout.name}", frontier_span(layout.grid, shapes) >= 16) as on_progress:
+            found = count_tilings(layout.grid, shapes, None if on_progress is None else (lambda fraction: on_progress(fraction, 0)))
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted after {time.perf_counter() - started:.2f} s: the frontier count of {what} has no partial result", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    seconds = time.perf_counter() - started
+    if as_json:
+        out = {"board": layout.name, "pieces": [p.name for p in piece_set], "unlimited": True, "one_sided": one_sided, "solutions": found,
+               "unique": False, "seconds": round(seconds, 4), "partial": False, "method": "frontier"}  # fmt: skip
+        typer.echo(json.dumps(out))
+    else:
+        typer.echo(f"{found:,} tiling{'' if found == 1 else 's'} of {what} in {seconds:.2f} s")
 
 
 def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto") -> None:

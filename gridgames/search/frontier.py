@@ -30,16 +30,17 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal, getcontext, localcontext
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numba
 import numpy as np
 
 from gridgames.errors import PuzzleError, ShapeError
 from gridgames.grid import EMPTY, Cell, Grid
+from gridgames.pieces import Piece
 from gridgames.shapes import normalise, scan_key
 
-__all__ = ["DOMINOES", "MAX_SPAN", "count_tilings", "frontier_span", "kasteleyn_dominoes"]
+__all__ = ["DOMINOES", "MAX_SPAN", "Progress", "count_tilings", "fixed_shapes", "frontier_span", "kasteleyn_dominoes"]
 
 DOMINOES: tuple[tuple[Cell, ...], ...] = (((0, 0), (0, 1)), ((0, 0), (1, 0)))
 """The domino, flat and upright: with unlimited copies, the classic domino tilings."""
@@ -98,6 +99,11 @@ def _placement_table(fill: np.ndarray, shapes: Sequence[tuple[Cell, ...]]) -> tu
     return np.array(starts, dtype=np.int64), np.array(masks, dtype=np.int64), span
 
 
+def fixed_shapes(pieces: Iterable[Piece], one_sided: bool = False) -> list[tuple[Cell, ...]]:
+    """Every fixed orientation each piece may take (one-sided: no mirror images), as `count_tilings` takes them."""
+    return [orientation.cells for piece in pieces for orientation in piece.orientations(one_sided)]
+
+
 def frontier_span(board: Grid, pieces: Sequence[Iterable[Cell]]) -> int:
     """The number of cells the frontier tracks (the DP has 2^span states) for this board and these pieces."""
     fill, turned = _scan_board(board)
@@ -106,81 +112,121 @@ def frontier_span(board: Grid, pieces: Sequence[Iterable[Cell]]) -> int:
 
 
 @numba.njit(cache=True)
-def _run_modular(blocked: np.ndarray, starts: np.ndarray, masks: np.ndarray, span: int, prime: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """The number of tilings modulo ``prime`` (< 2^62): the frontier DP over every cell in scan order."""
-    size = 1 << span
-    cur = np.zeros(size, dtype=np.uint64)
-    nxt = np.zeros(size, dtype=np.uint64)
-    first = 0
-    for b in range(min(span, blocked.size)):
-        if blocked[b]:
-            first |= 1 << b
-    cur[first] = 1
+def _steps_modular(cur, nxt, blocked, starts, masks, span, prime, i0, i1):  # pragma: no cover - compiled
+    """Advance the DP modulo ``prime`` (< 2^62) over cells i0..i1 in scan order; the result is left in ``cur``."""
+    size = cur.shape[0]
     n = blocked.size
-    for i in range(n):
+    a, b = cur, nxt
+    for i in range(i0, i1):
         incoming = 0
         if i + span < n and blocked[i + span]:
             incoming = 1 << (span - 1)
-        nxt[:] = 0
+        b[:] = 0
         for s in range(size):
-            value = cur[s]
+            value = a[s]
             if value == 0:
                 continue
             if s & 1:
                 t = (s >> 1) | incoming
-                v = nxt[t] + value  # both below the prime: one subtraction reduces the sum
-                nxt[t] = v - prime if v >= prime else v
+                v = b[t] + value  # both below the prime: one subtraction reduces the sum
+                b[t] = v - prime if v >= prime else v
             else:
                 for j in range(starts[i], starts[i + 1]):
                     m = masks[j]
                     if s & m == 0:
                         t = ((s | m) >> 1) | incoming
-                        v = nxt[t] + value
-                        nxt[t] = v - prime if v >= prime else v
-        cur, nxt = nxt, cur
-    return cur[0]
+                        v = b[t] + value
+                        b[t] = v - prime if v >= prime else v
+        a, b = b, a
+    if (i1 - i0) % 2 == 1:
+        cur[:] = a
 
 
 @numba.njit(cache=True)
-def _run_log2(blocked: np.ndarray, starts: np.ndarray, masks: np.ndarray, span: int) -> float:  # pragma: no cover - compiled
-    """log2 of the number of tilings (-inf when there is none), by the same DP in rescaled floating point."""
-    size = 1 << span
-    cur = np.zeros(size, dtype=np.float64)
-    nxt = np.zeros(size, dtype=np.float64)
-    first = 0
-    for k in range(min(span, blocked.size)):
-        if blocked[k]:
-            first |= 1 << k
-    cur[first] = 1.0
-    scale = 0.0
+def _steps_log2(cur, nxt, blocked, starts, masks, span, i0, i1):  # pragma: no cover - compiled
+    """The same DP in floating point, rescaled at every cell; returns the log2 of the scale taken out (-inf: no tiling)."""
+    size = cur.shape[0]
     n = blocked.size
-    for i in range(n):
+    scale = 0.0
+    a, b = cur, nxt
+    for i in range(i0, i1):
         incoming = 0
         if i + span < n and blocked[i + span]:
             incoming = 1 << (span - 1)
-        nxt[:] = 0.0
+        b[:] = 0.0
         for s in range(size):
-            value = cur[s]
+            value = a[s]
             if value == 0.0:
                 continue
             if s & 1:
                 t = (s >> 1) | incoming
-                nxt[t] += value
+                b[t] += value
             else:
                 for j in range(starts[i], starts[i + 1]):
                     m = masks[j]
                     if s & m == 0:
                         t = ((s | m) >> 1) | incoming
-                        nxt[t] += value
-        top = nxt.max()
+                        b[t] += value
+        top = b.max()
         if top == 0.0:
             return -np.inf
-        nxt /= top
+        b /= top
         scale += np.log2(top)
-        cur, nxt = nxt, cur
-    if cur[0] == 0.0:
-        return -np.inf
-    return scale + np.log2(cur[0])
+        a, b = b, a
+    if (i1 - i0) % 2 == 1:
+        cur[:] = a
+    return scale
+
+
+Progress = Callable[[float], None]
+"""Called with the fraction of the work done (0..1) between chunks of cells."""
+
+
+class _Passes:
+    """The DP's passes over the cells (one in floating point, then one per prime), in chunks, with progress."""
+
+    def __init__(self, blocked: np.ndarray, starts: np.ndarray, masks: np.ndarray, span: int, on_progress: Progress | None) -> None:
+        self.blocked, self.starts, self.masks, self.span = blocked, starts, masks, span
+        self.on_progress = on_progress
+        self.chunk = max(1, (1 << 22) >> span)  # cells per compiled call: about 2^22 state visits
+        self.first = 0
+        for b in range(min(span, blocked.size)):
+            if blocked[b]:
+                self.first |= 1 << b
+        self.passes = 3.0  # expected passes, for progress (corrected after the first)
+        self.done = 0
+        self.shown = 0.0
+
+    def _tick(self, cells: int) -> None:
+        self.done += cells
+        self.shown = max(self.shown, min(1.0, self.done / (self.passes * self.blocked.size)))  # never backwards
+        if self.on_progress is not None:
+            self.on_progress(self.shown)
+
+    def log2(self) -> float:
+        """log2 of the number of tilings (-inf when there is none)."""
+        cur = np.zeros(1 << self.span, dtype=np.float64)
+        nxt = np.empty_like(cur)
+        cur[self.first] = 1.0
+        total = 0.0
+        for i in range(0, self.blocked.size, self.chunk):
+            j = min(i + self.chunk, self.blocked.size)
+            total += _steps_log2(cur, nxt, self.blocked, self.starts, self.masks, self.span, i, j)
+            self._tick(j - i)
+            if total == -math.inf:
+                return -math.inf
+        return -math.inf if cur[0] == 0.0 else total + math.log2(cur[0])
+
+    def modular(self, prime: int) -> int:
+        """The number of tilings modulo ``prime``."""
+        cur = np.zeros(1 << self.span, dtype=np.uint64)
+        nxt = np.empty_like(cur)
+        cur[self.first] = 1
+        for i in range(0, self.blocked.size, self.chunk):
+            j = min(i + self.chunk, self.blocked.size)
+            _steps_modular(cur, nxt, self.blocked, self.starts, self.masks, self.span, np.uint64(prime), i, j)
+            self._tick(j - i)
+        return int(cur[0])
 
 
 def _crt(residues: Sequence[int], moduli: Sequence[int]) -> int:
@@ -193,11 +239,13 @@ def _crt(residues: Sequence[int], moduli: Sequence[int]) -> int:
     return value
 
 
-def count_tilings(board: Grid, pieces: Sequence[Iterable[Cell]]) -> int:
+def count_tilings(board: Grid, pieces: Sequence[Iterable[Cell]], on_progress: Progress | None = None) -> int:
     """The exact number of tilings of ``board``'s empty cells by any number of copies of ``pieces``.
 
     ``pieces`` are fixed shapes (cells as (row, col)): list every orientation that may be used
-    (a rotated domino is a second shape). Holes in the board are left uncovered.
+    (a rotated domino is a second shape). Holes in the board are left uncovered. ``on_progress``
+    gets the fraction done between compiled chunks of about 2^22 state visits, where a Ctrl-C
+    (KeyboardInterrupt) also stops the count: a dynamic programme has no partial count to give.
     """
     shapes = sorted({_normalised(p) for p in pieces})
     if not shapes:
@@ -213,14 +261,16 @@ def count_tilings(board: Grid, pieces: Sequence[Iterable[Cell]]) -> int:
             f"the frontier would track {span} cells (2^{span} states); at most {MAX_SPAN}: use a narrower board or smaller pieces"
         )
     blocked = (~fill).T.reshape(-1).copy()  # scan order: column by column
-    log2 = _run_log2(blocked, starts, masks, span)
+    passes = _Passes(blocked, starts, masks, span, on_progress)
+    log2 = passes.log2()
     if log2 == -math.inf:
         return 0
     needed = min(len(_PRIMES), int(log2 // _BITS_PER_PRIME) + 2)
     if log2 > needed * _BITS_PER_PRIME - 2:
         raise PuzzleError(f"the count has about {log2:.0f} bits, more than this counter can put together exactly")
     moduli = _PRIMES[:needed]
-    residues = [int(_run_modular(blocked, starts, masks, span, np.uint64(p))) for p in moduli]
+    passes.passes = 1.0 + needed
+    residues = [passes.modular(p) for p in moduli]
     return _crt(residues, moduli)
 
 
