@@ -16,7 +16,7 @@ from gridgames.pieces import colour_balance, colouring_allows
 from gridgames.search.tiling import kernel_multi_word, kernel_one_word
 from gridgames.search.tiling import kernel_common as K
 from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
-from gridgames.search.tiling.orbits import OrbitStream, Plan, plan
+from gridgames.search.tiling.orbits import OrbitStream, Plan, Preplaced, plan, preplaced
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique
 
@@ -303,6 +303,9 @@ def count(
         if quick.done:
             return CountResult(quick.solutions, seconds=quick.seconds, nodes=quick.nodes, method="all")
         spent = (quick.seconds, quick.nodes)
+        pre = preplaced(problem)
+        if pre is not None:
+            return _count_preplaced(problem, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
     how = _plan(problem, unique, method, start)
     prep = how.prep
     prefix = _prefix(prep, start)
@@ -325,6 +328,35 @@ def count(
         search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
         seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method,
     )  # fmt: skip
+
+
+def _count_preplaced(
+    problem: TilingProblem, pre: Preplaced, *, mrv: bool, prune: bool, on_progress: Progress | None, multiword: bool,
+    spent: tuple[float, int],
+) -> CountResult:  # fmt: skip
+    """All tilings as |G| x the sum of the counts with the free piece on each orbit representative."""
+    prep = plan(problem, False, "search").prep
+    found, seconds, nodes = 0, spent[0], spent[1]
+    budget = NodeBudget(first=1 << 14)
+    partial = False
+    k = len(pre.representatives)
+    for i, option in enumerate(pre.representatives):
+        search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
+        try:
+            while not search.done:
+                before = search.nodes
+                start_time = time.perf_counter()
+                search.step(budget.nodes)
+                budget.update(search.nodes - before, time.perf_counter() - start_time)
+                if on_progress is not None:
+                    on_progress((i + search.fraction()) / k, (found + search.solutions) * pre.group)
+        except KeyboardInterrupt:
+            partial = True
+        found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
+        if partial:
+            break
+    return CountResult(found * pre.group, partial=partial, seconds=seconds, nodes=nodes, method=pre.method.replace(
+        f"piece {pre.piece}", problem.pieces[pre.piece].name))
 
 
 def split(

@@ -70,6 +70,71 @@ def plan(problem: TilingProblem, unique: Unique = False, method: str = "auto") -
     return Plan(plain, 1, False, plain.perms, "all")
 
 
+@frozen(eq=False)
+class Preplaced:
+    """Counting all by orbits without restricting the problem: a free piece pre-placed at one placement per orbit."""
+
+    piece: int  # the piece: used once, no placement of it fixed by a non-identity symmetry
+    representatives: tuple[int, ...]  # one option of it per orbit (options of the problem itself)
+    group: int  # |G|: every orbit of tilings is full, so all = |G| x the sum of the counts under each representative
+
+    @property
+    def method(self) -> str:
+        """For CountResult.method."""
+        return f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, x {self.group} symmetries"
+
+
+def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
+    """For each permutation and option, the option of the same piece covering the image cells, or -1 (numpy, no set-up)."""
+    rows = problem.option_cell_rows
+    pad = rows < 0
+    words = problem.words
+    lookup = {
+        (int(p), masks.tobytes()): o for o, (p, masks) in enumerate(zip(problem.option_piece, problem.option_masks))
+    }
+    out = np.full((len(perms), problem.n_options), -1, dtype=np.int64)
+    for g, perm in enumerate(perms):
+        mapped = np.where(pad, 0, perm[np.maximum(rows, 0)]).astype(np.int64)
+        masks = np.zeros((problem.n_options, words), dtype=np.uint64)
+        for w in range(words):
+            inside = ~pad & (mapped >> 6 == w)
+            bits = np.where(inside, np.left_shift(np.uint64(1), (mapped & 63).astype(np.uint64)), np.uint64(0))
+            masks[:, w] = np.bitwise_or.reduce(bits, axis=1)
+        out[g] = [lookup.get((int(p), m.tobytes()), -1) for p, m in zip(problem.option_piece, masks)]
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def preplaced(problem: TilingProblem) -> Preplaced | None:
+    """The free piece with the fewest orbits of placements, and one placement per orbit; None when none qualifies.
+
+    Only when every copy must be used (the piece is then in every tiling). Counting the tilings
+    with the piece on each representative, from the problem as it is, needs no restricted problem
+    to compile: the set-up is the board's symmetries and their images of the options.
+    """
+    if not problem.exact:
+        return None
+    from gridgames.search import symmetry  # the board's symmetry group as cell permutations
+
+    perms = symmetry.board_symmetries(problem.cells)
+    if len(perms) == 1:
+        return None
+    images = option_images(problem, perms)
+    keep = (images >= 0).all(axis=1)
+    perms, images = perms[keep], images[keep]
+    if len(perms) == 1:
+        return None
+    best: tuple[int, int, list[int]] | None = None
+    for p, copies in enumerate(problem.counts.tolist()):
+        opts = np.flatnonzero(problem.option_piece == p)
+        if copies != 1 or not opts.size or (images[1:, opts] == opts).any():
+            continue
+        reps = sorted(set(images[:, opts].min(axis=0).tolist()))
+        if best is None or len(reps) < len(best[2]):
+            best = (p, len(perms), reps)
+    return None if best is None else Preplaced(best[0], tuple(best[2]), best[1])
+
+
 class DistinctStream(Protocol):
     """What `OrbitStream` reads from the stream of distinct solutions (a `SolutionStream`)."""
 

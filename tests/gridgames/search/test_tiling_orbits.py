@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from gridgames.errors import SolverError
 from gridgames.grid import Grid
 from gridgames.pieces import Piece
 from gridgames.pieces import is_tiling as is_solution
-from gridgames.search import tiling
+from gridgames.search import symmetry, tiling
 from gridgames.search.parallel_tiling import count_parallel
 from gridgames.search.tiling import TilingProblem, count, count_part, solve, split
 from gridgames.shapes import PENTOMINOES, Shape
@@ -24,11 +25,32 @@ def pentominoes(board: Grid) -> TilingProblem:
     return TilingProblem.build(board, PENTOMINOES)
 
 
-def test_6x10_all_by_orbits_is_the_known_9356_from_the_restricted_search() -> None:
-    result = count(pentominoes(Grid.empty(6, 10)))
+def test_6x10_all_by_orbits_is_the_known_9356_by_pre_placing_x_and_by_the_restricted_search() -> None:
+    problem = pentominoes(Grid.empty(6, 10))
+    result = count(problem)
     assert (result.count, result.partial) == (9356, False)
-    assert result.method == "all by orbits: restricted to X, x 4 symmetries"
+    assert result.method == "all by orbits: X pre-placed at 8 placements, x 4 symmetries"
     assert not result.unique
+    restricted = count(problem, method="orbits")
+    assert (restricted.count, restricted.method) == (9356, "all by orbits: restricted to X, x 4 symmetries")
+
+
+@pytest.mark.parametrize("board", [Grid.empty(5, 12), Grid.empty(4, 15), CENTRE_8X8], ids=["5x12", "4x15", "8x8-centre"])
+def test_pre_placed_orbit_counts_equal_the_restricted_ones_and_the_pieces_representatives_are_one_per_orbit(board: Grid) -> None:
+    problem = pentominoes(board)
+    pre = tiling.orbits.preplaced(problem)
+    assert pre is not None
+    images = tiling.orbits.option_images(problem, tiling.prepare_unique(problem).group)
+    orbits = {frozenset(images[:, o].tolist()) for o in np.flatnonzero(problem.option_piece == pre.piece)}
+    assert len(orbits) == len(pre.representatives) and all(len(o) == pre.group for o in orbits)
+    assert count(problem).count == count(problem, method="orbits").count
+
+
+def test_the_numpy_option_images_equal_the_symmetry_modules() -> None:
+    problem = pentominoes(CENTRE_8X8)
+    perms = symmetry.board_symmetries(problem.cells)
+    reference = symmetry.option_images(perms, [problem.option_cells(o) for o in range(problem.n_options)], problem.option_piece)
+    assert (tiling.orbits.option_images(problem, perms) == reference).all()
 
 
 def test_a_tree_too_small_for_the_symmetry_set_up_is_counted_by_the_plain_search() -> None:
