@@ -17,6 +17,21 @@ from gridgames.search.frontier import DOMINOES, count_tilings, frontier_span, ka
 
 
 
+def _set(spec: str) -> list:
+    from gridgames.search.frontier import fixed_shapes
+    from gridgames_pentomino.pieces import PieceSet
+
+    return fixed_shapes(PieceSet.parse(spec).pieces)
+
+
+OTHER_SETS = [
+    ((12, 12), "L-trominoes", _set("tromino:L")),
+    ((9, 12), "both trominoes", _set("trominoes")),
+    ((10, 10), "2x2 squares and dominoes", _set("O,domino")),
+    ((6, 12), "the 5 tetrominoes", _set("tetrominoes")),
+]
+
+
 def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [8, 12, 16, 18, 20]
     print(f"machine: {platform.machine()}, os.cpu_count() = {os.cpu_count()}, python {platform.python_version()}, one core")
@@ -30,6 +45,13 @@ def main() -> None:
         seconds = time.perf_counter() - started
         check = "  [ok]" if count == kasteleyn_dominoes(n, n) else "  [MISMATCH with Kasteleyn's formula]"
         print(f"{n:>3}x{n:<3} {frontier_span(board, DOMINOES):>5} {seconds:>9.3f}  {count:,}{check}")
+    print("\nother piece sets, any number of copies (the CLI: gridgames pentomino solve --board B --pieces 'SET*')")
+    for (h, w), label, shapes in OTHER_SETS:
+        board = Grid.empty(h, w)
+        started = time.perf_counter()
+        count = count_tilings(board, shapes)
+        seconds = time.perf_counter() - started
+        print(f"{h:>3}x{w:<3} {frontier_span(board, shapes):>5} {seconds:>9.3f}  {count:,}  ({label})")
 
 
 if __name__ == "__main__":
