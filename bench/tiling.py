@@ -57,6 +57,22 @@ _COMPILE_PROBE = (
 )
 
 
+CELL_ORDERS: dict[str, Callable[[tuple[int, int]], tuple[int, ...]]] = {
+    "columns (the default here)": lambda c: (c[1], c[0]),
+    "columns, snaking": lambda c: (c[1], c[0] if c[1] % 2 == 0 else -c[0]),
+    "diagonals (r + c, then r)": lambda c: (c[0] + c[1], c[0]),
+    "columns from the middle row out": lambda c: (c[1], abs(2 * c[0] - 7), c[0]),
+}
+
+
+def reordered(problem: TilingProblem, key: Callable[[tuple[int, int]], tuple[int, ...]]) -> TilingProblem:
+    """The same problem with its cells (bits) in another order: the first blank cell of the search changes."""
+    cells = sorted(problem.cells, key=key)
+    index = {cell: i for i, cell in enumerate(cells)}
+    options = [(int(problem.option_piece[o]), [index[problem.cells[c]] for c in problem.option_cells(o)]) for o in range(problem.n_options)]
+    return TilingProblem.from_options(cells, problem.order, problem.pieces, options)
+
+
 def compile_times() -> tuple[float, float]:
     """Seconds to import, compile and run every kernel once in a fresh process: empty numba cache, then cached."""
     with tempfile.TemporaryDirectory() as cache:
@@ -154,6 +170,14 @@ def main(argv: list[str] | None = None) -> None:
         base = base or (wall, uwall)
         print(f"  {label:<32} {full.count:5d} {wall:7.3f} s {full.nodes:12,d} nodes ({wall / base[0]:5.2f}x)   "
               f"{uniq.count:5d} {uwall:7.3f} s {uniq.nodes:11,d} nodes ({uwall / base[1]:5.2f}x)")  # fmt: skip
+
+    print(f"\nplain search (count all, method='search') by cell order: the bit order decides the first blank cell; load {load()}")
+    for name in ("6x10", "5x12", "8x8-centre"):
+        built = TilingProblem.build(BOARDS[name][0], PENTOMINOES)
+        for label, key in CELL_ORDERS.items():
+            problem = reordered(built, key)
+            full, _, cpu = timed(lambda p=problem: count(p, method="search"), 1)
+            print(f"  {name:<11} {label:<32} {full.count:6d} {cpu:7.3f} s cpu {full.nodes:12,d} nodes  [{check(name, full.count, BOARDS[name][1])}]")
 
     first, wall, _ = timed(lambda: next(iter(solve(six, limit=1))), args.repeat)
     print(f"\nfirst 6x10 solution: {wall * 1000:.2f} ms (solve(limit=1), problem already built)")

@@ -42,7 +42,9 @@ Vocabulary (the short names in the kernels):
 * **unique**: counting one solution per class of the board's symmetries (`Unique`).
 * **orbits**: all solutions as the distinct ones, each standing for its orbit (``|G|`` over its
   stabiliser's size); the default for counting and listing all when a piece can be restricted
-  (``method="auto"``; ``"search"`` is the plain search, ``"orbits"`` forces it).
+  (``method="auto"``: `count` pre-places that piece at one placement per orbit; a tree under
+  ``PLAIN_FIRST`` nodes is counted plainly first), ``"search"`` is the plain search,
+  ``"orbits"`` forces orbits.
 
 Pieces are anything `gridgames.pieces.as_pieces` reads (``{name: Shape}``, `Piece`s...);
 copies of a piece are interchangeable, so they never multiply solutions. When every

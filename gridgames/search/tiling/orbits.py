@@ -5,13 +5,16 @@ a placement of that piece, `prepare_unique`) acts on the tilings; a tiling's orb
 ``|G| / |stabiliser|`` tilings. So the number of all tilings is the sum, over one tiling
 per orbit, of its orbit's size, and all tilings are the images of the distinct ones:
 
-* **restricted** piece (one used once, whose placements no symmetry fixes): no tiling is
-  fixed by a symmetry either, every orbit is full, and all = ``|G|`` x the restricted count,
-  found at the speed of the unique count;
+* **free piece** (one used once, whose placements no symmetry fixes): no tiling is fixed by
+  a symmetry either, every orbit is full, and all = ``|G|`` x the number of tilings with that
+  piece on one placement per orbit. `count` pre-places it on each representative in turn
+  (`preplaced`: the piece with the fewest orbits, a few ms of set-up, no recompiled problem);
+  listing and `split` search the problem restricted to the representatives (`prepare_unique`);
 * **canonical**: the kernel keeps the tilings that are the least of their images and adds
   each one's orbit size (``|G|`` over the number of symmetries that map it onto itself).
   This visits the whole tree (it is no faster than the plain search), so ``method="auto"``
-  uses orbits only with a restricted piece; ``method="orbits"`` forces it (tests, checks).
+  uses orbits only with a free piece; ``method="orbits"`` forces orbits (the restricted
+  search, or canonical weighting when no piece is free: tests, checks).
 
 ``method="search"`` is the plain search over every tiling; the tests check all three agree.
 """
