@@ -62,7 +62,7 @@ def plan(problem: TilingProblem, unique: Unique = False, method: str = "auto") -
         prep = prepare_unique(problem, unique)
         return Plan(prep, 1, False, prep.perms[:1], prep.method)
     plain = prepare_unique(problem, False)
-    if method == "search" or (method == "auto" and not problem.exact):  # no piece can be restricted
+    if method == "search" or (method == "auto" and preplaced(problem) is None):  # no piece can be restricted
         return Plan(plain, 1, False, plain.perms, "all")
     prep = prepare_unique(problem, True)
     size = len(prep.group)
