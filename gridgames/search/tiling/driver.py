@@ -293,6 +293,7 @@ def count(
     one, ``"orbits"`` always by orbits (canonical solutions weighted by their orbit sizes).
     """
     spent = (0.0, 0)  # the plain search tried first, when it does not finish
+    quick: Search | None = None
     if method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
         quick = Search(plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0, multiword=multiword)
@@ -308,10 +309,13 @@ def count(
             return _count_preplaced(problem, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
     how = _plan(problem, unique, method, start)
     prep = how.prep
-    prefix = _prefix(prep, start)
-    search = Search(
-        prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword, orbits=how.weighted
-    )
+    if quick is not None and not how.by_orbits:  # no free piece: the plain search goes on from where it was
+        search, spent = quick, (0.0, 0)
+    else:
+        prefix = _prefix(prep, start)
+        search = Search(
+            prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword, orbits=how.weighted
+        )
     budget = NodeBudget(first=1 << 14)
     partial = False
     try:

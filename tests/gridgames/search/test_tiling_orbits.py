@@ -12,7 +12,7 @@ from gridgames.pieces import is_tiling as is_solution
 from gridgames.search import symmetry, tiling
 from gridgames.search.parallel_tiling import count_parallel
 from gridgames.search.tiling import TilingProblem, count, count_part, solve, split
-from gridgames.shapes import PENTOMINOES, Shape
+from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape
 
 CENTRE_8X8 = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
 DOMINO = Shape.from_text("##", "D")
@@ -144,3 +144,10 @@ def test_a_start_given_as_placements_counts_by_the_plain_search() -> None:
 def test_an_unknown_method_is_refused() -> None:
     with pytest.raises(SolverError, match="method must be one of"):
         count(pentominoes(Grid.empty(3, 20)), method="fast")
+
+
+def test_without_a_free_piece_the_plain_search_tried_first_goes_on_to_the_end() -> None:
+    problem = TilingProblem.build(Grid.empty(5, 8), [Piece.of(s, count=2) for s in TETROMINOES.values()])  # every piece twice
+    auto, plain = count(problem), count(problem, method="search")
+    assert tiling.orbits.preplaced(problem) is None and plain.nodes > tiling.driver.PLAIN_FIRST
+    assert (auto.count, auto.nodes, auto.method) == (plain.count, plain.nodes, "all")
