@@ -125,6 +125,10 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
     moves = tuple(int(m) for m in state.history)
     if not isinstance(first, int) or first < 1:
         raise OptionError(f"the first move to review must be 1 or later, not {first!r}")
+    if book is not None:
+        from gridgames_connect4.oracle import check_book
+
+        check_book(book, game.width, game.height, game.connect)
     reviews = []
     from_book = 0
     for i, column in enumerate(moves[first - 1 :], start=first - 1):
@@ -132,9 +136,9 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
         scores = book.column_scores(before) if book is not None else None
         if scores is None:
             if solver is None:  # numba: only when the book does not answer
-                from gridgames_connect4.solver import Solver
+                from gridgames_connect4.oracle import solver_for
 
-                solver = Solver(game.width, game.height, game.connect)
+                solver = solver_for(game.width, game.height, game.connect, book)
             scores = solver.analyze(before)
         else:
             from_book += 1
