@@ -172,7 +172,6 @@ def analyze_position(
     ``on_progress`` receives a ``SearchProgress`` (sequential searches, between slices of the search) or the
     number of columns solved (parallel runs). ``book`` (a `Book` for this board) answers the positions it covers.
     """
-    solver_cls = _solver_class()
     if state.is_over:
         outcome = state.outcome
         assert outcome is not None
@@ -189,6 +188,7 @@ def analyze_position(
         if known is not None:
             top = max(s for s in known if s is not None)
             return Analysis(state, top, tuple(known), tuple(c + 1 for c, s in enumerate(known) if s == top), weak)
+    solver_cls = _solver_class()  # numba: only when the book does not answer
     deadline = None if think is None else time.time() + think
     scores: list[int | None] = [None] * game.width
     stopped = None
