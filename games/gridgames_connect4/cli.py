@@ -207,6 +207,8 @@ class TerminalGame:
         """Print the review of the game just played, as ``gridgames connect4 review MOVES`` does (Ctrl-C stops it)."""
         from gridgames_connect4.cli_review import review_lines
 
+        if self.interactive:
+            self.say("Reviewing the game (Ctrl-C stops the review)...")
         try:
             lines = review_lines(self.state.game, self.state.history, self.book)
         except KeyboardInterrupt:

@@ -118,6 +118,10 @@ class Review:
         return out
 
 
+def _keep_going(_progress: object) -> None:
+    """A progress watcher that never stops the search (it only makes the search run in short slices)."""
+
+
 def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None,
                 first: int = 1) -> Review:
     """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers."""
@@ -139,6 +143,7 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
                 from gridgames_connect4.oracle import solver_for
 
                 solver = solver_for(game.width, game.height, game.connect, book)
+                solver.on_progress = _keep_going  # the search runs in slices, so Ctrl-C gets through at once
             scores = solver.analyze(before)
         else:
             from_book += 1
