@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
+import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,8 +14,11 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import HEADER_SIZE  # noqa: E402
+from gridgames_connect4 import Connect4  # noqa: E402
+from gridgames_connect4 import book as book_module  # noqa: E402
+from gridgames_connect4.book import HEADER_SIZE, Book  # noqa: E402
 from gridgames_connect4.book_build import build_book  # noqa: E402
+from gridgames_connect4.cli import Seat, TerminalGame, console  # noqa: E402
 from gridgames.cli import app  # noqa: E402
 
 runner = CliRunner()
@@ -136,3 +142,27 @@ def test_other_words_after_the_end_are_explained_and_q_leaves() -> None:
     code, out, _ = run(["play", "connect4", "--red", "human", "--yellow", "human", "--no-book"], script)
     assert code == 0
     assert out.rstrip().splitlines()[-2:] == ["'x' is not a command here: r reviews the game, s FILE saves it, q quits.", "q"]
+
+
+def test_the_interactive_end_prompt_offers_the_review(monkeypatch: pytest.MonkeyPatch, book_files: dict[str, Path]) -> None:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("r\nq\n"))
+    monkeypatch.setattr(sys, "stdout", out)
+    state = Connect4(5, 4, 4).from_notation(THROWN_GAME)
+    book = Book.load(book_files["good"], width=5, height=4, connect=4)
+    game = TerminalGame(state, (Seat("human"), Seat("human")), console(), rng=random.Random(0), interactive=True, book=book)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "Game over: r reviews the game, s FILE saves it, q quits [r, s FILE, q]: " in text
+    assert "Reviewing the game (Ctrl-C stops the review)..." in text
+    assert "   9  red          1     +0    +6  3  mistake: win -> draw" in text
+    assert text.count("Game over: ") == 2  # asked again after the review; q then leaves
+
+
+def test_without_options_the_shipped_book_for_the_board_is_used(monkeypatch: pytest.MonkeyPatch, book_files: dict[str, Path]) -> None:
+    shipped = Book.load(book_files["good"])
+    monkeypatch.setattr(book_module, "default_book", lambda w=7, h=6, c=4: shipped if (w, h, c) == (5, 4, 4) else None)
+    code, out, _ = run(["connect4", "review", THROWN_GAME, *SMALL, "--json"])
+    assert code == 0 and json.loads(out)["from_book"] == 8
+    code, out, _ = run(["connect4", "review", THROWN_GAME, *SMALL, "--json", "--no-book"])
+    assert code == 0 and json.loads(out)["from_book"] == 0
