@@ -169,8 +169,8 @@ class SolverPlayer:
     ``exact_first`` (the perfect player): the exact search gets the whole node budget of
     ``think * share`` (at the solver's fixed conservative rate, `solver.nodes_for_seconds`),
     so a position the book or the solver answers within ``think`` is always played exactly.
-    When neither does (on 7x6 without a book: most positions of the first ten to twelve
-    moves at the default ``think``), the solver's own depth-limited search spends a third
+    When neither does (on 7x6 without a book: the positions of the first eight to ten
+    plies at the default ``think``, in the games measured), the solver's own depth-limited search spends a third
     more nodes, then an 8-ply heuristic search (``fallback``, ``think * fallback_share``
     seconds more) chooses among the columns not proven to lose, and ``note`` says so:
     such a move is not guaranteed best, and a move can then take up to about
