@@ -150,3 +150,25 @@ def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
             assert scores[column] == max(s for s in scores if s is not None), moves
     assert hard.from_book >= 20
 
+
+
+def test_perfect_plays_exactly_whenever_the_solver_answers_within_think() -> None:
+    """The whole think budget goes to the exact search: a position needing N nodes is exact with think worth N nodes."""
+    from gridgames_connect4.solver import DEFAULT_NODE_RATE
+
+    game = Connect4()
+    moves = list(game.from_notation("44444362").history)  # 7x6, no forced move, a few million positions to solve
+    solver = Solver()
+    exact = solver.best_move(moves, all_scores=False)
+    needed = solver.explored
+    assert exact.exact and needed > 100_000
+    best = solver.solve(moves)
+    for share, exact_expected in ((0.3, False), (1.05, True)):
+        players.shared_solver.cache_clear()  # a fresh table, as the count above
+        perfect = make_player("perfect", game, random.Random(0), think=share * needed / DEFAULT_NODE_RATE)
+        column = perfect.choose(game.from_moves(moves))
+        if exact_expected:
+            assert perfect.note == "" and -solver.solve([*moves, column]) == best
+        else:
+            assert perfect.note.startswith("depth-limited search (depth ")
+    players.shared_solver.cache_clear()
