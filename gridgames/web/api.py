@@ -166,7 +166,7 @@ async def puzzle_svg(request: Request) -> Response:
 async def puzzle_json(request: Request) -> Response:
     _, spec, _, session = _puzzle(request)
     with session.lock:
-        text = puzzles.exportjson_response(_run(session, spec))
+        text = puzzles.export_json(_run(session, spec))
     return Response(text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'})
 
 

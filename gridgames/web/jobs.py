@@ -99,7 +99,7 @@ class Job:
         data: dict[str, Any] = {"id": self.id, "kind": self.kind, "status": self.status,
                                 "progress": {"fraction": self.budget.fraction, "found": self.budget.found, "text": self.budget.text},
                                 "seconds": round(time.monotonic() - self.budget.started, 3)}  # fmt: skip
-        if self.status == "done":
+        if self.status in ("done", "cancelled") and self.result is not None:  # a cancelled count keeps what it found
             data["result"] = self.result
         if self.error is not None:
             data["error"] = self.error
@@ -144,6 +144,8 @@ class JobPool:
                 self.running += 1
             try:
                 job.result = work(job.budget)
+                if job.budget.stopped != "cancelled" and job.on_done is not None:
+                    job.on_done(job)  # before the status says done: a poll that sees done sees its effect
                 job.status = "cancelled" if job.budget.stopped == "cancelled" else "done"
             except JobCancelled:
                 job.status = "cancelled"
@@ -156,11 +158,6 @@ class JobPool:
                     self.running -= 1
                     self.completed += 1
         job.finished = time.monotonic()
-        if job.on_done is not None and job.status == "done":
-            try:
-                job.on_done(job)
-            except GridGamesError as error:
-                job.status, job.error = "failed", " ".join(str(error).split())
 
     def get(self, job_id: str, session: str) -> Job | None:
         """A job of this session (None for another session's or an unknown id); marks it as polled."""
