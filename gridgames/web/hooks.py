@@ -15,6 +15,8 @@ Turn-based games:
 * ``review(state, budget) -> list[dict]``: after the end, one entry per move played:
   ``{"number", "player", "move", "score", "best", "mark"}`` (mark: "mistake",
   "inaccuracy" or None);
+* ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
+  ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
 * ``save_text(state, seats, think, seed) -> str`` and ``load_text(text) -> (state, seats)``:
   the game's own save-file format (the one its terminal game writes), instead of
   `gridgames.saves`; ``seats`` is one player kind per player, in turn order.
@@ -38,7 +40,7 @@ from gridgames.game import GameSpec
 
 __all__ = ["HOOKS", "hooks_of"]
 
-HOOKS = ("move_targets", "move_scores", "review", "save_text", "load_text", "presets", "puzzle_from_text")
+HOOKS = ("move_targets", "computer_move", "move_scores", "review", "save_text", "load_text", "presets", "puzzle_from_text")
 
 
 class _NoHooks:
