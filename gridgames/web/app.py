@@ -24,9 +24,8 @@ import attrs
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -149,7 +148,7 @@ def create_app(config: ServerConfig | None = None, registry: Registry | None = N
 
     app = Starlette(
         routes=_routes(),
-        middleware=[Middleware(_SecurityHeaders), Middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))],
+        middleware=[Middleware(_Guard, allowed_hosts=config.allowed_hosts)],
         exception_handlers={GridGamesError: _web_error, HTTPException: _http_error, Exception: _server_error},
         lifespan=lifespan,
     )
@@ -157,11 +156,19 @@ def create_app(config: ServerConfig | None = None, registry: Registry | None = N
     return app
 
 
-class _SecurityHeaders:
-    """ASGI middleware adding `SECURITY_HEADERS` to every response."""
+class _Guard:
+    """ASGI middleware: refuses a request for another host name (one JSON error: no DNS rebinding) and adds `SECURITY_HEADERS`."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, allowed_hosts: tuple[str, ...]) -> None:
         self.app = app
+        self.allowed = {host.lower() for host in allowed_hosts}
+
+    def _host_allowed(self, scope: Any) -> bool:
+        if "*" in self.allowed:
+            return True
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "").lower()
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host  # drop the port ([::1]:8000 -> [::1])
+        return name in self.allowed
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -175,4 +182,8 @@ class _SecurityHeaders:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
+        if not self._host_allowed(scope):
+            refusal = JSONResponse({"error": "this server answers requests for its own host names only (see --host)"}, status_code=400)
+            await refusal(scope, receive, send_with_headers)
+            return
         await self.app(scope, receive, send_with_headers)

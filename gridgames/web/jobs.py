@@ -27,6 +27,10 @@ from gridgames.errors import GridGamesError
 __all__ = ["Budget", "Job", "JobCancelled", "JobPool", "ServerBusyError"]
 
 
+MAX_KEPT_JOBS = 1000
+"""Finished jobs kept for their pages to read (the oldest are forgotten first)."""
+
+
 class JobCancelled(KeyboardInterrupt):
     """Raised inside a job to stop it (a KeyboardInterrupt, so searches return what they found so far)."""
 
@@ -158,6 +162,7 @@ class JobPool:
                     self.running -= 1
                     self.completed += 1
         job.finished = time.monotonic()
+        job.on_done = None  # its closure holds the play or puzzle: a finished job must not keep an expired session alive
 
     def get(self, job_id: str, session: str) -> Job | None:
         """A job of this session (None for another session's or an unknown id); marks it as polled."""
@@ -193,6 +198,9 @@ class JobPool:
                     job.budget.cancelled.set()
                 elif not job.active and job.finished is not None and now - job.finished > self.keep_seconds:
                     del self._jobs[job_id]
+            finished = [job_id for job_id, job in self._jobs.items() if not job.active]  # oldest first
+            for job_id in finished[: max(0, len(self._jobs) - MAX_KEPT_JOBS)]:
+                del self._jobs[job_id]
 
     def stats(self) -> dict[str, int]:
         """Jobs known, active and running, and completed so far."""

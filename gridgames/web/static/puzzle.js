@@ -36,13 +36,19 @@
     return run;
   }
 
+  function setBusy(on) {
+    busy = on;
+    for (const id of ["first", "count", "prev", "next", "download-svg", "download-json"]) $(id).disabled = on;
+    if (!on) updatePager();
+  }
+
   async function job(path, body) {
-    busy = true;
+    setBusy(true);
     try {
       const done = await follow((await api("POST", path, body)).job, setJob);
       if (done.status === "failed") throw new Error(done.error);
       return done;
-    } finally { busy = false; setJob(null); }
+    } finally { setJob(null); setBusy(false); }
   }
 
   function updatePager() {
@@ -52,6 +58,7 @@
     $("next").disabled = !run || (current >= listed && run.exhausted);
     $("download-svg").disabled = current < 1;
     $("download-json").disabled = !listed;
+    $("first").disabled = $("count").disabled = false;
   }
 
   async function show(number) {
