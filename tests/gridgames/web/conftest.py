@@ -1,4 +1,4 @@
-"""Fixtures of the web tests: the app on Starlette's test client (skipped without the web extra)."""
+"""Fixtures of the web tests: the app on Starlette's test client (each test module skips without the web extras)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,23 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
-pytest.importorskip("httpx", reason="Starlette's test client needs httpx: pip install '.[web-test]'")
-
-with warnings.catch_warnings():  # Starlette 1.x suggests httpx2, which is not published; httpx works
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from gridgames_test_support.web import Api
 
-from gridgames.web.app import ServerConfig, create_app
+SKIP_WEB = "the web extra is not installed: pip install '.[web,web-test]'"
+SKIP_HTTPX = "Starlette's test client needs httpx: pip install '.[web-test]'"
 
 
 @pytest.fixture
 def client() -> Iterator[Any]:
     """A test client of a fresh app."""
+    pytest.importorskip("starlette", reason=SKIP_WEB)
+    pytest.importorskip("httpx", reason=SKIP_HTTPX)
+    with warnings.catch_warnings():  # Starlette 1.x suggests httpx2, which is not published; httpx works
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from gridgames.web.app import ServerConfig, create_app
+
     with TestClient(create_app(ServerConfig(allowed_hosts=("testserver",)))) as test_client:
         yield test_client
 

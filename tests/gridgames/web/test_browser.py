@@ -14,13 +14,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, chromium_path, png_colours, running_server
+from gridgames_test_support.browser import (
+    browser_context,
+    chromium_path,
+    png_colours,
+    running_server,
+)
 
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
 CHROMIUM = chromium_path()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
 
-from gridgames.web.app import ServerConfig, create_app  # noqa: E402
+from gridgames.web.app import ServerConfig, create_app
 
 TIMEOUT_MS = 60_000
 

@@ -6,6 +6,9 @@ import time
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("httpx", reason="Starlette's test client needs httpx: pip install '.[web-test]'")
 from gridgames_test_support.web import Api
 from typer.testing import CliRunner
 
