@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from gridgames.errors import GridGamesError
 from gridgames.game import Game, GameSpec, Move, State
 from gridgames.saves import SavedPlay, from_json, restore, to_json
 from gridgames.search.players import AI_KINDS, make_ai
@@ -73,6 +72,8 @@ def new_play(spec: GameSpec, data: dict[str, Any]) -> Play:
 def play_move(play: Play, data: dict[str, Any]) -> None:
     """Play a move given in the game's notation (``{"move": "4"}``)."""
     move_text = text(data, "move", limit=100)
+    if _computer_to_move(play):
+        raise WebError(f"it is {play.seats[play.state.current_player]}'s turn (a computer player), not a human's", 409)
     move = play.game.parse_move(move_text)
     play.state.check_playable(move)
     _apply(play, move)
@@ -263,8 +264,3 @@ def load_play(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> Play:
     defaults = _default_seats(game)
     chosen = [s if s in kinds else d for s, d in zip(seats, defaults)] if len(seats) == len(defaults) else defaults
     return Play(spec.name, game, state, chosen, min(max(think, 0.05), MAX_THINK), random.Random(seed), options, seed=seed)
-
-
-def view_error(error: GridGamesError) -> WebError:
-    """A game's error as a 400 `WebError`."""
-    return WebError(str(error))

@@ -21,8 +21,9 @@
     for (let attempt = 0; ; attempt++) {
       try { return (await api("POST", path)).job; }
       catch (e) {
-        if (e.status !== 409 || attempt > 30 || !/already has/.test(e.message)) throw e;
-        await new Promise((r) => setTimeout(r, 100));
+        const wait = (e.status === 409 && /already has/.test(e.message)) || e.status === 503; // our last job stopping, or a busy server
+        if (!wait || attempt > 100) throw e;
+        await new Promise((r) => setTimeout(r, e.status === 503 ? 300 : 100));
       }
     }
   }

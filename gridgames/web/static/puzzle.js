@@ -45,7 +45,12 @@
   async function job(path, body) {
     setBusy(true);
     try {
-      const done = await follow((await api("POST", path, body)).job, setJob);
+      let started = null;
+      for (let attempt = 0; !started; attempt++) { // a busy server (503): wait for a free place
+        try { started = (await api("POST", path, body)).job; }
+        catch (e) { if (e.status !== 503 || attempt > 100) throw e; await new Promise((r) => setTimeout(r, 300)); }
+      }
+      const done = await follow(started, setJob);
       if (done.status === "failed") throw new Error(done.error);
       return done;
     } finally { setJob(null); setBusy(false); }

@@ -54,6 +54,8 @@ def test_two_humans_undo_and_redo_one_move_at_a_time(api: Api) -> None:
 def test_undo_against_the_computer_takes_back_its_reply_too(api: Api) -> None:
     api.ok("POST", f"{C4}/new", {"seats": ["human", "medium"], "seed": 1})
     api.ok("POST", f"{C4}/move", {"move": "4"})
+    refused = api.post(f"{C4}/move", {"move": "4"})  # the computer's turn: not a human's move
+    assert refused.status_code == 409 and "medium" in refused.json()["error"]
     assert api.job(f"{C4}/computer")["status"] == "done"
     assert len(api.ok("GET", C4)["history"]) == 2
     view = api.ok("POST", f"{C4}/undo")
@@ -125,6 +127,7 @@ def test_a_generic_save_file_round_trips(api: Api) -> None:
         (f"{C4}/load", {"text": "{"}, 400, "not valid JSON"),
         (f"{C4}/load", {"text": '{"format": "gridgames-connect4", "version": 2, "width": 7, "height": 6, "connect": 4, "moves": "1111111"}'}, 400, "not a legal game"),
         (f"{C4}/computer", {}, 409, "not a computer player's turn"),
+        ("/api/play/mnk/move", {"move": "a1"}, 404, "no mnk game in this session"),
         (f"{C4}/undo", {}, 409, "no move to undo"),
         (f"{C4}/review", {}, 409, "after the end"),
         ("/api/play/chess/new", {}, 404, "no game named 'chess'"),
