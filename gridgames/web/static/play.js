@@ -278,10 +278,8 @@
         act(() => api("POST", `${base}/undo`));
       }
     });
-    const kinds = info && info.kinds ? info.kinds : ["human"];
-    const game = await api("GET", base).catch(() => null);
-    if (game) { render(game); seatSelects(game.kinds, game.players, game.seats); GG.optionInputs($("options"), info.options, game.options); advance(); }
-    else { await act(() => api("POST", `${base}/new`, {})); seatSelects(view.kinds || kinds, view.players, view.seats); }
+    await act(() => api("POST", `${base}/new`, {})); // every page load is a new session: a new game
+    seatSelects(view.kinds, view.players, view.seats);
   }
 
   init().catch((e) => showError(e.message));
