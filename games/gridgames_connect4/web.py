@@ -29,7 +29,7 @@ _PLAYER_LOCK = threading.Lock()  # the players share one solver per board size (
 _local = threading.local()
 
 
-def _solver(state: Connect4State, budget: Any) -> Any:
+def _solver(state: Connect4State, budget: Any, on_slice: Any = None) -> Any:
     """This thread's solver for the board (its table reused, reset), stopping when the budget says so."""
     from gridgames_connect4.solver import Solver
 
@@ -43,11 +43,11 @@ def _solver(state: Connect4State, budget: Any) -> Any:
         solvers.clear()  # one board size per thread at a time: memory stays bounded
         solver = solvers[key] = Solver(*key, table_mb=TABLE_MB)
     solver.reset()
-    seen = [0]
 
     def watch(progress: Any) -> bool:
-        seen[0] += 1
         budget.report(None, None, f"{progress.explored:,} positions searched")
+        if on_slice is not None:
+            on_slice()
         return bool(budget.keep_going(progress.explored))
 
     solver.on_progress = watch
@@ -75,10 +75,15 @@ class Connect4Web:
 
     def move_scores(self, state: Connect4State, budget: Any) -> dict[str, Any]:
         """Every playable column's exact score (None where the budget ran out), the best columns and the verdict."""
-        solver = _solver(state, budget)
         columns: list[int | None] = [None] * state.game.width
-        solver.analyze(list(state.history), into=columns)
         legal = set(state.legal_moves())
+        fmt = state.game.format_move
+
+        def publish() -> None:  # the columns solved so far, shown while the others are searched
+            budget.partial = {"scores": {fmt(c): columns[c] for c in sorted(legal) if columns[c] is not None}}
+
+        _solver(state, budget, publish).analyze(list(state.history), into=columns)
+        publish()
         exact = all(columns[c] is not None for c in legal)
         known = [s for c, s in enumerate(columns) if s is not None and c in legal]
         score = max(known) if known else None

@@ -55,6 +55,10 @@ def _page(name: str) -> Any:
     return page
 
 
+async def _no_icon(request: Request) -> Response:
+    return Response(status_code=204)
+
+
 # --- games and sessions ------------------------------------------------------------------------------------
 async def games(request: Request) -> Response:
     state = server_state(request)
@@ -110,6 +114,7 @@ def _routes() -> list[Any]:
         Route("/", _page("index.html")),
         Route("/play/{game}", _page("play.html")),
         Route("/puzzle/{game}", _page("puzzle.html")),
+        Route("/favicon.ico", _no_icon),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         Route("/api/games", games),
         Route("/api/session", new_session, methods=["POST"]),

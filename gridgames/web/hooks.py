@@ -29,7 +29,8 @@ Puzzles:
 
 Long hooks (``move_scores``, ``review``) get a ``budget``: call ``budget.keep_going(nodes)``
 often (it is False once the time or node budget is spent or the page went away) and
-``budget.report(fraction, found, text)`` to show progress.
+``budget.report(fraction, found, text)`` to show progress; ``budget.partial`` (JSON-ready,
+moves as text) is shown before the end (Connect Four: the columns solved so far).
 """
 
 from __future__ import annotations

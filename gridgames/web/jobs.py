@@ -51,6 +51,8 @@ class Budget:
     found: int | None = None
     text: str = ""
     stopped: str | None = None
+    partial: Any = None
+    """What the job has found so far, JSON-ready, for the page to show before the end (e.g. the columns solved)."""
 
     def keep_going(self, nodes: int = 0) -> bool:
         """False once the job was cancelled, its time is spent or ``nodes`` exceeds its node budget (says why in ``stopped``)."""
@@ -109,6 +111,8 @@ class Job:
             data["error"] = self.error
         if self.budget.stopped is not None:
             data["stopped"] = self.budget.stopped
+        if self.active and self.budget.partial is not None:
+            data["partial"] = self.budget.partial
         return data
 
 

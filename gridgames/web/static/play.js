@@ -114,17 +114,17 @@
     const scores = view.scores.scores;
     const known = Object.values(scores).filter((s) => s !== null);
     const best = known.length ? Math.max(...known) : null;
-    const byColumn = view.board && Object.keys(scores).every((m) => view.targets[m] && columnOf(view.targets[m]) !== null);
+    const byColumn = view.board && view.legal.every((m) => view.targets[m] && columnOf(view.targets[m]) !== null);
     if (byColumn) {
       row.style.gridTemplateColumns = `repeat(${view.board.cols}, 52px)`;
       const at = {};
-      for (const [m, s] of Object.entries(scores)) at[columnOf(view.targets[m])] = [m, s];
+      for (const m of view.legal) at[columnOf(view.targets[m])] = [m, m in scores ? scores[m] : undefined];
       for (let c = 0; c < view.board.cols; c++) {
         const d = document.createElement("div");
         d.id = `score-${c + 1}`;
         if (at[c]) {
           const s = at[c][1];
-          d.textContent = s === null ? "?" : s > 0 ? `+${s}` : `${s}`;
+          d.textContent = s === undefined ? "\u2026" : s === null ? "?" : s > 0 ? `+${s}` : `${s}`; // \u2026: still solving
           if (s !== null) d.className = scoreClass(s, best);
           d.title = `move ${at[c][0]}`;
         }
@@ -200,8 +200,14 @@
         if (job.status !== "done" || mine !== generation) return;
         await refresh();
       }
-      if (mine === generation && $("show-scores").checked && view.features.scores && !view.outcome && !(view.scores && view.scores.moves === view.moves)) {
-        const job = await follow(await startJob(`${base}/scores`), setJob);
+      if (mine === generation && $("show-scores").checked && view.features.scores && !view.outcome && !(view.scores && view.scores.moves === view.moves && !view.scores.partial)) {
+        const job = await follow(await startJob(`${base}/scores`), (j) => {
+          setJob(j);
+          if (j.partial && j.partial.scores && mine === generation) { // the columns solved so far
+            view.scores = { moves: view.moves, scores: j.partial.scores, note: "solving the other columns...", partial: true };
+            renderScores();
+          }
+        });
         setJob(null);
         if (job.status === "failed") throw new Error(job.error);
         if (mine === generation) await refresh();

@@ -96,7 +96,10 @@ def test_connect4_following_the_scores_beats_perfect(page: Any, base_url: str) -
     page.locator("#board").click(position={"x": 1, "y": 1})  # focus the page, not an input (digits play)
     while "wins" not in page.inner_text("#status") and "Draw" not in page.inner_text("#status"):
         played = moves_played(page)
-        page.wait_for_function("() => [...document.querySelectorAll('#scores div')].some((d) => d.textContent.trim())")
+        page.wait_for_function(  # every playable column solved (\u2026 marks one still being solved)
+            "() => { const t = [...document.querySelectorAll('#scores div')].map((d) => d.textContent.trim());"
+            " return t.some((x) => /\\d/.test(x)) && !t.some((x) => x === '\u2026'); }"
+        )
         scores = {c: page.inner_text(f"#score-{c}").strip() for c in range(1, 6)}
         best = max((int(s), c) for c, s in scores.items() if re.fullmatch(r"[+-]?\d+", s))[1]
         page.keyboard.press(str(best))  # digit keys play
