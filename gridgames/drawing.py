@@ -34,7 +34,7 @@ from gridgames.grid import Cell, Grid
 if TYPE_CHECKING:  # the protocol's layer comes after this one: placements are anything with .piece and .cells
     from gridgames.game import Placement, Solution
 
-__all__ = ["cell_owners", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
+__all__ = ["Picture", "board_svg", "cell_owners", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
 
 CELL = 28.0  # an SVG cell's side, in user units
 MARGIN = 6.0
@@ -180,3 +180,48 @@ def svg_document(drawings: Sequence[str], *, title: str = "", gap: float = 12.0)
     root.set("viewBox", f"0 0 {width:g} {height:g}")
     return ET.tostring(root, encoding="unicode") + "\n"
 
+
+
+PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e9")
+"""Okabe and Ito's colour-blind-safe palette, one colour per player (each also marked by a letter)."""
+
+
+def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "") -> str:
+    """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes dark."""
+    marked = set(highlight)
+    width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f"<title>{escape(title)}</title>" if title else "",
+    ]
+    for r in range(grid.height):
+        for c in range(grid.width):
+            x, y, value = MARGIN + c * CELL, MARGIN + r * CELL, int(grid.cells[r, c])
+            fill = "#444444" if value < 0 else "#ffffff"
+            out.append(f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" stroke-width="1"/>')
+            if value > 0:
+                colour = PLAYER_COLOURS[(value - 1) % len(PLAYER_COLOURS)]
+                name = player_names[value - 1] if value - 1 < len(player_names) else str(value)
+                ring = ' stroke="#000000" stroke-width="3"' if (r, c) in marked else ' stroke="#333333" stroke-width="1"'
+                out.append(f'<circle cx="{x + CELL / 2:g}" cy="{y + CELL / 2:g}" r="{CELL * 0.4:g}" fill="{colour}"{ring}/>')
+                out.append(
+                    f'<text x="{x + CELL / 2:g}" y="{y + CELL / 2:g}" font-family="sans-serif" font-size="{CELL * 0.45:g}" '
+                    f'text-anchor="middle" dominant-baseline="central" fill="{letter_colour(colour)}">{escape(name[:1] or "?")}</text>'
+                )
+    out.append("</svg>")
+    return "\n".join(line for line in out if line) + "\n"
+
+
+class Picture:
+    """An SVG picture that draws itself in Jupyter (``_repr_svg_``) and shows its text elsewhere."""
+
+    def __init__(self, svg: str, text: str = "") -> None:
+        self.svg = svg
+        self.text = text
+
+    def _repr_svg_(self) -> str:
+        """The SVG document (Jupyter displays it)."""
+        return self.svg
+
+    def __repr__(self) -> str:
+        return self.text or "<Picture (SVG)>"
