@@ -8,6 +8,7 @@ scores of the opening take the solver minutes).
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,8 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
 CHROMIUM = chromium_path()
+if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):  # CI installs Chromium: a skip there would hide it
+    raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
 
 from gridgames.web.app import ServerConfig, create_app
