@@ -29,6 +29,8 @@ from gridgames_pentomino.puzzle import TilingPuzzle
 if TYPE_CHECKING:
     from gridgames.search.parallel_tiling import ParallelCount
 
+    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
+
 _BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
 _PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
 
@@ -115,8 +117,14 @@ def _jsonl(index: int, solution: Solution, picture: str) -> str:
     return json.dumps({"solution": index, "placements": placements, "picture": picture})
 
 
+_LATTICE_HELP = (
+    "Cells: square (the default), triangle, hex or cube; boards and pieces then come from that lattice"
+    " (e.g. --lattice triangle --board 6x6 --pieces hexiamonds; --lattice cube --board 2x5x6 --pieces flat-pentacubes)."
+)
+
+
 def solve(
-    board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
+    board: Optional[str] = typer.Option(None, "--board", "-b", help=_BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
     board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
     pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
     pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if given)."),
@@ -132,6 +140,7 @@ def solve(
     color: Optional[bool] = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
     jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
+    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help=_LATTICE_HELP),
 ) -> None:
     """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
     if as_json and as_jsonl:
@@ -142,7 +151,10 @@ def solve(
     parallel = jobs is not None or scheduler is not None
     if parallel:
         _check_parallel(jobs, scheduler, listing=not counting or bool(as_jsonl or svg))
-    puzzle = _puzzle(board, board_file, pieces, pieces_file, one_sided)
+    if lattice is not None and lattice.strip().lower() != "square":
+        puzzle: TilingPuzzle | LatticePuzzle = _lattice_puzzle(lattice, board, board_file, pieces, pieces_file, one_sided)
+    else:
+        puzzle = _puzzle(board if board is not None else DEFAULT_BOARD, board_file, pieces, pieces_file, one_sided)
     if parallel and counting:
         _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json)
         return
@@ -151,6 +163,19 @@ def solve(
         return
     wanted = None if counting or (as_jsonl and limit is None) else (1 if limit is None else limit)
     _solve_list(puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color)
+
+
+def _lattice_puzzle(
+    lattice: str, board: Optional[str], board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool
+) -> LatticePuzzle:  # fmt: skip
+    from gridgames.errors import ShapeError
+
+    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
+
+    try:
+        return LatticePuzzle.create(lattice, board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
+    except ShapeError as error:  # an unknown lattice name
+        raise PuzzleError(str(error)) from None
 
 
 def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool) -> None:
@@ -198,7 +223,7 @@ def _solve_list(
 ) -> None:  # fmt: skip
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
     palette = render.Palette.for_pieces(puzzle.pieces.names)
-    grid = puzzle.board
+    grid = None if hasattr(puzzle, "lattice") else puzzle.board
     console = _console(color)
     draw = not (as_json or as_jsonl or counting)
     drawings: list[Solution] = []
@@ -212,11 +237,13 @@ def _solve_list(
             for solution in puzzle.solutions(limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune):
                 found += 1
                 if as_jsonl:
-                    typer.echo(_jsonl(found, solution, render.to_text(grid, solution, palette)))
+                    typer.echo(_jsonl(found, solution, _text(puzzle, solution, palette)))
                 elif draw:
                     if wanted != 1:
                         typer.echo(f"Solution {found}:")
-                    if console.is_terminal:
+                    if hasattr(puzzle, "lattice"):
+                        typer.echo(puzzle.text(solution))
+                    elif console.is_terminal:
                         console.print(render.to_rich(grid, solution, palette))
                     else:
                         typer.echo(render.to_text(grid, solution, palette))
@@ -244,8 +271,16 @@ def _solve_list(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+def _text(puzzle: TilingPuzzle, solution: Solution, palette: render.Palette) -> str:
+    """A solution as plain text (a lattice puzzle draws its own)."""
+    return puzzle.text(solution) if hasattr(puzzle, "lattice") else render.to_text(puzzle.board, solution, palette)
+
+
 def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
-    text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
+    if hasattr(puzzle, "lattice"):
+        text = puzzle.svg(solutions)
+    else:
+        text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
