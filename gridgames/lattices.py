@@ -385,7 +385,8 @@ def picture(lattice: Lattice, labels: dict[Coord, str], *, across: bool = False,
             blocks.append(["".join(row) for row in rows])
         if across:
             return "\n".join((" " * gap).join(block[i] for block in blocks).rstrip() for i in range(height))
-        return f"\n{LAYER_BREAK * max(2, width)}\n".join("\n".join(line.rstrip() for line in block) for block in blocks)
+        layer_texts = ("\n".join(line.rstrip() for line in block).rstrip("\n") for block in blocks)
+        return f"\n{LAYER_BREAK * max(2, width)}\n".join(layer_texts)
     r0 = min(p[0] for p in places)
     c0 = min(p[1] for p in places)
     if lattice.name == "triangular" and (r0 + c0) % 2:
@@ -404,7 +405,8 @@ def read_picture(lattice: Lattice, text: str, *, cell: str = ".", empty: str = "
     The layout is `picture`'s: on the triangular lattice the character in line r, column c is
     the triangle pointing up when r + c is even; on the hexagonal one the cells of a line sit
     two columns apart, each line shifted by one against the next (every cell's line + column
-    has one parity); on the cubic one the layers are separated by lines of ``-``. A
+    has one parity); on the cubic one the layers are separated by lines of ``-`` (a layer's rows
+    count from the line after its separator). A
     malformed picture is a ShapeError naming the line and column.
     """
     lines = text.splitlines()
@@ -417,11 +419,8 @@ def read_picture(lattice: Lattice, text: str, *, cell: str = ".", empty: str = "
                 layers.append([])
             else:
                 layers[-1].append((number, line))
-        layers = [layer for layer in layers if any(line.strip() for _, line in layer)]
         found = []
-        for x, layer in enumerate(layers):
-            while layer and not layer[0][1].strip():
-                layer.pop(0)
+        for x, layer in enumerate(layers):  # rows count from the line after the layer's separator
             for r, (number, line) in enumerate(layer):
                 for c, ch in enumerate(line):
                     if ch in cell:
