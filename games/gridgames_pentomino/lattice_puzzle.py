@@ -9,6 +9,8 @@ The search is the same tiling engine as the square puzzle's (`gridgames.search.t
 ``lattice=``); ``unique`` counts one tiling per class of the board's own symmetry group
 (`gridgames.lattices.board_symmetries`) that maps every piece's placements onto its own.
 Solid pieces turn in space but are not mirrored, so on a box the group is its rotations.
+When no piece qualifies for the engine's restriction (a box with an odd side), the unique
+count splits one piece's placements by their stabilisers (`gridgames.search.tiling.stabilisers`).
 """
 
 from __future__ import annotations
@@ -130,7 +132,15 @@ class LatticePuzzle:
         start = time.perf_counter()
         if self.obstruction() is not None:
             return CountResult(0, False, unique, time.perf_counter() - start)
-        result = tiling.count(self.problem(), unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        problem = self.problem()
+        result = None
+        if unique and tiling.prepare_unique(problem, True).method.startswith("canonical"):
+            # no piece qualifies for restriction: split one piece's placements by their stabilisers instead
+            from gridgames.search.tiling.stabilisers import count_split
+
+            result = count_split(problem, mrv=mrv, prune=prune, on_progress=on_progress)
+        if result is None:
+            result = tiling.count(problem, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
         return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes, method=result.method)
 
     def count_parallel(

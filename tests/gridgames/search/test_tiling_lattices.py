@@ -154,3 +154,34 @@ def test_pieces_of_another_lattice_are_refused() -> None:
         TilingProblem.build(board, pieces_of(TRIANGULAR, {2: 2}), lattice=HEXAGONAL)
     with pytest.raises(PuzzleError, match="LatticePieces"):
         TilingProblem.build(board, ["not a piece"], lattice=HEXAGONAL)
+
+
+def firsts(lattice: Lattice, spec: list[tuple[int, int]]) -> list[LatticePiece]:
+    """The first k free forms of each size, one copy each: (size, k) pairs."""
+    return [LatticePiece(f"{size}{chr(97 + i)}", lattice.name, form) for size, k in spec for i, form in enumerate(free_forms(lattice, size)[:k])]
+
+
+SPLIT_CASES = [
+    # boards with odd sides, where some placements of every piece used once are fixed by a symmetry
+    (CUBIC, [(0, y, z) for y in range(3) for z in range(3)], [(3, 2), (2, 1), (1, 1)]),
+    (HEXAGONAL, parallelogram(HEXAGONAL, 3, 3), [(3, 2), (2, 1), (1, 1)]),
+    (TRIANGULAR, parallelogram(TRIANGULAR, 3, 3), [(4, 3), (3, 1), (2, 1), (1, 1)]),
+]
+
+
+@pytest.mark.parametrize(("lattice", "board", "spec"), SPLIT_CASES)
+def test_split_by_stabilisers_counts_the_orbits(lattice: Lattice, board: list[tuple[int, ...]], spec: list[tuple[int, int]]) -> None:
+    from gridgames.search.tiling.stabilisers import count_split, stabiliser_parts
+
+    pieces = firsts(lattice, spec)
+    everything = brute_force(lattice, board, pieces)
+    maps = board_symmetries(lattice, board)
+    orbits = {min(tuple(sorted((n, tuple(sorted(g[c] for c in cs))) for n, cs in t)) for g in maps) for t in everything}
+    problem = TilingProblem.build(board, pieces, lattice=lattice)
+    split = stabiliser_parts(problem)
+    assert split is not None and len(split[1]) > 1  # some kept placement has a symmetry: canonical parts
+    assert [unique for _, unique in split[1][1:]] == ["canonical"] * (len(split[1]) - 1)
+    result = count_split(problem)
+    assert result is not None
+    assert result.count == len(orbits) == count(problem, unique="canonical").count
+    assert len(everything) > len(orbits) > 0
