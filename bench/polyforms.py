@@ -76,8 +76,10 @@ def tilings(quick: bool) -> None:
         problem = puzzle.problem()
         prep = prepare_unique(problem, True)
         cpu = time.process_time()
-        distinct = list(tiling.solve(problem, unique=True))
+        unique = puzzle.count(unique=True)
         unique_cpu = time.process_time() - cpu
+        distinct = list(puzzle.solutions(unique=True))
+        assert len(distinct) == unique.count
         cpu = time.process_time()
         everything = tiling.count(problem)
         all_cpu = time.process_time() - cpu
@@ -86,7 +88,7 @@ def tilings(quick: bool) -> None:
         verdict = "-" if published is None else ("ok" if len(distinct) == published else f"MISMATCH ({published})")
         label = f"{lattice} {board} / {pieces}"
         print(
-            f"{label:<44} {len(prep.group):>3} {len(distinct):>7} {unique_cpu:>7.2f} {prep.method:<24} "
+            f"{label:<44} {len(prep.group):>3} {len(distinct):>7} {unique_cpu:>7.2f} {unique.method:<24} "
             f"{everything.count:>7} {all_cpu:>7.2f}  [{check}]    [{verdict}] {source}"
         )
         sys.stdout.flush()

@@ -113,7 +113,18 @@ class LatticePuzzle:
             return
         from gridgames.search import tiling
 
-        stream = tiling.solve(self.problem(), limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        problem = self.problem()
+        if unique and tiling.prepare_unique(problem, True).method.startswith("canonical"):
+            from gridgames.search.tiling.stabilisers import solve_split
+
+            split = solve_split(problem, mrv=mrv, prune=prune)
+            if split is not None:  # no piece qualifies for restriction: the parts of a stabiliser split, one after another
+                for n, solution in enumerate(split, start=1):
+                    yield tuple(Placement(p.piece, p.cells) for p in solution)
+                    if limit is not None and n >= limit:
+                        return
+                return
+        stream = tiling.solve(problem, limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
         try:
             for solution in stream:
                 yield tuple(Placement(p.piece, p.cells) for p in solution)

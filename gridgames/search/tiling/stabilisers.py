@@ -12,7 +12,7 @@ images of one of them under H_r, and exactly one of those is the least under H_r
 of classes is the plain count with P restricted to the free kept placements, plus for each other
 kept placement r the count with P fixed on r canonicalised under H_r only (the problem with P on
 r alone has exactly H_r as its group). `stabiliser_parts` lists those problems; `count_split`
-adds up their counts.
+adds up their counts and `solve_split` lists the distinct tilings part after part.
 """
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gridgames.game import CountResult
+from collections.abc import Iterator
+
+from gridgames.game import CountResult, Solution
 from gridgames.search import symmetry
-from gridgames.search.tiling.driver import count
+from gridgames.search.tiling.driver import count, solve
 from gridgames.search.tiling.problem import TilingProblem
 from gridgames.search.tiling.unique import Unique, board_permutations
 
@@ -88,3 +90,26 @@ def count_split(
             return CountResult(total, partial=True, unique=True, seconds=time.perf_counter() - started, nodes=nodes)
     method = f"split on {name} ({len(parts)} parts)"
     return CountResult(total, partial=False, unique=True, seconds=seconds, nodes=nodes, method=method)
+
+
+def solve_split(problem: TilingProblem, *, mrv: bool = False, prune: bool = True) -> Iterator[Solution] | None:
+    """The distinct tilings, part after part of `stabiliser_parts` (None when it does not apply).
+
+    A Ctrl-C inside a part's search ends the stream with KeyboardInterrupt after the tilings found so far.
+    """
+    split = stabiliser_parts(problem)
+    if split is None:
+        return None
+
+    def stream() -> Iterator[Solution]:
+        for part, unique in split[1]:
+            found = solve(part, unique=unique, mrv=mrv, prune=prune)
+            try:
+                yield from found
+            finally:
+                interrupted = found.partial  # a Ctrl-C in the search (read before close() sets it)
+                found.close()
+            if interrupted:
+                raise KeyboardInterrupt
+
+    return stream()

@@ -229,3 +229,20 @@ def test_cli_lists_boards_pieces_and_shows_a_board() -> None:
     assert shown.exit_code == 0 and "19 hexagons" in shown.output and "12 symmetries" in shown.output
     drawn = runner.invoke(app, ["pentomino", "pieces", "--lattice", "triangle", "pentiamonds"])
     assert drawn.exit_code == 0 and "4 pieces, 20 cells in all" in drawn.output
+
+
+def test_unique_without_a_restrictable_piece_uses_the_stabiliser_split() -> None:
+    from gridgames.lattices import free_forms
+    from gridgames.pieces import LatticePiece
+    from gridgames.search import tiling
+
+    pieces = [LatticePiece(f"{n}{i}", "cubic", f, kind="one-sided") for n, k in ((3, 2), (2, 1), (1, 1)) for i, f in enumerate(free_forms(CUBIC, n)[:k])]
+    board = LatticeBoard("3x3", "cubic", tuple((0, y, z) for y in range(3) for z in range(3)))
+    puzzle = LatticePuzzle(board, LatticePieceSet("cubic", tuple(pieces)))
+    assert tiling.prepare_unique(puzzle.problem(), True).method.startswith("canonical")
+    result = puzzle.count(unique=True)
+    assert result.method.startswith("split on")
+    assert result.count == tiling.count(puzzle.problem(), unique="canonical").count
+    listed = list(puzzle.solutions(unique=True))
+    assert len(listed) == result.count and all(puzzle.is_solution(s) for s in listed)
+    assert len(list(puzzle.solutions(unique=True, limit=2))) == 2
