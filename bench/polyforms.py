@@ -33,7 +33,7 @@ PUZZLES = [
     # (lattice, board, pieces, published count up to symmetry or None, where it is published)
     ("triangle", "6x6", "hexiamonds", 156, "O'Beirne's hexiamond rhombus; Knuth, TAOCP 4B"),
     ("hex", "4x7", "tetrahexes", None, "no published figure found"),
-    ("hex", "hexagon-4", "trihexes+tetrahexes", None, "Gardner's trihex+tetrahex hexagon; no figure found"),
+    ("hex", "hexagon-4", "trihexes+tetrahexes", None, "no published figure found"),
     ("cube", "3x3x3", "soma", 480, "Soma cube: 240 up to rotation and reflection (mirror pairs differ here: 2 x 240)"),
     ("cube", "2x3x10", "flat-pentacubes", 12, "the 12 pentominoes as solids (Gardner)"),
     ("cube", "2x5x6", "flat-pentacubes", 264, "the 12 pentominoes as solids (Gardner)"),
