@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 from attrs import define, field
 
 from gridgames.errors import PuzzleError
@@ -173,7 +174,7 @@ class LatticePuzzle:
 
     def is_solution(self, solution: Solution) -> bool:
         """True when the placements cover every cell once, within piece counts, each an orientation of its piece."""
-        pieces = [p.__class__(p.name, p.lattice, p.cells, p.count, "one-sided" if self.one_sided and p.kind == "free" else p.kind) for p in self.pieces]
+        pieces = [attrs.evolve(p, kind="one-sided") if self.one_sided and p.kind == "free" else p for p in self.pieces]
         try:
             return is_lattice_tiling(self.lattice, self.layout.cells, pieces, solution)
         except (TypeError, ValueError):
