@@ -246,3 +246,37 @@ def test_unique_without_a_restrictable_piece_uses_the_stabiliser_split() -> None
     listed = list(puzzle.solutions(unique=True))
     assert len(listed) == result.count and all(puzzle.is_solution(s) for s in listed)
     assert len(list(puzzle.solutions(unique=True, limit=2))) == 2
+
+
+def test_cli_ctrl_c_reports_partial_counts_and_listings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames.game import CountResult
+
+    monkeypatch.setattr(LatticePuzzle, "count", lambda self, **kw: CountResult(77, partial=True, seconds=1.5))
+    result = solve("-L", "hex", "-b", "4x7", "--count")
+    assert result.exit_code == 130
+    assert result.stdout.startswith("77 solutions of the hexagonal board 4x7") and "so far (partial: interrupted" in result.stdout
+    real = LatticePuzzle.solutions
+
+    def two_then_interrupt(self: LatticePuzzle, **kw: Any) -> Any:
+        yield from real(self, limit=2)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LatticePuzzle, "solutions", two_then_interrupt)
+    result = solve("-L", "hex", "-b", "4x7", "--jsonl")
+    assert result.exit_code == 130 and len(result.stdout.splitlines()) == 2 and "partial" in result.stderr
+
+
+def test_split_count_interrupted_in_a_part_is_partial(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames.game import CountResult
+    from gridgames.search.tiling import stabilisers
+
+    calls: list[int] = []
+
+    def second_part_interrupted(problem: Any, **kw: Any) -> CountResult:
+        calls.append(1)
+        return CountResult(5, partial=len(calls) == 2, unique=True)
+
+    monkeypatch.setattr(stabilisers, "count", second_part_interrupted)
+    puzzle = LatticePuzzle.create("cube", "3x4x5", "flat-pentacubes")
+    result = stabilisers.count_split(puzzle.problem())
+    assert result is not None and result.partial and result.count == 10 and len(calls) == 2
