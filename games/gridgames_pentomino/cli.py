@@ -242,7 +242,11 @@ def _solve_list(
                     if wanted != 1:
                         typer.echo(f"Solution {found}:")
                     if hasattr(puzzle, "lattice"):
-                        typer.echo(puzzle.text(solution))
+                        picture = puzzle.text(solution)
+                        if console.is_terminal:
+                            console.print(render.lattice_rich(picture, palette))
+                        else:
+                            typer.echo(picture)
                     elif console.is_terminal:
                         console.print(render.to_rich(grid, solution, palette))
                     else:

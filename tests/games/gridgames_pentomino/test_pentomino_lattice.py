@@ -280,3 +280,12 @@ def test_split_count_interrupted_in_a_part_is_partial(monkeypatch: pytest.Monkey
     puzzle = LatticePuzzle.create("cube", "3x4x5", "flat-pentacubes")
     result = stabilisers.count_split(puzzle.problem())
     assert result is not None and result.partial and result.count == 10 and len(calls) == 2
+
+
+def test_cli_colour_pictures_paint_each_piece() -> None:
+    plain = solve("-L", "hex", "-b", "4x7", "--no-color").output
+    coloured = solve("-L", "hex", "-b", "4x7", "--color").output
+    assert "\x1b[" not in plain and coloured.count("\x1b[") >= 28  # every hexagon on its piece's colour
+    import re
+
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same picture underneath
