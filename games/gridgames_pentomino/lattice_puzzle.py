@@ -32,6 +32,11 @@ from gridgames_pentomino.lattice_boards import LatticeBoard
 from gridgames_pentomino.lattice_pieces import LatticePieceSet, default_pieces
 
 
+def _method(method: str) -> dict[str, str]:
+    """The engine's ``method`` argument, passed on only when it is not the default ("auto")."""
+    return {} if method == "auto" else {"method": method}
+
+
 @define(eq=False)
 class LatticePuzzle:
     """Cover every cell of a lattice board exactly once with polyform pieces (free by default, one-sided when asked)."""
@@ -105,7 +110,7 @@ class LatticePuzzle:
 
     def solutions(
         self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None,
-        mrv: bool = False, prune: bool = True,
+        mrv: bool = False, prune: bool = True, method: str = "auto",
     ) -> Iterator[Solution]:  # fmt: skip
         """Tilings, lazily (one per symmetry class when ``unique``), at most ``limit``; Ctrl-C ends with KeyboardInterrupt."""
         if limit is not None and limit < 0:
@@ -125,7 +130,7 @@ class LatticePuzzle:
                     if limit is not None and n >= limit:
                         return
                 return
-        stream = tiling.solve(problem, limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        stream = tiling.solve(problem, limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, **_method(method))
         try:
             for solution in stream:
                 yield tuple(Placement(p.piece, p.cells) for p in solution)
@@ -136,8 +141,9 @@ class LatticePuzzle:
             raise KeyboardInterrupt
 
     def count(
-        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True
-    ) -> CountResult:
+        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
+        method: str = "auto",
+    ) -> CountResult:  # fmt: skip
         """Count every tiling (or one per symmetry class); partial when interrupted by Ctrl-C."""
         from gridgames.search import tiling
 
@@ -152,19 +158,21 @@ class LatticePuzzle:
 
             result = count_split(problem, mrv=mrv, prune=prune, on_progress=on_progress)
         if result is None:
-            result = tiling.count(problem, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+            result = tiling.count(problem, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, **_method(method))
         return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes, method=result.method)
 
     def count_parallel(
         self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
-        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
+        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto",
     ) -> Any:  # fmt: skip
         """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
         from gridgames.search.parallel_tiling import ParallelCount, count_parallel
 
         if self.obstruction() is not None:
             return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)
-        return count_parallel(self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune)
+        return count_parallel(
+            self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, **_method(method)
+        )
 
     def symmetries(self) -> int:
         """The size of the group ``unique`` counts up to (the board's symmetries that keep every piece's placements)."""
