@@ -271,10 +271,10 @@ class Player(Protocol):
 # ----------------------------------------------------------------------------------------------
 @attrs.frozen
 class Placement:
-    """One piece put on the board: the piece's name and the cells it covers."""
+    """One piece put on the board: the piece's name and the cells it covers ((row, col), or a lattice's coordinates)."""
 
     piece: str
-    cells: tuple[Cell, ...] = attrs.field(converter=lambda cs: tuple(sorted((int(r), int(c)) for r, c in cs)))
+    cells: tuple[Cell, ...] = attrs.field(converter=lambda cs: tuple(sorted(tuple(int(v) for v in cell) for cell in cs)))
 
     def __iter__(self) -> Iterator[Any]:
         """Unpack as ``piece, cells = placement``."""
