@@ -10,13 +10,24 @@ Usage: python bench/connect4_book.py [--small 5x4:8] [--no-parallel] [--no-dask]
   on one core (entries of each ply x mean seconds at that ply; plies below the sampled ones use the mean of
   the shallowest sampled ply, an underestimate) and gives each book's size.
 * Review: times `review_game` on the last 20 moves of two 7x6 games (no book).
+* --analyze PLIES (e.g. 0,2,4,6,8,10,14,20,30): ``gridgames connect4 analyze MOVES --json`` in a fresh process for
+  seeded random 7x6 positions of each ply (the empty board for ply 0), as a user runs it: wall and child CPU
+  seconds, start-up and kernel loading included, each run stopped by ``--think`` (--cap seconds; then the answer
+  is partial and the time a lower bound). With --book-load, the same for a 7x6 book of depth 9's size (the real
+  keys, placeholder scores: it times the load and the lookup only, its scores mean nothing).
+* --perfect-games N: N seeded 7x6 games of perfect (red, default think, the book given with --book, else none)
+  against medium; prints the plies where perfect's move was not exact (the depth-limited fallback), the CPU
+  seconds per move, and the result.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -110,6 +121,103 @@ def review_time() -> None:
               f"{len(review.mistakes())} mistake(s)", flush=True)
 
 
+def _random_position(ply: int, seed: int) -> str:
+    """A seeded random 7x6 position of ``ply`` discs, game not over (the empty board for ply 0), as a move string."""
+    game = Connect4()
+    rng = random.Random(seed)
+    while True:
+        state = game.new_state()
+        while len(state.history) < ply and not state.is_over:
+            state.play(rng.choice(list(state.legal_moves())))
+        if not state.is_over and len(state.history) == ply:
+            return state.notation()
+
+
+def _fresh(args: list[str], timeout: float) -> tuple[float, float, str]:
+    """Run gridgames in a fresh process: wall seconds, its CPU seconds, its standard output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "gridgames", *args], capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode not in (0, 130):
+        raise SystemExit(f"gridgames {' '.join(args)} failed: {done.stderr.strip()}")
+    return wall, cpu, done.stdout
+
+
+def analyze_fresh(plies: list[int], per_ply: int, cap: float) -> None:
+    """analyze --json in a fresh process per position (no book), stopped by --think cap."""
+    _fresh(["connect4", "analyze", "4444443", "--json", "--no-book"], 600)  # numba's on-disk cache is warm after this
+    print(f"7x6 analyze --json --no-book, a fresh process per position, --think {cap:g} (today's solver, no book)")
+    for ply in plies:
+        walls, cpus, partial = [], [], 0
+        for i in range(1 if ply == 0 else per_ply):
+            moves = _random_position(ply, 1000 * ply + i)
+            wall, cpu, out = _fresh(["connect4", "analyze", moves, "--json", "--no-book", "--think", f"{cap:g}"], cap + 120)
+            answer = json.loads(out)
+            partial += bool(answer.get("partial"))
+            walls.append(wall)
+            cpus.append(cpu)
+            shown = "exact" if not answer.get("partial") else f"stopped, {len(answer['unsolved'])} column(s) unsolved"
+            print(f"    ply {ply:2} {moves or '(empty)':<32} {wall:7.2f} s wall {cpu:7.2f} s cpu  score {answer['score']}  {shown}",
+                  flush=True)
+        mark = ">=" if partial else "  "
+        print(f"  ply {ply:2}: mean {mark}{sum(walls) / len(walls):7.2f} s wall, {mark}{sum(cpus) / len(cpus):7.2f} s cpu "
+              f"({len(walls)} position(s), {partial} stopped at {cap:g} s)", flush=True)
+
+
+def book_load_fresh(depth: int, repeat: int) -> None:
+    """analyze --json answered from a book of a 7x6 depth-``depth`` book's size in fresh processes (timing only)."""
+    from gridgames_connect4.book import Book
+
+    keys, _ = enumerate_entries(7, 6, 4, depth)
+    book = Book.from_entries(7, 6, 4, depth, keys, np.zeros(keys.shape[0], np.int8))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = book.save(Path(tmp) / "placeholder.bin")
+        size = path.stat().st_size
+        started = time.perf_counter()
+        Book.load(path, width=7, height=6, connect=4)
+        load = time.perf_counter() - started
+        print(f"7x6 book of depth {depth}'s size ({len(book):,} entries, {size:,} bytes; placeholder scores): "
+              f"Book.load {load * 1000:.1f} ms in this process")
+        for moves in ("", "44", "4453", "44556612"):
+            runs = [_fresh(["connect4", "analyze", moves, "--json", "--book", str(path)], 60)[:2] for _ in range(repeat)]
+            wall, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
+            print(f"  analyze {moves or '(empty)':<9} --json --book: {wall:.2f} s wall, {cpu:.2f} s cpu (best of {repeat}, fresh process)")
+        wall, cpu = min((_fresh(["--help"], 60)[:2] for _ in range(repeat)), key=lambda r: r[0])
+        print(f"  gridgames --help (start-up alone): {wall:.2f} s wall, {cpu:.2f} s cpu")
+
+
+def perfect_games(count: int, book_path: str | None) -> None:
+    """Seeded games of perfect (red) against medium on 7x6: which of perfect's moves were not exact."""
+    from gridgames_connect4.book import Book
+    from gridgames_connect4.players import DEFAULT_THINK, make_player
+
+    game = Connect4()
+    book = Book.load(book_path, width=7, height=6, connect=4) if book_path else None
+    print(f"7x6: perfect (red, --think {DEFAULT_THINK:g}, {'book ' + book_path if book else 'no book'}) against medium")
+    for seed in range(count):
+        state = game.new_state()
+        seats = [make_player("perfect", game, random.Random(seed * 2), book=book),
+                 make_player("medium", game, random.Random(seed * 2 + 1))]
+        inexact, cpu, moves = [], 0.0, 0
+        while not state.is_over:
+            player = seats[state.current_player]
+            started = time.process_time()
+            column = player.choose(state)
+            if state.current_player == 0:
+                cpu += time.process_time() - started
+                moves += 1
+                if player.note:
+                    inexact.append(len(state.history))
+            state.play(column)
+        outcome = state.outcome
+        result = "draw" if outcome.winner is None else ("red (perfect) wins" if outcome.winner == 0 else "yellow (medium) wins")
+        print(f"  seed {seed}: {result} in {len(state.history)} moves; perfect's moves not exact at plies {inexact or 'none'}; "
+              f"{cpu / moves:.2f} s cpu per move ({moves} moves)  {state.notation()}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", default="5x4:8")
@@ -119,6 +227,12 @@ def main() -> None:
     parser.add_argument("--plies", default="5-8")
     parser.add_argument("--review", action="store_true")
     parser.add_argument("--table-bits", type=int, default=None)
+    parser.add_argument("--analyze", default="", help="plies of 7x6 positions for analyze --json in fresh processes")
+    parser.add_argument("--per-ply", type=int, default=2)
+    parser.add_argument("--cap", type=float, default=30.0, help="--think for each analyze run (seconds)")
+    parser.add_argument("--book-load", type=int, default=0, help="time analyze from a placeholder 7x6 book of this depth")
+    parser.add_argument("--perfect-games", type=int, default=0, help="seeded 7x6 games of perfect against medium")
+    parser.add_argument("--book", default=None, help="the 7x6 book perfect uses in --perfect-games")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.small:
@@ -128,6 +242,12 @@ def main() -> None:
         sample_7x6(args.sample, range(int(low), int(high or low) + 1), args.table_bits)
     if args.review:
         review_time()
+    if args.book_load:
+        book_load_fresh(args.book_load, 3)
+    if args.perfect_games:
+        perfect_games(args.perfect_games, args.book)
+    if args.analyze:
+        analyze_fresh([int(x) for x in args.analyze.split(",")], args.per_ply, args.cap)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     sys.stdout.flush()
 

@@ -165,6 +165,21 @@ def solve(ctx: typer.Context, game: str = typer.Argument(..., help="The puzzle t
         raise typer.Exit(code)
 
 
+@app.command("serve")
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default: this machine only)."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
+    workers: int = typer.Option(2, "--workers", min=1, max=64, help="Threads for long work (solver moves, scores, counts)."),
+    max_seconds: float = typer.Option(60.0, "--max-seconds", min=1, max=86400, help="Time budget of each long request."),
+    max_sessions: int = typer.Option(256, "--max-sessions", min=1, max=100_000, help="Pages kept at once (the oldest expire)."),
+) -> None:
+    """Play and solve every installed game in the web browser (needs the web extra: pip install "gridgames[web]")."""
+    from gridgames.web.server import serve as run
+
+    run(host, port, open_browser=open_browser, workers=workers, job_seconds=max_seconds, max_sessions=max_sessions, say=typer.echo)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

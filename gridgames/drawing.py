@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import colorsys
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
@@ -34,7 +34,7 @@ from gridgames.grid import Cell, Grid
 if TYPE_CHECKING:  # the protocol's layer comes after this one: placements are anything with .piece and .cells
     from gridgames.game import Placement, Solution
 
-__all__ = ["cell_owners", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
+__all__ = ["Picture", "board_svg", "cell_owners", "lattice_svg", "lattice_text", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
 
 CELL = 28.0  # an SVG cell's side, in user units
 MARGIN = 6.0
@@ -180,3 +180,184 @@ def svg_document(drawings: Sequence[str], *, title: str = "", gap: float = 12.0)
     root.set("viewBox", f"0 0 {width:g} {height:g}")
     return ET.tostring(root, encoding="unicode") + "\n"
 
+
+
+PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e9")
+"""Okabe and Ito's colour-blind-safe palette, one colour per player (each also marked by a letter)."""
+
+
+def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "") -> str:
+    """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes dark."""
+    marked = set(highlight)
+    width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f"<title>{escape(title)}</title>" if title else "",
+    ]
+    for r in range(grid.height):
+        for c in range(grid.width):
+            x, y, value = MARGIN + c * CELL, MARGIN + r * CELL, int(grid.cells[r, c])
+            fill = "#444444" if value < 0 else "#ffffff"
+            out.append(f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" stroke-width="1"/>')
+            if value > 0:
+                colour = PLAYER_COLOURS[(value - 1) % len(PLAYER_COLOURS)]
+                name = player_names[value - 1] if value - 1 < len(player_names) else str(value)
+                ring = ' stroke="#000000" stroke-width="3"' if (r, c) in marked else ' stroke="#333333" stroke-width="1"'
+                out.append(f'<circle cx="{x + CELL / 2:g}" cy="{y + CELL / 2:g}" r="{CELL * 0.4:g}" fill="{colour}"{ring}/>')
+                out.append(
+                    f'<text x="{x + CELL / 2:g}" y="{y + CELL / 2:g}" font-family="sans-serif" font-size="{CELL * 0.45:g}" '
+                    f'text-anchor="middle" dominant-baseline="central" fill="{letter_colour(colour)}">{escape(name[:1] or "?")}</text>'
+                )
+    out.append("</svg>")
+    return "\n".join(line for line in out if line) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# the other lattices (gridgames.lattices): triangles, hexagons, and cubes as a row of layers
+# ----------------------------------------------------------------------------------------------
+def _letters(solution: Solution, letters: Mapping[str, str] | None) -> dict[str, str]:
+    """One character per piece name: the given ones, the name itself when it is one character, else A, B, ..."""
+    out = dict(letters or {})
+    spare = iter(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789" if ch not in out.values())
+    for placement in solution:
+        name = placement.piece
+        if name not in out:
+            out[name] = name if len(name) == 1 and name not in out.values() else next(spare, "?")
+    return out
+
+
+def lattice_text(lattice: str, cells: Iterable[tuple[int, ...]], solution: Solution, letters: Mapping[str, str] | None = None) -> str:
+    """A solution on a triangular, hexagonal or cubic board as text: one character per cell ('.' uncovered).
+
+    The layout is `gridgames.lattices.picture`'s (triangles alternate up and down along a row,
+    hexagons sit two columns apart, a box's layers stand side by side).
+    """
+    from gridgames.lattices import lattice_named, picture
+
+    chars = _letters(solution, letters)
+    labels = {tuple(cell): "." for cell in cells}
+    for placement in solution:
+        for cell in placement.cells:
+            labels[tuple(cell)] = chars[placement.piece]
+    return picture(lattice_named(lattice), labels, across=True)
+
+
+_ROOT3 = 3**0.5
+
+
+def _polygon(lattice: str, pos: tuple[int, ...], size: float, layer_step: float) -> list[tuple[float, float]]:
+    """The corners of a cell drawn at a position (`gridgames.lattices.position`), side ``size``."""
+    if lattice == "triangular":
+        row, col = pos
+        h = size * _ROOT3 / 2
+        left, right, middle = col * size / 2, (col / 2 + 1) * size, (col + 1) * size / 2
+        if (row + col) % 2 == 0:  # pointing up
+            return [(left, (row + 1) * h), (right, (row + 1) * h), (middle, row * h)]
+        return [(left, row * h), (right, row * h), (middle, (row + 1) * h)]
+    if lattice == "hexagonal":
+        row, col = pos
+        width = _ROOT3 * size
+        cx, cy = (col + 1) * width / 2, row * 1.5 * size + size
+        return [(cx + size * _cos(a), cy + size * _sin(a)) for a in (30, 90, 150, 210, 270, 330)]
+    if lattice == "cubic":
+        layer, row, col = pos
+        x, y = layer * layer_step + col * size, row * size
+    else:
+        row, col = pos
+        x, y = col * size, row * size
+    return [(x, y), (x + size, y), (x + size, y + size), (x, y + size)]
+
+
+def _cos(degrees: float) -> float:
+    import math
+
+    return math.cos(math.radians(degrees))
+
+
+def _sin(degrees: float) -> float:
+    import math
+
+    return math.sin(math.radians(degrees))
+
+
+def lattice_svg(
+    lattice: str, cells: Iterable[tuple[int, ...]], solution: Solution, *, title: str = "",
+    colours: Mapping[str, str] | None = None, letters: Mapping[str, str] | None = None, size: float = CELL,
+) -> str:  # fmt: skip
+    """One solution on a triangular, hexagonal or cubic board as a standalone SVG document.
+
+    Triangles and hexagons are drawn as such; a box is drawn as a row of its layers, left to
+    right, each cell labelled. Thick lines separate pieces, thin ones cells.
+    """
+    from gridgames.lattices import lattice_named, position
+
+    grid = lattice_named(lattice)
+    cells = [tuple(cell) for cell in cells]
+    owners = {tuple(cell): i for i, placement in enumerate(solution) for cell in placement.cells}
+    chars = _letters(solution, letters)
+    places = {cell: position(grid, cell) for cell in cells}
+    layer_step = 0.0
+    if grid.name == "cubic":
+        layer_step = (1 + max(p[2] for p in places.values()) - min(p[2] for p in places.values())) * size + size
+    polygons = {cell: _polygon(grid.name, places[cell], size, layer_step) for cell in cells}
+    xs = [x for poly in polygons.values() for x, _ in poly]
+    ys = [y for poly in polygons.values() for _, y in poly]
+    dx, dy = MARGIN - min(xs), MARGIN - min(ys)
+    width, height = max(xs) - min(xs) + 2 * MARGIN, max(ys) - min(ys) + 2 * MARGIN
+
+    def point(x: float, y: float) -> str:
+        return f"{x + dx:.2f},{y + dy:.2f}"
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.2f}" height="{height:.2f}" viewBox="0 0 {width:.2f} {height:.2f}">',
+        f"<title>{escape(title)}</title>" if title else "",
+    ]
+    edges: dict[tuple[tuple[float, float], tuple[float, float]], list[object]] = {}
+    for cell, poly in polygons.items():
+        who = owners.get(cell)
+        fill = "#ffffff" if who is None else (colours or {}).get(solution[who].piece) or piece_colour(solution[who].piece)
+        out.append(f'<polygon points="{" ".join(point(x, y) for x, y in poly)}" fill="{fill}" stroke="#d0d0d0" stroke-width="0.5"/>')
+        for a, b in zip(poly, poly[1:] + poly[:1]):
+            key = tuple(sorted(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1)))))
+            edges.setdefault(key, []).append(who if who is not None else ("blank", cell))  # type: ignore[arg-type]
+    thick = [f"M{point(*a)}L{point(*b)}" for (a, b), sides in edges.items() if len(sides) == 1 or sides[0] != sides[1]]
+    if thick:
+        out.append(f'<path d="{"".join(thick)}" stroke="#222222" stroke-width="2" fill="none" stroke-linecap="round"/>')
+    font = size * (0.42 if grid.name == "triangular" else 0.55)
+    for i, placement in enumerate(solution):
+        spots = [tuple(c) for c in placement.cells if tuple(c) in polygons]
+        if not spots:
+            continue
+        if grid.name != "cubic":  # one label per piece, in the cell nearest its centre
+            centres = {c: _centre(polygons[c]) for c in spots}
+            mx = sum(x for x, _ in centres.values()) / len(spots)
+            my = sum(y for _, y in centres.values()) / len(spots)
+            spots = [min(spots, key=lambda c: ((centres[c][0] - mx) ** 2 + (centres[c][1] - my) ** 2, c))]
+        fill = (colours or {}).get(placement.piece) or piece_colour(placement.piece)
+        for cell in spots:
+            x, y = _centre(polygons[cell])
+            out.append(
+                f'<text x="{x + dx:.2f}" y="{y + dy:.2f}" font-family="sans-serif" font-size="{font:.1f}" text-anchor="middle" '
+                f'dominant-baseline="central" fill="{letter_colour(fill)}">{escape(chars[placement.piece])}</text>'
+            )
+    out.append("</svg>")
+    return "\n".join(line for line in out if line) + "\n"
+
+
+class Picture:
+    """An SVG picture that draws itself in Jupyter (``_repr_svg_``) and shows its text elsewhere."""
+
+    def __init__(self, svg: str, text: str = "") -> None:
+        self.svg = svg
+        self.text = text
+
+    def _repr_svg_(self) -> str:
+        """The SVG document (Jupyter displays it)."""
+        return self.svg
+
+    def __repr__(self) -> str:
+        return self.text or "<Picture (SVG)>"
+
+
+def _centre(polygon: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return sum(x for x, _ in polygon) / len(polygon), sum(y for _, y in polygon) / len(polygon)

@@ -214,6 +214,20 @@ class State(ABC):
         """A heuristic value for the player to move in [-1, 1], or None when the game provides none."""
         return None
 
+    def svg(self) -> str | None:
+        """The position as a standalone SVG picture, or None; by default drawn from `board` (discs with the players' initials)."""
+        grid = self.board()
+        if grid is None:
+            return None
+        from gridgames.drawing import board_svg
+
+        outcome = self.outcome
+        return board_svg(grid, self.game.info.player_names, highlight=outcome.cells if outcome is not None else ())
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture of the position (`svg`)."""
+        return self.svg()
+
     def check_playable(self, move: Move) -> None:
         """Raise `GameOverError` or `IllegalMoveError` unless ``move`` is legal now."""
         if self.is_over:
@@ -257,10 +271,10 @@ class Player(Protocol):
 # ----------------------------------------------------------------------------------------------
 @attrs.frozen
 class Placement:
-    """One piece put on the board: the piece's name and the cells it covers."""
+    """One piece put on the board: the piece's name and the cells it covers ((row, col), or a lattice's coordinates)."""
 
     piece: str
-    cells: tuple[Cell, ...] = attrs.field(converter=lambda cs: tuple(sorted((int(r), int(c)) for r, c in cs)))
+    cells: tuple[Cell, ...] = attrs.field(converter=lambda cs: tuple(sorted(tuple(int(v) for v in cell) for cell in cs)))
 
     def __iter__(self) -> Iterator[Any]:
         """Unpack as ``piece, cells = placement``."""
@@ -329,6 +343,12 @@ class Puzzle(ABC):
 
         return to_svg(self.board, solution, title=title)
 
+    def show(self, solution: Solution) -> Any:
+        """A `gridgames.drawing.Picture` of a solution: Jupyter draws it (``_repr_svg_``), elsewhere its text."""
+        from gridgames.drawing import Picture
+
+        return Picture(self.svg(solution), self.to_text(solution))
+
 
 # ----------------------------------------------------------------------------------------------
 # What a game module exposes
@@ -360,6 +380,9 @@ class GameSpec:
     doc: str = ""
     app: Callable[[], typer.Typer] | None = None
     """A factory for the game's own typer sub-app (commands such as ``play``, ``solve``, ``show``)."""
+    web: Callable[[], Any] | None = None
+    """A factory for the game's optional hooks in ``gridgames serve`` (exact move scores, review, own save files,
+    presets...; see `gridgames.web.hooks`); None: the generic pages only."""
 
     def make(self, **options: Any) -> Game | Puzzle:
         """A game (or puzzle) built with the given options; unknown options are an error."""

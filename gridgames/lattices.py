@@ -45,9 +45,17 @@ __all__ = [
     "Form",
     "Lattice",
     "board_symmetries",
+    "cell_at",
     "fixed_forms",
     "free_forms",
+    "lattice_named",
+    "LAYER_BREAK",
     "one_sided_forms",
+    "picture",
+    "position",
+    "read_picture",
+    "scan_sorted",
+    "translation",
 ]
 
 Coord = tuple[int, ...]
@@ -266,3 +274,178 @@ def _shift(cell: Coord, by: Coord) -> Coord:
 
 def _unshift(cell: Coord, by: Coord) -> Coord:
     return tuple(a - b for a, b in zip(cell, by))
+
+
+# ----------------------------------------------------------------------------------------------
+# positions: where a cell is drawn and scanned
+# ----------------------------------------------------------------------------------------------
+# A cell's *position* is an integer tuple laid out like a picture: ``(row, col)`` on the square,
+# triangular and hexagonal lattices, ``(layer, row, col)`` on the cubic one.
+#
+# * triangular: row ``a``, column ``b - c + 1``; the triangle points up when row + col is even.
+#   Each row alternates up and down triangles, and a column holds one triangle per row.
+# * hexagonal: row ``z``, column ``2x + z`` ("doubled" columns): the hexagons of a row sit two
+#   columns apart, and each row is shifted by one column against the next, as in a picture
+#   drawn with a space between cells.
+# * cubic: ``(x, y, z)`` read as (layer, row, col); square: the cell itself.
+
+
+def lattice_named(lattice: Lattice | str) -> Lattice:
+    """The lattice itself, or the one of that name (square, triangular, hexagonal, cubic; also triangle, hex, cube)."""
+    if isinstance(lattice, Lattice):
+        return lattice
+    name = {"triangle": "triangular", "tri": "triangular", "hex": "hexagonal", "cube": "cubic"}.get(lattice, lattice)
+    if name not in LATTICES:
+        raise ShapeError(f"unknown lattice {lattice!r}; expected square, triangle, hex or cube")
+    return LATTICES[name]
+
+
+def position(lattice: Lattice, cell: Coord) -> Coord:
+    """Where the cell is drawn: (row, col) in the plane, (layer, row, col) in space (see the table above)."""
+    if lattice.name == "triangular":
+        a, b, c = cell
+        return (a, b - c + 1)
+    if lattice.name == "hexagonal":
+        x, _, z = cell
+        return (z, 2 * x + z)
+    return tuple(cell)
+
+
+def cell_at(lattice: Lattice, pos: Coord) -> Coord | None:
+    """The cell drawn at a position, or None when no cell is drawn there (a hexagonal position of the wrong parity)."""
+    if lattice.name == "triangular":
+        row, col = pos
+        total = 1 if (row + col) % 2 == 0 else 2  # up triangles have a + b + c == 1
+        b = (col - 1 + total - row) // 2
+        return (row, b, total - row - b)
+    if lattice.name == "hexagonal":
+        row, col = pos
+        if (col - row) % 2:
+            return None
+        x = (col - row) // 2
+        return (x, -x - row, row)
+    return tuple(pos)
+
+
+def translation(lattice: Lattice, source: Coord, target: Coord) -> Coord | None:
+    """The translation of the lattice carrying ``source`` onto ``target``, or None when there is none (up onto down)."""
+    if lattice.name == "triangular" and sum(source) != sum(target):
+        return None
+    return tuple(t - s for s, t in zip(source, target))
+
+
+def scan_sorted(lattice: Lattice, cells: Iterable[Coord], order: str = "auto") -> tuple[Coord, ...]:
+    """The cells in scan order: by position, down the columns ("column") or along the rows ("row"); "auto" runs
+    along the shorter side of the drawing (in space: the shortest axis varies fastest, the longest slowest)."""
+    cells = list(cells)
+    places = {cell: position(lattice, cell) for cell in cells}
+    extent = [1 + max(p[i] for p in places.values()) - min(p[i] for p in places.values()) for i in range(len(places[cells[0]]))]
+    if lattice.name == "cubic":
+        axes = sorted(range(3), key=lambda i: (-extent[i], i))  # longest axis first: it varies slowest
+        return tuple(sorted(cells, key=lambda cell: tuple(places[cell][i] for i in axes)))
+    if order == "auto":
+        scale = {"triangular": (0.866, 0.5), "hexagonal": (0.75, 0.5)}.get(lattice.name, (1.0, 1.0))
+        order = "column" if extent[0] * scale[0] <= extent[1] * scale[1] else "row"
+    if order not in ("column", "row"):
+        raise ShapeError(f"scan order must be 'auto', 'column' or 'row', not {order!r}")
+    if order == "column":
+        return tuple(sorted(cells, key=lambda cell: (places[cell][1], places[cell][0])))
+    return tuple(sorted(cells, key=lambda cell: places[cell]))
+
+
+# ----------------------------------------------------------------------------------------------
+# pictures: cells as text, and back
+# ----------------------------------------------------------------------------------------------
+LAYER_BREAK = "-"
+"""A line of only these characters separates the layers of a cubic picture."""
+
+
+def picture(lattice: Lattice, labels: dict[Coord, str], *, across: bool = False, gap: int = 2) -> str:
+    """A text picture: each cell's one-character label at its position, spaces elsewhere.
+
+    In the plane the picture is moved to start at row 0 and column 0 (a triangular one keeps its
+    triangles' directions, so it may start with an empty column). In space the layers come one
+    under another separated by a ``-`` line, or with ``across`` side by side, ``gap`` spaces apart.
+    """
+    if not labels:
+        return ""
+    places = {position(lattice, cell): label for cell, label in labels.items()}
+    if lattice.name == "cubic":
+        layers = sorted({p[0] for p in places})
+        r0 = min(p[1] for p in places)
+        c0 = min(p[2] for p in places)
+        height = 1 + max(p[1] for p in places) - r0
+        width = 1 + max(p[2] for p in places) - c0
+        blocks = []
+        for layer in range(layers[0], layers[-1] + 1):
+            rows = [[" "] * width for _ in range(height)]
+            for (x, r, c), label in places.items():
+                if x == layer:
+                    rows[r - r0][c - c0] = label
+            blocks.append(["".join(row) for row in rows])
+        if across:
+            return "\n".join((" " * gap).join(block[i] for block in blocks).rstrip() for i in range(height))
+        layer_texts = ("\n".join(line.rstrip() for line in block).rstrip("\n") for block in blocks)
+        return f"\n{LAYER_BREAK * max(2, width)}\n".join(layer_texts)
+    r0 = min(p[0] for p in places)
+    c0 = min(p[1] for p in places)
+    if lattice.name == "triangular" and (r0 + c0) % 2:
+        c0 -= 1  # keep the triangles' directions: up where row + col is even
+    height = 1 + max(p[0] for p in places) - r0
+    width = 1 + max(p[1] for p in places) - c0
+    rows = [[" "] * width for _ in range(height)]
+    for (r, c), label in places.items():
+        rows[r - r0][c - c0] = label
+    return "\n".join("".join(row).rstrip() for row in rows)
+
+
+def read_picture(lattice: Lattice, text: str, *, cell: str = ".", empty: str = "# ", what: str = "picture") -> Form:
+    """The cells of a text picture (``cell`` characters; ``empty`` ones and spaces are none), normalised.
+
+    The layout is `picture`'s: on the triangular lattice the character in line r, column c is
+    the triangle pointing up when r + c is even; on the hexagonal one the cells of a line sit
+    two columns apart, each line shifted by one against the next (every cell's line + column
+    has one parity); on the cubic one the layers are separated by lines of ``-`` (a layer's rows
+    count from the line after its separator). A
+    malformed picture is a ShapeError naming the line and column.
+    """
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if lattice.name == "cubic":
+        layers: list[list[tuple[int, str]]] = [[]]
+        for number, line in enumerate(lines, start=1):
+            if line.strip() and set(line.strip()) == {LAYER_BREAK}:
+                layers.append([])
+            else:
+                layers[-1].append((number, line))
+        found = []
+        for x, layer in enumerate(layers):  # rows count from the line after the layer's separator
+            for r, (number, line) in enumerate(layer):
+                for c, ch in enumerate(line):
+                    if ch in cell:
+                        found.append((x, r, c))
+                    elif ch not in empty and ch != " ":
+                        raise ShapeError(f"{what}, line {number}, column {c + 1}: unexpected {ch!r} (use {cell!r} for a cell)")
+        if not found:
+            raise ShapeError(f"{what} has no cell ({cell!r})")
+        return lattice.normalise(found)
+    spots = []
+    for r, line in enumerate(lines):
+        for c, ch in enumerate(line):
+            if ch in cell:
+                spots.append((r, c))
+            elif ch not in empty and ch != " ":
+                raise ShapeError(f"{what}, line {r + 1}, column {c + 1}: unexpected {ch!r} (use {cell!r} for a cell)")
+    if not spots:
+        raise ShapeError(f"{what} has no cell ({cell!r})")
+    if lattice.name == "hexagonal":
+        parity = (spots[0][1] - spots[0][0]) % 2
+        for r, c in spots:
+            if (c - r) % 2 != parity:
+                raise ShapeError(
+                    f"{what}, line {r + 1}, column {c + 1}: off the hexagonal grid (the cells of a line sit two columns"
+                    " apart, each line shifted by one column against the one above)"
+                )
+        return lattice.normalise(cell_at(lattice, (r, c - parity)) for r, c in spots)  # type: ignore[misc]
+    return lattice.normalise(cell_at(lattice, spot) for spot in spots)  # type: ignore[misc]

@@ -10,6 +10,9 @@
   `short_side_order` is the default rule (scan along the shorter side).
 * `colouring_allows(board, pieces)`: the checkerboard test (False proves there is no tiling).
 * `is_tiling(board, pieces, solution)`: an independent checker of a solution.
+* `LatticePiece`: a named polyform of another lattice (`gridgames.lattices`: triangles,
+  hexagons, cubes), which the tiling engine takes with ``lattice=``; `is_lattice_tiling`
+  checks its solutions.
 """
 
 from __future__ import annotations
@@ -24,14 +27,17 @@ from attrs import field, frozen
 from gridgames.errors import PuzzleError, ShapeError
 from gridgames.game import Placement
 from gridgames.grid import Cell, Grid
+from gridgames.lattices import Form, Lattice, lattice_named
 from gridgames.shapes import KINDS, Cells, Shape, normalise, scan_key
 
 __all__ = [
+    "LatticePiece",
     "Piece",
     "as_pieces",
     "board_cells",
     "colour_balance",
     "colouring_allows",
+    "is_lattice_tiling",
     "is_tiling",
     "reachable_balances",
     "short_side_order",
@@ -142,6 +148,85 @@ def as_pieces(pieces: Any, one_sided: bool = False) -> tuple[Piece, ...]:
     return tuple(items)
 
 
+def _lattice_name(_: Any, __: Any, name: object) -> None:
+    lattice_named(name)  # type: ignore[arg-type]  # raises ShapeError for an unknown one
+
+
+@frozen
+class LatticePiece:
+    """A piece on another lattice: its name, its cells (lattice coordinates), copies, and how it may turn.
+
+    ``kind``: "free" (rotations and reflections of the lattice), "one-sided" (rotations only:
+    what a solid piece can do in space) or "fixed" (as given). The lattice is kept by name,
+    so pieces pickle.
+    """
+
+    name: str = field(validator=_check_name)
+    lattice: str = field(validator=_lattice_name)
+    cells: Form = field(converter=lambda cells: tuple(sorted(tuple(int(v) for v in c) for c in cells)))
+    count: int = field(default=1, validator=_check_count)
+    kind: str = field(default="free", validator=_check_kind)
+
+    @classmethod
+    def of(cls, lattice: Lattice | str, cells: Iterable[tuple[int, ...]], name: str, count: int = 1, kind: str = "free") -> LatticePiece:
+        """A piece from cells of a lattice (moved to the lattice's canonical position)."""
+        grid = lattice_named(lattice)
+        cells = list(cells)
+        if not cells:
+            raise PuzzleError(f"piece {name!r} has no cells")
+        return cls(name, grid.name, grid.normalise(cells), count, kind)
+
+    @property
+    def size(self) -> int:
+        """Cells of one copy."""
+        return len(self.cells)
+
+    @property
+    def area(self) -> int:
+        """Cells of all its copies."""
+        return len(self.cells) * self.count
+
+    def orientations(self, one_sided: bool = False) -> tuple[Form, ...]:
+        """The distinct fixed orientations it may take (normalised cell tuples), itself first."""
+        grid = lattice_named(self.lattice)
+        own = grid.normalise(self.cells)
+        if self.kind == "fixed":
+            return (own,)
+        found = grid.orientations(self.cells, "one-sided" if one_sided or self.kind == "one-sided" else "free")
+        return (own, *(o for o in found if o != own))
+
+    def with_count(self, count: int) -> LatticePiece:
+        """This piece with another number of copies."""
+        return attrs.evolve(self, count=count)
+
+    def renamed(self, name: str) -> LatticePiece:
+        """This piece under another name."""
+        return attrs.evolve(self, name=name)
+
+
+def is_lattice_tiling(lattice: Lattice | str, board: Iterable[tuple[int, ...]], pieces: Iterable[LatticePiece], solution: Iterable[Placement]) -> bool:
+    """True when the placements cover every board cell once, respect piece counts, and are orientations of their pieces."""
+    grid = lattice_named(lattice)
+    cells = {tuple(c) for c in board}
+    by_name = {p.name: p for p in pieces}
+    allowed = {name: set(p.orientations()) for name, p in by_name.items()}
+    used: Counter[str] = Counter()
+    covered: set[tuple[int, ...]] = set()
+    for piece, placed in solution:
+        if piece not in by_name:
+            return False
+        used[piece] += 1
+        if used[piece] > by_name[piece].count:
+            return False
+        placed = tuple(tuple(int(v) for v in c) for c in placed)
+        if len(set(placed)) != len(placed) or grid.normalise(placed) not in allowed[piece]:
+            return False
+        if not covered.isdisjoint(placed):
+            return False
+        covered.update(placed)
+    return covered == cells
+
+
 def short_side_order(cells: Iterable[Cell]) -> str:
     """The scan order along the shorter side of the cells' bounding box ("column" when it is at most as tall as wide)."""
     cells = list(cells)
@@ -168,8 +253,12 @@ def board_cells(board: Grid | Iterable[Cell], order: str = "column") -> Cells:
 
 
 def colour_balance(cells: Iterable[Cell]) -> int:
-    """Dark minus light cells on a checkerboard whose dark cells have row + col even."""
-    return sum(1 if (r + c) % 2 == 0 else -1 for r, c in cells)
+    """Dark minus light cells on a checkerboard whose dark cells have an even coordinate sum (row + col even).
+
+    On the other lattices' coordinates the same rule colours cubes as a 3D checkerboard and
+    triangles by pointing down (dark) or up; every hexagon is dark, so there it only counts cells.
+    """
+    return sum(1 if sum(cell) % 2 == 0 else -1 for cell in cells)
 
 
 def reachable_balances(choices: Iterable[tuple[Iterable[int], int]]) -> set[int]:

@@ -80,6 +80,12 @@ def _make_app() -> Any:
     return make_app()
 
 
+def _web() -> Any:
+    from gridgames_connect4.web import Connect4Web  # only for gridgames serve
+
+    return Connect4Web()
+
+
 def _create(width: int = 7, height: int = 6, connect: int = 4) -> Connect4:
     return Connect4(width, height, connect)
 
@@ -96,6 +102,7 @@ SPEC = GameSpec(
     ),
     doc=__doc__ or "",
     app=_make_app,
+    web=_web,
 )
 
 __all__ = ["SPEC", "Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"]

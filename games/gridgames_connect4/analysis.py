@@ -163,15 +163,15 @@ def analyze_position(
     table_mb: float | None = None,
     on_progress: Callable[[Any], None] | None = None,
     keep_partial: bool = False,
+    book: Any = None,
 ) -> Analysis:
     """Solve ``state`` with the solver (one column per worker with ``jobs`` or ``scheduler``).
 
     ``think`` bounds the time in seconds: columns still unsolved then are None and the analysis is partial. Ctrl-C
     raises KeyboardInterrupt, or with ``keep_partial`` returns the columns solved so far, marked "interrupted".
     ``on_progress`` receives a ``SearchProgress`` (sequential searches, between slices of the search) or the
-    number of columns solved (parallel runs).
+    number of columns solved (parallel runs). ``book`` (a `Book` for this board) answers the positions it covers.
     """
-    solver_cls = _solver_class()
     if state.is_over:
         outcome = state.outcome
         assert outcome is not None
@@ -180,6 +180,15 @@ def analyze_position(
     if think is not None and not think > 0:
         raise SolverError(f"think must be a positive number of seconds, got {think!r}")
     game = state.game
+    if book is not None:  # the opening book answers the positions it covers, at once
+        from gridgames_connect4.oracle import book_columns, check_book
+
+        check_book(book, game.width, game.height, game.connect)
+        known = book_columns(book, state.history, weak)
+        if known is not None:
+            top = max(s for s in known if s is not None)
+            return Analysis(state, top, tuple(known), tuple(c + 1 for c, s in enumerate(known) if s == top), weak)
+    solver_cls = _solver_class()  # numba: only when the book does not answer
     deadline = None if think is None else time.time() + think
     scores: list[int | None] = [None] * game.width
     stopped = None

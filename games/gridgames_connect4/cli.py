@@ -29,6 +29,7 @@ from gridgames.files import autosave_dir, latest_autosave, write_autosave
 
 SEAT_KINDS = ("human", *players.KINDS)
 COMMANDS_HELP = "u undo, h hint, s FILE save, q quit"
+END_HELP = "r reviews the game, s FILE saves it, q quits"
 
 
 def console() -> Console:
@@ -65,6 +66,8 @@ class TerminalGame:
     rng: random.Random = attrs.field(factory=random.Random)
     interactive: bool = False
     seed: int | None = None
+    book: Any = None
+    """The opening book for hints and the review (None: none)."""
     _at_prompt: bool = attrs.field(default=False, init=False)
 
     @property
@@ -109,7 +112,7 @@ class TerminalGame:
             self.out.print(render.board(self.state, first=self.first, plain=self.plain), end="")
             if self.state.is_over:
                 self.say(render.result(self.state, first=self.first))
-                return 0
+                return self._after_the_end()
             seat = self.seats[self.state.current_player]
             if seat.is_human:
                 code = self._human_turn()
@@ -171,6 +174,49 @@ class TerminalGame:
             else:
                 self.say(f"{line!r} is not a column or a command: type a column (1-{game.width}), or {COMMANDS_HELP}.")
 
+    def _after_the_end(self) -> int:
+        """After the last move, when someone may type: r shows the review, s FILE saves, q or the end of input leaves.
+
+        Nothing is printed when input is not a terminal and has nothing more to say (scripted games end as before).
+        """
+        if not (self.interactive or any(seat.is_human for seat in self.seats)):
+            return 0
+        prompt = f"Game over: {END_HELP} [r, s FILE, q]: " if self.interactive else ""
+        while True:
+            self.out.print(prompt, end="", markup=False)
+            self.out.file.flush()
+            line = sys.stdin.readline()
+            if not line:
+                if prompt:
+                    self.say("")
+                return 0
+            if not self.interactive:
+                self.say(line.rstrip("\r\n"))
+            word, _, rest = line.strip().partition(" ")
+            word = word.lower()
+            if word in ("", "q", "quit", "exit"):
+                return 0
+            if word in ("r", "review"):
+                self._review()
+            elif word in ("s", "save"):
+                self._save(rest.strip())
+            else:
+                self.say(f"{line.strip()!r} is not a command here: {END_HELP}.")
+
+    def _review(self) -> None:
+        """Print the review of the game just played, as ``gridgames connect4 review MOVES`` does (Ctrl-C stops it)."""
+        from gridgames_connect4.cli_review import review_lines
+
+        if self.interactive:
+            self.say("Reviewing the game (Ctrl-C stops the review)...")
+        try:
+            lines = review_lines(self.state.game, self.state.history, self.book)
+        except KeyboardInterrupt:
+            self.say("Review interrupted.")
+            return
+        for line in lines:
+            self.say(line)
+
     def _undo(self) -> bool:
         """Take back the last human move and every computer reply after it; False when there is none."""
         history = self.state.history
@@ -186,7 +232,7 @@ class TerminalGame:
 
     def hint(self) -> str:
         """A one-line hint: every column's solver score when it finishes in time, else a search's choice."""
-        advice = players.advise(self.state, self.rng, self.think)
+        advice = players.advise(self.state, self.rng, self.think, self.book)
         if advice.scores is None:
             return f"Hint: play {advice.column + 1} ({advice.reason})."
         scores = "  ".join(f"{c + 1}: {'full' if s is None else f'{s:+d}'}" for c, s in enumerate(advice.scores))
@@ -312,6 +358,8 @@ def make_app() -> typer.Typer:
         connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
         load: Optional[Path] = typer.Option(None, "--load", help="Resume a game saved with 's FILE'."),
         resume: bool = typer.Option(False, "--resume", help="Resume the last interrupted game (saved automatically on Ctrl-C or end of input)."),
+        book: Optional[Path] = typer.Option(None, "--book", help=cli_review.BOOK_HELP + " For hard, perfect, hints and the review."),
+        no_book: bool = typer.Option(False, "--no-book", help=cli_review.NO_BOOK_HELP),
     ) -> None:
         """Play Connect Four in the terminal: you (red) against the computer (medium) unless told otherwise."""
         if resume:
@@ -334,14 +382,16 @@ def make_app() -> typer.Typer:
             think = think if think is not None else saved.think
             seed = seed if seed is not None else saved.seed
         think = players.DEFAULT_THINK if think is None else think
+        game = state.game
+        chosen = cli_review.choose_book(game.width, game.height, game.connect, book, no_book)
         seats = []
         for player, colour in enumerate(render.colour_names(first_colour)):
             kind = kinds[colour]
             rng = random.Random(None if seed is None else seed * 2 + player)
-            seats.append(Seat(kind, None if kind == "human" else players.make_player(kind, state.game, rng, think)))
+            seats.append(Seat(kind, None if kind == "human" else players.make_player(kind, state.game, rng, think, chosen)))
         match = TerminalGame(
             state, (seats[0], seats[1]), console(), first_colour, think,
-            random.Random(seed), interactive=sys.stdin.isatty(), seed=seed,
+            random.Random(seed), interactive=sys.stdin.isatty(), seed=seed, book=chosen,
         )
         code = match.run()
         if code:
@@ -379,6 +429,8 @@ def make_app() -> typer.Typer:
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve the columns on a Dask cluster: tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
         think: Optional[float] = typer.Option(None, "--think", help="Stop after this many seconds; unsolved columns are marked ? and the answer is not exact."),
         table_mb: Optional[float] = typer.Option(None, "--table-mb", help="Transposition table size in MiB (default 56; per process with --jobs)."),
+        book: Optional[Path] = typer.Option(None, "--book", help=cli_review.BOOK_HELP),
+        no_book: bool = typer.Option(False, "--no-book", help=cli_review.NO_BOOK_HELP),
     ) -> None:
         """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
         from gridgames_connect4.analysis import analyze_position
@@ -389,11 +441,13 @@ def make_app() -> typer.Typer:
         if table_mb is not None and not 0.0625 <= table_mb <= 16384:
             raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
         state = Connect4(width, height, connect).from_notation(moves)
+        chosen = cli_review.choose_book(width, height, connect, book, no_book)
         with _AnalysisProgress(state.game.width) as progress:
-            if not state.is_over:
+            if not state.is_over and (chosen is None or len(state.history) >= chosen.depth):
                 progress.notice_compiling()
             report = analyze_position(state, weak=weak, jobs=jobs, scheduler=scheduler, think=think,
-                                      table_mb=table_mb, on_progress=progress.update, keep_partial=True)
+                                      table_mb=table_mb, on_progress=progress.update, keep_partial=True,
+                                      book=chosen)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:

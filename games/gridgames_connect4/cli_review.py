@@ -12,7 +12,10 @@ import typer
 from gridgames.cli_support import whole_number
 from gridgames.errors import OptionError
 
-__all__ = ["choose_book", "register"]
+__all__ = ["BOOK_HELP", "NO_BOOK_HELP", "choose_book", "register", "review_lines"]
+
+BOOK_HELP = "Use this opening book (default: the one shipped for the board, if any)."
+NO_BOOK_HELP = "Use no opening book: the solver alone."
 
 
 def choose_book(width: int, height: int, connect: int, book: Optional[Path], no_book: bool) -> Any:
@@ -28,6 +31,17 @@ def choose_book(width: int, height: int, connect: int, book: Optional[Path], no_
     return default_book(width, height, connect)
 
 
+def review_lines(game: Any, moves: Any, book: Any, start: int = 1) -> list[str]:
+    """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its timing."""
+    from gridgames_connect4.review import review_game
+
+    started = time.perf_counter()
+    report = review_game(game, moves, book=book, first=start)
+    seconds = time.perf_counter() - started
+    source = f"; {report.from_book} position(s) from the book" if book is not None else ""
+    return [*report.lines(), f"Reviewed {len(report.reviews)} move(s) in {seconds:.1f} s{source}."]
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``review`` command to the connect4 app."""
 
@@ -38,8 +52,8 @@ def register(app: typer.Typer) -> None:
         height: Optional[int] = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
         connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
         load: Optional[Path] = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
-        book: Optional[Path] = typer.Option(None, "--book", help="Use this opening book (default: the one shipped for the board)."),
-        no_book: bool = typer.Option(False, "--no-book", help="Solve every position with the solver alone."),
+        book: Optional[Path] = typer.Option(None, "--book", help=BOOK_HELP),
+        no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
         start: int = typer.Option(1, "--from", parser=whole_number, help="Review from this move number on (the opening of a 7x6 game is slow without a book)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
@@ -60,13 +74,8 @@ def register(app: typer.Typer) -> None:
             game = Connect4(width or 7, height or 6, connect or 4)
             state = game.from_notation(moves)
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
-        started = time.perf_counter()
-        report = review_game(game, state.history, book=chosen, first=start)
-        seconds = time.perf_counter() - started
         if as_json:
-            typer.echo(json.dumps(report.as_dict()))
+            typer.echo(json.dumps(review_game(game, state.history, book=chosen, first=start).as_dict()))
             return
-        for line in report.lines():
+        for line in review_lines(game, state.history, chosen, start):
             typer.echo(line)
-        source = f"; {report.from_book} position(s) from the book" if chosen is not None else ""
-        typer.echo(f"Reviewed {len(report.reviews)} move(s) in {seconds:.1f} s{source}.")

@@ -9,18 +9,19 @@ A player has a ``name``, ``choose(state) -> column`` and, after each choice, a
 
 The heuristic searches are the generic `gridgames.search.negamax` (what every plugin
 gets) on `Connect4State`, whose evaluation reads the state's bitboard.
-* ``hard``: a short solver search, exact in the endgame; before that (and now and
-  then anyway) a 7-ply heuristic search: strong but beatable.
-* ``perfect``: the solver's best move; among equally scored moves a random one. When
-  the solver cannot finish in time (the opening of a 7x6 game, at 2 s), an 8-ply
-  heuristic search among the columns the solver has not proven to lose, noted.
+* ``hard``: an exact move from the opening book where the book covers the position, else
+  a short solver search, exact in the endgame; before that (and now and then anyway,
+  book or not) a 7-ply heuristic search: strong but beatable.
+* ``perfect``: a best move of the opening book where it covers the position (every
+  position with fewer discs than the book's depth), else the solver's; among equally
+  scored moves a random one. What happens when neither answers in time: see
+  `SolverPlayer`.
 
 Every level takes an immediate win and blocks an immediate loss. Every computer
 move is bounded by ``think`` seconds, counted as a node budget (so that a seeded game
-replays the same on any machine) backed by a deadline; when ``perfect`` cannot finish
-in time it plays the best move of a depth-limited search and says so in ``note``. The solver
-(numba) is imported only by ``hard`` and ``perfect``, on their first move; on a
-board too large for it they fall back to the heuristic search.
+replays the same on any machine) backed by a deadline. The solver (numba) is imported
+only by ``hard`` and ``perfect``, on their first move out of the book; on a board too
+large for it they fall back to the heuristic search.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from gridgames.search.negamax import NegamaxResult, search
 from gridgames.search.players import RandomPlayer
 
 if TYPE_CHECKING:
+    from gridgames_connect4.book import Book
     from gridgames_connect4.solver import Solver
 
 def solver_available() -> bool:
@@ -55,7 +57,8 @@ NODE_RATE = 16_000
 """Conservative positions per second of the search (13-22 k/s measured by bench/connect4_players.py); budgets use it."""
 EASY_DEPTH, EASY_NOISE = 2, 0.2
 MEDIUM_DEPTH = 6
-PERFECT_SHARE_OF_THINK = 0.6
+PERFECT_FALLBACK_SHARE = 0.4
+"""The share of ``think`` the perfect player's fallback search gets, after the solver had all of ``think``."""
 PERFECT_FALLBACK_DEPTH = 8
 HARD_DEPTH = 7
 HARD_SHARE_OF_THINK = 0.3
@@ -132,16 +135,25 @@ class HeuristicPlayer:
 
 
 @lru_cache(maxsize=2)
-def shared_solver(width: int, height: int, connect: int) -> Solver | None:
-    """The solver for a board size (one per size, reused), or None when it cannot handle that board."""
+def shared_solver(width: int, height: int, connect: int, book: Book | None = None) -> Solver | None:
+    """The solver for a board size (one per size and book, reused), or None when it cannot handle that board."""
     try:
-        from gridgames_connect4.solver import Solver
+        from gridgames_connect4.oracle import solver_for
     except ImportError:  # the solver module is optional
         return None
     try:
-        return Solver(width, height, connect)
-    except GridGamesError:
+        return solver_for(width, height, connect, book)
+    except (GridGamesError, ImportError):
         return None
+
+
+def _book_for(book: Book | None, game: Connect4) -> Book | None:
+    """The book, checked to be for this board (`BookError` otherwise); None stays None."""
+    if book is not None:
+        from gridgames_connect4.oracle import check_book
+
+        check_book(book, game.width, game.height, game.connect)
+    return book
 
 
 @attrs.define
@@ -152,6 +164,17 @@ class SolverPlayer:
     (given the rest of the time) chooses among the columns the solver has not proven
     to lose. ``slip``: how often to play the fallback's move anyway. ``quiet``: say
     nothing about depth-limited moves (they are the design of the level, not a limit).
+    ``book``: an opening book for the board, consulted first (after the slip).
+
+    ``exact_first`` (the perfect player): the exact search gets the whole node budget of
+    ``think * share`` (at the solver's fixed conservative rate, `solver.nodes_for_seconds`),
+    so a position the book or the solver answers within ``think`` is always played exactly.
+    When neither does (on 7x6 without a book: the positions of the first eight to ten
+    plies at the default ``think``, in the games measured), the solver's own depth-limited search spends a third
+    more nodes, then an 8-ply heuristic search (``fallback``, ``think * fallback_share``
+    seconds more) chooses among the columns not proven to lose, and ``note`` says so:
+    such a move is not guaranteed best, and a move can then take up to about
+    ``think * (1 + fallback_share)`` seconds.
     """
 
     name: str
@@ -163,22 +186,40 @@ class SolverPlayer:
     slip: float = 0.0
     quiet: bool = False
     note: str = ""
+    book: Book | None = None
+    exact_first: bool = False
+    fallback_share: float = 0.0
+    from_book: int = 0
+    """How many moves the book gave."""
 
     def choose(self, state: Connect4State) -> int:
-        """The solver's choice (exact when it finishes in time), else a depth-limited search's."""
+        """The book's or the solver's choice (exact when it finishes in time), else a depth-limited search's."""
         _require_turn(state)
         forced = forced_move(state, self.rng)
         if forced is not None:
             self.note = ""
             return forced
         game = state.game
-        solver = shared_solver(game.width, game.height, game.connect)
+        slipped = None  # drawn once: before the book with one, after the solver check without (as before books)
+        if self.book is not None:
+            slipped = bool(self.slip) and self.rng.random() < self.slip
+            if not slipped:
+                from gridgames_connect4.oracle import best_from_book
+
+                found = best_from_book(self.book, state.history, self.rng)
+                if found is not None:
+                    self.note = ""
+                    self.from_book += 1
+                    return found[0]
+        solver = shared_solver(game.width, game.height, game.connect, self.book)
         if solver is None:
             self.fallback.think = self.think
             column = self.fallback.choose(state)
             self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {self.fallback.depth_reached})"
             return column
-        if self.slip and self.rng.random() < self.slip:
+        if slipped is None:
+            slipped = bool(self.slip) and self.rng.random() < self.slip
+        if slipped:
             self.fallback.think = self.think
             column = self.fallback.choose(state)
             self.note = "" if self.quiet else self.fallback.note
@@ -188,12 +229,15 @@ class SolverPlayer:
         budget = nodes_for_seconds(self.think * self.share)
         if self.max_nodes is not None:
             budget = min(budget, self.max_nodes)
-        result = solver.best_move(list(state.history), max_nodes=max(budget, 1), rng=self.rng)
+        if self.exact_first:  # best_move keeps a quarter of max_nodes for its depth-limited search
+            budget = budget * 4 // 3 + 1
+        result = solver.best_move(list(state.history), max_nodes=max(budget, 1), rng=self.rng,
+                                  all_scores=not self.exact_first)
         if result.exact:
             self.note = ""
             return result.column
         not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
-        self.fallback.think = self.think * (1 - self.share)
+        self.fallback.think = self.think * (self.fallback_share if self.exact_first else 1 - self.share)
         column = self.fallback.choose(state, not_lost)
         depth = self.fallback.depth_reached
         self.note = "" if self.quiet else (
@@ -211,23 +255,29 @@ class Advice:
     reason: str = ""
 
 
-def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THINK) -> Advice:
-    """The perfect player's advice: exact scores when the solver finishes in time, else a search's choice."""
+def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THINK, book: Book | None = None) -> Advice:
+    """The perfect player's advice: exact scores from the book or the solver when either answers in time, else a search's choice."""
     _require_turn(state)
     game = state.game
+    if _book_for(book, game) is not None:
+        from gridgames_connect4.oracle import best_from_book
+
+        found = best_from_book(book, state.history, rng)  # type: ignore[arg-type]
+        if found is not None:
+            return Advice(found[0], tuple(found[1]))
     geom = heuristic.Geometry.of(game.width, game.height, game.connect)
     cur, mask = state.bitboard
-    solver = shared_solver(game.width, game.height, game.connect)
+    solver = shared_solver(game.width, game.height, game.connect, book)
     not_lost = None
     seconds = think
     if solver is not None:
         from gridgames_connect4.solver import nodes_for_seconds
 
-        result = solver.best_move(list(state.history), max_nodes=nodes_for_seconds(think * PERFECT_SHARE_OF_THINK), rng=rng)
+        result = solver.best_move(list(state.history), max_nodes=nodes_for_seconds(think) * 4 // 3 + 1, rng=rng)
         if result.exact:
             return Advice(result.column, result.scores)
         not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
-        seconds = think * (1 - PERFECT_SHARE_OF_THINK)
+        seconds = think * PERFECT_FALLBACK_SHARE
     wins = heuristic.immediate_wins(geom, cur, mask)
     if wins:
         return Advice(wins[0], None, "it wins at once")
@@ -241,9 +291,11 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
     return Advice(column, None, f"a {depth}-ply search{why}")
 
 
-def make_player(kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK) -> Any:
-    """A computer player of the given level (one of `KINDS`), thinking at most ``think`` seconds a move."""
+def make_player(kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK,
+                book: Book | None = None) -> Any:
+    """A computer player of the given level (one of `KINDS`), thinking at most ``think`` seconds a move; hard and perfect use ``book``."""
     rng = rng if rng is not None else random.Random()
+    book = _book_for(book, game)
     if not isinstance(think, (int, float)) or not think > 0:
         raise OptionError(f"the thinking time must be a positive number of seconds, not {think!r}")
     medium = HeuristicPlayer("medium", MEDIUM_DEPTH, rng, think)
@@ -257,8 +309,9 @@ def make_player(kind: str, game: Connect4, rng: random.Random | None = None, thi
         raise OptionError(f"the {kind} player needs the solver module gridgames_connect4.solver, which is not installed")
     if kind == "hard":
         fallback = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
-        return SolverPlayer("hard", rng, fallback, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True)
+        return SolverPlayer("hard", rng, fallback, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True, book=book)
     if kind == "perfect":
         fallback = HeuristicPlayer("perfect", PERFECT_FALLBACK_DEPTH, rng, think)
-        return SolverPlayer("perfect", rng, fallback, think, PERFECT_SHARE_OF_THINK)
+        return SolverPlayer("perfect", rng, fallback, think, 1.0, book=book, exact_first=True,
+                            fallback_share=PERFECT_FALLBACK_SHARE)
     raise OptionError(f"unknown player {kind!r} (choose from {', '.join(KINDS)})")

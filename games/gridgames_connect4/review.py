@@ -118,6 +118,10 @@ class Review:
         return out
 
 
+def _keep_going(_progress: object) -> None:
+    """A progress watcher that never stops the search (it only makes the search run in short slices)."""
+
+
 def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None,
                 first: int = 1) -> Review:
     """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers."""
@@ -125,6 +129,10 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
     moves = tuple(int(m) for m in state.history)
     if not isinstance(first, int) or first < 1:
         raise OptionError(f"the first move to review must be 1 or later, not {first!r}")
+    if book is not None:
+        from gridgames_connect4.oracle import check_book
+
+        check_book(book, game.width, game.height, game.connect)
     reviews = []
     from_book = 0
     for i, column in enumerate(moves[first - 1 :], start=first - 1):
@@ -132,9 +140,10 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
         scores = book.column_scores(before) if book is not None else None
         if scores is None:
             if solver is None:  # numba: only when the book does not answer
-                from gridgames_connect4.solver import Solver
+                from gridgames_connect4.oracle import solver_for
 
-                solver = Solver(game.width, game.height, game.connect)
+                solver = solver_for(game.width, game.height, game.connect, book)
+                solver.on_progress = _keep_going  # the search runs in slices, so Ctrl-C gets through at once
             scores = solver.analyze(before)
         else:
             from_book += 1

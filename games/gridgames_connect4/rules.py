@@ -311,6 +311,12 @@ class Connect4State(State):
         """The board itself (0 empty, 1 red, 2 yellow; row 0 at the top): read it, do not modify it."""
         return self._grid
 
+    def svg(self) -> str:
+        """The position as SVG: discs told apart by mark as well as colour (`gridgames_connect4.svg`; Jupyter shows it)."""
+        from gridgames_connect4.svg import state_svg
+
+        return state_svg(self)
+
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the player to move (exactly -1, 0 or 1 once the game is over)."""
         if self._outcome is not None:

@@ -83,6 +83,13 @@ def _app() -> object:
     return make_app()
 
 
+def _web() -> object:
+    """The pentomino hooks of gridgames serve (presets, pasted puzzles)."""
+    from gridgames_pentomino.web import PentominoWeb
+
+    return PentominoWeb()
+
+
 SPEC = GameSpec(
     name="pentomino",
     summary="Tile a board exactly with pentominoes or any polyominoes: solve, count, list, draw.",
@@ -95,6 +102,7 @@ SPEC = GameSpec(
     ),
     doc=__doc__ or "",
     app=_app,
+    web=_web,
 )
 
 __all__ = ["SPEC"]

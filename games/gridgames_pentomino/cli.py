@@ -30,6 +30,8 @@ from gridgames_pentomino.puzzle import TilingPuzzle
 if TYPE_CHECKING:
     from gridgames.search.parallel_tiling import ParallelCount
 
+    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
+
 _BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
 _PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
 
@@ -116,8 +118,14 @@ def _jsonl(index: int, solution: Solution, picture: str) -> str:
     return json.dumps({"solution": index, "placements": placements, "picture": picture})
 
 
+_LATTICE_HELP = (
+    "Cells: square (the default), triangle, hex or cube; boards and pieces then come from that lattice"
+    " (e.g. --lattice triangle --board 6x6 --pieces hexiamonds; --lattice cube --board 2x5x6 --pieces flat-pentacubes)."
+)
+
+
 def solve(
-    board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
+    board: Optional[str] = typer.Option(None, "--board", "-b", help=_BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
     board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
     pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
     pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if given)."),
@@ -135,6 +143,7 @@ def solve(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
     plain: bool = typer.Option(False, "--plain", help="Count or list all tilings by the plain search, not from the distinct ones (orbits under the board's symmetries)."),
     unlimited: bool = typer.Option(False, "--unlimited", help="Any number of copies of each piece (also: a '*' after every piece term, e.g. 'domino*'): count the tilings exactly by a frontier dynamic programme."),
+    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help=_LATTICE_HELP),
 ) -> None:
     """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
     if as_json and as_jsonl:
@@ -142,10 +151,11 @@ def solve(
     pieces, starred = _unlimited_terms(pieces)
     if unlimited or starred:
         refused = {"--limit": limit is not None, "--jsonl": as_jsonl, "--svg": svg is not None, "--unique": unique, "--mrv": mrv,
-                   "--no-prune": not prune, "--plain": plain, "--jobs": jobs is not None, "--scheduler": scheduler is not None}  # fmt: skip
+                   "--no-prune": not prune, "--plain": plain, "--jobs": jobs is not None, "--scheduler": scheduler is not None,
+                   "--lattice": lattice is not None and lattice.strip().lower() != "square"}  # fmt: skip
         if any(refused.values()):
             raise fail(f"unlimited copies are counted by the frontier programme in one process, without listing: drop {', '.join(k for k, v in refused.items() if v)}")
-        _solve_unlimited(board, board_file, pieces, pieces_file, one_sided, as_json)
+        _solve_unlimited(board if board is not None else DEFAULT_BOARD, board_file, pieces, pieces_file, one_sided, as_json)
         return
     if count and limit is not None:
         raise fail("--count goes through every solution; drop --limit (or drop --count to list N)")
@@ -153,8 +163,11 @@ def solve(
     parallel = jobs is not None or scheduler is not None
     if parallel:
         _check_parallel(jobs, scheduler, listing=not counting or bool(as_jsonl or svg))
-    puzzle = _puzzle(board, board_file, pieces, pieces_file, one_sided)
     method = "search" if plain else "auto"
+    if lattice is not None and lattice.strip().lower() != "square":
+        puzzle: TilingPuzzle | LatticePuzzle = _lattice_puzzle(lattice, board, board_file, pieces, pieces_file, one_sided)
+    else:
+        puzzle = _puzzle(board if board is not None else DEFAULT_BOARD, board_file, pieces, pieces_file, one_sided)
     if parallel and counting:
         _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
         return
@@ -211,6 +224,19 @@ def _solve_unlimited(board: str, board_file: Optional[Path], spec: Optional[str]
         typer.echo(f"{found:,} tiling{'' if found == 1 else 's'} of {what} in {seconds:.2f} s")
 
 
+def _lattice_puzzle(
+    lattice: str, board: Optional[str], board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool
+) -> LatticePuzzle:  # fmt: skip
+    from gridgames.errors import ShapeError
+
+    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
+
+    try:
+        return LatticePuzzle.create(lattice, board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
+    except ShapeError as error:  # an unknown lattice name
+        raise PuzzleError(str(error)) from None
+
+
 def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto") -> None:
     """--count (and --json): count every solution with the fast counter."""
     verb = "Counting distinct" if unique else "Counting"
@@ -257,7 +283,7 @@ def _solve_list(
 ) -> None:  # fmt: skip
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
     palette = render.Palette.for_pieces(puzzle.pieces.names)
-    grid = puzzle.board
+    grid = None if hasattr(puzzle, "lattice") else puzzle.board
     console = _console(color)
     draw = not (as_json or as_jsonl or counting)
     drawings: list[Solution] = []
@@ -271,11 +297,17 @@ def _solve_list(
             for solution in puzzle.solutions(limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method):
                 found += 1
                 if as_jsonl:
-                    typer.echo(_jsonl(found, solution, render.to_text(grid, solution, palette)))
+                    typer.echo(_jsonl(found, solution, _text(puzzle, solution, palette)))
                 elif draw:
                     if wanted != 1:
                         typer.echo(f"Solution {found}:")
-                    if console.is_terminal:
+                    if hasattr(puzzle, "lattice"):
+                        picture = puzzle.text(solution)
+                        if console.is_terminal:
+                            console.print(render.lattice_rich(picture, palette))
+                        else:
+                            typer.echo(picture)
+                    elif console.is_terminal:
                         console.print(render.to_rich(grid, solution, palette))
                     else:
                         typer.echo(render.to_text(grid, solution, palette))
@@ -303,8 +335,16 @@ def _solve_list(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+def _text(puzzle: TilingPuzzle, solution: Solution, palette: render.Palette) -> str:
+    """A solution as plain text (a lattice puzzle draws its own)."""
+    return puzzle.text(solution) if hasattr(puzzle, "lattice") else render.to_text(puzzle.board, solution, palette)
+
+
 def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
-    text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
+    if hasattr(puzzle, "lattice"):
+        text = puzzle.svg(solutions)
+    else:
+        text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
@@ -312,8 +352,11 @@ def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], pale
     typer.echo(f"wrote {len(solutions):,} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
 
 
-def boards() -> None:
+def boards(lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="List another lattice's boards: triangle, hex or cube.")) -> None:
     """List the preset boards (any HxW rectangle and board files work too)."""
+    if lattice is not None and lattice.strip().lower() != "square":
+        _lattice_boards(lattice)
+        return
     width = max(len(name) for name in PRESETS)
     for name, (description, _) in PRESETS.items():
         board = Board.preset(name)
@@ -326,8 +369,12 @@ def pieces(
     spec: Optional[str] = typer.Argument(None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."),
     pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
     one_sided: bool = typer.Option(False, "--one-sided", help="Count orientations without reflections."),
+    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="Pieces of another lattice: triangle, hex or cube."),
 ) -> None:
     """List the standard piece sets, or draw the pieces of a specification or file."""
+    if lattice is not None and lattice.strip().lower() != "square":
+        _lattice_pieces(lattice, spec, pieces_file, one_sided)
+        return
     if spec is None and pieces_file is None:
         width = max(len(name) for name in standard_set_names())
         for name, description in standard_set_names().items():
@@ -349,8 +396,12 @@ def pieces(
 def show(
     board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
     board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
+    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="A board of another lattice: triangle, hex or cube."),
 ) -> None:
     """Draw a board, with its number of cells and of symmetries."""
+    if lattice is not None and lattice.strip().lower() != "square":
+        _lattice_show(lattice, None if board == DEFAULT_BOARD else board, board_file)
+        return
     layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
     from gridgames.search.symmetry import board_symmetries
 
@@ -358,6 +409,61 @@ def show(
     symmetries = len(board_symmetries(cells))
     typer.echo(render.board_text(layout.grid))
     typer.echo(f"{layout.name}: {layout.area} cells in a {layout.height}x{layout.width} box, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}")
+
+
+def _lattice_of(name: str) -> Any:
+    from gridgames.errors import ShapeError
+    from gridgames.lattices import lattice_named
+
+    try:
+        return lattice_named(name.strip().lower())
+    except ShapeError as error:
+        raise PuzzleError(str(error)) from None
+
+
+def _lattice_boards(lattice: str) -> None:
+    from gridgames_pentomino.lattice_boards import DEFAULT_BOARDS, PRESETS, LatticeBoard
+
+    grid = _lattice_of(lattice)
+    width = max(len(name) for name in PRESETS[grid.name])
+    for name, (description, _) in PRESETS[grid.name].items():
+        typer.echo(f"{name:<{width}}  {LatticeBoard.parse(grid, name).area:>3} cells  {description}")
+    shapes = "AxBxC boxes" if grid.name == "cubic" else "RxC parallelograms, hexagon-N" + (", triangle-N" if grid.name == "triangular" else "")
+    typer.echo(f"\nAlso: {shapes}; a board file (--board-file, docs/lattices.md). Default: {DEFAULT_BOARDS[grid.name]}.")
+
+
+def _lattice_pieces(lattice: str, spec: Optional[str], pieces_file: Optional[Path], one_sided: bool) -> None:
+    from gridgames.lattices import picture
+
+    from gridgames_pentomino.lattice_pieces import LatticePieceSet, known_families
+
+    grid = _lattice_of(lattice)
+    if spec is None and pieces_file is None:
+        typer.echo(f"piece sets on the {grid.name} lattice: {', '.join(known_families(grid))}")
+        return
+    parts = ([LatticePieceSet.parse(grid, spec)] if spec is not None else []) + (
+        [LatticePieceSet.from_file(grid, pieces_file)] if pieces_file is not None else []
+    )
+    piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+    for piece in piece_set:
+        orientations = len(piece.orientations(one_sided))
+        copies = f", {piece.count} copies" if piece.count > 1 else ""
+        typer.echo(f"{piece.name}  ({piece.size} cells, {orientations} orientation{'s' if orientations != 1 else ''}{copies})")
+        typer.echo(picture(grid, {c: "#" for c in piece.cells}, across=True))
+        typer.echo("")
+    typer.echo(f"{piece_set.copies:,} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area:,} cells in all")
+
+
+def _lattice_show(lattice: str, board: Optional[str], board_file: Optional[Path]) -> None:
+    from gridgames.lattices import board_symmetries
+
+    from gridgames_pentomino.lattice_boards import LatticeBoard
+
+    grid = _lattice_of(lattice)
+    layout = LatticeBoard.from_file(grid, board_file) if board_file is not None else LatticeBoard.parse(grid, board)
+    typer.echo(layout.to_text())
+    symmetries = len(board_symmetries(grid, layout.cells))
+    typer.echo(f"{layout.describe()} on the {grid.name} lattice, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}")
 
 
 def make_app() -> typer.Typer:

@@ -235,3 +235,13 @@ def to_svg(
         out.append("</g></g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def lattice_rich(picture: str, palette: Palette) -> Text:
+    """A lattice puzzle's text picture (`LatticePuzzle.text`) in colour: each piece's character on its colour."""
+    colours = {palette.letter(name): palette.colour(name) for name in palette.letters}
+    text = Text()
+    for ch in picture:
+        background = colours.get(ch)
+        text.append(ch, style=f"bold {letter_colour(background)} on {background}" if background else None)
+    return text

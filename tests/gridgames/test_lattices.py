@@ -15,9 +15,15 @@ from gridgames.lattices import (
     TRIANGULAR,
     Lattice,
     board_symmetries,
+    cell_at,
     fixed_forms,
     free_forms,
+    lattice_named,
     one_sided_forms,
+    picture,
+    position,
+    read_picture,
+    scan_sorted,
 )
 from gridgames.shapes import polyominoes
 
@@ -115,3 +121,84 @@ def test_bad_sizes_and_kinds_are_refused() -> None:
         SQUARE.canonical([(0, 0)], "mirror")
     with pytest.raises(ShapeError, match="at least one cell"):
         board_symmetries(SQUARE, [])
+
+
+# ----------------------------------------------------------------------------------------------
+# positions, scan order and pictures
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lattice", [TRIANGULAR, HEXAGONAL, CUBIC], ids=lambda g: g.name)
+def test_position_and_cell_at_are_inverse(lattice: Lattice) -> None:
+    for form in free_forms(lattice, 5):
+        for cell in form:
+            assert cell_at(lattice, position(lattice, cell)) == cell
+
+
+def test_triangle_positions_alternate_up_and_down_and_neighbours_touch() -> None:
+    for form in free_forms(TRIANGULAR, 4):
+        for cell in form:
+            row, col = position(TRIANGULAR, cell)
+            assert (sum(cell) == 1) == ((row + col) % 2 == 0)  # up where row + col is even
+            for near in TRIANGULAR.neighbours(cell):
+                r, c = position(TRIANGULAR, near)
+                assert (r, c) in {(row, col - 1), (row, col + 1), (row + (1 if sum(cell) == 1 else -1), col)}
+
+
+def test_hexagon_positions_are_doubled_columns() -> None:
+    cell = (0, 0, 0)
+    near = {position(HEXAGONAL, n) for n in HEXAGONAL.neighbours(cell)}
+    assert near == {(0, -2), (0, 2), (-1, -1), (-1, 1), (1, -1), (1, 1)}
+    assert cell_at(HEXAGONAL, (0, 1)) is None  # between two hexagons of a row
+
+
+@pytest.mark.parametrize("lattice", [TRIANGULAR, HEXAGONAL, CUBIC], ids=lambda g: g.name)
+def test_pictures_read_back_to_the_same_cells(lattice: Lattice) -> None:
+    for form in free_forms(lattice, 5):
+        moved = [tuple(v + 3 for v in c) if lattice is CUBIC else (c[0] + 2, c[1] - 1, c[2] - 1) for c in form]
+        text = picture(lattice, {c: "#" for c in moved})
+        assert read_picture(lattice, text, cell="#") == lattice.normalise(moved)
+
+
+def test_triangle_picture_keeps_the_directions() -> None:
+    down = (0, 0, 2)  # a lone down triangle is drawn after an empty column, so that it reads back pointing down
+    assert picture(TRIANGULAR, {down: "."}) == " ."
+    assert read_picture(TRIANGULAR, " .") == TRIANGULAR.normalise([down])
+    assert read_picture(TRIANGULAR, ".") != read_picture(TRIANGULAR, " .")
+
+
+def test_cubic_pictures_stack_layers_or_stand_them_side_by_side() -> None:
+    cells = {(0, 0, 0): "a", (0, 0, 1): "a", (1, 1, 0): "b"}
+    assert picture(CUBIC, cells) == "aa\n--\n\nb"
+    assert picture(CUBIC, cells, across=True) == "aa\n    b"
+    assert read_picture(CUBIC, "..\n--\n\n.") == ((0, 0, 0), (0, 0, 1), (1, 1, 0))
+
+
+@pytest.mark.parametrize(
+    ("lattice", "text", "message"),
+    [
+        (TRIANGULAR, "..x", "line 1, column 3: unexpected 'x'"),
+        (HEXAGONAL, ". .\n. .", "line 2, column 1: off the hexagonal grid"),
+        (CUBIC, "..\n-\n.?", "line 3, column 2: unexpected '?'"),
+        (HEXAGONAL, "# #\n", "has no cell"),
+    ],
+)
+def test_malformed_pictures_name_line_and_column(lattice: Lattice, text: str, message: str) -> None:
+    with pytest.raises(ShapeError, match=message):
+        read_picture(lattice, text)
+
+
+def test_scan_order_runs_along_the_short_side() -> None:
+    wide = [(x, -x - z, z) for z in range(2) for x in range(6)]  # 2 rows of 6 hexagons
+    order = scan_sorted(HEXAGONAL, wide)
+    assert [position(HEXAGONAL, c) for c in order[:3]] == [(0, 0), (1, 1), (0, 2)]  # down the (doubled) columns
+    box = [(x, y, z) for x in range(2) for y in range(5) for z in range(3)]
+    order = scan_sorted(CUBIC, box)
+    assert order[:3] == ((0, 0, 0), (1, 0, 0), (0, 0, 1))  # the 2-cube axis fastest, then the 3, then the 5
+    with pytest.raises(ShapeError, match="scan order"):
+        scan_sorted(TRIANGULAR, [(0, 0, 1)], "diagonal")
+
+
+def test_lattices_by_name() -> None:
+    assert lattice_named("hex") is HEXAGONAL and lattice_named("triangle") is TRIANGULAR and lattice_named("cube") is CUBIC
+    assert lattice_named(SQUARE) is SQUARE
+    with pytest.raises(ShapeError, match="unknown lattice"):
+        lattice_named("pentagonal")

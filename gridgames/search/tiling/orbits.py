@@ -31,7 +31,7 @@ from attrs import frozen
 from gridgames.errors import SolverError
 from gridgames.game import Placement, Solution
 from gridgames.search.tiling.problem import TilingProblem
-from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
+from gridgames.search.tiling.unique import Prepared, Unique, board_permutations, prepare_unique
 
 METHODS = ("auto", "orbits", "search")
 """How to count or list all tilings: orbits when a piece can be restricted, always orbits, or the plain search."""
@@ -117,9 +117,7 @@ def preplaced(problem: TilingProblem) -> Preplaced | None:
     """
     if not problem.exact:
         return None
-    from gridgames.search import symmetry  # the board's symmetry group as cell permutations
-
-    perms = symmetry.board_symmetries(problem.cells)
+    perms = board_permutations(problem)  # the board's symmetry group on its lattice, as cell permutations
     if len(perms) == 1:
         return None
     images = option_images(problem, perms)

@@ -5,6 +5,11 @@ every piece on the board, and lays them out for the kernels: option masks, the
 candidate lists of first-blank search (options by anchor cell) and of MRV search
 (options by column), neighbour tables and deadlines; boards of at most 64 cells (and
 at most 64 pieces) also get the one-word kernel's probe table (`OneWordArrays`).
+
+``lattice=`` (a `gridgames.lattices.Lattice` or its name) builds a problem on the triangular,
+hexagonal or cubic lattice: the board is then cells in that lattice's coordinates and the
+pieces are `gridgames.pieces.LatticePiece`s; the cells go to bits in the lattice's scan order
+(`gridgames.lattices.scan_sorted`), and the kernels search it as they search a square board.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from attrs import field, frozen
 from gridgames.errors import PuzzleError, SolverError
 from gridgames.game import Placement, Solution
 from gridgames.grid import ALPHABET, Cell, Grid
-from gridgames.pieces import Piece, as_pieces, board_cells, short_side_order
+from gridgames.lattices import Lattice, lattice_named, scan_sorted, translation
+from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
 from gridgames.shapes import ORDERS
 
 PROBE_BITS = 8
@@ -142,6 +148,7 @@ class TilingProblem:
     deadline_piece: np.ndarray = field(repr=False)  # int64: pieces by their last anchor cell (empty unless all must be used)
     deadline_anchor: np.ndarray = field(repr=False)  # int64: the last anchor cell of each of those pieces
     one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
+    lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
     _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -156,8 +163,14 @@ class TilingProblem:
 
     # --- construction ---------------------------------------------------
     @classmethod
-    def build(cls, board: Grid | Iterable[Cell], pieces: Any, order: str = "auto", one_sided: bool = False) -> TilingProblem:
-        """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads)."""
+    def build(
+        cls, board: Grid | Iterable[Cell], pieces: Any, order: str = "auto", one_sided: bool = False, *,
+        lattice: Lattice | str | None = None,
+    ) -> TilingProblem:  # fmt: skip
+        """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads), or with
+        ``lattice``, a board of that lattice's cells and `LatticePiece`s."""
+        if lattice is not None and lattice_named(lattice).name != "square":
+            return cls._build_lattice(lattice_named(lattice), board, pieces, order, one_sided)
         raw = board_cells(board)
         order = _pick_order(raw, order)
         cells = board_cells(raw, order)
@@ -175,9 +188,46 @@ class TilingProblem:
         return cls.from_options(cells, order, items, options)
 
     @classmethod
+    def _build_lattice(cls, lattice: Lattice, board: Iterable[Cell], pieces: Any, order: str, one_sided: bool) -> TilingProblem:
+        """`build` on the triangular, hexagonal or cubic lattice: lattice cells and `LatticePiece`s."""
+        raw = [tuple(int(v) for v in cell) for cell in board]
+        if not raw:
+            raise PuzzleError("the board has no cell to cover")
+        if len(set(raw)) != len(raw):
+            raise PuzzleError("the board lists a cell twice")
+        try:
+            cells = scan_sorted(lattice, raw, order)
+        except ValueError as error:
+            raise PuzzleError(str(error)) from None
+        items = tuple(pieces)
+        if not items or not all(isinstance(p, LatticePiece) for p in items):
+            raise PuzzleError(f"pieces on the {lattice.name} lattice must be LatticePieces (gridgames.pieces)")
+        wrong = [p.name for p in items if p.lattice != lattice.name]
+        if wrong:
+            raise PuzzleError(f"pieces {', '.join(wrong)} are not on the {lattice.name} lattice")
+        if len({p.name for p in items}) != len(items):
+            raise PuzzleError("piece names must be unique (use a count instead)")
+        if one_sided:
+            items = tuple(attrs.evolve(p, kind="one-sided") if p.kind == "free" else p for p in items)
+        index = {cell: i for i, cell in enumerate(cells)}
+        options: list[tuple[int, tuple[int, ...]]] = []
+        for p, piece in enumerate(items):
+            for orientation in piece.orientations():
+                first = orientation[0]
+                for anchor in cells:
+                    shift = translation(lattice, first, anchor)
+                    if shift is None:
+                        continue
+                    idx = [index.get(tuple(a + d for a, d in zip(c, shift)), -1) for c in orientation]
+                    if -1 not in idx:
+                        options.append((p, tuple(sorted(idx))))
+        return cls.from_options(cells, "lattice" if order == "auto" else order, items, options, lattice=lattice.name)
+
+    @classmethod
     def from_options(
-        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]]
-    ) -> TilingProblem:
+        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]],
+        *, lattice: str = "square",
+    ) -> TilingProblem:  # fmt: skip
         """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
         cells = tuple(cells)
         n = len(cells)
@@ -213,10 +263,17 @@ class TilingProblem:
         column_id = np.repeat(np.arange(len(columns), dtype=np.int64), [len(x) for x in columns])
         column_run_end = run_ends(column_id * len(pieces) + option_piece[column_options])
         index = {cell: i for i, cell in enumerate(cells)}
-        neighbour_list = np.full((n, 4), -1, dtype=np.int32)
-        for i, (r, c) in enumerate(cells):
-            near = [index[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in index]
-            neighbour_list[i, : len(near)] = near
+        if lattice == "square":
+            neighbour_list = np.full((n, 4), -1, dtype=np.int32)
+            for i, (r, c) in enumerate(cells):
+                near = [index[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in index]
+                neighbour_list[i, : len(near)] = near
+        else:
+            grid = lattice_named(lattice)
+            neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
+            for i, cell in enumerate(cells):
+                near = [index[x] for x in grid.neighbours(cell) if x in index]
+                neighbour_list[i, : len(near)] = near
         if sum(p.area for p in pieces) == n:  # every copy must be used: deadlines apply
             last = np.full(len(pieces), -1, dtype=np.int64)
             np.maximum.at(last, option_piece, anchors)
@@ -227,6 +284,7 @@ class TilingProblem:
         problem = cls(
             cells, order, tuple(pieces), option_piece, option_cell_rows, masks, first_word, last_word, run_end,
             anchor_start, column_start, column_options, column_run_end, neighbour_list, deadline_piece, deadline_anchor,
+            lattice=lattice,
         )  # fmt: skip
         if words == 1 and len(pieces) <= 64:
             object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
@@ -236,7 +294,7 @@ class TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
         keep = sorted(set(int(o) for o in keep))
         options = ((int(self.option_piece[o]), self.option_cells(o)) for o in keep)
-        return TilingProblem.from_options(self.cells, self.order, self.pieces, options)
+        return TilingProblem.from_options(self.cells, self.order, self.pieces, options, lattice=self.lattice)
 
     # --- properties -------------------------------------------------------
     @property
@@ -299,7 +357,7 @@ class TilingProblem:
         name, cells = placement
         index = {cell: i for i, cell in enumerate(self.cells)}
         try:
-            wanted = tuple(sorted(index[(int(r), int(c))] for r, c in cells))
+            wanted = tuple(sorted(index[tuple(int(v) for v in cell)] for cell in cells))
             p = self.piece_names.index(name)
         except (KeyError, ValueError):
             raise SolverError(f"placement of {name!r} on {list(cells)} is not on this board or not a piece") from None
@@ -330,5 +388,9 @@ class TilingProblem:
     def render(self, solution: Iterable[Placement]) -> str:
         """A text picture of a solution: pieces by their one-letter names (else 1, 2, ...), '#' off the board."""
         names = self.piece_names
+        if self.lattice != "square":
+            from gridgames.drawing import lattice_text
+
+            return lattice_text(self.lattice, self.cells, solution)
         alphabet = "".join(names) if all(len(n) == 1 for n in names) and len(set(names)) == len(names) else ALPHABET
         return self.paint(solution).to_text(alphabet=alphabet)

@@ -1,7 +1,8 @@
 """Counting up to symmetry: restrict one piece to one placement per orbit, or canonicalise every solution.
 
-The group is the board's symmetries (`gridgames.search.symmetry.board_symmetries`) that also
-map the placements of each piece onto placements of that piece.
+The group is the board's symmetries (`gridgames.search.symmetry.board_symmetries`, or on the
+other lattices `gridgames.lattices.board_symmetries`) that also map the placements of each piece
+onto placements of that piece.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import functools
 import numpy as np
 from attrs import frozen
 
+from gridgames import lattices
 from gridgames.errors import SolverError
 from gridgames.search import symmetry
 from gridgames.search.tiling.problem import TilingProblem
@@ -31,6 +33,18 @@ class Prepared:
     group: np.ndarray  # the problem's symmetry group (G, n)
 
 
+def board_permutations(problem: TilingProblem) -> np.ndarray:
+    """The board's symmetry group as (G, n) cell-index permutations, identity first, on the problem's lattice."""
+    if problem.lattice == "square":
+        return symmetry.board_symmetries(problem.cells)
+    index = {cell: i for i, cell in enumerate(problem.cells)}
+    maps = lattices.board_symmetries(lattices.lattice_named(problem.lattice), problem.cells)
+    perms = [[index[m[cell]] for cell in problem.cells] for m in maps]
+    identity = list(range(problem.n_cells))
+    perms.sort(key=lambda perm: perm != identity)  # the identity first
+    return np.array(perms, dtype=np.int32).reshape(len(perms), problem.n_cells)
+
+
 @functools.lru_cache(maxsize=16)
 def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
     """How to count up to symmetry: restrict a piece to one placement per orbit if one qualifies, else canonicalise.
@@ -46,7 +60,7 @@ def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
     if unique is False:
         return Prepared(problem, identity, "all", identity)
     options = [problem.option_cells(o) for o in range(problem.n_options)]
-    perms, images = symmetry.problem_symmetries(symmetry.board_symmetries(problem.cells), options, problem.option_piece)
+    perms, images = symmetry.problem_symmetries(board_permutations(problem), options, problem.option_piece)
     if len(perms) == 1:
         return Prepared(problem, identity, "no symmetry", perms)
     # a restricted piece must appear in every solution: only when every copy must be used

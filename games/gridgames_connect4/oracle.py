@@ -1,0 +1,86 @@
+"""Exact scores of a position's columns: from an opening book where it covers the position, else from the solver.
+
+A book of depth D holds the score of every position with at most D discs (see `gridgames_connect4.book`).
+It answers every column of a position with fewer than D discs: each child has at most D discs, and the
+children it has no entry for (a win at once, a full board, a position whose every move loses next move)
+are scored here. A position with D discs or more goes to the solver (which, when it accepts a ``book``,
+probes the book inside its search too: `solver_for`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from gridgames_connect4.book import BookError
+
+if TYPE_CHECKING:
+    from gridgames_connect4.book import Book
+    from gridgames_connect4.solver import Solver
+
+__all__ = ["best_from_book", "book_columns", "check_book", "column_scores", "solver_for", "solver_takes_book"]
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def check_book(book: Book, width: int, height: int, connect: int) -> None:
+    """Refuse (`BookError`, one line) a book made for another board than width x height with lines of connect."""
+    if (book.width, book.height, book.connect) != (width, height, connect):
+        name = repr(book.path) if book.path else "the book"
+        raise BookError(f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
+                        f"not {width}x{height} with lines of {connect}")
+
+
+def book_columns(book: Book, moves: Sequence[int], weak: bool = False) -> list[int | None] | None:
+    """Each column's exact score after ``moves`` (0-based; None: full) when the book covers the position, else None.
+
+    With ``weak`` the scores are reduced to their signs (+1 win, 0 draw, -1 loss), as the solver's weak mode gives.
+    """
+    scores = book.column_scores(list(moves))
+    if scores is None:
+        return None
+    return [None if s is None else _sign(s) if weak else s for s in scores]
+
+
+def best_from_book(book: Book, moves: Sequence[int], rng: random.Random | None = None) -> tuple[int, list[int | None]] | None:
+    """A best column (a random one of the best with ``rng``, else the first) and every column's score, or None."""
+    scores = book_columns(book, moves)
+    if scores is None:
+        return None
+    top = max(s for s in scores if s is not None)
+    best = [c for c, s in enumerate(scores) if s == top]
+    return (rng.choice(best) if rng is not None else best[0]), scores
+
+
+def solver_takes_book() -> bool:
+    """True when this version's `Solver` accepts ``book=`` (a book probed inside the search)."""
+    import attrs
+
+    from gridgames_connect4.solver import Solver
+
+    return "book" in attrs.fields_dict(Solver)
+
+
+def solver_for(width: int, height: int, connect: int, book: Book | None = None, **options: Any) -> Solver:
+    """A solver for the board, given the book to probe inside its search when the solver supports that."""
+    from gridgames_connect4.solver import Solver
+
+    if book is not None and solver_takes_book():
+        return Solver(width, height, connect, book=book, **options)  # type: ignore[call-arg]
+    return Solver(width, height, connect, **options)
+
+
+def column_scores(width: int, height: int, connect: int, moves: Sequence[int], *, book: Book | None = None,
+                  solver: Solver | None = None, weak: bool = False) -> tuple[list[int | None], bool]:
+    """Every column's exact score after ``moves`` and whether the book gave them (else ``solver`` or a new one did)."""
+    if book is not None:
+        check_book(book, width, height, connect)
+        known = book_columns(book, moves, weak)
+        if known is not None:
+            return known, True
+    if solver is None:
+        solver = solver_for(width, height, connect, book)
+    return solver.analyze(list(moves), weak=weak), False

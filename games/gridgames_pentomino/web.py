@@ -1,0 +1,39 @@
+"""The pentomino puzzle's hooks for ``gridgames serve`` (see `gridgames.web.hooks`): presets and pasted puzzles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridgames_pentomino.boards import PRESETS, Board
+from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, spec_area
+
+from gridgames.errors import PuzzleError
+
+__all__ = ["PentominoWeb"]
+
+_PIECES_OF = {"8x8": "pentominoes+O"}  # presets whose usual pieces are not the 12 pentominoes
+
+
+class PentominoWeb:
+    """The web hooks of the pentomino puzzle."""
+
+    def presets(self) -> list[dict[str, Any]]:
+        """The preset boards, each with its usual pieces."""
+        return [{"name": name, "description": description, "options": {"board": name, "pieces": _PIECES_OF.get(name, DEFAULT_PIECES)},
+                 "board_text": Board.preset(name).to_text()}
+                for name, (description, _) in PRESETS.items()]
+
+    def puzzle_from_text(self, board: str, pieces: str, one_sided: bool) -> Any:
+        """A puzzle from a pasted board picture ('.' cells) and pieces: a specification (pentominoes+O) or a pieces file's text."""
+        from gridgames_pentomino.puzzle import TilingPuzzle
+
+        layout = Board.from_text(board, name="the pasted board")
+        text = pieces.strip() or DEFAULT_PIECES
+        if "#" in text:  # a pieces file: name lines and '#' pictures
+            piece_set = PieceSet.from_text(text, source="the pasted pieces")
+        else:
+            area = spec_area(text)
+            if area != layout.area:
+                raise PuzzleError(f"the pasted board has {layout.area} cells but the pieces ({text}) cover {area}")
+            piece_set = PieceSet.parse(text)
+        return TilingPuzzle(layout, piece_set, one_sided=bool(one_sided))

@@ -1,0 +1,188 @@
+"""The JSON API of turn-based games, puzzles and jobs (the handlers; `gridgames.web.app` routes them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from gridgames.game import GameKind, GameSpec
+from gridgames.web import plays, puzzles
+from gridgames.web.context import (
+    ServerState,
+    json_response,
+    read_body,
+    server_state,
+    session_of,
+)
+from gridgames.web.sessions import Session
+from gridgames.web.validate import WebError
+
+
+# --- turn-based games ----------------------------------------------------------------------------------------
+def _play(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
+    state = server_state(request)
+    spec = state.spec(request.path_params["game"], GameKind.TURN_BASED)
+    return state, spec, state.hooks(spec), session_of(request)
+
+
+def _current(session: Session, spec: GameSpec) -> plays.Play:
+    play = session.plays.get(spec.name)
+    if play is None:
+        raise WebError(f"no {spec.name} game in this session: start one with POST /api/play/{spec.name}/new", 404)
+    return play
+
+
+def _busy(state: ServerState, session: Session) -> None:
+    running = state.jobs.active_for(session.id)
+    if running is not None:
+        raise WebError(f"this page already has a {running.kind} job running ({running.id}): wait for it or cancel it", 409)
+
+
+async def play_new(request: Request) -> Response:
+    state, spec, hooks, session = _play(request)
+    data = await read_body(request)
+    play = plays.new_play(spec, data)
+    with session.lock:
+        state.jobs.cancel_session(session.id)
+        session.plays[spec.name] = play
+        return json_response(plays.view(play, hooks), 201)
+
+
+async def play_get(request: Request) -> Response:
+    _, spec, hooks, session = _play(request)
+    with session.lock:
+        return json_response(plays.view(_current(session, spec), hooks))
+
+
+def play_action(action: Any) -> Any:
+    async def handler(request: Request) -> Response:
+        state, spec, hooks, session = _play(request)
+        data = await read_body(request)
+        with session.lock:
+            play = _current(session, spec)
+            if action is not plays.play_move:
+                state.jobs.cancel_session(session.id)  # undo/redo while the computer thinks: its move is dropped
+            action(play, data) if action is plays.play_move else action(play)
+            return json_response(plays.view(play, hooks))
+
+    return handler
+
+
+def play_job(make: Any, kind: str) -> Any:
+    async def handler(request: Request) -> Response:
+        state, spec, hooks, session = _play(request)
+        await read_body(request)
+        with session.lock:
+            _busy(state, session)
+            work, done = make(_current(session, spec), hooks, session.lock)
+            job = state.jobs.submit(session.id, kind, work, state.budget(), done)
+        return json_response({"job": job.view()}, 202)
+
+    return handler
+
+
+async def play_save(request: Request) -> Response:
+    _, spec, hooks, session = _play(request)
+    with session.lock:
+        text = plays.save_text(_current(session, spec), hooks)
+    return Response(text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'})
+
+
+async def play_load(request: Request) -> Response:
+    state, spec, hooks, session = _play(request)
+    play = plays.load_play(spec, hooks, await read_body(request))
+    with session.lock:
+        state.jobs.cancel_session(session.id)
+        session.plays[spec.name] = play
+        return json_response(plays.view(play, hooks))
+
+
+# --- puzzles -------------------------------------------------------------------------------------------------
+def _puzzle(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
+    state = server_state(request)
+    spec = state.spec(request.path_params["game"], GameKind.PUZZLE)
+    return state, spec, state.hooks(spec), session_of(request)
+
+
+def _run(session: Session, spec: GameSpec) -> puzzles.PuzzleRun:
+    run = session.puzzles.get(spec.name)
+    if run is None:
+        raise WebError(f"no {spec.name} puzzle in this session: start one with POST /api/puzzle/{spec.name}/new", 404)
+    return run
+
+
+async def puzzle_new(request: Request) -> Response:
+    state, spec, hooks, session = _puzzle(request)
+    run = puzzles.new_run(spec, hooks, await read_body(request))
+    with session.lock:
+        state.jobs.cancel_session(session.id)
+        session.puzzles[spec.name] = run
+        return json_response(puzzles.view(run), 201)
+
+
+async def puzzle_get(request: Request) -> Response:
+    _, spec, _, session = _puzzle(request)
+    with session.lock:
+        return json_response(puzzles.view(_run(session, spec)))
+
+
+def puzzle_job(make: Any, kind: str) -> Any:
+    async def handler(request: Request) -> Response:
+        state, spec, _, session = _puzzle(request)
+        data = await read_body(request)
+        with session.lock:
+            _busy(state, session)
+            work, done = make(_run(session, spec), data, session.lock)
+            job = state.jobs.submit(session.id, kind, work, state.budget(), done)
+        return json_response({"job": job.view()}, 202)
+
+    return handler
+
+
+def _number(request: Request) -> int:
+    raw = request.path_params["number"]
+    if not raw.isdigit() or not 1 <= int(raw) <= 10**9:
+        raise WebError(f"a solution number is a whole number from 1, not {raw!r}")
+    return int(raw)
+
+
+async def puzzle_solution(request: Request) -> Response:
+    _, spec, _, session = _puzzle(request)
+    number = _number(request)
+    with session.lock:
+        return json_response(puzzles.solution_view(_run(session, spec), number))
+
+
+async def puzzle_svg(request: Request) -> Response:
+    _, spec, _, session = _puzzle(request)
+    number = _number(request)
+    with session.lock:
+        svg = puzzles.solution_svg(_run(session, spec), number)
+    return Response(svg, media_type="image/svg+xml", headers={"Content-Disposition": f'attachment; filename="{spec.name}-{number}.svg"'})
+
+
+async def puzzle_json(request: Request) -> Response:
+    _, spec, _, session = _puzzle(request)
+    with session.lock:
+        text = puzzles.export_json(_run(session, spec))
+    return Response(text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'})
+
+
+# --- jobs ------------------------------------------------------------------------------------------------------
+async def job_get(request: Request) -> Response:
+    state, session = server_state(request), session_of(request)
+    job = state.jobs.get(request.path_params["job"], session.id)
+    if job is None:
+        raise WebError("no such job for this session (finished jobs are forgotten after a while)", 404)
+    with session.lock:
+        return json_response(job.view())
+
+
+async def job_cancel(request: Request) -> Response:
+    state, session = server_state(request), session_of(request)
+    job = state.jobs.cancel(request.path_params["job"], session.id)
+    if job is None:
+        raise WebError("no such job for this session", 404)
+    return json_response(job.view())

@@ -1,0 +1,194 @@
+"""The web application: pages, the JSON API, sessions and jobs (Starlette).
+
+Every API answer is JSON; every refused request is one ``{"error": "..."}`` with a 4xx
+status (a bug inside the server is a 500 with a one-line error, never a stack trace).
+The API (``X-Session`` header on every call but ``/api/games`` and ``POST /api/session``):
+
+* ``GET /api/games`` · ``POST /api/session`` · ``GET /api/status``
+* ``POST /api/play/GAME/new`` ``{options, seats, think, seed}`` · ``GET /api/play/GAME`` ·
+  ``POST /api/play/GAME/{move,undo,redo}`` · ``POST /api/play/GAME/{computer,scores,review}`` (a job) ·
+  ``GET /api/play/GAME/save`` (the save file's text) · ``POST /api/play/GAME/load`` ``{text}``
+* ``POST /api/puzzle/GAME/new`` ``{options}`` or ``{board, pieces, one_sided}`` · ``GET /api/puzzle/GAME`` ·
+  ``POST /api/puzzle/GAME/{list,count}`` (a job) · ``GET /api/puzzle/GAME/solution/N`` ·
+  ``GET /api/puzzle/GAME/solution/N.svg`` · ``GET /api/puzzle/GAME/solutions.json``
+* ``GET /api/jobs/ID`` (poll; a job nobody polls is cancelled) · ``POST /api/jobs/ID/cancel``
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+
+import attrs
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from gridgames.errors import GridGamesError
+from gridgames.game import Game, GameKind
+from gridgames.registry import Registry, default_registry
+from gridgames.web import api, plays, puzzles
+from gridgames.web.context import ServerConfig, ServerState, json_response, server_state
+from gridgames.web.hooks import has
+from gridgames.web.jobs import ServerBusyError
+from gridgames.web.validate import WebError, one_line
+
+__all__ = ["ServerConfig", "create_app"]
+
+STATIC = files("gridgames.web") / "static"
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+                    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'"}  # fmt: skip
+
+
+# --- pages -------------------------------------------------------------------------------------------------
+def _page(name: str) -> Any:
+    async def page(request: Request) -> Response:
+        if "game" in request.path_params:
+            server_state(request).spec(request.path_params["game"], GameKind.TURN_BASED if name == "play.html" else GameKind.PUZZLE)
+        return FileResponse(str(STATIC / name), media_type="text/html")
+
+    return page
+
+
+async def _no_icon(request: Request) -> Response:
+    return Response(status_code=204)
+
+
+# --- games and sessions ------------------------------------------------------------------------------------
+async def games(request: Request) -> Response:
+    state = server_state(request)
+    listed, broken = state.registry.load_all()
+    out = []
+    for spec in listed:
+        entry: dict[str, Any] = {"name": spec.name, "kind": spec.kind.value, "summary": spec.summary,
+                                 "options": [{"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help}
+                                             for o in spec.options]}  # fmt: skip
+        hooks = state.hooks(spec)
+        entry["hooks"] = [name for name in ("move_scores", "review", "presets", "puzzle_from_text") if has(hooks, name)]
+        if spec.kind is GameKind.PUZZLE and has(hooks, "presets"):
+            entry["presets"] = hooks.presets()
+        if spec.kind is GameKind.TURN_BASED:
+            try:
+                default = spec.make()
+                entry["kinds"] = plays.seat_kinds(default) if isinstance(default, Game) else []
+            except GridGamesError:
+                entry["kinds"] = ["human"]
+        out.append(entry)
+    return json_response({"games": out, "broken": [{"name": b.name, "reason": b.reason} for b in broken]})
+
+
+async def new_session(request: Request) -> Response:
+    return json_response({"session": server_state(request).sessions.create().id}, 201)
+
+
+async def status(request: Request) -> Response:
+    state = server_state(request)
+    return json_response({"sessions": len(state.sessions), "expired": state.sessions.expired, "jobs": state.jobs.stats(),
+                  "limits": attrs.asdict(state.config)})  # fmt: skip
+
+
+# --- errors ----------------------------------------------------------------------------------------------------
+async def _web_error(request: Request, error: Exception) -> Response:
+    status = error.status if isinstance(error, WebError) else 503 if isinstance(error, ServerBusyError) else 400
+    return json_response({"error": one_line(error)}, status)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    message = {404: "no such page or API call", 405: "this API call does not take that HTTP method"}.get(error.status_code, error.detail)
+    return json_response({"error": message}, error.status_code)
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    return json_response({"error": f"internal error ({type(error).__name__}); the server is still running"}, 500)
+
+
+def _routes() -> list[Any]:
+    play, puzzle = "/api/play/{game}", "/api/puzzle/{game}"
+    return [
+        Route("/", _page("index.html")),
+        Route("/play/{game}", _page("play.html")),
+        Route("/puzzle/{game}", _page("puzzle.html")),
+        Route("/favicon.ico", _no_icon),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        Route("/api/games", games),
+        Route("/api/session", new_session, methods=["POST"]),
+        Route("/api/status", status),
+        Route(f"{play}/new", api.play_new, methods=["POST"]),
+        Route(play, api.play_get),
+        Route(f"{play}/move", api.play_action(plays.play_move), methods=["POST"]),
+        Route(f"{play}/undo", api.play_action(plays.undo), methods=["POST"]),
+        Route(f"{play}/redo", api.play_action(plays.redo), methods=["POST"]),
+        Route(f"{play}/computer", api.play_job(plays.computer_work, "computer"), methods=["POST"]),
+        Route(f"{play}/scores", api.play_job(plays.scores_work, "scores"), methods=["POST"]),
+        Route(f"{play}/review", api.play_job(plays.review_work, "review"), methods=["POST"]),
+        Route(f"{play}/save", api.play_save),
+        Route(f"{play}/load", api.play_load, methods=["POST"]),
+        Route(f"{puzzle}/new", api.puzzle_new, methods=["POST"]),
+        Route(puzzle, api.puzzle_get),
+        Route(f"{puzzle}/list", api.puzzle_job(puzzles.list_work, "list"), methods=["POST"]),
+        Route(f"{puzzle}/count", api.puzzle_job(puzzles.count_work, "count"), methods=["POST"]),
+        Route(f"{puzzle}/solution/{{number}}.svg", api.puzzle_svg),
+        Route(f"{puzzle}/solution/{{number}}", api.puzzle_solution),
+        Route(f"{puzzle}/solutions.json", api.puzzle_json),
+        Route("/api/jobs/{job}", api.job_get),
+        Route("/api/jobs/{job}/cancel", api.job_cancel, methods=["POST"]),
+    ]
+
+
+def create_app(config: ServerConfig | None = None, registry: Registry | None = None) -> Starlette:
+    """The web application (serve it with any ASGI server; ``gridgames serve`` uses uvicorn)."""
+    config = config or ServerConfig()
+    shared = ServerState(config, registry or default_registry())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        shared.jobs.shutdown()
+
+    app = Starlette(
+        routes=_routes(),
+        middleware=[Middleware(_Guard, allowed_hosts=config.allowed_hosts)],
+        exception_handlers={GridGamesError: _web_error, HTTPException: _http_error, Exception: _server_error},
+        lifespan=lifespan,
+    )
+    app.state.gridgames = shared
+    return app
+
+
+class _Guard:
+    """ASGI middleware: refuses a request for another host name (one JSON error: no DNS rebinding) and adds `SECURITY_HEADERS`."""
+
+    def __init__(self, app: Any, allowed_hosts: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed = {host.lower() for host in allowed_hosts}
+
+    def _host_allowed(self, scope: Any) -> bool:
+        if "*" in self.allowed:
+            return True
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "").lower()
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host  # drop the port ([::1]:8000 -> [::1])
+        return name in self.allowed
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items() if k.lower().encode() not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        if not self._host_allowed(scope):
+            refusal = JSONResponse({"error": "this server answers requests for its own host names only (see --host)"}, status_code=400)
+            await refusal(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)

@@ -1,0 +1,63 @@
+"""The optional hooks a game offers ``gridgames serve``, beyond the generic protocol.
+
+A `GameSpec` may carry ``web=FACTORY``: a function returning an object with any of the
+methods below (duck-typed; a missing method means the page does without). The web
+framework never imports a game module: whatever is particular to a game reaches the
+page through these hooks, which any plugin may implement.
+
+Turn-based games:
+
+* ``move_targets(state) -> dict[Move, list[Cell]]``: the board cells a click plays each
+  legal move on (default: the cells the move fills, found by playing it on a copy);
+* ``move_scores(state, budget) -> dict``: ``{"scores": {move: int | None}, "exact": bool,
+  "note": str}``, the exact value of every legal move for the side to move (shown
+  under the board on demand), None where the budget ran out;
+* ``review(state, budget) -> list[dict]``: after the end, one entry per move played:
+  ``{"number", "player", "move", "score", "best", "mark"}`` (mark: "mistake",
+  "inaccuracy" or None);
+* ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
+  ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
+* ``save_text(state, seats, think, seed) -> str`` and ``load_text(text) -> (state, seats)``:
+  the game's own save-file format (the one its terminal game writes), instead of
+  `gridgames.saves`; ``seats`` is one player kind per player, in turn order.
+
+Puzzles:
+
+* ``presets() -> list[dict]``: named puzzles, ``{"name", "description", "options"}``;
+* ``puzzle_from_text(board, pieces, one_sided) -> Puzzle``: a puzzle from a pasted
+  board picture and piece list.
+
+Long hooks (``move_scores``, ``review``) get a ``budget``: call ``budget.keep_going(nodes)``
+often (it is False once the time or node budget is spent or the page went away) and
+``budget.report(fraction, found, text)`` to show progress; ``budget.partial`` (JSON-ready,
+moves as text) is shown before the end (Connect Four: the columns solved so far).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridgames.game import GameSpec
+
+__all__ = ["HOOKS", "hooks_of"]
+
+HOOKS = ("move_targets", "computer_move", "move_scores", "review", "save_text", "load_text", "presets", "puzzle_from_text")
+
+
+class _NoHooks:
+    """A game without web hooks."""
+
+
+def hooks_of(spec: GameSpec) -> Any:
+    """The game's hooks object (an empty one when it declares none or its factory fails)."""
+    if spec.web is None:
+        return _NoHooks()
+    try:
+        return spec.web()
+    except Exception:  # noqa: BLE001 - a plugin's hooks may fail in any way: the generic pages still work
+        return _NoHooks()
+
+
+def has(hooks: Any, name: str) -> bool:
+    """True when the hooks object offers ``name``."""
+    return callable(getattr(hooks, name, None))

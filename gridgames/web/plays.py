@@ -1,0 +1,266 @@
+"""Turn-based games in the browser: new game, moves, undo/redo, computer moves, scores, review, save and load.
+
+Everything here works from the game protocol (`gridgames.game`) and the game's optional
+hooks (`gridgames.web.hooks`); no game module is imported. Functions that take time
+return a job's work function (run by `gridgames.web.jobs.JobPool`) and a callback that
+applies the result to the play if the position has not changed in the meantime.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gridgames.game import Game, GameSpec, Move, State
+from gridgames.saves import SavedPlay, from_json, restore, to_json
+from gridgames.search.players import AI_KINDS, make_ai
+from gridgames.web.hooks import has
+from gridgames.web.jobs import Budget, Job
+from gridgames.web.sessions import Play
+from gridgames.web.validate import WebError, integer, number, option_values, text
+
+__all__ = ["computer_work", "load_play", "new_play", "play_move", "redo", "review_work", "save_text", "scores_work", "seat_kinds", "undo", "view"]
+
+DEFAULT_THINK = 2.0
+MAX_THINK = 10.0
+MAX_TARGETS = 1000
+Work = tuple[Callable[[Budget], Any], Callable[[Job], None]]
+
+
+def seat_kinds(game: Game) -> list[str]:
+    """Who may sit in a seat: a human, or the game's own computer levels (else the generic AIs)."""
+    return ["human", *(game.computer_levels() or AI_KINDS)]
+
+
+def _default_seats(game: Game) -> list[str]:
+    kinds = seat_kinds(game)
+    computer = "medium" if "medium" in kinds else "ai" if "ai" in kinds else kinds[-1]
+    return ["human"] + [computer] * (game.info.num_players - 1)
+
+
+def _seats(game: Game, raw: Any) -> list[str]:
+    if raw is None:
+        return _default_seats(game)
+    kinds = seat_kinds(game)
+    if not isinstance(raw, list) or len(raw) != game.info.num_players or not all(isinstance(k, str) for k in raw):
+        raise WebError(f"'seats' must list {game.info.num_players} player kinds, one per player (from {', '.join(kinds)})")
+    for kind in raw:
+        if kind not in kinds:
+            raise WebError(f"{kind!r} is not a player of this game (choose from {', '.join(kinds)})")
+    return list(raw)
+
+
+def _build(spec: GameSpec, options: dict[str, Any]) -> Game:
+    game = spec.make(**options)
+    if not isinstance(game, Game):
+        raise WebError(f"{spec.name} is a puzzle, not a turn-based game")
+    return game
+
+
+def new_play(spec: GameSpec, data: dict[str, Any]) -> Play:
+    """A new game from the request: options, seats, think time, seed."""
+    options = option_values(spec, data.get("options"))
+    game = _build(spec, options)
+    seed = integer(data, "seed", None, 0, 2**63)
+    think = number(data, "think", DEFAULT_THINK, 0.05, MAX_THINK)
+    return Play(spec.name, game, game.new_state(), _seats(game, data.get("seats")), think, random.Random(seed), options, seed=seed)
+
+
+def play_move(play: Play, data: dict[str, Any]) -> None:
+    """Play a move given in the game's notation (``{"move": "4"}``)."""
+    move_text = text(data, "move", limit=100)
+    if _computer_to_move(play):
+        raise WebError(f"it is {play.seats[play.state.current_player]}'s turn (a computer player), not a human's", 409)
+    move = play.game.parse_move(move_text)
+    play.state.check_playable(move)
+    _apply(play, move)
+
+
+def _apply(play: Play, move: Move, *, keep_redo: bool = False) -> None:
+    play.state.play(move)
+    if not keep_redo:
+        play.redo.clear()
+    play.scores = None
+    play.review = None
+
+
+def _computer_to_move(play: Play) -> bool:
+    return not play.state.is_over and play.seats[play.state.current_player] != "human"
+
+
+def undo(play: Play) -> None:
+    """Take back the last move, and the computer's moves before it, so that a human is to move again."""
+    if not play.state.history:
+        raise WebError("there is no move to undo", 409)
+    humans = "human" in play.seats
+    play.redo.append(play.state.undo())
+    while play.state.history and humans and play.seats[play.state.current_player] != "human":
+        play.redo.append(play.state.undo())
+    play.scores = None
+    play.review = None
+
+
+def redo(play: Play) -> None:
+    """Replay the moves undone last (up to the next human move)."""
+    if not play.redo:
+        raise WebError("there is no move to redo", 409)
+    _apply(play, play.redo.pop(), keep_redo=True)
+    while play.redo and _computer_to_move(play) and "human" in play.seats:
+        _apply(play, play.redo.pop(), keep_redo=True)
+
+
+def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
+    if has(hooks, "move_targets"):
+        return {int(m): [(int(r), int(c)) for r, c in cells] for m, cells in hooks.move_targets(state).items()}
+    grid = state.board()
+    if grid is None:
+        return {}
+    before = grid.cells.copy()
+    targets: dict[Move, list[tuple[int, int]]] = {}
+    for move in list(state.legal_moves())[:MAX_TARGETS]:
+        after = state.copy()
+        after.play(move)
+        board = after.board()
+        if board is not None:
+            changed = np.argwhere((before == 0) & (board.cells != 0))
+            targets[move] = [(int(r), int(c)) for r, c in changed]
+    return targets
+
+
+def _outcome(play: Play) -> dict[str, Any] | None:
+    outcome = play.state.outcome
+    if outcome is None:
+        return None
+    names = play.game.info.player_names
+    line = f"Draw: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins: {outcome.reason}"
+    return {"winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells]}
+
+
+def view(play: Play, hooks: Any) -> dict[str, Any]:
+    """Everything the page shows of a play, as JSON."""
+    state, game = play.state, play.game
+    fmt = game.format_move
+    grid = state.board()
+    over = state.is_over
+    return {
+        "game": play.name, "options": play.options, "players": list(game.info.player_names), "seats": play.seats,
+        "kinds": seat_kinds(game), "think": play.think, "seed": play.seed,
+        "moves": state.notation(), "history": [fmt(m) for m in state.history],
+        "to_move": None if over else state.current_player, "outcome": _outcome(play),
+        "legal": [fmt(m) for m in state.legal_moves()],
+        "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()},
+        "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist()},
+        "svg": state.svg(), "text": state.to_text(),
+        "can_undo": bool(state.history), "can_redo": bool(play.redo), "computer_to_move": _computer_to_move(play),
+        "scores": play.scores, "review": play.review, "notes": play.notes[-1:],
+        "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True},
+    }  # fmt: skip
+
+
+def _same_position(play: Play, history: tuple[Move, ...]) -> Callable[[], bool]:
+    return lambda: play.state.history == history
+
+
+def computer_work(play: Play, hooks: Any, lock: Any) -> Work:
+    """The computer's move for the seat to move (a job), and the callback that plays it if nothing changed meanwhile."""
+    if not _computer_to_move(play):
+        raise WebError("it is not a computer player's turn", 409)
+    snapshot, level, think = play.state.copy(), play.seats[play.state.current_player], play.think
+    seed = play.rng.getrandbits(63)
+    unchanged = _same_position(play, snapshot.history)
+
+    def work(budget: Budget) -> dict[str, Any]:
+        rng = random.Random(seed)
+        budget.report(None, None, f"{level} is thinking")
+        if has(hooks, "computer_move"):
+            move, note = hooks.computer_move(snapshot, level, rng, think)
+        else:
+            own = level in snapshot.game.computer_levels()
+            player = snapshot.game.computer_player(level, rng) if own else make_ai(snapshot, level, seconds=think, rng=rng)
+            move, note = player.choose(snapshot), getattr(player, "note", "")
+        return {"move": snapshot.game.format_move(move), "note": note, "level": level}
+
+    def done(job: Job) -> None:
+        with lock:
+            if not unchanged():
+                job.result["applied"] = False
+                return
+            move = play.game.parse_move(job.result["move"])
+            play.state.check_playable(move)
+            _apply(play, move)
+            play.notes.append(job.result["note"])
+            job.result["applied"] = True
+
+    return work, done
+
+
+def scores_work(play: Play, hooks: Any, lock: Any) -> Work:
+    """Every legal move's exact score (the game's ``move_scores`` hook) as a job; kept on the play while the position stands."""
+    if not has(hooks, "move_scores"):
+        raise WebError(f"{play.name} offers no move scores", 404)
+    if play.state.is_over:
+        raise WebError("the game is over: there is nothing to score", 409)
+    snapshot = play.state.copy()
+    unchanged = _same_position(play, snapshot.history)
+
+    def work(budget: Budget) -> dict[str, Any]:
+        result = dict(hooks.move_scores(snapshot, budget))
+        result["scores"] = {snapshot.game.format_move(m): s for m, s in result.get("scores", {}).items()}
+        result["moves"] = snapshot.notation()
+        return result
+
+    def done(job: Job) -> None:
+        with lock:
+            if unchanged():
+                play.scores = job.result
+
+    return work, done
+
+
+def review_work(play: Play, hooks: Any, lock: Any) -> Work:
+    """The game's review (its ``review`` hook) after the end, as a job."""
+    if not has(hooks, "review"):
+        raise WebError(f"{play.name} offers no review", 404)
+    if not play.state.is_over:
+        raise WebError("the review comes after the end of the game", 409)
+    snapshot = play.state.copy()
+    unchanged = _same_position(play, snapshot.history)
+
+    def work(budget: Budget) -> list[dict[str, Any]]:
+        return list(hooks.review(snapshot, budget))
+
+    def done(job: Job) -> None:
+        with lock:
+            if unchanged():
+                play.review = job.result
+
+    return work, done
+
+
+def save_text(play: Play, hooks: Any) -> str:
+    """The save file of the game: the game's own format (hook ``save_text``) or `gridgames.saves`' JSON."""
+    if has(hooks, "save_text"):
+        return str(hooks.save_text(play.state, list(play.seats), play.think, play.seed))
+    return to_json(SavedPlay(play.name, play.options, play.state.notation(), tuple(play.seats), play.think, play.seed))
+
+
+def load_play(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> Play:
+    """A play from an uploaded save file's text (``{"text": ...}``), the same JSON the terminal game writes."""
+    body = text(data, "text", limit=200_000)
+    think, seed = DEFAULT_THINK, None
+    if has(hooks, "load_text"):
+        state, seats = hooks.load_text(body)
+        game = state.game
+        options = {o.name: getattr(game, o.name) for o in spec.options if hasattr(game, o.name)}
+    else:
+        saved = from_json(body, source="the uploaded file")
+        game, state = restore(spec, saved, source="the uploaded file")
+        options, seats = dict(saved.options), list(saved.seats) or [None] * game.info.num_players
+        think, seed = saved.think or DEFAULT_THINK, saved.seed
+    kinds = seat_kinds(game)
+    defaults = _default_seats(game)
+    chosen = [s if s in kinds else d for s, d in zip(seats, defaults)] if len(seats) == len(defaults) else defaults
+    return Play(spec.name, game, state, chosen, min(max(think, 0.05), MAX_THINK), random.Random(seed), options, seed=seed)

@@ -1,0 +1,151 @@
+"""Puzzles in the browser: build one (options, a preset, or a pasted board and pieces), list solutions, count them.
+
+Solutions are listed from one resumable stream per puzzle (``list`` continues where the
+last stopped); a session keeps at most `MAX_KEPT` of them (the oldest are dropped, their
+numbers stay). Counting reports its progress and stops when cancelled or out of time,
+with the count so far marked partial.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from gridgames.game import GameSpec, Puzzle, Solution
+from gridgames.web.hooks import has
+from gridgames.web.jobs import Budget, Job
+from gridgames.web.sessions import PuzzleRun
+from gridgames.web.validate import WebError, boolean, integer, option_values, text
+
+__all__ = ["MAX_KEPT", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
+
+MAX_KEPT = 2000
+MAX_LIST = 500
+MAX_BOARD_TEXT = 5000
+
+
+def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:
+    """A puzzle from ``{"options": {...}}`` or, when the game can read them, ``{"board": PICTURE, "pieces": TEXT}``."""
+    if "board" in data:
+        if not has(hooks, "puzzle_from_text"):
+            raise WebError(f"{spec.name} does not read pasted boards; give its options")
+        board = text(data, "board", limit=MAX_BOARD_TEXT)
+        pieces = text(data, "pieces", "", limit=MAX_BOARD_TEXT)
+        one_sided = boolean(data, "one_sided")
+        puzzle = hooks.puzzle_from_text(board, pieces, one_sided)
+        source = {"board": board, "pieces": pieces, "one_sided": one_sided}
+    else:
+        options = option_values(spec, data.get("options"))
+        puzzle = spec.make(**options)
+        source = {"options": options}
+    if not isinstance(puzzle, Puzzle):
+        raise WebError(f"{spec.name} is a turn-based game, not a puzzle")
+    return PuzzleRun(spec.name, puzzle, source)
+
+
+def _describe(puzzle: Puzzle) -> str:
+    describe = getattr(puzzle, "describe", None)
+    return str(describe()) if callable(describe) else type(puzzle).__name__
+
+
+def view(run: PuzzleRun) -> dict[str, Any]:
+    """What the page shows of a puzzle: its description, the empty board, the solutions listed, the last count."""
+    return {"game": run.name, "source": run.source, "describe": _describe(run.puzzle), "board_svg": run.puzzle.svg(()),
+            "listed": run.first + len(run.solutions), "kept_from": run.first, "exhausted": run.exhausted,
+            "count": run.count}  # fmt: skip
+
+
+def _stream(run: PuzzleRun, budget: Budget) -> Iterator[Solution]:
+    """The run's stream of solutions, watched by this job's budget (a new stream skips what was listed before)."""
+    run.budget = budget
+    if run.stream is None:
+        stream = iter(run.puzzle.solutions(on_progress=lambda fraction, found: run.budget.check() if run.budget else None))
+        for _ in range(run.first + len(run.solutions)):  # after a stopped listing: the order is the same every time
+            next(stream)
+        run.stream = stream
+    return run.stream
+
+
+def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any]:
+    """List the next ``n`` solutions (a job): they join the run's kept solutions."""
+    n = integer(data, "n", 20, 1, MAX_LIST) or 20
+    if run.exhausted:
+        raise WebError("every solution is listed already", 409)
+    found: list[Solution] = []
+
+    def work(budget: Budget) -> dict[str, Any]:
+        try:
+            stream = _stream(run, budget)
+            while len(found) < n and budget.keep_going():
+                try:
+                    found.append(next(stream))
+                    budget.report(len(found) / n, len(found), f"{len(found)} of {n} solutions")
+                except StopIteration:
+                    run.exhausted = True
+                    break
+        except KeyboardInterrupt:  # stopped inside the search: the stream is spent, a new one resumes next time
+            run.stream = None
+        if budget.stopped == "cancelled":  # what was found is dropped: so is the stream, which went past it
+            run.stream = None
+        return {"found": len(found), "exhausted": run.exhausted}
+
+    def done(job: Job) -> None:
+        with lock:
+            run.solutions.extend(found)
+            overflow = len(run.solutions) - MAX_KEPT
+            if overflow > 0:
+                del run.solutions[:overflow]
+                run.first += overflow
+            job.result["listed"] = run.first + len(run.solutions)
+
+    return work, done
+
+
+def count_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any]:
+    """Count every solution (or one per symmetry class) as a job; progress, cancellable, partial when stopped."""
+    unique = boolean(data, "unique")
+
+    def work(budget: Budget) -> dict[str, Any]:
+        def progress(fraction: float, found: int) -> None:
+            budget.report(fraction, found, f"{found:,} solutions so far")
+            budget.check()
+
+        result = run.puzzle.count(unique=unique, on_progress=progress)
+        return {"count": result.count, "partial": bool(result.partial or budget.stopped), "unique": unique,
+                "seconds": round(result.seconds, 3), "stopped": budget.stopped}  # fmt: skip
+
+    def done(job: Job) -> None:
+        with lock:
+            run.count = job.result
+
+    return work, done
+
+
+def _solution(run: PuzzleRun, number: int) -> Solution:
+    index = number - 1 - run.first
+    if not 0 <= index < len(run.solutions):
+        kept = f"{run.first + 1} to {run.first + len(run.solutions)}" if run.solutions else "none yet"
+        raise WebError(f"solution {number} is not listed (listed and kept: {kept})", 404)
+    return run.solutions[index]
+
+
+def solution_view(run: PuzzleRun, number: int) -> dict[str, Any]:
+    """Solution ``number`` (1 first): its SVG, text and placements."""
+    solution = _solution(run, number)
+    return {"number": number, "svg": run.puzzle.svg(solution, title=f"solution {number}"), "text": run.puzzle.to_text(solution),
+            "placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in solution],
+            "valid": run.puzzle.is_solution(solution)}  # fmt: skip
+
+
+def solution_svg(run: PuzzleRun, number: int) -> str:
+    """Solution ``number`` as a standalone SVG document."""
+    return run.puzzle.svg(_solution(run, number), title=f"{run.name} solution {number}")
+
+
+def export_json(run: PuzzleRun) -> str:
+    """The puzzle and its kept solutions as JSON (placements as piece names and cells)."""
+    data = {"game": run.name, "puzzle": _describe(run.puzzle), "source": run.source, "first": run.first + 1,
+            "solutions": [[{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in s] for s in run.solutions],
+            "count": run.count}  # fmt: skip
+    return json.dumps(data, indent=1) + "\n"

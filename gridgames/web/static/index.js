@@ -1,0 +1,22 @@
+// The index page: every installed game, with a link to its page.
+"use strict";
+(async () => {
+  const r = await fetch("/api/games");
+  const data = await r.json();
+  const list = document.getElementById("games");
+  for (const g of data.games) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = (g.kind === "puzzle" ? "/puzzle/" : "/play/") + encodeURIComponent(g.name);
+    a.textContent = g.name;
+    a.className = "game-link";
+    li.appendChild(a);
+    li.appendChild(document.createTextNode(` (${g.kind}): ${g.summary}`));
+    list.appendChild(li);
+  }
+  for (const b of data.broken) {
+    const li = document.createElement("li");
+    li.textContent = `${b.name}: broken (${b.reason})`;
+    list.appendChild(li);
+  }
+})();

@@ -1,0 +1,174 @@
+"""Books wired into the answers: the oracle, analyze_position, hints, hard and perfect give the solver's scores."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+
+from gridgames_connect4 import players  # noqa: E402
+from gridgames_connect4.analysis import analyze_position  # noqa: E402
+from gridgames_connect4.book import Book, BookError  # noqa: E402
+from gridgames_connect4.book_build import build_book  # noqa: E402
+from gridgames_connect4.oracle import best_from_book, book_columns, column_scores  # noqa: E402
+from gridgames_connect4.players import advise, make_player  # noqa: E402
+from gridgames_connect4.rules import Connect4  # noqa: E402
+from gridgames_connect4.solver import Solver  # noqa: E402
+
+BOARDS = [(4, 4, 8), (5, 4, 8), (6, 4, 5)]  # width, height, depth: each builds in about a second
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], Book]:
+    folder = tmp_path_factory.mktemp("oracle-books")
+    found = {}
+    for width, height, depth in BOARDS:
+        path = folder / f"{width}x{height}.bin"
+        build_book(width, height, 4, depth, path, table_bits=18)
+        found[width, height] = Book.load(path, width=width, height=height, connect=4)
+    return found
+
+
+def _random_positions(game: Connect4, plies: range, count: int, seed: int) -> list[list[int]]:
+    """``count`` random unfinished positions with a number of discs drawn from ``plies``."""
+    rng = random.Random(seed)
+    out: list[list[int]] = []
+    while len(out) < count:
+        state = game.new_state()
+        target = rng.choice(list(plies))
+        while len(state.history) < target and not state.is_over:
+            state.play(rng.choice(list(state.legal_moves())))
+        if not state.is_over and len(state.history) == target:
+            out.append(list(state.history))
+    return out
+
+
+@pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
+def test_the_book_answers_every_column_before_its_depth_as_the_solver(books: dict, width: int, height: int, depth: int) -> None:
+    book = books[width, height]
+    game = Connect4(width, height, 4)
+    solver = Solver(width, height, 4, table_bits=18)
+    for moves in [[], *_random_positions(game, range(depth), 60, seed=width * 10 + height)]:
+        scores = book_columns(book, moves)
+        assert scores == solver.analyze(moves), moves
+        assert book_columns(book, moves, weak=True) == solver.analyze(moves, weak=True), moves
+
+
+@pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
+def test_positions_at_or_past_the_depth_go_to_the_solver(books: dict, width: int, height: int, depth: int) -> None:
+    book = books[width, height]
+    game = Connect4(width, height, 4)
+    solver = Solver(width, height, 4, table_bits=18)
+    for moves in _random_positions(game, range(depth, min(depth + 3, width * height - 1)), 10, seed=depth):
+        assert book_columns(book, moves) is None
+        scores, from_book = column_scores(width, height, 4, moves, book=book)
+        assert (scores, from_book) == (solver.analyze(moves), False), moves
+    scores, from_book = column_scores(width, height, 4, [], book=book)
+    assert from_book and scores == solver.analyze([])
+
+
+@pytest.mark.parametrize("weak", [False, True])
+def test_analyze_position_with_a_book_equals_without(books: dict, weak: bool) -> None:
+    book = books[5, 4]
+    game = Connect4(5, 4, 4)
+    for moves in [[], *_random_positions(game, range(11), 25, seed=3)]:
+        state = game.from_moves(moves)
+        with_book = analyze_position(state, weak=weak, book=book)
+        without = analyze_position(state, weak=weak)
+        assert with_book == without, moves
+
+
+def test_a_book_for_another_board_is_refused_everywhere(books: dict) -> None:
+    book = books[4, 4]
+    game = Connect4(5, 4, 4)
+    with pytest.raises(BookError, match="book for 4x4 with lines of 4, not 5x4"):
+        analyze_position(game.new_state(), book=book)
+    with pytest.raises(BookError, match="not 5x4"):
+        make_player("perfect", game, random.Random(0), book=book)
+    with pytest.raises(BookError, match="not 5x4"):
+        advise(game.new_state(), random.Random(0), book=book)
+    with pytest.raises(BookError, match="not 5x4"):
+        column_scores(5, 4, 4, [], book=book)
+
+
+def test_the_hint_from_a_book_has_the_solvers_scores(books: dict) -> None:
+    book = books[6, 4]
+    game = Connect4(6, 4, 4)
+    solver = Solver(6, 4, 4, table_bits=18)
+    for moves in _random_positions(game, range(5), 12, seed=8):
+        state = game.from_moves(moves)
+        advice = advise(state, random.Random(1), think=30, book=book)
+        exact = solver.analyze(moves)
+        assert advice.scores == tuple(exact), moves
+        assert exact[advice.column] == max(s for s in exact if s is not None)
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 4)])
+def test_perfect_with_a_book_plays_only_optimal_moves(books: dict, width: int, height: int) -> None:
+    """Perfect against random from random openings: every move keeps the best score (checked with the solver)."""
+    book = books[width, height]
+    game = Connect4(width, height, 4)
+    solver = Solver(width, height, 4, table_bits=18)
+    rng = random.Random(width)
+    perfect = make_player("perfect", game, random.Random(2), think=30.0, book=book)
+    opponent = make_player("random", game, rng)
+    checked = 0
+    for _ in range(8):
+        state = game.new_state()
+        for _ in range(rng.randrange(0, 3)):
+            state.play(rng.choice(list(state.legal_moves())))
+        hero = state.current_player
+        while not state.is_over:
+            if state.current_player != hero:
+                state.play(opponent.choose(state))
+                continue
+            scores = solver.analyze(list(state.history))
+            column = perfect.choose(state)
+            assert scores[column] == max(s for s in scores if s is not None), (state.notation(), column, scores)
+            assert perfect.note == ""
+            state.play(column)
+            checked += 1
+    assert perfect.from_book >= 8 and checked > perfect.from_book  # the book and the solver both answered
+
+
+def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
+    book = books[5, 4]
+    game = Connect4(5, 4, 4)
+    hard = make_player("hard", game, random.Random(4), think=0.2, book=book)
+    for moves in _random_positions(game, range(1, 8), 40, seed=5):
+        state = game.from_moves(moves)
+        if players.forced_move(state, random.Random(0)) is not None:
+            continue
+        before = hard.from_book
+        column = hard.choose(state)
+        if hard.from_book > before:
+            found = best_from_book(book, moves)
+            assert found is not None
+            scores = found[1]
+            assert scores[column] == max(s for s in scores if s is not None), moves
+    assert hard.from_book >= 20
+
+
+
+def test_perfect_plays_exactly_whenever_the_solver_answers_within_think() -> None:
+    """The whole think budget goes to the exact search: a position needing N nodes is exact with think worth N nodes."""
+    from gridgames_connect4.solver import DEFAULT_NODE_RATE
+
+    game = Connect4()
+    moves = list(game.from_notation("44444362").history)  # 7x6, no forced move, a few million positions to solve
+    solver = Solver()
+    exact = solver.best_move(moves, all_scores=False)
+    needed = solver.explored
+    assert exact.exact and needed > 100_000
+    best = solver.solve(moves)
+    for share, exact_expected in ((0.3, False), (1.05, True)):
+        players.shared_solver.cache_clear()  # a fresh table, as the count above
+        perfect = make_player("perfect", game, random.Random(0), think=share * needed / DEFAULT_NODE_RATE)
+        column = perfect.choose(game.from_moves(moves))
+        if exact_expected:
+            assert perfect.note == "" and -solver.solve([*moves, column]) == best
+        else:
+            assert perfect.note.startswith("depth-limited search (depth ")
+    players.shared_solver.cache_clear()

@@ -1,0 +1,193 @@
+"""End to end in a real headless browser (the system's Chromium driven by Playwright): every page, as a user plays it.
+
+Skipped, with the reason, when Playwright or a Chromium is missing; nothing is downloaded. Connect Four is won
+against ``perfect`` on 5x4 with lines of 3 (a first-player win the page's exact scores show how to play; on 7x6 the
+scores of the opening take the solver minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gridgames_test_support.browser import (
+    browser_context,
+    chromium_path,
+    png_colours,
+    running_server,
+)
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
+CHROMIUM = chromium_path()
+if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):  # CI installs Chromium: a skip there would hide it
+    raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
+
+from gridgames.web.app import ServerConfig, create_app
+
+TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    """The server, on loopback, for the whole module."""
+    with running_server(create_app(ServerConfig())) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[Any]:
+    """One browser for the module."""
+    assert CHROMIUM is not None
+    with browser_context(CHROMIUM) as browser:
+        browser.set_default_timeout(TIMEOUT_MS)
+        yield browser
+
+
+@pytest.fixture
+def page(context: Any) -> Iterator[Any]:
+    """A fresh tab; the test fails on any error in the page's scripts."""
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    tab.close()
+    assert not errors, errors
+
+
+def check_screenshot(page: Any, selectors: list[str]) -> None:
+    """A screenshot shows the page: the elements it must have are visible as it is taken, and the picture is not blank."""
+    for selector in selectors:
+        assert page.locator(selector).first.is_visible(), f"{selector} is not visible"
+    width, height, colours = png_colours(page, page.screenshot(full_page=True))
+    assert width >= 800 and height >= 400 and colours >= 8, (width, height, colours)
+
+
+def new_connect4(page: Any, base_url: str, width: int, height: int, connect: int, yellow: str) -> None:
+    page.goto(f"{base_url}/play/connect4")
+    page.wait_for_selector("#board .cell")
+    page.fill("#opt-width", str(width))
+    page.fill("#opt-height", str(height))
+    page.fill("#opt-connect", str(connect))
+    page.select_option("#seat-1", yellow)
+    page.click("#new-game")
+    page.wait_for_function(f"() => document.querySelectorAll('#board .cell').length === {width * height}")
+
+
+def moves_played(page: Any) -> int:
+    return len(re.findall(r"\d+\.\S+", page.inner_text("#moves")))
+
+
+def test_index_lists_every_game(page: Any, base_url: str) -> None:
+    page.goto(base_url)
+    page.wait_for_selector("a.game-link")
+    names = page.locator("a.game-link").all_inner_texts()
+    assert {"connect4", "pentomino", "mnk", "nqueens"} <= set(names)
+    check_screenshot(page, ["h1", "#games"])
+
+
+def test_connect4_following_the_scores_beats_perfect(page: Any, base_url: str) -> None:
+    new_connect4(page, base_url, 5, 4, 3, "perfect")
+    page.check("#show-scores")
+    page.locator("#board").click(position={"x": 1, "y": 1})  # focus the page, not an input (digits play)
+    while "wins" not in page.inner_text("#status") and "Draw" not in page.inner_text("#status"):
+        played = moves_played(page)
+        page.wait_for_function(  # every playable column solved (\u2026 marks one still being solved)
+            "() => { const t = [...document.querySelectorAll('#scores div')].map((d) => d.textContent.trim());"
+            " return t.some((x) => /\\d/.test(x)) && !t.some((x) => x === '\u2026'); }"
+        )
+        scores = {c: page.inner_text(f"#score-{c}").strip() for c in range(1, 6)}
+        best = max((int(s), c) for c, s in scores.items() if re.fullmatch(r"[+-]?\d+", s))[1]
+        page.keyboard.press(str(best))  # digit keys play
+        page.wait_for_function(
+            f"() => document.getElementById('status').textContent.includes('wins') || "
+            f"(document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length >= {played + 2}"
+        )
+    assert page.inner_text("#status").startswith("red wins")
+    assert page.locator("#board .cell.win").count() == 3
+    check_screenshot(page, ["#board", "#status", "#moves", "#undo", "#save"])
+
+
+def test_two_humans_undo_save_and_load(page: Any, base_url: str, tmp_path: Path) -> None:
+    new_connect4(page, base_url, 7, 6, 4, "human")
+    for column in (4, 4, 5):
+        played = moves_played(page)
+        page.click(f'#board .cell[data-row="0"][data-col="{column - 1}"]')  # a click anywhere in the column
+        page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {played + 1}")
+    assert page.locator("#board .cell.p0").count() == 2 and page.locator("#board .cell.p1").count() == 1
+    page.click("#undo")
+    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.4 2.4'")
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    data = json.loads(saved.read_text())
+    assert data["format"] == "gridgames-connect4" and data["moves"] == "44"
+    page.click("#new-game")
+    page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
+    page.set_input_files("#load-file", str(saved))
+    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.4 2.4'")
+    assert page.locator("#board .cell.p0").count() == 1 and page.inner_text("#status").startswith("red")
+
+
+def test_a_bad_move_shows_one_error_line_not_a_stack_trace(page: Any, base_url: str) -> None:
+    new_connect4(page, base_url, 7, 6, 4, "human")
+    page.fill("#move-text", "9")
+    page.press("#move-text", "Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    message = page.inner_text("#error")
+    assert "no column 9" in message and "Traceback" not in message
+    response = page.request.post(f"{base_url}/api/play/connect4/move", data={"move": "4"})  # no session
+    assert response.status == 401 and "X-Session" in response.json()["error"]
+
+
+def test_count_6x10_pentomino_tilings_and_page_through_them(page: Any, base_url: str, tmp_path: Path) -> None:
+    page.goto(f"{base_url}/puzzle/pentomino")
+    page.wait_for_selector("#preset option[value='6x10']", state="attached")
+    page.select_option("#preset", "6x10")
+    page.click("#count")
+    page.wait_for_function("() => document.getElementById('count-result').dataset.count !== undefined")
+    assert "9,356 solutions" in page.inner_text("#count-result")
+    page.click("#first")
+    page.wait_for_function("() => document.getElementById('page-label').textContent.startsWith('solution 1 of')")
+    page.click("#next")
+    page.wait_for_function("() => document.getElementById('page-label').textContent.startsWith('solution 2 of')")
+    assert page.locator("#solution svg text").count() == 12  # the twelve pieces, by name
+    with page.expect_download() as download:
+        page.click("#download-svg")
+    svg = tmp_path / "tiling.svg"
+    download.value.save_as(svg)
+    assert svg.read_text().lstrip().startswith("<svg")
+    check_screenshot(page, ["#preset", "#count", "#count-result", "#solution svg", "#next", "#download-json"])
+
+
+def test_count_can_be_cancelled_from_the_page(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/puzzle/pentomino")
+    page.fill("#opt-board", "8x8")
+    page.fill("#opt-pieces", "pentominoes+O")
+    page.click("#count")
+    page.wait_for_selector("#job:not([hidden])")
+    page.click("#cancel")
+    page.wait_for_function("() => document.getElementById('count-result').textContent.length > 0")
+    assert "partial" in page.inner_text("#count-result") or "cancelled" in page.inner_text("#count-result")
+
+
+def test_an_example_plugin_game_plays_on_the_generic_page(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/play/mnk")
+    page.wait_for_selector("#board .cell")
+    page.select_option("#seat-1", "ai")
+    page.fill("#think", "0.3")
+    page.click("#new-game")
+    page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
+    page.click('#board .cell[data-row="1"][data-col="1"]')  # b2, the centre
+    page.wait_for_function("() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === 2")
+    assert page.inner_text("#moves").startswith("1.b2 2.")
+    assert page.locator("#board .cell.p0").count() == 1 and page.locator("#board .cell.p1").count() == 1
+    check_screenshot(page, ["#board", "#seat-0", "#seat-1", "#legal button", "#moves"])

@@ -1,0 +1,95 @@
+"""Helpers of the browser tests: the server in a thread, the system's Chromium through Playwright, PNG checks."""
+
+from __future__ import annotations
+
+import base64
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+"""Without the background-networking flags Chromium keeps calling out to a network this machine may not have."""
+
+
+def chromium_path() -> str | None:
+    """The system's Chromium (Debian's chromium package), or None; nothing is ever downloaded."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path is not None:
+            return path
+    return None
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def running_server(app: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on loopback in a thread; yields its base URL; stops it after."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+@contextmanager
+def browser_context(executable: str) -> Iterator[Any]:
+    """A Playwright context of the system's Chromium with a fresh profile (downloads accepted)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=executable, args=CHROMIUM_ARGS, headless=True, accept_downloads=True,
+            viewport={"width": 1100, "height": 850},
+        )  # fmt: skip
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+PNG_COLOURS_JS = """async (b64) => {
+  const image = new Image();
+  image.src = "data:image/png;base64," + b64;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width; canvas.height = image.height;
+  const ctx = canvas.getContext("2d");
+  ctx.drawImage(image, 0, 0);
+  const data = ctx.getImageData(0, 0, image.width, image.height).data;
+  const seen = new Set();
+  for (let i = 0; i < data.length; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  return [image.width, image.height, seen.size];
+}"""
+
+
+def png_colours(page: Any, png: bytes) -> tuple[int, int, int]:
+    """A PNG screenshot's width, height and number of distinct colours (1: blank), decoded by the browser itself."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    width, height, colours = page.evaluate(PNG_COLOURS_JS, base64.b64encode(png).decode())
+    return int(width), int(height), int(colours)

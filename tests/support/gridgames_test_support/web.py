@@ -1,0 +1,42 @@
+"""Helpers of the web tests: an API client on Starlette's test client, and waiting for jobs."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+JOB_WAIT_SECONDS = 120.0
+
+
+class Api:
+    """A session of the web API through a test client (or any httpx-like client)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        response = client.post("/api/session")
+        assert response.status_code == 201, response.text
+        self.headers = {"X-Session": response.json()["session"]}
+
+    def get(self, path: str) -> Any:
+        """GET with the session."""
+        return self.client.get(path, headers=self.headers)
+
+    def post(self, path: str, body: Any = None) -> Any:
+        """POST JSON with the session."""
+        return self.client.post(path, json=body if body is not None else {}, headers=self.headers)
+
+    def ok(self, method: str, path: str, body: Any = None) -> Any:
+        """The JSON of a call that must succeed."""
+        response = self.get(path) if method == "GET" else self.post(path, body)
+        assert response.status_code < 300, f"{method} {path}: {response.status_code} {response.text}"
+        return response.json()
+
+    def job(self, path: str, body: Any = None) -> dict[str, Any]:
+        """Start a job and poll it to its end; its final view."""
+        job = self.ok("POST", path, body)["job"]
+        deadline = time.monotonic() + JOB_WAIT_SECONDS
+        while job["status"] in ("queued", "running"):
+            assert time.monotonic() < deadline, f"job {job} did not end within {JOB_WAIT_SECONDS} s"
+            time.sleep(0.02)
+            job = self.ok("GET", f"/api/jobs/{job['id']}")
+        return job
