@@ -151,3 +151,14 @@ def test_without_a_free_piece_the_plain_search_tried_first_goes_on_to_the_end() 
     auto, plain = count(problem), count(problem, method="search")
     assert tiling.orbits.preplaced(problem) is None and plain.nodes > tiling.driver.PLAIN_FIRST
     assert (auto.count, auto.nodes, auto.method) == (plain.count, plain.nodes, "all")
+
+
+def test_orbits_follow_the_problems_lattice_the_flat_pentacubes_in_the_2x3x10_box() -> None:
+    from gridgames.lattices import CUBIC
+    from gridgames.pieces import LatticePiece
+
+    pieces = [LatticePiece(n, "cubic", [(0, r, c) for r, c in s.cells], kind="one-sided") for n, s in PENTOMINOES.items()]
+    problem = TilingProblem.build([(x, y, z) for x in range(2) for y in range(3) for z in range(10)], pieces, lattice=CUBIC)
+    auto, restricted, plain = count(problem), count(problem, method="orbits"), count(problem, method="search")
+    assert auto.count == restricted.count == plain.count == 12 * 8  # 12 up to the box's 8 symmetries, none symmetric
+    assert auto.method.endswith("x 8 symmetries") and restricted.method.endswith("x 8 symmetries")
