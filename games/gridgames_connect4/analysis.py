@@ -164,7 +164,9 @@ def analyze_position(
     on_progress: Callable[[Any], None] | None = None,
     keep_partial: bool = False,
 ) -> Analysis:
-    """Solve ``state`` with the solver (one column per worker with ``jobs`` or ``scheduler``).
+    """Solve ``state`` with the solver: ``jobs`` > 1 local processes search each column together on one shared
+    table (lazy SMP; where processes cannot be forked, one column per worker); ``scheduler``: one column per Dask
+    worker.
 
     ``think`` bounds the time in seconds: columns still unsolved then are None and the analysis is partial. Ctrl-C
     raises KeyboardInterrupt, or with ``keep_partial`` returns the columns solved so far, marked "interrupted".
@@ -183,8 +185,16 @@ def analyze_position(
     deadline = None if think is None else time.time() + think
     scores: list[int | None] = [None] * game.width
     stopped = None
-    if jobs is None and scheduler is None:
-        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb)
+    together = 1
+    if scheduler is None and jobs is not None:
+        from gridgames.search.parallel import resolve_jobs
+        from gridgames_connect4._smp import can_fork
+
+        together = resolve_jobs(jobs)
+        if together > 1 and not can_fork():
+            together = 0  # split the columns over workers instead
+    if scheduler is None and together >= 1:
+        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together)
 
         def watch(progress: Any) -> bool:
             if on_progress is not None:

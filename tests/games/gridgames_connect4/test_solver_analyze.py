@@ -79,25 +79,35 @@ def test_cli_ctrl_c_in_text_says_the_answer_is_not_exact(monkeypatch: pytest.Mon
 
 
 def test_ctrl_c_with_two_local_processes_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    from gridgames_connect4 import _smp
+
     expected = full_columns()
-    real_wait = parallel.wait
-    finished = []
+    monkeypatch.setattr(solver_module, "_SMP_START", 200)  # fork the helper early in each column's search
+    monkeypatch.setattr(solver_module, "_SLICE", 200)
+    real_answer, real_search = _smp.Helpers.answer, Solver._search
+    searches = []
 
-    def wait_then_interrupt(*args: Any, **kw: Any) -> Any:
-        if finished:  # Ctrl-C arrives while waiting, after some columns came back
+    def search(self: Solver, *args: Any) -> Any:
+        searches.append(1)
+        return real_search(self, *args)
+
+    def answer_then_interrupt(self: Any) -> Any:
+        if len(searches) >= 2 and self.procs:  # Ctrl-C arrives while the processes search a later column
             raise KeyboardInterrupt
-        done, pending = real_wait(*args, **kw)
-        finished.extend(done)
-        return done, pending
+        return real_answer(self)
 
-    monkeypatch.setattr(parallel, "wait", wait_then_interrupt)
+    monkeypatch.setattr(Solver, "_search", search)
+    monkeypatch.setattr(_smp.Helpers, "answer", answer_then_interrupt)
     result = runner.invoke(app, ["connect4", "analyze", MOVES, "--json", "--jobs", "2"])
-    assert result.exit_code == 130
+    assert result.exit_code == 130, (len(searches), result.stdout)
     data = json.loads(result.stdout)
     assert data["partial"] is True and data["stopped"] == "interrupted"
     solved = [c for c, s in enumerate(data["columns"]) if s is not None]
     assert 0 < len(solved) < 7 and data["unsolved"] == [c + 1 for c in range(7) if c not in solved]
     assert all(data["columns"][c] == expected[c] for c in solved)
+    assert multiprocessing.active_children() == []  # the helpers were stopped and reaped
 
 
 def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
