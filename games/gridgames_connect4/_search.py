@@ -30,7 +30,24 @@ F_FORCED, F_MIRRORED = 1, 2
 # step (0: enter, 1: return, 2: next move), nodes, score.
 S_PHASE, S_LO, S_HI, S_MED, S_D, S_R, S_STEP, S_NODES, S_SCORE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 STATE_SIZE = 12
+NOT_IN_BOOK = 1000
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
+
+
+@njit(cache=True)
+def book_score(keys, scores, key):
+    """The score stored for key in the sorted book keys (binary search), NOT_IN_BOOK if absent."""
+    lo = 0
+    hi = keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < keys.shape[0] and keys[lo] == key:
+        return np.int64(scores[lo])
+    return NOT_IN_BOOK
 
 
 @njit(cache=True)
@@ -48,7 +65,7 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
 
 @njit(cache=True)
 def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask,
-               table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter=0):
+               table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book):
     """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
 
     Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
@@ -56,6 +73,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
     lower_rows: the rows of the lower cell of each pair when every column has an even number of empty cells.
     jitter: 0 for the usual move order; another number breaks ties between equally rated moves differently (the
     helpers of a parallel search each take their own).
+    book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
+    empty one with depth -1 when there is none; 64-bit boards only).
     """
     w = order.shape[0]
     jmul = (np.uint64(jitter) * np.uint64(0xBF58476D1CE4E5B9)) | np.uint64(1)
@@ -185,6 +204,12 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 FI[d, I_BASE] = base
             skey = ld2(FU, d, U_KEY)
             mirrored = FI[d, I_FLAGS] == F_MIRRORED
+            if n <= book[2]:  # within the opening book's depth: its exact score, if it has the position
+                found = book_score(book[0], book[1], low64(skey))
+                if found != NOT_IN_BOOK:
+                    r = found
+                    step = 1
+                    continue
             data = tt_find(table, gens, base, wide, skey, gen)
             tt_col = -1
             if data != np.uint64(0):
@@ -326,7 +351,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
 
 @njit(cache=True)
 def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV, MC, CK, CB, SC, width, h, k,
-                cells, bottom, board, order, colmask, table, gens, nbuckets, wide, gen_box, lower_rows):
+                cells, bottom, board, order, colmask, table, gens, nbuckets, wide, gen_box, lower_rows, book):
     """Replay and score every position i (the 0-based columns cols[starts[i]:starts[i + 1]]) into out[i].
 
     explored[i] gets its positions explored. Every position is replayed first: at the first bad one, status[i]
@@ -356,6 +381,6 @@ def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV
             lo = -1
             hi = 1
         run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, table, gens,
-                   nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0)
+                   nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0, book)
         out[i] = st[S_SCORE]
         explored[i] = st[S_NODES]

@@ -50,11 +50,11 @@ def _helper_main(kargs: tuple[Any, ...], stack: tuple[np.ndarray, ...], ctl: np.
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and raises the stop flag
     st = np.zeros(S.STATE_SIZE, np.int64)
     fresh = True
-    n, p, mask, lo, hi, gen, lower_rows = search
+    n, p, mask, lo, hi, gen, lower_rows, book = search
     try:
         while ctl[C_STOP] == 0:
             paused = S.run_search(st, *stack, n, *kargs, gen, HELPER_SLICE, fresh, p, mask, lo, hi, lower_rows,
-                                  number)
+                                  number, book)
             fresh = False
             ctl[C_EXPLORED + number - 1] = st[S.S_NODES]
             if not paused:
@@ -76,7 +76,7 @@ class Helpers:
 
     def start(self, count: int, kargs: tuple[Any, ...], stack: tuple[np.ndarray, ...], search: tuple[Any, ...]
               ) -> None:
-        """Fork `count` helpers searching `search` = (plies, p, mask, lo, hi, generation, lower rows).
+        """Fork `count` helpers searching `search` = (plies, p, mask, lo, hi, generation, lower rows, book).
 
         kargs: run_search's arguments from the board's height to `wide`.
         """

@@ -110,6 +110,8 @@ class Solver:
     Boards up to 64 bits run on one uint64 per bitboard, larger ones on two (``two_words`` forces that layout, to
     test it on small boards). ``jobs`` > 1 lets a long search of one position fork jobs - 1 helper processes that
     search it too, sharing the table (where processes can be forked and the board's table entries are one word).
+    ``book``: an opening book (``depth``, sorted mirror-canonical uint64 ``keys``, int8 strong ``scores``, as
+    `gridgames_connect4.book.Book`), probed by the search at positions within its depth.
     """
 
     width: int = 7
@@ -123,6 +125,8 @@ class Solver:
     _cells: int = field(init=False, repr=False)
     two_words: bool = field(default=False, kw_only=True)
     jobs: int = field(default=1, kw_only=True)
+    book: Any = field(default=None, kw_only=True)
+    _book: tuple[np.ndarray, np.ndarray, int] = field(init=False, repr=False)
     _helpers: Any = field(default=None, init=False, repr=False)
     _words: int = field(default=1, init=False, repr=False)
     _bottom: Any = field(init=False, repr=False)
@@ -178,14 +182,35 @@ class Solver:
             np.zeros(w, np.int64),  # move scores
         )
         self._stats = np.zeros(S.STATE_SIZE, dtype=np.int64)
+        self._book = self._book_arrays(self.book)
         self._io = np.zeros(5, dtype=np.int64)  # one solve's starts, score, explored, replay status
         self._bind_kernel_args()
+
+    def _book_arrays(self, book: Any) -> tuple[np.ndarray, np.ndarray, int]:
+        """An opening book as the kernel probes it: sorted canonical keys, scores, depth (-1: no book)."""
+        if book is None:
+            return np.zeros(0, np.uint64), np.zeros(0, np.int8), -1
+        try:
+            keys, scores, depth = book.keys, book.scores, book.depth
+        except AttributeError:
+            raise SolverError("book must have depth, keys and scores (see gridgames_connect4.book.Book)") from None
+        size = tuple(getattr(book, name, None) for name in ("width", "height", "connect"))
+        if size != (None, None, None) and size != (self.width, self.height, self.connect):
+            raise SolverError(f"the book is for {size[0]}x{size[1]} connect {size[2]}, not"
+                              f" {self.width}x{self.height} connect {self.connect}")
+        if self._words != 1:
+            raise SolverError("an opening book needs a board of at most 64 bits ((height + 1) x width <= 64)")
+        keys = np.ascontiguousarray(keys, dtype=np.uint64)
+        scores = np.ascontiguousarray(scores, dtype=np.int8)
+        if keys.ndim != 1 or keys.shape != scores.shape:
+            raise SolverError("the book's keys and scores must be two arrays of the same length")
+        return keys, scores, int(depth)
 
     def _bind_kernel_args(self) -> None:
         """The arguments every batch kernel call passes after the positions (built once: calls stay cheap)."""
         self._kargs = (self._stats, *self._stack, self.width, self.height, self.connect, self._cells, self._bottom,
                        self._board, self._order, self._colmask, self._table, self._gens, self._buckets, self._wide,
-                       self._gen, self._lower_rows)
+                       self._gen, self._lower_rows, self._book)
 
     def _b(self, x: int) -> Any:
         """A bitboard as the kernels take it: a uint64, or a (low, high) pair of them."""
@@ -461,7 +486,7 @@ class Solver:
                 if watch is not None or helpers is not None:
                     step = min(step, _SLICE)
                 paused = S.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask), lo,
-                                      hi, self._lower_rows, 0)
+                                      hi, self._lower_rows, 0, self._book)
                 fresh = False
                 self.explored = base + int(st[S.S_NODES])
                 if not paused:
@@ -472,7 +497,8 @@ class Solver:
                         break
                     if not helpers.procs and st[S.S_NODES] >= _SMP_START:
                         helpers.start(self.jobs - 1, kargs, self._stack,
-                                      (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows))
+                                      (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
+                                       self._book))
                 if watch is not None:
                     phase_window = (int(st[S.S_LO]), int(st[S.S_HI]))
                     if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:

@@ -67,7 +67,8 @@ def test_a_forked_helper_answers_and_fills_the_table_the_parent_reads():
     kargs = (two.height, two.connect, 42, two._bottom, two._board, two._order, two._colmask, two._table, two._gens,
              two._buckets, two._wide)
     helpers = two._helpers
-    helpers.start(1, kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows))
+    helpers.start(1, kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
+                                         two._book))
     helpers.procs[0].join(timeout=120)
     assert helpers.answer() == expected  # the helper (jittered order) finished and reported
     assert helpers.stop() > 1000
