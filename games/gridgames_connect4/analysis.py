@@ -163,10 +163,11 @@ def analyze_position(
     table_mb: float | None = None,
     on_progress: Callable[[Any], None] | None = None,
     keep_partial: bool = False,
+    split_columns: bool = False,
 ) -> Analysis:
     """Solve ``state`` with the solver: ``jobs`` > 1 local processes search each column together on one shared
     table (lazy SMP; where processes cannot be forked, one column per worker); ``scheduler``: one column per Dask
-    worker.
+    worker. ``split_columns`` solves one column per local worker instead of the shared-table search.
 
     ``think`` bounds the time in seconds: columns still unsolved then are None and the analysis is partial. Ctrl-C
     raises KeyboardInterrupt, or with ``keep_partial`` returns the columns solved so far, marked "interrupted".
@@ -191,7 +192,7 @@ def analyze_position(
         from gridgames_connect4._smp import can_fork
 
         together = resolve_jobs(jobs)
-        if together > 1 and not can_fork():
+        if together > 1 and (split_columns or not can_fork()):
             together = 0  # split the columns over workers instead
     if scheduler is None and together >= 1:
         solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together)
