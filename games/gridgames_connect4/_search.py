@@ -63,7 +63,7 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
     FI[0, I_BASE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask,
                table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book):
     """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.

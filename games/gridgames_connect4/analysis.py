@@ -165,9 +165,9 @@ def analyze_position(
     keep_partial: bool = False,
     split_columns: bool = False,
 ) -> Analysis:
-    """Solve ``state`` with the solver: ``jobs`` > 1 local processes search each column together on one shared
-    table (lazy SMP; where processes cannot be forked, one column per worker); ``scheduler``: one column per Dask
-    worker. ``split_columns`` solves one column per local worker instead of the shared-table search.
+    """Solve ``state`` with the solver: with ``jobs`` > 1, that many searchers (threads on as many cores) search each
+    column together on one shared table (lazy SMP); ``split_columns`` solves one column per local worker process
+    instead; ``scheduler``: one column per Dask worker.
 
     ``think`` bounds the time in seconds: columns still unsolved then are None and the analysis is partial. Ctrl-C
     raises KeyboardInterrupt, or with ``keep_partial`` returns the columns solved so far, marked "interrupted".
@@ -189,10 +189,9 @@ def analyze_position(
     together = 1
     if scheduler is None and jobs is not None:
         from gridgames.search.parallel import resolve_jobs
-        from gridgames_connect4._smp import can_fork
 
         together = resolve_jobs(jobs)
-        if together > 1 and (split_columns or not can_fork()):
+        if together > 1 and split_columns:
             together = 0  # split the columns over workers instead
     if scheduler is None and together >= 1:
         solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together)

@@ -44,7 +44,7 @@ _MASK64 = (1 << 64) - 1
 DEFAULT_TABLE_MB = 56
 """Default transposition table size in MiB (7.3 M entries of 8 bytes on boards up to about 80 cells)."""
 _SLICE = 1 << 18  # positions per kernel call when someone watches the search (about 0.03 s)
-_SMP_START = 1 << 21  # positions searched alone before a parallel search forks its helpers (about 0.3 s)
+_SMP_START = 1 << 21  # positions searched alone before a parallel search starts its helpers (about 0.3 s)
 
 
 def kernels_compiled() -> bool:
@@ -108,8 +108,8 @@ class Solver:
     """Perfect Connect Four solver for boards whose bitboard fits in 128 bits ((height + 1) * width <= 128).
 
     Boards up to 64 bits run on one uint64 per bitboard, larger ones on two (``two_words`` forces that layout, to
-    test it on small boards). ``jobs`` > 1 lets a long search of one position fork jobs - 1 helper processes that
-    search it too, sharing the table (where processes can be forked and the board's table entries are one word).
+    test it on small boards). ``jobs`` > 1 lets a long search of one position start jobs - 1 helper threads that
+    search it too, sharing the table (where the board's table entries are one word).
     ``book``: an opening book (``depth``, sorted mirror-canonical uint64 ``keys``, int8 strong ``scores``, as
     `gridgames_connect4.book.Book`), probed by the search at positions within its depth.
     """
@@ -250,11 +250,8 @@ class Solver:
         self._gen = np.ones(1, dtype=np.int64)
         if not (isinstance(self.jobs, int) and self.jobs >= 1):
             raise SolverError(f"jobs must be a positive integer, got {self.jobs!r}")
-        if self.jobs > 1 and not self._wide and _smp.can_fork():  # one table shared by the processes
-            shared = _smp.SharedTable(size, self._buckets, self.jobs - 1)
-            self._table, self._gens = shared.table, shared.gens
-            self._helpers = _smp.Helpers(shared)
-            return
+        if self.jobs > 1 and not self._wide:  # helper threads share the table
+            self._helpers = _smp.Helpers(self.jobs - 1)
         raw = np.zeros(size + 8, dtype=np.uint64)
         start = (-raw.ctypes.data % _LINE) // 8  # align buckets to cache lines
         self._table = raw[start : start + size]
@@ -464,7 +461,7 @@ class Solver:
         """The score, or where it lies against [lo, hi]; None when the budget ran out (or on_progress said stop).
 
         The side to move must not be able to win at once. Adds to explored. With jobs > 1, a search still running
-        after _SMP_START positions gets jobs - 1 helper processes on the shared table; the first to finish answers.
+        after _SMP_START positions gets jobs - 1 helper threads on the shared table; the first to finish answers.
         """
         st = self._stats
         fresh = True
@@ -495,8 +492,8 @@ class Solver:
                     answer = helpers.answer()
                     if answer is not None:
                         break
-                    if not helpers.procs and st[S.S_NODES] >= _SMP_START:
-                        helpers.start(self.jobs - 1, kargs, self._stack,
+                    if not helpers.threads and st[S.S_NODES] >= _SMP_START:
+                        helpers.start(kargs, self._stack,
                                       (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
                                        self._book))
                 if watch is not None:

@@ -1,4 +1,4 @@
-"""Tests of the parallel (lazy SMP) search: helper processes sharing one table give the single process's scores."""
+"""Tests of the parallel (lazy SMP) search: helper threads sharing one table give the single searcher's scores."""
 
 from __future__ import annotations
 
@@ -11,9 +11,6 @@ from gridgames_connect4 import _smp
 from gridgames_connect4 import solver as solver_module
 from gridgames_connect4.solver import Solver
 from gridgames.errors import GridGamesError
-
-pytestmark = pytest.mark.skipif(not _smp.can_fork(), reason="the parallel search forks its helpers")
-
 
 def open_positions(rng: random.Random, count: int, plies: int) -> list[list[int]]:
     """Random 7x6 positions of `plies` moves that nobody has won."""
@@ -41,10 +38,10 @@ def test_the_shared_table_holds_one_word_entries_on_cache_lines():
     solver = Solver(table_mb=16, jobs=2)
     assert solver._table.dtype == np.uint64 and solver._table.ndim == 1 and not solver._wide
     assert solver._table.ctypes.data % 64 == 0  # buckets on cache lines, entries 8-byte aligned
-    assert Solver(7, 9, table_mb=16, jobs=2)._helpers is None  # two-word entries: one process
+    assert Solver(7, 9, table_mb=16, jobs=2)._helpers is None  # two-word entries: one searcher
 
 
-def test_two_processes_give_the_scores_of_one(early_helpers):
+def test_two_searchers_give_the_scores_of_one(early_helpers):
     rng = random.Random(11)
     one = Solver(table_mb=16)
     two = Solver(table_mb=16, jobs=2)
@@ -55,10 +52,10 @@ def test_two_processes_give_the_scores_of_one(early_helpers):
         assert two.solve(moves) == expected, moves
         assert two.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
         assert two.analyze(moves) == one.analyze(moves), moves
-    assert not two._helpers.procs  # every helper reaped
+    assert not two._helpers.threads  # every helper joined
 
 
-def test_a_forked_helper_answers_and_fills_the_table_the_parent_reads():
+def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
     moves = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5]  # -3 after about 120,000 positions
     expected = Solver(table_mb=16).solve(moves)
     two = Solver(table_mb=16, jobs=2)
@@ -67,10 +64,10 @@ def test_a_forked_helper_answers_and_fills_the_table_the_parent_reads():
     kargs = (two.height, two.connect, 42, two._bottom, two._board, two._order, two._colmask, two._table, two._gens,
              two._buckets, two._wide)
     helpers = two._helpers
-    helpers.start(1, kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
+    helpers.start(kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
                                          two._book))
-    helpers.procs[0].join(timeout=120)
+    helpers.threads[0].join(timeout=120)
     assert helpers.answer() == expected  # the helper (jittered order) finished and reported
     assert helpers.stop() > 1000
     assert two.solve(moves) == expected
-    assert two.explored < 100  # the root's entry, written by the other process, answers at once
+    assert two.explored < 100  # the root's entry, written by the helper, answers at once
