@@ -3,8 +3,8 @@
 Usage: python bench/connect4_parallel.py [MOVES ...] [--jobs N] [--repeat R]   (default: 4453 444 3344, best of 2)
 
 Prints wall seconds of analyze_position sequentially (one Solver, one table shared by the columns), with N
-local processes searching each column together on one shared table (lazy SMP, `--jobs N`), and with the columns
-split over N processes (one column per task, a fresh table each), best of R alternating runs, the speed-ups, the
+searchers (threads) searching each column together on one shared table (lazy SMP, `shared_table=True`), and with
+the columns split over N processes (`--jobs N`: one column per task, a fresh table each), best of R alternating runs, the speed-ups, the
 core count and the load average (the machine may be shared).
 """
 
@@ -30,9 +30,9 @@ def main() -> None:
     print(f"cores (os.cpu_count): {os.cpu_count()}, jobs {args.jobs}, best of {args.repeat}")
     analyze_position(Connect4().from_notation("4444555533"))  # compile outside the timing
     analyze_position(Connect4().from_notation("4444555533"), jobs=args.jobs)
-    analyze_position(Connect4().from_notation("4444555533"), jobs=args.jobs, split_columns=True)
+    analyze_position(Connect4().from_notation("4444555533"), jobs=args.jobs, shared_table=True)
     print(f"{'position':<12} {'score':>5} {'1 process s':>12} {'shared s':>9} {'x':>5} {'split s':>8} {'x':>5}  load")
-    runs = {"one": {}, "shared": {"jobs": args.jobs}, "split": {"jobs": args.jobs, "split_columns": True}}
+    runs = {"one": {}, "shared": {"jobs": args.jobs, "shared_table": True}, "split": {"jobs": args.jobs}}
     for moves in args.moves:
         state = Connect4().from_notation(moves)
         best = dict.fromkeys(runs, float("inf"))

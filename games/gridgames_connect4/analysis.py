@@ -163,11 +163,12 @@ def analyze_position(
     table_mb: float | None = None,
     on_progress: Callable[[Any], None] | None = None,
     keep_partial: bool = False,
-    split_columns: bool = False,
+    shared_table: bool = False,
 ) -> Analysis:
-    """Solve ``state`` with the solver: with ``jobs`` > 1, that many searchers (threads on as many cores) search each
-    column together on one shared table (lazy SMP); ``split_columns`` solves one column per local worker process
-    instead; ``scheduler``: one column per Dask worker.
+    """Solve ``state`` with the solver (one column per worker with ``jobs`` or ``scheduler``).
+
+    With ``shared_table`` and ``jobs`` > 1, that many searchers (threads) search each column together on one shared
+    table instead (lazy SMP; measured slower than the column split so far, see bench/README.md).
 
     ``think`` bounds the time in seconds: columns still unsolved then are None and the analysis is partial. Ctrl-C
     raises KeyboardInterrupt, or with ``keep_partial`` returns the columns solved so far, marked "interrupted".
@@ -191,8 +192,8 @@ def analyze_position(
         from gridgames.search.parallel import resolve_jobs
 
         together = resolve_jobs(jobs)
-        if together > 1 and split_columns:
-            together = 0  # split the columns over workers instead
+        if together > 1 and not shared_table:
+            together = 0  # split the columns over workers
     if scheduler is None and together >= 1:
         solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together)
 

@@ -375,10 +375,10 @@ def make_app() -> typer.Typer:
         connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
         weak: bool = typer.Option(False, "--weak", help="Only win (+1), draw (0) or loss (-1): faster."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-        jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Search with N threads sharing one table (0 or auto: one per core)."),
+        jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve the columns in N local processes (0 or auto: one per core)."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve the columns on a Dask cluster: tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
         think: Optional[float] = typer.Option(None, "--think", help="Stop after this many seconds; unsolved columns are marked ? and the answer is not exact."),
-        table_mb: Optional[float] = typer.Option(None, "--table-mb", help="Transposition table size in MiB (default 56; shared by the --jobs searchers)."),
+        table_mb: Optional[float] = typer.Option(None, "--table-mb", help="Transposition table size in MiB (default 56; per process with --jobs)."),
     ) -> None:
         """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
         from gridgames_connect4.analysis import analyze_position

@@ -78,6 +78,28 @@ def test_cli_ctrl_c_in_text_says_the_answer_is_not_exact(monkeypatch: pytest.Mon
     assert "Best:" not in result.stdout
 
 
+def test_ctrl_c_with_two_local_processes_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = full_columns()
+    real_wait = parallel.wait
+    finished = []
+
+    def wait_then_interrupt(*args: Any, **kw: Any) -> Any:
+        if finished:  # Ctrl-C arrives while waiting, after some columns came back
+            raise KeyboardInterrupt
+        done, pending = real_wait(*args, **kw)
+        finished.extend(done)
+        return done, pending
+
+    monkeypatch.setattr(parallel, "wait", wait_then_interrupt)
+    result = runner.invoke(app, ["connect4", "analyze", MOVES, "--json", "--jobs", "2"])
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert data["partial"] is True and data["stopped"] == "interrupted"
+    solved = [c for c, s in enumerate(data["columns"]) if s is not None]
+    assert 0 < len(solved) < 7 and data["unsolved"] == [c + 1 for c in range(7) if c not in solved]
+    assert all(data["columns"][c] == expected[c] for c in solved)
+
+
 def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
@@ -100,13 +122,11 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(Solver, "_search", search)
     monkeypatch.setattr(_smp.Helpers, "answer", answer_then_interrupt)
-    result = runner.invoke(app, ["connect4", "analyze", MOVES, "--json", "--jobs", "2"])
-    assert result.exit_code == 130, (len(searches), result.stdout)
-    data = json.loads(result.stdout)
-    assert data["partial"] is True and data["stopped"] == "interrupted"
-    solved = [c for c, s in enumerate(data["columns"]) if s is not None]
-    assert 0 < len(solved) < 7 and data["unsolved"] == [c + 1 for c in range(7) if c not in solved]
-    assert all(data["columns"][c] == expected[c] for c in solved)
+    report = analyze_position(Connect4().from_notation(MOVES), jobs=2, shared_table=True, keep_partial=True)
+    assert report.stopped == "interrupted" and report.partial
+    solved = [c for c, s in enumerate(report.columns) if s is not None]
+    assert 0 < len(solved) < 7 and list(report.unsolved) == [c + 1 for c in range(7) if c not in solved]
+    assert all(report.columns[c] == expected[c] for c in solved)
     assert not [t for t in threading.enumerate() if t.name.startswith("connect4-helper")]  # helpers stopped
 
 
