@@ -1,9 +1,10 @@
 """Benchmark of `connect4 analyze --jobs N`: every column of a position solved in one process, then in N.
 
-Usage: python bench/connect4_parallel.py [MOVES ...] [--jobs N] [--repeat R]
+Usage: python bench/connect4_parallel.py [MOVES ...] [--jobs N] [--repeat R]   (default: 4453 444 3344, best of 2)
 
-Prints wall seconds of analyze_position sequentially (one Solver, one table shared by the columns) and with N
-local processes (one column per task, a fresh table per column), best of R alternating runs, the speed-up, the
+Prints wall seconds of analyze_position sequentially (one Solver, one table shared by the columns), with N
+searchers (threads) searching each column together on one shared table (lazy SMP, `shared_table=True`), and with
+the columns split over N processes (`--jobs N`: one column per task, a fresh table each), best of R alternating runs, the speed-ups, the
 core count and the load average (the machine may be shared).
 """
 
@@ -29,19 +30,22 @@ def main() -> None:
     print(f"cores (os.cpu_count): {os.cpu_count()}, jobs {args.jobs}, best of {args.repeat}")
     analyze_position(Connect4().from_notation("4444555533"))  # compile outside the timing
     analyze_position(Connect4().from_notation("4444555533"), jobs=args.jobs)
-    print(f"{'position':<12} {'score':>5} {'1 process s':>12} {f'{args.jobs} processes s':>14} {'speed-up':>8}  load")
+    analyze_position(Connect4().from_notation("4444555533"), jobs=args.jobs, shared_table=True)
+    print(f"{'position':<12} {'score':>5} {'1 process s':>12} {'shared s':>9} {'x':>5} {'split s':>8} {'x':>5}  load")
+    runs = {"one": {}, "shared": {"jobs": args.jobs, "shared_table": True}, "split": {"jobs": args.jobs}}
     for moves in args.moves:
         state = Connect4().from_notation(moves)
-        best = {1: float("inf"), args.jobs: float("inf")}
+        best = dict.fromkeys(runs, float("inf"))
         results = {}
         for _ in range(args.repeat):
-            for jobs in (1, args.jobs):
+            for name, options in runs.items():
                 start = time.perf_counter()
-                results[jobs] = analyze_position(state, jobs=None if jobs == 1 else jobs)
-                best[jobs] = min(best[jobs], time.perf_counter() - start)
-        assert results[1] == results[args.jobs], moves
-        print(f"{moves:<12} {results[1].score:>+5d} {best[1]:>12.2f} {best[args.jobs]:>14.2f}"
-              f" {best[1] / best[args.jobs]:>8.2f}  {os.getloadavg()[0]:.1f}", flush=True)
+                results[name] = analyze_position(state, **options)
+                best[name] = min(best[name], time.perf_counter() - start)
+        assert results["one"] == results["shared"] == results["split"], moves
+        print(f"{moves:<12} {results['one'].score:>+5d} {best['one']:>12.2f} {best['shared']:>9.2f}"
+              f" {best['one'] / best['shared']:>5.2f} {best['split']:>8.2f} {best['one'] / best['split']:>5.2f}"
+              f"  {os.getloadavg()[0]:.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 Usage: python bench/connect4_solver.py [FILE ...] [--sample N] [--hard-sample N] [--steininger 7x6|9x5|10x6]
                                        [--weak] [--table-mb M] [--batch] [--no-compile-timing]
+                                       [--peer-python PATH]    (connect-four-ai on the same lines, side by side)
        python bench/connect4_solver.py --empty [WxH ...] [--weak]      (empty boards, one solve each)
        python bench/connect4_solver.py --tromp 13                      (who wins, every board with w + h <= 13)
 
@@ -43,6 +44,35 @@ _COMPILE_PROBE = (
     " s.solve(parse_pons_moves('2252576253462244111563365343671351441'));"
     " s.best_move([3], max_nodes=50); print(time.perf_counter() - t)"
 )
+
+
+# Runs in the peer's interpreter: connect-four-ai's Solver (no opening book loaded) on the lines given on stdin,
+# the table reset before each (untimed), as we do. Prints "score explored seconds" per line.
+_PEER_SCRIPT = """
+import sys, time
+from connect_four_ai import Position, Solver
+solver = Solver()
+for line in sys.stdin.read().split():
+    position = Position.from_moves(line)
+    solver.reset()
+    start = time.perf_counter()
+    score = solver.solve(position)
+    elapsed = time.perf_counter() - start
+    print(score, solver.explored_positions, elapsed)
+"""
+
+
+def run_peer(python: str, rows: list[tuple[str, int]]) -> dict | None:
+    """connect-four-ai's results on the same lines, in a subprocess of its interpreter (None if it fails)."""
+    out = subprocess.run([python, "-c", _PEER_SCRIPT], input="\n".join(m for m, _ in rows), capture_output=True,
+                         text=True)
+    if out.returncode != 0:
+        print(f"{'':<22} peer failed: {out.stderr.strip().splitlines()[-1:]}", flush=True)
+        return None
+    results = [line.split() for line in out.stdout.splitlines()]
+    right = sum(int(r[0]) == e for r, (_, e) in zip(results, rows))
+    return {"n": len(rows), "right": right, "nodes": sum(int(r[1]) for r in results),
+            "seconds": sum(float(r[2]) for r in results)}
 
 
 def compile_times() -> tuple[float, float]:
@@ -161,6 +191,8 @@ def main() -> None:
     parser.add_argument("--empty", nargs="*", default=None, metavar="WxH", help="solve empty boards (default 7x6)")
     parser.add_argument("--tromp", type=int, default=None, metavar="N",
                         help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N")
+    parser.add_argument("--peer-python", default=None, metavar="PATH",
+                        help="a Python with connect-four-ai installed: run its solver on the same lines (subprocess)")
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
     args = parser.parse_args()
 
@@ -208,6 +240,9 @@ def main() -> None:
     print(f"board {solver.width}x{solver.height} connect {solver.connect}, table {solver.table_entries:,d} entries"
           f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'}")
     reference = load_reference(args.reference)
+    peer_python = args.peer_python
+    if peer_python is None:
+        print("connect-four-ai column skipped (give --peer-python PATH, a Python with connect-four-ai installed)")
     warm_up(solver)
     header()
     for name, path, pons, one_based in jobs:
@@ -220,14 +255,25 @@ def main() -> None:
         rows = sample_lines(path, sample)
         totals = run_set(solver, rows, one_based, args.weak, reference)
         report(name, totals, None if args.weak else pons)
+        batch_ms = None
         if args.batch:
             positions = [[int(ch) - 1 if one_based else int(ch) for ch in moves] for moves, _ in rows]
             start = time.perf_counter()
             scores = solver.solve_many(positions, weak=args.weak)
             seconds = time.perf_counter() - start
+            batch_ms = 1000 * seconds / len(rows)
             right = sum(s == ((e > 0) - (e < 0) if args.weak else e) for s, (_, e) in zip(scores, rows))
-            print(f"{'':<22} solve_many: {right}/{len(rows)} right, {1000 * seconds / len(rows):.3f} ms/position,"
+            print(f"{'':<22} solve_many: {right}/{len(rows)} right, {batch_ms:.3f} ms/position,"
                   f" mean explored {solver.explored / len(rows):,.1f}", flush=True)
+        if peer_python and one_based and not args.weak:
+            peer = run_peer(peer_python, rows)
+            if peer is not None:
+                ours = 1000 * totals["seconds"] / len(rows)
+                theirs = 1000 * peer["seconds"] / peer["n"]
+                batch = f", solve_many {batch_ms:.3f} ms ({batch_ms / theirs:.2f}x)" if batch_ms is not None else ""
+                print(f"{'':<22} connect-four-ai: {peer['right']}/{peer['n']} right, {theirs:.3f} ms/position,"
+                      f" mean explored {peer['nodes'] / peer['n']:,.1f}; ours/peer: solve {ours:.3f} ms"
+                      f" ({ours / theirs:.2f}x){batch}  load {load()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -14,11 +14,11 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4._bits import (
-    badd, band, bandnot, bdec, beq, blt, bor, bxor, is_zero, ld1, ld2, popcount, prefetch, shl, shr, st2,
+    badd, band, bandnot, bdec, beq, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, prefetch, shl, shr, st2,
 )
-from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, winning_cells
+from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4._table import (
-    NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, new_generation, tt_find, tt_store, upper_of,
+    NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, next_generation, tt_find, tt_store, upper_of,
 )
 
 # Frame fields. FU (boards): stones to move, all stones, their mirrors, symmetric key. FI (int64): alpha, beta,
@@ -30,7 +30,24 @@ F_FORCED, F_MIRRORED = 1, 2
 # step (0: enter, 1: return, 2: next move), nodes, score.
 S_PHASE, S_LO, S_HI, S_MED, S_D, S_R, S_STEP, S_NODES, S_SCORE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 STATE_SIZE = 12
+NOT_IN_BOOK = 1000
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
+
+
+@njit(cache=True)
+def book_score(keys, scores, key):
+    """The score stored for key in the sorted book keys (binary search), NOT_IN_BOOK if absent."""
+    lo = 0
+    hi = keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < keys.shape[0] and keys[lo] == key:
+        return np.int64(scores[lo])
+    return NOT_IN_BOOK
 
 
 @njit(cache=True)
@@ -46,16 +63,21 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
     FI[0, I_BASE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask,
-               table, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows):
+               table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book):
     """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
 
     Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
     step is a negamax with alpha-beta on an explicit stack, so a paused search resumes where it stopped.
     lower_rows: the rows of the lower cell of each pair when every column has an even number of empty cells.
+    jitter: 0 for the usual move order; another number breaks ties between equally rated moves differently (the
+    helpers of a parallel search each take their own).
+    book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
+    empty one with depth -1 when there is none; 64-bit boards only).
     """
     w = order.shape[0]
+    jmul = (np.uint64(jitter) * np.uint64(0xBF58476D1CE4E5B9)) | np.uint64(1)
     if fresh:
         start_search(st, FU, FI, p0, mask0, w, h, lo0, hi0)
     nodes = st[S_NODES]
@@ -182,7 +204,13 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 FI[d, I_BASE] = base
             skey = ld2(FU, d, U_KEY)
             mirrored = FI[d, I_FLAGS] == F_MIRRORED
-            data = tt_find(table, base, wide, skey, gen)
+            if n <= book[2]:  # within the opening book's depth: its exact score, if it has the position
+                found = book_score(book[0], book[1], low64(skey))
+                if found != NOT_IN_BOOK:
+                    r = found
+                    step = 1
+                    continue
+            data = tt_find(table, gens, base, wide, skey, gen)
             tt_col = -1
             if data != np.uint64(0):
                 t_lo = lower_of(data)
@@ -218,6 +246,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     s = popcount(bandnot(winning_cells(bor(p, mv), mask, board, h, k), useless))
                     if c == tt_col:
                         s = 1000
+                    elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
+                        s = s * 8 + np.int64(((low64(skey) + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15))
+                                              * jmul) >> np.uint64(61))
                     j = count
                     count += 1
                     while j > 0 and SC[j - 1] > s:
@@ -243,10 +274,11 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     ckey = cmkey
                 cbase = bucket_of(ckey, nbuckets)
                 prefetch(table, cbase)
+                prefetch(gens, cbase // 8)
                 st2(CK, d, i, ckey)
                 CB[d, i] = cbase
                 if etc and not cut:
-                    cdata = tt_find(table, cbase, wide, ckey, gen)
+                    cdata = tt_find(table, gens, cbase, wide, ckey, gen)
                     if cdata != np.uint64(0) and -upper_of(cdata) >= beta:
                         cut = True
                         r = -upper_of(cdata)
@@ -255,7 +287,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 col = FI[d, I_BEST]
                 if mirrored:
                     col = w - 1 - col
-                tt_store(table, base, wide, skey, gen, r, NO_UPPER, col, 0)
+                tt_store(table, gens, base, wide, skey, gen, r, NO_UPPER, col, 0)
                 step = 1
                 continue
             step = 2
@@ -275,7 +307,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     col = MC[d, FI[d, I_CNT]]
                     if flags == F_MIRRORED:
                         col = w - 1 - col
-                    tt_store(table, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, score, NO_UPPER, col,
+                    tt_store(table, gens, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, score, NO_UPPER, col,
                              bit_length(nodes - FI[d, I_NODES]))
                 r = score
             else:
@@ -312,21 +344,33 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             else:
                 r = FI[d, I_A]
                 if FI[d, I_FLAGS] != F_FORCED:
-                    tt_store(table, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, NO_LOWER, r, NO_MOVE,
+                    tt_store(table, gens, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, NO_LOWER, r, NO_MOVE,
                              bit_length(nodes - FI[d, I_NODES]))
                 step = 1
 
 
 @njit(cache=True)
-def solve_batch(ps, masks, ns, weak, reset, out, explored, st, FU, FI, MV, MC, CK, CB, SC, h, k, cells, bottom,
-                board, order, colmask, table, nbuckets, wide, gen_box, lower_rows):
-    """Score every position (ps[i], masks[i], ns[i]) into out[i] and its positions explored into explored[i]."""
-    for i in range(ns.shape[0]):
+def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV, MC, CK, CB, SC, width, h, k,
+                cells, bottom, board, order, colmask, table, gens, nbuckets, wide, gen_box, lower_rows, book):
+    """Replay and score every position i (the 0-based columns cols[starts[i]:starts[i + 1]]) into out[i].
+
+    explored[i] gets its positions explored. Every position is replayed first: at the first bad one, status[i]
+    gets the replay's status (see replay) and out[i] the index of the offending move, and nothing is searched.
+    reset: a fresh table for each position.
+    """
+    count = starts.shape[0] - 1
+    for i in range(count):  # check every position before searching any
+        p, mask, code, at = replay(cols[starts[i]:starts[i + 1]], width, h, k, bottom, board)
+        status[i] = code
+        if code != 0:
+            out[i] = at
+            explored[i] = 0
+            return
+    for i in range(count):
+        p, mask, code, at = replay(cols[starts[i]:starts[i + 1]], width, h, k, bottom, board)
         if reset:
-            new_generation(gen_box, table)
-        p = ld1(ps, i)
-        mask = ld1(masks, i)
-        n = ns[i]
+            next_generation(gen_box, gens)
+        n = starts[i + 1] - starts[i]
         if can_win_next(p, mask, bottom, board, h, k):
             out[i] = (cells + 1 - n) // 2
             explored[i] = 0
@@ -336,7 +380,7 @@ def solve_batch(ps, masks, ns, weak, reset, out, explored, st, FU, FI, MV, MC, C
         if weak:
             lo = -1
             hi = 1
-        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, table, nbuckets,
-                   wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows)
+        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, table, gens,
+                   nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0, book)
         out[i] = st[S_SCORE]
         explored[i] = st[S_NODES]

@@ -5,9 +5,14 @@ modulo the (prime) bucket count, so with the low 32 bits it determines the key (
 key has at most 32 + log2(buckets) bits. Longer keys take wide entries, two uint64 (4 per bucket): the key's low 64
 bits, then its bits 64-95 above the data; exact up to 96 + log2(buckets) bits.
 
-Data: lower bound + 64 (bits 0-6), upper bound + 64 (7-13), best column (14-17, 15: none), generation (18-26;
-0 never matches), log2 of the subtree's size (27-31, capped at 31). Keys are symmetric (a position and its mirror
-image share one), and entries of older generations count as empty, so reset() costs O(1).
+Data: lower bound + 64 (bits 0-6), upper bound + 64 (7-13), best column (14-17, 15: none), log2 of the subtree's
+size (27-31, capped at 31). Keys are symmetric (a position and its mirror image share one). Every entry is one
+aligned uint64 written by a single store (wide entries: their second word carries the key's high bits, so a probe
+that sees a half-written pair finds a key mismatch), so processes sharing the table never read a torn entry.
+
+Each bucket has a 16-bit generation in a separate small array (2 bytes per 64-byte bucket): a bucket of another
+generation than the search's counts as empty and is cleared when first written, so reset() costs O(1); the small
+array is cleared once every 65,535 resets.
 """
 
 from __future__ import annotations
@@ -20,11 +25,10 @@ from gridgames_connect4._bits import bmod, high32, low32, low64
 NO_LOWER = -60
 NO_UPPER = 60
 NO_MOVE = 15
-GENERATIONS = 511
+GENERATIONS = 65535
 BUCKET_WORDS = 8
 LOW32 = np.uint64(0xFFFFFFFF)
-KEY_AND_GEN = np.uint64(0xFFFFFFFF07FC0000)  # bits 18-26 and 32-63 of a narrow entry
-GEN_BITS = np.uint64(511 << 18)
+HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
 
 @njit(cache=True)
@@ -34,46 +38,50 @@ def bucket_of(skey, nbuckets):
 
 
 @njit(cache=True)
-def tt_find(table, base, wide, skey, gen):
-    """Data of the current-generation entry for skey in the bucket at base (0 if none)."""
-    g = np.uint64(gen) << np.uint64(18)
+def tt_find(table, gens, base, wide, skey, gen):
+    """Data of the entry for skey in the bucket at base, if the bucket is of generation gen (0 if none)."""
+    if gens[base // BUCKET_WORDS] != gen:
+        return np.uint64(0)
     if wide:
         lo = low64(skey)
-        target = (high32(skey) << np.uint64(32)) | g
+        target = high32(skey) << np.uint64(32)
         for i in range(0, BUCKET_WORDS, 2):
             second = table[base + i + 1]
-            if table[base + i] == lo and (second & KEY_AND_GEN) == target:
+            if table[base + i] == lo and (second & HIGH32) == target:
                 return second & LOW32
     else:
-        target = (low32(skey) << np.uint64(32)) | g  # key check and generation in one compare
+        target = low32(skey) << np.uint64(32)
         for i in range(BUCKET_WORDS):
             e = table[base + i]
-            if (e & KEY_AND_GEN) == target:
+            if (e & HIGH32) == target:
                 return e & LOW32
     return np.uint64(0)
 
 
 @njit(cache=True)
-def tt_store(table, base, wide, skey, gen, lower, upper, move, work):
+def tt_store(table, gens, base, wide, skey, gen, lower, upper, move, work):
     """Record bounds and best column for skey: merged into its entry, else in the bucket's least valuable slot.
 
-    Entries of older generations count as empty (the first is taken), so a table after reset() behaves exactly
-    like a fresh one.
+    A bucket of an older generation is cleared first, so a table after reset() behaves exactly like a fresh one.
     """
+    b = base // BUCKET_WORDS
+    if gens[b] != gen:
+        for i in range(BUCKET_WORDS):
+            table[base + i] = 0
+        gens[b] = gen
     step = 2 if wide else 1
     check = (high32(skey) << np.uint64(32)) if wide else (low32(skey) << np.uint64(32))
     lo = low64(skey)
-    g = np.uint64(gen) << np.uint64(18)
     slot = -1
     worst = 1 << 30
     for i in range(0, BUCKET_WORDS, step):
         if wide:
             data = table[base + i + 1]
-            same = table[base + i] == lo and (data & ~LOW32) == check
+            same = table[base + i] == lo and (data & HIGH32) == check
         else:
             data = table[base + i]
-            same = (data & ~LOW32) == check
-        if (data & GEN_BITS) != g:
+            same = (data & HIGH32) == check
+        if (data & LOW32) == np.uint64(0):  # empty
             if worst >= 0:
                 worst = -1
                 slot = i
@@ -91,7 +99,7 @@ def tt_store(table, base, wide, skey, gen, lower, upper, move, work):
             worst = value
             slot = i
     data = (np.uint64(lower + 64) | (np.uint64(upper + 64) << np.uint64(7)) | (np.uint64(move) << np.uint64(14))
-            | g | (np.uint64(min(work, 31)) << np.uint64(27)))
+            | (np.uint64(min(work, 31)) << np.uint64(27)))
     if wide:
         table[base + slot] = lo
         table[base + slot + 1] = check | data
@@ -99,12 +107,22 @@ def tt_store(table, base, wide, skey, gen, lower, upper, move, work):
         table[base + slot] = check | data
 
 
+def new_generation(gen_box: np.ndarray, gens: np.ndarray) -> None:
+    """Forget the table in O(1): buckets of older generations count as empty (the small array of bucket
+    generations is cleared once every 65,535 calls)."""
+    g = gen_box.item(0) + 1
+    if g > GENERATIONS:
+        gens.fill(0)
+        g = 1
+    gen_box[0] = g
+
+
 @njit(cache=True)
-def new_generation(gen_box, table):
-    """Forget the table in O(1): entries of older generations no longer match (a real clear every 511 calls)."""
+def next_generation(gen_box, gens):
+    """new_generation inside compiled code."""
     g = gen_box[0] + 1
     if g > GENERATIONS:
-        table[:] = 0
+        gens[:] = 0
         g = 1
     gen_box[0] = g
 

@@ -164,8 +164,12 @@ def analyze_position(
     on_progress: Callable[[Any], None] | None = None,
     keep_partial: bool = False,
     book: Any = None,
+    shared_table: bool = False,
 ) -> Analysis:
     """Solve ``state`` with the solver (one column per worker with ``jobs`` or ``scheduler``).
+
+    With ``shared_table`` and ``jobs`` > 1, that many searchers (threads) search each column together on one shared
+    table instead (lazy SMP; measured slower than the column split so far, see bench/README.md).
 
     ``think`` bounds the time in seconds: columns still unsolved then are None and the analysis is partial. Ctrl-C
     raises KeyboardInterrupt, or with ``keep_partial`` returns the columns solved so far, marked "interrupted".
@@ -192,8 +196,15 @@ def analyze_position(
     deadline = None if think is None else time.time() + think
     scores: list[int | None] = [None] * game.width
     stopped = None
-    if jobs is None and scheduler is None:
-        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb)
+    together = 1
+    if scheduler is None and jobs is not None:
+        from gridgames.search.parallel import resolve_jobs
+
+        together = resolve_jobs(jobs)
+        if together > 1 and not shared_table:
+            together = 0  # split the columns over workers
+    if scheduler is None and together >= 1:
+        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together, book=book)
 
         def watch(progress: Any) -> bool:
             if on_progress is not None:

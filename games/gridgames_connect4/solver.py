@@ -18,6 +18,7 @@ import numpy as np
 from attrs import define, field, frozen
 
 from gridgames_connect4 import _kernel as K
+from gridgames_connect4 import _smp
 from gridgames_connect4 import _search as S
 from gridgames_connect4 import _table as T
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
@@ -43,6 +44,7 @@ _MASK64 = (1 << 64) - 1
 DEFAULT_TABLE_MB = 56
 """Default transposition table size in MiB (7.3 M entries of 8 bytes on boards up to about 80 cells)."""
 _SLICE = 1 << 18  # positions per kernel call when someone watches the search (about 0.03 s)
+_SMP_START = 1 << 21  # positions searched alone before a parallel search starts its helpers (about 0.3 s)
 
 
 def kernels_compiled() -> bool:
@@ -106,7 +108,10 @@ class Solver:
     """Perfect Connect Four solver for boards whose bitboard fits in 128 bits ((height + 1) * width <= 128).
 
     Boards up to 64 bits run on one uint64 per bitboard, larger ones on two (``two_words`` forces that layout, to
-    test it on small boards).
+    test it on small boards). ``jobs`` > 1 lets a long search of one position start jobs - 1 helper threads that
+    search it too, sharing the table (where the board's table entries are one word).
+    ``book``: an opening book (``depth``, sorted mirror-canonical uint64 ``keys``, int8 strong ``scores``, as
+    `gridgames_connect4.book.Book`), probed by the search at positions within its depth.
     """
 
     width: int = 7
@@ -119,6 +124,10 @@ class Solver:
     on_progress: Callable[[SearchProgress], bool | None] | None = field(default=None, kw_only=True)
     _cells: int = field(init=False, repr=False)
     two_words: bool = field(default=False, kw_only=True)
+    jobs: int = field(default=1, kw_only=True)
+    book: Any = field(default=None, kw_only=True)
+    _book: tuple[np.ndarray, np.ndarray, int] = field(init=False, repr=False)
+    _helpers: Any = field(default=None, init=False, repr=False)
     _words: int = field(default=1, init=False, repr=False)
     _bottom: Any = field(init=False, repr=False)
     _board: Any = field(init=False, repr=False)
@@ -131,6 +140,9 @@ class Solver:
     _buckets: int = field(init=False, repr=False)
     _wide: bool = field(init=False, repr=False)
     _gen: np.ndarray = field(init=False, repr=False)
+    _gens: np.ndarray = field(init=False, repr=False)
+    _kargs: tuple[Any, ...] = field(init=False, repr=False)
+    _io: np.ndarray = field(init=False, repr=False)
     _lower_rows: Any = field(init=False, repr=False)
     _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)
     _stats: np.ndarray = field(init=False, repr=False)
@@ -170,6 +182,35 @@ class Solver:
             np.zeros(w, np.int64),  # move scores
         )
         self._stats = np.zeros(S.STATE_SIZE, dtype=np.int64)
+        self._book = self._book_arrays(self.book)
+        self._io = np.zeros(5, dtype=np.int64)  # one solve's starts, score, explored, replay status
+        self._bind_kernel_args()
+
+    def _book_arrays(self, book: Any) -> tuple[np.ndarray, np.ndarray, int]:
+        """An opening book as the kernel probes it: sorted canonical keys, scores, depth (-1: no book)."""
+        if book is None:
+            return np.zeros(0, np.uint64), np.zeros(0, np.int8), -1
+        try:
+            keys, scores, depth = book.keys, book.scores, book.depth
+        except AttributeError:
+            raise SolverError("book must have depth, keys and scores (see gridgames_connect4.book.Book)") from None
+        size = tuple(getattr(book, name, None) for name in ("width", "height", "connect"))
+        if size != (None, None, None) and size != (self.width, self.height, self.connect):
+            raise SolverError(f"the book is for {size[0]}x{size[1]} connect {size[2]}, not"
+                              f" {self.width}x{self.height} connect {self.connect}")
+        if self._words != 1:
+            raise SolverError("an opening book needs a board of at most 64 bits ((height + 1) x width <= 64)")
+        keys = np.ascontiguousarray(keys, dtype=np.uint64)
+        scores = np.ascontiguousarray(scores, dtype=np.int8)
+        if keys.ndim != 1 or keys.shape != scores.shape:
+            raise SolverError("the book's keys and scores must be two arrays of the same length")
+        return keys, scores, int(depth)
+
+    def _bind_kernel_args(self) -> None:
+        """The arguments every batch kernel call passes after the positions (built once: calls stay cheap)."""
+        self._kargs = (self._stats, *self._stack, self.width, self.height, self.connect, self._cells, self._bottom,
+                       self._board, self._order, self._colmask, self._table, self._gens, self._buckets, self._wide,
+                       self._gen, self._lower_rows, self._book)
 
     def _b(self, x: int) -> Any:
         """A bitboard as the kernels take it: a uint64, or a (low, high) pair of them."""
@@ -206,10 +247,15 @@ class Solver:
             raise SolverError(f"a {self.width}x{self.height} board needs a table of at least {need:g} MiB to tell its"
                               f" {key_bits}-bit keys apart")
         size = self._buckets * T.BUCKET_WORDS
+        self._gen = np.ones(1, dtype=np.int64)
+        if not (isinstance(self.jobs, int) and self.jobs >= 1):
+            raise SolverError(f"jobs must be a positive integer, got {self.jobs!r}")
+        if self.jobs > 1 and not self._wide:  # helper threads share the table
+            self._helpers = _smp.Helpers(self.jobs - 1)
         raw = np.zeros(size + 8, dtype=np.uint64)
         start = (-raw.ctypes.data % _LINE) // 8  # align buckets to cache lines
         self._table = raw[start : start + size]
-        self._gen = np.ones(1, dtype=np.int64)
+        self._gens = np.zeros(self._buckets, dtype=np.uint16)
 
     @property
     def table_bytes(self) -> int:
@@ -222,31 +268,77 @@ class Solver:
         return self._buckets * T.BUCKET_WORDS // (2 if self._wide else 1)
 
     def reset(self) -> None:
-        """Forget the transposition table (in O(1): its entries are tagged with a generation)."""
-        T.new_generation(self._gen, self._table)
+        """Forget the transposition table (in O(1): its buckets are tagged with a generation)."""
+        T.new_generation(self._gen, self._gens)
 
     def solve_many(self, positions: Sequence[Sequence[int]], weak: bool = False, reset: bool = True) -> list[int]:
         """Scores of many positions in one compiled call (reset: a fresh table for each); explored_each is set."""
-        count = len(positions)
-        boards = [self._position(moves) for moves in positions]
-        ps = self._board_array([p for p, _, _ in boards])
-        masks = self._board_array([mask for _, mask, _ in boards])
-        ns = np.array([n for _, _, n in boards], dtype=np.int64)
-        out = np.zeros(count, np.int64)
-        explored = np.zeros(count, np.int64)
-        S.solve_batch(ps, masks, ns, weak, reset, out, explored, self._stats, *self._stack, self.height,
-                      self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
-                      self._table, self._buckets, self._wide, self._gen, self._lower_rows)
+        lengths = [len(moves) for moves in positions]
+        cols = self._columns_array([m for moves in positions for m in moves])
+        starts = np.zeros(len(lengths) + 1, np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        out, explored = self._solve_moves(cols, starts, weak, reset)
         self.explored_each = explored.tolist()
         self.explored = int(explored.sum())
         return [_sign(int(x)) for x in out] if weak else out.tolist()
 
     def solve(self, moves: Sequence[int], weak: bool = False) -> int:
         """Score of the position after `moves` for the side to move (weak: only its sign, -1/0/+1)."""
+        if self.on_progress is None and self._helpers is None:  # one compiled call: replay and search
+            cols = self._columns_array(moves)
+            io = self._io
+            io[1] = cols.shape[0]
+            S.solve_moves(cols, io[:2], weak, False, io[2:3], io[3:4], io[4:5], *self._kargs)
+            if io[4]:
+                self._raise_replay(cols, int(io[4]), int(io[2]))
+            self.explored = int(io[3])
+            score = int(io[2])
+            return _sign(score) if weak else score
         p, mask, n = self._position(moves)
         self.explored = 0
         score = self._solve_raw(p, mask, n, weak, _UNLIMITED)
         return _sign(score) if weak else score
+
+    def _columns_array(self, moves: Sequence[int]) -> np.ndarray:
+        """Moves as a uint8 array (what the kernels take), every item checked to be an in-range integer."""
+        if type(moves) is list or type(moves) is tuple:
+            try:
+                return np.frombuffer(bytes(moves), np.uint8)  # fast path: small non-negative ints
+            except (TypeError, ValueError):
+                pass
+        try:
+            columns = [operator.index(m) for m in moves]
+        except TypeError:
+            bad = next(m for m in moves if not _is_small_int(m))
+            raise InvalidMoveError(f"moves must be column numbers, got {bad!r}") from None
+        for i, c in enumerate(columns):
+            if not 0 <= c < self.width:
+                raise InvalidMoveError(f"move {i + 1}: column {c} is out of range 0..{self.width - 1}")
+        return np.array(columns, dtype=np.uint8)
+
+    def _solve_moves(self, cols: np.ndarray, starts: np.ndarray, weak: bool, reset: bool
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Run the batch kernel; raise the replay's error of the first bad position."""
+        count = starts.shape[0] - 1
+        out = np.zeros(count, np.int64)
+        explored = np.zeros(count, np.int64)
+        status = np.zeros(count, np.int64)
+        S.solve_moves(cols, starts, weak, reset, out, explored, status, *self._kargs)
+        if status.any():
+            i = int(np.flatnonzero(status)[0])
+            self._raise_replay(cols[starts[i]:starts[i + 1]], int(status[i]), int(out[i]))
+        return out, explored
+
+    def _raise_replay(self, columns: np.ndarray, status: int, i: int) -> None:
+        """The error of a replay status (see _kernel.replay)."""
+        if status == 1:
+            raise InvalidMoveError(f"move {i + 1}: column {columns[i]} is out of range 0..{self.width - 1}")
+        if status == 2:
+            raise IllegalMoveError(f"move {i + 1}: column {columns[i]} is full")
+        if status == 3:
+            raise GameOverError(f"move {i + 1}: the game is already won")
+        if status == 4:
+            raise SolverError(f"the position is already won (move {i + 1} completes {self.connect} in a row)")
 
     def solve_within(self, moves: Sequence[int], weak: bool = False, max_nodes: int | None = None) -> int | None:
         """Like solve, but None when `max_nodes` runs out or on_progress returns False."""
@@ -352,20 +444,10 @@ class Solver:
 
     def _position(self, moves: Sequence[int]) -> tuple[int, int, int]:
         """Bitboards (stones of the side to move, all stones) and ply count after `moves`, validated."""
-        try:
-            columns = np.array([operator.index(m) for m in moves], dtype=np.int64)
-        except (TypeError, OverflowError):
-            bad = next(m for m in moves if not _is_small_int(m))
-            raise InvalidMoveError(f"moves must be column numbers, got {bad!r}") from None
+        columns = self._columns_array(moves)
         p, mask, status, i = K.replay(columns, self.width, self.height, self.connect, self._bottom, self._board)
-        if status == 1:
-            raise InvalidMoveError(f"move {i + 1}: column {columns[i]} is out of range 0..{self.width - 1}")
-        if status == 2:
-            raise IllegalMoveError(f"move {i + 1}: column {columns[i]} is full")
-        if status == 3:
-            raise GameOverError(f"move {i + 1}: the game is already won")
-        if status == 4:
-            raise SolverError(f"the position is already won (move {i + 1} completes {self.connect} in a row)")
+        if status:
+            self._raise_replay(columns, int(status), int(i))
         return _int(p), _int(mask), len(columns)
 
     def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> int | None:
@@ -378,7 +460,8 @@ class Solver:
     def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int) -> int | None:
         """The score, or where it lies against [lo, hi]; None when the budget ran out (or on_progress said stop).
 
-        The side to move must not be able to win at once. Adds to explored.
+        The side to move must not be able to win at once. Adds to explored. With jobs > 1, a search still running
+        after _SMP_START positions gets jobs - 1 helper threads on the shared table; the first to finish answers.
         """
         st = self._stats
         fresh = True
@@ -386,28 +469,45 @@ class Solver:
         watch = self.on_progress
         base = self.explored
         stopped = False
-        while True:
-            step = budget - (0 if fresh else int(st[S.S_NODES]))
-            if step <= 0:
-                stopped = True
-                break
-            if watch is not None:
-                step = min(step, _SLICE)
-            paused = S.run_search(st, *self._stack, n, self.height, self.connect, self._cells, self._bottom,
-                                  self._board, self._order, self._colmask, self._table, self._buckets, self._wide,
-                                  int(self._gen[0]), step, fresh, self._b(p), self._b(mask), lo, hi,
-                                  self._lower_rows)
-            fresh = False
-            self.explored = base + int(st[S.S_NODES])
-            if not paused:
-                break
-            if watch is not None:
-                phase_window = (int(st[S.S_LO]), int(st[S.S_HI]))
-                if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
+        helpers = self._helpers
+        answer = None
+        gen = int(self._gen[0])
+        kargs = (self.height, self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
+                 self._table, self._gens, self._buckets, self._wide)
+        try:
+            while True:
+                step = budget - (0 if fresh else int(st[S.S_NODES]))
+                if step <= 0:
                     stopped = True
                     break
+                if watch is not None or helpers is not None:
+                    step = min(step, _SLICE)
+                paused = S.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask), lo,
+                                      hi, self._lower_rows, 0, self._book)
+                fresh = False
+                self.explored = base + int(st[S.S_NODES])
+                if not paused:
+                    break
+                if helpers is not None:
+                    answer = helpers.answer()
+                    if answer is not None:
+                        break
+                    if not helpers.threads and st[S.S_NODES] >= _SMP_START:
+                        helpers.start(kargs, self._stack,
+                                      (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
+                                       self._book))
+                if watch is not None:
+                    phase_window = (int(st[S.S_LO]), int(st[S.S_HI]))
+                    if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
+                        stopped = True
+                        break
+        finally:
+            if helpers is not None:
+                self.explored += helpers.stop()
         self._rate_seconds += time.perf_counter() - start
         self._rate_nodes += int(st[S.S_NODES])
+        if answer is not None:
+            return answer
         return None if stopped else int(st[S.S_SCORE])
 
     def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int,

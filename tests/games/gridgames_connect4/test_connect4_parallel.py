@@ -52,6 +52,7 @@ def test_column_scores_agree_with_the_solvers_own_analysis(weak: bool) -> None:
 def test_two_local_processes_give_the_sequential_analysis() -> None:
     state = Connect4(7, 6, 4).from_notation("4444555533")
     assert analyze_position(state, jobs=2) == analyze_position(state)
+    assert analyze_position(state, jobs=2, shared_table=True) == analyze_position(state)  # two searchers, one table
     small = [s for s in random_positions(40, seed=3) if not s.is_over][:6]
     for state in small:
         assert analyze_position(state, weak=True, jobs=2) == analyze_position(state, weak=True), state.history

@@ -351,9 +351,23 @@ def test_reset_forgets_the_table_so_a_repeated_solve_explores_as_much_again(solv
     first = solver.solve(moves), solver.explored
     again = solver.solve(moves), solver.explored
     assert first[1] > 1000 and again[0] == first[0] and again[1] < first[1] // 10  # answered from the table
-    for _ in range(600):  # past the generation counter's wrap-around, which clears the table for real
+    for _ in range(70_000):  # past the 16-bit generation counter's wrap-around, which clears the bucket tags
         solver.reset()
     assert (solver.solve(moves), solver.explored) == first
+    solver.solve(moves)
+    solver.reset()
+    assert (solver.solve(moves), solver.explored) == first  # the first reset after the wrap forgets again
+
+
+def test_solve_checks_the_moves_it_is_given(solver):
+    for bad, error in [([3, 1.5], InvalidMoveError), ([7], InvalidMoveError), ([-1], InvalidMoveError),
+                       ("44", InvalidMoveError), ([2**70], InvalidMoveError), ([0] * 7, IllegalMoveError),
+                       ([0, 1, 0, 1, 0, 1, 0, 1], GameOverError), ([0, 1, 0, 1, 0, 1, 0], SolverError)]:
+        with pytest.raises(error):
+            solver.solve(bad)
+        with pytest.raises(error):
+            solver.solve_many([[3], bad])
+    assert solver.solve(np.array([3, 3], dtype=np.int64)) == solver.solve((3, 3)) == solver.solve([3, 3])
 
 
 def test_solve_many_matches_one_solve_at_a_time_and_counts_each_position(solver):

@@ -100,6 +100,36 @@ def test_ctrl_c_with_two_local_processes_prints_what_was_solved(monkeypatch: pyt
     assert all(data["columns"][c] == expected[c] for c in solved)
 
 
+def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from gridgames_connect4 import _smp
+
+    expected = full_columns()
+    monkeypatch.setattr(solver_module, "_SMP_START", 40)  # start the helper early in each column's search
+    monkeypatch.setattr(solver_module, "_SLICE", 20)
+    real_answer, real_search = _smp.Helpers.answer, Solver._search
+    searches = []
+
+    def search(self: Solver, *args: Any) -> Any:
+        searches.append(1)
+        return real_search(self, *args)
+
+    def answer_then_interrupt(self: Any) -> Any:
+        if len(searches) >= 2 and self.threads:  # Ctrl-C arrives while the helper searches a later column
+            raise KeyboardInterrupt
+        return real_answer(self)
+
+    monkeypatch.setattr(Solver, "_search", search)
+    monkeypatch.setattr(_smp.Helpers, "answer", answer_then_interrupt)
+    report = analyze_position(Connect4().from_notation(MOVES), jobs=2, shared_table=True, keep_partial=True)
+    assert report.stopped == "interrupted" and report.partial
+    solved = [c for c, s in enumerate(report.columns) if s is not None]
+    assert 0 < len(solved) < 7 and list(report.unsolved) == [c + 1 for c in range(7) if c not in solved]
+    assert all(report.columns[c] == expected[c] for c in solved)
+    assert not [t for t in threading.enumerate() if t.name.startswith("connect4-helper")]  # helpers stopped
+
+
 def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver_module, "_SLICE", 1000)
     result = runner.invoke(app, ["connect4", "analyze", "", "--think", "0.05", "--json"])  # the empty board

@@ -1,0 +1,73 @@
+"""Tests of the parallel (lazy SMP) search: helper threads sharing one table give the single searcher's scores."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gridgames_connect4 import _smp
+from gridgames_connect4 import solver as solver_module
+from gridgames_connect4.solver import Solver
+from gridgames.errors import GridGamesError
+
+def open_positions(rng: random.Random, count: int, plies: int) -> list[list[int]]:
+    """Random 7x6 positions of `plies` moves that nobody has won."""
+    probe = Solver(table_mb=1)
+    found = []
+    while len(found) < count:
+        moves = [rng.randrange(7) for _ in range(plies)]
+        try:
+            probe._position(moves)
+        except GridGamesError:
+            continue
+        found.append(moves)
+    return found
+
+
+@pytest.fixture()
+def early_helpers(monkeypatch):
+    """Fork the helpers after a few thousand positions, and look at the stop flag often."""
+    monkeypatch.setattr(solver_module, "_SMP_START", 3000)
+    monkeypatch.setattr(solver_module, "_SLICE", 1000)
+    monkeypatch.setattr(_smp, "HELPER_SLICE", 1000)
+
+
+def test_the_shared_table_holds_one_word_entries_on_cache_lines():
+    solver = Solver(table_mb=16, jobs=2)
+    assert solver._table.dtype == np.uint64 and solver._table.ndim == 1 and not solver._wide
+    assert solver._table.ctypes.data % 64 == 0  # buckets on cache lines, entries 8-byte aligned
+    assert Solver(7, 9, table_mb=16, jobs=2)._helpers is None  # two-word entries: one searcher
+
+
+def test_two_searchers_give_the_scores_of_one(early_helpers):
+    rng = random.Random(11)
+    one = Solver(table_mb=16)
+    two = Solver(table_mb=16, jobs=2)
+    for moves in open_positions(rng, 8, 12):
+        one.reset()
+        two.reset()
+        expected = one.solve(moves)
+        assert two.solve(moves) == expected, moves
+        assert two.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
+        assert two.analyze(moves) == one.analyze(moves), moves
+    assert not two._helpers.threads  # every helper joined
+
+
+def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
+    moves = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5]  # -3 after about 120,000 positions
+    expected = Solver(table_mb=16).solve(moves)
+    two = Solver(table_mb=16, jobs=2)
+    p, mask, n = two._position(moves)
+    lo, hi = -((42 - n) // 2), (43 - n) // 2
+    kargs = (two.height, two.connect, 42, two._bottom, two._board, two._order, two._colmask, two._table, two._gens,
+             two._buckets, two._wide)
+    helpers = two._helpers
+    helpers.start(kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
+                                         two._book))
+    helpers.threads[0].join(timeout=120)
+    assert helpers.answer() == expected  # the helper (jittered order) finished and reported
+    assert helpers.stop() > 1000
+    assert two.solve(moves) == expected
+    assert two.explored < 100  # the root's entry, written by the helper, answers at once
