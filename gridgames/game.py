@@ -152,6 +152,11 @@ class Game(ABC):
         """A computer player of one of `computer_levels` (seeded by ``rng``); raises `OptionError` for any other."""
         raise OptionError(f"{type(self).__name__} has no computer player {level!r} of its own (levels: none)")
 
+    # --- optional: an exact solver (the learning environments' judge scores moves with it) ---
+    def exact_solver(self, table_bits: int | None = None) -> ExactSolver | None:
+        """An exact solver of this game's positions (`ExactSolver`), or None when the game has none (the default)."""
+        return None
+
 
 class State(ABC):
     """A mutable position of a turn-based game: play, undo, legal moves, outcome."""
@@ -256,6 +261,21 @@ class State(ABC):
 
 
 @runtime_checkable
+class ExactSolver(Protocol):
+    """What a game's exact solver offers the judge: scores from the view of the player to move.
+
+    Positive: a forced win (the bigger, the sooner); zero: a draw; negative: a forced loss.
+    """
+
+    def solve(self, moves: Sequence[int]) -> int:
+        """The exact score of the position after ``moves`` (actions from the start; the game is not over there)."""
+        ...
+
+    def win_score(self, moves_before: int) -> int:
+        """The score of winning with the next move, after ``moves_before`` moves have been played."""
+        ...
+
+
 class Player(Protocol):
     """Anything that, given a state, returns a move: a human at the terminal or a computer level."""
 

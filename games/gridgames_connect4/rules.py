@@ -24,16 +24,19 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterator, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import attrs
 import numpy as np
 
 from gridgames_connect4 import heuristic, notation
 from gridgames_connect4.notation import ColumnOutOfRangeError, column_range_error
-from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError
+from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError, SolverError
 from gridgames.game import Game, GameInfo, Move, Outcome, Player, State, Termination
 from gridgames.grid import Cell, Direction, Grid
+
+if TYPE_CHECKING:
+    from gridgames_connect4.solver import Solver
 
 RED, YELLOW = 0, 1
 PLAYER_NAMES = ("red", "yellow")
@@ -134,6 +137,15 @@ class Connect4(Game):
         from gridgames_connect4.players import make_player
 
         return make_player(level, self, rng)  # type: ignore[no-any-return]
+
+    def exact_solver(self, table_bits: int | None = None) -> Solver:
+        """The perfect solver for this board (`gridgames_connect4.solver.Solver`; numba is imported here, not before)."""
+        from gridgames_connect4.solver import Solver
+
+        try:
+            return Solver(self.width, self.height, self.connect, table_bits=table_bits)
+        except SolverError as error:
+            raise SolverError(f"Connect Four {self.size}, connect {self.connect}: {error}") from None
 
     def cell_name(self, cell: Cell) -> str:
         """A grid cell's name: column letter and row from the bottom ('d1' is the bottom of column 4)."""

@@ -282,6 +282,10 @@ class Solver:
         self.explored = int(explored.sum())
         return [_sign(int(x)) for x in out] if weak else out.tolist()
 
+    def win_score(self, moves_before: int) -> int:
+        """The score (Pons' convention) of winning with the next move after ``moves_before`` moves."""
+        return (self.width * self.height + 1 - moves_before) // 2
+
     def solve(self, moves: Sequence[int], weak: bool = False) -> int:
         """Score of the position after `moves` for the side to move (weak: only its sign, -1/0/+1)."""
         if self.on_progress is None and self._helpers is None:  # one compiled call: replay and search

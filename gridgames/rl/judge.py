@@ -1,10 +1,11 @@
-"""The exact judge: the Connect Four solver's score of every position and of every move played.
+"""The exact judge: a game's exact score of every position and of every move played.
 
-Scores follow Pascal Pons' convention, from the view of the player concerned: positive, a
-forced win (the bigger, the sooner); zero, a draw; negative, a loss (the nearer zero, the
-later). A move is perfect when its score equals the best score its player had before it.
-The judge holds one `Solver` (its transposition table: about 43 MB by default, less with a
-smaller ``table_bits``) and solves each position once: the position after a move is the
+Any game whose `Game.exact_solver` returns a solver has one (of the built-in games, Connect Four:
+its perfect solver, with Pascal Pons' score convention). Scores are from the view of the player
+concerned: positive, a forced win (the bigger, the sooner); zero, a draw; negative, a loss (the
+nearer zero, the later). A move is perfect when its score equals the best score its player had
+before it. The judge holds one solver (Connect Four's transposition table: about 56 MB by default,
+less with a smaller ``table_bits``) and solves each position once: the position after a move is the
 position before the next one.
 """
 
@@ -20,7 +21,7 @@ from gridgames.game import Game, State
 
 
 class JudgeError(SolverError):
-    """No exact judge for this game or board (only Connect Four on boards the solver handles has one)."""
+    """No exact judge for this game or board (the game has no `Game.exact_solver`, or it refuses the board)."""
 
 
 @attrs.frozen
@@ -45,22 +46,16 @@ class Judgement:
 
 
 class Judge:
-    """Scores Connect Four positions and moves exactly with one solver (see the module's docstring)."""
+    """Scores a game's positions and moves exactly with the one solver its `Game.exact_solver` gives (Connect Four's)."""
 
     def __init__(self, game: Game, table_bits: int | None = None) -> None:
-        from gridgames_connect4.rules import Connect4  # the only game with an exact solver
-
-        if not isinstance(game, Connect4):
-            raise JudgeError(f"there is an exact judge only for Connect Four, not for {type(game).__name__}")
         try:
-            from gridgames_connect4.solver import Solver
-        except ImportError as error:  # pragma: no cover - the solver ships with gridgames
-            raise JudgeError(f"the Connect Four solver is not available ({error})") from None
-        try:
-            self._solver = Solver(game.width, game.height, game.connect, table_bits=table_bits)
+            solver = game.exact_solver(table_bits)
         except SolverError as error:
-            raise JudgeError(f"no exact judge for Connect Four {game.size}, connect {game.connect}: {error}") from None
-        self._cells = game.width * game.height
+            raise JudgeError(f"no exact judge for {error}") from None
+        if solver is None:
+            raise JudgeError(f"there is no exact judge for {type(game).__name__}: the game has no exact solver (Game.exact_solver)")
+        self._solver = solver
         self._known: dict[tuple[int, ...], int] = {}
 
     def _solve(self, moves: Sequence[int]) -> int:
@@ -88,4 +83,4 @@ class Judge:
             return Judgement(-after, best, after)
         if outcome.winner is None:
             return Judgement(0, best, None)
-        return Judgement((self._cells + 1 - len(before)) // 2, best, None)
+        return Judgement(self._solver.win_score(len(before)), best, None)
