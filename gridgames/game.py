@@ -260,7 +260,6 @@ class State(ABC):
         return np.stack([grid.cells == p + 1 for p in range(self.game.info.num_players)], axis=-1).astype(np.int8)
 
 
-@runtime_checkable
 class ExactSolver(Protocol):
     """What a game's exact solver offers the judge: scores from the view of the player to move.
 
@@ -276,6 +275,7 @@ class ExactSolver(Protocol):
         ...
 
 
+@runtime_checkable
 class Player(Protocol):
     """Anything that, given a state, returns a move: a human at the terminal or a computer level."""
 
