@@ -316,22 +316,27 @@ def count(
         search = Search(
             prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword, orbits=how.weighted
         )
-    budget = NodeBudget(first=1 << 14)
-    partial = False
+    report = None if on_progress is None else lambda: on_progress(search.fraction(), search.solutions * how.factor)
+    partial = _run_to_the_end(search, NodeBudget(first=1 << 14), report)
+    return CountResult(
+        search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
+        seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method,
+    )  # fmt: skip
+
+
+def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None) -> bool:
+    """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it."""
     try:
         while not search.done:
             before = search.nodes
             start_time = time.perf_counter()
             search.step(budget.nodes)
             budget.update(search.nodes - before, time.perf_counter() - start_time)
-            if on_progress is not None:
-                on_progress(search.fraction(), search.solutions * how.factor)
+            if report is not None:
+                report()
     except KeyboardInterrupt:
-        partial = True
-    return CountResult(
-        search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
-        seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method,
-    )  # fmt: skip
+        return True
+    return False
 
 
 def _count_preplaced(
@@ -346,16 +351,9 @@ def _count_preplaced(
     k = len(pre.representatives)
     for i, option in enumerate(pre.representatives):
         search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
-        try:
-            while not search.done:
-                before = search.nodes
-                start_time = time.perf_counter()
-                search.step(budget.nodes)
-                budget.update(search.nodes - before, time.perf_counter() - start_time)
-                if on_progress is not None:
-                    on_progress((i + search.fraction()) / k, (found + search.solutions) * pre.group)
-        except KeyboardInterrupt:
-            partial = True
+        report = None if on_progress is None else (
+            lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * pre.group))  # noqa: B023 (called at once)
+        partial = _run_to_the_end(search, budget, report)
         found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
         if partial:
             break
