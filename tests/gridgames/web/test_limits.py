@@ -127,7 +127,8 @@ def test_serve_says_it_listens_on_loopback(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_the_server_answers_while_a_count_runs(api: Api) -> None:
-    api.ok("POST", "/api/puzzle/pentomino/new", {"options": {"board": "6x10"}})
+    # Dana Scott's board: seconds of work (6x10, counted by orbits, can finish between two polls on a fast machine)
+    api.ok("POST", "/api/puzzle/pentomino/new", {"options": {"board": "8x8", "pieces": "pentominoes+O"}})
     job = api.ok("POST", "/api/puzzle/pentomino/count")["job"]
     for _ in range(5):
         assert api.ok("GET", f"/api/jobs/{job['id']}")["status"] in ("queued", "running")
