@@ -42,7 +42,7 @@ from gridgames.lattices import (
 from gridgames.pieces import LatticePiece
 from gridgames.shapes import PENTOMINOES
 
-from gridgames_pentomino.pieces import check_name
+from gridgames_pentomino.pieces import PieceCollection, check_name, text_blocks
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -137,7 +137,7 @@ def default_pieces(lattice: Lattice) -> str:
 
 
 @frozen
-class LatticePieceSet:
+class LatticePieceSet(PieceCollection):
     """The pieces of a lattice puzzle, with unique names, and where they came from."""
 
     lattice: str
@@ -172,7 +172,7 @@ class LatticePieceSet:
     def from_text(cls, lattice: Lattice | str, text: str, source: str = "pieces file") -> LatticePieceSet:
         """Read a pieces file's text (see the module docstring)."""
         grid = lattice_named(lattice)
-        pieces = [_parse_block(grid, block, first, source) for block, first in _blocks(text)]
+        pieces = [_parse_block(grid, block, first, source) for block, first in text_blocks(text)]
         if not pieces:
             raise PuzzleError(f"{source} has no pieces")
         return cls(grid.name, tuple(pieces), source)
@@ -190,44 +190,6 @@ class LatticePieceSet:
 
     def __iter__(self) -> Iterator[LatticePiece]:
         return iter(self.pieces)
-
-    def __len__(self) -> int:
-        return len(self.pieces)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The pieces' names, in order."""
-        return tuple(p.name for p in self.pieces)
-
-    @property
-    def area(self) -> int:
-        """Cells of all copies of all pieces."""
-        return sum(p.area for p in self.pieces)
-
-    @property
-    def copies(self) -> int:
-        """Number of pieces counting copies."""
-        return sum(p.count for p in self.pieces)
-
-    def describe(self) -> str:
-        """A short description: the label, or the count of pieces."""
-        return self.label or f"{self.copies} pieces"
-
-
-def _blocks(text: str) -> Iterator[tuple[list[str], int]]:
-    """The blank-line separated blocks of a file, each with the number of its first line."""
-    block: list[str] = []
-    first = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            if not block:
-                first = number
-            block.append(line.rstrip())
-        elif block:
-            yield block, first
-            block = []
-    if block:
-        yield block, first
 
 
 def _parse_block(lattice: Lattice, lines: list[str], first: int, source: str) -> LatticePiece:

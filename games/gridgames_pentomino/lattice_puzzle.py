@@ -15,8 +15,6 @@ count splits one piece's placements by their stabilisers (`gridgames.search.tili
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,22 +22,20 @@ import attrs
 from attrs import define, field
 
 from gridgames.errors import PuzzleError
-from gridgames.game import CountResult, Placement, ProgressCallback, Solution
+from gridgames.game import Solution
 from gridgames.lattices import lattice_named
 from gridgames.pieces import colour_balance, colouring_allows, is_lattice_tiling
 
 from gridgames_pentomino.lattice_boards import LatticeBoard
 from gridgames_pentomino.lattice_pieces import LatticePieceSet, default_pieces
-
-
-def _method(method: str) -> dict[str, str]:
-    """The engine's ``method`` argument, passed on only when it is not the default ("auto")."""
-    return {} if method == "auto" else {"method": method}
+from gridgames_pentomino.solving import EngineSolving
 
 
 @define(eq=False)
-class LatticePuzzle:
+class LatticePuzzle(EngineSolving):
     """Cover every cell of a lattice board exactly once with polyform pieces (free by default, one-sided when asked)."""
+
+    SPLIT_BY_STABILISERS = True  # boxes with an odd side have no piece to restrict
 
     layout: LatticeBoard
     pieces: LatticePieceSet
@@ -107,72 +103,6 @@ class LatticePuzzle:
         if self.lattice == "cubic":  # a translation by an odd vector swaps the colours
             return found + tuple(tuple((x + 1, y, z) for x, y, z in o) for o in found)
         return found
-
-    def solutions(
-        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None,
-        mrv: bool = False, prune: bool = True, method: str = "auto",
-    ) -> Iterator[Solution]:  # fmt: skip
-        """Tilings, lazily (one per symmetry class when ``unique``), at most ``limit``; Ctrl-C ends with KeyboardInterrupt."""
-        if limit is not None and limit < 0:
-            raise PuzzleError(f"limit must be 0 or more, got {limit}")
-        if limit == 0 or self.obstruction() is not None:
-            return
-        from gridgames.search import tiling
-
-        problem = self.problem()
-        if unique and tiling.prepare_unique(problem, True).method.startswith("canonical"):
-            from gridgames.search.tiling.stabilisers import solve_split
-
-            split = solve_split(problem, mrv=mrv, prune=prune)
-            if split is not None:  # no piece qualifies for restriction: the parts of a stabiliser split, one after another
-                for n, solution in enumerate(split, start=1):
-                    yield tuple(Placement(p.piece, p.cells) for p in solution)
-                    if limit is not None and n >= limit:
-                        return
-                return
-        stream = tiling.solve(problem, limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, **_method(method))
-        try:
-            for solution in stream:
-                yield tuple(Placement(p.piece, p.cells) for p in solution)
-        finally:
-            interrupted = stream.partial
-            stream.close()
-        if interrupted:
-            raise KeyboardInterrupt
-
-    def count(
-        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
-        method: str = "auto",
-    ) -> CountResult:  # fmt: skip
-        """Count every tiling (or one per symmetry class); partial when interrupted by Ctrl-C."""
-        from gridgames.search import tiling
-
-        start = time.perf_counter()
-        if self.obstruction() is not None:
-            return CountResult(0, False, unique, time.perf_counter() - start)
-        problem = self.problem()
-        result = None
-        if unique and tiling.prepare_unique(problem, True).method.startswith("canonical"):
-            # no piece qualifies for restriction: split one piece's placements by their stabilisers instead
-            from gridgames.search.tiling.stabilisers import count_split
-
-            result = count_split(problem, mrv=mrv, prune=prune, on_progress=on_progress)
-        if result is None:
-            result = tiling.count(problem, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, **_method(method))
-        return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes, method=result.method)
-
-    def count_parallel(
-        self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
-        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto",
-    ) -> Any:  # fmt: skip
-        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
-        from gridgames.search.parallel_tiling import ParallelCount, count_parallel
-
-        if self.obstruction() is not None:
-            return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)
-        return count_parallel(
-            self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, **_method(method)
-        )
 
     def symmetries(self) -> int:
         """The size of the group ``unique`` counts up to (the board's symmetries that keep every piece's placements)."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from attrs import field, frozen
 
@@ -82,47 +83,14 @@ def _unique(pieces: Iterable[Piece]) -> tuple[Piece, ...]:
     return out
 
 
-@frozen
-class PieceSet:
-    """The pieces of a puzzle, with unique names, and a short description of where they came from."""
+class PieceCollection:
+    """What every piece set has, on any lattice: iteration, names, area, copies, a description (needs ``pieces``, ``label``)."""
 
-    pieces: tuple[Piece, ...] = field(converter=_unique)
-    label: str = ""
+    __slots__ = ()
+    pieces: tuple[Any, ...]
+    label: str
 
-    # --- construction ---------------------------------------------------
-    @classmethod
-    def parse(cls, spec: str = DEFAULT_PIECES) -> PieceSet:
-        """Read a piece specification such as ``pentominoes``, ``pentominoes+O`` or ``L*3,tetromino:O``."""
-        pieces = [piece for term in _read_terms(spec) for piece in term.pieces()]
-        return cls(tuple(pieces), label=spec.strip())
-
-    @classmethod
-    def standard(cls, name: str) -> PieceSet:
-        """A whole standard set by name: ``pentominoes``, ``one-sided tetrominoes``, ``6-ominoes``..."""
-        return cls(_standard_set(name), label=name)
-
-    @classmethod
-    def from_text(cls, text: str, source: str = "pieces file") -> PieceSet:
-        """Read a pieces file's text: blocks separated by blank lines, a name line then a '#' picture."""
-        pieces = [_parse_block(block, first, source) for block, first in _blocks(text)]
-        if not pieces:
-            raise PuzzleError(f"{source} has no pieces")
-        return cls(tuple(pieces), label=source)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> PieceSet:
-        """Read a pieces file."""
-        path = Path(path)
-        text = read_user_text(path, what="pieces file", max_bytes=MAX_PUZZLE_FILE_BYTES, error=PuzzleError)
-        return cls.from_text(text, source=path.name)
-
-    def __add__(self, other: PieceSet) -> PieceSet:
-        """Both sets together (names must stay unique)."""
-        label = " + ".join(x for x in (self.label, other.label) if x)
-        return PieceSet(self.pieces + other.pieces, label=label)
-
-    # --- properties -------------------------------------------------------
-    def __iter__(self) -> Iterator[Piece]:
+    def __iter__(self) -> Iterator[Any]:
         return iter(self.pieces)
 
     def __len__(self) -> int:
@@ -143,15 +111,56 @@ class PieceSet:
         """Number of pieces counting copies."""
         return sum(p.count for p in self.pieces)
 
+    def describe(self) -> str:
+        """A short human description: the label, or the number of pieces."""
+        return self.label or f"{self.copies} pieces"
+
+
+@frozen
+class PieceSet(PieceCollection):
+    """The pieces of a puzzle, with unique names, and a short description of where they came from."""
+
+    pieces: tuple[Piece, ...] = field(converter=_unique)
+    label: str = ""
+
+    # --- construction ---------------------------------------------------
+    @classmethod
+    def parse(cls, spec: str = DEFAULT_PIECES) -> PieceSet:
+        """Read a piece specification such as ``pentominoes``, ``pentominoes+O`` or ``L*3,tetromino:O``."""
+        pieces = [piece for term in _read_terms(spec) for piece in term.pieces()]
+        return cls(tuple(pieces), label=spec.strip())
+
+    @classmethod
+    def standard(cls, name: str) -> PieceSet:
+        """A whole standard set by name: ``pentominoes``, ``one-sided tetrominoes``, ``6-ominoes``..."""
+        return cls(_standard_set(name), label=name)
+
+    @classmethod
+    def from_text(cls, text: str, source: str = "pieces file") -> PieceSet:
+        """Read a pieces file's text: blocks separated by blank lines, a name line then a '#' picture."""
+        pieces = [_parse_block(block, first, source) for block, first in text_blocks(text)]
+        if not pieces:
+            raise PuzzleError(f"{source} has no pieces")
+        return cls(tuple(pieces), label=source)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> PieceSet:
+        """Read a pieces file."""
+        path = Path(path)
+        text = read_user_text(path, what="pieces file", max_bytes=MAX_PUZZLE_FILE_BYTES, error=PuzzleError)
+        return cls.from_text(text, source=path.name)
+
+    def __add__(self, other: PieceSet) -> PieceSet:
+        """Both sets together (names must stay unique)."""
+        label = " + ".join(x for x in (self.label, other.label) if x)
+        return PieceSet(self.pieces + other.pieces, label=label)
+
+    def __iter__(self) -> Iterator[Piece]:
+        return iter(self.pieces)
+
     def by_name(self) -> dict[str, Piece]:
         """The pieces by name."""
         return {p.name: p for p in self.pieces}
-
-    def describe(self) -> str:
-        """A short human description: the label, or the number of pieces."""
-        if self.label:
-            return self.label
-        return f"{self.copies} pieces"
 
 
 def _standard_set(name: str) -> tuple[Piece, ...]:
@@ -266,7 +275,7 @@ def _match_name(pieces: dict[str, Piece], name: str) -> Piece | None:
     return folded[0] if len(folded) == 1 else None
 
 
-def _blocks(text: str) -> Iterator[tuple[list[str], int]]:
+def text_blocks(text: str) -> Iterator[tuple[list[str], int]]:
     """The blank-line separated blocks of a file, each with the number of its first line."""
     block: list[str] = []
     first = 0

@@ -16,24 +16,22 @@ written separately from it, so tests can trust it.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from attrs import define, field
 
 from gridgames.errors import PuzzleError
-from gridgames.game import CountResult, Placement, ProgressCallback, Puzzle, Solution
+from gridgames.game import Puzzle, Solution
 from gridgames.grid import Cell, Grid
 from gridgames.pieces import Piece, as_pieces, colour_balance, colouring_allows, is_tiling, short_side_order
 
 from gridgames_pentomino.boards import DEFAULT_BOARD, Board
 from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, cheap_to_list, spec_area
+from gridgames_pentomino.solving import EngineSolving
 
-if TYPE_CHECKING:  # numba is imported only when searching
-    from gridgames.search.parallel_tiling import ParallelCount
 
 def _listed(spec: str | None, from_file: PieceSet | None) -> PieceSet:
     """The pieces of a specification and/or a pieces file (read already), in that order."""
@@ -60,7 +58,7 @@ def _fits(mask: np.ndarray, shape_cells: Sequence[Cell]) -> bool:
 
 
 @define(eq=False)
-class TilingPuzzle(Puzzle):
+class TilingPuzzle(EngineSolving, Puzzle):
     """Cover every cell of a board exactly once with pieces (free by default, one-sided when asked)."""
 
     layout: Board
@@ -151,66 +149,6 @@ class TilingPuzzle(Puzzle):
 
             self._problem = TilingProblem.build(self.layout.grid, self.engine_pieces(), order=self.order)
         return self._problem
-
-    def solutions(
-        self,
-        *,
-        limit: int | None = None,
-        unique: bool = False,
-        on_progress: ProgressCallback | None = None,
-        mrv: bool = False,
-        prune: bool = True,
-        method: str = "auto",
-    ) -> Iterator[Solution]:
-        """Tilings, lazily (one per symmetry class of the board when ``unique``), at most ``limit``.
-
-        A Ctrl-C during the search ends the stream with KeyboardInterrupt after the solutions found so far.
-        """
-        if limit is not None and limit < 0:
-            raise PuzzleError(f"limit must be 0 or more, got {limit}")
-        if limit == 0 or self.obstruction() is not None:
-            return
-        from gridgames.search import tiling
-
-        stream = tiling.solve(self.problem(), limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
-        try:
-            for solution in stream:
-                yield tuple(Placement(p.piece, p.cells) for p in solution)
-        finally:
-            interrupted = stream.partial  # set by a Ctrl-C inside the search (read before close() sets it)
-            stream.close()
-        if interrupted:
-            raise KeyboardInterrupt
-
-    def count(
-        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
-        method: str = "auto",
-    ) -> CountResult:
-        """Count every tiling (or one per symmetry class); partial when interrupted by Ctrl-C.
-
-        ``method`` (`gridgames.search.tiling.orbits`): all tilings by the orbits of the distinct ones
-        when a piece can be restricted ("auto"), or by the plain search ("search").
-        """
-        from gridgames.search import tiling
-
-        start = time.perf_counter()
-        if self.obstruction() is not None:
-            return CountResult(0, False, unique, time.perf_counter() - start)
-        result = tiling.count(self.problem(), unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
-        return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes, result.method)
-
-    def count_parallel(
-        self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
-        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto",
-    ) -> ParallelCount:  # fmt: skip
-        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
-        from gridgames.search.parallel_tiling import ParallelCount, count_parallel
-
-        if self.obstruction() is not None:
-            return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)
-        return count_parallel(
-            self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
-        )
 
     def is_solution(self, solution: Solution) -> bool:
         """True when the placements cover every cell once, within piece counts, each a real orientation of its piece."""
