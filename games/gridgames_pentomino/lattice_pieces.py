@@ -42,7 +42,7 @@ from gridgames.lattices import (
 from gridgames.pieces import LatticePiece
 from gridgames.shapes import PENTOMINOES
 
-from gridgames_pentomino.pieces import PieceCollection, check_name, text_blocks
+from gridgames_pentomino.pieces import PieceCollection, block_head, check_name, text_blocks
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -50,7 +50,6 @@ _PREFIX = {"triangular": ("mon", "d", "tr", "tetr", "pent", "hex", "hept", "oct"
 _SIZE_WORDS = ("mono", "di", "tri", "tetra", "penta", "hexa", "hepta", "octa", "nona", "deca", "undeca", "dodeca")
 _SUFFIX = {"triangular": "iamonds", "hexagonal": "hexes", "cubic": "cubes"}
 _NUMBERED = re.compile(r"^(\d+)-(iamonds?|hexe?s?|cubes?)$")
-_COUNT_RE = re.compile(r"^(?P<item>.*?)\s*\*\s*(?P<count>\d+)$")
 
 
 def _family_names(lattice: Lattice) -> dict[str, int]:
@@ -194,16 +193,7 @@ class LatticePieceSet(PieceCollection):
 
 def _parse_block(lattice: Lattice, lines: list[str], first: int, source: str) -> LatticePiece:
     """One piece of a pieces file: its name line (NAME or NAME*N) and picture lines."""
-    head = lines[0].strip()
-    count = 1
-    match = _COUNT_RE.match(head)
-    if match:
-        head, count = match["item"], int(match["count"])
-        if count < 1:
-            raise PuzzleError(f"{source}, line {first}: a count must be at least 1")
-    check_name(head, f"{source}, line {first}")
-    if len(lines) == 1:
-        raise PuzzleError(f"{source}, line {first}: piece {head!r} has no picture below its name")
+    head, count = block_head(lines, first, source)
     try:
         cells = read_picture(lattice, "\n".join(lines[1:]), cell="#", empty=". ", what=f"{source}, piece {head!r}")
     except ShapeError as error:

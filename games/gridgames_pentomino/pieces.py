@@ -291,8 +291,8 @@ def text_blocks(text: str) -> Iterator[tuple[list[str], int]]:
         yield block, first
 
 
-def _parse_block(lines: list[str], first: int, source: str) -> Piece:
-    """One piece of a pieces file: its name line (NAME or NAME*N) and picture lines."""
+def block_head(lines: list[str], first: int, source: str) -> tuple[str, int]:
+    """A pieces file block's name and count (``NAME`` or ``NAME*N``), checked, with a picture below it."""
     head = lines[0].strip()
     count = 1
     match = _COUNT_RE.match(head)
@@ -303,6 +303,12 @@ def _parse_block(lines: list[str], first: int, source: str) -> Piece:
     check_name(head, f"{source}, line {first}")
     if len(lines) == 1:
         raise PuzzleError(f"{source}, line {first}: piece {head!r} has no picture below its name")
+    return head, count
+
+
+def _parse_block(lines: list[str], first: int, source: str) -> Piece:
+    """One piece of a pieces file: its name line (NAME or NAME*N) and picture lines."""
+    head, count = block_head(lines, first, source)
     for offset, line in enumerate(lines[1:], start=1):
         bad = next((ch for ch in line if ch not in "#. "), None)
         if bad is not None:
