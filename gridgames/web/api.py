@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -20,17 +21,28 @@ from gridgames.web.sessions import Session
 from gridgames.web.validate import WebError
 
 
-# --- turn-based games ----------------------------------------------------------------------------------------
-def _play(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
+def _resolve(request: Request, kind: GameKind) -> tuple[ServerState, GameSpec, Any, Session]:
+    """The server, the game named in the path (of this kind), its web hooks and the caller's session."""
     state = server_state(request)
-    spec = state.spec(request.path_params["game"], GameKind.TURN_BASED)
+    spec = state.spec(request.path_params["game"], kind)
     return state, spec, state.hooks(spec), session_of(request)
 
 
+def _stored(store: dict[str, Any], spec: GameSpec, what: str, route: str) -> Any:
+    """The session's game or puzzle of this spec, or a 404 saying how to start one."""
+    found = store.get(spec.name)
+    if found is None:
+        raise WebError(f"no {spec.name} {what} in this session: start one with POST /api/{route}/{spec.name}/new", 404)
+    return found
+
+
+# --- turn-based games ----------------------------------------------------------------------------------------
+def _play(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
+    return _resolve(request, GameKind.TURN_BASED)
+
+
 def _current(session: Session, spec: GameSpec) -> plays.Play:
-    play = session.plays.get(spec.name)
-    if play is None:
-        raise WebError(f"no {spec.name} game in this session: start one with POST /api/play/{spec.name}/new", 404)
+    play: plays.Play = _stored(session.plays, spec, "game", "play")
     return play
 
 
@@ -38,6 +50,15 @@ def _busy(state: ServerState, session: Session) -> None:
     running = state.jobs.active_for(session.id)
     if running is not None:
         raise WebError(f"this page already has a {running.kind} job running ({running.id}): wait for it or cancel it", 409)
+
+
+def _submit(state: ServerState, session: Session, kind: str, start: Callable[[], tuple[Any, Any]]) -> Response:
+    """Start a job of the session (one at a time): ``start()`` gives its work and what to do when it is done."""
+    with session.lock:
+        _busy(state, session)
+        work, done = start()
+        job = state.jobs.submit(session.id, kind, work, state.budget(), done)
+    return json_response({"job": job.view()}, 202)
 
 
 async def play_new(request: Request) -> Response:
@@ -74,11 +95,7 @@ def play_job(make: Any, kind: str) -> Any:
     async def handler(request: Request) -> Response:
         state, spec, hooks, session = _play(request)
         await read_body(request)
-        with session.lock:
-            _busy(state, session)
-            work, done = make(_current(session, spec), hooks, session.lock)
-            job = state.jobs.submit(session.id, kind, work, state.budget(), done)
-        return json_response({"job": job.view()}, 202)
+        return _submit(state, session, kind, lambda: make(_current(session, spec), hooks, session.lock))
 
     return handler
 
@@ -101,15 +118,11 @@ async def play_load(request: Request) -> Response:
 
 # --- puzzles -------------------------------------------------------------------------------------------------
 def _puzzle(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
-    state = server_state(request)
-    spec = state.spec(request.path_params["game"], GameKind.PUZZLE)
-    return state, spec, state.hooks(spec), session_of(request)
+    return _resolve(request, GameKind.PUZZLE)
 
 
 def _run(session: Session, spec: GameSpec) -> puzzles.PuzzleRun:
-    run = session.puzzles.get(spec.name)
-    if run is None:
-        raise WebError(f"no {spec.name} puzzle in this session: start one with POST /api/puzzle/{spec.name}/new", 404)
+    run: puzzles.PuzzleRun = _stored(session.puzzles, spec, "puzzle", "puzzle")
     return run
 
 
@@ -132,11 +145,7 @@ def puzzle_job(make: Any, kind: str) -> Any:
     async def handler(request: Request) -> Response:
         state, spec, _, session = _puzzle(request)
         data = await read_body(request)
-        with session.lock:
-            _busy(state, session)
-            work, done = make(_run(session, spec), data, session.lock)
-            job = state.jobs.submit(session.id, kind, work, state.budget(), done)
-        return json_response({"job": job.view()}, 202)
+        return _submit(state, session, kind, lambda: make(_run(session, spec), data, session.lock))
 
     return handler
 
