@@ -5,15 +5,24 @@ else with the solver): the score of the move played and the best score, both fro
 Pons' convention (+ wins, bigger is sooner; 0 draws; - loses). A move is a **mistake** when it changes
 the game-theoretic result for the mover (a win thrown away into a draw or a loss, a draw into a loss), an
 **inaccuracy** when it keeps the result but delays a win or hastens a loss.
+
+The positions the book does not answer go to the solver in batches: the children of several positions
+in one compiled call (`Solver.solve_many`, the table kept between them), the last positions of the game
+first (they solve fastest, and their table entries help the earlier ones). A batch is sized to take
+at most about a tenth of a second, so Ctrl-C (or a ``keep_going`` that says stop) gets through between two
+batches; once a position costs more than a hundredth of a second, each is solved alone by `Solver.analyze` in short
+slices. An interrupted review keeps the moves reviewed so far and is marked partial.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from gridgames_connect4 import heuristic
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4
 from gridgames.errors import OptionError
@@ -22,11 +31,20 @@ if TYPE_CHECKING:
     from gridgames_connect4.book import Book
     from gridgames_connect4.solver import Solver
 
-__all__ = ["MISTAKE", "INACCURACY", "MoveReview", "Review", "review_game"]
+__all__ = ["MISTAKE", "INACCURACY", "INTERRUPTED", "STOPPED", "MoveReview", "Review", "review_game"]
 
 MISTAKE = "mistake"
 INACCURACY = "inaccuracy"
+INTERRUPTED = "interrupted"
+"""`Review.stopped` after Ctrl-C."""
+STOPPED = "stopped"
+"""`Review.stopped` when ``keep_going`` said stop (e.g. a time budget ran out)."""
 _RESULTS = {1: "win", 0: "draw", -1: "loss"}
+BATCH_SECONDS = 0.1
+"""About how long one batch of positions may take in one compiled call (Ctrl-C waits for it)."""
+ALONE_SECONDS = 0.01
+"""A position that costs more than this is searched alone, in slices: batching saves per-call costs of microseconds
+only, and the opening's positions get dearer by orders of magnitude within a few moves."""
 
 
 def _sign(x: int) -> int:
@@ -70,12 +88,29 @@ class MoveReview:
 
 @attrs.frozen
 class Review:
-    """A reviewed game: the board, the moves, one `MoveReview` per move, and how many positions the book answered."""
+    """A reviewed game: the board, the moves, one `MoveReview` per move reviewed, how many the book answered.
+
+    ``first``: the first move number to review; ``stopped``: None when every move from ``first`` on was
+    reviewed, else `INTERRUPTED` or `STOPPED` (a partial review: see `missing`).
+    """
 
     game: Connect4
     moves: tuple[int, ...]
     reviews: tuple[MoveReview, ...]
     from_book: int = 0
+    first: int = 1
+    stopped: str | None = None
+
+    @property
+    def partial(self) -> bool:
+        """True when the review stopped before every move was reviewed."""
+        return self.stopped is not None
+
+    @property
+    def missing(self) -> list[int]:
+        """The move numbers (1-based) from ``first`` on that were not reviewed (none unless partial)."""
+        done = {r.number for r in self.reviews}
+        return [n for n in range(self.first, len(self.moves) + 1) if n not in done]
 
     @property
     def result(self) -> str:
@@ -94,7 +129,8 @@ class Review:
         game = self.game
         return {"width": game.width, "height": game.height, "connect": game.connect,
                 "moves": game.join_notation(self.moves), "result": self.result,
-                "reviews": [r.as_dict() for r in self.reviews], "from_book": self.from_book}
+                "reviews": [r.as_dict() for r in self.reviews], "from_book": self.from_book,
+                "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing}
 
     def lines(self) -> list[str]:
         """The review as lines of text, one per move, then a summary per player."""
@@ -114,17 +150,102 @@ class Review:
             inaccuracies = sum(r.mark == INACCURACY for r in mine)
             out.append(f"{PLAYER_NAMES[player].capitalize()}: {len(self.mistakes(player))} mistake(s), "
                        f"{inaccuracies} inaccurac{'y' if inaccuracies == 1 else 'ies'} in {len(mine)} move(s).")
+        if self.partial:
+            why = "interrupted" if self.stopped == INTERRUPTED else "stopped"
+            out.append(f"Partial review ({why}): move(s) {_ranges(self.missing)} not reviewed.")
         out.append("Scores are the mover's: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later).")
         return out
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """Sorted numbers as ranges: [1, 2, 3, 7] -> '1-3, 7'."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _keep_going(_progress: object) -> None:
     """A progress watcher that never stops the search (it only makes the search run in short slices)."""
 
 
+@attrs.frozen
+class _Position:
+    """A position to solve: the moves before it, and its columns' scores known without a search (None: to solve)."""
+
+    index: int
+    moves: tuple[int, ...]
+    known: tuple[int | None, ...]
+    children: tuple[int, ...]
+    """The columns whose child positions the solver must score."""
+
+
+def _positions(game: Connect4, moves: Sequence[int], indices: Sequence[int]) -> dict[int, _Position]:
+    """The positions before the moves ``indices`` (0-based), with wins at once and the last cell scored here."""
+    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    cells = game.width * game.height
+    wanted = set(indices)
+    out: dict[int, _Position] = {}
+    state = game.new_state()
+    for i, move in enumerate(moves):
+        if i in wanted:
+            cur, mask = state.bitboard
+            wins = set(heuristic.immediate_wins(geom, cur, mask))
+            known: list[int | None] = [None] * game.width
+            children = []
+            for c in state.legal_moves():
+                if c in wins:
+                    known[c] = (cells + 1 - i) // 2  # Pons' score of winning with this disc
+                elif i + 1 == cells:
+                    known[c] = 0
+                else:
+                    children.append(c)
+            out[i] = _Position(i, tuple(moves[:i]), tuple(known), tuple(children))
+        state.play(move)
+    return out
+
+
+def _solve_batch(solver: Solver, batch: Sequence[_Position]) -> list[list[int | None]]:
+    """Every column's score of each position, the children of them all solved in one compiled call (table kept)."""
+    children = [[*pos.moves, c] for pos in batch for c in pos.children]
+    scores = iter(solver.solve_many(children, reset=False)) if children else iter(())
+    out = []
+    for pos in batch:
+        row = list(pos.known)
+        for c in pos.children:
+            row[c] = -next(scores)
+        out.append(row)
+    return out
+
+
+def _solve_alone(solver: Solver, pos: _Position, keep_going: Callable[[], bool] | None) -> list[int | None] | None:
+    """Every column's score of one position, searched in short slices (Ctrl-C gets through); None if told to stop."""
+    def watch(_progress: object) -> bool:
+        return keep_going is None or bool(keep_going())
+
+    before = solver.on_progress
+    solver.on_progress = watch
+    try:
+        scores = solver.analyze(list(pos.moves))
+    finally:
+        solver.on_progress = before
+    if any(scores[c] is None for c in pos.children):
+        return None
+    return scores
+
+
 def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None,
-                first: int = 1) -> Review:
-    """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers."""
+                first: int = 1, on_progress: Callable[[int, int], object] | None = None,
+                keep_going: Callable[[], bool] | None = None, keep_partial: bool = False) -> Review:
+    """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers.
+
+    ``on_progress(reviewed, total)`` is called as moves get reviewed; ``keep_going()``, asked between batches
+    (and between slices of a long search), stops the review when it returns False (a partial review, `STOPPED`).
+    Ctrl-C raises KeyboardInterrupt, or with ``keep_partial`` returns the partial review (`INTERRUPTED`).
+    """
     state = game.from_moves(moves)  # refuses illegal games, in one line
     moves = tuple(int(m) for m in state.history)
     if not isinstance(first, int) or first < 1:
@@ -133,23 +254,75 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
         from gridgames_connect4.oracle import check_book
 
         check_book(book, game.width, game.height, game.connect)
-    reviews = []
+    total = max(0, len(moves) - first + 1)
+    scored: dict[int, list[int | None]] = {}
     from_book = 0
-    for i, column in enumerate(moves[first - 1 :], start=first - 1):
-        before = list(moves[:i])
-        scores = book.column_scores(before) if book is not None else None
-        if scores is None:
+    stopped: str | None = None
+
+    def report() -> None:
+        if on_progress is not None:
+            on_progress(len(scored), total)
+
+    todo = []
+    for i in range(first - 1, len(moves)):
+        found = book.column_scores(list(moves[:i])) if book is not None else None
+        if found is None:
+            todo.append(i)
+        else:
+            scored[i] = list(found)
+            from_book += 1
+    try:
+        if todo:
+            report()
             if solver is None:  # numba: only when the book does not answer
                 from gridgames_connect4.oracle import solver_for
 
                 solver = solver_for(game.width, game.height, game.connect, book)
-                solver.on_progress = _keep_going  # the search runs in slices, so Ctrl-C gets through at once
-            scores = solver.analyze(before)
-        else:
-            from_book += 1
+            stopped = _solve_positions(solver, _positions(game, moves, todo),
+                                       todo[::-1], scored, report, keep_going)
+        report()
+    except KeyboardInterrupt:
+        if not keep_partial:
+            raise
+        stopped = INTERRUPTED
+    reviews = []
+    for i in sorted(scored):
+        scores, column = scored[i], moves[i]
         best = max(s for s in scores if s is not None)
         played = scores[column]
-        assert played is not None
+        assert played is not None  # the column was legal, so it was scored
         reviews.append(MoveReview(i + 1, i % 2, column, played, best,
                                   tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)))
-    return Review(game, moves, tuple(reviews), from_book)
+    return Review(game, moves, tuple(reviews), from_book, first, stopped)
+
+
+def _solve_positions(solver: Solver, positions: dict[int, _Position], order: Sequence[int],
+                     scored: dict[int, list[int | None]], report: Callable[[], None],
+                     keep_going: Callable[[], bool] | None) -> str | None:
+    """Solve the positions in ``order`` into ``scored`` (batches, then one by one in slices); STOPPED or None."""
+    size = 4  # positions in the next batch: doubled while batches stay short
+    alone = False  # once a position costs more than a batch may take, each is searched alone, in slices
+    at = 0
+    while at < len(order):
+        if keep_going is not None and not keep_going():
+            return STOPPED
+        if alone:
+            pos = positions[order[at]]
+            scores = _solve_alone(solver, pos, keep_going)
+            if scores is None:
+                return STOPPED
+            scored[pos.index] = scores
+            at += 1
+        else:
+            batch = [positions[i] for i in order[at : at + size]]
+            started = time.perf_counter()
+            for pos, scores in zip(batch, _solve_batch(solver, batch)):
+                scored[pos.index] = scores
+            at += len(batch)
+            per_position = (time.perf_counter() - started) / len(batch)
+            if per_position > ALONE_SECONDS:
+                alone = True
+            else:  # the earlier positions cost more: aim at half of BATCH_SECONDS
+                size = max(1, min(2 * size, int(BATCH_SECONDS / 2 / max(per_position, 1e-6))))
+        report()
+    return None
