@@ -138,3 +138,109 @@ def test_review_from_a_later_move() -> None:
     assert "Red: 1 mistake(s), 0 inaccuracies in 1 move(s)." in result.stdout
     result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "0"])
     assert result.exit_code == 2 and "1 or later" in result.stderr
+
+
+LONG = "3332224115544155"  # a 5x4 game of 16 moves (replayed by _moves, which refuses an illegal one)
+
+
+def _reviews_one_by_one(moves: list[int]) -> list[tuple[int, int, tuple]]:
+    solver = Solver(5, 4, 4, table_bits=18)
+    out = []
+    for i, column in enumerate(moves):
+        scores = solver.analyze(moves[:i])
+        out.append((scores[column], max(s for s in scores if s is not None), tuple(scores)))
+    return out
+
+
+def test_the_batched_review_solves_several_positions_per_call_and_equals_analyze(monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = _moves(LONG)
+    calls: list[int] = []
+    original = Solver.solve_many
+
+    def counted(self: Solver, positions: list, weak: bool = False, reset: bool = True) -> list[int]:
+        calls.append(len(positions))
+        return original(self, positions, weak=weak, reset=reset)
+
+    monkeypatch.setattr(Solver, "solve_many", counted)
+    review = review_game(GAME, moves)
+    assert len(calls) < len(moves) and max(calls) > 2 * GAME.width  # several positions' children per call
+    assert [(r.score, r.best, r.columns) for r in review.reviews] == _reviews_one_by_one(moves)
+    assert not review.partial and review.missing == [] and review.stopped is None
+
+
+def test_positions_searched_alone_give_the_same_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import review as module
+
+    moves = _moves(LONG)
+    batched = review_game(GAME, moves).reviews
+    monkeypatch.setattr(module, "ALONE_SECONDS", -1.0)  # every position after the first batch is searched alone
+    monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, counter := []))
+    assert review_game(GAME, moves).reviews == batched
+    assert len(counter) == len(moves) - 4  # the first batch (4 positions), then one analyze per position
+
+
+def _counting(method: object, counter: list) -> object:
+    def wrapper(self: Solver, *args: object, **kwargs: object) -> object:
+        counter.append(args)
+        return method(self, *args, **kwargs)  # type: ignore[operator]
+
+    return wrapper
+
+
+def test_progress_counts_up_to_every_move() -> None:
+    moves = _moves(LONG)
+    seen: list[tuple[int, int]] = []
+    review_game(GAME, moves, first=3, on_progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 14) and seen[-1] == (14, 14)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) >= 3
+
+
+def test_a_review_told_to_stop_keeps_the_last_moves_and_says_partial() -> None:
+    moves = _moves(LONG)
+    answers = iter([True, False])
+    review = review_game(GAME, moves, keep_going=lambda: next(answers, False))
+    assert review.stopped == "stopped" and review.partial
+    whole = review_game(GAME, moves).reviews
+    assert review.reviews == whole[len(moves) - len(review.reviews):]  # the last moves are reviewed first
+    assert 0 < len(review.reviews) < len(moves) and review.missing == list(range(1, len(moves) - len(review.reviews) + 1))
+    text = "\n".join(review.lines())
+    assert f"Partial review (stopped): move(s) 1-{review.missing[-1]} not reviewed." in text
+    data = review.as_dict()
+    assert data["partial"] is True and data["not_reviewed"] == review.missing
+
+
+def test_ctrl_c_keeps_the_moves_reviewed_with_keep_partial() -> None:
+    moves = _moves(LONG)
+
+    def interrupt(done: int, total: int) -> None:
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    review = review_game(GAME, moves, on_progress=interrupt, keep_partial=True)
+    assert review.stopped == "interrupted" and len(review.reviews) >= 4 and review.missing
+    assert review.reviews == review_game(GAME, moves).reviews[-len(review.reviews):]
+    with pytest.raises(KeyboardInterrupt):
+        review_game(GAME, moves, on_progress=interrupt)
+
+
+def test_review_command_ctrl_c_prints_the_partial_review_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import review as module
+
+    original = module._solve_batch
+    calls: list[int] = []
+
+    def interrupted_second_batch(solver: Solver, batch: list) -> list:
+        calls.append(len(batch))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return original(solver, batch)
+
+    monkeypatch.setattr(module, "_solve_batch", interrupted_second_batch)
+    result = runner.invoke(app, ["connect4", "review", LONG, "--width", "5", "--height", "4"])
+    assert result.exit_code == 130, result.output
+    assert "Partial review (interrupted): move(s) 1-12 not reviewed." in result.stdout
+    assert "  16  yellow" in result.stdout and "  12  yellow" not in result.stdout
+    calls.clear()
+    result = runner.invoke(app, ["connect4", "review", LONG, "--width", "5", "--height", "4", "--json"])
+    assert result.exit_code == 130 and json.loads(result.stdout)["not_reviewed"] == list(range(1, 13))
+
