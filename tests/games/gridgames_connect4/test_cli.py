@@ -285,3 +285,16 @@ def test_a_computer_move_short_of_time_is_noted() -> None:
     assert code == 0
     assert "Yellow (perfect) plays " in out
     assert "  depth-limited search (depth " in out and "no exact result within 0.01 s" in out
+
+
+def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import players
+
+    state = Connect4().from_notation("1111114")  # column 1 full, red to move
+    match = TerminalGame(state, (Seat("human"), Seat("human")), console())
+    unsolved = players.Advice(3, (None, 2, None, 5, -1, 0, 1), source=players.SOLVER)
+    monkeypatch.setattr(players, "advise", lambda *args: unsolved)
+    assert match.hint() == ("Hint: play 4. Solver scores for yellow: 1: full  2: +2  3: ?  4: +5  5: -1  6: +0  7: +1 "
+                            "(? not solved in time; + wins, - loses, 0 draws; the further from 0, the sooner).")
+    monkeypatch.setattr(players, "advise", lambda *args: players.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=players.BOOK))
+    assert match.hint().startswith("Hint: play 4. Book scores for yellow: 1: full  2: +2  3: +1  4: +5")
