@@ -298,3 +298,19 @@ def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_
                             "(? not solved in time; + wins, - loses, 0 draws; the further from 0, the sooner).")
     monkeypatch.setattr(players, "advise", lambda *args: players.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=players.BOOK))
     assert match.hint().startswith("Hint: play 4. Book scores for yellow: 1: full  2: +2  3: +1  4: +5")
+
+
+def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the_end_of_game_commands() -> None:
+    import typer.main
+
+    from gridgames_connect4.cli import END_HELP, make_app
+
+    info = runner.invoke(app, ["info", "connect4"])
+    assert info.exit_code == 0
+    group = typer.main.get_command(make_app())
+    missing = []
+    for name in ("play", "analyze", "review"):
+        for param in group.commands[name].params:
+            missing += [f"{name} {opt}" for opt in param.opts if opt.startswith("--") and opt not in info.stdout]
+    assert missing == []
+    assert "r reviews it" in info.stdout and END_HELP.startswith("r reviews")
