@@ -6,8 +6,14 @@
 * ``move_scores``: every column's exact score (Pons' convention, the side to move's view)
   from the solver, stopped by the page's budget (unsolved columns are then None);
 * ``review``: after the game, every move's score against the best (mistakes marked),
-  the last positions first (they solve fastest), as far as the budget goes;
+  the last positions first (they solve fastest), in batches, as far as the budget goes;
 * ``save_text`` / ``load_text``: the same JSON as ``gridgames play connect4`` (``s FILE``, ``--load``).
+
+Colours: the page draws and names player 0 (who moves first) red, as the framework does for every
+game (`GameInfo.player_names`, one disc colour per player number). A save file whose first mover is
+yellow (``--first yellow``) therefore loads with its colours swapped on the page, its seats in turn
+order; the game remembers the file's colours (`SavedColours`), so that saving it again writes
+``"first": "yellow"`` with each seat under its own colour, as the terminal game had it.
 """
 
 from __future__ import annotations
@@ -16,12 +22,22 @@ import random
 import threading
 from typing import Any
 
+import attrs
+
 from gridgames_connect4 import save
 from gridgames_connect4.analysis import Analysis
-from gridgames_connect4.review import MoveReview
-from gridgames_connect4.rules import PLAYER_NAMES, Connect4State
+from gridgames_connect4.review import review_game
+from gridgames_connect4.render import colour_names
+from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 
-__all__ = ["Connect4Web"]
+__all__ = ["Connect4Web", "SavedColours"]
+
+
+@attrs.frozen
+class SavedColours(Connect4):
+    """A Connect Four game loaded from a save file, remembering the colour its first mover had there."""
+
+    first: str = attrs.field(default="red", validator=attrs.validators.in_(PLAYER_NAMES))
 
 SCORE_HELP = "exact score of each column for the side to move: + wins (bigger is sooner), 0 draws, - loses"
 TABLE_MB = 32
@@ -93,33 +109,41 @@ class Connect4Web:
         return {"scores": {c: columns[c] for c in legal}, "exact": exact, "note": note, "help": SCORE_HELP}
 
     def review(self, state: Connect4State, budget: Any) -> list[dict[str, Any]]:
-        """Every move's score against the best (None where the budget ran out), mistakes marked; last moves solved first."""
+        """Every move's score against the best (None where the budget ran out), mistakes marked; last moves solved first.
+
+        The positions are solved in batches (`gridgames_connect4.review.review_game`), the budget asked between them.
+        """
         game, moves = state.game, list(state.history)
+        names = game.info.player_names
+        total = max(1, len(moves))
+
+        def progress(done: int, _total: int) -> None:
+            budget.report(done / total, done, f"{done} of {len(moves)} moves reviewed")
+
+        report = review_game(game, moves, solver=_solver(state, budget), on_progress=progress,
+                             keep_going=budget.keep_going)
+        done = {r.number: r for r in report.reviews}
         entries: list[dict[str, Any]] = []
-        for i in range(len(moves) - 1, -1, -1):
-            number = i + 1
-            entry: dict[str, Any] = {"number": number, "player": PLAYER_NAMES[i % 2], "move": game.format_move(moves[i]),
+        for i, column in enumerate(moves):
+            entry: dict[str, Any] = {"number": i + 1, "player": names[i % 2], "move": game.format_move(column),
                                      "score": None, "best": None, "mark": None}  # fmt: skip
-            if budget.keep_going():
-                budget.report((len(moves) - i) / max(1, len(moves)), len(entries), f"reviewing move {number}")
-                scores = _solver(state, budget).analyze(moves[:i])
-                legal = [c for c in range(game.width) if scores[c] is not None]
-                if scores[moves[i]] is not None and len(legal) == len(set(game.from_moves(moves[:i]).legal_moves())):
-                    best = max(scores[c] for c in legal)  # type: ignore[type-var]
-                    review = MoveReview(number, i % 2, moves[i], scores[moves[i]], best,  # type: ignore[arg-type]
-                                        tuple(c for c in legal if scores[c] == best), tuple(scores))  # fmt: skip
-                    entry.update(score=review.score, best=review.best, mark=review.mark,
-                                 best_moves=[game.format_move(c) for c in review.best_columns])  # fmt: skip
+            review = done.get(i + 1)
+            if review is not None:
+                entry.update(score=review.score, best=review.best, mark=review.mark,
+                             best_moves=[game.format_move(c) for c in review.best_columns])  # fmt: skip
             entries.append(entry)
-        return entries[::-1]
+        return entries
 
     def save_text(self, state: Connect4State, seats: list[str], think: float | None, seed: int | None) -> str:
-        """The terminal game's save file (gridgames-connect4 JSON)."""
-        named = dict(zip(PLAYER_NAMES, seats)) if all(s in save.SEAT_KINDS for s in seats) else None
-        return save.to_json(state, seats=named, think=think, seed=seed)
+        """The terminal game's save file (gridgames-connect4 JSON), in the colours of the file it was loaded from."""
+        first = getattr(state.game, "first", "red")
+        named = dict(zip(colour_names(first), seats)) if all(s in save.SEAT_KINDS for s in seats) else None
+        return save.to_json(state, first=first, seats=named, think=think, seed=seed)
 
     def load_text(self, text: str) -> tuple[Connect4State, list[str | None]]:
         """A position and its seats (in turn order; None where the file names none) from a save file's text."""
         saved = save.from_json(text, source="the uploaded file")
-        order = PLAYER_NAMES if saved.first == "red" else PLAYER_NAMES[::-1]
-        return saved.state, [saved.seats.get(colour) for colour in order]
+        game = saved.state.game
+        if saved.first != "red":  # keep the file's colours for the next save (the page draws the first mover red)
+            game = SavedColours(game.width, game.height, game.connect, first=saved.first)
+        return game.from_moves(saved.state.history), [saved.seats.get(c) for c in colour_names(saved.first)]

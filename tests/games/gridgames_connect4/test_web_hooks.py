@@ -35,3 +35,34 @@ def test_a_save_file_with_yellow_first_loads_its_seats_in_turn_order() -> None:
     text = to_json(state, first="yellow", seats={"red": "perfect", "yellow": "human"})
     loaded, seats = hooks_of(SPEC).load_text(text)
     assert loaded.notation() == "44" and seats == ["human", "perfect"]  # yellow moved first
+
+
+def test_a_yellow_first_save_goes_back_to_a_file_with_its_own_colours() -> None:
+    from gridgames_connect4.save import from_json
+
+    hooks = hooks_of(SPEC)
+    text = to_json(Connect4(6, 5, 4).from_notation("3443"), first="yellow", seats={"red": "perfect", "yellow": "human"},
+                   think=1.5, seed=7)
+    loaded, seats = hooks.load_text(text)
+    assert seats == ["human", "perfect"] and (loaded.game.width, loaded.game.height) == (6, 5)
+    loaded.play(0)  # the page goes on with the game, then saves it
+    again = from_json(hooks.save_text(loaded, seats, 1.5, 7))
+    assert again.first == "yellow" and again.seats == {"yellow": "human", "red": "perfect"}
+    assert again.state.notation() == "34431" and (again.think, again.seed) == (1.5, 7)
+    red_first, seats = hooks.load_text(to_json(Connect4().from_notation("4"), seats={"red": "human", "yellow": "hard"}))
+    assert from_json(hooks.save_text(red_first, seats, None, None)).first == "red" and seats == ["human", "hard"]
+
+
+def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> None:
+    from gridgames_connect4.review import review_game
+
+    game = Connect4(5, 4, 4)
+    state = game.from_notation("112222441")  # red throws a win away with its last move
+    entries = hooks_of(SPEC).review(state, Budget(60))
+    expected = review_game(game, state.history).reviews
+    assert [(e["score"], e["best"], e["mark"]) for e in entries] == [(r.score, r.best, r.mark) for r in expected]
+    assert entries[-1]["mark"] == "mistake" and entries[-1]["player"] == "red" and entries[-1]["best_moves"] == ["3"]
+    spent = Budget(60)
+    spent.cancelled.set()  # e.g. the page went away: nothing is solved, every move is listed unscored
+    entries = hooks_of(SPEC).review(state, spent)
+    assert [e["number"] for e in entries] == list(range(1, 10)) and all(e["score"] is None for e in entries)
