@@ -1,0 +1,180 @@
+"""Benchmark of the judges on the batch call: the post-game review and the learning environments' judge.
+
+Usage: python bench/connect4_judges.py [--game MOVES] [--from 25,15,8] [--repeat 3] [--steps 400] [--quick]
+
+* Review: a scripted 7x6 game (default: 40 moves of a seeded medium-against-easy game) reviewed from
+  move N on, without a book, two ways in the same process, alternating, best of --repeat, each run
+  with a fresh `Solver` (default table): "one by one", the review as it was before the batch call
+  (each position's columns by `Solver.analyze` in slices, first move first, table kept), and
+  `review_game` (the children of several positions per `Solver.solve_many` call, last move first,
+  table kept; positions dearer than 10 ms searched alone in slices). Both must give the same review.
+* Judge: random games in the Gymnasium environment (`gym_env("connect4", "random", judge=True)`),
+  a random agent, --steps agent steps on each board; the judge's CPU time per agent step is the run
+  with the judge minus the same run (same seeds, same moves) without it. "before": a solver without
+  `solve_many` (every position solved by its own `solve` call, as before); "after": the judge as it is.
+
+Times are CPU seconds of this process (`time.process_time`), and wall seconds; the load average is
+printed before and after (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+GAME = "4444352152146225467253333132666671117777"
+"""The first 40 moves of a seeded 7x6 game, medium (red) against easy (think 0.2 s, seeds 23 and 123)."""
+
+
+def load() -> str:
+    """The load average as text."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def timed(run: Callable[[], Any]) -> tuple[float, float, Any]:
+    """(CPU seconds, wall seconds, result) of one call."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = run()
+    return time.process_time() - cpu, time.perf_counter() - wall, result
+
+
+def review_one_by_one(game: Any, moves: Sequence[int], first: int, solver: Any) -> list[tuple[int, int, tuple]]:
+    """The review as it was before the batch call: each position's columns by one sliced `analyze`, first to last."""
+    solver.on_progress = lambda _progress: None  # a watcher: the search runs in slices (Ctrl-C gets through)
+    out = []
+    for i in range(first - 1, len(moves)):
+        scores = solver.analyze(list(moves[:i]))
+        out.append((scores[moves[i]], max(s for s in scores if s is not None), tuple(scores)))
+    return out
+
+
+def review_bench(text: str, starts: list[int], repeat: int) -> None:
+    from gridgames_connect4.review import review_game
+    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.solver import Solver
+
+    game = Connect4()
+    moves = game.from_notation(text).history
+    print(f"Review of a {len(moves)}-move 7x6 game {text} (no book), best of {repeat}, a fresh Solver each run")
+    print(f"  {'from':>4} {'moves':>5}  {'one by one cpu s':>16} {'wall s':>8}  {'batched cpu s':>13} {'wall s':>8}"
+          f"  {'ratio':>6}  {'solve_many calls':>16}  same")
+    for first in starts:
+        best_old = best_new = (float("inf"), float("inf"))
+        calls: list[int] = []
+        same = True
+        for _ in range(repeat):
+            cpu, wall, old = timed(lambda: review_one_by_one(game, moves, first, Solver()))
+            best_old = min(best_old, (cpu, wall))
+            original = Solver.solve_many
+            calls.clear()
+
+            def counted(self: Any, positions: Any, weak: bool = False, reset: bool = True, _o: Any = original) -> Any:
+                calls.append(len(positions))
+                return _o(self, positions, weak=weak, reset=reset)
+
+            Solver.solve_many = counted  # type: ignore[method-assign]
+            try:
+                cpu, wall, new = timed(lambda: review_game(game, moves, first=first, solver=Solver()))
+            finally:
+                Solver.solve_many = original  # type: ignore[method-assign]
+            best_new = min(best_new, (cpu, wall))
+            same &= [(r.score, r.best, r.columns) for r in new.reviews] == old
+        ratio = best_old[0] / max(best_new[0], 1e-9)
+        print(f"  {first:>4} {len(moves) - first + 1:>5}  {best_old[0]:>16.3f} {best_old[1]:>8.3f}  {best_new[0]:>13.3f}"
+              f" {best_new[1]:>8.3f}  {ratio:>5.2f}x  {len(calls):>16}  {same}")
+
+
+class _OneAtATime:
+    """A solver without the batch call: the judge then solves every position by its own `solve` call."""
+
+    def __init__(self, solver: Any) -> None:
+        self._solver = solver
+
+    def solve(self, moves: Sequence[int]) -> int:
+        return int(self._solver.solve(moves))
+
+    def win_score(self, moves_before: int) -> int:
+        return int(self._solver.win_score(moves_before))
+
+
+def judged_run(width: int, height: int, steps: int, opening: int, judge: str | None, seed: int = 0) -> tuple[float, int]:
+    """CPU seconds of ``steps`` random agent steps (whole games from random openings), and the games played."""
+    from gridgames.rl import gym_env
+
+    env = gym_env("connect4", "random", width=width, height=height, judge=judge is not None, judge_table_bits=None)
+    if judge == "before":
+        env.judge._solver = _OneAtATime(env.judge._solver)  # type: ignore[union-attr]
+    rng = np.random.default_rng(seed)
+    done = games = 0
+    cpu = time.process_time()
+    while done < steps:
+        moves = _opening(width, height, opening, rng)
+        observation, _info = env.reset(seed=int(rng.integers(2**31)), options={"moves": moves})
+        games += 1
+        terminated = False
+        while not terminated and done < steps:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            observation, _reward, terminated, _truncated, _info = env.step(action)
+            done += 1
+    return time.process_time() - cpu, games
+
+
+def _opening(width: int, height: int, plies: int, rng: np.random.Generator) -> list[int]:
+    """A random opening of ``plies`` moves that does not end the game (0-based columns)."""
+    from gridgames_connect4.rules import Connect4
+
+    game = Connect4(width, height)
+    while True:
+        state = game.new_state()
+        for _ in range(plies):
+            state.play(int(rng.choice(list(state.legal_moves()))))
+            if state.is_over:
+                break
+        if not state.is_over:
+            return list(state.history)
+
+
+def judge_bench(steps: int, repeat: int) -> None:
+    print(f"Judge: gym_env('connect4', 'random', judge=True), a random agent, {steps} agent steps, best of {repeat}")
+    print(f"  {'board':>5} {'opening':>7}  {'no judge cpu s':>14}  {'before: judge ms/step':>21}  {'after: judge ms/step':>20}  games")
+    for width, height, opening in ((5, 4, 0), (6, 5, 0), (7, 6, 16)):
+        judged_run(width, height, 20, opening, "after")  # compile, and the first touch of a table
+        best = {"none": float("inf"), "before": float("inf"), "after": float("inf")}
+        games = 0
+        for _ in range(repeat):
+            for kind in ("none", "before", "after"):
+                cpu, games = judged_run(width, height, steps, opening, None if kind == "none" else kind)
+                best[kind] = min(best[kind], cpu)
+        per = {k: (best[k] - best["none"]) / steps * 1e3 for k in ("before", "after")}
+        print(f"  {width}x{height:<3} {opening:>7}  {best['none']:>14.3f}  {per['before']:>21.3f}  {per['after']:>20.3f}  {games}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default=GAME, help="The game to review (1-based digits).")
+    parser.add_argument("--from", dest="starts", default="25,15,8", help="Review from these move numbers on.")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=400, help="Agent steps per judge run.")
+    parser.add_argument("--quick", action="store_true", help="Review from 25 and 15 only, one run, 100 steps.")
+    args = parser.parse_args()
+    starts = [int(x) for x in args.starts.split(",")]
+    repeat, steps = args.repeat, args.steps
+    if args.quick:
+        starts, repeat, steps = [25, 15], 1, 100
+    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {load()}")
+    from gridgames_connect4.solver import Solver
+
+    timed(lambda: Solver(5, 4).solve([2, 2]))  # compile (or load the cache) first
+    review_bench(args.game, starts, repeat)
+    judge_bench(steps, repeat)
+    print(f"load average after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
