@@ -1,10 +1,12 @@
 """Benchmark of the judges on the batch call: the post-game review and the learning environments' judge.
 
-Usage: python bench/connect4_judges.py [--game MOVES] [--from 25,15,8] [--repeat 3] [--steps 400] [--quick]
+Usage: python bench/connect4_judges.py [--game MOVES] [--from 38,30,25,15,8] [--repeat 3] [--steps 400] [--quick]
 
 * Review: a scripted 7x6 game (default: 40 moves of a seeded medium-against-easy game) reviewed from
-  move N on, without a book, two ways in the same process, alternating, best of --repeat, each run
-  with a fresh `Solver` (default table): "one by one", the review as it was before the batch call
+  move N on, without a book, two ways in the same process, alternating, best of --repeat, each way
+  with its own `Solver` (default table), `reset()` before each run (O(1)), so that the first touch
+  of the table's pages (page faults, which dominate a short review in a fresh process) is paid once
+  and not measured: "one by one", the review as it was before the batch call
   (each position's columns by `Solver.analyze` in slices, first move first, table kept), and
   `review_game` (the children of several positions per `Solver.solve_many` call, last move first,
   table kept; positions dearer than 10 ms searched alone in slices). Both must give the same review.
@@ -45,13 +47,19 @@ def timed(run: Callable[[], Any]) -> tuple[float, float, Any]:
 
 
 def review_one_by_one(game: Any, moves: Sequence[int], first: int, solver: Any) -> list[tuple[int, int, tuple]]:
-    """The review as it was before the batch call: each position's columns by one sliced `analyze`, first to last."""
+    """The review as it was before the batch call (main's review_game without a book): the game checked, then each
+    position's columns by one sliced `Solver.analyze`, first move first, table kept."""
+    from gridgames_connect4.review import MoveReview
+
+    moves = tuple(int(m) for m in game.from_moves(moves).history)
     solver.on_progress = lambda _progress: None  # a watcher: the search runs in slices (Ctrl-C gets through)
-    out = []
-    for i in range(first - 1, len(moves)):
+    reviews = []
+    for i, column in enumerate(moves[first - 1 :], start=first - 1):
         scores = solver.analyze(list(moves[:i]))
-        out.append((scores[moves[i]], max(s for s in scores if s is not None), tuple(scores)))
-    return out
+        best = max(s for s in scores if s is not None)
+        reviews.append(MoveReview(i + 1, i % 2, column, scores[column], best,
+                                  tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)))
+    return [(r.score, r.best, r.columns) for r in reviews]
 
 
 def review_bench(text: str, starts: list[int], repeat: int) -> None:
@@ -61,15 +69,19 @@ def review_bench(text: str, starts: list[int], repeat: int) -> None:
 
     game = Connect4()
     moves = game.from_notation(text).history
-    print(f"Review of a {len(moves)}-move 7x6 game {text} (no book), best of {repeat}, a fresh Solver each run")
-    print(f"  {'from':>4} {'moves':>5}  {'one by one cpu s':>16} {'wall s':>8}  {'batched cpu s':>13} {'wall s':>8}"
+    print(f"Review of a {len(moves)}-move 7x6 game {text} (no book), best of {repeat}, a warm Solver for each way")
+    solvers = (Solver(), Solver())
+    for solver in solvers:  # touch the tables' pages once
+        review_game(game, moves, first=min(starts), solver=solver)
+    print(f"  {'from':>4} {'moves':>5}  {'one by one cpu ms':>17} {'wall ms':>8}  {'batched cpu ms':>14} {'wall ms':>8}"
           f"  {'ratio':>6}  {'solve_many calls':>16}  same")
     for first in starts:
         best_old = best_new = (float("inf"), float("inf"))
         calls: list[int] = []
         same = True
         for _ in range(repeat):
-            cpu, wall, old = timed(lambda: review_one_by_one(game, moves, first, Solver()))
+            solvers[0].reset()
+            cpu, wall, old = timed(lambda: review_one_by_one(game, moves, first, solvers[0]))
             best_old = min(best_old, (cpu, wall))
             original = Solver.solve_many
             calls.clear()
@@ -80,14 +92,15 @@ def review_bench(text: str, starts: list[int], repeat: int) -> None:
 
             Solver.solve_many = counted  # type: ignore[method-assign]
             try:
-                cpu, wall, new = timed(lambda: review_game(game, moves, first=first, solver=Solver()))
+                solvers[1].reset()
+                cpu, wall, new = timed(lambda: review_game(game, moves, first=first, solver=solvers[1]))
             finally:
                 Solver.solve_many = original  # type: ignore[method-assign]
             best_new = min(best_new, (cpu, wall))
             same &= [(r.score, r.best, r.columns) for r in new.reviews] == old
         ratio = best_old[0] / max(best_new[0], 1e-9)
-        print(f"  {first:>4} {len(moves) - first + 1:>5}  {best_old[0]:>16.3f} {best_old[1]:>8.3f}  {best_new[0]:>13.3f}"
-              f" {best_new[1]:>8.3f}  {ratio:>5.2f}x  {len(calls):>16}  {same}")
+        print(f"  {first:>4} {len(moves) - first + 1:>5}  {best_old[0] * 1e3:>17.2f} {best_old[1] * 1e3:>8.2f}"
+              f"  {best_new[0] * 1e3:>14.2f} {best_new[1] * 1e3:>8.2f}  {ratio:>5.2f}x  {len(calls):>16}  {same}")
 
 
 class _OneAtATime:
@@ -158,7 +171,7 @@ def judge_bench(steps: int, repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default=GAME, help="The game to review (1-based digits).")
-    parser.add_argument("--from", dest="starts", default="25,15,8", help="Review from these move numbers on.")
+    parser.add_argument("--from", dest="starts", default="38,30,25,15,8", help="Review from these move numbers on.")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--steps", type=int, default=400, help="Agent steps per judge run.")
     parser.add_argument("--quick", action="store_true", help="Review from 25 and 15 only, one run, 100 steps.")

@@ -210,7 +210,7 @@ class TerminalGame:
         if self.interactive:
             self.say("Reviewing the game (Ctrl-C stops the review)...")
         try:
-            lines = review_lines(self.state.game, self.state.history, self.book)
+            lines = review_lines(self.state.game, self.state.history, self.book, first=self.first)
         except KeyboardInterrupt:
             self.say("Review interrupted.")
             return

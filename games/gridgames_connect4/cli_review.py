@@ -76,19 +76,24 @@ class ReviewProgress:
             self.bar.stop()
 
 
-def run_review(game: Any, moves: Any, book: Any, start: int = 1) -> tuple[Any, float]:
-    """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its seconds."""
+def run_review(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> tuple[Any, float]:
+    """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its seconds.
+
+    ``first``: the colour of the player who moved first (the review names the players by colour).
+    """
+    from gridgames_connect4.render import colour_names
     from gridgames_connect4.review import review_game
 
     started = time.perf_counter()
     with ReviewProgress() as progress:
-        report = review_game(game, moves, book=book, first=start, on_progress=progress.update, keep_partial=True)
+        report = review_game(game, moves, book=book, first=start, on_progress=progress.update, keep_partial=True,
+                             colours=colour_names(first))
     return report, time.perf_counter() - started
 
 
-def review_lines(game: Any, moves: Any, book: Any, start: int = 1) -> list[str]:
+def review_lines(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> list[str]:
     """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its timing."""
-    report, seconds = run_review(game, moves, book, start)
+    report, seconds = run_review(game, moves, book, start, first)
     return _text(report, seconds, book)
 
 
@@ -117,10 +122,12 @@ def register(app: typer.Typer) -> None:
         from gridgames_connect4.rules import Connect4
         from gridgames_connect4.save import load_game
 
+        colour = "red"
         if load is not None:
             if moves:
                 raise OptionError("give the moves or --load FILE, not both")
-            state = load_game(load).state
+            saved = load_game(load)
+            state, colour = saved.state, saved.first
             game = state.game
             for name, given, kept in (("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)):
                 if given is not None and given != kept:
@@ -129,7 +136,7 @@ def register(app: typer.Typer) -> None:
             game = Connect4(width or 7, height or 6, connect or 4)
             state = game.from_notation(moves)
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
-        report, seconds = run_review(game, state.history, chosen, start)
+        report, seconds = run_review(game, state.history, chosen, start, colour)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:

@@ -79,9 +79,9 @@ class MoveReview:
             return None
         return f"{_RESULTS[_sign(self.best)]} -> {_RESULTS[_sign(self.score)]}"
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON form, with 1-based columns."""
-        return {"move": self.number, "player": PLAYER_NAMES[self.player], "column": self.column + 1,
+    def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
+        """JSON form, with 1-based columns (``colours``: the colour of the first mover, then the other's)."""
+        return {"move": self.number, "player": colours[self.player], "column": self.column + 1,
                 "score": self.score, "best": self.best, "best_columns": [c + 1 for c in self.best_columns],
                 "columns": list(self.columns), "mark": self.mark, "change": self.change}
 
@@ -91,7 +91,8 @@ class Review:
     """A reviewed game: the board, the moves, one `MoveReview` per move reviewed, how many the book answered.
 
     ``first``: the first move number to review; ``stopped``: None when every move from ``first`` on was
-    reviewed, else `INTERRUPTED` or `STOPPED` (a partial review: see `missing`).
+    reviewed, else `INTERRUPTED` or `STOPPED` (a partial review: see `missing`). ``colours``: the colour of the
+    player who moved first, then the other's (("yellow", "red") for a game played with ``--first yellow``).
     """
 
     game: Connect4
@@ -100,6 +101,7 @@ class Review:
     from_book: int = 0
     first: int = 1
     stopped: str | None = None
+    colours: tuple[str, str] = PLAYER_NAMES
 
     @property
     def partial(self) -> bool:
@@ -117,8 +119,8 @@ class Review:
         """How the game stands: 'red wins', 'a draw', or 'unfinished (yellow to move)'."""
         state = self.game.from_moves(self.moves)
         if state.outcome is None:
-            return f"unfinished ({PLAYER_NAMES[state.current_player]} to move)"
-        return "a draw" if state.outcome.winner is None else f"{PLAYER_NAMES[state.outcome.winner]} wins"
+            return f"unfinished ({self.colours[state.current_player]} to move)"
+        return "a draw" if state.outcome.winner is None else f"{self.colours[state.outcome.winner]} wins"
 
     def mistakes(self, player: int | None = None) -> list[MoveReview]:
         """The moves marked as mistakes (of one player, or of both)."""
@@ -129,7 +131,7 @@ class Review:
         game = self.game
         return {"width": game.width, "height": game.height, "connect": game.connect,
                 "moves": game.join_notation(self.moves), "result": self.result,
-                "reviews": [r.as_dict() for r in self.reviews], "from_book": self.from_book,
+                "reviews": [r.as_dict(self.colours) for r in self.reviews], "from_book": self.from_book,
                 "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing}
 
     def lines(self) -> list[str]:
@@ -144,11 +146,11 @@ class Review:
             elif r.mark == INACCURACY:
                 note = "  inaccuracy: " + ("a slower win" if r.best > 0 else "a quicker loss")
             best = ", ".join(str(c + 1) for c in r.best_columns)
-            out.append(f"{r.number:>4}  {PLAYER_NAMES[r.player]:<6}  {r.column + 1:>6}  {r.score:>+5d}  {r.best:>+4d}  {best}{note}")
+            out.append(f"{r.number:>4}  {self.colours[r.player]:<6}  {r.column + 1:>6}  {r.score:>+5d}  {r.best:>+4d}  {best}{note}")
         for player in (0, 1):
             mine = [r for r in self.reviews if r.player == player]
             inaccuracies = sum(r.mark == INACCURACY for r in mine)
-            out.append(f"{PLAYER_NAMES[player].capitalize()}: {len(self.mistakes(player))} mistake(s), "
+            out.append(f"{self.colours[player].capitalize()}: {len(self.mistakes(player))} mistake(s), "
                        f"{inaccuracies} inaccurac{'y' if inaccuracies == 1 else 'ies'} in {len(mine)} move(s).")
         if self.partial:
             why = "interrupted" if self.stopped == INTERRUPTED else "stopped"
@@ -189,22 +191,24 @@ def _positions(game: Connect4, moves: Sequence[int], indices: Sequence[int]) -> 
     cells = game.width * game.height
     wanted = set(indices)
     out: dict[int, _Position] = {}
-    state = game.new_state()
+    cur = mask = 0  # the bitboards of the side to move and of every disc (moves are legal: review_game checked)
     for i, move in enumerate(moves):
         if i in wanted:
-            cur, mask = state.bitboard
-            wins = set(heuristic.immediate_wins(geom, cur, mask))
+            wins = geom.winning_cells(cur, mask) & geom.playable(mask)
             known: list[int | None] = [None] * game.width
             children = []
-            for c in state.legal_moves():
-                if c in wins:
+            for c in range(game.width):
+                if not geom.can_play(mask, c):
+                    continue
+                if wins & geom.columns[c]:
                     known[c] = (cells + 1 - i) // 2  # Pons' score of winning with this disc
                 elif i + 1 == cells:
                     known[c] = 0
                 else:
                     children.append(c)
             out[i] = _Position(i, tuple(moves[:i]), tuple(known), tuple(children))
-        state.play(move)
+        cur ^= mask  # the other side's discs: it moves next
+        mask |= geom.drop(mask, move)
     return out
 
 
@@ -239,17 +243,23 @@ def _solve_alone(solver: Solver, pos: _Position, keep_going: Callable[[], bool] 
 
 def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None,
                 first: int = 1, on_progress: Callable[[int, int], object] | None = None,
-                keep_going: Callable[[], bool] | None = None, keep_partial: bool = False) -> Review:
+                keep_going: Callable[[], bool] | None = None, keep_partial: bool = False,
+                colours: Sequence[str] = PLAYER_NAMES) -> Review:
     """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers.
 
     ``on_progress(reviewed, total)`` is called as moves get reviewed; ``keep_going()``, asked between batches
     (and between slices of a long search), stops the review when it returns False (a partial review, `STOPPED`).
     Ctrl-C raises KeyboardInterrupt, or with ``keep_partial`` returns the partial review (`INTERRUPTED`).
+    ``colours``: the players' colours in turn order (the first mover's first), as the review names them.
     """
     state = game.from_moves(moves)  # refuses illegal games, in one line
     moves = tuple(int(m) for m in state.history)
     if not isinstance(first, int) or first < 1:
         raise OptionError(f"the first move to review must be 1 or later, not {first!r}")
+    if first > max(1, len(moves)):
+        raise OptionError(f"the game has {len(moves)} move(s): there is no move {first} to review from")
+    if tuple(colours) not in (PLAYER_NAMES, PLAYER_NAMES[::-1]):
+        raise OptionError(f"the colours must be red and yellow in turn order, not {colours!r}")
     if book is not None:
         from gridgames_connect4.oracle import check_book
 
@@ -293,7 +303,7 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
         assert played is not None  # the column was legal, so it was scored
         reviews.append(MoveReview(i + 1, i % 2, column, played, best,
                                   tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)))
-    return Review(game, moves, tuple(reviews), from_book, first, stopped)
+    return Review(game, moves, tuple(reviews), from_book, first, stopped, (colours[0], colours[1]))
 
 
 def _solve_positions(solver: Solver, positions: dict[int, _Position], order: Sequence[int],

@@ -244,3 +244,20 @@ def test_review_command_ctrl_c_prints_the_partial_review_and_exits_130(monkeypat
     result = runner.invoke(app, ["connect4", "review", LONG, "--width", "5", "--height", "4", "--json"])
     assert result.exit_code == 130 and json.loads(result.stdout)["not_reviewed"] == list(range(1, 13))
 
+
+
+def test_a_game_where_yellow_moved_first_is_reviewed_in_its_colours(tmp_path: Path) -> None:
+    path = save_game(GAME.from_notation(THROWN), tmp_path / "yellow.json", first="yellow")
+    result = runner.invoke(app, ["connect4", "review", "--load", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "   9  yellow       1     +0    +6  3  mistake: win -> draw" in result.stdout  # the first mover: yellow
+    assert "Yellow: 2 mistake(s), 0 inaccuracies in 5 move(s)." in result.stdout and "): unfinished (red to move)." in result.stdout
+    data = json.loads(runner.invoke(app, ["connect4", "review", "--load", str(path), "--json"]).stdout)
+    assert data["reviews"][-1]["player"] == "yellow" and data["reviews"][-2]["player"] == "red"
+    assert review_game(GAME, _moves(THROWN)).reviews[-1].as_dict()["player"] == "red"
+
+
+def test_reviewing_from_beyond_the_last_move_is_refused() -> None:
+    result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "10"])
+    assert result.exit_code == 2 and "the game has 9 move(s): there is no move 10" in result.stderr
+    assert review_game(GAME, [], first=1).reviews == ()
