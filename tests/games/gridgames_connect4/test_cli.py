@@ -314,3 +314,12 @@ def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the
             missing += [f"{name} {opt}" for opt in param.opts if opt.startswith("--") and opt not in info.stdout]
     assert missing == []
     assert "r reviews it" in info.stdout and END_HELP.startswith("r reviews")
+
+
+def test_r_after_a_game_where_yellow_moved_first_reviews_it_in_its_colours() -> None:
+    pytest.importorskip("gridgames_connect4.solver")
+    code, out, _ = play([*HUMANS, "--first", "yellow", "--width", "5", "--height", "4", "--no-book"],
+                        "1\n1\n2\n2\n3\n3\n4\nr\nq\n")
+    assert code == 0 and "Yellow wins: four in a row" in out
+    assert "   1  yellow       1" in out and "   2  red          1" in out
+    assert "Review of 1122334 (5x4, four in a row): yellow wins." in out and "Yellow: " in out
