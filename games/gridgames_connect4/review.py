@@ -170,10 +170,6 @@ def _ranges(numbers: Sequence[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
-def _keep_going(_progress: object) -> None:
-    """A progress watcher that never stops the search (it only makes the search run in short slices)."""
-
-
 @attrs.frozen
 class _Position:
     """A position to solve: the moves before it, and its columns' scores known without a search (None: to solve)."""
