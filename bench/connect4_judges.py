@@ -10,6 +10,10 @@ Usage: python bench/connect4_judges.py [--game MOVES] [--from 38,30,25,15,8] [--
   (each position's columns by `Solver.analyze` in slices, first move first, table kept), and
   `review_game` (the children of several positions per `Solver.solve_many` call, last move first,
   table kept; positions dearer than 10 ms searched alone in slices). Both must give the same review.
+* Hints: `players.advise` on every position of that game with at most 22 empty cells (where it now
+  solves every column in one `Solver.solve_many` call, table kept) against the path it took before
+  (`best_move` within --think 2, all columns scored), in game order, one `Solver` each (reset before
+  each pass), best of --repeat: ms per hint.
 * Judge: random games in the Gymnasium environment (`gym_env("connect4", "random", judge=True)`),
   a random agent, --steps agent steps on each board; the judge's CPU time per agent step is the run
   with the judge minus the same run (same seeds, same moves) without it. "before": a solver without
@@ -103,6 +107,36 @@ def review_bench(text: str, starts: list[int], repeat: int) -> None:
               f"  {best_new[0] * 1e3:>14.2f} {best_new[1] * 1e3:>8.2f}  {ratio:>5.2f}x  {len(calls):>16}  {same}")
 
 
+def hint_bench(text: str, repeat: int) -> None:
+    from gridgames_connect4 import players
+    from gridgames_connect4.oracle import pending_columns, solve_pending
+    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.solver import Solver, nodes_for_seconds
+
+    game = Connect4()
+    moves = list(game.from_notation(text).history)
+    plies = [n for n in range(len(moves)) if game.width * game.height - n <= players.HINT_BATCH_EMPTY_CELLS]
+    old_solver, new_solver = Solver(), Solver()
+    budget = nodes_for_seconds(players.DEFAULT_THINK) * 4 // 3 + 1
+
+    def before() -> list:
+        old_solver.reset()
+        return [old_solver.best_move(moves[:n], max_nodes=budget).scores for n in plies]
+
+    def after() -> list:
+        new_solver.reset()
+        return [solve_pending(new_solver, [pending_columns(game, moves, [n])[n]])[0] for n in plies]
+
+    before(), after()  # touch the tables' pages
+    best_old = min(timed(before)[0] for _ in range(repeat))
+    best_new = min(timed(after)[0] for _ in range(repeat))
+    same = [tuple(x) for x in before()] == [tuple(x) for x in after()]
+    print(f"Hints on the {len(plies)} positions of that game with at most {players.HINT_BATCH_EMPTY_CELLS} empty cells"
+          f" (plies {plies[0]}-{plies[-1]}, in game order, table reset before each pass), best of {repeat}:"
+          f" before (best_move) {best_old / len(plies) * 1e3:.3f} ms, after (one solve_many) {best_new / len(plies) * 1e3:.3f}"
+          f" ms per hint, {best_old / best_new:.2f}x; same scores: {same}")
+
+
 class _OneAtATime:
     """A solver without the batch call: the judge then solves every position by its own `solve` call."""
 
@@ -185,6 +219,7 @@ def main() -> None:
 
     timed(lambda: Solver(5, 4).solve([2, 2]))  # compile (or load the cache) first
     review_bench(args.game, starts, repeat)
+    hint_bench(args.game, max(repeat, 3))
     judge_bench(steps, repeat)
     print(f"load average after: {load()}")
 

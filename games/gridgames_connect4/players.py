@@ -248,7 +248,7 @@ class SolverPlayer:
 
 HINT_BATCH_EMPTY_CELLS = 22
 """A hint on a position with at most this many empty cells solves every column in one batch call
-(`Solver.analyze_many`), without a time limit: on Pons' 7x6 sets such a position's columns cost at most
+(`Solver.solve_many` of its children, the table kept: `oracle.solve_pending`), without a time limit: on Pons' 7x6 sets such a position's columns cost at most
 0.02 s on one core (bench/README.md, "Connect Four judges"). Earlier positions get `Solver.best_move`
 within the think time."""
 BOOK, SOLVER = "book", "solver"
@@ -288,7 +288,9 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
 
         moves = list(state.history)
         if game.width * game.height - len(moves) <= HINT_BATCH_EMPTY_CELLS:  # cheap: every column in one call
-            scores = solver.analyze_many([moves])[0]
+            from gridgames_connect4.oracle import pending_columns, solve_pending
+
+            scores = solve_pending(solver, [pending_columns(game, moves, [len(moves)])[len(moves)]])[0]
             top = max(s for s in scores if s is not None)
             best = [c for c in _centre_first(game.width) if scores[c] == top]
             return Advice(rng.choice(best), tuple(scores), source=SOLVER)

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from gridgames_connect4 import heuristic
 from gridgames_connect4.notation import line_words
+from gridgames_connect4.oracle import PendingColumns, pending_columns, solve_pending
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4
 from gridgames.errors import OptionError
 
@@ -170,58 +170,7 @@ def _ranges(numbers: Sequence[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
-@attrs.frozen
-class _Position:
-    """A position to solve: the moves before it, and its columns' scores known without a search (None: to solve)."""
-
-    index: int
-    moves: tuple[int, ...]
-    known: tuple[int | None, ...]
-    children: tuple[int, ...]
-    """The columns whose child positions the solver must score."""
-
-
-def _positions(game: Connect4, moves: Sequence[int], indices: Sequence[int]) -> dict[int, _Position]:
-    """The positions before the moves ``indices`` (0-based), with wins at once and the last cell scored here."""
-    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
-    cells = game.width * game.height
-    wanted = set(indices)
-    out: dict[int, _Position] = {}
-    cur = mask = 0  # the bitboards of the side to move and of every disc (moves are legal: review_game checked)
-    for i, move in enumerate(moves):
-        if i in wanted:
-            wins = geom.winning_cells(cur, mask) & geom.playable(mask)
-            known: list[int | None] = [None] * game.width
-            children = []
-            for c in range(game.width):
-                if not geom.can_play(mask, c):
-                    continue
-                if wins & geom.columns[c]:
-                    known[c] = (cells + 1 - i) // 2  # Pons' score of winning with this disc
-                elif i + 1 == cells:
-                    known[c] = 0
-                else:
-                    children.append(c)
-            out[i] = _Position(i, tuple(moves[:i]), tuple(known), tuple(children))
-        cur ^= mask  # the other side's discs: it moves next
-        mask |= geom.drop(mask, move)
-    return out
-
-
-def _solve_batch(solver: Solver, batch: Sequence[_Position]) -> list[list[int | None]]:
-    """Every column's score of each position, the children of them all solved in one compiled call (table kept)."""
-    children = [[*pos.moves, c] for pos in batch for c in pos.children]
-    scores = iter(solver.solve_many(children, reset=False)) if children else iter(())
-    out = []
-    for pos in batch:
-        row = list(pos.known)
-        for c in pos.children:
-            row[c] = -next(scores)
-        out.append(row)
-    return out
-
-
-def _solve_alone(solver: Solver, pos: _Position, keep_going: Callable[[], bool] | None) -> list[int | None] | None:
+def _solve_alone(solver: Solver, pos: PendingColumns, keep_going: Callable[[], bool] | None) -> list[int | None] | None:
     """Every column's score of one position, searched in short slices (Ctrl-C gets through); None if told to stop."""
     def watch(_progress: object) -> bool:
         return keep_going is None or bool(keep_going())
@@ -284,7 +233,7 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
                 from gridgames_connect4.oracle import solver_for
 
                 solver = solver_for(game.width, game.height, game.connect, book)
-            stopped = _solve_positions(solver, _positions(game, moves, todo),
+            stopped = _solve_positions(solver, pending_columns(game, moves, todo),
                                        todo[::-1], scored, report, keep_going)
         report()
     except KeyboardInterrupt:
@@ -302,7 +251,7 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
     return Review(game, moves, tuple(reviews), from_book, first, stopped, (colours[0], colours[1]))
 
 
-def _solve_positions(solver: Solver, positions: dict[int, _Position], order: Sequence[int],
+def _solve_positions(solver: Solver, positions: dict[int, PendingColumns], order: Sequence[int],
                      scored: dict[int, list[int | None]], report: Callable[[], None],
                      keep_going: Callable[[], bool] | None) -> str | None:
     """Solve the positions in ``order`` into ``scored`` (batches, then one by one in slices); STOPPED or None."""
@@ -322,7 +271,7 @@ def _solve_positions(solver: Solver, positions: dict[int, _Position], order: Seq
         else:
             batch = [positions[i] for i in order[at : at + size]]
             started = time.perf_counter()
-            for pos, scores in zip(batch, _solve_batch(solver, batch)):
+            for pos, scores in zip(batch, solve_pending(solver, batch)):
                 scored[pos.index] = scores
             at += len(batch)
             per_position = (time.perf_counter() - started) / len(batch)

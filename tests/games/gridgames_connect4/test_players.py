@@ -197,7 +197,7 @@ def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.M
     solver_module = pytest.importorskip("gridgames_connect4.solver")
     state = Connect4().from_notation("4444332233355526666")  # 23 empty cells: best_move within the think time
     calls: list[str] = []
-    for name in ("analyze_many", "best_move"):
+    for name in ("solve_many", "best_move"):
         original = getattr(solver_module.Solver, name)
         monkeypatch.setattr(solver_module.Solver, name,
                             lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1])
@@ -206,7 +206,7 @@ def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.M
     state.play(4)  # 22 empty cells: every column in one call
     calls.clear()
     advice = advise(state, random.Random(0), think=0.001)  # no time limit on the batch: it is cheap
-    assert calls == ["analyze_many"] and advice.source == players.SOLVER
+    assert calls == ["solve_many"] and advice.source == players.SOLVER
     assert advice.scores == tuple(solver_module.Solver().analyze(list(state.history)))
     assert advice.scores[advice.column] == max(s for s in advice.scores if s is not None)
     chosen = {advise(state, random.Random(seed)).column for seed in range(12)}

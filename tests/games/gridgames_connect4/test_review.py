@@ -226,7 +226,7 @@ def test_ctrl_c_keeps_the_moves_reviewed_with_keep_partial() -> None:
 def test_review_command_ctrl_c_prints_the_partial_review_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     from gridgames_connect4 import review as module
 
-    original = module._solve_batch
+    original = module.solve_pending
     calls: list[int] = []
 
     def interrupted_second_batch(solver: Solver, batch: list) -> list:
@@ -235,7 +235,7 @@ def test_review_command_ctrl_c_prints_the_partial_review_and_exits_130(monkeypat
             raise KeyboardInterrupt
         return original(solver, batch)
 
-    monkeypatch.setattr(module, "_solve_batch", interrupted_second_batch)
+    monkeypatch.setattr(module, "solve_pending", interrupted_second_batch)
     result = runner.invoke(app, ["connect4", "review", LONG, "--width", "5", "--height", "4"])
     assert result.exit_code == 130, result.output
     assert "Partial review (interrupted): move(s) 1-12 not reviewed." in result.stdout
