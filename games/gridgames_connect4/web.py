@@ -4,10 +4,13 @@
 * ``computer_move``: the levels of `gridgames_connect4.players` (their shared solver is used
   by one thread at a time);
 * ``move_scores``: every column's exact score (Pons' convention, the side to move's view)
-  from the solver, stopped by the page's budget (unsolved columns are then None);
+  from the opening book or the solver, stopped by the page's budget (unsolved columns are then None);
 * ``review``: after the game, every move's score against the best (mistakes marked),
   the last positions first (they solve fastest), in batches, as far as the budget goes;
 * ``save_text`` / ``load_text``: the same JSON as ``gridgames play connect4`` (``s FILE``, ``--load``).
+
+The opening book shipped for the board (`gridgames_connect4.book.default_book`), if any, answers as in the
+terminal: the positions it covers at once, the others through the solver, which probes it in its search.
 
 Colours: the page draws and names player 0 (who moves first) red, as the framework does for every
 game (`GameInfo.player_names`, one disc colour per player number). A save file whose first mover is
@@ -45,9 +48,17 @@ _PLAYER_LOCK = threading.Lock()  # the players share one solver per board size (
 _local = threading.local()
 
 
+def _book(state: Connect4State) -> Any:
+    """The opening book shipped for the board, or None."""
+    from gridgames_connect4.book import default_book
+
+    game = state.game
+    return default_book(game.width, game.height, game.connect)
+
+
 def _solver(state: Connect4State, budget: Any, on_slice: Any = None) -> Any:
     """This thread's solver for the board (its table reused, reset), stopping when the budget says so."""
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.oracle import solver_for
 
     game = state.game
     key = (game.width, game.height, game.connect)
@@ -57,7 +68,7 @@ def _solver(state: Connect4State, budget: Any, on_slice: Any = None) -> Any:
     solver = solvers.get(key)
     if solver is None:
         solvers.clear()  # one board size per thread at a time: memory stays bounded
-        solver = solvers[key] = Solver(*key, table_mb=TABLE_MB)
+        solver = solvers[key] = solver_for(*key, _book(state), table_mb=TABLE_MB)
     solver.reset()
 
     def watch(progress: Any) -> bool:
@@ -84,7 +95,7 @@ class Connect4Web:
         """The move of a computer level (thinking at most ``think`` seconds) and its note."""
         from gridgames_connect4.players import make_player
 
-        player = make_player(level, state.game, rng, think)
+        player = make_player(level, state.game, rng, think, _book(state))
         with _PLAYER_LOCK:
             column = player.choose(state)
         return column, getattr(player, "note", "")
@@ -98,7 +109,12 @@ class Connect4Web:
         def publish() -> None:  # the columns solved so far, shown while the others are searched
             budget.partial = {"scores": {fmt(c): columns[c] for c in sorted(legal) if columns[c] is not None}}
 
-        _solver(state, budget, publish).analyze(list(state.history), into=columns)
+        book = _book(state)
+        known = book.column_scores(list(state.history)) if book is not None else None
+        if known is not None:
+            columns[:] = known
+        else:
+            _solver(state, budget, publish).analyze(list(state.history), into=columns)
         publish()
         exact = all(columns[c] is not None for c in legal)
         known = [s for c, s in enumerate(columns) if s is not None and c in legal]
@@ -120,7 +136,7 @@ class Connect4Web:
         def progress(done: int, _total: int) -> None:
             budget.report(done / total, done, f"{done} of {len(moves)} moves reviewed")
 
-        report = review_game(game, moves, solver=_solver(state, budget), on_progress=progress,
+        report = review_game(game, moves, book=_book(state), solver=_solver(state, budget), on_progress=progress,
                              keep_going=budget.keep_going)
         done = {r.number: r for r in report.reviews}
         entries: list[dict[str, Any]] = []

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
+import pytest
+
 from gridgames_connect4 import SPEC, Connect4
 from gridgames_connect4.save import to_json
 from gridgames_connect4.solver import Solver
@@ -66,3 +71,26 @@ def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> Non
     spent.cancelled.set()  # e.g. the page went away: nothing is solved, every move is listed unscored
     entries = hooks_of(SPEC).review(state, spent)
     assert [e["number"] for e in entries] == list(range(1, 10)) and all(e["score"] is None for e in entries)
+
+
+def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from gridgames_connect4 import book as book_module
+    from gridgames_connect4.book import Book
+    from gridgames_connect4.book_build import build_book
+    from gridgames_connect4.review import review_game
+
+    build_book(5, 4, 4, 6, tmp_path / "5x4.bin", table_bits=16)
+    shipped = Book.load(tmp_path / "5x4.bin")
+    monkeypatch.setattr(book_module, "default_book", lambda w=7, h=6, c=4: shipped if (w, h, c) == (5, 4, 4) else None)
+    game = Connect4(5, 4, 4)
+    state = game.from_notation("332")
+    budget = Budget(0.0)  # no time at all: only the book can answer
+    result = hooks_of(SPEC).move_scores(state, budget)
+    assert result["exact"] and result["scores"] == {c: s for c, s in enumerate(Solver(5, 4, 4).analyze([2, 2, 1]))}
+    finished = game.from_notation("112222441")
+    entries = hooks_of(SPEC).review(finished, Budget(0.0))
+    by_book = review_game(game, finished.history, book=shipped).reviews[:6]  # the book covers the first six positions
+    assert [(e["score"], e["best"]) for e in entries[:6]] == [(r.score, r.best) for r in by_book]
+    assert all(e["score"] is None for e in entries[6:])  # the rest needed the solver, and there was no time
+    move, _ = hooks_of(SPEC).computer_move(state, "perfect", random.Random(1), 0.01)
+    assert result["scores"][move] == max(result["scores"].values())  # perfect plays from the book at once
