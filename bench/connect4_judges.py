@@ -109,13 +109,13 @@ def review_bench(text: str, starts: list[int], repeat: int) -> None:
 
 def hint_bench(text: str, repeat: int) -> None:
     from gridgames_connect4 import players
-    from gridgames_connect4.oracle import pending_columns, solve_pending
+    from gridgames_connect4.oracle import BATCH_EMPTY_CELLS, pending_columns, solve_pending
     from gridgames_connect4.rules import Connect4
     from gridgames_connect4.solver import Solver, nodes_for_seconds
 
     game = Connect4()
     moves = list(game.from_notation(text).history)
-    plies = [n for n in range(len(moves)) if game.width * game.height - n <= players.HINT_BATCH_EMPTY_CELLS]
+    plies = [n for n in range(len(moves)) if game.width * game.height - n <= BATCH_EMPTY_CELLS]
     old_solver, new_solver = Solver(), Solver()
     budget = nodes_for_seconds(players.DEFAULT_THINK) * 4 // 3 + 1
 
@@ -131,7 +131,7 @@ def hint_bench(text: str, repeat: int) -> None:
     best_old = min(timed(before)[0] for _ in range(repeat))
     best_new = min(timed(after)[0] for _ in range(repeat))
     same = [tuple(x) for x in before()] == [tuple(x) for x in after()]
-    print(f"Hints on the {len(plies)} positions of that game with at most {players.HINT_BATCH_EMPTY_CELLS} empty cells"
+    print(f"Hints on the {len(plies)} positions of that game with at most {BATCH_EMPTY_CELLS} empty cells"
           f" (plies {plies[0]}-{plies[-1]}, in game order, table reset before each pass), best of {repeat}:"
           f" before (best_move) {best_old / len(plies) * 1e3:.3f} ms, after (one solve_many) {best_new / len(plies) * 1e3:.3f}"
           f" ms per hint, {best_old / best_new:.2f}x; same scores: {same}")

@@ -246,12 +246,10 @@ class SolverPlayer:
         return column
 
 
-HINT_BATCH_EMPTY_CELLS = 22
-"""A hint on a position with at most this many empty cells solves every column in one batch call
-(`Solver.solve_many` of its children, the table kept: `oracle.solve_pending`), without a time limit: on Pons' 7x6 sets such a position's columns cost at most
-0.02 s on one core (bench/README.md, "Connect Four judges"). Earlier positions get `Solver.best_move`
-within the think time."""
 BOOK, SOLVER = "book", "solver"
+"""Where a hint's scores came from (`Advice.source`). A hint on a position with at most `oracle.BATCH_EMPTY_CELLS`
+empty cells solves every column in one batch call (no time limit: such positions are cheap); earlier positions get
+`Solver.best_move` within the think time."""
 
 
 @attrs.frozen
@@ -284,12 +282,11 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
     not_lost = None
     seconds = think
     if solver is not None:
+        from gridgames_connect4.oracle import BATCH_EMPTY_CELLS, pending_columns, solve_pending
         from gridgames_connect4.solver import nodes_for_seconds
 
         moves = list(state.history)
-        if game.width * game.height - len(moves) <= HINT_BATCH_EMPTY_CELLS:  # cheap: every column in one call
-            from gridgames_connect4.oracle import pending_columns, solve_pending
-
+        if game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS:  # cheap: every column in one call (no time limit)
             scores = solve_pending(solver, [pending_columns(game, moves, [len(moves)])[len(moves)]])[0]
             top = max(s for s in scores if s is not None)
             best = [c for c in _centre_first(game.width) if scores[c] == top]

@@ -8,9 +8,10 @@ the game-theoretic result for the mover (a win thrown away into a draw or a loss
 
 The positions the book does not answer go to the solver in batches: the children of several positions
 in one compiled call (`Solver.solve_many`, the table kept between them), the last positions of the game
-first (they solve fastest, and their table entries help the earlier ones). A batch is sized to take
-at most about a tenth of a second, so Ctrl-C (or a ``keep_going`` that says stop) gets through between two
-batches; once a position costs more than a hundredth of a second, each is solved alone by `Solver.analyze` in short
+first (they solve fastest, and their table entries help the earlier ones). Only positions with at most
+`oracle.BATCH_EMPTY_CELLS` empty cells go into batches, each sized to take at most about a tenth of a second,
+so Ctrl-C (or a ``keep_going`` that says stop) gets through between two batches; earlier positions, and every
+position after one that cost more than a hundredth of a second, are solved alone by `Solver.analyze` in short
 slices. An interrupted review keeps the moves reviewed so far and is marked partial.
 """
 
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from gridgames_connect4.notation import line_words
-from gridgames_connect4.oracle import PendingColumns, pending_columns, solve_pending
+from gridgames_connect4.oracle import BATCH_EMPTY_CELLS, PendingColumns, pending_columns, solve_pending
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4
 from gridgames.errors import OptionError
 
@@ -270,6 +271,10 @@ def _solve_positions(solver: Solver, positions: dict[int, PendingColumns], order
             at += 1
         else:
             batch = [positions[i] for i in order[at : at + size]]
+            batch = [pos for pos in batch if pos.empty <= BATCH_EMPTY_CELLS]  # the later (cheaper) ones come first
+            if not batch:  # a batch call cannot be interrupted: positions this early are searched alone
+                alone = True
+                continue
             started = time.perf_counter()
             for pos, scores in zip(batch, solve_pending(solver, batch)):
                 scored[pos.index] = scores

@@ -261,3 +261,18 @@ def test_reviewing_from_beyond_the_last_move_is_refused() -> None:
     result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "10"])
     assert result.exit_code == 2 and "the game has 9 move(s): there is no move 10" in result.stderr
     assert review_game(GAME, [], first=1).reviews == ()
+
+
+def test_positions_with_many_empty_cells_are_searched_alone_never_in_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import review as module
+
+    moves = _moves(LONG)
+    expected = review_game(GAME, moves).reviews
+    monkeypatch.setattr(module, "BATCH_EMPTY_CELLS", 10)  # 5x4 has 20 cells: positions 0-9 have more than 10 empty
+    batched: list[int] = []
+    original = module.solve_pending
+    monkeypatch.setattr(module, "solve_pending", lambda solver, batch: (batched.extend(p.index for p in batch),
+                                                                        original(solver, batch))[1])
+    monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, alone := []))
+    assert review_game(GAME, moves).reviews == expected
+    assert sorted(batched) == list(range(10, 16)) and sorted(len(a[0]) for a in alone) == list(range(10))
