@@ -276,3 +276,18 @@ def test_positions_with_many_empty_cells_are_searched_alone_never_in_a_batch(mon
     monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, alone := []))
     assert review_game(GAME, moves).reviews == expected
     assert sorted(batched) == list(range(10, 16)) and sorted(len(a[0]) for a in alone) == list(range(10))
+
+
+def test_the_review_progress_shows_moves_reviewed_on_a_terminal_only() -> None:
+    import io
+
+    from rich.console import Console
+
+    from gridgames_connect4.cli_review import ReviewProgress
+
+    for terminal in (True, False):
+        err = io.StringIO()
+        with ReviewProgress(Console(file=err, force_terminal=terminal, width=100)) as progress:
+            progress.DELAY = 0.0
+            review_game(GAME, _moves(LONG), on_progress=progress.update)
+        assert ("Reviewing: moves" in err.getvalue() and "16/16" in err.getvalue()) is terminal
