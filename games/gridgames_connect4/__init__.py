@@ -37,22 +37,35 @@ PLAY
   screen change (in pictures and in Python the first mover is always X, player 0);
   save files record it.
   At the prompt: a column number plays; u undoes your last move (and the computer's
-  reply); h gives a hint (the solver's score of every column, or a search's choice);
-  s FILE saves; q quits. Input may come from a pipe, one command per line:
+  reply); h gives a hint (every column's score, saying whether the opening book or the
+  solver gave it, or a search's choice); s FILE saves; q quits. When the game is over:
+  r reviews it (every move's score against the best, mistakes marked, as the review
+  command below; Ctrl-C stops it and shows the moves reviewed so far), s FILE saves it,
+  q leaves. Input may come from a pipe, one command per line:
     printf '4\\n4\\n5\\n5\\n6\\n6\\n7\\n' | gridgames play connect4 --red human --yellow human
-  --load FILE resumes a saved game (a small JSON file: board size, line length, moves).
+  --load FILE resumes a saved game (a small JSON file: board size, line length, moves);
+  --resume resumes the last interrupted game (saved automatically on Ctrl-C or at the
+  end of input).
+  --book FILE gives hard, perfect, hints and the review an opening book (default: the
+  one shipped for the board, if any); --no-book uses none (the solver alone).
 
 COMMANDS
   gridgames connect4 show 4453 [--width W --height H --connect N] [--picture]
       prints the position (or, with --picture, its plain picture).
-  gridgames connect4 analyze 4453 [--weak] [--json] [--think S] [--jobs N] [--table-mb M]
+  gridgames connect4 analyze 4453 [--weak] [--json] [--think S] [--table-mb M]
+                                   [--jobs N | --scheduler tcp://HOST:8786] [--book FILE | --no-book]
       solves the position: its score and every column's from the side to move's view
       (Pons' scores: + wins, bigger is sooner; 0 draws; - loses), and the best columns.
       --think S stops after S seconds and marks the unsolved columns (the answer is then
       not exact); Ctrl-C prints the columns solved so far, marked partial (exit code 130).
+      --jobs N solves the columns in N local processes, --scheduler on a Dask cluster.
+      A position the opening book covers is answered from it (--book FILE: another
+      book; --no-book: the solver alone).
   gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--book FILE | --no-book]
       every move's score against the best one available; mistakes (a win or a draw
-      thrown away) and inaccuracies (a slower win, a quicker loss) are marked.
+      thrown away) and inaccuracies (a slower win, a quicker loss) are marked. The book
+      answers the positions it covers, the solver the others (the last moves first);
+      Ctrl-C prints the moves reviewed so far, marked partial (exit code 130).
   gridgames connect4 book build --depth D --out FILE [--width W --height H] [--jobs N]
       solves every position up to D discs into an opening book (Ctrl-C keeps the work:
       run it again to continue); book info FILE and book verify FILE --sample N check one.

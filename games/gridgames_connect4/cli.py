@@ -210,7 +210,7 @@ class TerminalGame:
         if self.interactive:
             self.say("Reviewing the game (Ctrl-C stops the review)...")
         try:
-            lines = review_lines(self.state.game, self.state.history, self.book)
+            lines = review_lines(self.state.game, self.state.history, self.book, first=self.first)
         except KeyboardInterrupt:
             self.say("Review interrupted.")
             return
@@ -231,14 +231,18 @@ class TerminalGame:
         return True
 
     def hint(self) -> str:
-        """A one-line hint: every column's solver score when it finishes in time, else a search's choice."""
+        """A one-line hint: every column's score from the book or the solver (saying which), else a search's choice."""
         advice = players.advise(self.state, self.rng, self.think, self.book)
         if advice.scores is None:
             return f"Hint: play {advice.column + 1} ({advice.reason})."
-        scores = "  ".join(f"{c + 1}: {'full' if s is None else f'{s:+d}'}" for c, s in enumerate(advice.scores))
+        legal = set(self.state.legal_moves())
+        scores = "  ".join(f"{c + 1}: {'full' if c not in legal else '?' if s is None else f'{s:+d}'}"
+                           for c, s in enumerate(advice.scores))
         mover = self.colour(self.state.current_player).lower()
-        return (f"Hint: play {advice.column + 1}. Solver scores for {mover}: {scores} "
-                "(+ wins, - loses, 0 draws; the further from 0, the sooner).")
+        source = "Book" if advice.source == players.BOOK else "Solver"
+        unsolved = "? not solved in time; " if any(advice.scores[c] is None for c in legal) else ""
+        return (f"Hint: play {advice.column + 1}. {source} scores for {mover}: {scores} "
+                f"({unsolved}+ wins, - loses, 0 draws; the further from 0, the sooner).")
 
     def recorded(self) -> dict[str, Any]:
         """What a save file keeps beside the moves: who plays each colour, the think time and the seed."""

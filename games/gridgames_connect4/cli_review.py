@@ -1,18 +1,24 @@
-"""``gridgames connect4 review MOVES``: a finished (or unfinished) game, move by move, with its mistakes (CLI layer)."""
+"""``gridgames connect4 review MOVES``: a finished (or unfinished) game, move by move, with its mistakes (CLI layer).
+
+A review that takes more than a second shows its progress on standard error (moves reviewed, of how many); Ctrl-C
+prints the moves reviewed so far, marked partial, and exits with code 130.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from rich.console import Console
 
-from gridgames.cli_support import whole_number
+from gridgames.cli_support import EXIT_INTERRUPTED, whole_number
 from gridgames.errors import OptionError
 
-__all__ = ["BOOK_HELP", "NO_BOOK_HELP", "choose_book", "register", "review_lines"]
+__all__ = ["BOOK_HELP", "NO_BOOK_HELP", "ReviewProgress", "choose_book", "register", "review_lines", "run_review"]
 
 BOOK_HELP = "Use this opening book (default: the one shipped for the board, if any)."
 NO_BOOK_HELP = "Use no opening book: the solver alone."
@@ -31,13 +37,67 @@ def choose_book(width: int, height: int, connect: int, book: Optional[Path], no_
     return default_book(width, height, connect)
 
 
-def review_lines(game: Any, moves: Any, book: Any, start: int = 1) -> list[str]:
-    """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its timing."""
+class ReviewProgress:
+    """A review's progress on standard error: after a second, a bar of the moves reviewed (only on a terminal)."""
+
+    DELAY = 1.0
+
+    def __init__(self, err: Console | None = None) -> None:
+        self.err = err if err is not None else Console(file=sys.stderr, highlight=False)
+        self.start = time.perf_counter()
+        self.bar: Any = None
+        self.task: Any = None
+        self.noticed = False
+
+    def __enter__(self) -> ReviewProgress:
+        return self
+
+    def update(self, reviewed: int, total: int) -> None:
+        """Show that ``reviewed`` of ``total`` moves are reviewed (and, once, that the solver compiles on first use)."""
+        if not self.noticed and reviewed < total:
+            self.noticed = True
+            from gridgames_connect4.solver import kernels_compiled
+
+            if not kernels_compiled():
+                self.err.print("Compiling the Connect Four solver (first use only)...", markup=False, highlight=False)
+        if time.perf_counter() - self.start < self.DELAY or not self.err.is_terminal:
+            return
+        if self.bar is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("Reviewing: moves"), MofNCompleteColumn(), BarColumn(), TimeElapsedColumn(),
+                                console=self.err, transient=True)
+            self.task = self.bar.add_task("review", total=total)
+            self.bar.start()
+        self.bar.update(self.task, completed=reviewed, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def run_review(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> tuple[Any, float]:
+    """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its seconds.
+
+    ``first``: the colour of the player who moved first (the review names the players by colour).
+    """
+    from gridgames_connect4.render import colour_names
     from gridgames_connect4.review import review_game
 
     started = time.perf_counter()
-    report = review_game(game, moves, book=book, first=start)
-    seconds = time.perf_counter() - started
+    with ReviewProgress() as progress:
+        report = review_game(game, moves, book=book, first=start, on_progress=progress.update, keep_partial=True,
+                             colours=colour_names(first))
+    return report, time.perf_counter() - started
+
+
+def review_lines(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> list[str]:
+    """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its timing."""
+    report, seconds = run_review(game, moves, book, start, first)
+    return _text(report, seconds, book)
+
+
+def _text(report: Any, seconds: float, book: Any) -> list[str]:
     source = f"; {report.from_book} position(s) from the book" if book is not None else ""
     return [*report.lines(), f"Reviewed {len(report.reviews)} move(s) in {seconds:.1f} s{source}."]
 
@@ -58,14 +118,16 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""
-        from gridgames_connect4.review import review_game
+        from gridgames_connect4.review import INTERRUPTED
         from gridgames_connect4.rules import Connect4
         from gridgames_connect4.save import load_game
 
+        colour = "red"
         if load is not None:
             if moves:
                 raise OptionError("give the moves or --load FILE, not both")
-            state = load_game(load).state
+            saved = load_game(load)
+            state, colour = saved.state, saved.first
             game = state.game
             for name, given, kept in (("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)):
                 if given is not None and given != kept:
@@ -74,8 +136,11 @@ def register(app: typer.Typer) -> None:
             game = Connect4(width or 7, height or 6, connect or 4)
             state = game.from_notation(moves)
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
+        report, seconds = run_review(game, state.history, chosen, start, colour)
         if as_json:
-            typer.echo(json.dumps(review_game(game, state.history, book=chosen, first=start).as_dict()))
-            return
-        for line in review_lines(game, state.history, chosen, start):
-            typer.echo(line)
+            typer.echo(json.dumps(report.as_dict()))
+        else:
+            for line in _text(report, seconds, chosen):
+                typer.echo(line)
+        if report.stopped == INTERRUPTED:
+            raise typer.Exit(EXIT_INTERRUPTED)

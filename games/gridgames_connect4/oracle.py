@@ -5,6 +5,10 @@ It answers every column of a position with fewer than D discs: each child has at
 children it has no entry for (a win at once, a full board, a position whose every move loses next move)
 are scored here. A position with D discs or more goes to the solver (which, when it accepts a ``book``,
 probes the book inside its search too: `solver_for`).
+
+Several positions' columns can go to the solver in one compiled call: `pending_columns` lists the child
+positions to solve (wins at once and the last cell are scored without a search) and `solve_pending`
+solves them all in one `Solver.solve_many` call, keeping the solver's table (the review and the hints).
 """
 
 from __future__ import annotations
@@ -13,13 +17,17 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
+from gridgames_connect4 import heuristic
 from gridgames_connect4.book import BookError
 
 if TYPE_CHECKING:
     from gridgames_connect4.book import Book
     from gridgames_connect4.solver import Solver
 
-__all__ = ["best_from_book", "book_columns", "check_book", "column_scores", "solver_for", "solver_takes_book"]
+__all__ = ["BATCH_EMPTY_CELLS", "PendingColumns", "best_from_book", "book_columns", "check_book", "column_scores", "pending_columns",
+           "solve_pending", "solver_for", "solver_takes_book"]
 
 
 def _sign(x: int) -> int:
@@ -84,3 +92,68 @@ def column_scores(width: int, height: int, connect: int, moves: Sequence[int], *
     if solver is None:
         solver = solver_for(width, height, connect, book)
     return solver.analyze(list(moves), weak=weak), False
+
+
+BATCH_EMPTY_CELLS = 22
+"""Positions with at most this many empty cells may go to the solver's batch call, which cannot be interrupted and
+has no time limit: on Pons' 7x6 sets (a sample of every set) every column of such a position was scored within
+0.02 s (106 k positions at most); with 23-28 empty cells it took up to 0.2 s, with 29 or more seconds
+(bench/README.md, "Connect Four judges on the batch call")."""
+
+
+@attrs.frozen
+class PendingColumns:
+    """A position whose columns are to be scored: its index (discs played), moves, the scores known without a search
+    (a win at once, the last cell: a draw; None elsewhere) and the columns whose child positions the solver must score."""
+
+    index: int
+    moves: tuple[int, ...]
+    known: tuple[int | None, ...]
+    children: tuple[int, ...]
+    empty: int
+    """The empty cells of the position."""
+
+
+def pending_columns(game: Any, moves: Sequence[int], indices: Sequence[int]) -> dict[int, PendingColumns]:
+    """The positions after the first i of ``moves`` (legal 0-based columns) for every i in ``indices``, by i."""
+    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    cells = game.width * game.height
+    wanted = set(indices)
+    out: dict[int, PendingColumns] = {}
+    cur = mask = 0  # the bitboards of the side to move and of every disc
+    for i in range(len(moves) + 1):
+        if i in wanted:
+            wins = geom.winning_cells(cur, mask) & geom.playable(mask)
+            known: list[int | None] = [None] * game.width
+            children = []
+            for c in range(game.width):
+                if not geom.can_play(mask, c):
+                    continue
+                if wins & geom.columns[c]:
+                    known[c] = (cells + 1 - i) // 2  # Pons' score of winning with this disc
+                elif i + 1 == cells:
+                    known[c] = 0
+                else:
+                    children.append(c)
+            out[i] = PendingColumns(i, tuple(moves[:i]), tuple(known), tuple(children), cells - i)
+        if i < len(moves):
+            cur ^= mask  # the other side's discs: it moves next
+            mask |= geom.drop(mask, moves[i])
+    return out
+
+
+def solve_pending(solver: Solver, positions: Sequence[PendingColumns]) -> list[list[int | None]]:
+    """Every column's exact score of each position (None: full), all their children solved in one compiled call.
+
+    The call is `Solver.solve_many` with the table kept (``reset=False``): it neither forgets what the solver knew
+    nor can it be interrupted before it returns, so give it positions known to be cheap.
+    """
+    children = [[*pos.moves, c] for pos in positions for c in pos.children]
+    scores = iter(solver.solve_many(children, reset=False) if children else ())
+    out = []
+    for pos in positions:
+        row = list(pos.known)
+        for c in pos.children:
+            row[c] = -next(scores)
+        out.append(row)
+    return out

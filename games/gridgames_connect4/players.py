@@ -246,13 +246,24 @@ class SolverPlayer:
         return column
 
 
+BOOK, SOLVER = "book", "solver"
+"""Where a hint's scores came from (`Advice.source`). A hint on a position with at most `oracle.BATCH_EMPTY_CELLS`
+empty cells solves every column in one batch call (no time limit: such positions are cheap); earlier positions get
+`Solver.best_move` within the think time."""
+
+
 @attrs.frozen
 class Advice:
-    """A suggested column: with the solver's exact score of every column when it finished in time, else why."""
+    """A suggested column: with every column's exact score when the book or the solver answered in time, else why.
+
+    ``source``: where the scores came from, `BOOK` or `SOLVER` ("" without scores). A column whose score is None is
+    full, or (from the solver) was not scored within the time.
+    """
 
     column: int
     scores: tuple[int | None, ...] | None
     reason: str = ""
+    source: str = ""
 
 
 def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THINK, book: Book | None = None) -> Advice:
@@ -264,18 +275,25 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
 
         found = best_from_book(book, state.history, rng)  # type: ignore[arg-type]
         if found is not None:
-            return Advice(found[0], tuple(found[1]))
+            return Advice(found[0], tuple(found[1]), source=BOOK)
     geom = heuristic.Geometry.of(game.width, game.height, game.connect)
     cur, mask = state.bitboard
     solver = shared_solver(game.width, game.height, game.connect, book)
     not_lost = None
     seconds = think
     if solver is not None:
+        from gridgames_connect4.oracle import BATCH_EMPTY_CELLS, pending_columns, solve_pending
         from gridgames_connect4.solver import nodes_for_seconds
 
-        result = solver.best_move(list(state.history), max_nodes=nodes_for_seconds(think) * 4 // 3 + 1, rng=rng)
+        moves = list(state.history)
+        if game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS:  # cheap: every column in one call (no time limit)
+            scores = solve_pending(solver, [pending_columns(game, moves, [len(moves)])[len(moves)]])[0]
+            top = max(s for s in scores if s is not None)
+            best = [c for c in _centre_first(game.width) if scores[c] == top]
+            return Advice(rng.choice(best), tuple(scores), source=SOLVER)
+        result = solver.best_move(moves, max_nodes=nodes_for_seconds(think) * 4 // 3 + 1, rng=rng)
         if result.exact:
-            return Advice(result.column, result.scores)
+            return Advice(result.column, result.scores, source=SOLVER)
         not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
         seconds = think * PERFECT_FALLBACK_SHARE
     wins = heuristic.immediate_wins(geom, cur, mask)
@@ -289,6 +307,11 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
     depth = hint_search.depth_reached
     why = f"; no exact result within {think:g} s" if solver is not None else ""
     return Advice(column, None, f"a {depth}-ply search{why}")
+
+
+def _centre_first(width: int) -> list[int]:
+    """The columns, centre first (the order in which the solver breaks ties): 3, 2, 4, 1, 5, 0, 6 on 7 columns."""
+    return [width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width)]
 
 
 def make_player(kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK,

@@ -5,16 +5,26 @@ else with the solver): the score of the move played and the best score, both fro
 Pons' convention (+ wins, bigger is sooner; 0 draws; - loses). A move is a **mistake** when it changes
 the game-theoretic result for the mover (a win thrown away into a draw or a loss, a draw into a loss), an
 **inaccuracy** when it keeps the result but delays a win or hastens a loss.
+
+The positions the book does not answer go to the solver in batches: the children of several positions
+in one compiled call (`Solver.solve_many`, the table kept between them), the last positions of the game
+first (they solve fastest, and their table entries help the earlier ones). Only positions with at most
+`oracle.BATCH_EMPTY_CELLS` empty cells go into batches, each sized to take at most about a tenth of a second,
+so Ctrl-C (or a ``keep_going`` that says stop) gets through between two batches; earlier positions, and every
+position after one that cost more than a hundredth of a second, are solved alone by `Solver.analyze` in short
+slices. An interrupted review keeps the moves reviewed so far and is marked partial.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from gridgames_connect4.notation import line_words
+from gridgames_connect4.oracle import BATCH_EMPTY_CELLS, PendingColumns, pending_columns, solve_pending
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4
 from gridgames.errors import OptionError
 
@@ -22,11 +32,20 @@ if TYPE_CHECKING:
     from gridgames_connect4.book import Book
     from gridgames_connect4.solver import Solver
 
-__all__ = ["MISTAKE", "INACCURACY", "MoveReview", "Review", "review_game"]
+__all__ = ["MISTAKE", "INACCURACY", "INTERRUPTED", "STOPPED", "MoveReview", "Review", "review_game"]
 
 MISTAKE = "mistake"
 INACCURACY = "inaccuracy"
+INTERRUPTED = "interrupted"
+"""`Review.stopped` after Ctrl-C."""
+STOPPED = "stopped"
+"""`Review.stopped` when ``keep_going`` said stop (e.g. a time budget ran out)."""
 _RESULTS = {1: "win", 0: "draw", -1: "loss"}
+BATCH_SECONDS = 0.1
+"""About how long one batch of positions may take in one compiled call (Ctrl-C waits for it)."""
+ALONE_SECONDS = 0.01
+"""A position that costs more than this is searched alone, in slices: batching saves per-call costs of microseconds
+only, and the opening's positions get dearer by orders of magnitude within a few moves."""
 
 
 def _sign(x: int) -> int:
@@ -61,29 +80,48 @@ class MoveReview:
             return None
         return f"{_RESULTS[_sign(self.best)]} -> {_RESULTS[_sign(self.score)]}"
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON form, with 1-based columns."""
-        return {"move": self.number, "player": PLAYER_NAMES[self.player], "column": self.column + 1,
+    def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
+        """JSON form, with 1-based columns (``colours``: the colour of the first mover, then the other's)."""
+        return {"move": self.number, "player": colours[self.player], "column": self.column + 1,
                 "score": self.score, "best": self.best, "best_columns": [c + 1 for c in self.best_columns],
                 "columns": list(self.columns), "mark": self.mark, "change": self.change}
 
 
 @attrs.frozen
 class Review:
-    """A reviewed game: the board, the moves, one `MoveReview` per move, and how many positions the book answered."""
+    """A reviewed game: the board, the moves, one `MoveReview` per move reviewed, how many the book answered.
+
+    ``first``: the first move number to review; ``stopped``: None when every move from ``first`` on was
+    reviewed, else `INTERRUPTED` or `STOPPED` (a partial review: see `missing`). ``colours``: the colour of the
+    player who moved first, then the other's (("yellow", "red") for a game played with ``--first yellow``).
+    """
 
     game: Connect4
     moves: tuple[int, ...]
     reviews: tuple[MoveReview, ...]
     from_book: int = 0
+    first: int = 1
+    stopped: str | None = None
+    colours: tuple[str, str] = PLAYER_NAMES
+
+    @property
+    def partial(self) -> bool:
+        """True when the review stopped before every move was reviewed."""
+        return self.stopped is not None
+
+    @property
+    def missing(self) -> list[int]:
+        """The move numbers (1-based) from ``first`` on that were not reviewed (none unless partial)."""
+        done = {r.number for r in self.reviews}
+        return [n for n in range(self.first, len(self.moves) + 1) if n not in done]
 
     @property
     def result(self) -> str:
         """How the game stands: 'red wins', 'a draw', or 'unfinished (yellow to move)'."""
         state = self.game.from_moves(self.moves)
         if state.outcome is None:
-            return f"unfinished ({PLAYER_NAMES[state.current_player]} to move)"
-        return "a draw" if state.outcome.winner is None else f"{PLAYER_NAMES[state.outcome.winner]} wins"
+            return f"unfinished ({self.colours[state.current_player]} to move)"
+        return "a draw" if state.outcome.winner is None else f"{self.colours[state.outcome.winner]} wins"
 
     def mistakes(self, player: int | None = None) -> list[MoveReview]:
         """The moves marked as mistakes (of one player, or of both)."""
@@ -94,7 +132,8 @@ class Review:
         game = self.game
         return {"width": game.width, "height": game.height, "connect": game.connect,
                 "moves": game.join_notation(self.moves), "result": self.result,
-                "reviews": [r.as_dict() for r in self.reviews], "from_book": self.from_book}
+                "reviews": [r.as_dict(self.colours) for r in self.reviews], "from_book": self.from_book,
+                "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing}
 
     def lines(self) -> list[str]:
         """The review as lines of text, one per move, then a summary per player."""
@@ -108,48 +147,142 @@ class Review:
             elif r.mark == INACCURACY:
                 note = "  inaccuracy: " + ("a slower win" if r.best > 0 else "a quicker loss")
             best = ", ".join(str(c + 1) for c in r.best_columns)
-            out.append(f"{r.number:>4}  {PLAYER_NAMES[r.player]:<6}  {r.column + 1:>6}  {r.score:>+5d}  {r.best:>+4d}  {best}{note}")
+            out.append(f"{r.number:>4}  {self.colours[r.player]:<6}  {r.column + 1:>6}  {r.score:>+5d}  {r.best:>+4d}  {best}{note}")
         for player in (0, 1):
             mine = [r for r in self.reviews if r.player == player]
             inaccuracies = sum(r.mark == INACCURACY for r in mine)
-            out.append(f"{PLAYER_NAMES[player].capitalize()}: {len(self.mistakes(player))} mistake(s), "
+            out.append(f"{self.colours[player].capitalize()}: {len(self.mistakes(player))} mistake(s), "
                        f"{inaccuracies} inaccurac{'y' if inaccuracies == 1 else 'ies'} in {len(mine)} move(s).")
+        if self.partial:
+            why = "interrupted" if self.stopped == INTERRUPTED else "stopped"
+            out.append(f"Partial review ({why}): move(s) {_ranges(self.missing)} not reviewed.")
         out.append("Scores are the mover's: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later).")
         return out
 
 
-def _keep_going(_progress: object) -> None:
-    """A progress watcher that never stops the search (it only makes the search run in short slices)."""
+def _ranges(numbers: Sequence[int]) -> str:
+    """Sorted numbers as ranges: [1, 2, 3, 7] -> '1-3, 7'."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _solve_alone(solver: Solver, pos: PendingColumns, keep_going: Callable[[], bool] | None) -> list[int | None] | None:
+    """Every column's score of one position, searched in short slices (Ctrl-C gets through); None if told to stop."""
+    def watch(_progress: object) -> bool:
+        return keep_going is None or bool(keep_going())
+
+    before = solver.on_progress
+    solver.on_progress = watch
+    try:
+        scores = solver.analyze(list(pos.moves))
+    finally:
+        solver.on_progress = before
+    if any(scores[c] is None for c in pos.children):
+        return None
+    return scores
 
 
 def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None,
-                first: int = 1) -> Review:
-    """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers."""
+                first: int = 1, on_progress: Callable[[int, int], object] | None = None,
+                keep_going: Callable[[], bool] | None = None, keep_partial: bool = False,
+                colours: Sequence[str] = PLAYER_NAMES) -> Review:
+    """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers.
+
+    ``on_progress(reviewed, total)`` is called as moves get reviewed; ``keep_going()``, asked between batches
+    (and between slices of a long search), stops the review when it returns False (a partial review, `STOPPED`).
+    Ctrl-C raises KeyboardInterrupt, or with ``keep_partial`` returns the partial review (`INTERRUPTED`).
+    ``colours``: the players' colours in turn order (the first mover's first), as the review names them.
+    """
     state = game.from_moves(moves)  # refuses illegal games, in one line
     moves = tuple(int(m) for m in state.history)
     if not isinstance(first, int) or first < 1:
         raise OptionError(f"the first move to review must be 1 or later, not {first!r}")
+    if first > max(1, len(moves)):
+        raise OptionError(f"the game has {len(moves)} move(s): there is no move {first} to review from")
+    if tuple(colours) not in (PLAYER_NAMES, PLAYER_NAMES[::-1]):
+        raise OptionError(f"the colours must be red and yellow in turn order, not {colours!r}")
     if book is not None:
         from gridgames_connect4.oracle import check_book
 
         check_book(book, game.width, game.height, game.connect)
-    reviews = []
+    total = max(0, len(moves) - first + 1)
+    scored: dict[int, list[int | None]] = {}
     from_book = 0
-    for i, column in enumerate(moves[first - 1 :], start=first - 1):
-        before = list(moves[:i])
-        scores = book.column_scores(before) if book is not None else None
-        if scores is None:
+    stopped: str | None = None
+
+    def report() -> None:
+        if on_progress is not None:
+            on_progress(len(scored), total)
+
+    todo = []
+    for i in range(first - 1, len(moves)):
+        found = book.column_scores(list(moves[:i])) if book is not None else None
+        if found is None:
+            todo.append(i)
+        else:
+            scored[i] = list(found)
+            from_book += 1
+    try:
+        if todo:
+            report()
             if solver is None:  # numba: only when the book does not answer
                 from gridgames_connect4.oracle import solver_for
 
                 solver = solver_for(game.width, game.height, game.connect, book)
-                solver.on_progress = _keep_going  # the search runs in slices, so Ctrl-C gets through at once
-            scores = solver.analyze(before)
-        else:
-            from_book += 1
+            stopped = _solve_positions(solver, pending_columns(game, moves, todo),
+                                       todo[::-1], scored, report, keep_going)
+        report()
+    except KeyboardInterrupt:
+        if not keep_partial:
+            raise
+        stopped = INTERRUPTED
+    reviews = []
+    for i in sorted(scored):
+        scores, column = scored[i], moves[i]
         best = max(s for s in scores if s is not None)
         played = scores[column]
-        assert played is not None
+        assert played is not None  # the column was legal, so it was scored
         reviews.append(MoveReview(i + 1, i % 2, column, played, best,
                                   tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)))
-    return Review(game, moves, tuple(reviews), from_book)
+    return Review(game, moves, tuple(reviews), from_book, first, stopped, (colours[0], colours[1]))
+
+
+def _solve_positions(solver: Solver, positions: dict[int, PendingColumns], order: Sequence[int],
+                     scored: dict[int, list[int | None]], report: Callable[[], None],
+                     keep_going: Callable[[], bool] | None) -> str | None:
+    """Solve the positions in ``order`` into ``scored`` (batches, then one by one in slices); STOPPED or None."""
+    size = 4  # positions in the next batch: doubled while batches stay short
+    alone = False  # once a position costs more than a batch may take, each is searched alone, in slices
+    at = 0
+    while at < len(order):
+        if keep_going is not None and not keep_going():
+            return STOPPED
+        if alone:
+            pos = positions[order[at]]
+            scores = _solve_alone(solver, pos, keep_going)
+            if scores is None:
+                return STOPPED
+            scored[pos.index] = scores
+            at += 1
+        else:
+            batch = [positions[i] for i in order[at : at + size]]
+            batch = [pos for pos in batch if pos.empty <= BATCH_EMPTY_CELLS]  # the later (cheaper) ones come first
+            if not batch:  # a batch call cannot be interrupted: positions this early are searched alone
+                alone = True
+                continue
+            started = time.perf_counter()
+            for pos, scores in zip(batch, solve_pending(solver, batch)):
+                scored[pos.index] = scores
+            at += len(batch)
+            per_position = (time.perf_counter() - started) / len(batch)
+            if per_position > ALONE_SECONDS:
+                alone = True
+            else:  # the earlier positions cost more: aim at half of BATCH_SECONDS
+                size = max(1, min(2 * size, int(BATCH_SECONDS / 2 / max(per_position, 1e-6))))
+        report()
+    return None

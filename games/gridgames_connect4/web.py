@@ -4,10 +4,19 @@
 * ``computer_move``: the levels of `gridgames_connect4.players` (their shared solver is used
   by one thread at a time);
 * ``move_scores``: every column's exact score (Pons' convention, the side to move's view)
-  from the solver, stopped by the page's budget (unsolved columns are then None);
+  from the opening book or the solver, stopped by the page's budget (unsolved columns are then None);
 * ``review``: after the game, every move's score against the best (mistakes marked),
-  the last positions first (they solve fastest), as far as the budget goes;
+  the last positions first (they solve fastest), in batches, as far as the budget goes;
 * ``save_text`` / ``load_text``: the same JSON as ``gridgames play connect4`` (``s FILE``, ``--load``).
+
+The opening book shipped for the board (`gridgames_connect4.book.default_book`), if any, answers as in the
+terminal: the positions it covers at once, the others through the solver, which probes it in its search.
+
+Colours: the page draws and names player 0 (who moves first) red, as the framework does for every
+game (`GameInfo.player_names`, one disc colour per player number). A save file whose first mover is
+yellow (``--first yellow``) therefore loads with its colours swapped on the page, its seats in turn
+order; the game remembers the file's colours (`SavedColours`), so that saving it again writes
+``"first": "yellow"`` with each seat under its own colour, as the terminal game had it.
 """
 
 from __future__ import annotations
@@ -16,12 +25,22 @@ import random
 import threading
 from typing import Any
 
+import attrs
+
 from gridgames_connect4 import save
 from gridgames_connect4.analysis import Analysis
-from gridgames_connect4.review import MoveReview
-from gridgames_connect4.rules import PLAYER_NAMES, Connect4State
+from gridgames_connect4.review import review_game
+from gridgames_connect4.render import colour_names
+from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 
-__all__ = ["Connect4Web"]
+__all__ = ["Connect4Web", "SavedColours"]
+
+
+@attrs.frozen
+class SavedColours(Connect4):
+    """A Connect Four game loaded from a save file, remembering the colour its first mover had there."""
+
+    first: str = attrs.field(default="red", validator=attrs.validators.in_(PLAYER_NAMES))
 
 SCORE_HELP = "exact score of each column for the side to move: + wins (bigger is sooner), 0 draws, - loses"
 TABLE_MB = 32
@@ -29,9 +48,17 @@ _PLAYER_LOCK = threading.Lock()  # the players share one solver per board size (
 _local = threading.local()
 
 
+def _book(state: Connect4State) -> Any:
+    """The opening book shipped for the board, or None."""
+    from gridgames_connect4.book import default_book
+
+    game = state.game
+    return default_book(game.width, game.height, game.connect)
+
+
 def _solver(state: Connect4State, budget: Any, on_slice: Any = None) -> Any:
     """This thread's solver for the board (its table reused, reset), stopping when the budget says so."""
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.oracle import solver_for
 
     game = state.game
     key = (game.width, game.height, game.connect)
@@ -41,7 +68,7 @@ def _solver(state: Connect4State, budget: Any, on_slice: Any = None) -> Any:
     solver = solvers.get(key)
     if solver is None:
         solvers.clear()  # one board size per thread at a time: memory stays bounded
-        solver = solvers[key] = Solver(*key, table_mb=TABLE_MB)
+        solver = solvers[key] = solver_for(*key, _book(state), table_mb=TABLE_MB)
     solver.reset()
 
     def watch(progress: Any) -> bool:
@@ -68,7 +95,7 @@ class Connect4Web:
         """The move of a computer level (thinking at most ``think`` seconds) and its note."""
         from gridgames_connect4.players import make_player
 
-        player = make_player(level, state.game, rng, think)
+        player = make_player(level, state.game, rng, think, _book(state))
         with _PLAYER_LOCK:
             column = player.choose(state)
         return column, getattr(player, "note", "")
@@ -82,7 +109,12 @@ class Connect4Web:
         def publish() -> None:  # the columns solved so far, shown while the others are searched
             budget.partial = {"scores": {fmt(c): columns[c] for c in sorted(legal) if columns[c] is not None}}
 
-        _solver(state, budget, publish).analyze(list(state.history), into=columns)
+        book = _book(state)
+        known = book.column_scores(list(state.history)) if book is not None else None
+        if known is not None:
+            columns[:] = known
+        else:
+            _solver(state, budget, publish).analyze(list(state.history), into=columns)
         publish()
         exact = all(columns[c] is not None for c in legal)
         known = [s for c, s in enumerate(columns) if s is not None and c in legal]
@@ -93,33 +125,41 @@ class Connect4Web:
         return {"scores": {c: columns[c] for c in legal}, "exact": exact, "note": note, "help": SCORE_HELP}
 
     def review(self, state: Connect4State, budget: Any) -> list[dict[str, Any]]:
-        """Every move's score against the best (None where the budget ran out), mistakes marked; last moves solved first."""
+        """Every move's score against the best (None where the budget ran out), mistakes marked; last moves solved first.
+
+        The positions are solved in batches (`gridgames_connect4.review.review_game`), the budget asked between them.
+        """
         game, moves = state.game, list(state.history)
+        names = game.info.player_names
+        total = max(1, len(moves))
+
+        def progress(done: int, _total: int) -> None:
+            budget.report(done / total, done, f"{done} of {len(moves)} moves reviewed")
+
+        report = review_game(game, moves, book=_book(state), solver=_solver(state, budget), on_progress=progress,
+                             keep_going=budget.keep_going)
+        done = {r.number: r for r in report.reviews}
         entries: list[dict[str, Any]] = []
-        for i in range(len(moves) - 1, -1, -1):
-            number = i + 1
-            entry: dict[str, Any] = {"number": number, "player": PLAYER_NAMES[i % 2], "move": game.format_move(moves[i]),
+        for i, column in enumerate(moves):
+            entry: dict[str, Any] = {"number": i + 1, "player": names[i % 2], "move": game.format_move(column),
                                      "score": None, "best": None, "mark": None}  # fmt: skip
-            if budget.keep_going():
-                budget.report((len(moves) - i) / max(1, len(moves)), len(entries), f"reviewing move {number}")
-                scores = _solver(state, budget).analyze(moves[:i])
-                legal = [c for c in range(game.width) if scores[c] is not None]
-                if scores[moves[i]] is not None and len(legal) == len(set(game.from_moves(moves[:i]).legal_moves())):
-                    best = max(scores[c] for c in legal)  # type: ignore[type-var]
-                    review = MoveReview(number, i % 2, moves[i], scores[moves[i]], best,  # type: ignore[arg-type]
-                                        tuple(c for c in legal if scores[c] == best), tuple(scores))  # fmt: skip
-                    entry.update(score=review.score, best=review.best, mark=review.mark,
-                                 best_moves=[game.format_move(c) for c in review.best_columns])  # fmt: skip
+            review = done.get(i + 1)
+            if review is not None:
+                entry.update(score=review.score, best=review.best, mark=review.mark,
+                             best_moves=[game.format_move(c) for c in review.best_columns])  # fmt: skip
             entries.append(entry)
-        return entries[::-1]
+        return entries
 
     def save_text(self, state: Connect4State, seats: list[str], think: float | None, seed: int | None) -> str:
-        """The terminal game's save file (gridgames-connect4 JSON)."""
-        named = dict(zip(PLAYER_NAMES, seats)) if all(s in save.SEAT_KINDS for s in seats) else None
-        return save.to_json(state, seats=named, think=think, seed=seed)
+        """The terminal game's save file (gridgames-connect4 JSON), in the colours of the file it was loaded from."""
+        first = getattr(state.game, "first", "red")
+        named = dict(zip(colour_names(first), seats)) if all(s in save.SEAT_KINDS for s in seats) else None
+        return save.to_json(state, first=first, seats=named, think=think, seed=seed)
 
     def load_text(self, text: str) -> tuple[Connect4State, list[str | None]]:
         """A position and its seats (in turn order; None where the file names none) from a save file's text."""
         saved = save.from_json(text, source="the uploaded file")
-        order = PLAYER_NAMES if saved.first == "red" else PLAYER_NAMES[::-1]
-        return saved.state, [saved.seats.get(colour) for colour in order]
+        game = saved.state.game
+        if saved.first != "red":  # keep the file's colours for the next save (the page draws the first mover red)
+            game = SavedColours(game.width, game.height, game.connect, first=saved.first)
+        return game.from_moves(saved.state.history), [saved.seats.get(c) for c in colour_names(saved.first)]

@@ -6,7 +6,9 @@ concerned: positive, a forced win (the bigger, the sooner); zero, a draw; negati
 nearer zero, the later). A move is perfect when its score equals the best score its player had
 before it. The judge holds one solver (Connect Four's transposition table: about 56 MB by default,
 less with a smaller ``table_bits``) and solves each position once: the position after a move is the
-position before the next one.
+position before the next one. Where it needs two positions it has not solved yet (the position before
+the move and the one after it), a solver with a batch call (``solve_many(positions, reset=False)``, as
+Connect Four's) solves both in one call; the table is kept between calls.
 """
 
 from __future__ import annotations
@@ -58,17 +60,27 @@ class Judge:
         self._solver = solver
         self._known: dict[tuple[int, ...], int] = {}
 
-    def _solve(self, moves: Sequence[int]) -> int:
-        key = tuple(moves)
-        if key not in self._known:
-            if len(self._known) >= 4:  # keep only the last few positions: enough to solve each one once
-                self._known.pop(next(iter(self._known)))
-            self._known[key] = self._solver.solve(list(key))
-        return self._known[key]
+    def _solve(self, *positions: Sequence[int]) -> list[int]:
+        """The scores of ``positions``, those not known yet solved together (one batch call where the solver has one)."""
+        keys = [tuple(moves) for moves in positions]
+        found = {key: self._known[key] for key in keys if key in self._known}
+        new = [key for key in dict.fromkeys(keys) if key not in found]
+        if new:
+            batch = getattr(self._solver, "solve_many", None)
+            if len(new) > 1 and batch is not None:
+                scores = batch([list(key) for key in new], reset=False)
+            else:
+                scores = [self._solver.solve(list(key)) for key in new]
+            for key, score in zip(new, scores):
+                found[key] = int(score)
+                if len(self._known) >= 4:  # keep only the last few positions: enough to solve each one once
+                    self._known.pop(next(iter(self._known)))
+                self._known[key] = int(score)
+        return [found[key] for key in keys]
 
     def score(self, state: State) -> int | None:
         """The score of ``state`` for the player to move, or None once the game is over."""
-        return None if state.is_over else self._solve(state.history)
+        return None if state.is_over else self._solve(state.history)[0]
 
     def judge_last_move(self, state: State) -> Judgement:
         """The verdict on the last move played in ``state`` (which has at least one move)."""
@@ -76,11 +88,11 @@ class Judge:
         if not history:
             raise JudgeError("no move has been played yet: there is nothing to judge")
         before = history[:-1]
-        best = self._solve(before)
         outcome = state.outcome
         if outcome is None:
-            after = self._solve(history)
+            best, after = self._solve(before, history)
             return Judgement(-after, best, after)
+        (best,) = self._solve(before)
         if outcome.winner is None:
             return Judgement(0, best, None)
         return Judgement(self._solver.win_score(len(before)), best, None)

@@ -285,3 +285,41 @@ def test_a_computer_move_short_of_time_is_noted() -> None:
     assert code == 0
     assert "Yellow (perfect) plays " in out
     assert "  depth-limited search (depth " in out and "no exact result within 0.01 s" in out
+
+
+def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import players
+
+    state = Connect4().from_notation("1111114")  # column 1 full, red to move
+    match = TerminalGame(state, (Seat("human"), Seat("human")), console())
+    unsolved = players.Advice(3, (None, 2, None, 5, -1, 0, 1), source=players.SOLVER)
+    monkeypatch.setattr(players, "advise", lambda *args: unsolved)
+    assert match.hint() == ("Hint: play 4. Solver scores for yellow: 1: full  2: +2  3: ?  4: +5  5: -1  6: +0  7: +1 "
+                            "(? not solved in time; + wins, - loses, 0 draws; the further from 0, the sooner).")
+    monkeypatch.setattr(players, "advise", lambda *args: players.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=players.BOOK))
+    assert match.hint().startswith("Hint: play 4. Book scores for yellow: 1: full  2: +2  3: +1  4: +5")
+
+
+def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the_end_of_game_commands() -> None:
+    import typer.main
+
+    from gridgames_connect4.cli import END_HELP, make_app
+
+    info = runner.invoke(app, ["info", "connect4"])
+    assert info.exit_code == 0
+    group = typer.main.get_command(make_app())
+    missing = []
+    for name in ("play", "analyze", "review"):
+        for param in group.commands[name].params:
+            missing += [f"{name} {opt}" for opt in param.opts if opt.startswith("--") and opt not in info.stdout]
+    assert missing == []
+    assert "r reviews it" in info.stdout and END_HELP.startswith("r reviews")
+
+
+def test_r_after_a_game_where_yellow_moved_first_reviews_it_in_its_colours() -> None:
+    pytest.importorskip("gridgames_connect4.solver")
+    code, out, _ = play([*HUMANS, "--first", "yellow", "--width", "5", "--height", "4", "--no-book"],
+                        "1\n1\n2\n2\n3\n3\n4\nr\nq\n")
+    assert code == 0 and "Yellow wins: four in a row" in out
+    assert "   1  yellow       1" in out and "   2  red          1" in out
+    assert "Review of 1122334 (5x4, four in a row): yellow wins." in out and "Yellow: " in out

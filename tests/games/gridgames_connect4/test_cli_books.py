@@ -74,7 +74,7 @@ def test_review_with_the_book_equals_without(book_files: dict[str, Path]) -> Non
 
 
 def _hint_scores(out: str) -> list[str]:
-    return re.findall(r"Solver scores for \w+: (.*?) \(", out)
+    return re.findall(r"(?:Book|Solver) scores for \w+: (.*?) \(", out)
 
 
 def test_play_hints_with_the_book_equal_hints_without(book_files: dict[str, Path]) -> None:
@@ -86,6 +86,8 @@ def test_play_hints_with_the_book_equal_hints_without(book_files: dict[str, Path
     assert code == 0
     hints = _hint_scores(with_book)
     assert len(hints) == 4 and hints == _hint_scores(without)
+    assert with_book.count("Book scores for") == 4 and "Solver scores" not in with_book  # the hint says where they came from
+    assert without.count("Solver scores for") == 4 and "Book scores" not in without
 
 
 def test_perfect_with_the_book_wins_as_yellow_on_6x4(tmp_path: Path) -> None:

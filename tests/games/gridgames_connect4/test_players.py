@@ -191,3 +191,23 @@ def test_advice_says_when_the_solver_could_not_finish() -> None:
     pytest.importorskip("gridgames_connect4.solver")
     advice = advise(Connect4().from_notation("4"), random.Random(0), think=0.05)
     assert advice.scores is None and re.fullmatch(r"a \d-ply search; no exact result within 0.05 s", advice.reason)
+
+
+def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver_module = pytest.importorskip("gridgames_connect4.solver")
+    state = Connect4().from_notation("4444332233355526666")  # 23 empty cells: best_move within the think time
+    calls: list[str] = []
+    for name in ("solve_many", "best_move"):
+        original = getattr(solver_module.Solver, name)
+        monkeypatch.setattr(solver_module.Solver, name,
+                            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1])
+    exact = tuple(solver_module.Solver().analyze(list(state.history)))
+    assert advise(state, random.Random(0), think=30).scores == exact and calls == ["best_move"]
+    state.play(4)  # 22 empty cells: every column in one call
+    calls.clear()
+    advice = advise(state, random.Random(0), think=0.001)  # no time limit on the batch: it is cheap
+    assert calls == ["solve_many"] and advice.source == players.SOLVER
+    assert advice.scores == tuple(solver_module.Solver().analyze(list(state.history)))
+    assert advice.scores[advice.column] == max(s for s in advice.scores if s is not None)
+    chosen = {advise(state, random.Random(seed)).column for seed in range(12)}
+    assert chosen == {c for c, s in enumerate(advice.scores) if s == max(x for x in advice.scores if x is not None)}

@@ -138,3 +138,156 @@ def test_review_from_a_later_move() -> None:
     assert "Red: 1 mistake(s), 0 inaccuracies in 1 move(s)." in result.stdout
     result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "0"])
     assert result.exit_code == 2 and "1 or later" in result.stderr
+
+
+LONG = "3332224115544155"  # a 5x4 game of 16 moves (replayed by _moves, which refuses an illegal one)
+
+
+def _reviews_one_by_one(moves: list[int]) -> list[tuple[int, int, tuple]]:
+    solver = Solver(5, 4, 4, table_bits=18)
+    out = []
+    for i, column in enumerate(moves):
+        scores = solver.analyze(moves[:i])
+        out.append((scores[column], max(s for s in scores if s is not None), tuple(scores)))
+    return out
+
+
+def test_the_batched_review_solves_several_positions_per_call_and_equals_analyze(monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = _moves(LONG)
+    calls: list[int] = []
+    original = Solver.solve_many
+
+    def counted(self: Solver, positions: list, weak: bool = False, reset: bool = True) -> list[int]:
+        calls.append(len(positions))
+        return original(self, positions, weak=weak, reset=reset)
+
+    monkeypatch.setattr(Solver, "solve_many", counted)
+    review = review_game(GAME, moves)
+    assert len(calls) < len(moves) and max(calls) > 2 * GAME.width  # several positions' children per call
+    assert [(r.score, r.best, r.columns) for r in review.reviews] == _reviews_one_by_one(moves)
+    assert not review.partial and review.missing == [] and review.stopped is None
+
+
+def test_positions_searched_alone_give_the_same_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import review as module
+
+    moves = _moves(LONG)
+    batched = review_game(GAME, moves).reviews
+    monkeypatch.setattr(module, "ALONE_SECONDS", -1.0)  # every position after the first batch is searched alone
+    monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, counter := []))
+    assert review_game(GAME, moves).reviews == batched
+    assert len(counter) == len(moves) - 4  # the first batch (4 positions), then one analyze per position
+
+
+def _counting(method: object, counter: list) -> object:
+    def wrapper(self: Solver, *args: object, **kwargs: object) -> object:
+        counter.append(args)
+        return method(self, *args, **kwargs)  # type: ignore[operator]
+
+    return wrapper
+
+
+def test_progress_counts_up_to_every_move() -> None:
+    moves = _moves(LONG)
+    seen: list[tuple[int, int]] = []
+    review_game(GAME, moves, first=3, on_progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 14) and seen[-1] == (14, 14)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) >= 3
+
+
+def test_a_review_told_to_stop_keeps_the_last_moves_and_says_partial() -> None:
+    moves = _moves(LONG)
+    answers = iter([True, False])
+    review = review_game(GAME, moves, keep_going=lambda: next(answers, False))
+    assert review.stopped == "stopped" and review.partial
+    whole = review_game(GAME, moves).reviews
+    assert review.reviews == whole[len(moves) - len(review.reviews):]  # the last moves are reviewed first
+    assert 0 < len(review.reviews) < len(moves) and review.missing == list(range(1, len(moves) - len(review.reviews) + 1))
+    text = "\n".join(review.lines())
+    assert f"Partial review (stopped): move(s) 1-{review.missing[-1]} not reviewed." in text
+    data = review.as_dict()
+    assert data["partial"] is True and data["not_reviewed"] == review.missing
+
+
+def test_ctrl_c_keeps_the_moves_reviewed_with_keep_partial() -> None:
+    moves = _moves(LONG)
+
+    def interrupt(done: int, total: int) -> None:
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    review = review_game(GAME, moves, on_progress=interrupt, keep_partial=True)
+    assert review.stopped == "interrupted" and len(review.reviews) >= 4 and review.missing
+    assert review.reviews == review_game(GAME, moves).reviews[-len(review.reviews):]
+    with pytest.raises(KeyboardInterrupt):
+        review_game(GAME, moves, on_progress=interrupt)
+
+
+def test_review_command_ctrl_c_prints_the_partial_review_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import review as module
+
+    original = module.solve_pending
+    calls: list[int] = []
+
+    def interrupted_second_batch(solver: Solver, batch: list) -> list:
+        calls.append(len(batch))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return original(solver, batch)
+
+    monkeypatch.setattr(module, "solve_pending", interrupted_second_batch)
+    result = runner.invoke(app, ["connect4", "review", LONG, "--width", "5", "--height", "4"])
+    assert result.exit_code == 130, result.output
+    assert "Partial review (interrupted): move(s) 1-12 not reviewed." in result.stdout
+    assert "  16  yellow" in result.stdout and "  12  yellow" not in result.stdout
+    calls.clear()
+    result = runner.invoke(app, ["connect4", "review", LONG, "--width", "5", "--height", "4", "--json"])
+    assert result.exit_code == 130 and json.loads(result.stdout)["not_reviewed"] == list(range(1, 13))
+
+
+
+def test_a_game_where_yellow_moved_first_is_reviewed_in_its_colours(tmp_path: Path) -> None:
+    path = save_game(GAME.from_notation(THROWN), tmp_path / "yellow.json", first="yellow")
+    result = runner.invoke(app, ["connect4", "review", "--load", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "   9  yellow       1     +0    +6  3  mistake: win -> draw" in result.stdout  # the first mover: yellow
+    assert "Yellow: 2 mistake(s), 0 inaccuracies in 5 move(s)." in result.stdout and "): unfinished (red to move)." in result.stdout
+    data = json.loads(runner.invoke(app, ["connect4", "review", "--load", str(path), "--json"]).stdout)
+    assert data["reviews"][-1]["player"] == "yellow" and data["reviews"][-2]["player"] == "red"
+    assert review_game(GAME, _moves(THROWN)).reviews[-1].as_dict()["player"] == "red"
+
+
+def test_reviewing_from_beyond_the_last_move_is_refused() -> None:
+    result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "10"])
+    assert result.exit_code == 2 and "the game has 9 move(s): there is no move 10" in result.stderr
+    assert review_game(GAME, [], first=1).reviews == ()
+
+
+def test_positions_with_many_empty_cells_are_searched_alone_never_in_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import review as module
+
+    moves = _moves(LONG)
+    expected = review_game(GAME, moves).reviews
+    monkeypatch.setattr(module, "BATCH_EMPTY_CELLS", 10)  # 5x4 has 20 cells: positions 0-9 have more than 10 empty
+    batched: list[int] = []
+    original = module.solve_pending
+    monkeypatch.setattr(module, "solve_pending", lambda solver, batch: (batched.extend(p.index for p in batch),
+                                                                        original(solver, batch))[1])
+    monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, alone := []))
+    assert review_game(GAME, moves).reviews == expected
+    assert sorted(batched) == list(range(10, 16)) and sorted(len(a[0]) for a in alone) == list(range(10))
+
+
+def test_the_review_progress_shows_moves_reviewed_on_a_terminal_only() -> None:
+    import io
+
+    from rich.console import Console
+
+    from gridgames_connect4.cli_review import ReviewProgress
+
+    for terminal in (True, False):
+        err = io.StringIO()
+        with ReviewProgress(Console(file=err, force_terminal=terminal, width=100)) as progress:
+            progress.DELAY = 0.0
+            review_game(GAME, _moves(LONG), on_progress=progress.update)
+        assert ("Reviewing: moves" in err.getvalue() and "16/16" in err.getvalue()) is terminal

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
+import pytest
+
 from gridgames_connect4 import SPEC, Connect4
 from gridgames_connect4.save import to_json
 from gridgames_connect4.solver import Solver
@@ -35,3 +40,57 @@ def test_a_save_file_with_yellow_first_loads_its_seats_in_turn_order() -> None:
     text = to_json(state, first="yellow", seats={"red": "perfect", "yellow": "human"})
     loaded, seats = hooks_of(SPEC).load_text(text)
     assert loaded.notation() == "44" and seats == ["human", "perfect"]  # yellow moved first
+
+
+def test_a_yellow_first_save_goes_back_to_a_file_with_its_own_colours() -> None:
+    from gridgames_connect4.save import from_json
+
+    hooks = hooks_of(SPEC)
+    text = to_json(Connect4(6, 5, 4).from_notation("3443"), first="yellow", seats={"red": "perfect", "yellow": "human"},
+                   think=1.5, seed=7)
+    loaded, seats = hooks.load_text(text)
+    assert seats == ["human", "perfect"] and (loaded.game.width, loaded.game.height) == (6, 5)
+    loaded.play(0)  # the page goes on with the game, then saves it
+    again = from_json(hooks.save_text(loaded, seats, 1.5, 7))
+    assert again.first == "yellow" and again.seats == {"yellow": "human", "red": "perfect"}
+    assert again.state.notation() == "34431" and (again.think, again.seed) == (1.5, 7)
+    red_first, seats = hooks.load_text(to_json(Connect4().from_notation("4"), seats={"red": "human", "yellow": "hard"}))
+    assert from_json(hooks.save_text(red_first, seats, None, None)).first == "red" and seats == ["human", "hard"]
+
+
+def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> None:
+    from gridgames_connect4.review import review_game
+
+    game = Connect4(5, 4, 4)
+    state = game.from_notation("112222441")  # red throws a win away with its last move
+    entries = hooks_of(SPEC).review(state, Budget(60))
+    expected = review_game(game, state.history).reviews
+    assert [(e["score"], e["best"], e["mark"]) for e in entries] == [(r.score, r.best, r.mark) for r in expected]
+    assert entries[-1]["mark"] == "mistake" and entries[-1]["player"] == "red" and entries[-1]["best_moves"] == ["3"]
+    spent = Budget(60)
+    spent.cancelled.set()  # e.g. the page went away: nothing is solved, every move is listed unscored
+    entries = hooks_of(SPEC).review(state, spent)
+    assert [e["number"] for e in entries] == list(range(1, 10)) and all(e["score"] is None for e in entries)
+
+
+def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from gridgames_connect4 import book as book_module
+    from gridgames_connect4.book import Book
+    from gridgames_connect4.book_build import build_book
+    from gridgames_connect4.review import review_game
+
+    build_book(5, 4, 4, 6, tmp_path / "5x4.bin", table_bits=16)
+    shipped = Book.load(tmp_path / "5x4.bin")
+    monkeypatch.setattr(book_module, "default_book", lambda w=7, h=6, c=4: shipped if (w, h, c) == (5, 4, 4) else None)
+    game = Connect4(5, 4, 4)
+    state = game.from_notation("332")
+    budget = Budget(0.0)  # no time at all: only the book can answer
+    result = hooks_of(SPEC).move_scores(state, budget)
+    assert result["exact"] and result["scores"] == {c: s for c, s in enumerate(Solver(5, 4, 4).analyze([2, 2, 1]))}
+    finished = game.from_notation("112222441")
+    entries = hooks_of(SPEC).review(finished, Budget(0.0))
+    by_book = review_game(game, finished.history, book=shipped).reviews[:6]  # the book covers the first six positions
+    assert [(e["score"], e["best"]) for e in entries[:6]] == [(r.score, r.best) for r in by_book]
+    assert all(e["score"] is None for e in entries[6:])  # the rest needed the solver, and there was no time
+    move, _ = hooks_of(SPEC).computer_move(state, "perfect", random.Random(1), 0.01)
+    assert result["scores"][move] == max(result["scores"].values())  # perfect plays from the book at once

@@ -73,3 +73,63 @@ def test_without_the_judge_infos_stay_empty(game: object) -> None:
     env.reset()
     env.step(0)
     assert env.infos == {"player_0": {}, "player_1": {}}
+
+
+class _CountingSolver:
+    """Connect Four's solver, counting its calls and the positions each call solves."""
+
+    def __init__(self, solver: object) -> None:
+        self.solver = solver
+        self.calls: list[tuple[str, int]] = []
+
+    def solve(self, moves: list) -> int:
+        self.calls.append(("solve", 1))
+        return self.solver.solve(moves)  # type: ignore[attr-defined, no-any-return]
+
+    def solve_many(self, positions: list, reset: bool = True) -> list[int]:
+        self.calls.append(("solve_many", len(positions)))
+        return self.solver.solve_many(positions, reset=reset)  # type: ignore[attr-defined, no-any-return]
+
+    def win_score(self, moves_before: int) -> int:
+        return self.solver.win_score(moves_before)  # type: ignore[attr-defined, no-any-return]
+
+
+def _counting_judge(width: int, height: int) -> tuple[object, _CountingSolver]:
+    from gridgames_connect4.rules import Connect4
+
+    from gridgames.rl.judge import Judge
+
+    game = Connect4(width, height, 4)
+    judge = Judge(game, TABLE_BITS)
+    counting = _CountingSolver(judge._solver)
+    judge._solver = counting
+    return judge, counting
+
+
+def test_the_judge_solves_the_two_positions_of_a_move_in_one_batch_call() -> None:
+    judge, counting = _counting_judge(5, 4)
+    solver = counting.solver
+    from gridgames_connect4.rules import Connect4
+
+    state = Connect4(5, 4, 4).from_notation("3321")
+    verdict = judge.judge_last_move(state)  # type: ignore[attr-defined]
+    assert counting.calls == [("solve_many", 2)]
+    expected = analyze_position(Connect4(5, 4, 4).from_notation("332"))
+    assert (verdict.best_score, verdict.move_score) == (expected.score, expected.columns[0])
+    assert verdict.score == solver.solve([2, 2, 1, 0])  # type: ignore[attr-defined]
+    state.play(4)
+    judge.judge_last_move(state)  # type: ignore[attr-defined]
+    assert counting.calls[1:] == [("solve", 1)]  # the position before the move is known: only the new one is solved
+
+
+def test_the_judge_keeps_the_position_before_the_move_even_when_its_memory_is_full() -> None:
+    from gridgames_connect4.rules import Connect4
+
+    judge, counting = _counting_judge(5, 4)
+    game = Connect4(5, 4, 4)
+    judge.score(game.from_notation("33"))  # type: ignore[attr-defined]  # the oldest entry ...
+    for moves in ("1", "2", "4"):
+        judge.score(game.from_notation(moves))  # type: ignore[attr-defined]  # ... of a full memory
+    verdict = judge.judge_last_move(game.from_notation("332"))  # type: ignore[attr-defined]
+    assert verdict.best_score == analyze_position(game.from_notation("33")).score
+    assert counting.calls[-1] == ("solve", 1)

@@ -73,6 +73,19 @@ def test_the_save_file_is_the_terminal_games_and_loads_back_with_its_seats(api: 
     assert view["moves"] == "3" and view["seats"] == ["human", "hard"] and view["options"] == {"width": 6, "height": 5, "connect": 4}
 
 
+
+def test_a_yellow_first_save_loads_plays_and_saves_back_with_its_colours(api: Api) -> None:
+    from gridgames_connect4 import Connect4
+    from gridgames_connect4.save import to_json
+
+    text = to_json(Connect4(6, 5, 4).from_notation("34"), first="yellow", seats={"yellow": "human", "red": "hard"})
+    view = api.ok("POST", f"{C4}/load", {"text": text})
+    assert view["seats"] == ["human", "hard"] and view["to_move"] == 0 and view["options"]["width"] == 6
+    api.ok("POST", f"{C4}/move", {"move": "3"})
+    saved = read_connect4_save(api.get(f"{C4}/save").text)
+    assert saved.first == "yellow" and saved.seats == {"yellow": "human", "red": "hard"}
+    assert saved.state.notation() == "343"
+
 def test_review_marks_a_thrown_away_win_as_a_mistake(api: Api) -> None:
     api.ok("POST", f"{C4}/new", {"options": {"width": 4, "height": 4, "connect": 3}, "seats": ["human", "human"]})
     for move in "1", "2", "4", "3", "1", "1", "4", "4", "3", "2", "2", "3", "4", "3", "1", "2":
