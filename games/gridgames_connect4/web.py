@@ -12,11 +12,10 @@
 The opening book shipped for the board (`gridgames_connect4.book.default_book`), if any, answers as in the
 terminal: the positions it covers at once, the others through the solver, which probes it in its search.
 
-Colours: the page draws and names player 0 (who moves first) red, as the framework does for every
-game (`GameInfo.player_names`, one disc colour per player number). A save file whose first mover is
-yellow (``--first yellow``) therefore loads with its colours swapped on the page, its seats in turn
-order; the game remembers the file's colours (`SavedColours`), so that saving it again writes
-``"first": "yellow"`` with each seat under its own colour, as the terminal game had it.
+Colours: a save file whose first mover is yellow (``--first yellow``) loads with its seats in turn
+order and its own colours: the game remembers them (`SavedColours`), `player_styles` tells the page
+to draw and name player 0 yellow, and saving it again writes ``"first": "yellow"`` with each seat
+under its own colour, as the terminal game had it.
 """
 
 from __future__ import annotations
@@ -130,7 +129,7 @@ class Connect4Web:
         The positions are solved in batches (`gridgames_connect4.review.review_game`), the budget asked between them.
         """
         game, moves = state.game, list(state.history)
-        names = game.info.player_names
+        names = colour_names(getattr(game, "first", "red"))
         total = max(1, len(moves))
 
         def progress(done: int, _total: int) -> None:
@@ -149,6 +148,10 @@ class Connect4Web:
                              best_moves=[game.format_move(c) for c in review.best_columns])  # fmt: skip
             entries.append(entry)
         return entries
+
+    def player_styles(self, state: Connect4State) -> list[tuple[str, int]]:
+        """Each player's colour, in turn order, drawn in that colour's style (red 0, yellow 1) whoever moved first."""
+        return [(name, PLAYER_NAMES.index(name)) for name in colour_names(getattr(state.game, "first", "red"))]
 
     def save_text(self, state: Connect4State, seats: list[str], think: float | None, seed: int | None) -> str:
         """The terminal game's save file (gridgames-connect4 JSON), in the colours of the file it was loaded from."""

@@ -130,11 +130,17 @@ def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
     return targets
 
 
-def _outcome(play: Play) -> dict[str, Any] | None:
+def player_styles(play: Play, hooks: Any) -> list[tuple[str, int]]:
+    """Each player's name and drawing style (colour and mark), from the game's hook or its player names."""
+    if has(hooks, "player_styles"):
+        return [(str(name), int(style)) for name, style in hooks.player_styles(play.state)]
+    return [(name, i) for i, name in enumerate(play.game.info.player_names)]
+
+
+def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     outcome = play.state.outcome
     if outcome is None:
         return None
-    names = play.game.info.player_names
     line = f"Draw: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins: {outcome.reason}"
     return {"winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells]}
 
@@ -145,11 +151,13 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
     fmt = game.format_move
     grid = state.board()
     over = state.is_over
+    looks = player_styles(play, hooks)
+    names = [name for name, _ in looks]
     return {
-        "game": play.name, "options": play.options, "players": list(game.info.player_names), "seats": play.seats,
+        "game": play.name, "options": play.options, "players": names, "styles": [style for _, style in looks], "seats": play.seats,
         "kinds": seat_kinds(game), "think": play.think, "seed": play.seed,
         "moves": state.notation(), "history": [fmt(m) for m in state.history],
-        "to_move": None if over else state.current_player, "outcome": _outcome(play),
+        "to_move": None if over else state.current_player, "outcome": _outcome(play, names),
         "legal": [fmt(m) for m in state.legal_moves()],
         "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()},
         "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist()},

@@ -73,8 +73,9 @@
         div.dataset.row = r; div.dataset.col = c;
         if (v < 0) div.classList.add("hole");
         if (v > 0) {
-          div.classList.add(`p${v - 1}`);
-          div.textContent = MARKS[(v - 1) % MARKS.length];
+          const style = view.styles ? view.styles[v - 1] : v - 1;
+          div.classList.add(`p${style}`);
+          div.textContent = MARKS[style % MARKS.length];
           div.setAttribute("aria-label", view.players[v - 1]);
           if (previous && previous.board && previous.board.cells[r] && previous.board.cells[r][c] === 0 && previous.moves !== view.moves) div.classList.add("last");
         }
@@ -163,7 +164,7 @@
     view = next;
     showError("");
     $("choices").innerHTML = "";
-    const who = view.to_move === null ? null : `${view.players[view.to_move]} (${MARKS[view.to_move % MARKS.length]})`;
+    const who = view.to_move === null ? null : `${view.players[view.to_move]} (${MARKS[(view.styles ? view.styles[view.to_move] : view.to_move) % MARKS.length]})`;
     $("status").textContent = view.outcome ? view.outcome.text : `${who} to move` + (view.seats[view.to_move] !== "human" ? ` (${view.seats[view.to_move]})` : "");
     renderBoard();
     const legal = $("legal");

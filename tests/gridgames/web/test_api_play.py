@@ -81,10 +81,13 @@ def test_a_yellow_first_save_loads_plays_and_saves_back_with_its_colours(api: Ap
     text = to_json(Connect4(6, 5, 4).from_notation("34"), first="yellow", seats={"yellow": "human", "red": "hard"})
     view = api.ok("POST", f"{C4}/load", {"text": text})
     assert view["seats"] == ["human", "hard"] and view["to_move"] == 0 and view["options"]["width"] == 6
+    assert view["players"] == ["yellow", "red"] and view["styles"] == [1, 0]  # drawn in the file's colours
     api.ok("POST", f"{C4}/move", {"move": "3"})
     saved = read_connect4_save(api.get(f"{C4}/save").text)
     assert saved.first == "yellow" and saved.seats == {"yellow": "human", "red": "hard"}
     assert saved.state.notation() == "343"
+    fresh = api.ok("POST", f"{C4}/new", {"options": {"width": 6, "height": 5, "connect": 4}, "seats": ["human", "human"]})
+    assert fresh["players"] == ["red", "yellow"] and fresh["styles"] == [0, 1]
 
 def test_review_marks_a_thrown_away_win_as_a_mistake(api: Api) -> None:
     api.ok("POST", f"{C4}/new", {"options": {"width": 4, "height": 4, "connect": 3}, "seats": ["human", "human"]})
@@ -107,6 +110,7 @@ def test_the_generic_game_plays_by_notation_and_its_ai_replies(api: Api) -> None
     view = api.ok("POST", "/api/play/mnk/new", {"seats": ["human", "ai"], "think": 0.2})
     assert view["kinds"][0] == "human" and "ai" in view["kinds"]
     assert view["targets"]["b2"] == [[1, 1]]  # found by playing the move on a copy
+    assert view["styles"] == [0, 1] and len(view["players"]) == 2  # no player_styles hook: player i in style i
     api.ok("POST", "/api/play/mnk/move", {"move": "b2"})
     assert api.job("/api/play/mnk/computer")["status"] == "done"
     view = api.ok("GET", "/api/play/mnk")
