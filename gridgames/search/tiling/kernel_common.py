@@ -159,3 +159,31 @@ def record(out, out_len, out_weight, row, chosen, d, w):
     out[row, :d] = chosen[:d]
     out_len[row] = d
     out_weight[row] = w
+
+
+@njit(cache=True)
+def probe_table(masks, anchor_start, probe):  # pragma: no cover - compiled
+    """The one-word probe table: for each cell c and occupancy w of cells c+1..c+probe (entry c << probe | w),
+    the options anchored at c that miss w; returns the entries' start offsets and their options, in that order."""
+    n = anchor_start.shape[0] - 1
+    windows = 1 << probe
+    low = np.uint64(windows - 1)
+    start = np.zeros(n * windows + 1, dtype=np.int32)
+    total = 0
+    for c in range(n):
+        for w in range(windows):
+            ww = np.uint64(w)
+            for o in range(anchor_start[c], anchor_start[c + 1]):
+                if (masks[o] >> np.uint64(c + 1)) & low & ww == ZERO:
+                    total += 1
+            start[c * windows + w + 1] = total
+    option = np.empty(total, dtype=np.int32)
+    k = 0
+    for c in range(n):
+        for w in range(windows):
+            ww = np.uint64(w)
+            for o in range(anchor_start[c], anchor_start[c + 1]):
+                if (masks[o] >> np.uint64(c + 1)) & low & ww == ZERO:
+                    option[k] = o
+                    k += 1
+    return start, option
