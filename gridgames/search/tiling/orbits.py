@@ -31,7 +31,7 @@ from attrs import frozen
 from gridgames.errors import SolverError
 from gridgames.game import Placement, Solution
 from gridgames.search.tiling.problem import TilingProblem
-from gridgames.search.tiling.unique import Prepared, Unique, board_permutations, prepare_unique
+from gridgames.search.tiling.unique import Prepared, Unique, board_permutations, option_images, prepare_unique
 
 METHODS = ("auto", "orbits", "search")
 """How to count or list all tilings: orbits when a piece can be restricted, always orbits, or the plain search."""
@@ -85,26 +85,6 @@ class Preplaced:
     def method(self) -> str:
         """For CountResult.method."""
         return f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, x {self.group} symmetries"
-
-
-def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
-    """For each permutation and option, the option of the same piece covering the image cells, or -1 (numpy, no set-up)."""
-    rows = problem.option_cell_rows
-    pad = rows < 0
-    words = problem.words
-    lookup = {
-        (int(p), masks.tobytes()): o for o, (p, masks) in enumerate(zip(problem.option_piece, problem.option_masks))
-    }
-    out = np.full((len(perms), problem.n_options), -1, dtype=np.int64)
-    for g, perm in enumerate(perms):
-        mapped = np.where(pad, 0, perm[np.maximum(rows, 0)]).astype(np.int64)
-        masks = np.zeros((problem.n_options, words), dtype=np.uint64)
-        for w in range(words):
-            inside = ~pad & (mapped >> 6 == w)
-            bits = np.where(inside, np.left_shift(np.uint64(1), (mapped & 63).astype(np.uint64)), np.uint64(0))
-            masks[:, w] = np.bitwise_or.reduce(bits, axis=1)
-        out[g] = [lookup.get((int(p), m.tobytes()), -1) for p, m in zip(problem.option_piece, masks)]
-    return out
 
 
 @functools.lru_cache(maxsize=16)

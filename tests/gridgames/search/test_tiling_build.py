@@ -1,4 +1,5 @@
-"""`TilingProblem.build` (vectorised) gives exactly the arrays of the obvious one-placement-at-a-time construction."""
+"""`TilingProblem.build` (vectorised) gives exactly the arrays of the obvious one-placement-at-a-time construction,
+and the options' images under the board's symmetries (vectorised) equal the cell-set lookup."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from gridgames_test_support.tiling_reference import reference_arrays, reference_
 from gridgames.grid import Grid
 from gridgames.lattices import CUBIC, HEXAGONAL, TRIANGULAR, free_forms
 from gridgames.pieces import LatticePiece, Piece, as_pieces
+from gridgames.search import symmetry
 from gridgames.search.tiling import TilingProblem
+from gridgames.search.tiling.unique import board_permutations, option_images
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape, polyominoes
 
 CENTRE_8X8 = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
@@ -83,3 +86,23 @@ def test_restrict_and_from_options_keep_the_reference_layout() -> None:
     assert np.array_equal(shuffled.option_cell_rows, restricted.option_cell_rows)
     assert np.array_equal(shuffled.option_piece, restricted.option_piece)
     assert as_pieces(PENTOMINOES) == problem.pieces
+
+
+@pytest.mark.parametrize(
+    ("board", "pieces"),
+    [
+        (CENTRE_8X8, PENTOMINOES),
+        (Grid.empty(8, 8), dict(PENTOMINOES, O=TETROMINOES["O"])),
+        (Grid.empty(6, 6), [Piece.of(s, count=4) for s in polyominoes(3)]),  # symmetric placements, copies
+        (Grid.empty(4, 20), TETROMINOES),  # over 64 cells: two words
+    ],
+    ids=["8x8-centre", "dana-scott", "trominoes", "two-words"],
+)
+def test_option_images_equal_the_cell_set_lookup(board: Grid, pieces: object) -> None:
+    problem = TilingProblem.build(board, pieces)
+    perms = board_permutations(problem)
+    options = [problem.option_cells(o) for o in range(problem.n_options)]
+    expected = symmetry.option_images(perms, options, problem.option_piece)
+    got = option_images(problem, perms)
+    assert np.array_equal(got, expected)
+    assert len(perms) > 1 and (got[1:] != np.arange(problem.n_options)).any()
