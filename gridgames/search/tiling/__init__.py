@@ -42,8 +42,8 @@ Vocabulary (the short names in the kernels):
 * **unique**: counting one solution per class of the board's symmetries (`Unique`).
 * **orbits**: all solutions as the distinct ones, each standing for its orbit (``|G|`` over its
   stabiliser's size); the default for counting and listing all when a piece can be restricted
-  (``method="auto"``: `count` pre-places that piece at one placement per orbit; a tree under
-  ``PLAIN_FIRST`` nodes is counted plainly first), ``"search"`` is the plain search,
+  (``method="auto"``: `count` pre-places that piece at one placement per orbit, the piece chosen by
+  Knuth's estimates of the trees; a tree estimated under ``PLAIN_FIRST`` nodes is counted plainly), ``"search"`` is the plain search,
   ``"orbits"`` forces orbits.
 
 Pieces are anything `gridgames.pieces.as_pieces` reads (``{name: Shape}``, `Piece`s...);

@@ -16,7 +16,7 @@ from gridgames.pieces import colour_balance, colouring_allows
 from gridgames.search.tiling import kernel_multi_word, kernel_one_word
 from gridgames.search.tiling import kernel_common as K
 from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
-from gridgames.search.tiling.orbits import OrbitStream, Plan, Preplaced, plan, preplaced
+from gridgames.search.tiling.orbits import OrbitStream, Plan, Preplaced, free_pieces, plan, preplaced
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique
 
@@ -294,7 +294,15 @@ def count(
     """
     spent = (0.0, 0)  # the plain search tried first, when it does not finish
     quick: Search | None = None
-    if method == "auto" and unique is False and start is None and problem.exact:
+    if method == "auto" and unique is False and start is None and problem.exact and not mrv and not multiword and problem.one_word is not None:
+        # first-blank search on one word: the pre-placed piece (or the plain search) is chosen by Knuth's estimates
+        cpu = time.perf_counter()
+        pre = choose_preplaced(problem, prune=prune)
+        spent = (time.perf_counter() - cpu, 0)
+        if isinstance(pre, Preplaced):
+            return _count_preplaced(problem, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
+        method = "search"
+    elif method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
         quick = Search(plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0, multiword=multiword)
         try:
@@ -322,6 +330,52 @@ def count(
         search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
         seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method,
     )  # fmt: skip
+
+
+PROBE_PATHS = (128, 8192)
+"""Fewest and most random descents per candidate piece when `choose_preplaced` estimates their trees: in all,
+twice the square root of the plain tree's estimated nodes over |G| (about 2x10^3 descents for a tree of 10^6
+nodes, a tenth of its cost; 2x10^4 for 10^8, under a twentieth), shared by the candidates."""
+
+
+def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int = 0) -> tuple[float, float]:
+    """Knuth's estimate of the nodes first-blank search visits below each of ``roots`` (options placed first), summed,
+    from ``paths`` random descents, and its standard error (one-word problems; ``search``: tables, start, pruning)."""
+    mean, error = kernel_one_word.estimate(
+        search.tables, search.start_occupancy[0], search.start_copies, np.asarray(roots, dtype=np.int64),
+        int(search.state.scalars[K.CAP]), paths, seed,
+    )  # fmt: skip
+    return float(mean), float(error)
+
+
+def _upper(estimate: tuple[float, float]) -> float:
+    """An estimate plus twice its standard error: a tree whose few descents missed its heavy tail is not preferred."""
+    return estimate[0] + 2 * estimate[1]
+
+
+@functools.lru_cache(maxsize=16)
+def choose_preplaced(problem: TilingProblem, *, prune: bool = True) -> Preplaced | None:
+    """The free piece to pre-place when counting all by orbits, chosen by Knuth's estimates of the trees; None when
+    the plain search is estimated no larger (or under `PLAIN_FIRST` nodes) or no piece is free.
+
+    The plain tree is estimated from 256 descents; each free piece with at most 3x the fewest orbits of placements
+    gets its share of `PROBE_PATHS`, and the least estimate plus twice its standard error wins (a heavy-tailed tree
+    is often underestimated by few descents). One-word problems, first-blank search (`estimate_tree`).
+    """
+    root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
+    if root.done:  # proved empty by the colouring: nothing to search
+        return None
+    first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
+    plain = len(first) + estimate_tree(root, first, 256)[0]
+    frees = free_pieces(problem)
+    if plain <= PLAIN_FIRST or not frees:
+        return None
+    fewest = min(len(f.representatives) for f in frees)
+    candidates = [f for f in frees if len(f.representatives) <= 3 * fewest]
+    paths = int(min(max(2 * (plain / frees[0].group) ** 0.5 / len(candidates), PROBE_PATHS[0]), PROBE_PATHS[1]))
+    sizes = [_upper(estimate_tree(root, f.representatives, paths)) if len(candidates) > 1 else 0.0 for f in candidates]
+    best = min(range(len(candidates)), key=lambda i: (sizes[i], len(candidates[i].representatives)))
+    return None if sizes[best] >= plain else candidates[best]
 
 
 def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None) -> bool:

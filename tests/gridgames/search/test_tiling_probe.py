@@ -1,0 +1,66 @@
+"""Knuth's estimates of the search tree (random descents in the one-word kernel) and the pre-placed piece they choose."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames.grid import Grid
+from gridgames.search.tiling import TilingProblem, count, driver, orbits
+from gridgames.search.tiling.driver import Search, choose_preplaced, estimate_tree
+from gridgames.shapes import PENTOMINOES
+
+CENTRE_8X8 = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
+
+
+def nodes_below(problem: TilingProblem, roots: tuple[int, ...]) -> int:
+    """The nodes the plain first-blank search visits with each root placed first, summed (exactly)."""
+    prep = orbits.plan(problem, False, "search").prep
+    total = 0
+    for root in roots:
+        search = Search(prep, mrv=False, prune=True, prefix=(root,), target=-1, store=False, buffer=0)
+        while not search.done:
+            search.step(1 << 24)
+        total += search.nodes
+    return total
+
+
+def root_search(problem: TilingProblem) -> Search:
+    return Search(orbits.plan(problem, False, "search").prep, mrv=False, prune=True, prefix=(), target=-1, store=False, buffer=0)
+
+
+def test_the_estimate_of_a_pre_placed_piece_tree_is_near_its_node_count() -> None:
+    problem = TilingProblem.build(Grid.empty(4, 15), PENTOMINOES)
+    for free in orbits.free_pieces(problem)[:3]:
+        exact = nodes_below(problem, free.representatives)
+        mean, error = estimate_tree(root_search(problem), free.representatives, 20_000)
+        assert abs(mean - exact) < 0.2 * exact, problem.pieces[free.piece].name
+        assert 0 < error < 0.2 * mean
+
+
+def test_the_estimate_of_the_plain_tree_is_near_its_node_count() -> None:
+    problem = TilingProblem.build(Grid.empty(3, 20), PENTOMINOES)
+    first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
+    mean, _ = estimate_tree(root_search(problem), first, 20_000)
+    assert abs(len(first) + mean - count(problem, method="search").nodes) < 0.15 * 69_306
+
+
+def test_the_estimates_choose_a_piece_with_a_smaller_tree_than_the_fewest_orbits_one_on_8x8_centre() -> None:
+    problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
+    fewest, chosen = orbits.preplaced(problem), choose_preplaced(problem)
+    assert fewest is not None and chosen is not None
+    assert problem.pieces[fewest.piece].name == "I" and problem.pieces[chosen.piece].name != "I"
+    assert nodes_below(problem, chosen.representatives) < 0.85 * nodes_below(problem, fewest.representatives)
+    result = count(problem)
+    assert result.count == 520
+    assert result.method.startswith(f"all by orbits: {problem.pieces[chosen.piece].name} pre-placed")
+
+
+@pytest.mark.parametrize(("board", "expected"), [(Grid.empty(3, 20), 8), (Grid.empty(5, 12), 4040)], ids=["3x20", "5x12"])
+def test_a_small_plain_tree_is_counted_plainly_and_a_large_one_by_orbits(board: Grid, expected: int) -> None:
+    problem = TilingProblem.build(board, PENTOMINOES)
+    chosen = choose_preplaced(problem)
+    result = count(problem)
+    assert result.count == expected
+    assert (chosen is None) == (count(problem, method="search").nodes <= 4 * driver.PLAIN_FIRST)
+    assert result.method == ("all" if chosen is None else f"all by orbits: {problem.pieces[chosen.piece].name} pre-placed "
+                             f"at {len(chosen.representatives)} placements, x 4 symmetries")  # fmt: skip
