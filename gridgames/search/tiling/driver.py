@@ -31,11 +31,12 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     """The board's colour balance, each option's, and each piece's set of them (computed once per problem)."""
     dark = np.array([colour_balance([cell]) for cell in problem.cells], dtype=np.int64)
     rows = problem.option_cell_rows
-    balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1).tolist()
+    balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
+    pairs = np.unique(np.stack([problem.option_piece.astype(np.int64), balance], axis=1), axis=0)
     by_piece: list[set[int]] = [set() for _ in problem.pieces]
-    for o, p in enumerate(problem.option_piece.tolist()):
-        by_piece[p].add(balance[o])
-    return int(dark.sum()), balance, by_piece
+    for p, b in pairs.tolist():
+        by_piece[p].add(b)
+    return int(dark.sum()), balance.tolist(), by_piece
 
 
 def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Sequence[int] = ()) -> bool:
@@ -295,9 +296,10 @@ def count(
     spent = (0.0, 0)  # the plain search tried first, when it does not finish
     quick: Search | None = None
     if method == "auto" and unique is False and start is None and problem.exact and not mrv and not multiword and problem.one_word is not None:
-        # first-blank search on one word: the pre-placed piece (or the plain search) is chosen by Knuth's estimates
+        # first-blank search on one word: the scan order and the pre-placed piece (or the plain search) are chosen
+        # by Knuth's estimates of the trees
         cpu = time.perf_counter()
-        pre = choose_preplaced(problem, prune=prune)
+        problem, pre = plan_count(problem, prune=prune)
         spent = (time.perf_counter() - cpu, 0)
         if isinstance(pre, Preplaced):
             return _count_preplaced(problem, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
@@ -334,16 +336,20 @@ def count(
 
 PROBE_PATHS = (128, 8192)
 """Fewest and most random descents per candidate piece when `choose_preplaced` estimates their trees: in all,
-twice the square root of the plain tree's estimated nodes over |G| (about 2x10^3 descents for a tree of 10^6
-nodes, a tenth of its cost; 2x10^4 for 10^8, under a twentieth), shared by the candidates."""
+the square root of the plain tree's estimated nodes over |G|, shared by the candidates (10^3 descents for a tree
+of 10^6 nodes: a descent costs about as much as 100 nodes of the search, so a tenth of the count; 10^4 for 10^8)."""
 
 
-def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int = 0) -> tuple[float, float]:
+PROBE_SEED = 0
+"""The random descents' seed: the same problem gets the same choices."""
+
+
+def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | None = None) -> tuple[float, float]:
     """Knuth's estimate of the nodes first-blank search visits below each of ``roots`` (options placed first), summed,
     from ``paths`` random descents, and its standard error (one-word problems; ``search``: tables, start, pruning)."""
     mean, error = kernel_one_word.estimate(
         search.tables, search.start_occupancy[0], search.start_copies, np.asarray(roots, dtype=np.int64),
-        int(search.state.scalars[K.CAP]), paths, seed,
+        int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
     )  # fmt: skip
     return float(mean), float(error)
 
@@ -353,26 +359,62 @@ def _upper(estimate: tuple[float, float]) -> float:
     return estimate[0] + 2 * estimate[1]
 
 
+ORDER_PATHS = 1024
+"""Random descents estimating the plain tree in each scan order that `plan_count` compares."""
+
+
+def _plain_estimate(problem: TilingProblem, prune: bool, paths: int) -> tuple[Search, float]:
+    """A first-blank search of the problem (not started) and Knuth's estimate of its plain tree's nodes (0: proved empty)."""
+    root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
+    if root.done or paths == 0:  # proved empty by the colouring (nothing to search), or no estimate asked for
+        return root, 0.0
+    first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
+    return root, len(first) + estimate_tree(root, first, paths)[0]
+
+
+def _squarish(problem: TilingProblem) -> bool:
+    """True when the board's bounding box is at most 1.5 times as long as wide: diagonals can pay only there (measured,
+    counts by orbits: 1.4-2.6x more nodes on 6x10, 5x12 and 4x15, 0.64-0.73x on 8x8 and 8x8 less its centre)."""
+    rows = [r for r, _ in problem.cells]
+    cols = [c for _, c in problem.cells]
+    height, width = 1 + max(rows) - min(rows), 1 + max(cols) - min(cols)
+    return max(height, width) <= 1.5 * min(height, width)
+
+
 @functools.lru_cache(maxsize=16)
-def choose_preplaced(problem: TilingProblem, *, prune: bool = True) -> Preplaced | None:
+def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingProblem, Preplaced | None]:
+    """How `count` counts all on a one-word problem by first-blank search: the problem in the scan order to search
+    (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own) and the
+    piece to pre-place there (`choose_preplaced`; None: the plain search). Counts do not depend on the order."""
+    _, plain = _plain_estimate(problem, prune, ORDER_PATHS)
+    if plain <= PLAIN_FIRST:
+        return problem, None
+    if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
+        other = problem.reordered("diagonal")
+        _, alternative = _plain_estimate(other, prune, ORDER_PATHS)
+        if alternative < 0.8 * plain:
+            problem, plain = other, alternative
+    return problem, choose_preplaced(problem, prune=prune, plain=plain)
+
+
+@functools.lru_cache(maxsize=16)
+def choose_preplaced(problem: TilingProblem, *, prune: bool = True, plain: float | None = None) -> Preplaced | None:
     """The free piece to pre-place when counting all by orbits, chosen by Knuth's estimates of the trees; None when
     the plain search is estimated no larger (or under `PLAIN_FIRST` nodes) or no piece is free.
 
-    The plain tree is estimated from 256 descents; each free piece with at most 3x the fewest orbits of placements
-    gets its share of `PROBE_PATHS`, and the least estimate plus twice its standard error wins (a heavy-tailed tree
-    is often underestimated by few descents). One-word problems, first-blank search (`estimate_tree`).
+    The plain tree is estimated from `ORDER_PATHS` descents (unless ``plain`` gives that estimate); each free piece
+    with at most 3x the fewest orbits of placements gets its share of `PROBE_PATHS`, and the least estimate plus
+    twice its standard error wins (a heavy-tailed tree is often underestimated by few descents). One-word problems,
+    first-blank search (`estimate_tree`).
     """
-    root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
-    if root.done:  # proved empty by the colouring: nothing to search
-        return None
-    first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
-    plain = len(first) + estimate_tree(root, first, 256)[0]
+    root, estimated = _plain_estimate(problem, prune, ORDER_PATHS if plain is None else 0)
+    plain = estimated if plain is None else plain
     frees = free_pieces(problem)
     if plain <= PLAIN_FIRST or not frees:
         return None
     fewest = min(len(f.representatives) for f in frees)
     candidates = [f for f in frees if len(f.representatives) <= 3 * fewest]
-    paths = int(min(max(2 * (plain / frees[0].group) ** 0.5 / len(candidates), PROBE_PATHS[0]), PROBE_PATHS[1]))
+    paths = int(min(max((plain / frees[0].group) ** 0.5 / len(candidates), PROBE_PATHS[0]), PROBE_PATHS[1]))
     sizes = [_upper(estimate_tree(root, f.representatives, paths)) if len(candidates) > 1 else 0.0 for f in candidates]
     best = min(range(len(candidates)), key=lambda i: (sizes[i], len(candidates[i].representatives)))
     return None if sizes[best] >= plain else candidates[best]

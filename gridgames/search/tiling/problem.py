@@ -50,13 +50,24 @@ def run_ends(keys: np.ndarray) -> np.ndarray:
     return np.repeat(ends, np.diff(ends, prepend=0))
 
 
+SCAN_ORDERS = (*ORDERS, "diagonal")
+"""Scan orders of square boards: down each column, along each row, or along the diagonals (r + c, then r)."""
+
+
 def _pick_order(cells: Sequence[Cell], order: str) -> str:
-    """The scan order: "column" or "row" as given, or "auto" = along the shorter side (`short_side_order`)."""
-    if order in ORDERS:
+    """The scan order: "column", "row" or "diagonal" as given, or "auto" = along the shorter side (`short_side_order`)."""
+    if order in SCAN_ORDERS:
         return order
     if order != "auto":
-        raise PuzzleError(f"scan order must be 'auto', 'column' or 'row', not {order!r}")
+        raise PuzzleError(f"scan order must be 'auto', 'column', 'row' or 'diagonal', not {order!r}")
     return short_side_order(cells)
+
+
+def _scan_sorted(cells: Iterable[Cell], order: str) -> tuple[Cell, ...]:
+    """Square cells in a scan order of `SCAN_ORDERS`."""
+    if order == "diagonal":
+        return tuple(sorted(cells, key=lambda rc: (rc[0] + rc[1], rc[0])))
+    return board_cells(list(cells), order)
 
 
 @frozen(eq=False)
@@ -224,7 +235,7 @@ class TilingProblem:
             return cls._build_lattice(lattice_named(lattice), board, pieces, order, one_sided)
         raw = board_cells(board)
         order = _pick_order(raw, order)
-        cells = board_cells(raw, order)
+        cells = _scan_sorted(raw, order)
         items = as_pieces(pieces, one_sided=one_sided)
         shapes = [[o.cells for o in piece.orientations()] for piece in items]
         return cls._compile(cells, order, items, *_placement_rows(cells, shapes, None))
@@ -340,6 +351,18 @@ class TilingProblem:
             self.cells, self.order, self.pieces, self.option_piece[keep].astype(np.int64),
             self.option_cell_rows[keep].astype(np.int64), lattice=self.lattice,
         )  # fmt: skip
+
+    def reordered(self, order: str) -> TilingProblem:
+        """The same problem with its cells (bits) in another scan order (square boards: `SCAN_ORDERS`), which
+        changes the first blank cell of the search and so the size of its tree, not the solutions."""
+        if self.lattice != "square":
+            raise PuzzleError(f"scan orders of a {self.lattice} board are not chosen after building")
+        cells = _scan_sorted(self.cells, _pick_order(self.cells, order))
+        index = {cell: i for i, cell in enumerate(cells)}
+        moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)  # old bit -> new bit; -1 stays
+        return TilingProblem._compile(
+            cells, order, self.pieces, self.option_piece.astype(np.int64), moved[self.option_cell_rows], lattice=self.lattice
+        )
 
     # --- properties -------------------------------------------------------
     @property
