@@ -335,9 +335,16 @@ def count(
 
 
 PROBE_PATHS = (128, 8192)
-"""Fewest and most random descents per candidate piece when `choose_preplaced` estimates their trees: in all,
-the square root of the plain tree's estimated nodes over |G|, shared by the candidates (10^3 descents for a tree
-of 10^6 nodes: a descent costs about as much as 100 nodes of the search, so a tenth of the count; 10^4 for 10^8)."""
+"""Fewest and most random descents per estimate when `plan_count` and `choose_preplaced` compare trees."""
+
+PROBE_SHARE = 4000
+"""One descent per this many nodes of the tree to be searched (the plain tree's estimate over |G|): a descent costs
+about as much as 100 nodes of the search, so the estimates of a large tree cost about a fortieth of the count."""
+
+
+def _descents(nodes: float, ways: int = 1) -> int:
+    """Descents for each of ``ways`` estimates, for a tree of about ``nodes`` (`PROBE_SHARE`, within `PROBE_PATHS`)."""
+    return int(min(max(nodes / PROBE_SHARE / ways, PROBE_PATHS[0]), PROBE_PATHS[1]))
 
 
 PROBE_SEED = 0
@@ -359,8 +366,8 @@ def _upper(estimate: tuple[float, float]) -> float:
     return estimate[0] + 2 * estimate[1]
 
 
-ORDER_PATHS = 1024
-"""Random descents estimating the plain tree in each scan order that `plan_count` compares."""
+ORDER_PATHS = (256, 1024)
+"""Random descents estimating the plain tree first, and at least those for each order `plan_count` compares."""
 
 
 def _plain_estimate(problem: TilingProblem, prune: bool, paths: int) -> tuple[Search, float]:
@@ -384,14 +391,18 @@ def _squarish(problem: TilingProblem) -> bool:
 @functools.lru_cache(maxsize=16)
 def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingProblem, Preplaced | None]:
     """How `count` counts all on a one-word problem by first-blank search: the problem in the scan order to search
-    (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own) and the
-    piece to pre-place there (`choose_preplaced`; None: the plain search). Counts do not depend on the order."""
-    _, plain = _plain_estimate(problem, prune, ORDER_PATHS)
+    (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own, on boards
+    `_squarish` enough) and the piece to pre-place there (`choose_preplaced`; None: the plain search). The estimates
+    take `_descents` in proportion to the tree. Counts do not depend on the order."""
+    _, plain = _plain_estimate(problem, prune, ORDER_PATHS[0])
     if plain <= PLAIN_FIRST:
         return problem, None
     if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
+        group = max((f.group for f in free_pieces(problem)), default=1)
+        paths = max(ORDER_PATHS[1], _descents(plain / group, 2))
+        _, plain = _plain_estimate(problem, prune, paths)
         other = problem.reordered("diagonal")
-        _, alternative = _plain_estimate(other, prune, ORDER_PATHS)
+        _, alternative = _plain_estimate(other, prune, paths)
         if alternative < 0.8 * plain:
             problem, plain = other, alternative
     return problem, choose_preplaced(problem, prune=prune, plain=plain)
@@ -402,19 +413,19 @@ def choose_preplaced(problem: TilingProblem, *, prune: bool = True, plain: float
     """The free piece to pre-place when counting all by orbits, chosen by Knuth's estimates of the trees; None when
     the plain search is estimated no larger (or under `PLAIN_FIRST` nodes) or no piece is free.
 
-    The plain tree is estimated from `ORDER_PATHS` descents (unless ``plain`` gives that estimate); each free piece
-    with at most 3x the fewest orbits of placements gets its share of `PROBE_PATHS`, and the least estimate plus
+    The plain tree is estimated from `ORDER_PATHS`[0] descents (unless ``plain`` gives that estimate); each free piece
+    with at most 3x the fewest orbits of placements gets its share of `_descents`, and the least estimate plus
     twice its standard error wins (a heavy-tailed tree is often underestimated by few descents). One-word problems,
     first-blank search (`estimate_tree`).
     """
-    root, estimated = _plain_estimate(problem, prune, ORDER_PATHS if plain is None else 0)
+    root, estimated = _plain_estimate(problem, prune, ORDER_PATHS[0] if plain is None else 0)
     plain = estimated if plain is None else plain
     frees = free_pieces(problem)
     if plain <= PLAIN_FIRST or not frees:
         return None
     fewest = min(len(f.representatives) for f in frees)
     candidates = [f for f in frees if len(f.representatives) <= 3 * fewest]
-    paths = int(min(max((plain / frees[0].group) ** 0.5 / len(candidates), PROBE_PATHS[0]), PROBE_PATHS[1]))
+    paths = _descents(plain / frees[0].group, len(candidates))
     sizes = [_upper(estimate_tree(root, f.representatives, paths)) if len(candidates) > 1 else 0.0 for f in candidates]
     best = min(range(len(candidates)), key=lambda i: (sizes[i], len(candidates[i].representatives)))
     return None if sizes[best] >= plain else candidates[best]
