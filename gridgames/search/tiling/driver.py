@@ -7,6 +7,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
+import attrs
 import numpy as np
 from attrs import frozen
 
@@ -299,11 +300,12 @@ def count(
         # first-blank search on one word: the scan order and the pre-placed piece (or the plain search) are chosen
         # by Knuth's estimates of the trees
         cpu = time.perf_counter()
-        problem, pre = plan_count(problem, prune=prune)
+        searched, pre = plan_count(problem, prune=prune)
         spent = (time.perf_counter() - cpu, 0)
         if isinstance(pre, Preplaced):
-            return _count_preplaced(problem, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
-        method = "search"
+            found = _count_preplaced(searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
+            return found if searched is problem else attrs.evolve(found, method=f"{found.method}, cells in {searched.order} order")
+        problem, method = searched, "search"
     elif method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
         quick = Search(plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0, multiword=multiword)
