@@ -98,12 +98,10 @@ class OneWordArrays:
         piece = problem.option_piece
         probe = min(PROBE_BITS, n)
         while True:
-            blank_start, blank_option = _probe_table(masks, problem.anchor_start, probe)
+            blank_start, blank_option, blank_run_end, blank_mask, blank_piece = _probe_table(masks, piece, problem.anchor_start, probe)
             if len(blank_option) <= MAX_TABLE or probe <= 1:
                 break
             probe -= 2
-        entry = np.repeat(np.arange(len(blank_start) - 1, dtype=np.int64), np.diff(blank_start))
-        blank_run_end = run_ends(entry * len(problem.pieces) + piece[blank_option])
         mrv_option = problem.column_options
         near = problem.neighbour_list
         neighbours = np.bitwise_or.reduce(
@@ -117,18 +115,19 @@ class OneWordArrays:
         sizes = set(problem.sizes.tolist())
         regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
         return cls(
-            probe, blank_start, masks[blank_option], piece[blank_option].astype(np.uint8), blank_run_end, blank_option,
+            probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option,
             masks[mrv_option], piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option,
             masks, neighbours, border, late, regions,
         )  # fmt: skip
 
 
-def _probe_table(masks: np.ndarray, anchor_start: np.ndarray, probe: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each cell c and occupancy w of cells c+1..c+probe (entry c << probe | w), the options anchored at c
-    that miss w: the entries' start offsets (int32, entries + 1) and their options (int32), by entry then option."""
-    from gridgames.search.tiling.kernel_common import probe_table  # compiled (cached): a numpy version cost 5-10 ms
+def _probe_table(masks: np.ndarray, piece: np.ndarray, anchor_start: np.ndarray, probe: int) -> tuple[np.ndarray, ...]:
+    """For each cell c and occupancy w of cells c+1..c+probe (entry list c << probe | w), the options anchored at c
+    that miss w: the lists' start offsets (int32), and per entry its option (int32), the end of its run of one piece
+    (int32), its mask (uint64) and piece (uint8); compiled (cached): in numpy this cost 5-10 ms."""
+    from gridgames.search.tiling.kernel_common import probe_table
 
-    return probe_table(np.ascontiguousarray(masks, dtype=np.uint64), anchor_start.astype(np.int64), probe)
+    return probe_table(np.ascontiguousarray(masks, dtype=np.uint64), piece.astype(np.int64), anchor_start.astype(np.int64), probe)
 
 
 def _placement_rows(
