@@ -372,9 +372,11 @@ ORDER_PATHS = (256, 1024)
 """Random descents estimating the plain tree first, and at least those for each order `plan_count` compares."""
 
 
-def _plain_estimate(problem: TilingProblem, prune: bool, paths: int) -> tuple[Search, float]:
-    """A first-blank search of the problem (not started) and Knuth's estimate of its plain tree's nodes (0: proved empty)."""
-    root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
+def _plain_estimate(problem: TilingProblem, prune: bool, paths: int, root: Search | None = None) -> tuple[Search, float]:
+    """A first-blank search of the problem (not started; ``root`` if given) and Knuth's estimate of its plain tree's
+    nodes (0: proved empty)."""
+    if root is None:
+        root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
     if root.done or paths == 0:  # proved empty by the colouring (nothing to search), or no estimate asked for
         return root, 0.0
     first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
@@ -396,18 +398,17 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
     (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own, on boards
     `_squarish` enough) and the piece to pre-place there (`choose_preplaced`; None: the plain search). The estimates
     take `_descents` in proportion to the tree. Counts do not depend on the order."""
-    _, plain = _plain_estimate(problem, prune, ORDER_PATHS[0])
+    root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0])
     if plain <= PLAIN_FIRST:
         return problem, None
     if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
-        group = max((f.group for f in free_pieces(problem)), default=1)
-        paths = max(ORDER_PATHS[1], _descents(plain / group, 2))
-        _, plain = _plain_estimate(problem, prune, paths)
+        paths = max(ORDER_PATHS[1], _descents(plain / 8, 2))  # a square board has at most 8 symmetries
+        _, plain = _plain_estimate(problem, prune, paths, root)
         other = problem.reordered("diagonal")
-        _, alternative = _plain_estimate(other, prune, paths)
+        other_root, alternative = _plain_estimate(other, prune, paths)
         if alternative < 0.8 * plain:
-            problem, plain = other, alternative
-    return problem, choose_preplaced(problem, prune=prune, plain=plain)
+            problem, plain, root = other, alternative, other_root
+    return problem, _choose(problem, root, plain)
 
 
 @functools.lru_cache(maxsize=16)
@@ -421,7 +422,11 @@ def choose_preplaced(problem: TilingProblem, *, prune: bool = True, plain: float
     first-blank search (`estimate_tree`).
     """
     root, estimated = _plain_estimate(problem, prune, ORDER_PATHS[0] if plain is None else 0)
-    plain = estimated if plain is None else plain
+    return _choose(problem, root, estimated if plain is None else plain)
+
+
+def _choose(problem: TilingProblem, root: Search, plain: float) -> Preplaced | None:
+    """`choose_preplaced` given the problem's root search and the estimate of its plain tree."""
     frees = free_pieces(problem)
     if plain <= PLAIN_FIRST or not frees:
         return None
