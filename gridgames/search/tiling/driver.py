@@ -33,10 +33,11 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     dark = np.array([colour_balance([cell]) for cell in problem.cells], dtype=np.int64)
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
-    pairs = np.unique(np.stack([problem.option_piece.astype(np.int64), balance], axis=1), axis=0)
+    span = 2 * int(np.abs(balance).max(initial=0)) + 1
+    pairs = np.unique(problem.option_piece.astype(np.int64) * span + balance + span // 2)  # (piece, balance) as one key
     by_piece: list[set[int]] = [set() for _ in problem.pieces]
-    for p, b in pairs.tolist():
-        by_piece[p].add(b)
+    for key in pairs.tolist():
+        by_piece[key // span].add(key % span - span // 2)
     return int(dark.sum()), balance.tolist(), by_piece
 
 
@@ -371,6 +372,11 @@ def _upper(estimate: tuple[float, float]) -> float:
 ORDER_PATHS = (256, 1024)
 """Random descents estimating the plain tree first, and at least those for each order `plan_count` compares."""
 
+ORDER_PROBE_FROM = 1 << 22
+"""Plain trees over |G| (at most 8 on a square board) of fewer estimated nodes are searched along the diagonals on
+`_squarish` boards without comparing the orders: the comparison (2 x 1024 descents and a reordered problem, about
+20 ms) costs as much as the count there (8x8-centre: 0.02-0.03 s along the diagonals, 0.03-0.06 s by columns)."""
+
 
 def _plain_estimate(problem: TilingProblem, prune: bool, paths: int, root: Search | None = None) -> tuple[Search, float]:
     """A first-blank search of the problem (not started; ``root`` if given) and Knuth's estimate of its plain tree's
@@ -396,15 +402,19 @@ def _squarish(problem: TilingProblem) -> bool:
 def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingProblem, Preplaced | None]:
     """How `count` counts all on a one-word problem by first-blank search: the problem in the scan order to search
     (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own, on boards
-    `_squarish` enough) and the piece to pre-place there (`choose_preplaced`; None: the plain search). The estimates
-    take `_descents` in proportion to the tree. Counts do not depend on the order."""
+    `_squarish` enough; below `ORDER_PROBE_FROM` the diagonals without comparing) and the piece to pre-place there
+    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree. Counts do
+    not depend on the order."""
     root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0])
     if plain <= PLAIN_FIRST:
         return problem, None
     if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
+        other = problem.reordered("diagonal")
+        if plain / 8 < ORDER_PROBE_FROM:  # too small a tree for the comparison to pay: the measured default
+            other_root, _ = _plain_estimate(other, prune, 0)
+            return other, _choose(other, other_root, plain)
         paths = max(ORDER_PATHS[1], _descents(plain / 8, 2))  # a square board has at most 8 symmetries
         _, plain = _plain_estimate(problem, prune, paths, root)
-        other = problem.reordered("diagonal")
         other_root, alternative = _plain_estimate(other, prune, paths)
         if alternative < 0.8 * plain:
             problem, plain, root = other, alternative, other_root

@@ -80,3 +80,18 @@ def test_the_estimates_scan_8x8_centre_along_the_diagonals_where_the_trees_are_s
     result = count(problem)
     assert result.count == 520 and result.method.startswith(f"all by orbits: {searched.pieces[pre.piece].name} pre-placed")
     assert nodes_below(searched, pre.representatives) < 0.7 * nodes_below(problem, orbits.preplaced(problem).representatives)
+
+
+def test_compared_by_their_estimates_the_diagonals_win_on_8x8_centre(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(driver, "ORDER_PROBE_FROM", 0)  # compare the orders even on a tree this small
+    monkeypatch.setattr(driver, "ORDER_PATHS", (256, 8192))  # from enough descents that the 0.68 ratio shows
+    problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
+    searched, pre = driver.plan_count(problem)
+    assert searched.order == "diagonal" and pre is not None
+    assert count(problem).count == 520
+
+
+def test_a_long_board_keeps_its_short_side_order() -> None:
+    problem = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
+    searched, pre = driver.plan_count(problem)
+    assert searched is problem and pre is not None and problem.pieces[pre.piece].name == "X"
