@@ -297,16 +297,19 @@ def count(
     """
     spent = (0.0, 0)  # the plain search tried first, when it does not finish
     quick: Search | None = None
-    if method == "auto" and unique is False and start is None and problem.exact and not mrv and not multiword and problem.one_word is not None:
+    if method == "auto" and unique in (False, True) and start is None and problem.exact and not mrv and not multiword and problem.one_word is not None:
         # first-blank search on one word: the scan order and the pre-placed piece (or the plain search) are chosen
-        # by Knuth's estimates of the trees
+        # by Knuth's estimates of the trees; the distinct tilings are that sum too (no free piece: restriction, below)
         cpu = time.perf_counter()
         searched, pre = plan_count(problem, prune=prune)
         spent = (time.perf_counter() - cpu, 0)
         if isinstance(pre, Preplaced):
-            found = _count_preplaced(searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
+            found = _count_preplaced(
+                searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent, distinct=unique is True
+            )  # fmt: skip
             return found if searched is problem else attrs.evolve(found, method=f"{found.method}, cells in {searched.order} order")
-        problem, method = searched, "search"
+        if unique is False:
+            problem, method = searched, "search"
     elif method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
         quick = Search(plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0, multiword=multiword)
@@ -465,10 +468,12 @@ def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], Non
 
 def _count_preplaced(
     problem: TilingProblem, pre: Preplaced, *, mrv: bool, prune: bool, on_progress: Progress | None, multiword: bool,
-    spent: tuple[float, int],
+    spent: tuple[float, int], distinct: bool = False,
 ) -> CountResult:  # fmt: skip
-    """All tilings as |G| x the sum of the counts with the free piece on each orbit representative."""
+    """All tilings as |G| x the sum of the counts with the free piece on each orbit representative; with ``distinct``,
+    the tilings up to symmetry as that sum (every orbit is full and has one tiling with the piece on a representative)."""
     prep = plan(problem, False, "search").prep
+    factor = 1 if distinct else pre.group
     found, seconds, nodes = 0, spent[0], spent[1]
     budget = NodeBudget(first=1 << 14)
     partial = False
@@ -476,13 +481,16 @@ def _count_preplaced(
     for i, option in enumerate(pre.representatives):
         search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
         report = None if on_progress is None else (
-            lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * pre.group))  # noqa: B023 (called at once)
+            lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 (called at once)
         partial = _run_to_the_end(search, budget, report)
         found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
         if partial:
             break
-    return CountResult(found * pre.group, partial=partial, seconds=seconds, nodes=nodes, method=pre.method.replace(
-        f"piece {pre.piece}", problem.pieces[pre.piece].name))
+    name = problem.pieces[pre.piece].name
+    if distinct:
+        method = f"distinct by orbits: {name} pre-placed at {k} placements, one per orbit"
+        return CountResult(found, partial=partial, unique=True, seconds=seconds, nodes=nodes, method=method)
+    return CountResult(found * factor, partial=partial, seconds=seconds, nodes=nodes, method=pre.method.replace(f"piece {pre.piece}", name))
 
 
 def split(

@@ -95,3 +95,11 @@ def test_a_long_board_keeps_its_short_side_order() -> None:
     problem = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
     searched, pre = driver.plan_count(problem)
     assert searched is problem and pre is not None and problem.pieces[pre.piece].name == "X"
+
+
+def test_distinct_tilings_counted_by_pre_placing_equal_the_restricted_and_canonical_counts() -> None:
+    problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
+    by_orbits = count(problem, unique=True)
+    assert by_orbits.method.startswith("distinct by orbits:") and by_orbits.method.endswith("cells in diagonal order")
+    assert by_orbits.count == count(problem, unique="I").count == count(problem, unique="canonical").count == 65
+    assert by_orbits.nodes < count(problem, unique="I").nodes
