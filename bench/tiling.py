@@ -1,6 +1,6 @@
 """Benchmark of the polyomino tiling engine (the gridgames.search.tiling package) against the reference solver.
 
-Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing]
+Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing] [--choices [BOARD ...]]
 
 Prints, for the 12 pentominoes on 6x10, 5x12, 4x15, 3x20 and 8x8 without its centre:
 the count of all tilings and of distinct ones, wall and CPU seconds (median of --repeat
@@ -106,13 +106,52 @@ def check(name: str, got: int, want: int) -> str:
     return "ok" if got == want else f"MISMATCH (expected {want})"
 
 
+def choices(names: list[str]) -> None:
+    """Exact cost of counting all by orbits with each candidate piece pre-placed, in both scan orders, and the choice."""
+    from gridgames.search.tiling.driver import Search, plan_count
+    from gridgames.search.tiling.orbits import free_pieces, plan
+
+    boards = {name: (board, PENTOMINOES) for name, (board, _, _) in BOARDS.items()}
+    boards["dana-scott"] = (Grid.empty(8, 8), dict(PENTOMINOES, O=TETROMINOES["O"]))
+    print(f"counting all by orbits, each candidate piece pre-placed (within 3x the fewest orbits); load {load()}")
+    for name in names:
+        board, pieces = boards[name]
+        built = TilingProblem.build(board, pieces)
+        cpu = time.process_time()
+        searched, chosen = plan_count(built)
+        spent = time.process_time() - cpu
+        what = "the plain search" if chosen is None else f"{searched.pieces[chosen.piece].name} pre-placed"
+        print(f"  {name}: the estimates chose {searched.order} order, {what} ({spent * 1000:.1f} ms CPU)")
+        for order in ("column", "diagonal"):
+            problem = built.reordered(order)
+            prep = plan(problem, False, "search").prep
+            frees = free_pieces(problem)
+            fewest = min(len(f.representatives) for f in frees)
+            for free in frees:
+                if len(free.representatives) > 3 * fewest:
+                    continue
+                cpu, nodes, found = time.process_time(), 0, 0
+                for root in free.representatives:
+                    search = Search(prep, mrv=False, prune=True, prefix=(root,), target=-1, store=False, buffer=0)
+                    while not search.done:
+                        search.step(1 << 24)
+                    nodes, found = nodes + search.nodes, found + search.solutions
+                print(f"    {order:<9} {problem.pieces[free.piece].name} at {len(free.representatives):3d} placements: "
+                      f"{found * free.group:7d} tilings, {nodes:12,d} nodes, {time.process_time() - cpu:7.3f} s CPU", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing (median), default 3")
     parser.add_argument("--quick", action="store_true", help="skip the reference on 4x15 and the Dana Scott full count")
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile measurement")
+    parser.add_argument("--choices", nargs="*", help="instead: each piece and order's cost beside the estimates' choice "
+                        "(boards: 6x10 5x12 4x15 3x20 8x8-centre dana-scott; default 8x8-centre dana-scott)")
     args = parser.parse_args(argv)
+    if args.choices is not None:
+        choices(args.choices or ["8x8-centre", "dana-scott"])
+        return
     print(f"machine: {platform.machine()} {platform.processor() or ''}, os.cpu_count() = {os.cpu_count()}, "
           f"python {platform.python_version()}, numba {numba.__version__}; timings: one core, median of {args.repeat}")  # fmt: skip
     print(f"load average before: {load()}")

@@ -18,8 +18,9 @@ slack options), which is how `ExactCoverPuzzle` problems that are not tilings us
 Vocabulary (the short names in the kernels):
 
 * **cell**: a board cell, by its index in scan order; bit ``c`` of a mask.
-* **scan order**: ``"column"`` (down each column) or ``"row"``; by default along the
-  shorter side (`gridgames.pieces.short_side_order`), so first-blank search runs there.
+* **scan order**: ``"column"`` (down each column), ``"row"`` or ``"diagonal"`` (r + c, then r); by
+  default along the shorter side (`gridgames.pieces.short_side_order`), so first-blank search runs
+  there; counting all, `count` may search the problem `TilingProblem.reordered` along the diagonals.
 * **option** (``o``): one placement of one orientation of a piece; its **anchor** is its
   first cell in scan order. **mask** (``m``): an option's cells as bits.
 * **occupancy** (``occ``): the covered cells; **copies left** (``rem``) per piece, and
@@ -42,8 +43,8 @@ Vocabulary (the short names in the kernels):
 * **unique**: counting one solution per class of the board's symmetries (`Unique`).
 * **orbits**: all solutions as the distinct ones, each standing for its orbit (``|G|`` over its
   stabiliser's size); the default for counting and listing all when a piece can be restricted
-  (``method="auto"``: `count` pre-places that piece at one placement per orbit; a tree under
-  ``PLAIN_FIRST`` nodes is counted plainly first), ``"search"`` is the plain search,
+  (``method="auto"``: `count` pre-places that piece at one placement per orbit, the piece chosen by
+  Knuth's estimates of the trees; a tree estimated under ``PLAIN_FIRST`` nodes is counted plainly), ``"search"`` is the plain search,
   ``"orbits"`` forces orbits.
 
 Pieces are anything `gridgames.pieces.as_pieces` reads (``{name: Shape}``, `Piece`s...);

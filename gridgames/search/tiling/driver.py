@@ -7,6 +7,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
+import attrs
 import numpy as np
 from attrs import frozen
 
@@ -16,7 +17,7 @@ from gridgames.pieces import colour_balance, colouring_allows
 from gridgames.search.tiling import kernel_multi_word, kernel_one_word
 from gridgames.search.tiling import kernel_common as K
 from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
-from gridgames.search.tiling.orbits import OrbitStream, Plan, Preplaced, plan, preplaced
+from gridgames.search.tiling.orbits import OrbitStream, Plan, Preplaced, free_pieces, plan, preplaced
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique
 
@@ -31,11 +32,13 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     """The board's colour balance, each option's, and each piece's set of them (computed once per problem)."""
     dark = np.array([colour_balance([cell]) for cell in problem.cells], dtype=np.int64)
     rows = problem.option_cell_rows
-    balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1).tolist()
+    balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
+    span = 2 * int(np.abs(balance).max(initial=0)) + 1
+    pairs = np.unique(problem.option_piece.astype(np.int64) * span + balance + span // 2)  # (piece, balance) as one key
     by_piece: list[set[int]] = [set() for _ in problem.pieces]
-    for o, p in enumerate(problem.option_piece.tolist()):
-        by_piece[p].add(balance[o])
-    return int(dark.sum()), balance, by_piece
+    for key in pairs.tolist():
+        by_piece[key // span].add(key % span - span // 2)
+    return int(dark.sum()), balance.tolist(), by_piece
 
 
 def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Sequence[int] = ()) -> bool:
@@ -294,7 +297,20 @@ def count(
     """
     spent = (0.0, 0)  # the plain search tried first, when it does not finish
     quick: Search | None = None
-    if method == "auto" and unique is False and start is None and problem.exact:
+    if method == "auto" and unique in (False, True) and start is None and problem.exact and not mrv and not multiword and problem.one_word is not None:
+        # first-blank search on one word: the scan order and the pre-placed piece (or the plain search) are chosen
+        # by Knuth's estimates of the trees; the distinct tilings are that sum too (no free piece: restriction, below)
+        cpu = time.perf_counter()
+        searched, pre = plan_count(problem, prune=prune)
+        spent = (time.perf_counter() - cpu, 0)
+        if isinstance(pre, Preplaced):
+            found = _count_preplaced(
+                searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent, distinct=unique is True
+            )  # fmt: skip
+            return found if searched is problem else attrs.evolve(found, method=f"{found.method}, cells in {searched.order} order")
+        if unique is False:
+            problem, method = searched, "search"
+    elif method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
         quick = Search(plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0, multiword=multiword)
         try:
@@ -324,6 +340,117 @@ def count(
     )  # fmt: skip
 
 
+PROBE_PATHS = (128, 8192)
+"""Fewest and most random descents per estimate when `plan_count` and `choose_preplaced` compare trees."""
+
+PROBE_SHARE = 4000
+"""One descent per this many nodes of the tree to be searched (the plain tree's estimate over |G|): a descent costs
+about as much as 100 nodes of the search, so the estimates of a large tree cost about a fortieth of the count."""
+
+
+def _descents(nodes: float, ways: int = 1) -> int:
+    """Descents for each of ``ways`` estimates, for a tree of about ``nodes`` (`PROBE_SHARE`, within `PROBE_PATHS`)."""
+    return int(min(max(nodes / PROBE_SHARE / ways, PROBE_PATHS[0]), PROBE_PATHS[1]))
+
+
+PROBE_SEED = 0
+"""The random descents' seed: the same problem gets the same choices."""
+
+
+def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | None = None) -> tuple[float, float]:
+    """Knuth's estimate of the nodes first-blank search visits below each of ``roots`` (options placed first), summed,
+    from ``paths`` random descents, and its standard error (one-word problems; ``search``: tables, start, pruning)."""
+    mean, error = kernel_one_word.estimate(
+        search.tables, search.start_occupancy[0], search.start_copies, np.asarray(roots, dtype=np.int64),
+        int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
+    )  # fmt: skip
+    return float(mean), float(error)
+
+
+def _upper(estimate: tuple[float, float]) -> float:
+    """An estimate plus twice its standard error: a tree whose few descents missed its heavy tail is not preferred."""
+    return estimate[0] + 2 * estimate[1]
+
+
+ORDER_PATHS = (256, 1024)
+"""Random descents estimating the plain tree first, and at least those for each order `plan_count` compares."""
+
+ORDER_PROBE_FROM = 1 << 22
+"""Plain trees over |G| (at most 8 on a square board) of fewer estimated nodes are searched along the diagonals on
+`_squarish` boards without comparing the orders: the comparison (2 x 1024 descents and a reordered problem, about
+20 ms) costs as much as the count there (8x8-centre: 0.02-0.03 s along the diagonals, 0.03-0.06 s by columns)."""
+
+
+def _plain_estimate(problem: TilingProblem, prune: bool, paths: int, root: Search | None = None) -> tuple[Search, float]:
+    """A first-blank search of the problem (not started; ``root`` if given) and Knuth's estimate of its plain tree's
+    nodes (0: proved empty)."""
+    if root is None:
+        root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
+    if root.done or paths == 0:  # proved empty by the colouring (nothing to search), or no estimate asked for
+        return root, 0.0
+    first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
+    return root, len(first) + estimate_tree(root, first, paths)[0]
+
+
+def _squarish(problem: TilingProblem) -> bool:
+    """True when the board's bounding box is at most 1.5 times as long as wide: diagonals can pay only there (measured,
+    counts by orbits: 1.4-2.6x more nodes on 6x10, 5x12 and 4x15, 0.64-0.73x on 8x8 and 8x8 less its centre)."""
+    rows = [r for r, _ in problem.cells]
+    cols = [c for _, c in problem.cells]
+    height, width = 1 + max(rows) - min(rows), 1 + max(cols) - min(cols)
+    return max(height, width) <= 1.5 * min(height, width)
+
+
+@functools.lru_cache(maxsize=16)
+def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingProblem, Preplaced | None]:
+    """How `count` counts all on a one-word problem by first-blank search: the problem in the scan order to search
+    (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own, on boards
+    `_squarish` enough; below `ORDER_PROBE_FROM` the diagonals without comparing) and the piece to pre-place there
+    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree. Counts do
+    not depend on the order."""
+    root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0])
+    if plain <= PLAIN_FIRST:
+        return problem, None
+    if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
+        other = problem.reordered("diagonal")
+        if plain / 8 < ORDER_PROBE_FROM:  # too small a tree for the comparison to pay: the measured default
+            other_root, _ = _plain_estimate(other, prune, 0)
+            return other, _choose(other, other_root, plain)
+        paths = max(ORDER_PATHS[1], _descents(plain / 8, 2))  # a square board has at most 8 symmetries
+        _, plain = _plain_estimate(problem, prune, paths, root)
+        other_root, alternative = _plain_estimate(other, prune, paths)
+        if alternative < 0.8 * plain:
+            problem, plain, root = other, alternative, other_root
+    return problem, _choose(problem, root, plain)
+
+
+@functools.lru_cache(maxsize=16)
+def choose_preplaced(problem: TilingProblem, *, prune: bool = True, plain: float | None = None) -> Preplaced | None:
+    """The free piece to pre-place when counting all by orbits, chosen by Knuth's estimates of the trees; None when
+    the plain search is estimated no larger (or under `PLAIN_FIRST` nodes) or no piece is free.
+
+    The plain tree is estimated from `ORDER_PATHS`[0] descents (unless ``plain`` gives that estimate); each free piece
+    with at most 3x the fewest orbits of placements gets its share of `_descents`, and the least estimate plus
+    twice its standard error wins (a heavy-tailed tree is often underestimated by few descents). One-word problems,
+    first-blank search (`estimate_tree`).
+    """
+    root, estimated = _plain_estimate(problem, prune, ORDER_PATHS[0] if plain is None else 0)
+    return _choose(problem, root, estimated if plain is None else plain)
+
+
+def _choose(problem: TilingProblem, root: Search, plain: float) -> Preplaced | None:
+    """`choose_preplaced` given the problem's root search and the estimate of its plain tree."""
+    frees = free_pieces(problem)
+    if plain <= PLAIN_FIRST or not frees:
+        return None
+    fewest = min(len(f.representatives) for f in frees)
+    candidates = [f for f in frees if len(f.representatives) <= 3 * fewest]
+    paths = _descents(plain / frees[0].group, len(candidates))
+    sizes = [_upper(estimate_tree(root, f.representatives, paths)) if len(candidates) > 1 else 0.0 for f in candidates]
+    best = min(range(len(candidates)), key=lambda i: (sizes[i], len(candidates[i].representatives)))
+    return None if sizes[best] >= plain else candidates[best]
+
+
 def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None) -> bool:
     """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it."""
     try:
@@ -341,10 +468,12 @@ def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], Non
 
 def _count_preplaced(
     problem: TilingProblem, pre: Preplaced, *, mrv: bool, prune: bool, on_progress: Progress | None, multiword: bool,
-    spent: tuple[float, int],
+    spent: tuple[float, int], distinct: bool = False,
 ) -> CountResult:  # fmt: skip
-    """All tilings as |G| x the sum of the counts with the free piece on each orbit representative."""
+    """All tilings as |G| x the sum of the counts with the free piece on each orbit representative; with ``distinct``,
+    the tilings up to symmetry as that sum (every orbit is full and has one tiling with the piece on a representative)."""
     prep = plan(problem, False, "search").prep
+    factor = 1 if distinct else pre.group
     found, seconds, nodes = 0, spent[0], spent[1]
     budget = NodeBudget(first=1 << 14)
     partial = False
@@ -352,13 +481,16 @@ def _count_preplaced(
     for i, option in enumerate(pre.representatives):
         search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
         report = None if on_progress is None else (
-            lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * pre.group))  # noqa: B023 (called at once)
+            lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 (called at once)
         partial = _run_to_the_end(search, budget, report)
         found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
         if partial:
             break
-    return CountResult(found * pre.group, partial=partial, seconds=seconds, nodes=nodes, method=pre.method.replace(
-        f"piece {pre.piece}", problem.pieces[pre.piece].name))
+    name = problem.pieces[pre.piece].name
+    if distinct:
+        method = f"distinct by orbits: {name} pre-placed at {k} placements, one per orbit"
+        return CountResult(found, partial=partial, unique=True, seconds=seconds, nodes=nodes, method=method)
+    return CountResult(found * factor, partial=partial, seconds=seconds, nodes=nodes, method=pre.method.replace(f"piece {pre.piece}", name))
 
 
 def split(

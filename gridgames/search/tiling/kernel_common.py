@@ -159,3 +159,43 @@ def record(out, out_len, out_weight, row, chosen, d, w):
     out[row, :d] = chosen[:d]
     out_len[row] = d
     out_weight[row] = w
+
+
+@njit(cache=True)
+def probe_table(masks, piece, anchor_start, probe):  # pragma: no cover - compiled
+    """The one-word probe table: for each cell c and occupancy w of cells c+1..c+probe (entry list c << probe | w),
+    the options anchored at c that miss w; returns the lists' start offsets, and for each entry its option, the end
+    of its run of one piece within its list, its mask and its piece."""
+    n = anchor_start.shape[0] - 1
+    windows = 1 << probe
+    low = np.uint64(windows - 1)
+    start = np.zeros(n * windows + 1, dtype=np.int32)
+    total = 0
+    for c in range(n):
+        for w in range(windows):
+            ww = np.uint64(w)
+            for o in range(anchor_start[c], anchor_start[c + 1]):
+                if (masks[o] >> np.uint64(c + 1)) & low & ww == ZERO:
+                    total += 1
+            start[c * windows + w + 1] = total
+    option = np.empty(total, dtype=np.int32)
+    run_end = np.empty(total, dtype=np.int32)
+    e_mask = np.empty(total, dtype=np.uint64)
+    e_piece = np.empty(total, dtype=np.uint8)
+    k = 0
+    for c in range(n):
+        for w in range(windows):
+            ww = np.uint64(w)
+            first = k
+            for o in range(anchor_start[c], anchor_start[c + 1]):
+                if (masks[o] >> np.uint64(c + 1)) & low & ww == ZERO:
+                    option[k] = o
+                    e_mask[k] = masks[o]
+                    e_piece[k] = piece[o]
+                    k += 1
+            end = k
+            for i in range(k - 1, first - 1, -1):  # runs of one piece, from the back
+                if i < k - 1 and piece[option[i]] != piece[option[i + 1]]:
+                    end = i + 1
+                run_end[i] = end
+    return start, option, run_end, e_mask, e_piece

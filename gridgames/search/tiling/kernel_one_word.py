@@ -307,3 +307,102 @@ def fraction(t, s, start_occupancy, start_copies):
             occ |= t.option_mask[o]
             rem[t.option_piece[o]] -= 1
     return min(frac, 1.0)
+
+
+@njit(cache=True)
+def _closed_misfit(o, occ, rem, cap, reach0, border, nbr, sizes):
+    """The pruning test of `run` after placing option o (occupancy ``occ`` includes it): True when an empty region
+    next to it, closed within ``cap`` cells, has a size no multiset of the remaining pieces fills."""
+    free = ~occ
+    todo = border[o] & free
+    reach = reach0
+    while todo:
+        seed = todo & (~todo + ONE)
+        region = seed
+        frontier = seed
+        cnt = 0
+        closed = True
+        while frontier:
+            c = ctz(frontier)
+            frontier &= frontier - ONE
+            cnt += 1
+            if cnt > cap:
+                closed = False
+                break
+            new = nbr[c] & free & ~region
+            region |= new
+            frontier |= new
+        todo &= ~region
+        if closed:
+            if reach == ZERO:
+                reach = subset_sums(rem, sizes)
+            if (reach >> np.uint64(cnt)) & ONE == ZERO:
+                return True
+    return False
+
+
+@njit(cache=True)
+def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover - compiled
+    """Knuth's estimate of the nodes first-blank search (`run`, pruning with ``cap``) visits below each of the
+    ``roots`` options placed first, summed: the mean over about ``paths`` random descents, the same number from
+    each root (``paths`` is rounded up to a multiple of the roots); and the standard error of that mean.
+
+    At each node every fitting candidate is a node of the tree; the descent goes on through a random one of
+    those that survive the pruning and deadline tests, and the weights multiply by their number.
+    """
+    np.random.seed(seed)
+    starts, e_mask, e_piece, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_option
+    late, masks, opt_piece, border, nbr, sizes = t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+    probe = t.probe_bits
+    pmask = (ONE << np.uint64(probe)) - ONE
+    reach0 = t.region_sizes
+    alive = np.empty(starts.shape[0], dtype=np.int64)
+    total = 0.0
+    squares = 0.0
+    each = max(1, -(-paths // roots.shape[0]))
+    paths = each * roots.shape[0]
+    for j in range(paths):
+        rem = copies.copy()
+        occ = occupancy
+        root = roots[j // each]
+        occ |= masks[root]
+        rem[opt_piece[root]] -= 1
+        used = ZERO
+        for p in range(rem.shape[0]):
+            if rem[p] == 0:
+                used |= ONE << np.uint64(p)
+        weight = float(roots.shape[0])
+        nodes = 0.0
+        while occ != ALL:
+            c = ctz(~occ)
+            if late[c] & ~used:
+                break
+            k = (c << probe) + np.int64(((occ >> np.uint64(c)) >> ONE) & pmask)
+            fitting = 0
+            survivors = 0
+            for i in range(starts[k], starts[k + 1]):
+                if (used >> e_piece[i]) & ONE or e_mask[i] & occ != ZERO:
+                    continue
+                fitting += 1
+                o = e_opt[i]
+                p = opt_piece[o]
+                rem[p] -= 1
+                if cap == 0 or not _closed_misfit(o, occ | e_mask[i], rem, cap, reach0, border, nbr, sizes):
+                    alive[survivors] = i
+                    survivors += 1
+                rem[p] += 1
+            nodes += weight * fitting
+            if survivors == 0:
+                break
+            weight *= survivors
+            i = alive[np.random.randint(survivors)]
+            o = e_opt[i]
+            p = opt_piece[o]
+            occ |= e_mask[i]
+            rem[p] -= 1
+            if rem[p] == 0:
+                used |= ONE << np.uint64(p)
+        total += nodes
+        squares += nodes * nodes
+    mean = total / paths
+    return mean, np.sqrt(max(squares / paths - mean * mean, 0.0) / paths)

@@ -8,7 +8,8 @@ per orbit, of its orbit's size, and all tilings are the images of the distinct o
 * **free piece** (one used once, whose placements no symmetry fixes): no tiling is fixed by
   a symmetry either, every orbit is full, and all = ``|G|`` x the number of tilings with that
   piece on one placement per orbit. `count` pre-places it on each representative in turn
-  (`preplaced`: the piece with the fewest orbits, a few ms of set-up, no recompiled problem);
+  (`driver.choose_preplaced`: the free piece whose tree Knuth's random descents estimate smallest, or
+  `preplaced`, the fewest orbits, for MRV and multi-word search; a few ms of set-up, no recompiled problem);
   listing and `split` search the problem restricted to the representatives (`prepare_unique`);
 * **canonical**: the kernel keeps the tilings that are the least of their images and adds
   each one's orbit size (``|G|`` over the number of symmetries that map it onto itself).
@@ -31,7 +32,7 @@ from attrs import frozen
 from gridgames.errors import SolverError
 from gridgames.game import Placement, Solution
 from gridgames.search.tiling.problem import TilingProblem
-from gridgames.search.tiling.unique import Prepared, Unique, board_permutations, prepare_unique
+from gridgames.search.tiling.unique import Prepared, Unique, option_images, prepare_unique, problem_symmetries  # noqa: F401 (option_images: re-exported)
 
 METHODS = ("auto", "orbits", "search")
 """How to count or list all tilings: orbits when a piece can be restricted, always orbits, or the plain search."""
@@ -87,53 +88,31 @@ class Preplaced:
         return f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, x {self.group} symmetries"
 
 
-def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
-    """For each permutation and option, the option of the same piece covering the image cells, or -1 (numpy, no set-up)."""
-    rows = problem.option_cell_rows
-    pad = rows < 0
-    words = problem.words
-    lookup = {
-        (int(p), masks.tobytes()): o for o, (p, masks) in enumerate(zip(problem.option_piece, problem.option_masks))
-    }
-    out = np.full((len(perms), problem.n_options), -1, dtype=np.int64)
-    for g, perm in enumerate(perms):
-        mapped = np.where(pad, 0, perm[np.maximum(rows, 0)]).astype(np.int64)
-        masks = np.zeros((problem.n_options, words), dtype=np.uint64)
-        for w in range(words):
-            inside = ~pad & (mapped >> 6 == w)
-            bits = np.where(inside, np.left_shift(np.uint64(1), (mapped & 63).astype(np.uint64)), np.uint64(0))
-            masks[:, w] = np.bitwise_or.reduce(bits, axis=1)
-        out[g] = [lookup.get((int(p), m.tobytes()), -1) for p, m in zip(problem.option_piece, masks)]
-    return out
-
-
 @functools.lru_cache(maxsize=16)
-def preplaced(problem: TilingProblem) -> Preplaced | None:
-    """The free piece with the fewest orbits of placements, and one placement per orbit; None when none qualifies.
+def free_pieces(problem: TilingProblem) -> tuple[Preplaced, ...]:
+    """Every free piece (used once, no placement of it fixed by a non-identity symmetry) with one placement per orbit.
 
-    Only when every copy must be used (the piece is then in every tiling). Counting the tilings
-    with the piece on each representative, from the problem as it is, needs no restricted problem
-    to compile: the set-up is the board's symmetries and their images of the options.
+    Only when every copy must be used (the piece is then in every tiling): counting the tilings with
+    any one of them on each of its representatives, from the problem as it is, counts all by orbits.
+    The set-up is the board's symmetries and their images of the options (numpy, a few ms).
     """
     if not problem.exact:
-        return None
-    perms = board_permutations(problem)  # the board's symmetry group on its lattice, as cell permutations
+        return ()
+    perms, images = problem_symmetries(problem)  # the board's symmetry group on its lattice, as cell permutations
     if len(perms) == 1:
-        return None
-    images = option_images(problem, perms)
-    keep = (images >= 0).all(axis=1)
-    perms, images = perms[keep], images[keep]
-    if len(perms) == 1:
-        return None
-    best: tuple[int, int, list[int]] | None = None
+        return ()
+    found = []
     for p, copies in enumerate(problem.counts.tolist()):
         opts = np.flatnonzero(problem.option_piece == p)
         if copies != 1 or not opts.size or (images[1:, opts] == opts).any():
             continue
-        reps = sorted(set(images[:, opts].min(axis=0).tolist()))
-        if best is None or len(reps) < len(best[2]):
-            best = (p, len(perms), reps)
-    return None if best is None else Preplaced(best[0], tuple(best[2]), best[1])
+        found.append(Preplaced(p, tuple(sorted(set(images[:, opts].min(axis=0).tolist()))), len(perms)))
+    return tuple(found)
+
+
+def preplaced(problem: TilingProblem) -> Preplaced | None:
+    """The free piece with the fewest orbits of placements (the first such), or None when no piece is free."""
+    return min(free_pieces(problem), key=lambda f: len(f.representatives), default=None)
 
 
 class DistinctStream(Protocol):

@@ -44,18 +44,30 @@ def prune_cap(sizes: Iterable[int]) -> int:
 def run_ends(keys: np.ndarray) -> np.ndarray:
     """For each position, the end of the run of equal keys it belongs to."""
     keys = np.asarray(keys)
-    starts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
-    ends = np.append(starts, len(keys)).astype(np.int32)
-    return ends[np.searchsorted(starts, np.arange(len(keys)), side="right")]
+    if not len(keys):
+        return np.zeros(0, dtype=np.int32)
+    ends = np.append(np.flatnonzero(keys[1:] != keys[:-1]) + 1, len(keys)).astype(np.int32)
+    return np.repeat(ends, np.diff(ends, prepend=0))
+
+
+SCAN_ORDERS = (*ORDERS, "diagonal")
+"""Scan orders of square boards: down each column, along each row, or along the diagonals (r + c, then r)."""
 
 
 def _pick_order(cells: Sequence[Cell], order: str) -> str:
-    """The scan order: "column" or "row" as given, or "auto" = along the shorter side (`short_side_order`)."""
-    if order in ORDERS:
+    """The scan order: "column", "row" or "diagonal" as given, or "auto" = along the shorter side (`short_side_order`)."""
+    if order in SCAN_ORDERS:
         return order
     if order != "auto":
-        raise PuzzleError(f"scan order must be 'auto', 'column' or 'row', not {order!r}")
+        raise PuzzleError(f"scan order must be 'auto', 'column', 'row' or 'diagonal', not {order!r}")
     return short_side_order(cells)
+
+
+def _scan_sorted(cells: Iterable[Cell], order: str) -> tuple[Cell, ...]:
+    """Square cells in a scan order of `SCAN_ORDERS`."""
+    if order == "diagonal":
+        return tuple(sorted(cells, key=lambda rc: (rc[0] + rc[1], rc[0])))
+    return board_cells(list(cells), order)
 
 
 @frozen(eq=False)
@@ -86,45 +98,94 @@ class OneWordArrays:
         piece = problem.option_piece
         probe = min(PROBE_BITS, n)
         while True:
-            lists = _probe_lists(masks, problem.anchor_start, probe)
-            total = sum(len(x) for x in lists)
-            if total <= MAX_TABLE or probe <= 1:
+            blank_start, blank_option, blank_run_end, blank_mask, blank_piece = _probe_table(masks, piece, problem.anchor_start, probe)
+            if len(blank_option) <= MAX_TABLE or probe <= 1:
                 break
             probe -= 2
-        blank_start = np.zeros(len(lists) + 1, dtype=np.int32)
-        blank_start[1:] = np.cumsum([len(x) for x in lists])
-        blank_option = np.concatenate(lists).astype(np.int32)
-        entry = np.repeat(np.arange(len(lists), dtype=np.int64), [len(x) for x in lists])
-        blank_run_end = run_ends(entry * len(problem.pieces) + piece[blank_option])
         mrv_option = problem.column_options
-        neighbours = np.zeros(n, dtype=np.uint64)
-        for i, row in enumerate(problem.neighbour_list):
-            for j in row[row >= 0]:
-                neighbours[i] |= np.uint64(1 << int(j))
+        near = problem.neighbour_list
+        neighbours = np.bitwise_or.reduce(
+            np.where(near >= 0, np.left_shift(np.uint64(1), np.maximum(near, 0).astype(np.uint64)), np.uint64(0)), axis=1
+        ).astype(np.uint64)
         padded = np.append(neighbours, np.uint64(0))  # index -1 (padding) reads 0
         border = np.bitwise_or.reduce(padded[problem.option_cell_rows], axis=1) & ~masks
         late = np.zeros(n, dtype=np.uint64)
-        for p, anchor in zip(problem.deadline_piece, problem.deadline_anchor):
-            late[anchor + 1 :] |= np.uint64(1 << int(p))
+        for p, anchor in zip(problem.deadline_piece.tolist(), problem.deadline_anchor.tolist()):
+            late[anchor + 1 :] |= np.uint64(1 << p)
         sizes = set(problem.sizes.tolist())
         regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
         return cls(
-            probe, blank_start, masks[blank_option], piece[blank_option].astype(np.uint8), blank_run_end, blank_option,
+            probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option,
             masks[mrv_option], piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option,
             masks, neighbours, border, late, regions,
         )  # fmt: skip
 
 
-def _probe_lists(masks: np.ndarray, anchor_start: np.ndarray, probe: int) -> list[np.ndarray]:
-    """For each cell c and occupancy of cells c+1..c+probe, the options anchored at c that miss it."""
-    windows = np.arange(1 << probe, dtype=np.uint64)
-    lists: list[np.ndarray] = []
-    for c in range(len(anchor_start) - 1):
-        opts = np.arange(anchor_start[c], anchor_start[c + 1])
-        own = (masks[opts] >> np.uint64(c)) >> np.uint64(1) & np.uint64((1 << probe) - 1)
-        fits = (own[None, :] & windows[:, None]) == 0
-        lists.extend(opts[row] for row in fits)
-    return lists
+def _probe_table(masks: np.ndarray, piece: np.ndarray, anchor_start: np.ndarray, probe: int) -> tuple[np.ndarray, ...]:
+    """For each cell c and occupancy w of cells c+1..c+probe (entry list c << probe | w), the options anchored at c
+    that miss w: the lists' start offsets (int32), and per entry its option (int32), the end of its run of one piece
+    (int32), its mask (uint64) and piece (uint8); compiled (cached): in numpy this cost 5-10 ms."""
+    from gridgames.search.tiling.kernel_common import probe_table
+
+    return probe_table(np.ascontiguousarray(masks, dtype=np.uint64), piece.astype(np.int64), anchor_start.astype(np.int64), probe)
+
+
+def _placement_rows(
+    cells: Sequence[Cell], shapes: Sequence[Sequence[Sequence[Cell]]], lattice: Lattice | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every translation of every orientation (``shapes[p]``: piece p's, as cell tuples) that lies on the board:
+    piece indices and cell-index rows (-1 padded), computed for all translations of the orientations of one size at once.
+
+    A translation carries the orientation's first cell onto a board cell; on a lattice where only some
+    translations exist (triangles: up onto up), ``gridgames.lattices.translation`` says which.
+    """
+    coords = np.array(cells, dtype=np.int64).reshape(len(cells), -1)
+    low = coords.min(axis=0)
+    extent = coords.max(axis=0) - low + 1
+    dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
+    dense[tuple((coords - low).T)] = np.arange(len(cells))
+    width = max(len(o) for forms in shapes for o in forms)
+    by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
+    for p, forms in enumerate(shapes):
+        for form in forms:
+            owners, group = by_size.setdefault(len(form), ([], []))
+            owners.append(p)
+            group.append(form)
+    pieces_out, rows_out = [], []
+    for size, (owners, group) in sorted(by_size.items()):
+        forms = np.array(group, dtype=np.int64).reshape(len(group), size, -1)  # (forms, size, dims)
+        shifts = coords[None, :, :] - forms[:, None, 0, :]  # (forms, anchors, dims): first cell onto each board cell
+        placed = forms[:, None, :, :] + shifts[:, :, None, :] - low  # (forms, anchors, size, dims)
+        inside = ((placed >= 0) & (placed < extent)).all(axis=3)
+        idx = np.where(inside, dense[tuple(np.moveaxis(np.clip(placed, 0, extent - 1), 3, 0))], -1)
+        fits = (idx >= 0).all(axis=2)
+        if lattice is not None and lattice.name != "square":
+            allowed = np.array([[translation(lattice, tuple(form[0]), cell) is not None for cell in cells] for form in group])
+            fits &= allowed
+        form_of, _ = np.nonzero(fits)
+        rows = np.full((len(form_of), width), -1, dtype=np.int64)
+        rows[:, :size] = idx[fits]
+        rows_out.append(rows)
+        pieces_out.append(np.array(owners, dtype=np.int64)[form_of])
+    return np.concatenate(pieces_out), np.concatenate(rows_out)
+
+
+def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
+    """(cells, 4 or more) int32: each cell's neighbours on the board (cell indices), -1 padded."""
+    n = len(cells)
+    index = {cell: i for i, cell in enumerate(cells)}
+    if lattice == "square":
+        neighbour_list = np.full((n, 4), -1, dtype=np.int32)
+        for i, (r, c) in enumerate(cells):
+            near = [index[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in index]
+            neighbour_list[i, : len(near)] = near
+        return neighbour_list
+    grid = lattice_named(lattice)
+    neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
+    for i, cell in enumerate(cells):
+        near = [index[x] for x in grid.neighbours(cell) if x in index]
+        neighbour_list[i, : len(near)] = near
+    return neighbour_list
 
 
 @frozen(eq=False, getstate_setstate=False)
@@ -173,19 +234,10 @@ class TilingProblem:
             return cls._build_lattice(lattice_named(lattice), board, pieces, order, one_sided)
         raw = board_cells(board)
         order = _pick_order(raw, order)
-        cells = board_cells(raw, order)
+        cells = _scan_sorted(raw, order)
         items = as_pieces(pieces, one_sided=one_sided)
-        index = {cell: i for i, cell in enumerate(cells)}
-        options: list[tuple[int, tuple[int, ...]]] = []
-        for p, piece in enumerate(items):
-            for orientation in piece.orientations():
-                fr, fc = orientation.cells[0]
-                for ar, ac in cells:
-                    dr, dc = ar - fr, ac - fc
-                    idx = [index.get((r + dr, c + dc), -1) for r, c in orientation.cells]
-                    if -1 not in idx:
-                        options.append((p, tuple(sorted(idx))))
-        return cls.from_options(cells, order, items, options)
+        shapes = [[o.cells for o in piece.orientations()] for piece in items]
+        return cls._compile(cells, order, items, *_placement_rows(cells, shapes, None))
 
     @classmethod
     def _build_lattice(cls, lattice: Lattice, board: Iterable[Cell], pieces: Any, order: str, one_sided: bool) -> TilingProblem:
@@ -209,19 +261,9 @@ class TilingProblem:
             raise PuzzleError("piece names must be unique (use a count instead)")
         if one_sided:
             items = tuple(attrs.evolve(p, kind="one-sided") if p.kind == "free" else p for p in items)
-        index = {cell: i for i, cell in enumerate(cells)}
-        options: list[tuple[int, tuple[int, ...]]] = []
-        for p, piece in enumerate(items):
-            for orientation in piece.orientations():
-                first = orientation[0]
-                for anchor in cells:
-                    shift = translation(lattice, first, anchor)
-                    if shift is None:
-                        continue
-                    idx = [index.get(tuple(a + d for a, d in zip(c, shift)), -1) for c in orientation]
-                    if -1 not in idx:
-                        options.append((p, tuple(sorted(idx))))
-        return cls.from_options(cells, "lattice" if order == "auto" else order, items, options, lattice=lattice.name)
+        shapes = [list(piece.orientations()) for piece in items]
+        piece_of, rows = _placement_rows(cells, shapes, lattice)
+        return cls._compile(cells, "lattice" if order == "auto" else order, items, piece_of, rows, lattice=lattice.name)
 
     @classmethod
     def from_options(
@@ -229,51 +271,62 @@ class TilingProblem:
         *, lattice: str = "square",
     ) -> TilingProblem:  # fmt: skip
         """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
+        listed = [(int(p), [int(c) for c in cs]) for p, cs in options]
+        width = max((len(cs) for _, cs in listed), default=1)
+        rows = np.full((len(listed), width), -1, dtype=np.int64)
+        for o, (_, cs) in enumerate(listed):
+            rows[o, : len(cs)] = cs
+        piece_of = np.array([p for p, _ in listed], dtype=np.int64)
+        return cls._compile(tuple(cells), order, tuple(pieces), piece_of, rows, lattice=lattice)
+
+    @classmethod
+    def _compile(
+        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], piece_of: np.ndarray, rows: np.ndarray,
+        *, lattice: str = "square",
+    ) -> TilingProblem:  # fmt: skip
+        """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats allowed).
+
+        The options are sorted by (first cell, piece, cells) and repeats dropped, as the kernels want them.
+        """
         cells = tuple(cells)
         n = len(cells)
-        unique = sorted({(min(cs), p, tuple(sorted(cs))) for p, cs in options})
-        if not unique:
+        pieces = tuple(pieces)
+        if not len(piece_of):
             raise PuzzleError("no piece fits anywhere on the board")
+        rows = np.sort(np.where(rows < 0, n, rows), axis=1)  # each row ascending, padding (n) last
+        rows = rows[:, : int((rows < n).sum(axis=1).max())]
+        rows = np.where(rows >= n, -1, rows)
+        keys = [rows[:, j] for j in range(rows.shape[1] - 1, 0, -1)] + [piece_of, rows[:, 0]]
+        ordered = np.lexsort(keys)  # by first cell, piece, then the cells (padding -1 before any cell, as tuples)
+        rows, piece_of = rows[ordered], piece_of[ordered]
+        fresh = np.ones(len(rows), dtype=bool)
+        fresh[1:] = (rows[1:] != rows[:-1]).any(axis=1) | (piece_of[1:] != piece_of[:-1])
+        rows, piece_of = rows[fresh], piece_of[fresh]
         words = (n + 63) // 64
-        size = max(len(cs) for _, _, cs in unique)
-        n_opt = len(unique)
-        option_piece = np.array([p for _, p, _ in unique], dtype=np.int32)
-        option_cell_rows = np.full((n_opt, size), -1, dtype=np.int32)
+        n_opt = len(rows)
+        option_piece = piece_of.astype(np.int32)
+        option_cell_rows = rows.astype(np.int32)
+        valid = rows >= 0
+        bits = np.left_shift(np.uint64(1), (np.maximum(rows, 0) & 63).astype(np.uint64))
         masks = np.zeros((n_opt, words), dtype=np.uint64)
-        for o, (_, _, cs) in enumerate(unique):
-            option_cell_rows[o, : len(cs)] = cs
-            for c in cs:
-                masks[o, c >> 6] |= np.uint64(1 << (c & 63))
+        for w in range(words):
+            masks[:, w] = np.bitwise_or.reduce(np.where(valid & (rows >> 6 == w), bits, np.uint64(0)), axis=1)
         first_word = (option_cell_rows[:, 0] >> 6).astype(np.int32)
         last_word = (option_cell_rows.max(axis=1) >> 6).astype(np.int32)
         anchors = option_cell_rows[:, 0].astype(np.int64)
         run_end = run_ends(anchors * len(pieces) + option_piece)
         anchor_start = np.searchsorted(anchors, np.arange(n + 1)).astype(np.int32)
         # MRV columns: each cell (options covering it, by piece), then each piece (its options).
-        columns: list[list[int]] = [[] for _ in range(n + len(pieces))]
-        for o, (_, p, cs) in enumerate(unique):
-            for c in cs:
-                columns[c].append(o)
-            columns[n + p].append(o)
-        column_options = np.array(
-            [o for col in columns for o in sorted(col, key=lambda o: (option_piece[o], o))], dtype=np.int32
-        )
-        column_start = np.zeros(len(columns) + 1, dtype=np.int32)
-        column_start[1:] = np.cumsum([len(x) for x in columns])
-        column_id = np.repeat(np.arange(len(columns), dtype=np.int64), [len(x) for x in columns])
-        column_run_end = run_ends(column_id * len(pieces) + option_piece[column_options])
-        index = {cell: i for i, cell in enumerate(cells)}
-        if lattice == "square":
-            neighbour_list = np.full((n, 4), -1, dtype=np.int32)
-            for i, (r, c) in enumerate(cells):
-                near = [index[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in index]
-                neighbour_list[i, : len(near)] = near
-        else:
-            grid = lattice_named(lattice)
-            neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
-            for i, cell in enumerate(cells):
-                near = [index[x] for x in grid.neighbours(cell) if x in index]
-                neighbour_list[i, : len(near)] = near
+        option_ids = np.broadcast_to(np.arange(n_opt)[:, None], rows.shape)[valid]
+        column_of = np.concatenate([rows[valid], n + piece_of])
+        option_of = np.concatenate([option_ids, np.arange(n_opt)])
+        by_column = np.lexsort((option_of, piece_of[option_of], column_of))
+        column_options = option_of[by_column].astype(np.int32)
+        n_columns = n + len(pieces)
+        column_start = np.zeros(n_columns + 1, dtype=np.int32)
+        column_start[1:] = np.cumsum(np.bincount(column_of, minlength=n_columns))
+        column_run_end = run_ends(column_of[by_column] * len(pieces) + option_piece[column_options])
+        neighbour_list = _neighbour_list(cells, lattice)
         if sum(p.area for p in pieces) == n:  # every copy must be used: deadlines apply
             last = np.full(len(pieces), -1, dtype=np.int64)
             np.maximum.at(last, option_piece, anchors)
@@ -282,7 +335,7 @@ class TilingProblem:
         else:
             deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
         problem = cls(
-            cells, order, tuple(pieces), option_piece, option_cell_rows, masks, first_word, last_word, run_end,
+            cells, order, pieces, option_piece, option_cell_rows, masks, first_word, last_word, run_end,
             anchor_start, column_start, column_options, column_run_end, neighbour_list, deadline_piece, deadline_anchor,
             lattice=lattice,
         )  # fmt: skip
@@ -292,9 +345,23 @@ class TilingProblem:
 
     def restrict(self, keep: Iterable[int]) -> TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
-        keep = sorted(set(int(o) for o in keep))
-        options = ((int(self.option_piece[o]), self.option_cells(o)) for o in keep)
-        return TilingProblem.from_options(self.cells, self.order, self.pieces, options, lattice=self.lattice)
+        keep = np.unique(np.fromiter((int(o) for o in keep), dtype=np.int64))
+        return TilingProblem._compile(
+            self.cells, self.order, self.pieces, self.option_piece[keep].astype(np.int64),
+            self.option_cell_rows[keep].astype(np.int64), lattice=self.lattice,
+        )  # fmt: skip
+
+    def reordered(self, order: str) -> TilingProblem:
+        """The same problem with its cells (bits) in another scan order (square boards: `SCAN_ORDERS`), which
+        changes the first blank cell of the search and so the size of its tree, not the solutions."""
+        if self.lattice != "square":
+            raise PuzzleError(f"scan orders of a {self.lattice} board are not chosen after building")
+        cells = _scan_sorted(self.cells, _pick_order(self.cells, order))
+        index = {cell: i for i, cell in enumerate(cells)}
+        moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)  # old bit -> new bit; -1 stays
+        return TilingProblem._compile(
+            cells, order, self.pieces, self.option_piece.astype(np.int64), moved[self.option_cell_rows], lattice=self.lattice
+        )
 
     # --- properties -------------------------------------------------------
     @property

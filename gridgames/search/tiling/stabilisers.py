@@ -28,7 +28,7 @@ from gridgames.game import CountResult, Solution
 from gridgames.search import symmetry
 from gridgames.search.tiling.driver import count, solve
 from gridgames.search.tiling.problem import TilingProblem
-from gridgames.search.tiling.unique import Unique, board_permutations
+from gridgames.search.tiling.unique import Unique, problem_symmetries
 
 Progress = Callable[[float, int], None]
 
@@ -38,8 +38,7 @@ def stabiliser_parts(problem: TilingProblem) -> tuple[str, list[tuple[TilingProb
     or None when no piece is used exactly once (or not every copy must be used)."""
     if not problem.exact:
         return None
-    options = [problem.option_cells(o) for o in range(problem.n_options)]
-    perms, images = symmetry.problem_symmetries(board_permutations(problem), options, problem.option_piece)
+    perms, images = problem_symmetries(problem)
     if len(perms) == 1:
         return None
     best: tuple[tuple[int, int, int], int, list[int], list[int]] | None = None

@@ -45,6 +45,39 @@ def board_permutations(problem: TilingProblem) -> np.ndarray:
     return np.array(perms, dtype=np.int32).reshape(len(perms), problem.n_cells)
 
 
+def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
+    """For each permutation and option, the option of the same piece covering the image cells, or -1 (numpy, no set-up)."""
+    rows = problem.option_cell_rows
+    n_opt, words = problem.n_options, problem.words
+    pad = rows < 0
+    mapped = np.where(pad[None], 0, np.asarray(perms, dtype=np.int64)[:, np.maximum(rows, 0)])  # (G, options, size)
+    bits = np.where(pad[None], np.uint64(0), np.left_shift(np.uint64(1), (mapped & 63).astype(np.uint64)))
+    masks = np.zeros((len(perms), n_opt, words), dtype=np.uint64)
+    for w in range(words):
+        masks[:, :, w] = np.bitwise_or.reduce(np.where(mapped >> 6 == w, bits, np.uint64(0)), axis=2)
+    # the options (tag 0) and the images (tag 1) sorted together by (piece, mask): an image is the option heading its run
+    keys = np.concatenate([problem.option_masks, masks.reshape(-1, words)])
+    piece = np.concatenate([problem.option_piece, np.tile(problem.option_piece, len(perms))])
+    tag = np.repeat([0, 1], [n_opt, len(perms) * n_opt])
+    order = np.lexsort((tag, *(keys[:, w] for w in range(words)), piece))
+    keys, piece, tag = keys[order], piece[order], tag[order]
+    head = np.ones(len(order), dtype=bool)
+    head[1:] = (piece[1:] != piece[:-1]) | (keys[1:] != keys[:-1]).any(axis=1)
+    run = np.cumsum(head) - 1
+    owner = np.where(tag[head] == 0, order[head], -1)  # the option heading each run, or -1 when the run has none
+    found = np.empty(len(order), dtype=np.int64)
+    found[order] = owner[run]
+    return found[n_opt:].reshape(len(perms), n_opt)
+
+
+def problem_symmetries(problem: TilingProblem) -> tuple[np.ndarray, np.ndarray]:
+    """The board symmetries mapping every placement onto a placement of the same piece, with their option images."""
+    perms = board_permutations(problem)
+    images = option_images(problem, perms)
+    keep = (images >= 0).all(axis=1)
+    return perms[keep], images[keep]
+
+
 @functools.lru_cache(maxsize=16)
 def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
     """How to count up to symmetry: restrict a piece to one placement per orbit if one qualifies, else canonicalise.
@@ -59,8 +92,7 @@ def prepare_unique(problem: TilingProblem, unique: Unique = True) -> Prepared:
     identity = np.arange(problem.n_cells, dtype=np.int32)[None, :]
     if unique is False:
         return Prepared(problem, identity, "all", identity)
-    options = [problem.option_cells(o) for o in range(problem.n_options)]
-    perms, images = symmetry.problem_symmetries(board_permutations(problem), options, problem.option_piece)
+    perms, images = problem_symmetries(problem)
     if len(perms) == 1:
         return Prepared(problem, identity, "no symmetry", perms)
     # a restricted piece must appear in every solution: only when every copy must be used

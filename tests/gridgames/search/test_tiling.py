@@ -47,8 +47,11 @@ def test_known_pentomino_counts(board: Grid, everything: int, distinct: int) -> 
 
 
 def test_6x10_has_2339_tilings_up_to_symmetry() -> None:
-    result = count(pentomino_problem(Grid.empty(6, 10)), unique=True)
-    assert (result.count, result.method) == (2339, "restricted to X")
+    problem = pentomino_problem(Grid.empty(6, 10))
+    result = count(problem, unique=True)  # X on one placement per orbit: one tiling of each class
+    assert (result.count, result.unique, result.method) == (2339, True, "distinct by orbits: X pre-placed at 8 placements, one per orbit")
+    restricted = count(problem, unique="X")
+    assert (restricted.count, restricted.method) == (2339, "restricted to X")
 
 
 def test_every_8x8_centre_tiling_is_valid_and_they_are_distinct() -> None:
@@ -89,9 +92,9 @@ def test_search_modes_agree_on_3x20(options: dict) -> None:
 
 def test_most_constrained_cell_search_counts_4x15() -> None:
     problem = pentomino_problem(Grid.empty(4, 15))
-    mrv = count(problem, mrv=True)
-    assert mrv.count == 1472
-    assert mrv.nodes < count(problem).nodes  # a smaller tree (each node costs more)
+    mrv = count(problem, mrv=True, method="search")
+    assert mrv.count == 1472 == count(problem, mrv=True).count
+    assert mrv.nodes < count(problem, method="search").nodes  # a smaller tree than first blank (each node costs more)
 
 
 def test_one_word_and_multi_word_kernels_visit_the_same_nodes() -> None:
@@ -274,8 +277,8 @@ def test_problem_building_refuses_nonsense() -> None:
         TilingProblem.build(Grid.from_text("##"), PENTOMINOES)
     with pytest.raises(PuzzleError):
         TilingProblem.build(Grid.empty(2, 2), PENTOMINOES)  # nothing fits
-    with pytest.raises(PuzzleError):
-        TilingProblem.build(Grid.empty(6, 10), PENTOMINOES, order="diagonal")
+    with pytest.raises(PuzzleError, match="scan order"):
+        TilingProblem.build(Grid.empty(6, 10), PENTOMINOES, order="spiral")
 
 
 def test_paint_and_render_show_a_solution() -> None:
