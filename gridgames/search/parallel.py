@@ -291,7 +291,12 @@ def _run_local(
         tally.broken = False
         try:
             with sigterm_as_interrupt():
-                pending = {pool.submit(_call_batch, fn, slot, g, [parts[i] for i in g]): (slot, g) for slot, g in enumerate(groups)}
+                pending: dict[Any, tuple[int, list[int]]] = {}
+                try:
+                    for slot, g in enumerate(groups):
+                        pending[pool.submit(_call_batch, fn, slot, g, [parts[i] for i in g])] = (slot, g)
+                except BrokenProcessPool:  # a worker died while the batches were still being handed out
+                    tally.broken = True
                 track(_processes(pool))
                 longest = _collect(pool, pending, beats, parts, describe, results, done, on_result, tally, watchdog, longest)
         except KeyboardInterrupt as interrupt:

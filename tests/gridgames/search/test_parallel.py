@@ -35,6 +35,24 @@ def test_a_dead_worker_has_its_part_run_again(tmp_path: Path) -> None:
     assert result.reruns >= 1 and not result.partial
 
 
+def test_a_pool_that_breaks_while_batches_are_handed_out_reruns_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    real_submit = ProcessPoolExecutor.submit
+    calls = []
+
+    def submit(self: ProcessPoolExecutor, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:  # the first round's pool breaks at its second batch (a worker died meanwhile)
+            raise BrokenProcessPool("a worker died")
+        return real_submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    result = run_parts(square, list(range(12)), jobs=2)
+    assert result.results == [i * i for i in range(12)] and not result.partial and result.reruns > 0
+
+
 @pytest.mark.parametrize(("jobs", "expected"), [(1, 1), ("3", 3), (None, 1)])
 def test_resolve_jobs_reads_numbers(jobs: object, expected: int) -> None:
     assert resolve_jobs(jobs) == expected  # type: ignore[arg-type]
