@@ -98,7 +98,11 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             med = lo + (hi - lo) // 2
             half_lo = lo // 2 if lo >= 0 else -((-lo) // 2)
             half_hi = hi // 2 if hi >= 0 else -((-hi) // 2)
-            if med <= 0 and half_lo < med:
+            if lo < 0 < hi and hi - lo <= 5:
+                # a narrow window around the draw: ask "above 0?" first (the null windows next to the score cost
+                # the most; this saves one of them when the score is 0, +1 or +2)
+                med = 0
+            elif med <= 0 and half_lo < med:
                 med = half_lo
             elif med >= 0 and half_hi > med:
                 med = half_hi
@@ -179,6 +183,21 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         r = -1
                         step = 1
                         continue
+            if beta <= 1:
+                odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
+                if not is_zero(odd) and is_zero(band(odd, bdec(odd))):
+                    # a single such column: the side to move plays there, then answers in the same column each
+                    # time (claimeven) and holds every empty cell outside the lower rows; the opponent cannot win
+                    # if it cannot line up in the lower ones, and loses if the side to move lines up in the others
+                    if not has_line(bor(opp, band(empty, lower_rows)), h, k):
+                        if beta <= 0:
+                            r = 0
+                            step = 1
+                            continue
+                        if has_line(bor(p, bandnot(empty, lower_rows)), h, k):
+                            r = 1
+                            step = 1
+                            continue
             FI[d, I_NODES] = nodes
             if is_zero(band(moves, bdec(moves))):  # a single move: play it without the table
                 FI[d, I_FLAGS] = F_FORCED
