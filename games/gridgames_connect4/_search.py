@@ -257,12 +257,21 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             # order the moves: most useful new threats last (searched first; a threat right above an opponent's
             # is useless), the table's move above all
             useless = shl(opp_win, 1)
+            win2 = False  # whether some move wins with the side to move's next disc (two plies on)
             count = 0
             for i in range(w - 1, -1, -1):
                 c = order[i]
                 mv = band(moves, ld1(colmask, c))
                 if not is_zero(mv):
-                    s = popcount(bandnot(winning_cells(bor(p, mv), mask, board, h, k), useless))
+                    wc = winning_cells(bor(p, mv), mask, board, h, k)
+                    s = popcount(bandnot(wc, useless))
+                    if not win2:
+                        after = bor(bandnot(possible, mv), band(shl(mv, 1), board))  # playable after mv
+                        wp = band(wc, after)
+                        if is_zero(wp):  # the opponent loses at once only if every move it has is under a threat
+                            win2 = not is_zero(after) and is_zero(bandnot(after, shr(wc, 1)))
+                        else:  # two threats to block, or one under another
+                            win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
                     if c == tt_col:
                         s = 1000
                     elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
@@ -279,6 +288,15 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     MC[d, j] = c
                     SC[j] = s
             FI[d, I_CNT] = count
+            if not win2:  # nobody wins before the side to move's disc after next: the upper bound drops by one
+                hi2 = (cells - 3 - n) // 2
+                if hi2 < beta:
+                    beta = hi2
+                    FI[d, I_B] = beta
+                    if alpha >= beta:
+                        r = beta
+                        step = 1
+                        continue
             # the children's table buckets: start loading them now, and near the root look for a cutoff there
             cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
             mm = ld2(FU, d, U_MM)
