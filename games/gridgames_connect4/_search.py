@@ -2,8 +2,10 @@
 
 Beyond Pascal Pons' search: a position and its mirror image share a table entry; the table keeps both bounds and
 the best move; a node with a single non-losing move plays it without the table; static bounds end a search when
-a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells); moves
-are ordered by the useful threats they create, the table's best move first; near the root the children's table
+a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells, or one
+ply earlier when a single column has an odd number); while the moves are ordered (by the useful threats they
+create, the table's best move first) a move that wins with the side to move's next disc ends the search, and
+without one the upper bound drops by one (Steininger's window tightening); near the root the children's table
 entries are probed for a cutoff before any is searched (enhanced transposition cutoff). The stack lives in
 arrays owned by the caller, so a search paused after a budget of positions resumes where it stopped.
 """
@@ -257,7 +259,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             # order the moves: most useful new threats last (searched first; a threat right above an opponent's
             # is useless), the table's move above all
             useless = shl(opp_win, 1)
-            win2 = False  # whether some move wins with the side to move's next disc (two plies on)
+            win2 = False  # whether a move wins with the side to move's next disc (two plies on)
             count = 0
             for i in range(w - 1, -1, -1):
                 c = order[i]
@@ -265,13 +267,14 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 if not is_zero(mv):
                     wc = winning_cells(bor(p, mv), mask, board, h, k)
                     s = popcount(bandnot(wc, useless))
-                    if not win2:
-                        after = bor(bandnot(possible, mv), band(shl(mv, 1), board))  # playable after mv
-                        wp = band(wc, after)
-                        if is_zero(wp):  # the opponent loses at once only if every move it has is under a threat
-                            win2 = not is_zero(after) and is_zero(bandnot(after, shr(wc, 1)))
-                        else:  # two threats to block, or one under another
-                            win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
+                    after = bor(bandnot(possible, mv), band(shl(mv, 1), board))  # playable after mv
+                    wp = band(wc, after)
+                    if is_zero(wp):  # the opponent loses at once only if every move it has is under a threat
+                        win2 = not is_zero(after) and is_zero(bandnot(after, shr(wc, 1)))
+                    else:  # two threats to block, or one under another
+                        win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
+                    if win2:
+                        break
                     if c == tt_col:
                         s = 1000
                     elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
@@ -287,16 +290,19 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     st2(MV, d, j, mv)
                     MC[d, j] = c
                     SC[j] = s
+            if win2:  # mv wins with the side to move's next disc: the best score it can still have
+                r = (cells - 1 - n) // 2
+                step = 1
+                continue
             FI[d, I_CNT] = count
-            if not win2:  # nobody wins before the side to move's disc after next: the upper bound drops by one
-                hi2 = (cells - 3 - n) // 2
-                if hi2 < beta:
-                    beta = hi2
-                    FI[d, I_B] = beta
-                    if alpha >= beta:
-                        r = beta
-                        step = 1
-                        continue
+            hi2 = (cells - 3 - n) // 2  # nobody wins before the side to move's disc after next
+            if hi2 < beta:
+                beta = hi2
+                FI[d, I_B] = beta
+                if alpha >= beta:
+                    r = beta
+                    step = 1
+                    continue
             # the children's table buckets: start loading them now, and near the root look for a cutoff there
             cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
             mm = ld2(FU, d, U_MM)
