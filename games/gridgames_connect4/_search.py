@@ -4,10 +4,11 @@ Beyond Pascal Pons' search: a position and its mirror image share a table entry;
 the best move; a node with a single non-losing move plays it without the table; static bounds end a search when
 a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells, or one
 ply earlier when a single column has an odd number); while the moves are ordered (by the useful threats they
-create, the table's best move first) a move that wins with the side to move's next disc ends the search, and
-without one the upper bound drops by one (Steininger's window tightening); near the root the children's table
-entries are probed for a cutoff before any is searched (enhanced transposition cutoff). The stack lives in
-arrays owned by the caller, so a search paused after a budget of positions resumes where it stopped.
+create, a move under one's own threat last, the table's best move first) a move that wins with the side to
+move's next disc ends the search, and without one the upper bound drops by one (Steininger's window tightening);
+near the root the children's table entries are probed for a cutoff before any is searched (enhanced
+transposition cutoff). The stack lives in arrays owned by the caller, so a search paused after a budget of
+positions resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -257,8 +258,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             FI[d, I_B] = beta
             FI[d, I_BEST] = NO_MOVE
             # order the moves: most useful new threats last (searched first; a threat right above an opponent's
-            # is useless), the table's move above all
+            # is useless), a move right under one's own threat first (searched last), the table's move above all
             useless = shl(opp_win, 1)
+            own_under = shr(winning_cells(p, mask, board, h, k), 1)  # cells under the side to move's threats
             win2 = False  # whether a move wins with the side to move's next disc (two plies on)
             count = 0
             for i in range(w - 1, -1, -1):
@@ -275,6 +277,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
                     if win2:
                         break
+                    if not is_zero(band(mv, own_under)):
+                        s -= 100  # it would let the opponent block that threat: last
                     if c == tt_col:
                         s = 1000
                     elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
