@@ -366,6 +366,13 @@ def test_mirrored_positions_score_the_same_and_match_minimax():
         assert small.analyze(mirrored) == small.analyze(moves)[::-1]
 
 
+def test_the_tables_subtree_size_is_the_bit_length_of_the_count():
+    from gridgames_connect4._table import bit_length
+
+    for x in [0, 1, 2, 3, 4, 7, 8, 1000, 2**31 - 1, 2**31, 2**40 + 5, 2**62 + 1]:
+        assert bit_length(x) == x.bit_length(), x
+
+
 def test_reset_forgets_the_table_so_a_repeated_solve_explores_as_much_again(solver):
     moves = parse_pons_moves(read_set("Test_L2_R2", 1)[0][0])
     solver.reset()
