@@ -17,7 +17,8 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4._bits import (
-    badd, band, bandnot, bdec, beq, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, prefetch, shl, shr, st2,
+    badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, prefetch, shl, shr,
+    st2,
 )
 from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4._table import (
@@ -34,6 +35,7 @@ F_FORCED, F_MIRRORED = 1, 2
 S_PHASE, S_LO, S_HI, S_MED, S_D, S_R, S_STEP, S_NODES, S_SCORE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 STATE_SIZE = 12
 NOT_IN_BOOK = 1000
+CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
 
 
@@ -67,13 +69,15 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask,
+def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask, cellv,
                table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book):
     """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
 
     Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
     step is a negamax with alpha-beta on an explicit stack, so a paused search resumes where it stopped.
     lower_rows: the rows of the lower cell of each pair when every column has an even number of empty cells.
+    cellv: each cell's value (the number of lines of k cells through it), by bit index: the tie-break between equally
+    rated moves at nodes with at least CELL_VALUE_MIN_EMPTY empty cells (the centre column first below that).
     jitter: 0 for the usual move order; another number breaks ties between equally rated moves differently (the
     helpers of a parallel search each take their own).
     book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
@@ -268,7 +272,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 mv = band(moves, ld1(colmask, c))
                 if not is_zero(mv):
                     wc = winning_cells(bor(p, mv), mask, board, h, k)
-                    s = popcount(bandnot(wc, useless))
+                    s = popcount(bandnot(wc, useless)) * 32
+                    if cells - n >= CELL_VALUE_MIN_EMPTY:
+                        s += cellv[bit_index(mv)]
                     after = bor(bandnot(possible, mv), band(shl(mv, 1), board))  # playable after mv
                     wp = band(wc, after)
                     if is_zero(wp):  # the opponent loses at once only if every move it has is under a threat
@@ -278,9 +284,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     if win2:
                         break
                     if not is_zero(band(mv, own_under)):
-                        s -= 100  # it would let the opponent block that threat: last
+                        s -= 10000  # it would let the opponent block that threat: last
                     if c == tt_col:
-                        s = 1000
+                        s = 1000000
                     elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
                         s = s * 8 + np.int64(((low64(skey) + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15))
                                               * jmul) >> np.uint64(61))
@@ -398,7 +404,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
 
 @njit(cache=True)
 def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV, MC, CK, CB, SC, width, h, k,
-                cells, bottom, board, order, colmask, table, gens, nbuckets, wide, gen_box, lower_rows, book):
+                cells, bottom, board, order, colmask, cellv, table, gens, nbuckets, wide, gen_box, lower_rows, book):
     """Replay and score every position i (the 0-based columns cols[starts[i]:starts[i + 1]]) into out[i].
 
     explored[i] gets its positions explored. Every position is replayed first: at the first bad one, status[i]
@@ -427,7 +433,7 @@ def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV
         if weak:
             lo = -1
             hi = 1
-        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, table, gens,
+        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, cellv, table, gens,
                    nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0, book)
         out[i] = st[S_SCORE]
         explored[i] = st[S_NODES]
