@@ -262,7 +262,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             FI[d, I_B] = beta
             FI[d, I_BEST] = NO_MOVE
             # order the moves: most useful new threats last (searched first; a threat right above an opponent's
-            # is useless), a move right under one's own threat first (searched last), the table's move above all
+            # is useless), a move right under one's own threat first (searched last), one two cells under it half a
+            # threat higher, the table's move above all
             useless = shl(opp_win, 1)
             own_under = shr(winning_cells(p, mask, board, h, k), 1)  # cells under the side to move's threats
             win2 = False  # whether a move wins with the side to move's next disc (two plies on)
@@ -283,6 +284,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
                     if win2:
                         break
+                    if not is_zero(band(mv, shr(own_under, 1))):
+                        s += 16  # two under one's own threat: the opponent cannot play on top of it
                     if not is_zero(band(mv, own_under)):
                         s -= 10000  # it would let the opponent block that threat: last
                     if c == tt_col:
