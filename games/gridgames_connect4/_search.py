@@ -2,10 +2,13 @@
 
 Beyond Pascal Pons' search: a position and its mirror image share a table entry; the table keeps both bounds and
 the best move; a node with a single non-losing move plays it without the table; static bounds end a search when
-a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells); moves
-are ordered by the useful threats they create, the table's best move first; near the root the children's table
-entries are probed for a cutoff before any is searched (enhanced transposition cutoff). The stack lives in
-arrays owned by the caller, so a search paused after a budget of positions resumes where it stopped.
+a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells, or one
+ply earlier when a single column has an odd number); while the moves are ordered (by the useful threats they
+create, a move under one's own threat last, the table's best move first) a move that wins with the side to
+move's next disc ends the search, and without one the upper bound drops by one (Steininger's window tightening);
+near the root the children's table entries are probed for a cutoff before any is searched (enhanced
+transposition cutoff). The stack lives in arrays owned by the caller, so a search paused after a budget of
+positions resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4._bits import (
-    badd, band, bandnot, bdec, beq, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, prefetch, shl, shr, st2,
+    badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, prefetch, shl, shr,
+    st2,
 )
 from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4._table import (
@@ -31,6 +35,7 @@ F_FORCED, F_MIRRORED = 1, 2
 S_PHASE, S_LO, S_HI, S_MED, S_D, S_R, S_STEP, S_NODES, S_SCORE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 STATE_SIZE = 12
 NOT_IN_BOOK = 1000
+CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
 
 
@@ -64,13 +69,15 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask,
+def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask, cellv,
                table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book):
     """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
 
     Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
     step is a negamax with alpha-beta on an explicit stack, so a paused search resumes where it stopped.
     lower_rows: the rows of the lower cell of each pair when every column has an even number of empty cells.
+    cellv: each cell's value (the number of lines of k cells through it), by bit index: the tie-break between equally
+    rated moves at nodes with at least CELL_VALUE_MIN_EMPTY empty cells (the centre column first below that).
     jitter: 0 for the usual move order; another number breaks ties between equally rated moves differently (the
     helpers of a parallel search each take their own).
     book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
@@ -98,7 +105,11 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             med = lo + (hi - lo) // 2
             half_lo = lo // 2 if lo >= 0 else -((-lo) // 2)
             half_hi = hi // 2 if hi >= 0 else -((-hi) // 2)
-            if med <= 0 and half_lo < med:
+            if lo < 0 < hi and hi - lo <= 5:
+                # a narrow window around the draw: ask "above 0?" first (the null windows next to the score cost
+                # the most; this saves one of them when the score is 0, +1 or +2)
+                med = 0
+            elif med <= 0 and half_lo < med:
                 med = half_lo
             elif med >= 0 and half_hi > med:
                 med = half_hi
@@ -179,6 +190,21 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         r = -1
                         step = 1
                         continue
+            if beta <= 1:
+                odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
+                if not is_zero(odd) and is_zero(band(odd, bdec(odd))):
+                    # a single such column: the side to move plays there, then answers in the same column each
+                    # time (claimeven) and holds every empty cell outside the lower rows; the opponent cannot win
+                    # if it cannot line up in the lower ones, and loses if the side to move lines up in the others
+                    if not has_line(bor(opp, band(empty, lower_rows)), h, k):
+                        if beta <= 0:
+                            r = 0
+                            step = 1
+                            continue
+                        if has_line(bor(p, bandnot(empty, lower_rows)), h, k):
+                            r = 1
+                            step = 1
+                            continue
             FI[d, I_NODES] = nodes
             if is_zero(band(moves, bdec(moves))):  # a single move: play it without the table
                 FI[d, I_FLAGS] = F_FORCED
@@ -236,16 +262,34 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             FI[d, I_B] = beta
             FI[d, I_BEST] = NO_MOVE
             # order the moves: most useful new threats last (searched first; a threat right above an opponent's
-            # is useless), the table's move above all
+            # is useless), a move right under one's own threat first (searched last), one two cells under it half a
+            # threat higher, the table's move above all
             useless = shl(opp_win, 1)
+            own_under = shr(winning_cells(p, mask, board, h, k), 1)  # cells under the side to move's threats
+            win2 = False  # whether a move wins with the side to move's next disc (two plies on)
             count = 0
             for i in range(w - 1, -1, -1):
                 c = order[i]
                 mv = band(moves, ld1(colmask, c))
                 if not is_zero(mv):
-                    s = popcount(bandnot(winning_cells(bor(p, mv), mask, board, h, k), useless))
+                    wc = winning_cells(bor(p, mv), mask, board, h, k)
+                    s = popcount(bandnot(wc, useless)) * 32
+                    if cells - n >= CELL_VALUE_MIN_EMPTY:
+                        s += cellv[bit_index(mv)]
+                    after = bor(bandnot(possible, mv), band(shl(mv, 1), board))  # playable after mv
+                    wp = band(wc, after)
+                    if is_zero(wp):  # the opponent loses at once only if every move it has is under a threat
+                        win2 = not is_zero(after) and is_zero(bandnot(after, shr(wc, 1)))
+                    else:  # two threats to block, or one under another
+                        win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
+                    if win2:
+                        break
+                    if not is_zero(band(mv, shr(own_under, 1))):
+                        s += 16  # two under one's own threat: the opponent cannot play on top of it
+                    if not is_zero(band(mv, own_under)):
+                        s -= 10000  # it would let the opponent block that threat: last
                     if c == tt_col:
-                        s = 1000
+                        s = 1000000
                     elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
                         s = s * 8 + np.int64(((low64(skey) + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15))
                                               * jmul) >> np.uint64(61))
@@ -259,7 +303,19 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     st2(MV, d, j, mv)
                     MC[d, j] = c
                     SC[j] = s
+            if win2:  # mv wins with the side to move's next disc: the best score it can still have
+                r = (cells - 1 - n) // 2
+                step = 1
+                continue
             FI[d, I_CNT] = count
+            hi2 = (cells - 3 - n) // 2  # nobody wins before the side to move's disc after next
+            if hi2 < beta:
+                beta = hi2
+                FI[d, I_B] = beta
+                if alpha >= beta:
+                    r = beta
+                    step = 1
+                    continue
             # the children's table buckets: start loading them now, and near the root look for a cutoff there
             cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
             mm = ld2(FU, d, U_MM)
@@ -351,7 +407,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
 
 @njit(cache=True)
 def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV, MC, CK, CB, SC, width, h, k,
-                cells, bottom, board, order, colmask, table, gens, nbuckets, wide, gen_box, lower_rows, book):
+                cells, bottom, board, order, colmask, cellv, table, gens, nbuckets, wide, gen_box, lower_rows, book):
     """Replay and score every position i (the 0-based columns cols[starts[i]:starts[i + 1]]) into out[i].
 
     explored[i] gets its positions explored. Every position is replayed first: at the first bad one, status[i]
@@ -380,7 +436,7 @@ def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV
         if weak:
             lo = -1
             hi = 1
-        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, table, gens,
+        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, cellv, table, gens,
                    nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0, book)
         out[i] = st[S_SCORE]
         explored[i] = st[S_NODES]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames_connect4._bits import bmod, high32, low32, low64
+from gridgames_connect4._bits import bmod, high32, low32, low64, popcount64
 
 NO_LOWER = -60
 NO_UPPER = 60
@@ -148,8 +148,13 @@ def move_of(data):
 @njit(cache=True)
 def bit_length(x):
     """Number of bits of a non-negative int64."""
-    n = 0
-    while x > 0:
-        x >>= 1
-        n += 1
-    return n
+    if x <= 0:
+        return 0
+    u = np.uint64(x)  # every bit below the highest set, then count them
+    u |= u >> np.uint64(1)
+    u |= u >> np.uint64(2)
+    u |= u >> np.uint64(4)
+    u |= u >> np.uint64(8)
+    u |= u >> np.uint64(16)
+    u |= u >> np.uint64(32)
+    return popcount64(u)

@@ -76,6 +76,20 @@ def parse_pons_moves(text: str) -> list[int]:
     return columns
 
 
+def _cell_values(width: int, height: int, connect: int) -> np.ndarray:
+    """The number of lines of `connect` cells through each cell, indexed by the cell's bit (guard bits: 0)."""
+    values = np.zeros(width * (height + 1), np.int64)
+    for c in range(width):
+        for r in range(height):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                for back in range(connect):  # the line starts `back` cells before (c, r)
+                    c0, r0 = c - back * dc, r - back * dr
+                    c1, r1 = c0 + (connect - 1) * dc, r0 + (connect - 1) * dr
+                    if 0 <= min(c0, c1) and max(c0, c1) < width and 0 <= min(r0, r1) and max(r0, r1) < height:
+                        values[c * (height + 1) + r] += 1
+    return values
+
+
 def _prev_prime(n: int) -> int:
     """Largest prime <= n (n >= 2)."""
     while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
@@ -136,6 +150,7 @@ class Solver:
     _bottom_int: int = field(init=False, repr=False)
     _board_int: int = field(init=False, repr=False)
     _order: np.ndarray = field(init=False, repr=False)
+    _cell_values: np.ndarray = field(init=False, repr=False)
     _table: np.ndarray = field(init=False, repr=False)
     _buckets: int = field(init=False, repr=False)
     _wide: bool = field(init=False, repr=False)
@@ -173,6 +188,7 @@ class Solver:
         self._lower_rows = self._b(sum(bottom << r for r in range(h) if (h - r) % 2 == 0))
         # centre first, e.g. 3, 4, 2, 5, 1, 6, 0 on 7 columns (Pons' order)
         self._order = np.array([w // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(w)], dtype=np.int64)
+        self._cell_values = _cell_values(w, h, k)
         depth = self._cells + 2
         pair = (2,) if self._words == 2 else ()
         self._stack = (
@@ -209,8 +225,8 @@ class Solver:
     def _bind_kernel_args(self) -> None:
         """The arguments every batch kernel call passes after the positions (built once: calls stay cheap)."""
         self._kargs = (self._stats, *self._stack, self.width, self.height, self.connect, self._cells, self._bottom,
-                       self._board, self._order, self._colmask, self._table, self._gens, self._buckets, self._wide,
-                       self._gen, self._lower_rows, self._book)
+                       self._board, self._order, self._colmask, self._cell_values, self._table, self._gens,
+                       self._buckets, self._wide, self._gen, self._lower_rows, self._book)
 
     def _b(self, x: int) -> Any:
         """A bitboard as the kernels take it: a uint64, or a (low, high) pair of them."""
@@ -477,7 +493,7 @@ class Solver:
         answer = None
         gen = int(self._gen[0])
         kargs = (self.height, self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
-                 self._table, self._gens, self._buckets, self._wide)
+                 self._cell_values, self._table, self._gens, self._buckets, self._wide)
         try:
             while True:
                 step = budget - (0 if fresh else int(st[S.S_NODES]))

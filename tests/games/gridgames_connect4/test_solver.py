@@ -179,6 +179,27 @@ def test_solve_and_analyze_match_plain_minimax_on_small_boards(width, height, co
         assert small.analyze(moves, weak=True) == [None if e is None else (e > 0) - (e < 0) for e in expected]
 
 
+@pytest.mark.parametrize(("width", "height", "connect", "two_words"),
+                         [(5, 4, 4, False), (4, 5, 4, False), (5, 4, 3, False), (5, 4, 4, True)])
+def test_positions_with_a_single_column_of_odd_height_left_match_plain_minimax(width, height, connect, two_words):
+    # the search's claimeven rule one ply early (play the odd column, then claim the cells above each reply)
+    # fires exactly on these positions; strong and weak scores must stay those of an exhaustive minimax
+    rng = random.Random(f"odd{width}x{height}c{connect}")
+    small = Solver(width, height, connect, table_bits=16, two_words=two_words)
+    checked = 0
+    while checked < 25:
+        moves = random_open_position(rng, width, height, connect, rng.randrange(3, width * height - 6))
+        grid = grid_of(moves, width)
+        if sum((height - len(column)) % 2 for column in grid) != 1:
+            continue
+        expected = minimax_score(width, height, connect, grid)
+        small.reset()
+        assert small.solve(moves) == expected, moves
+        small.reset()
+        assert small.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
+        checked += 1
+
+
 # -- best_move ------------------------------------------------------------------------------------------
 
 
@@ -343,6 +364,13 @@ def test_mirrored_positions_score_the_same_and_match_minimax():
         small.reset()
         assert small.solve(mirrored) == expected, mirrored
         assert small.analyze(mirrored) == small.analyze(moves)[::-1]
+
+
+def test_the_tables_subtree_size_is_the_bit_length_of_the_count():
+    from gridgames_connect4._table import bit_length
+
+    for x in [0, 1, 2, 3, 4, 7, 8, 1000, 2**31 - 1, 2**31, 2**40 + 5, 2**62 + 1]:
+        assert bit_length(x) == x.bit_length(), x
 
 
 def test_reset_forgets_the_table_so_a_repeated_solve_explores_as_much_again(solver):

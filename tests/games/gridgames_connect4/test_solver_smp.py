@@ -61,8 +61,8 @@ def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
     two = Solver(table_mb=16, jobs=2)
     p, mask, n = two._position(moves)
     lo, hi = -((42 - n) // 2), (43 - n) // 2
-    kargs = (two.height, two.connect, 42, two._bottom, two._board, two._order, two._colmask, two._table, two._gens,
-             two._buckets, two._wide)
+    kargs = (two.height, two.connect, 42, two._bottom, two._board, two._order, two._colmask, two._cell_values,
+             two._table, two._gens, two._buckets, two._wide)
     helpers = two._helpers
     helpers.start(kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
                                          two._book))
