@@ -120,5 +120,16 @@ const GG = (() => {
     return out;
   }
 
-  return { $, api, follow, cancel, showError, download, gameName, gameInfo, optionInputs, readOptions };
+  // The job box (#job, #job-progress, #job-text): hidden without a job, else its progress (a bar without a value
+  // when no fraction is known) and its text.
+  function showJob(job) {
+    $("job").hidden = !job;
+    if (!job) return;
+    const p = job.progress || {};
+    if (p.fraction === null || p.fraction === undefined) $("job-progress").removeAttribute("value");
+    else $("job-progress").value = p.fraction;
+    $("job-text").textContent = p.text || job.kind;
+  }
+
+  return { $, api, follow, cancel, showError, showJob, download, gameName, gameInfo, optionInputs, readOptions };
 })();

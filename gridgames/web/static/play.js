@@ -1,7 +1,7 @@
 // The play page of any turn-based game: board, seats, moves, undo/redo, computer moves, scores, review, save/load.
 "use strict";
 (() => {
-  const { $, api, follow, showError } = GG;
+  const { $, api, follow, showError, showJob } = GG;
   const MARKS = ["\u2715", "\u25ef", "\u25b3", "\u25a1", "\u2606", "\u25c7"]; // a mark per player as well as a colour
   const name = GG.gameName();
   const base = `/api/play/${encodeURIComponent(name)}`;
@@ -9,12 +9,7 @@
 
   function setJob(job) {
     running = job;
-    $("job").hidden = !job;
-    if (!job) return;
-    const p = job.progress || {};
-    if (p.fraction === null || p.fraction === undefined) $("job-progress").removeAttribute("value");
-    else $("job-progress").value = p.fraction;
-    $("job-text").textContent = p.text || job.kind;
+    showJob(job);
   }
 
   async function startJob(path) {

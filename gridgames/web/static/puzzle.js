@@ -6,14 +6,7 @@
   const base = `/api/puzzle/${encodeURIComponent(name)}`;
   let info = null, run = null, current = 0, setupKey = null, busy = false;
 
-  function setJob(job) {
-    $("job").hidden = !job;
-    if (!job) return;
-    const p = job.progress || {};
-    if (p.fraction === null || p.fraction === undefined) $("job-progress").removeAttribute("value");
-    else $("job-progress").value = p.fraction;
-    $("job-text").textContent = p.text || job.kind;
-  }
+  const setJob = GG.showJob;
 
   function request() {
     const paste = $("mode-paste").checked;
