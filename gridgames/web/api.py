@@ -61,14 +61,20 @@ def _submit(state: ServerState, session: Session, kind: str, start: Callable[[],
     return json_response({"job": job.view()}, 202)
 
 
+def _replace(state: ServerState, session: Session, store: dict[str, Any], spec: GameSpec, item: Any,
+             view: Callable[[], dict[str, Any]], status: int = 200) -> Response:  # fmt: skip
+    """Put a new game or puzzle in the session in place of its old one (whose jobs are cancelled) and show it."""
+    with session.lock:
+        state.jobs.cancel_session(session.id)
+        store[spec.name] = item
+        return json_response(view(), status)
+
+
 async def play_new(request: Request) -> Response:
     state, spec, hooks, session = _play(request)
     data = await read_body(request)
     play = plays.new_play(spec, data)
-    with session.lock:
-        state.jobs.cancel_session(session.id)
-        session.plays[spec.name] = play
-        return json_response(plays.view(play, hooks), 201)
+    return _replace(state, session, session.plays, spec, play, lambda: plays.view(play, hooks), 201)
 
 
 async def play_get(request: Request) -> Response:
@@ -110,10 +116,7 @@ async def play_save(request: Request) -> Response:
 async def play_load(request: Request) -> Response:
     state, spec, hooks, session = _play(request)
     play = plays.load_play(spec, hooks, await read_body(request))
-    with session.lock:
-        state.jobs.cancel_session(session.id)
-        session.plays[spec.name] = play
-        return json_response(plays.view(play, hooks))
+    return _replace(state, session, session.plays, spec, play, lambda: plays.view(play, hooks))
 
 
 # --- puzzles -------------------------------------------------------------------------------------------------
@@ -129,10 +132,7 @@ def _run(session: Session, spec: GameSpec) -> puzzles.PuzzleRun:
 async def puzzle_new(request: Request) -> Response:
     state, spec, hooks, session = _puzzle(request)
     run = puzzles.new_run(spec, hooks, await read_body(request))
-    with session.lock:
-        state.jobs.cancel_session(session.id)
-        session.puzzles[spec.name] = run
-        return json_response(puzzles.view(run), 201)
+    return _replace(state, session, session.puzzles, spec, run, lambda: puzzles.view(run), 201)
 
 
 async def puzzle_get(request: Request) -> Response:
