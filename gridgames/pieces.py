@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -207,24 +207,9 @@ class LatticePiece:
 def is_lattice_tiling(lattice: Lattice | str, board: Iterable[tuple[int, ...]], pieces: Iterable[LatticePiece], solution: Iterable[Placement]) -> bool:
     """True when the placements cover every board cell once, respect piece counts, and are orientations of their pieces."""
     grid = lattice_named(lattice)
-    cells = {tuple(c) for c in board}
     by_name = {p.name: p for p in pieces}
     allowed = {name: set(p.orientations()) for name, p in by_name.items()}
-    used: Counter[str] = Counter()
-    covered: set[tuple[int, ...]] = set()
-    for piece, placed in solution:
-        if piece not in by_name:
-            return False
-        used[piece] += 1
-        if used[piece] > by_name[piece].count:
-            return False
-        placed = tuple(tuple(int(v) for v in c) for c in placed)
-        if len(set(placed)) != len(placed) or grid.normalise(placed) not in allowed[piece]:
-            return False
-        if not covered.isdisjoint(placed):
-            return False
-        covered.update(placed)
-    return covered == cells
+    return _covers_once({tuple(c) for c in board}, by_name, allowed, solution, lambda placed: tuple(tuple(int(v) for v in c) for c in placed), grid.normalise)
 
 
 def short_side_order(cells: Iterable[Cell]) -> str:
@@ -282,19 +267,27 @@ def colouring_allows(board_balance: int, pieces: Iterable[tuple[Iterable[int], i
 
 def is_tiling(board: Grid | Iterable[Cell], pieces: Any, solution: Iterable[Placement]) -> bool:
     """True when the placements cover every board cell once, respect piece counts, and use allowed orientations."""
-    cells = set(board_cells(board))
     by_name = {p.name: p for p in as_pieces(pieces)}
     allowed = {name: {o.cells for o in p.orientations()} for name, p in by_name.items()}
+    return _covers_once(set(board_cells(board)), by_name, allowed, solution, lambda placed: tuple((int(r), int(c)) for r, c in placed), normalise)
+
+
+def _covers_once(
+    cells: set[Any], by_name: dict[str, Any], allowed: dict[str, set[Any]], solution: Iterable[Placement],
+    convert: Callable[[Any], tuple[Any, ...]], normal: Callable[[Any], Any],
+) -> bool:  # fmt: skip
+    """The check of `is_tiling` and `is_lattice_tiling`: every placement a known piece within its count, its cells
+    (``convert``-ed) distinct and, ``normal``-ised, an allowed orientation; no cell covered twice; all covered."""
     used: Counter[str] = Counter()
-    covered: set[Cell] = set()
+    covered: set[Any] = set()
     for piece, placed in solution:
         if piece not in by_name:
             return False
         used[piece] += 1
         if used[piece] > by_name[piece].count:
             return False
-        placed = tuple((int(r), int(c)) for r, c in placed)
-        if len(set(placed)) != len(placed) or normalise(placed) not in allowed[piece]:
+        placed = convert(placed)
+        if len(set(placed)) != len(placed) or normal(placed) not in allowed[piece]:
             return False
         if not covered.isdisjoint(placed):
             return False
