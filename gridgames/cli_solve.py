@@ -12,10 +12,8 @@ Ctrl-C stops a count and reports the partial count as partial.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Optional
 
@@ -25,8 +23,8 @@ from gridgames.cli_generic import _command, _game_options, _game_parameters, _ke
 from gridgames.cli_support import check_parallel_options
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import write_user_text
-from gridgames.game import ProgressCallback, Puzzle, Solution
-from gridgames.progress import search_progress
+from gridgames.game import Puzzle, Solution
+from gridgames.progress import search_progress, search_progress_later
 
 __all__ = ["solve_command", "solution_data"]
 
@@ -80,27 +78,13 @@ def _report(game: str, options: dict[str, Any], solutions: int, unique: bool, pa
     )
 
 
-@contextlib.contextmanager
-def _progress_later(description: str) -> Iterator[ProgressCallback]:
-    """A progress callback whose bar (and its refresh thread) starts at the first update: after local workers have forked."""
-    with contextlib.ExitStack() as stack:
-        bar: list[ProgressCallback] = []
-
-        def on_progress(fraction: float, found: int) -> None:
-            if not bar:
-                bar.append(stack.enter_context(search_progress(description)))
-            bar[0](fraction, found)
-
-        yield on_progress
-
-
 def _count(name: str, puzzle: Puzzle, options: dict[str, Any], unique: bool, as_json: bool, jobs: str | None, scheduler: str | None) -> int:
     extra: dict[str, Any] = {}
     if jobs is not None or scheduler is not None:
         counter = getattr(puzzle, "count_parallel", None)
         if counter is None:
             raise OptionError(f"{name} does not count in parallel (its puzzle has no count_parallel); drop --jobs/--scheduler")
-        with _progress_later(f"Counting {name}") as on_progress:
+        with search_progress_later(f"Counting {name}") as on_progress:
             parallel = counter(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress)
         result = parallel.as_count_result()
         extra = {"parts": parallel.parts, "parts_done": parallel.parts_done}

@@ -16,7 +16,7 @@ import math
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -62,5 +62,19 @@ def search_progress(description: str, *, console: Console | None = None, force: 
             last[0] = now
             completed = None if math.isnan(fraction) else min(max(fraction, 0.0), 1.0)
             progress.update(task, completed=completed, found=found)
+
+        yield on_progress
+
+
+@contextmanager
+def search_progress_later(description: str) -> Iterator[ProgressCallback]:
+    """Like `search_progress`, but the bar (and its refresh thread) starts at the first update: after workers have forked."""
+    with ExitStack() as stack:
+        bar: list[ProgressCallback] = []
+
+        def on_progress(fraction: float, found: int) -> None:
+            if not bar:
+                bar.append(stack.enter_context(search_progress(description)))
+            bar[0](fraction, found)
 
         yield on_progress

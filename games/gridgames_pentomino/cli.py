@@ -11,7 +11,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -56,22 +56,6 @@ def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallbac
     from gridgames.progress import search_progress
 
     with search_progress(description) as on_progress:
-        yield on_progress
-
-
-@contextmanager
-def _progress_later(description: str) -> Iterator[ProgressCallback]:
-    """Like `_progress`, but the bar (and its refresh thread) starts at the first update: after the workers have forked."""
-    with ExitStack() as stack:
-        bar: list[ProgressCallback] = []
-
-        def on_progress(fraction: float, found: int) -> None:
-            if not bar:
-                from gridgames.progress import search_progress
-
-                bar.append(stack.enter_context(search_progress(description)))
-            bar[0](fraction, found)
-
         yield on_progress
 
 
@@ -262,8 +246,10 @@ def _solve_count_parallel(
     method: str = "auto",
 ) -> None:
     """--count (and --json) with --jobs or --scheduler: count independent parts in parallel and add them up."""
+    from gridgames.progress import search_progress_later
+
     verb = "Counting distinct" if unique else "Counting"
-    with _progress_later(f"{verb} {puzzle.layout.name}") as on_progress:
+    with search_progress_later(f"{verb} {puzzle.layout.name}") as on_progress:
         result = puzzle.count_parallel(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
     if as_json:
         out = _summary(puzzle, result.count, unique, result.seconds, result.partial, None)
