@@ -451,13 +451,20 @@ def _choose(problem: TilingProblem, root: Search, plain: float) -> Preplaced | N
     return None if sizes[best] >= plain else candidates[best]
 
 
-def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None) -> bool:
-    """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it."""
+def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None, roots: tuple | None = None) -> bool:
+    """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it.
+
+    With ``roots`` (options, cursor, occupancy, copies: `kernel_one_word.run_roots`), the search goes on under each
+    root option in turn until the last is done."""
     try:
-        while not search.done:
+        while not search.done or (roots is not None and roots[1][0] < len(roots[0])):
             before = search.nodes
             start_time = time.perf_counter()
-            search.step(budget.nodes)
+            if roots is None:
+                search.step(budget.nodes)
+            else:
+                kernel_one_word.run_roots(search.tables, search.state, *roots, search.nodes + budget.nodes)
+                search.seconds += time.perf_counter() - start_time
             budget.update(search.nodes - before, time.perf_counter() - start_time)
             if report is not None:
                 report()
@@ -478,14 +485,25 @@ def _count_preplaced(
     budget = NodeBudget(first=1 << 14)
     partial = False
     k = len(pre.representatives)
-    for i, option in enumerate(pre.representatives):
-        search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
+    if problem.one_word is not None and not multiword:  # one compiled loop over the representatives
+        search = Search(prep, mrv=mrv, prune=prune, prefix=pre.representatives[:1], target=-1, store=False, buffer=0)
+        roots = np.array(pre.representatives, dtype=np.int64)
+        cursor = np.ones(1, dtype=np.int64)
+        occupancy = search.start_occupancy[0] & ~problem.one_word.option_mask[roots[0]]
+        copies = problem.counts
         report = None if on_progress is None else (
-            lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 (called at once)
-        partial = _run_to_the_end(search, budget, report)
-        found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
-        if partial:
-            break
+            lambda: on_progress((cursor[0] - 1 + search.fraction()) / k, search.solutions * factor))
+        partial = _run_to_the_end(search, budget, report, roots=(roots, cursor, occupancy, copies))
+        found, seconds, nodes = search.solutions, seconds + search.seconds, nodes + search.nodes
+    else:  # a search per representative
+        for i, option in enumerate(pre.representatives):
+            search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
+            report = None if on_progress is None else (
+                lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 (called at once)
+            partial = _run_to_the_end(search, budget, report)
+            found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
+            if partial:
+                break
     name = problem.pieces[pre.piece].name
     if distinct:
         method = f"distinct by orbits: {name} pre-placed at {k} placements, one per orbit"

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import functools
+
 import attrs
 import numpy as np
 from attrs import field, frozen
@@ -26,6 +28,7 @@ from gridgames.game import Placement, Solution
 from gridgames.grid import ALPHABET, Cell, Grid
 from gridgames.lattices import Lattice, lattice_named, scan_sorted, translation
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
+from gridgames.search.tiling import kernel_build
 from gridgames.shapes import ORDERS
 
 PROBE_BITS = 8
@@ -97,21 +100,15 @@ class OneWordArrays:
         masks = np.ascontiguousarray(problem.option_masks[:, 0])
         piece = problem.option_piece
         probe = min(PROBE_BITS, n)
-        while True:
-            blank_start, blank_option, blank_run_end, blank_mask, blank_piece = _probe_table(masks, piece, problem.anchor_start, probe)
-            if len(blank_option) <= MAX_TABLE or probe <= 1:
-                break
+        while kernel_build.probe_size(masks, problem.anchor_start, probe) > MAX_TABLE and probe > 1:
             probe -= 2
+        blank_start, blank_option, blank_run_end, blank_mask, blank_piece = kernel_build.probe_entries(
+            masks, piece, problem.anchor_start, probe
+        )
         mrv_option = problem.column_options
-        near = problem.neighbour_list
-        neighbours = np.bitwise_or.reduce(
-            np.where(near >= 0, np.left_shift(np.uint64(1), np.maximum(near, 0).astype(np.uint64)), np.uint64(0)), axis=1
-        ).astype(np.uint64)
-        padded = np.append(neighbours, np.uint64(0))  # index -1 (padding) reads 0
-        border = np.bitwise_or.reduce(padded[problem.option_cell_rows], axis=1) & ~masks
-        late = np.zeros(n, dtype=np.uint64)
-        for p, anchor in zip(problem.deadline_piece.tolist(), problem.deadline_anchor.tolist()):
-            late[anchor + 1 :] |= np.uint64(1 << p)
+        neighbours, border, late = kernel_build.one_word_tables(
+            masks, problem.option_cell_rows, problem.neighbour_list, problem.deadline_piece, problem.deadline_anchor
+        )
         sizes = set(problem.sizes.tolist())
         regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
         return cls(
@@ -119,15 +116,6 @@ class OneWordArrays:
             masks[mrv_option], piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option,
             masks, neighbours, border, late, regions,
         )  # fmt: skip
-
-
-def _probe_table(masks: np.ndarray, piece: np.ndarray, anchor_start: np.ndarray, probe: int) -> tuple[np.ndarray, ...]:
-    """For each cell c and occupancy w of cells c+1..c+probe (entry list c << probe | w), the options anchored at c
-    that miss w: the lists' start offsets (int32), and per entry its option (int32), the end of its run of one piece
-    (int32), its mask (uint64) and piece (uint8); compiled (cached): in numpy this cost 5-10 ms."""
-    from gridgames.search.tiling.kernel_common import probe_table
-
-    return probe_table(np.ascontiguousarray(masks, dtype=np.uint64), piece.astype(np.int64), anchor_start.astype(np.int64), probe)
 
 
 def _placement_rows(
@@ -144,6 +132,9 @@ def _placement_rows(
     extent = coords.max(axis=0) - low + 1
     dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
     dense[tuple((coords - low).T)] = np.arange(len(cells))
+    if lattice is None and coords.shape[1] == 2:  # square: compiled, all forms at once
+        forms, sizes, owners = _square_forms(tuple(tuple(tuple(form) for form in forms) for forms in shapes))
+        return kernel_build.place(coords, low, extent, dense.reshape(-1), forms, sizes, owners)
     width = max(len(o) for forms in shapes for o in forms)
     by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
     for p, forms in enumerate(shapes):
@@ -170,16 +161,30 @@ def _placement_rows(
     return np.concatenate(pieces_out), np.concatenate(rows_out)
 
 
+@functools.lru_cache(maxsize=64)
+def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The orientations of each piece (``shapes[p]``) as one array for `kernel_build.place`: (forms, size, 2) cells,
+    -1 padded, with each form's size and piece (board-independent, so kept for the next board with these pieces)."""
+    flat = [(p, form) for p, forms in enumerate(shapes) for form in forms]
+    width = max(len(form) for _, form in flat)
+    cells = np.full((len(flat), width, 2), -1, dtype=np.int64)
+    for f, (_, form) in enumerate(flat):
+        cells[f, : len(form)] = form
+    return cells, np.array([len(form) for _, form in flat], dtype=np.int64), np.array([p for p, _ in flat], dtype=np.int64)
+
+
+@functools.lru_cache(maxsize=256)
+def _orientation_cells(piece: Piece) -> tuple[tuple[Cell, ...], ...]:
+    """A square piece's orientations as cell tuples (board-independent: computed once per piece)."""
+    return tuple(o.cells for o in piece.orientations())
+
+
 def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
     """(cells, 4 or more) int32: each cell's neighbours on the board (cell indices), -1 padded."""
     n = len(cells)
-    index = {cell: i for i, cell in enumerate(cells)}
     if lattice == "square":
-        neighbour_list = np.full((n, 4), -1, dtype=np.int32)
-        for i, (r, c) in enumerate(cells):
-            near = [index[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in index]
-            neighbour_list[i, : len(near)] = near
-        return neighbour_list
+        return kernel_build.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+    index = {cell: i for i, cell in enumerate(cells)}
     grid = lattice_named(lattice)
     neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
     for i, cell in enumerate(cells):
@@ -236,7 +241,7 @@ class TilingProblem:
         order = _pick_order(raw, order)
         cells = _scan_sorted(raw, order)
         items = as_pieces(pieces, one_sided=one_sided)
-        shapes = [[o.cells for o in piece.orientations()] for piece in items]
+        shapes = [_orientation_cells(piece) for piece in items]
         return cls._compile(cells, order, items, *_placement_rows(cells, shapes, None))
 
     @classmethod
@@ -293,6 +298,10 @@ class TilingProblem:
         pieces = tuple(pieces)
         if not len(piece_of):
             raise PuzzleError("no piece fits anywhere on the board")
+        if n <= 64 and len(pieces) <= 64:
+            laid = kernel_build.layout(np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces))
+            if laid[0]:
+                return cls._assemble(cells, order, pieces, laid[1:], lattice)
         rows = np.sort(np.where(rows < 0, n, rows), axis=1)  # each row ascending, padding (n) last
         rows = rows[:, : int((rows < n).sum(axis=1).max())]
         rows = np.where(rows >= n, -1, rows)
@@ -341,6 +350,25 @@ class TilingProblem:
         )  # fmt: skip
         if words == 1 and len(pieces) <= 64:
             object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
+        return problem
+
+    @classmethod
+    def _assemble(cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple, lattice: str) -> TilingProblem:
+        """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy construction)."""
+        option_piece, option_cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end, last = laid
+        n_opt = len(option_piece)
+        if sum(p.area for p in pieces) == len(cells):  # every copy must be used: deadlines apply
+            deadline_piece = np.argsort(last, kind="stable").astype(np.int64)
+            deadline_anchor = last[deadline_piece]
+        else:
+            deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
+        zeros = np.zeros(n_opt, dtype=np.int32)
+        problem = cls(
+            cells, order, pieces, option_piece, option_cell_rows, masks, zeros, zeros.copy(), run_end, anchor_start,
+            column_start, column_options, column_run_end, _neighbour_list(cells, lattice), deadline_piece, deadline_anchor,
+            lattice=lattice,
+        )  # fmt: skip
+        object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
         return problem
 
     def restrict(self, keep: Iterable[int]) -> TilingProblem:
