@@ -13,7 +13,7 @@ from attrs import frozen
 
 from gridgames.errors import SolverError
 from gridgames.game import CountResult, Placement, Solution
-from gridgames.pieces import colour_balance, colouring_allows
+from gridgames.pieces import colouring_allows
 from gridgames.search.tiling import kernel_multi_word, kernel_one_word
 from gridgames.search.tiling import kernel_common as K
 from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
@@ -24,13 +24,19 @@ from gridgames.search.tiling.unique import Prepared, Unique
 Progress = Callable[[float, int], None]
 
 PLAIN_FIRST = 1 << 17
-"""Nodes of plain search tried before counting all by orbits: a tree that small is done before the set-up would pay."""
+"""Nodes of plain search tried before counting all by orbits with MRV or on several words (a tree that small is done
+before the set-up would pay); on one word with first-blank search, `plan_count` pre-places the free piece with the
+fewest orbits, without estimating the pieces' trees, when the plain tree is estimated under this."""
+
+PLAIN_ONLY = 1 << 14
+"""Plain trees estimated under this many nodes are searched as they are: the symmetry set-up (0.2-0.5 ms) would cost
+about as much as the nodes it saves."""
 
 
 @functools.lru_cache(maxsize=16)
 def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     """The board's colour balance, each option's, and each piece's set of them (computed once per problem)."""
-    dark = np.array([colour_balance([cell]) for cell in problem.cells], dtype=np.int64)
+    dark = 1 - 2 * (np.array(problem.cells, dtype=np.int64).reshape(problem.n_cells, -1).sum(axis=1) % 2)  # colour_balance
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
     span = 2 * int(np.abs(balance).max(initial=0)) + 1
@@ -46,8 +52,14 @@ def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Se
 
     Only meaningful when every copy must be used (`TilingProblem.exact`); False proves there is no solution.
     """
-    board, balance, by_piece = _balances(problem)
-    return colouring_allows(board - sum(balance[int(o)] for o in prefix), zip(by_piece, remaining))
+    board, balance, _ = _balances(problem)
+    return _colour_allows(problem, board - sum(balance[int(o)] for o in prefix), tuple(int(r) for r in remaining))
+
+
+@functools.lru_cache(maxsize=64)
+def _colour_allows(problem: TilingProblem, board: int, remaining: tuple[int, ...]) -> bool:
+    """`colouring_allows` for the problem's pieces (kept: each search of a count asks it again)."""
+    return colouring_allows(board, zip(_balances(problem)[2], remaining))
 
 
 @frozen
@@ -372,6 +384,11 @@ def _upper(estimate: tuple[float, float]) -> float:
     return estimate[0] + 2 * estimate[1]
 
 
+FIRST_PATHS = 64
+"""Random descents telling a tiny or small plain tree (under `PLAIN_ONLY` or `PLAIN_FIRST` nodes) from a larger one,
+whose plan then estimates it again from `ORDER_PATHS`[0] (64 descents cost about 0.1 ms; 3x20's 69k nodes are estimated
+at 61-110k, the other boards' trees at over 0.2M)."""
+
 ORDER_PATHS = (256, 1024)
 """Random descents estimating the plain tree first, and at least those for each order `plan_count` compares."""
 
@@ -408,9 +425,12 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
     `_squarish` enough; below `ORDER_PROBE_FROM` the diagonals without comparing) and the piece to pre-place there
     (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree. Counts do
     not depend on the order."""
-    root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0])
-    if plain <= PLAIN_FIRST:
+    root, plain = _plain_estimate(problem, prune, FIRST_PATHS)
+    if plain <= PLAIN_ONLY:
         return problem, None
+    if plain <= PLAIN_FIRST:  # a small tree: the fewest orbits, no estimates (they would cost as much as they save)
+        return problem, preplaced(problem)
+    root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0], root)
     if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
         other = problem.reordered("diagonal")
         if plain / 8 < ORDER_PROBE_FROM:  # too small a tree for the comparison to pay: the measured default

@@ -346,3 +346,86 @@ def option_images(masks, piece, cell_rows, perms):  # pragma: no cover - compile
                 h = (h + 1) & size_mask
             images[g, o] = found
     return images
+
+
+SQUARE_MAPS = np.array([(1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0), (0, -1, -1, 0)], dtype=np.int64)
+"""`gridgames.shapes.SQUARE_SYMMETRIES` in its order, as matrices: (r, c) -> (a r + b c, c' r + d c) for rows (a, b, c', d)."""
+
+
+@njit(cache=True)
+def square_symmetries(coords, maps):  # pragma: no cover - compiled
+    """`gridgames.search.symmetry.board_symmetries` compiled: the maps (``maps``: `SQUARE_MAPS`) that, followed by a
+    translation of the bounding box, carry the cells (``coords``, bit order) onto themselves, as distinct (G, n)
+    int32 cell permutations in the maps' order (identity first)."""
+    n = coords.shape[0]
+    r0, c0 = coords[0, 0], coords[0, 1]
+    r1, c1 = r0, c0
+    for i in range(n):
+        r0, r1 = min(r0, coords[i, 0]), max(r1, coords[i, 0])
+        c0, c1 = min(c0, coords[i, 1]), max(c1, coords[i, 1])
+    height, across = r1 - r0 + 1, c1 - c0 + 1
+    dense = np.full(height * across, -1, np.int64)
+    for i in range(n):
+        dense[(coords[i, 0] - r0) * across + coords[i, 1] - c0] = i
+    perms = np.empty((maps.shape[0], n), np.int32)
+    found = 0
+    image = np.empty((n, 2), np.int64)
+    for g in range(maps.shape[0]):
+        a, b, c, d = maps[g, 0], maps[g, 1], maps[g, 2], maps[g, 3]
+        low_r, low_c = np.int64(1) << 62, np.int64(1) << 62
+        for i in range(n):
+            image[i, 0] = a * coords[i, 0] + b * coords[i, 1]
+            image[i, 1] = c * coords[i, 0] + d * coords[i, 1]
+            low_r, low_c = min(low_r, image[i, 0]), min(low_c, image[i, 1])
+        ok = True
+        for i in range(n):
+            r, col = image[i, 0] - low_r, image[i, 1] - low_c
+            if r >= height or col >= across or dense[r * across + col] < 0:
+                ok = False
+                break
+            perms[found, i] = dense[r * across + col]
+        if not ok:
+            continue
+        for h in range(found):  # a map giving a permutation already found (a symmetric board) adds nothing
+            same = True
+            for i in range(n):
+                if perms[h, i] != perms[found, i]:
+                    same = False
+                    break
+            if same:
+                ok = False
+                break
+        if ok:
+            found += 1
+    return perms[:found].copy()
+
+
+@njit(cache=True)
+def free_representatives(images, piece, counts):  # pragma: no cover - compiled
+    """The options that head their orbit (the least option of it) among the pieces used once whose placements no
+    symmetry but the identity fixes (``images``: (G, options), identity first, none -1), in option order."""
+    n_pieces = counts.shape[0]
+    free = np.zeros(n_pieces, np.bool_)
+    for p in range(n_pieces):
+        free[p] = counts[p] == 1
+    seen = np.zeros(n_pieces, np.bool_)
+    for o in range(images.shape[1]):
+        p = piece[o]
+        seen[p] = True
+        for g in range(1, images.shape[0]):
+            if images[g, o] == o:
+                free[p] = False
+    heads = np.empty(images.shape[1], np.int64)
+    k = 0
+    for o in range(images.shape[1]):
+        if not free[piece[o]] or not seen[piece[o]]:
+            continue
+        least = True
+        for g in range(1, images.shape[0]):
+            if images[g, o] < o:
+                least = False
+                break
+        if least:
+            heads[k] = o
+            k += 1
+    return heads[:k].copy()

@@ -162,6 +162,16 @@ def _placement_rows(
 
 
 @functools.lru_cache(maxsize=64)
+def _piece_facts(pieces: tuple[Piece, ...], n_cells: int) -> tuple[np.ndarray, np.ndarray, bool, int]:
+    """Copies and sizes of the pieces (int64), whether their area is the board's, and the most placements a solution
+    can have (`TilingProblem` asks these in every search; the pieces are the same from board to board)."""
+    counts = np.array([p.count for p in pieces], dtype=np.int64)
+    sizes = np.array([p.size for p in pieces], dtype=np.int64)
+    fit = sum(min(p.count, n_cells // p.size) for p in pieces)
+    return counts, sizes, int((counts * sizes).sum()) == n_cells, min(fit, n_cells // int(sizes.min()))
+
+
+@functools.lru_cache(maxsize=64)
 def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The orientations of each piece (``shapes[p]``) as one array for `kernel_build.place`: (forms, size, 2) cells,
     -1 padded, with each form's size and piece (board-independent, so kept for the next board with these pieces)."""
@@ -415,23 +425,22 @@ class TilingProblem:
     @property
     def counts(self) -> np.ndarray:
         """Copies available of each piece (int64)."""
-        return np.array([p.count for p in self.pieces], dtype=np.int64)
+        return _piece_facts(self.pieces, self.n_cells)[0].copy()
 
     @property
     def sizes(self) -> np.ndarray:
         """Cells of each piece (int64)."""
-        return np.array([p.size for p in self.pieces], dtype=np.int64)
+        return _piece_facts(self.pieces, self.n_cells)[1].copy()
 
     @property
     def exact(self) -> bool:
         """True when the pieces' total area equals the board's, so every copy must be used."""
-        return sum(p.area for p in self.pieces) == self.n_cells
+        return _piece_facts(self.pieces, self.n_cells)[2]
 
     @property
     def max_depth(self) -> int:
         """An upper bound on the number of placements in a solution."""
-        fit = sum(min(p.count, self.n_cells // p.size) for p in self.pieces)
-        return min(fit, self.n_cells // int(self.sizes.min()))
+        return _piece_facts(self.pieces, self.n_cells)[3]
 
     # --- options and solutions -------------------------------------------
     def option_cells(self, option: int) -> tuple[int, ...]:
