@@ -29,7 +29,7 @@ from gridgames.grid import ALPHABET, Cell, Grid
 from gridgames.lattices import Lattice, lattice_named, scan_sorted, translation
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
 from gridgames.search.tiling import kernel_build
-from gridgames.shapes import ORDERS
+from gridgames.shapes import ORDERS, Shape
 
 PROBE_BITS = 8
 """Cells after the first blank one whose occupancy selects the candidate list (one-word boards)."""
@@ -133,7 +133,7 @@ def _placement_rows(
     dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
     dense[tuple((coords - low).T)] = np.arange(len(cells))
     if lattice is None and coords.shape[1] == 2:  # square: compiled, all forms at once
-        forms, sizes, owners = _square_forms(tuple(tuple(tuple(form) for form in forms) for forms in shapes))
+        forms, sizes, owners = _square_forms(tuple(tuple(forms) for forms in shapes))
         return kernel_build.place(coords, low, extent, dense.reshape(-1), forms, sizes, owners)
     width = max(len(o) for forms in shapes for o in forms)
     by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
@@ -161,10 +161,9 @@ def _placement_rows(
     return np.concatenate(pieces_out), np.concatenate(rows_out)
 
 
-@functools.lru_cache(maxsize=64)
 def _piece_facts(pieces: tuple[Piece, ...], n_cells: int) -> tuple[np.ndarray, np.ndarray, bool, int]:
     """Copies and sizes of the pieces (int64), whether their area is the board's, and the most placements a solution
-    can have (`TilingProblem` asks these in every search; the pieces are the same from board to board)."""
+    can have."""
     counts = np.array([p.count for p in pieces], dtype=np.int64)
     sizes = np.array([p.size for p in pieces], dtype=np.int64)
     fit = sum(min(p.count, n_cells // p.size) for p in pieces)
@@ -183,10 +182,15 @@ def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.
     return cells, np.array([len(form) for _, form in flat], dtype=np.int64), np.array([p for p, _ in flat], dtype=np.int64)
 
 
-@functools.lru_cache(maxsize=256)
 def _orientation_cells(piece: Piece) -> tuple[tuple[Cell, ...], ...]:
-    """A square piece's orientations as cell tuples (board-independent: computed once per piece)."""
-    return tuple(o.cells for o in piece.orientations())
+    """A square piece's orientations as cell tuples (board-independent: computed once per shape and kind)."""
+    return _orientations_of(piece.shape.cells, piece.kind)
+
+
+@functools.lru_cache(maxsize=256)
+def _orientations_of(cells: tuple[Cell, ...], kind: str) -> tuple[tuple[Cell, ...], ...]:
+    """The fixed orientations' cell tuples of a shape's cells as a piece of that kind turns (`Piece.orientations`)."""
+    return tuple(o.cells for o in Piece("piece", Shape(cells), 1, kind).orientations())
 
 
 def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
@@ -226,16 +230,18 @@ class TilingProblem:
     one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
     lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
     _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
+    _facts: tuple | None = field(default=None, init=False, repr=False)  # cache of `_piece_facts`
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickle every field but the placement cache."""
-        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name != "_placements"}
+        """Pickle every field but the caches."""
+        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name not in ("_placements", "_facts")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """Restore the fields, with an empty placement cache."""
+        """Restore the fields, with empty caches."""
         for name, value in state.items():
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_placements", {})
+        object.__setattr__(self, "_facts", None)
 
     # --- construction ---------------------------------------------------
     @classmethod
@@ -422,25 +428,31 @@ class TilingProblem:
         """Piece names, in piece index order."""
         return tuple(p.name for p in self.pieces)
 
+    def _piece_facts(self) -> tuple[np.ndarray, np.ndarray, bool, int]:
+        """`_piece_facts` of this problem's pieces, computed once (every search asks for them)."""
+        if self._facts is None:
+            object.__setattr__(self, "_facts", _piece_facts(self.pieces, self.n_cells))
+        return self._facts  # type: ignore[return-value]
+
     @property
     def counts(self) -> np.ndarray:
         """Copies available of each piece (int64)."""
-        return _piece_facts(self.pieces, self.n_cells)[0].copy()
+        return self._piece_facts()[0].copy()
 
     @property
     def sizes(self) -> np.ndarray:
         """Cells of each piece (int64)."""
-        return _piece_facts(self.pieces, self.n_cells)[1].copy()
+        return self._piece_facts()[1].copy()
 
     @property
     def exact(self) -> bool:
         """True when the pieces' total area equals the board's, so every copy must be used."""
-        return _piece_facts(self.pieces, self.n_cells)[2]
+        return self._piece_facts()[2]
 
     @property
     def max_depth(self) -> int:
         """An upper bound on the number of placements in a solution."""
-        return _piece_facts(self.pieces, self.n_cells)[3]
+        return self._piece_facts()[3]
 
     # --- options and solutions -------------------------------------------
     def option_cells(self, option: int) -> tuple[int, ...]:
