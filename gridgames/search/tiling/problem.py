@@ -4,7 +4,10 @@
 every piece on the board, and lays them out for the kernels: option masks, the
 candidate lists of first-blank search (options by anchor cell) and of MRV search
 (options by column), neighbour tables and deadlines; boards of at most 64 cells (and
-at most 64 pieces) also get the one-word kernel's probe table (`OneWordArrays`).
+at most 64 pieces) also get the one-word kernel's probe table (`OneWordArrays`). Those are
+built by compiled loops (`kernel_build`: placements of a square board, layout, tables); larger
+problems by numpy (all translations of the orientations of one size at once, `lexsort`s), with
+the same arrays. A piece's orientations are kept from one board to the next.
 
 ``lattice=`` (a `gridgames.lattices.Lattice` or its name) builds a problem on the triangular,
 hexagonal or cubic lattice: the board is then cells in that lattice's coordinates and the
@@ -307,7 +310,8 @@ class TilingProblem:
     ) -> TilingProblem:  # fmt: skip
         """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats allowed).
 
-        The options are sorted by (first cell, piece, cells) and repeats dropped, as the kernels want them.
+        The options are sorted by (first cell, piece, cells) and repeats dropped, as the kernels want them: compiled
+        (`kernel_build.layout`) on one word, else by numpy.
         """
         cells = tuple(cells)
         n = len(cells)
