@@ -423,15 +423,18 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
     """How `count` counts all on a one-word problem by first-blank search: the problem in the scan order to search
     (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own, on boards
     `_squarish` enough; below `ORDER_PROBE_FROM` the diagonals without comparing) and the piece to pre-place there
-    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree. Counts do
-    not depend on the order."""
+    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree: `FIRST_PATHS`
+    first, which settle a tiny tree (the plain search), a small one (the fewest orbits) and a squarish board's tree well
+    under `ORDER_PROBE_FROM` (the diagonals); larger trees are estimated again. Counts do not depend on the order."""
     root, plain = _plain_estimate(problem, prune, FIRST_PATHS)
     if plain <= PLAIN_ONLY:
         return problem, None
     if plain <= PLAIN_FIRST:  # a small tree: the fewest orbits, no estimates (they would cost as much as they save)
         return problem, preplaced(problem)
-    root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0], root)
-    if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
+    squarish = problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem)
+    if not squarish or plain / 8 >= ORDER_PROBE_FROM / 4:  # else the diagonals anyway: a closer estimate changes nothing
+        root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0], root)
+    if squarish:
         other = problem.reordered("diagonal")
         if plain / 8 < ORDER_PROBE_FROM:  # too small a tree for the comparison to pay: the measured default
             other_root, _ = _plain_estimate(other, prune, 0)
