@@ -514,9 +514,16 @@ def _count_preplaced(
         cursor = np.ones(1, dtype=np.int64)
         occupancy = search.start_occupancy[0] & ~problem.one_word.option_mask[roots[0]]
         copies = problem.counts
-        report = None if on_progress is None else (
-            lambda: on_progress((cursor[0] - 1 + search.fraction()) / k, search.solutions * factor))
-        partial = _run_to_the_end(search, budget, report, roots=(roots, cursor, occupancy, copies))
+
+        def report() -> None:
+            """Progress: the roots done and the share of the current root's tree (searched from its placement)."""
+            root = int(roots[cursor[0] - 1])
+            search.start_occupancy[0] = occupancy | problem.one_word.option_mask[root]  # type: ignore[union-attr]
+            search.start_copies[:] = copies
+            search.start_copies[problem.option_piece[root]] -= 1
+            on_progress((cursor[0] - 1 + search.fraction()) / k, search.solutions * factor)  # type: ignore[misc]
+
+        partial = _run_to_the_end(search, budget, None if on_progress is None else report, roots=(roots, cursor, occupancy, copies))
         found, seconds, nodes = search.solutions, seconds + search.seconds, nodes + search.nodes
     else:  # a search per representative
         for i, option in enumerate(pre.representatives):
