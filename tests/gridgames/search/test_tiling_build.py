@@ -136,3 +136,20 @@ def test_free_pieces_head_each_orbit_with_its_least_option() -> None:
             options = np.flatnonzero(problem.option_piece == p)
             assert found[name] == tuple(sorted(set(images[:, options].min(axis=0).tolist())))
             assert len(found[name]) * len(perms) == len(options)  # every orbit is full
+
+
+def test_a_bucket_too_big_for_the_compiled_layout_falls_back_to_numpy_with_the_same_arrays() -> None:
+    from gridgames.search.tiling import kernel_build
+
+    cells = tuple((0, c) for c in range(40))
+    pieces = (Piece("P", Shape(((0, 0), (0, 1), (0, 2))), count=1, kind="fixed"),)
+    # every 3-set holding cell 0: (39 choose 2) = 741 options of one (first cell, piece), over MAX_BUCKET
+    options = [(0, (0, a, b)) for a in range(1, 40) for b in range(a + 1, 40)]
+    assert len(options) > kernel_build.MAX_BUCKET
+    rows = np.array([cs for _, cs in options], dtype=np.int64)
+    assert not kernel_build.layout(np.zeros(len(options), dtype=np.int64), rows, len(cells), 1)[0]
+    problem = TilingProblem.from_options(cells, "row", pieces, options[::-1])
+    want = reference_arrays(cells, pieces, options)
+    for name, expected in want.items():
+        source = problem if hasattr(problem, name) else problem.one_word
+        assert np.array_equal(np.asarray(getattr(source, name)), expected), name
