@@ -1,6 +1,6 @@
 """Benchmark of the polyomino tiling engine (the gridgames.search.tiling package) against the reference solver.
 
-Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing] [--choices [BOARD ...]]
+Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing] [--choices [BOARD ...]] [--stages [BOARD ...]]
 
 Prints, for the 12 pentominoes on 6x10, 5x12, 4x15, 3x20 and 8x8 without its centre:
 the count of all tilings and of distinct ones, wall and CPU seconds (median of --repeat
@@ -140,15 +140,47 @@ def choices(names: list[str]) -> None:
                       f"{found * free.group:7d} tilings, {nodes:12,d} nodes, {time.process_time() - cpu:7.3f} s CPU", flush=True)
 
 
+def stages(names: list[str], repeat: int) -> None:
+    """CPU time of each stage of the whole job the exact-cover peers are compared on (board and pieces to the count):
+    build, plan (`plan_count`: estimates, order, piece), count (symmetry set-up and search); median and least of
+    ``repeat`` runs after three warm-up runs on the board."""
+    from gridgames.search.tiling.driver import plan_count
+
+    print(f"stages of the whole job, CPU ms, median / least of {repeat} runs after 3 warm-up runs; load {load()}")
+    print(f"{'board':<11} {'build':>13} {'plan':>13} {'count':>13} {'job':>13}  nodes      method")
+    for name in names:
+        board = BOARDS[name][0]
+        for _ in range(3):
+            count(TilingProblem.build(board, PENTOMINOES))
+        times: dict[str, list[float]] = {"build": [], "plan": [], "count": [], "job": []}
+        for _ in range(repeat):
+            t0 = time.process_time()
+            problem = TilingProblem.build(board, PENTOMINOES)
+            t1 = time.process_time()
+            plan_count(problem)
+            t2 = time.process_time()
+            result = count(problem)
+            t3 = time.process_time()
+            for key, spent in zip(times, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)):
+                times[key].append(spent * 1000)
+        cells = " ".join(f"{statistics.median(v):6.2f}/{min(v):6.2f}" for v in times.values())
+        print(f"{name:<11} {cells}  {result.nodes:<9,d}  {result.method}  [{check(name, result.count, BOARDS[name][1])}]", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing (median), default 3")
     parser.add_argument("--quick", action="store_true", help="skip the reference on 4x15 and the Dana Scott full count")
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile measurement")
+    parser.add_argument("--stages", nargs="*", help="instead: CPU time of build, plan and count of the whole job, per board "
+                        "(default all five; --repeat runs each)")
     parser.add_argument("--choices", nargs="*", help="instead: each piece and order's cost beside the estimates' choice "
                         "(boards: 6x10 5x12 4x15 3x20 8x8-centre dana-scott; default 8x8-centre dana-scott)")
     args = parser.parse_args(argv)
+    if args.stages is not None:
+        stages(args.stages or list(BOARDS), args.repeat)
+        return
     if args.choices is not None:
         choices(args.choices or ["8x8-centre", "dana-scott"])
         return

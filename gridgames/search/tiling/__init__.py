@@ -11,7 +11,8 @@ Files, one job each: `problem.py` compiles a board and pieces into arrays; `uniq
 prepares counting up to symmetry; `driver.py` runs the kernels (`solve`, `count`,
 `split`, `count_part`); `orbits.py` counts and lists all tilings from the distinct ones
 (each stands for its orbit under the board's symmetries); `kernel_common.py` holds the kernels' structured arguments and
-shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels;
+shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels; `kernel_build.py`
+compiles the arrays of problems on one word (placements, layout, probe table, symmetries);
 `general.py` compiles any exact cover for them (items as cells, secondary items through
 slack options), which is how `ExactCoverPuzzle` problems that are not tilings use them.
 

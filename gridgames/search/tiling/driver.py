@@ -13,7 +13,7 @@ from attrs import frozen
 
 from gridgames.errors import SolverError
 from gridgames.game import CountResult, Placement, Solution
-from gridgames.pieces import colour_balance, colouring_allows
+from gridgames.pieces import colouring_allows
 from gridgames.search.tiling import kernel_multi_word, kernel_one_word
 from gridgames.search.tiling import kernel_common as K
 from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
@@ -24,13 +24,19 @@ from gridgames.search.tiling.unique import Prepared, Unique
 Progress = Callable[[float, int], None]
 
 PLAIN_FIRST = 1 << 17
-"""Nodes of plain search tried before counting all by orbits: a tree that small is done before the set-up would pay."""
+"""Nodes of plain search tried before counting all by orbits with MRV or on several words (a tree that small is done
+before the set-up would pay); on one word with first-blank search, `plan_count` pre-places the free piece with the
+fewest orbits, without estimating the pieces' trees, when the plain tree is estimated under this."""
+
+PLAIN_ONLY = 1 << 14
+"""Plain trees estimated under this many nodes are searched as they are: the symmetry set-up (0.2-0.5 ms) would cost
+about as much as the nodes it saves."""
 
 
 @functools.lru_cache(maxsize=16)
 def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     """The board's colour balance, each option's, and each piece's set of them (computed once per problem)."""
-    dark = np.array([colour_balance([cell]) for cell in problem.cells], dtype=np.int64)
+    dark = 1 - 2 * (np.array(problem.cells, dtype=np.int64).reshape(problem.n_cells, -1).sum(axis=1) % 2)  # colour_balance
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
     span = 2 * int(np.abs(balance).max(initial=0)) + 1
@@ -46,8 +52,14 @@ def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Se
 
     Only meaningful when every copy must be used (`TilingProblem.exact`); False proves there is no solution.
     """
-    board, balance, by_piece = _balances(problem)
-    return colouring_allows(board - sum(balance[int(o)] for o in prefix), zip(by_piece, remaining))
+    board, balance, _ = _balances(problem)
+    return _colour_allows(problem, board - sum(balance[int(o)] for o in prefix), tuple(int(r) for r in remaining))
+
+
+@functools.lru_cache(maxsize=64)
+def _colour_allows(problem: TilingProblem, board: int, remaining: tuple[int, ...]) -> bool:
+    """`colouring_allows` for the problem's pieces (kept: each search of a count asks it again)."""
+    return colouring_allows(board, zip(_balances(problem)[2], remaining))
 
 
 @frozen
@@ -372,6 +384,11 @@ def _upper(estimate: tuple[float, float]) -> float:
     return estimate[0] + 2 * estimate[1]
 
 
+FIRST_PATHS = 64
+"""Random descents telling a tiny or small plain tree (under `PLAIN_ONLY` or `PLAIN_FIRST` nodes) from a larger one,
+whose plan then estimates it again from `ORDER_PATHS`[0] (64 descents cost about 0.1 ms; 3x20's 69k nodes are estimated
+at 61-110k, the other boards' trees at over 0.2M)."""
+
 ORDER_PATHS = (256, 1024)
 """Random descents estimating the plain tree first, and at least those for each order `plan_count` compares."""
 
@@ -406,12 +423,18 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
     """How `count` counts all on a one-word problem by first-blank search: the problem in the scan order to search
     (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own, on boards
     `_squarish` enough; below `ORDER_PROBE_FROM` the diagonals without comparing) and the piece to pre-place there
-    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree. Counts do
-    not depend on the order."""
-    root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0])
-    if plain <= PLAIN_FIRST:
+    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree: `FIRST_PATHS`
+    first, which settle a tiny tree (the plain search), a small one (the fewest orbits) and a squarish board's tree well
+    under `ORDER_PROBE_FROM` (the diagonals); larger trees are estimated again. Counts do not depend on the order."""
+    root, plain = _plain_estimate(problem, prune, FIRST_PATHS)
+    if plain <= PLAIN_ONLY:
         return problem, None
-    if problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem):
+    if plain <= PLAIN_FIRST:  # a small tree: the fewest orbits, no estimates (they would cost as much as they save)
+        return problem, preplaced(problem)
+    squarish = problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem)
+    if not squarish or plain / 8 >= ORDER_PROBE_FROM / 4:  # else the diagonals anyway: a closer estimate changes nothing
+        root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0], root)
+    if squarish:
         other = problem.reordered("diagonal")
         if plain / 8 < ORDER_PROBE_FROM:  # too small a tree for the comparison to pay: the measured default
             other_root, _ = _plain_estimate(other, prune, 0)
@@ -451,13 +474,20 @@ def _choose(problem: TilingProblem, root: Search, plain: float) -> Preplaced | N
     return None if sizes[best] >= plain else candidates[best]
 
 
-def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None) -> bool:
-    """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it."""
+def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None, roots: tuple | None = None) -> bool:
+    """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it.
+
+    With ``roots`` (options, cursor, occupancy, copies: `kernel_one_word.run_roots`), the search goes on under each
+    root option in turn until the last is done."""
     try:
-        while not search.done:
+        while not search.done or (roots is not None and roots[1][0] < len(roots[0])):
             before = search.nodes
             start_time = time.perf_counter()
-            search.step(budget.nodes)
+            if roots is None:
+                search.step(budget.nodes)
+            else:
+                kernel_one_word.run_roots(search.tables, search.state, *roots, search.nodes + budget.nodes)
+                search.seconds += time.perf_counter() - start_time
             budget.update(search.nodes - before, time.perf_counter() - start_time)
             if report is not None:
                 report()
@@ -478,14 +508,32 @@ def _count_preplaced(
     budget = NodeBudget(first=1 << 14)
     partial = False
     k = len(pre.representatives)
-    for i, option in enumerate(pre.representatives):
-        search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
-        report = None if on_progress is None else (
-            lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 (called at once)
-        partial = _run_to_the_end(search, budget, report)
-        found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
-        if partial:
-            break
+    if problem.one_word is not None and not multiword:  # one compiled loop over the representatives
+        search = Search(prep, mrv=mrv, prune=prune, prefix=pre.representatives[:1], target=-1, store=False, buffer=0)
+        roots = np.array(pre.representatives, dtype=np.int64)
+        cursor = np.ones(1, dtype=np.int64)
+        occupancy = search.start_occupancy[0] & ~problem.one_word.option_mask[roots[0]]
+        copies = problem.counts
+
+        def report() -> None:
+            """Progress: the roots done and the share of the current root's tree (searched from its placement)."""
+            root = int(roots[cursor[0] - 1])
+            search.start_occupancy[0] = occupancy | problem.one_word.option_mask[root]  # type: ignore[union-attr]
+            search.start_copies[:] = copies
+            search.start_copies[problem.option_piece[root]] -= 1
+            on_progress((cursor[0] - 1 + search.fraction()) / k, search.solutions * factor)  # type: ignore[misc]
+
+        partial = _run_to_the_end(search, budget, None if on_progress is None else report, roots=(roots, cursor, occupancy, copies))
+        found, seconds, nodes = search.solutions, seconds + search.seconds, nodes + search.nodes
+    else:  # a search per representative
+        for i, option in enumerate(pre.representatives):
+            search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
+            report = None if on_progress is None else (
+                lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 (called at once)
+            partial = _run_to_the_end(search, budget, report)
+            found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
+            if partial:
+                break
     name = problem.pieces[pre.piece].name
     if distinct:
         method = f"distinct by orbits: {name} pre-placed at {k} placements, one per orbit"

@@ -406,3 +406,28 @@ def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover
         squares += nodes * nodes
     mean = total / paths
     return mean, np.sqrt(max(squares / paths - mean * mean, 0.0) / paths)
+
+
+@njit(cache=True)
+def run_roots(t, s, roots, cursor, occupancy, copies, node_limit):  # pragma: no cover - compiled
+    """`run` below each of the ``roots`` options in turn (from the occupancy and copies left given), adding up nodes
+    and solutions in ``s``: when the search under one root is DONE, ``roots[cursor[0]]`` is placed next (depth 1)
+    and ``cursor[0]`` advances. Returns after ``node_limit`` nodes (resume by calling again) or after the last root."""
+    st = s.scalars
+    while True:
+        if st[PHASE] == DONE:
+            k = cursor[0]
+            if k >= roots.shape[0]:
+                return
+            o = roots[k]
+            cursor[0] = k + 1
+            s.copies_left[:] = copies
+            s.copies_left[t.option_piece[o]] -= 1
+            s.occupancy[0] = occupancy | t.option_mask[o]
+            s.chosen[0] = o
+            st[DEPTH] = 1
+            st[BASE] = 1
+            st[PHASE] = ENTER
+        run(t, s, node_limit)
+        if st[NODES] >= node_limit:
+            return

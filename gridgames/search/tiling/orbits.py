@@ -31,6 +31,7 @@ from attrs import frozen
 
 from gridgames.errors import SolverError
 from gridgames.game import Placement, Solution
+from gridgames.search.tiling import kernel_build
 from gridgames.search.tiling.problem import TilingProblem
 from gridgames.search.tiling.unique import Prepared, Unique, option_images, prepare_unique, problem_symmetries  # noqa: F401 (option_images: re-exported)
 
@@ -101,13 +102,11 @@ def free_pieces(problem: TilingProblem) -> tuple[Preplaced, ...]:
     perms, images = problem_symmetries(problem)  # the board's symmetry group on its lattice, as cell permutations
     if len(perms) == 1:
         return ()
-    found = []
-    for p, copies in enumerate(problem.counts.tolist()):
-        opts = np.flatnonzero(problem.option_piece == p)
-        if copies != 1 or not opts.size or (images[1:, opts] == opts).any():
-            continue
-        found.append(Preplaced(p, tuple(sorted(set(images[:, opts].min(axis=0).tolist()))), len(perms)))
-    return tuple(found)
+    heads = kernel_build.free_representatives(images, problem.option_piece, problem.counts)
+    found: dict[int, list[int]] = {}
+    for o, p in zip(heads.tolist(), problem.option_piece[heads].tolist()):
+        found.setdefault(p, []).append(o)
+    return tuple(Preplaced(p, tuple(found[p]), len(perms)) for p in sorted(found))
 
 
 def preplaced(problem: TilingProblem) -> Preplaced | None:

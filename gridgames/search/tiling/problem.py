@@ -4,7 +4,10 @@
 every piece on the board, and lays them out for the kernels: option masks, the
 candidate lists of first-blank search (options by anchor cell) and of MRV search
 (options by column), neighbour tables and deadlines; boards of at most 64 cells (and
-at most 64 pieces) also get the one-word kernel's probe table (`OneWordArrays`).
+at most 64 pieces) also get the one-word kernel's probe table (`OneWordArrays`). Those are
+built by compiled loops (`kernel_build`: placements of a square board, layout, tables); larger
+problems by numpy (all translations of the orientations of one size at once, `lexsort`s), with
+the same arrays. A piece's orientations are kept from one board to the next.
 
 ``lattice=`` (a `gridgames.lattices.Lattice` or its name) builds a problem on the triangular,
 hexagonal or cubic lattice: the board is then cells in that lattice's coordinates and the
@@ -17,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import functools
+
 import attrs
 import numpy as np
 from attrs import field, frozen
@@ -26,7 +31,8 @@ from gridgames.game import Placement, Solution
 from gridgames.grid import ALPHABET, Cell, Grid
 from gridgames.lattices import Lattice, lattice_named, scan_sorted, translation
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
-from gridgames.shapes import ORDERS
+from gridgames.search.tiling import kernel_build
+from gridgames.shapes import ORDERS, Shape
 
 PROBE_BITS = 8
 """Cells after the first blank one whose occupancy selects the candidate list (one-word boards)."""
@@ -97,21 +103,15 @@ class OneWordArrays:
         masks = np.ascontiguousarray(problem.option_masks[:, 0])
         piece = problem.option_piece
         probe = min(PROBE_BITS, n)
-        while True:
-            blank_start, blank_option, blank_run_end, blank_mask, blank_piece = _probe_table(masks, piece, problem.anchor_start, probe)
-            if len(blank_option) <= MAX_TABLE or probe <= 1:
-                break
+        while kernel_build.probe_size(masks, problem.anchor_start, probe) > MAX_TABLE and probe > 1:
             probe -= 2
+        blank_start, blank_option, blank_run_end, blank_mask, blank_piece = kernel_build.probe_entries(
+            masks, piece, problem.anchor_start, probe
+        )
         mrv_option = problem.column_options
-        near = problem.neighbour_list
-        neighbours = np.bitwise_or.reduce(
-            np.where(near >= 0, np.left_shift(np.uint64(1), np.maximum(near, 0).astype(np.uint64)), np.uint64(0)), axis=1
-        ).astype(np.uint64)
-        padded = np.append(neighbours, np.uint64(0))  # index -1 (padding) reads 0
-        border = np.bitwise_or.reduce(padded[problem.option_cell_rows], axis=1) & ~masks
-        late = np.zeros(n, dtype=np.uint64)
-        for p, anchor in zip(problem.deadline_piece.tolist(), problem.deadline_anchor.tolist()):
-            late[anchor + 1 :] |= np.uint64(1 << p)
+        neighbours, border, late = kernel_build.one_word_tables(
+            masks, problem.option_cell_rows, problem.neighbour_list, problem.deadline_piece, problem.deadline_anchor
+        )
         sizes = set(problem.sizes.tolist())
         regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
         return cls(
@@ -119,15 +119,6 @@ class OneWordArrays:
             masks[mrv_option], piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option,
             masks, neighbours, border, late, regions,
         )  # fmt: skip
-
-
-def _probe_table(masks: np.ndarray, piece: np.ndarray, anchor_start: np.ndarray, probe: int) -> tuple[np.ndarray, ...]:
-    """For each cell c and occupancy w of cells c+1..c+probe (entry list c << probe | w), the options anchored at c
-    that miss w: the lists' start offsets (int32), and per entry its option (int32), the end of its run of one piece
-    (int32), its mask (uint64) and piece (uint8); compiled (cached): in numpy this cost 5-10 ms."""
-    from gridgames.search.tiling.kernel_common import probe_table
-
-    return probe_table(np.ascontiguousarray(masks, dtype=np.uint64), piece.astype(np.int64), anchor_start.astype(np.int64), probe)
 
 
 def _placement_rows(
@@ -144,6 +135,9 @@ def _placement_rows(
     extent = coords.max(axis=0) - low + 1
     dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
     dense[tuple((coords - low).T)] = np.arange(len(cells))
+    if lattice is None and coords.shape[1] == 2:  # square: compiled, all forms at once
+        forms, sizes, owners = _square_forms(tuple(tuple(forms) for forms in shapes))
+        return kernel_build.place(coords, low, extent, dense.reshape(-1), forms, sizes, owners)
     width = max(len(o) for forms in shapes for o in forms)
     by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
     for p, forms in enumerate(shapes):
@@ -170,16 +164,44 @@ def _placement_rows(
     return np.concatenate(pieces_out), np.concatenate(rows_out)
 
 
+def _piece_facts(pieces: tuple[Piece, ...], n_cells: int) -> tuple[np.ndarray, np.ndarray, bool, int]:
+    """Copies and sizes of the pieces (int64), whether their area is the board's, and the most placements a solution
+    can have."""
+    counts = np.array([p.count for p in pieces], dtype=np.int64)
+    sizes = np.array([p.size for p in pieces], dtype=np.int64)
+    fit = sum(min(p.count, n_cells // p.size) for p in pieces)
+    return counts, sizes, int((counts * sizes).sum()) == n_cells, min(fit, n_cells // int(sizes.min()))
+
+
+@functools.lru_cache(maxsize=64)
+def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The orientations of each piece (``shapes[p]``) as one array for `kernel_build.place`: (forms, size, 2) cells,
+    -1 padded, with each form's size and piece (board-independent, so kept for the next board with these pieces)."""
+    flat = [(p, form) for p, forms in enumerate(shapes) for form in forms]
+    width = max(len(form) for _, form in flat)
+    cells = np.full((len(flat), width, 2), -1, dtype=np.int64)
+    for f, (_, form) in enumerate(flat):
+        cells[f, : len(form)] = form
+    return cells, np.array([len(form) for _, form in flat], dtype=np.int64), np.array([p for p, _ in flat], dtype=np.int64)
+
+
+def _orientation_cells(piece: Piece) -> tuple[tuple[Cell, ...], ...]:
+    """A square piece's orientations as cell tuples (board-independent: computed once per shape and kind)."""
+    return _orientations_of(piece.shape.cells, piece.kind)
+
+
+@functools.lru_cache(maxsize=256)
+def _orientations_of(cells: tuple[Cell, ...], kind: str) -> tuple[tuple[Cell, ...], ...]:
+    """The fixed orientations' cell tuples of a shape's cells as a piece of that kind turns (`Piece.orientations`)."""
+    return tuple(o.cells for o in Piece("piece", Shape(cells), 1, kind).orientations())
+
+
 def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
     """(cells, 4 or more) int32: each cell's neighbours on the board (cell indices), -1 padded."""
     n = len(cells)
-    index = {cell: i for i, cell in enumerate(cells)}
     if lattice == "square":
-        neighbour_list = np.full((n, 4), -1, dtype=np.int32)
-        for i, (r, c) in enumerate(cells):
-            near = [index[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in index]
-            neighbour_list[i, : len(near)] = near
-        return neighbour_list
+        return kernel_build.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+    index = {cell: i for i, cell in enumerate(cells)}
     grid = lattice_named(lattice)
     neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
     for i, cell in enumerate(cells):
@@ -211,16 +233,18 @@ class TilingProblem:
     one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
     lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
     _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
+    _facts: tuple | None = field(default=None, init=False, repr=False)  # cache of `_piece_facts`
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickle every field but the placement cache."""
-        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name != "_placements"}
+        """Pickle every field but the caches."""
+        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name not in ("_placements", "_facts")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """Restore the fields, with an empty placement cache."""
+        """Restore the fields, with empty caches."""
         for name, value in state.items():
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_placements", {})
+        object.__setattr__(self, "_facts", None)
 
     # --- construction ---------------------------------------------------
     @classmethod
@@ -236,7 +260,7 @@ class TilingProblem:
         order = _pick_order(raw, order)
         cells = _scan_sorted(raw, order)
         items = as_pieces(pieces, one_sided=one_sided)
-        shapes = [[o.cells for o in piece.orientations()] for piece in items]
+        shapes = [_orientation_cells(piece) for piece in items]
         return cls._compile(cells, order, items, *_placement_rows(cells, shapes, None))
 
     @classmethod
@@ -286,13 +310,18 @@ class TilingProblem:
     ) -> TilingProblem:  # fmt: skip
         """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats allowed).
 
-        The options are sorted by (first cell, piece, cells) and repeats dropped, as the kernels want them.
+        The options are sorted by (first cell, piece, cells) and repeats dropped, as the kernels want them: compiled
+        (`kernel_build.layout`) on one word, else by numpy.
         """
         cells = tuple(cells)
         n = len(cells)
         pieces = tuple(pieces)
         if not len(piece_of):
             raise PuzzleError("no piece fits anywhere on the board")
+        if n <= 64 and len(pieces) <= 64:
+            laid = kernel_build.layout(np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces))
+            if laid[0]:
+                return cls._assemble(cells, order, pieces, laid[1:], lattice)
         rows = np.sort(np.where(rows < 0, n, rows), axis=1)  # each row ascending, padding (n) last
         rows = rows[:, : int((rows < n).sum(axis=1).max())]
         rows = np.where(rows >= n, -1, rows)
@@ -343,6 +372,25 @@ class TilingProblem:
             object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
         return problem
 
+    @classmethod
+    def _assemble(cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple, lattice: str) -> TilingProblem:
+        """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy construction)."""
+        option_piece, option_cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end, last = laid
+        n_opt = len(option_piece)
+        if sum(p.area for p in pieces) == len(cells):  # every copy must be used: deadlines apply
+            deadline_piece = np.argsort(last, kind="stable").astype(np.int64)
+            deadline_anchor = last[deadline_piece]
+        else:
+            deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
+        zeros = np.zeros(n_opt, dtype=np.int32)
+        problem = cls(
+            cells, order, pieces, option_piece, option_cell_rows, masks, zeros, zeros.copy(), run_end, anchor_start,
+            column_start, column_options, column_run_end, _neighbour_list(cells, lattice), deadline_piece, deadline_anchor,
+            lattice=lattice,
+        )  # fmt: skip
+        object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
+        return problem
+
     def restrict(self, keep: Iterable[int]) -> TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
         keep = np.unique(np.fromiter((int(o) for o in keep), dtype=np.int64))
@@ -384,26 +432,31 @@ class TilingProblem:
         """Piece names, in piece index order."""
         return tuple(p.name for p in self.pieces)
 
+    def _piece_facts(self) -> tuple[np.ndarray, np.ndarray, bool, int]:
+        """`_piece_facts` of this problem's pieces, computed once (every search asks for them)."""
+        if self._facts is None:
+            object.__setattr__(self, "_facts", _piece_facts(self.pieces, self.n_cells))
+        return self._facts  # type: ignore[return-value]
+
     @property
     def counts(self) -> np.ndarray:
         """Copies available of each piece (int64)."""
-        return np.array([p.count for p in self.pieces], dtype=np.int64)
+        return self._piece_facts()[0].copy()
 
     @property
     def sizes(self) -> np.ndarray:
         """Cells of each piece (int64)."""
-        return np.array([p.size for p in self.pieces], dtype=np.int64)
+        return self._piece_facts()[1].copy()
 
     @property
     def exact(self) -> bool:
         """True when the pieces' total area equals the board's, so every copy must be used."""
-        return sum(p.area for p in self.pieces) == self.n_cells
+        return self._piece_facts()[2]
 
     @property
     def max_depth(self) -> int:
         """An upper bound on the number of placements in a solution."""
-        fit = sum(min(p.count, self.n_cells // p.size) for p in self.pieces)
-        return min(fit, self.n_cells // int(self.sizes.min()))
+        return self._piece_facts()[3]
 
     # --- options and solutions -------------------------------------------
     def option_cells(self, option: int) -> tuple[int, ...]:

@@ -106,3 +106,50 @@ def test_option_images_equal_the_cell_set_lookup(board: Grid, pieces: object) ->
     got = option_images(problem, perms)
     assert np.array_equal(got, expected)
     assert len(perms) > 1 and (got[1:] != np.arange(problem.n_options)).any()
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        Grid.empty(3, 20), Grid.empty(8, 8), CENTRE_8X8, RING,
+        Grid.from_text("#...\n....\n....\n...#"),  # only the half turn and one diagonal mirror
+        Grid.from_text("..#\n...\n..."),  # one diagonal mirror
+        Grid.from_text(".##\n...\n..."),  # no symmetry
+    ],
+    ids=["3x20", "8x8", "8x8-centre", "ring", "two-corners", "one-corner", "asymmetric"],
+)  # fmt: skip
+def test_compiled_board_symmetries_equal_the_python_ones_in_order(board: Grid) -> None:
+    problem = TilingProblem.build(board, {"D": Shape.from_text("##", "D")})
+    assert np.array_equal(board_permutations(problem), symmetry.board_symmetries(problem.cells))
+
+
+def test_free_pieces_head_each_orbit_with_its_least_option() -> None:
+    from gridgames.search.tiling.orbits import free_pieces
+
+    problem = TilingProblem.build(Grid.empty(3, 20), PENTOMINOES)
+    perms = board_permutations(problem)
+    images = option_images(problem, perms)
+    found = {problem.piece_names[f.piece]: f.representatives for f in free_pieces(problem)}
+    assert set(found) == set("FLNPVWYZ")  # I, T, U, X have a placement some symmetry fixes
+    for p, name in enumerate(problem.piece_names):
+        if name in found:
+            options = np.flatnonzero(problem.option_piece == p)
+            assert found[name] == tuple(sorted(set(images[:, options].min(axis=0).tolist())))
+            assert len(found[name]) * len(perms) == len(options)  # every orbit is full
+
+
+def test_a_bucket_too_big_for_the_compiled_layout_falls_back_to_numpy_with_the_same_arrays() -> None:
+    from gridgames.search.tiling import kernel_build
+
+    cells = tuple((0, c) for c in range(40))
+    pieces = (Piece("P", Shape(((0, 0), (0, 1), (0, 2))), count=1, kind="fixed"),)
+    # every 3-set holding cell 0: (39 choose 2) = 741 options of one (first cell, piece), over MAX_BUCKET
+    options = [(0, (0, a, b)) for a in range(1, 40) for b in range(a + 1, 40)]
+    assert len(options) > kernel_build.MAX_BUCKET
+    rows = np.array([cs for _, cs in options], dtype=np.int64)
+    assert not kernel_build.layout(np.zeros(len(options), dtype=np.int64), rows, len(cells), 1)[0]
+    problem = TilingProblem.from_options(cells, "row", pieces, options[::-1])
+    want = reference_arrays(cells, pieces, options)
+    for name, expected in want.items():
+        source = problem if hasattr(problem, name) else problem.one_word
+        assert np.array_equal(np.asarray(getattr(source, name)), expected), name

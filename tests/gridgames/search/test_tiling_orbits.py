@@ -53,10 +53,18 @@ def test_the_numpy_option_images_equal_the_symmetry_modules() -> None:
     assert (tiling.orbits.option_images(problem, perms) == reference).all()
 
 
-def test_a_tree_too_small_for_the_symmetry_set_up_is_counted_by_the_plain_search() -> None:
+def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_piece() -> None:
+    tiny = TilingProblem.build(Grid.empty(3, 10), {k: PENTOMINOES[k] for k in "LNPUVY"})
     small, big = pentominoes(Grid.empty(3, 20)), pentominoes(Grid.empty(4, 15))
-    assert (count(small).count, count(small).method) == (8, "all")
-    assert count(small, method="search").nodes <= tiling.driver.PLAIN_FIRST < count(big, method="search").nodes
+    assert tiling.orbits.preplaced(tiny) is not None  # a piece could be pre-placed, but the set-up would not pay
+    assert (count(tiny).count, count(tiny).method) == (36, "all")
+    assert count(tiny, method="search").nodes <= tiling.driver.PLAIN_ONLY
+    plain = count(small, method="search")
+    assert tiling.driver.PLAIN_ONLY < plain.nodes <= tiling.driver.PLAIN_FIRST < count(big, method="search").nodes
+    fewest = tiling.orbits.preplaced(small)
+    by_orbits = count(small)
+    assert by_orbits.count == plain.count == 8 and by_orbits.nodes < plain.nodes / 2
+    assert by_orbits.method == f"all by orbits: {small.pieces[fewest.piece].name} pre-placed at {len(fewest.representatives)} placements, x 4 symmetries"
     assert count(big).method.startswith("all by orbits")
 
 
