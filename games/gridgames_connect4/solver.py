@@ -8,7 +8,6 @@ a draw 0. Moves are 0-based column indices.
 from __future__ import annotations
 
 import operator
-import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -49,14 +48,9 @@ _SMP_START = 1 << 21  # positions searched alone before a parallel search starts
 
 def kernels_compiled() -> bool:
     """Whether the search kernel is compiled in this process or cached on disk (False: the next solve compiles it)."""
-    dispatcher = S.run_search
-    if dispatcher.signatures:
-        return True
-    try:
-        index = dispatcher._cache._cache_file._index_path  # numba's on-disk cache index
-    except AttributeError:
-        return True
-    return os.path.exists(index)
+    from gridgames.search.compiled import kernels_ready
+
+    return kernels_ready(S.run_search)
 
 
 def nodes_for_seconds(seconds: float, rate: float = DEFAULT_NODE_RATE) -> int:

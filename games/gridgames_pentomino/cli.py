@@ -152,6 +152,7 @@ def solve(
         puzzle: TilingPuzzle | LatticePuzzle = _lattice_puzzle(lattice, board, board_file, pieces, pieces_file, one_sided)
     else:
         puzzle = _puzzle(board if board is not None else DEFAULT_BOARD, board_file, pieces, pieces_file, one_sided)
+    _notice_compiling()
     if parallel and counting:
         _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
         return
@@ -163,6 +164,14 @@ def solve(
         puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color,
         method=method,
     )  # fmt: skip
+
+
+def _notice_compiling() -> None:
+    """Say so on standard error when this run compiles the tiling kernels (the first use of an install only)."""
+    from gridgames.search.tiling import kernels_compiled
+
+    if not kernels_compiled():
+        typer.echo("Compiling the tiling kernels (first use only, about 15 s)...", err=True)
 
 
 def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:

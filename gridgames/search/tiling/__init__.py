@@ -71,6 +71,15 @@ from gridgames.search.tiling.orbits import METHODS, OrbitStream, Plan, plan
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
 
+
+def kernels_compiled() -> bool:
+    """Whether the tiling kernels are ready (False: the next build and count compile them, about 15 s once per install)."""
+    from gridgames.search.compiled import kernels_ready
+    from gridgames.search.tiling import kernel_build, kernel_one_word
+
+    return kernels_ready(kernel_build.place, kernel_build.layout, kernel_one_word.run)
+
+
 __all__ = [
     "METHODS",
     "OrbitStream",
@@ -83,6 +92,7 @@ __all__ = [
     "colour_feasible",
     "count",
     "count_part",
+    "kernels_compiled",
     "plan",
     "prepare_unique",
     "prune_cap",

@@ -268,3 +268,14 @@ def test_json_counts_stay_plain_integers() -> None:
     result = solve("--board", "6x10", "--count", "--unique", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["solutions"] == 2339 and '"solutions": 2339' in result.stdout
+
+
+def test_the_first_use_says_that_the_tiling_kernels_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gridgames.search.tiling as tiling
+
+    monkeypatch.setattr(tiling, "kernels_compiled", lambda: False)
+    first = solve("--board", "3x20", "--count")
+    assert first.exit_code == 0 and "Compiling the tiling kernels" in first.stderr and "8 solutions" in first.stdout
+    monkeypatch.setattr(tiling, "kernels_compiled", lambda: True)
+    later = solve("--board", "3x20", "--count")
+    assert later.exit_code == 0 and "Compiling" not in later.stderr
