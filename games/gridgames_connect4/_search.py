@@ -68,7 +68,7 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
     FI[0, I_BASE] = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask, cellv,
                table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book):
     """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
@@ -333,12 +333,14 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 prefetch(gens, cbase // 8)
                 st2(CK, d, i, ckey)
                 CB[d, i] = cbase
-                if etc and not cut:
-                    cdata = tt_find(table, gens, cbase, wide, ckey, gen)
+            if etc:  # probe once every child's bucket is on its way (the loads overlap)
+                for i in range(count - 1, -1, -1):
+                    cdata = tt_find(table, gens, CB[d, i], wide, ld2(CK, d, i), gen)
                     if cdata != np.uint64(0) and -upper_of(cdata) >= beta:
                         cut = True
                         r = -upper_of(cdata)
-                        FI[d, I_BEST] = c
+                        FI[d, I_BEST] = MC[d, i]
+                        break
             if cut:
                 col = FI[d, I_BEST]
                 if mirrored:
