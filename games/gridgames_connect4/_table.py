@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames_connect4._bits import bmod, high32, low32, low64, popcount64
+from gridgames_connect4._bits import bmodf, high32, low32, low64, popcount64
 
 NO_LOWER = -60
 NO_UPPER = 60
@@ -32,9 +32,9 @@ HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
 
 @njit(cache=True)
-def bucket_of(skey, nbuckets):
-    """First word of the bucket of skey."""
-    return bmod(skey, nbuckets) * BUCKET_WORDS
+def bucket_of(skey, nbuckets, minv):
+    """First word of the bucket of skey (minv: (2**64 - 1) // nbuckets, see _bits.bmodf)."""
+    return bmodf(skey, nbuckets, minv) * BUCKET_WORDS
 
 
 @njit(cache=True)

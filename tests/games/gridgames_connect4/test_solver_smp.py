@@ -65,7 +65,7 @@ def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
              two._table, two._gens, two._buckets, two._wide)
     helpers = two._helpers
     helpers.start(kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
-                                         two._book))
+                                         two._book, two._busy))
     helpers.threads[0].join(timeout=120)
     assert helpers.answer() == expected  # the helper (jittered order) finished and reported
     assert helpers.stop() > 1000
