@@ -37,7 +37,7 @@ STATE_SIZE = 12
 NOT_IN_BOOK = 1000
 CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
-BUSY_PLIES = 10  # with searchers in parallel: nodes this close to the root are marked busy while searched
+BUSY_PLIES = 20  # with searchers in parallel: nodes this close to the root are marked busy while searched
 
 
 @njit(cache=True)
@@ -284,6 +284,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             own_under = shr(winning_cells(p, mask, board, h, k), 1)  # cells under the side to move's threats
             win2 = False  # whether a move wins with the side to move's next disc (two plies on)
             count = 0
+            cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))  # the children's mirrored stones to move
+            mm = ld2(FU, d, U_MM)
             for i in range(w - 1, -1, -1):
                 c = order[i]
                 mv = band(moves, ld1(colmask, c))
@@ -300,6 +302,14 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
                     if win2:
                         break
+                    # the child's key and bucket: start loading the bucket now (the probes below find it there)
+                    ckey = badd(opp, bor(mask, mv))
+                    cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
+                    if blt(cmkey, ckey):
+                        ckey = cmkey
+                    cbase = bucket_of(ckey, nbuckets, minv)
+                    prefetch(table, cbase)
+                    prefetch(gens, cbase // 8)
                     if not is_zero(band(mv, shr(own_under, 1))):
                         s += 16  # two under one's own threat: the opponent cannot play on top of it
                     if not is_zero(band(mv, own_under)):
@@ -315,10 +325,14 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         st2(MV, d, j, ld2(MV, d, j - 1))
                         MC[d, j] = MC[d, j - 1]
                         SC[j] = SC[j - 1]
+                        st2(CK, d, j, ld2(CK, d, j - 1))
+                        CB[d, j] = CB[d, j - 1]
                         j -= 1
                     st2(MV, d, j, mv)
                     MC[d, j] = c
                     SC[j] = s
+                    st2(CK, d, j, ckey)
+                    CB[d, j] = cbase
             if win2:  # mv wins with the side to move's next disc: the best score it can still have
                 r = (cells - 1 - n) // 2
                 step = 1
@@ -332,23 +346,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     r = beta
                     step = 1
                     continue
-            # the children's table buckets: start loading them now, and near the root look for a cutoff there
-            cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
-            mm = ld2(FU, d, U_MM)
+            # near the root, look for a cutoff in the children's table entries (their buckets are on their way)
             etc = cells - n >= ETC_MIN_EMPTY
             cut = False
-            for i in range(count):
-                mv = ld2(MV, d, i)
-                c = MC[d, i]
-                ckey = badd(opp, bor(mask, mv))
-                cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
-                if blt(cmkey, ckey):
-                    ckey = cmkey
-                cbase = bucket_of(ckey, nbuckets, minv)
-                prefetch(table, cbase)
-                prefetch(gens, cbase // 8)
-                st2(CK, d, i, ckey)
-                CB[d, i] = cbase
             if nbusy > 0 and d <= BUSY_PLIES:  # children another searcher is busy with go last (stable)
                 front = 0
                 for i in range(count):
