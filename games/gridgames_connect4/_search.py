@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4._bits import (
-    badd, band, bandnot, bdec, beq, bit_index, blt, bmod, bor, bxor, is_zero, ld1, ld2, low64, popcount, prefetch, shl,
-    shr, st2,
+    badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, popcount64,
+    prefetch, shl, shr, st2,
 )
 from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4._table import (
@@ -57,9 +57,15 @@ def book_score(keys, scores, key):
 
 
 @njit(cache=True)
+def busy_slot(key, nbusy):
+    """The slot of key in busy marks of nbusy (a power of 2) slots: a multiplicative hash of its low word."""
+    return np.int64((low64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - popcount64(np.uint64(nbusy - 1))))
+
+
+@njit(cache=True)
 def unmark(busy, key):
     """Clear key's busy mark (if another position has not taken its slot since)."""
-    slot = bmod(key, busy.shape[0])
+    slot = busy_slot(key, busy.shape[0])
     if busy[slot] == low64(key):
         busy[slot] = 0
 
@@ -91,8 +97,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
     helpers of a parallel search each take their own).
     book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
     empty one with depth -1 when there is none; 64-bit boards only).
-    busy: shared by searchers running in parallel (empty when alone): a node within BUSY_PLIES of the root has
-    its key in slot key mod len(busy) while its children are searched, and a child marked busy there is
+    busy: shared by searchers running in parallel (empty when alone; else a power of 2 of slots): a node within
+    BUSY_PLIES of the root has its key in slot busy_slot(key) while its children are searched, and a child marked busy there is
     searched last, so parallel searchers take different subtrees first.
     """
     nbusy = busy.shape[0]
@@ -353,7 +359,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 front = 0
                 for i in range(count):
                     ck = ld2(CK, d, i)
-                    if busy[bmod(ck, nbusy)] == low64(ck):
+                    if busy[busy_slot(ck, nbusy)] == low64(ck):
                         for j in range(i, front, -1):
                             t = ld2(MV, d, j)
                             st2(MV, d, j, ld2(MV, d, j - 1))
@@ -384,7 +390,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 step = 1
                 continue
             if nbusy > 0 and d <= BUSY_PLIES:
-                busy[bmod(skey, nbusy)] = low64(skey)
+                busy[busy_slot(skey, nbusy)] = low64(skey)
             step = 2
         elif step == 1:  # return r from the node at depth d
             if d == 0:

@@ -8,7 +8,9 @@ never takes another position's bounds; a bucket being cleared by another searche
 entry of an older generation still holds true bounds. Wide entries (boards whose keys need two words) could be
 read half-written, so boards with wide entries search alone.
 
-Helpers run the same search with their own tie-breaking between equally rated moves and their own stacks; whoever
+Helpers run the same search with their own tie-breaking between equally rated moves and their own stacks, and every
+searcher marks the nodes near the root it is searching in a small shared array of busy keys and searches a child
+another searcher marked busy last, so the searchers take different subtrees first (as in ABDADA); whoever
 finishes first writes the score into the control block and raises the stop flag, which the others check between
 slices of their search.
 """
