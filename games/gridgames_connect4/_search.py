@@ -98,8 +98,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
     book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
     empty one with depth -1 when there is none; 64-bit boards only).
     busy: shared by searchers running in parallel (empty when alone; else a power of 2 of slots): a node within
-    BUSY_PLIES of the root has its key in slot busy_slot(key) while its children are searched, and a child marked busy there is
-    searched last, so parallel searchers take different subtrees first.
+    BUSY_PLIES of the root has its key in slot busy_slot(key) while its children are searched, and a child marked
+    busy there is searched last, so parallel searchers take different subtrees first.
     """
     nbusy = busy.shape[0]
     minv = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(nbuckets)
