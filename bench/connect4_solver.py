@@ -3,7 +3,7 @@
 Usage: python bench/connect4_solver.py [FILE ...] [--sample N] [--hard-sample N] [--steininger 7x6|9x5|10x6]
                                        [--weak] [--table-mb M] [--batch] [--no-compile-timing]
                                        [--peer-python PATH]    (connect-four-ai on the same lines, side by side)
-       python bench/connect4_solver.py --empty [WxH ...] [--weak]      (empty boards, one solve each)
+       python bench/connect4_solver.py --empty [WxH ...] [--weak] [--jobs N]   (empty boards, one solve each)
        python bench/connect4_solver.py --tromp 13                      (who wins, every board with w + h <= 13)
 
 Follows Pons' test protocol: the transposition table is reset before each position (untimed), the time and the
@@ -189,6 +189,8 @@ def main() -> None:
     parser.add_argument("--table-mb", type=float, default=None, help="table size in MiB (default 56)")
     parser.add_argument("--batch", action="store_true", help="also time solve_many on each set (one compiled call)")
     parser.add_argument("--empty", nargs="*", default=None, metavar="WxH", help="solve empty boards (default 7x6)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="with --empty: searchers on one position (Solver(jobs=N): helper threads, one table)")
     parser.add_argument("--tromp", type=int, default=None, metavar="N",
                         help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N")
     parser.add_argument("--peer-python", default=None, metavar="PATH",
@@ -204,10 +206,12 @@ def main() -> None:
         boards = ([tuple(map(int, b.split("x"))) for b in args.empty] or [(7, 6)]) if args.empty is not None else [
             (w, h) for h in range(4, args.tromp - 3) for w in range(4, args.tromp - h + 1)]
         weak = args.weak or args.tromp is not None
+        print(f"jobs {args.jobs} (cpu s: every thread of the process)")
         print(f"{'board':<6} {'mode':<6} {'score':>5} {'explored':>15} {'wall s':>8} {'cpu s':>8} {'M pos/cpu-s':>11}  load")
         for width, height in boards:
-            solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb)
+            solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb, jobs=args.jobs)
             solver.solve_many([[0] * min(height, 3)])  # compile outside the timing
+            solver.solve([0] * min(height, 3))  # the resumable kernel too (the path of jobs > 1)
             solver.reset()
             wall, cpu = time.perf_counter(), time.process_time()
             score = solver.solve([], weak=weak)

@@ -32,6 +32,21 @@ def popcount64(typingctx, x):  # noqa: ARG001 - numba intrinsic signature
 
 
 @intrinsic
+def mulhi64(typingctx, a, b):  # noqa: ARG001 - numba intrinsic signature
+    """The high 64 bits of the 128-bit product of two uint64 (one multiply instruction)."""
+    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        x = builder.zext(context.cast(builder, args[0], signature.args[0], types.uint64), i128)
+        y = builder.zext(context.cast(builder, args[1], signature.args[1], types.uint64), i128)
+        return builder.trunc(builder.lshr(builder.mul(x, y), ir.Constant(i128, 64)), ir.IntType(64))
+
+    return types.uint64(a, b), codegen
+
+
+@intrinsic
 def prefetch(typingctx, array, index):  # noqa: ARG001 - numba intrinsic signature
     """Hint the CPU to load the cache line of array[index] (LLVM prefetch for reading)."""
 
@@ -72,6 +87,7 @@ beq = _helper("beq")
 blt = _helper("blt")
 popcount = _helper("popcount")
 bmod = _helper("bmod")
+bmodf = _helper("bmodf")
 zero_like = _helper("zero_like")
 one_like = _helper("one_like")
 low32 = _helper("low32")
@@ -207,6 +223,23 @@ def _bmod(a, m):
             return np.int64((r + a[0] % mm) % mm)
         return impl
     return lambda a, m: np.int64(a % U64(m))
+
+
+@overload(bmodf)
+def _bmodf(a, m, minv):
+    """a mod m (m < 2**31) as an int64, minv = (2**64 - 1) // m: one word by a multiply (Barrett), no division."""
+    if _pair(a):
+        return lambda a, m, minv: bmod(a, m)
+
+    def impl(a, m, minv):
+        mm = U64(m)
+        r = a - mulhi64(a, minv) * mm  # the quotient estimate is at most 2 short
+        if r >= mm:
+            r -= mm
+        if r >= mm:
+            r -= mm
+        return np.int64(r)
+    return impl
 
 
 @overload(zero_like)

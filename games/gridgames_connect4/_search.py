@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4._bits import (
-    badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, prefetch, shl, shr,
-    st2,
+    badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, popcount64,
+    prefetch, shl, shr, st2,
 )
 from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4._table import (
@@ -37,6 +37,7 @@ STATE_SIZE = 12
 NOT_IN_BOOK = 1000
 CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
+BUSY_PLIES = 20  # with searchers in parallel: nodes this close to the root are marked busy while searched
 
 
 @njit(cache=True)
@@ -56,6 +57,20 @@ def book_score(keys, scores, key):
 
 
 @njit(cache=True)
+def busy_slot(key, nbusy):
+    """The slot of key in busy marks of nbusy (a power of 2) slots: a multiplicative hash of its low word."""
+    return np.int64((low64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - popcount64(np.uint64(nbusy - 1))))
+
+
+@njit(cache=True)
+def unmark(busy, key):
+    """Clear key's busy mark (if another position has not taken its slot since)."""
+    slot = busy_slot(key, busy.shape[0])
+    if busy[slot] == low64(key):
+        busy[slot] = 0
+
+
+@njit(cache=True)
 def start_search(st, FU, FI, p, mask, w, h, lo, hi):
     """Set up a search of the position (p, mask) for its exact score within [lo, hi] (null-window bisection)."""
     st[:] = 0
@@ -68,9 +83,9 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
     FI[0, I_BASE] = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask, cellv,
-               table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book):
+               table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book, busy):
     """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
 
     Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
@@ -82,7 +97,12 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
     helpers of a parallel search each take their own).
     book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
     empty one with depth -1 when there is none; 64-bit boards only).
+    busy: shared by searchers running in parallel (empty when alone; else a power of 2 of slots): a node within
+    BUSY_PLIES of the root has its key in slot busy_slot(key) while its children are searched, and a child marked
+    busy there is searched last, so parallel searchers take different subtrees first.
     """
+    nbusy = busy.shape[0]
+    minv = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(nbuckets)
     w = order.shape[0]
     jmul = (np.uint64(jitter) * np.uint64(0xBF58476D1CE4E5B9)) | np.uint64(1)
     if fresh:
@@ -130,6 +150,19 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             p = ld2(FU, d, U_P)
             mask = ld2(FU, d, U_M)
             n = n0 + d
+            if FI[d, I_BASE] < 0:  # the parent did not prefetch this node's bucket (a forced move): start it now
+                key = badd(p, mask)
+                mkey = badd(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
+                flags = 0
+                if blt(mkey, key):
+                    key = mkey
+                    flags = F_MIRRORED
+                st2(FU, d, U_KEY, key)
+                FI[d, I_FLAGS] = flags
+                base = bucket_of(key, nbuckets, minv)
+                FI[d, I_BASE] = base
+                prefetch(table, base)
+                prefetch(gens, base // 8)
             opp = bxor(p, mask)
             possible = band(badd(mask, bottom), board)
             opp_win = winning_cells(opp, mask, board, h, k)
@@ -217,17 +250,6 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 step = 2
                 continue
             base = FI[d, I_BASE]
-            if base < 0:
-                key = badd(p, mask)
-                mkey = badd(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
-                flags = 0
-                if blt(mkey, key):
-                    key = mkey
-                    flags = F_MIRRORED
-                st2(FU, d, U_KEY, key)
-                FI[d, I_FLAGS] = flags
-                base = bucket_of(key, nbuckets)
-                FI[d, I_BASE] = base
             skey = ld2(FU, d, U_KEY)
             mirrored = FI[d, I_FLAGS] == F_MIRRORED
             if n <= book[2]:  # within the opening book's depth: its exact score, if it has the position
@@ -268,6 +290,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             own_under = shr(winning_cells(p, mask, board, h, k), 1)  # cells under the side to move's threats
             win2 = False  # whether a move wins with the side to move's next disc (two plies on)
             count = 0
+            cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))  # the children's mirrored stones to move
+            mm = ld2(FU, d, U_MM)
             for i in range(w - 1, -1, -1):
                 c = order[i]
                 mv = band(moves, ld1(colmask, c))
@@ -284,6 +308,14 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
                     if win2:
                         break
+                    # the child's key and bucket: start loading the bucket now (the probes below find it there)
+                    ckey = badd(opp, bor(mask, mv))
+                    cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
+                    if blt(cmkey, ckey):
+                        ckey = cmkey
+                    cbase = bucket_of(ckey, nbuckets, minv)
+                    prefetch(table, cbase)
+                    prefetch(gens, cbase // 8)
                     if not is_zero(band(mv, shr(own_under, 1))):
                         s += 16  # two under one's own threat: the opponent cannot play on top of it
                     if not is_zero(band(mv, own_under)):
@@ -299,10 +331,14 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         st2(MV, d, j, ld2(MV, d, j - 1))
                         MC[d, j] = MC[d, j - 1]
                         SC[j] = SC[j - 1]
+                        st2(CK, d, j, ld2(CK, d, j - 1))
+                        CB[d, j] = CB[d, j - 1]
                         j -= 1
                     st2(MV, d, j, mv)
                     MC[d, j] = c
                     SC[j] = s
+                    st2(CK, d, j, ckey)
+                    CB[d, j] = cbase
             if win2:  # mv wins with the side to move's next disc: the best score it can still have
                 r = (cells - 1 - n) // 2
                 step = 1
@@ -316,29 +352,36 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     r = beta
                     step = 1
                     continue
-            # the children's table buckets: start loading them now, and near the root look for a cutoff there
-            cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
-            mm = ld2(FU, d, U_MM)
+            # near the root, look for a cutoff in the children's table entries (their buckets are on their way)
             etc = cells - n >= ETC_MIN_EMPTY
             cut = False
-            for i in range(count):
-                mv = ld2(MV, d, i)
-                c = MC[d, i]
-                ckey = badd(opp, bor(mask, mv))
-                cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
-                if blt(cmkey, ckey):
-                    ckey = cmkey
-                cbase = bucket_of(ckey, nbuckets)
-                prefetch(table, cbase)
-                prefetch(gens, cbase // 8)
-                st2(CK, d, i, ckey)
-                CB[d, i] = cbase
-                if etc and not cut:
-                    cdata = tt_find(table, gens, cbase, wide, ckey, gen)
+            if nbusy > 0 and d <= BUSY_PLIES:  # children another searcher is busy with go last (stable)
+                front = 0
+                for i in range(count):
+                    ck = ld2(CK, d, i)
+                    if busy[busy_slot(ck, nbusy)] == low64(ck):
+                        for j in range(i, front, -1):
+                            t = ld2(MV, d, j)
+                            st2(MV, d, j, ld2(MV, d, j - 1))
+                            st2(MV, d, j - 1, t)
+                            t = ld2(CK, d, j)
+                            st2(CK, d, j, ld2(CK, d, j - 1))
+                            st2(CK, d, j - 1, t)
+                            tc = MC[d, j]
+                            MC[d, j] = MC[d, j - 1]
+                            MC[d, j - 1] = tc
+                            tc = CB[d, j]
+                            CB[d, j] = CB[d, j - 1]
+                            CB[d, j - 1] = tc
+                        front += 1
+            if etc:  # probe once every child's bucket is on its way (the loads overlap)
+                for i in range(count - 1, -1, -1):
+                    cdata = tt_find(table, gens, CB[d, i], wide, ld2(CK, d, i), gen)
                     if cdata != np.uint64(0) and -upper_of(cdata) >= beta:
                         cut = True
                         r = -upper_of(cdata)
-                        FI[d, I_BEST] = c
+                        FI[d, I_BEST] = MC[d, i]
+                        break
             if cut:
                 col = FI[d, I_BEST]
                 if mirrored:
@@ -346,6 +389,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 tt_store(table, gens, base, wide, skey, gen, r, NO_UPPER, col, 0)
                 step = 1
                 continue
+            if nbusy > 0 and d <= BUSY_PLIES:
+                busy[busy_slot(skey, nbusy)] = low64(skey)
             step = 2
         elif step == 1:  # return r from the node at depth d
             if d == 0:
@@ -365,6 +410,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         col = w - 1 - col
                     tt_store(table, gens, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, score, NO_UPPER, col,
                              bit_length(nodes - FI[d, I_NODES]))
+                    if nbusy > 0 and d <= BUSY_PLIES:
+                        unmark(busy, ld2(FU, d, U_KEY))
                 r = score
             else:
                 if score > FI[d, I_A]:
@@ -402,6 +449,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 if FI[d, I_FLAGS] != F_FORCED:
                     tt_store(table, gens, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, NO_LOWER, r, NO_MOVE,
                              bit_length(nodes - FI[d, I_NODES]))
+                    if nbusy > 0 and d <= BUSY_PLIES:
+                        unmark(busy, ld2(FU, d, U_KEY))
                 step = 1
 
 
@@ -415,6 +464,7 @@ def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV
     reset: a fresh table for each position.
     """
     count = starts.shape[0] - 1
+    busy = np.zeros(0, np.uint64)
     for i in range(count):  # check every position before searching any
         p, mask, code, at = replay(cols[starts[i]:starts[i + 1]], width, h, k, bottom, board)
         status[i] = code
@@ -437,6 +487,6 @@ def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV
             lo = -1
             hi = 1
         run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, cellv, table, gens,
-                   nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0, book)
+                   nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0, book, busy)
         out[i] = st[S_SCORE]
         explored[i] = st[S_NODES]

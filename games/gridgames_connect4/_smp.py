@@ -8,7 +8,9 @@ never takes another position's bounds; a bucket being cleared by another searche
 entry of an older generation still holds true bounds. Wide entries (boards whose keys need two words) could be
 read half-written, so boards with wide entries search alone.
 
-Helpers run the same search with their own tie-breaking between equally rated moves and their own stacks; whoever
+Helpers run the same search with their own tie-breaking between equally rated moves and their own stacks, and every
+searcher marks the nodes near the root it is searching in a small shared array of busy keys and searches a child
+another searcher marked busy last, so the searchers take different subtrees first (as in ABDADA); whoever
 finishes first writes the score into the control block and raises the stop flag, which the others check between
 slices of their search.
 """
@@ -24,6 +26,7 @@ from gridgames_connect4 import _search as S
 
 # control block (int64): stop flag, who answered (helper number, 0: none), the score, each helper's positions
 C_STOP, C_WHO, C_SCORE, C_EXPLORED = 0, 1, 2, 3
+BUSY_SLOTS = 4096  # the busy marks shared by the searchers (see _search.run_search)
 HELPER_SLICE = 1 << 18  # positions between two looks at the stop flag (a few hundredths of a second)
 
 
@@ -32,10 +35,10 @@ def _helper_main(kargs: tuple[Any, ...], stack: tuple[np.ndarray, ...], ctl: np.
     """One helper thread: search until done or told to stop; report the score if first."""
     st = np.zeros(S.STATE_SIZE, np.int64)
     fresh = True
-    n, p, mask, lo, hi, gen, lower_rows, book = search
+    n, p, mask, lo, hi, gen, lower_rows, book, busy = search
     while ctl[C_STOP] == 0:
         paused = S.run_search(st, *stack, n, *kargs, gen, HELPER_SLICE, fresh, p, mask, lo, hi, lower_rows,
-                              number, book)
+                              number, book, busy)
         fresh = False
         ctl[C_EXPLORED + number - 1] = st[S.S_NODES]
         if not paused:
@@ -55,12 +58,13 @@ class Helpers:
         self.threads: list[threading.Thread] = []
 
     def start(self, kargs: tuple[Any, ...], stack: tuple[np.ndarray, ...], search: tuple[Any, ...]) -> None:
-        """Start the helpers on `search` = (plies, p, mask, lo, hi, generation, lower rows, book).
+        """Start the helpers on `search` = (plies, p, mask, lo, hi, generation, lower rows, book, busy marks).
 
         kargs: run_search's arguments from the board's height to `wide`; stack: the caller's stack arrays (each
         helper gets its own of the same shapes).
         """
         self.ctl[:] = 0
+        search[8][:] = 0  # busy marks a stopped helper may have left
         for number in range(1, self.count + 1):
             own = tuple(np.zeros_like(a) for a in stack)
             thread = threading.Thread(target=_helper_main, args=(kargs, own, self.ctl, number, search),

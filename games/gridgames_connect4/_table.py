@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames_connect4._bits import bmod, high32, low32, low64, popcount64
+from gridgames_connect4._bits import bmodf, high32, low32, low64, popcount64
 
 NO_LOWER = -60
 NO_UPPER = 60
@@ -32,27 +32,28 @@ HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
 
 @njit(cache=True)
-def bucket_of(skey, nbuckets):
-    """First word of the bucket of skey."""
-    return bmod(skey, nbuckets) * BUCKET_WORDS
+def bucket_of(skey, nbuckets, minv):
+    """First word of the bucket of skey (minv: (2**64 - 1) // nbuckets, see _bits.bmodf)."""
+    return bmodf(skey, nbuckets, minv) * BUCKET_WORDS
 
 
 @njit(cache=True)
 def tt_find(table, gens, base, wide, skey, gen):
     """Data of the entry for skey in the bucket at base, if the bucket is of generation gen (0 if none)."""
-    if gens[base // BUCKET_WORDS] != gen:
+    ub = np.uint64(base)  # unsigned indices: no test for negative ones
+    if gens[ub >> np.uint64(3)] != gen:
         return np.uint64(0)
     if wide:
         lo = low64(skey)
         target = high32(skey) << np.uint64(32)
         for i in range(0, BUCKET_WORDS, 2):
-            second = table[base + i + 1]
-            if table[base + i] == lo and (second & HIGH32) == target:
+            second = table[ub + np.uint64(i + 1)]
+            if table[ub + np.uint64(i)] == lo and (second & HIGH32) == target:
                 return second & LOW32
     else:
         target = low32(skey) << np.uint64(32)
         for i in range(BUCKET_WORDS):
-            e = table[base + i]
+            e = table[ub + np.uint64(i)]
             if (e & HIGH32) == target:
                 return e & LOW32
     return np.uint64(0)

@@ -136,6 +136,7 @@ class Solver:
     book: Any = field(default=None, kw_only=True)
     _book: tuple[np.ndarray, np.ndarray, int] = field(init=False, repr=False)
     _helpers: Any = field(default=None, init=False, repr=False)
+    _busy: np.ndarray = field(init=False, repr=False)
     _words: int = field(default=1, init=False, repr=False)
     _bottom: Any = field(init=False, repr=False)
     _board: Any = field(init=False, repr=False)
@@ -260,12 +261,12 @@ class Solver:
         self._gen = np.ones(1, dtype=np.int64)
         if not (isinstance(self.jobs, int) and self.jobs >= 1):
             raise SolverError(f"jobs must be a positive integer, got {self.jobs!r}")
+        self._busy = np.zeros(0, np.uint64)  # alone: no busy marks
         if self.jobs > 1 and not self._wide:  # helper threads share the table
             self._helpers = _smp.Helpers(self.jobs - 1)
-        raw = np.zeros(size + 8, dtype=np.uint64)
-        start = (-raw.ctypes.data % _LINE) // 8  # align buckets to cache lines
-        self._table = raw[start : start + size]
-        self._gens = np.zeros(self._buckets, dtype=np.uint16)
+            self._busy = np.zeros(_smp.BUSY_SLOTS, np.uint64)
+        self._table = _huge_page_zeros(size, np.uint64)  # buckets aligned to cache lines (and huge pages)
+        self._gens = _huge_page_zeros(self._buckets, np.uint16)
 
     @property
     def table_bytes(self) -> int:
@@ -497,7 +498,7 @@ class Solver:
                 if watch is not None or helpers is not None:
                     step = min(step, _SLICE)
                 paused = S.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask), lo,
-                                      hi, self._lower_rows, 0, self._book)
+                                      hi, self._lower_rows, 0, self._book, self._busy)
                 fresh = False
                 self.explored = base + int(st[S.S_NODES])
                 if not paused:
@@ -509,7 +510,7 @@ class Solver:
                     if not helpers.threads and st[S.S_NODES] >= _SMP_START:
                         helpers.start(kargs, self._stack,
                                       (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
-                                       self._book))
+                                       self._book, self._busy))
                 if watch is not None:
                     phase_window = (int(st[S.S_LO]), int(st[S.S_HI]))
                     if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
@@ -621,6 +622,19 @@ class Solver:
                 break  # proven result: deeper search changes nothing
         self.explored += spent
         return best_cols[0], reached
+
+
+_HUGE_PAGE = 2 << 20
+
+
+def _huge_page_zeros(count: int, dtype: Any) -> np.ndarray:
+    """A zeroed array aligned to a cache line; from 1 MiB on, to a 2 MiB boundary inside an allocation of at least
+    4 MiB: numpy asks Linux for transparent huge pages on those, so random probes of it cost no TLB misses."""
+    nbytes = count * np.dtype(dtype).itemsize
+    align = _HUGE_PAGE if nbytes >= _HUGE_PAGE // 2 else _LINE
+    raw = np.zeros(max(nbytes + align, 2 * _HUGE_PAGE if align == _HUGE_PAGE else 0), np.uint8)
+    start = -raw.ctypes.data % align
+    return raw[start:start + nbytes].view(dtype)
 
 
 def _int(board: Any) -> int:

@@ -366,6 +366,17 @@ def test_mirrored_positions_score_the_same_and_match_minimax():
         assert small.analyze(mirrored) == small.analyze(moves)[::-1]
 
 
+@pytest.mark.parametrize("table_mb", [0.0625, 1, 16, None])
+def test_the_table_and_its_generations_are_aligned_to_cache_lines_or_huge_pages(table_mb):
+    solver = Solver(table_mb=table_mb)
+    for array, count in ((solver._table, solver._buckets * 8), (solver._gens, solver._buckets)):
+        assert array.shape == (count,) and not array.any()
+        line = 2 << 20 if array.nbytes >= 1 << 20 else 64  # from 1 MiB on: a huge-page boundary
+        assert array.ctypes.data % line == 0
+    moves = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5]
+    assert solver.solve(moves) == Solver(table_mb=1).solve(moves)
+
+
 def test_the_tables_subtree_size_is_the_bit_length_of_the_count():
     from gridgames_connect4._table import bit_length
 

@@ -107,7 +107,7 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
 
     expected = full_columns()
     monkeypatch.setattr(solver_module, "_SMP_START", 40)  # start the helper early in each column's search
-    monkeypatch.setattr(solver_module, "_SLICE", 20)
+    monkeypatch.setattr(solver_module, "_SLICE", 5)  # and look at its answer often (later columns are short)
     real_answer, real_search = _smp.Helpers.answer, Solver._search
     searches = []
 

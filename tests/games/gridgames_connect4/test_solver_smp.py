@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from gridgames_connect4 import _search as S
 from gridgames_connect4 import _smp
 from gridgames_connect4 import solver as solver_module
 from gridgames_connect4.solver import Solver
@@ -65,9 +66,36 @@ def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
              two._table, two._gens, two._buckets, two._wide)
     helpers = two._helpers
     helpers.start(kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
-                                         two._book))
+                                         two._book, two._busy))
     helpers.threads[0].join(timeout=120)
     assert helpers.answer() == expected  # the helper (jittered order) finished and reported
     assert helpers.stop() > 1000
     assert two.solve(moves) == expected
     assert two.explored < 100  # the root's entry, written by the helper, answers at once
+
+
+def _key(solver: Solver, p: int, mask: int) -> int:
+    """The table key of a position: the smaller of its key and its mirror image's."""
+    h, w = solver.height, solver.width
+    column = (1 << (h + 1)) - 1
+
+    def mirror(x: int) -> int:
+        return sum(((x >> (c * (h + 1))) & column) << ((w - 1 - c) * (h + 1)) for c in range(w))
+
+    return min(p + mask, mirror(p) + mirror(mask))
+
+
+def test_children_marked_busy_are_searched_last_and_the_score_stays_exact():
+    moves = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5]  # -3 after about 120,000 positions: no helper starts (2^21)
+    alone = Solver(table_mb=16)
+    expected = alone.solve(moves)
+    marked = Solver(table_mb=16, jobs=2)
+    p, mask, _ = marked._position(moves)
+    busy = marked._busy
+    for c in range(1, marked.width):  # every root child but column 0's, as if other searchers had them
+        cell = marked._cell(mask, c)
+        key = _key(marked, p ^ mask, mask | cell)
+        busy[S.busy_slot(np.uint64(key), len(busy))] = key
+    assert marked.solve(moves) == expected
+    assert marked.explored != alone.explored  # another first child: another tree
+    assert not busy.any()  # each mark was cleared when its node was done
