@@ -112,7 +112,6 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
     d = st[S_D]
     r = st[S_R]
     step = st[S_STEP]
-    even_rows = lower_rows if h % 2 == 0 else bandnot(board, lower_rows)  # rows 1, 3, 5... counted from 1
     while True:
         if st[S_PHASE] == 0:
             lo = st[S_LO]
