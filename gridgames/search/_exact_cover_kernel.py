@@ -97,7 +97,7 @@ def _uncover(i, top, up, down, left, right, length):  # type: ignore[no-untyped-
         p = up[p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(top, up, down, left, right, length, choice, branches, tried, state, budget, stop_at_solution):  # type: ignore[no-untyped-def]
     """Search on from ``state`` for at most ``budget`` nodes; returns BUDGET_SPENT, FOUND or FINISHED.
 

@@ -111,7 +111,7 @@ def frontier_span(board: Grid, pieces: Sequence[Iterable[Cell]]) -> int:
     return _placement_table(fill, shapes)[2]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _steps_modular(cur, nxt, blocked, starts, masks, span, prime, i0, i1):  # pragma: no cover - compiled
     """Advance the DP modulo ``prime`` (< 2^62) over cells i0..i1 in scan order; the result is left in ``cur``."""
     size = cur.shape[0]
@@ -142,7 +142,7 @@ def _steps_modular(cur, nxt, blocked, starts, masks, span, prime, i0, i1):  # pr
         cur[:] = a
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _steps_log2(cur, nxt, blocked, starts, masks, span, i0, i1):  # pragma: no cover - compiled
     """The same DP in floating point, rescaled at every cell; returns the log2 of the scale taken out (-inf: no tiling)."""
     size = cur.shape[0]

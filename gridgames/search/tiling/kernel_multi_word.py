@@ -181,7 +181,7 @@ def _enter_mrv(occ, d, primary, rem, masks, w0, w1, opt_piece, lst, grp, starts,
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(t, s, node_limit):
     """Multi-word twin of the one-word kernel's `run`; the occupancy is updated in place."""
     masks, w0, w1, opt_piece, lst, grp, sizes = t.option_masks, t.first_word, t.last_word, t.option_piece, t.candidates, t.run_end, t.piece_size

@@ -102,7 +102,7 @@ def _enter(occ, used, rem, primary, d, mrv, probe, starts, e_mask, e_piece, e_ru
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(t, s, node_limit):
     """Advance the search until DONE, ``node_limit`` nodes, or a full output buffer; return the rows written.
 
@@ -341,7 +341,7 @@ def _closed_misfit(o, occ, rem, cap, reach0, border, nbr, sizes):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover - compiled
     """Knuth's estimate of the nodes first-blank search (`run`, pruning with ``cap``) visits below each of the
     ``roots`` options placed first, summed: the mean over about ``paths`` random descents, the same number from
@@ -408,7 +408,7 @@ def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover
     return mean, np.sqrt(max(squares / paths - mean * mean, 0.0) / paths)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_roots(t, s, roots, cursor, occupancy, copies, node_limit):  # pragma: no cover - compiled
     """`run` below each of the ``roots`` options in turn (from the occupancy and copies left given), adding up nodes
     and solutions in ``s``: when the search under one root is DONE, ``roots[cursor[0]]`` is placed next (depth 1)
