@@ -193,14 +193,21 @@ def layout(piece_of, rows, n, n_pieces):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _bounds(coords):  # pragma: no cover - compiled
+    """The cells' bounding box: least row, least column, greatest row, greatest column."""
+    r0, c0 = coords[0, 0], coords[0, 1]
+    r1, c1 = r0, c0
+    for i in range(coords.shape[0]):
+        r0, r1 = min(r0, coords[i, 0]), max(r1, coords[i, 0])
+        c0, c1 = min(c0, coords[i, 1]), max(c1, coords[i, 1])
+    return r0, c0, r1, c1
+
+
+@njit(cache=True)
 def square_neighbours(coords):  # pragma: no cover - compiled
     """(cells, 4) int32: each square cell's neighbours up, down, left, right that are on the board, -1 padded."""
     n = coords.shape[0]
-    r0, c0 = coords[0, 0], coords[0, 1]
-    r1, c1 = r0, c0
-    for i in range(n):
-        r0, r1 = min(r0, coords[i, 0]), max(r1, coords[i, 0])
-        c0, c1 = min(c0, coords[i, 1]), max(c1, coords[i, 1])
+    r0, c0, r1, c1 = _bounds(coords)
     height, across = r1 - r0 + 3, c1 - c0 + 3  # a margin of one off the board all round
     dense = np.full(height * across, -1, np.int64)
     for i in range(n):
@@ -358,11 +365,7 @@ def square_symmetries(coords, maps):  # pragma: no cover - compiled
     translation of the bounding box, carry the cells (``coords``, bit order) onto themselves, as distinct (G, n)
     int32 cell permutations in the maps' order (identity first)."""
     n = coords.shape[0]
-    r0, c0 = coords[0, 0], coords[0, 1]
-    r1, c1 = r0, c0
-    for i in range(n):
-        r0, r1 = min(r0, coords[i, 0]), max(r1, coords[i, 0])
-        c0, c1 = min(c0, coords[i, 1]), max(c1, coords[i, 1])
+    r0, c0, r1, c1 = _bounds(coords)
     height, across = r1 - r0 + 1, c1 - c0 + 1
     dense = np.full(height * across, -1, np.int64)
     for i in range(n):
