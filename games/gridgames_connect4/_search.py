@@ -4,10 +4,12 @@ Beyond Pascal Pons' search: a position and its mirror image share a table entry;
 the best move; a node with a single non-losing move plays it without the table; static bounds end a search when
 a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells, or one
 ply earlier when a single column has an odd number); while the moves are ordered (by the useful threats they
-create, a move under one's own threat last, the table's best move first) a move that wins with the side to
-move's next disc ends the search, and without one the upper bound drops by one (Steininger's window tightening);
-near the root the children's table entries are probed for a cutoff before any is searched (enhanced
-transposition cutoff). The stack lives in arrays owned by the caller, so a search paused after a budget of
+create, more for those the opponent must answer soon, a move under one's own threat last, the table's best move
+first) a move that wins with the side to move's next disc ends the search, and without one the upper bound drops
+by one (Steininger's window tightening); near the root the children's table entries are probed for a cutoff
+before any is searched (enhanced transposition cutoff). The search fails soft: a node whose moves all fail low
+returns (and stores) the best bound its children returned rather than alpha, so the table and the root's
+bisection get tighter bounds. The stack lives in arrays owned by the caller, so a search paused after a budget of
 positions resumes where it stopped.
 """
 
@@ -26,9 +28,12 @@ from gridgames_connect4._table import (
 )
 
 # Frame fields. FU (boards): stones to move, all stones, their mirrors, symmetric key. FI (int64): alpha, beta,
-# moves left, flags (1: forced, 2: key mirrored), nodes at entry, best column, bucket base (-1: not computed).
+# moves left, flags (1: forced, 2: key mirrored), nodes at entry, best column, bucket base (-1: not computed), the
+# best score a child has returned so far (NO_VALUE: none yet).
 U_P, U_M, U_PM, U_MM, U_KEY = 0, 1, 2, 3, 4
-I_A, I_B, I_CNT, I_FLAGS, I_NODES, I_BEST, I_BASE = 0, 1, 2, 3, 4, 5, 6
+I_A, I_B, I_CNT, I_FLAGS, I_NODES, I_BEST, I_BASE, I_V = 0, 1, 2, 3, 4, 5, 6, 7
+FRAME_INTS = 8
+NO_VALUE = -1000
 F_FORCED, F_MIRRORED = 1, 2
 # Search state (int64 array): phase (0: pick a window, 1: searching, 2: done), lo, hi, window, depth, value,
 # step (0: enter, 1: return, 2: next move), nodes, score.
@@ -37,6 +42,9 @@ STATE_SIZE = 12
 NOT_IN_BOOK = 1000
 CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
+# move order weights: each useful threat a move creates, and again if the opponent could play on it next (it must
+# block) or one cell above such a cell (measured in bench/README.md, "Fail-soft and forcing threats")
+W_THREAT, W_PLAYABLE, W_ABOVE_PLAYABLE = 32, 32, 16
 BUSY_PLIES = 20  # with searchers in parallel: nodes this close to the root are marked busy while searched
 
 
@@ -242,6 +250,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 FI[d, I_FLAGS] = F_FORCED
                 FI[d, I_A] = alpha
                 FI[d, I_B] = beta
+                FI[d, I_V] = NO_VALUE
                 FI[d, I_CNT] = 1
                 FI[d, I_BEST] = NO_MOVE
                 st2(MV, d, 0, moves)
@@ -282,6 +291,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             FI[d, I_A] = alpha
             FI[d, I_B] = beta
             FI[d, I_BEST] = NO_MOVE
+            FI[d, I_V] = NO_VALUE
             # order the moves: most useful new threats last (searched first; a threat right above an opponent's
             # is useless), a move right under one's own threat first (searched last), one two cells under it half a
             # threat higher, the table's move above all
@@ -296,7 +306,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 mv = band(moves, ld1(colmask, c))
                 if not is_zero(mv):
                     wc = winning_cells(bor(p, mv), mask, board, h, k)
-                    s = popcount(bandnot(wc, useless)) * 32
+                    uw = bandnot(wc, useless)
+                    s = popcount(uw) * W_THREAT
                     if cells - n >= CELL_VALUE_MIN_EMPTY:
                         s += cellv[bit_index(mv)]
                     after = bor(bandnot(possible, mv), band(shl(mv, 1), board))  # playable after mv
@@ -307,6 +318,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                         win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
                     if win2:
                         break
+                    s += (popcount(band(uw, after)) * W_PLAYABLE
+                          + popcount(band(uw, band(shl(after, 1), board))) * W_ABOVE_PLAYABLE)
                     # the child's key and bucket: start loading the bucket now (the probes below find it there)
                     ckey = badd(opp, bor(mask, mv))
                     cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
@@ -415,6 +428,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             else:
                 if score > FI[d, I_A]:
                     FI[d, I_A] = score
+                if score > FI[d, I_V]:
+                    FI[d, I_V] = score
                 step = 2
         else:  # play the next move of the node at depth d
             c = FI[d, I_CNT]
@@ -443,8 +458,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 FI[d + 1, I_B] = -FI[d, I_A]
                 d += 1
                 step = 0
-            else:
-                r = FI[d, I_A]
+            else:  # every move failed low: the best of the children's bounds is the node's (fail-soft)
+                r = FI[d, I_V]
                 if FI[d, I_FLAGS] != F_FORCED:
                     tt_store(table, gens, FI[d, I_BASE], wide, ld2(FU, d, U_KEY), gen, NO_LOWER, r, NO_MOVE,
                              bit_length(nodes - FI[d, I_NODES]))

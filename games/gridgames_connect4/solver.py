@@ -187,7 +187,7 @@ class Solver:
         depth = self._cells + 2
         pair = (2,) if self._words == 2 else ()
         self._stack = (
-            np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, 7), np.int64),  # frames
+            np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, S.FRAME_INTS), np.int64),  # frames
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
             np.zeros(w, np.int64),  # move scores

@@ -200,6 +200,32 @@ def test_positions_with_a_single_column_of_odd_height_left_match_plain_minimax(w
         checked += 1
 
 
+@pytest.mark.parametrize(("width", "height", "connect", "two_words"),
+                         [(5, 4, 4, False), (5, 4, 4, True), (4, 5, 3, False)])
+def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, height, connect, two_words):
+    # the search fails soft: a test "score > m?" answers with a bound r that must hold (true <= r when r <= m,
+    # true >= r otherwise) though it may lie beyond m; the table keeps those bounds from one window to the next
+    rng = random.Random(f"soft{width}x{height}c{connect}")
+    small = Solver(width, height, connect, table_bits=16, two_words=two_words)
+    cells = width * height
+    for _ in range(30):
+        moves = random_open_position(rng, width, height, connect, rng.randrange(8, cells - 5))
+        grid = grid_of(moves, width)
+        if any(len(grid[c]) < height and _lines_through(width, height, connect, c, len(grid[c]),
+                                                         grid[:c] + (grid[c] + (len(moves) % 2,),) + grid[c + 1:])
+               for c in range(width)):
+            continue  # the side to move wins at once: not a position the search is asked about
+        true = minimax_score(width, height, connect, grid)
+        p, mask, n = small._position(moves)
+        small.reset()
+        for m in rng.sample(range(-(cells - n) // 2, (cells + 1 - n) // 2), 4):
+            r = small._search(p, mask, n, m, m + 1, 1 << 40)
+            if r <= m:
+                assert true <= r, (moves, m, r, true)
+            else:
+                assert true >= r, (moves, m, r, true)
+
+
 # -- best_move ------------------------------------------------------------------------------------------
 
 
