@@ -2,15 +2,16 @@
 
 Beyond Pascal Pons' search: a position and its mirror image share a table entry; the table keeps both bounds and
 the best move; a node with a single non-losing move plays it without the table; static bounds end a search when
-a side can no longer line up (and Allis' claimeven when every column has an even number of empty cells, or one
-ply earlier when a single column has an odd number); while the moves are ordered (by the useful threats they
-create, more for those the opponent must answer soon, a move under one's own threat last, the table's best move
-first) a move that wins with the side to move's next disc ends the search, and without one the upper bound drops
-by one (Steininger's window tightening); near the root the children's table entries are probed for a cutoff
-before any is searched (enhanced transposition cutoff). The search fails soft: a node whose moves all fail low
-returns (and stores) the best bound its children returned rather than alpha, so the table and the root's
-bisection get tighter bounds. The stack lives in arrays owned by the caller, so a search paused after a budget of
-positions resumes where it stopped.
+a side can no longer line up, and Allis' claimeven when it settles the position (the defender answers a move
+right above it, and one in a column with an odd number of empty cells in another such column; with an odd number
+of those columns the side to move plays one first and then defends the same way); while the moves are ordered (by
+the useful threats they create, more for those the opponent must answer soon, a move under one's own threat last,
+the table's best move first) a move that wins with the side to move's next disc ends the search, and without one
+the upper bound drops by one (Steininger's window tightening); near the root the children's table entries are
+probed for a cutoff before any is searched (enhanced transposition cutoff). The search fails soft: a node whose
+moves all fail low returns (and stores) the best bound its children returned rather than alpha, so the table and
+the root's bisection get tighter bounds. The stack lives in arrays owned by the caller, so a search paused after a
+budget of positions resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -62,6 +63,18 @@ def book_score(keys, scores, key):
     if lo < keys.shape[0] and keys[lo] == key:
         return np.int64(scores[lo])
     return NOT_IN_BOOK
+
+
+@njit(cache=True)
+def fill_up(cells, empty, h):
+    """The cells and, above each, every empty cell up to its column's top (the cells above must be empty)."""
+    pro = empty
+    shift = 1
+    while shift < h:
+        cells = bor(cells, band(pro, shl(cells, shift)))
+        pro = band(pro, shl(pro, shift))
+        shift *= 2
+    return cells
 
 
 @njit(cache=True)
@@ -217,34 +230,45 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 r = 0
                 step = 1
                 continue
-            if alpha >= -1 and is_zero(bandnot(possible, lower_rows)):
-                # every column has an even number of empty cells: by always answering in the same column the
-                # opponent gets the upper cell of each pair (Allis' claimeven), so the side to move only ever
-                # holds the lower ones; then it cannot win, and it loses if the opponent lines up in the upper ones
-                if not has_line(bor(p, band(empty, lower_rows)), h, k):
-                    if alpha >= 0:
-                        r = 0
-                        step = 1
-                        continue
-                    if has_line(bor(opp, bandnot(empty, lower_rows)), h, k):
-                        r = -1
-                        step = 1
-                        continue
-            if beta <= 1:
-                odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
-                if not is_zero(odd) and is_zero(band(odd, bdec(odd))):
-                    # a single such column: the side to move plays there, then answers in the same column each
-                    # time (claimeven) and holds every empty cell outside the lower rows; the opponent cannot win
-                    # if it cannot line up in the lower ones, and loses if the side to move lines up in the others
-                    if not has_line(bor(opp, band(empty, lower_rows)), h, k):
-                        if beta <= 0:
+            # Allis' claimeven with the odd columns paired: with an even number of columns holding an odd number of
+            # empty cells, the opponent answers a move in an even column right above it, and a move in an odd
+            # column with the lowest cell of another odd column; then the side to move holds only lower cells of
+            # the even columns and cells of the odd ones. It cannot win if it cannot line up in those, and loses
+            # if the opponent lines up in the upper cells of the even columns. With an odd number of odd columns
+            # the side to move plays the lowest cell of one of them first, then answers in the same way.
+            odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
+            m = popcount(odd)
+            if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= 1):
+                in_odd = fill_up(odd, empty, h)  # the empty cells of the odd columns
+                lower = band(empty, lower_rows)
+                if m % 2 == 0:
+                    if not has_line(bor(p, bor(lower, in_odd)), h, k):
+                        if alpha >= 0:
                             r = 0
                             step = 1
                             continue
-                        if has_line(bor(p, bandnot(empty, lower_rows)), h, k):
-                            r = 1
+                        if has_line(bor(opp, bandnot(bandnot(empty, lower_rows), in_odd)), h, k):
+                            r = -1
                             step = 1
                             continue
+                else:
+                    found = NO_VALUE
+                    rest = odd
+                    for _ in range(m):
+                        first = bandnot(rest, bdec(rest))  # the first move goes to this cell
+                        rest = bxor(rest, first)
+                        others = bandnot(in_odd, fill_up(first, empty, h))
+                        if not has_line(bor(opp, bor(lower, others)), h, k):
+                            if beta <= 0:
+                                found = 0
+                                break
+                            if has_line(bor(p, bandnot(bandnot(empty, lower_rows), others)), h, k):
+                                found = 1
+                                break
+                    if found != NO_VALUE:
+                        r = found
+                        step = 1
+                        continue
             FI[d, I_NODES] = nodes
             if is_zero(band(moves, bdec(moves))):  # a single move: play it without the table
                 FI[d, I_FLAGS] = F_FORCED

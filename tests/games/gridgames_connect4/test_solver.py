@@ -200,6 +200,29 @@ def test_positions_with_a_single_column_of_odd_height_left_match_plain_minimax(w
         checked += 1
 
 
+@pytest.mark.parametrize(("width", "height", "connect", "two_words", "odd_columns"),
+                         [(5, 4, 4, False, 2), (5, 4, 4, False, 3), (4, 5, 4, False, 2), (5, 4, 3, False, 2),
+                          (5, 4, 4, True, 2), (5, 4, 4, True, 3)])
+def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(width, height, connect, two_words,
+                                                                                odd_columns):
+    # claimeven with the odd columns paired (the defender answers a move in one with the lowest cell of another;
+    # with an odd number of them the side to move first takes one) fires on these positions
+    rng = random.Random(f"pairs{width}x{height}c{connect}o{odd_columns}")
+    small = Solver(width, height, connect, table_bits=16, two_words=two_words)
+    checked = 0
+    while checked < 25:
+        moves = random_open_position(rng, width, height, connect, rng.randrange(6, width * height - 4))
+        grid = grid_of(moves, width)
+        if sum((height - len(column)) % 2 for column in grid) != odd_columns:
+            continue
+        expected = minimax_score(width, height, connect, grid)
+        small.reset()
+        assert small.solve(moves) == expected, moves
+        small.reset()
+        assert small.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
+        checked += 1
+
+
 @pytest.mark.parametrize(("width", "height", "connect", "two_words"),
                          [(5, 4, 4, False), (5, 4, 4, True), (4, 5, 3, False)])
 def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, height, connect, two_words):
