@@ -21,7 +21,7 @@ from numba import njit
 
 from gridgames_connect4._bits import (
     badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, popcount64,
-    prefetch, shl, shr, st2,
+    prefetch, shl, shr, st2, zero_like,
 )
 from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4._table import (
@@ -239,8 +239,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
             m = popcount(odd)
             if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= 1):
-                in_odd = fill_up(odd, empty, h)  # the empty cells of the odd columns
                 lower = band(empty, lower_rows)
+                in_odd = zero_like(odd) if m == 0 else fill_up(odd, empty, h)  # the empty cells of the odd columns
                 if m % 2 == 0:
                     if not has_line(bor(p, bor(lower, in_odd)), h, k):
                         if alpha >= 0:
@@ -251,7 +251,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                             r = -1
                             step = 1
                             continue
-                else:
+                elif not has_line(bor(opp, lower), h, k):  # else the opponent lines up whichever column is first
                     found = NO_VALUE
                     rest = odd
                     for _ in range(m):
