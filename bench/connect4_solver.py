@@ -48,7 +48,8 @@ _COMPILE_PROBE = (
 
 # Runs in the peer's interpreter: connect-four-ai's default Solver on the lines given on stdin, the table reset before
 # each (untimed), as we do. That Solver carries the depth-8 book the package ships (a line of at most 8 moves is
-# answered from it, 0 positions explored); its Python API has no switch to turn the book off. Prints "score explored seconds" per line.
+# answered from it, 0 positions explored); its Python API has no switch to turn the book off. Prints "score explored
+# seconds" per line.
 _PEER_SCRIPT = """
 import sys, time
 from connect_four_ai import Position, Solver

@@ -179,39 +179,14 @@ def test_solve_and_analyze_match_plain_minimax_on_small_boards(width, height, co
         assert small.analyze(moves, weak=True) == [None if e is None else (e > 0) - (e < 0) for e in expected]
 
 
-@pytest.mark.parametrize(("width", "height", "connect", "two_words"),
-                         [(5, 4, 4, False), (4, 5, 4, False), (5, 4, 3, False), (5, 4, 4, True)])
-def test_positions_with_a_single_column_of_odd_height_left_match_plain_minimax(width, height, connect, two_words):
-    # the search's claimeven rule one ply early (play the odd column, then claim the cells above each reply)
-    # fires exactly on these positions; strong and weak scores must stay those of an exhaustive minimax
-    rng = random.Random(f"odd{width}x{height}c{connect}")
+def check_positions_with_odd_columns(width: int, height: int, connect: int, two_words: bool, odd_columns: int,
+                                     seed: str, plies: tuple[int, int]) -> None:
+    """25 random positions with `odd_columns` columns of odd height left: strong and weak scores match minimax."""
+    rng = random.Random(seed)
     small = Solver(width, height, connect, table_bits=16, two_words=two_words)
     checked = 0
     while checked < 25:
-        moves = random_open_position(rng, width, height, connect, rng.randrange(3, width * height - 6))
-        grid = grid_of(moves, width)
-        if sum((height - len(column)) % 2 for column in grid) != 1:
-            continue
-        expected = minimax_score(width, height, connect, grid)
-        small.reset()
-        assert small.solve(moves) == expected, moves
-        small.reset()
-        assert small.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
-        checked += 1
-
-
-@pytest.mark.parametrize(("width", "height", "connect", "two_words", "odd_columns"),
-                         [(5, 4, 4, False, 2), (5, 4, 4, False, 3), (4, 5, 4, False, 2), (5, 4, 3, False, 2),
-                          (5, 4, 4, True, 2), (5, 4, 4, True, 3)])
-def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(width, height, connect, two_words,
-                                                                                odd_columns):
-    # claimeven with the odd columns paired (the defender answers a move in one with the lowest cell of another;
-    # with an odd number of them the side to move first takes one) fires on these positions
-    rng = random.Random(f"pairs{width}x{height}c{connect}o{odd_columns}")
-    small = Solver(width, height, connect, table_bits=16, two_words=two_words)
-    checked = 0
-    while checked < 25:
-        moves = random_open_position(rng, width, height, connect, rng.randrange(6, width * height - 4))
+        moves = random_open_position(rng, width, height, connect, rng.randrange(*plies))
         grid = grid_of(moves, width)
         if sum((height - len(column)) % 2 for column in grid) != odd_columns:
             continue
@@ -221,6 +196,26 @@ def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(w
         small.reset()
         assert small.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
         checked += 1
+
+
+@pytest.mark.parametrize(("width", "height", "connect", "two_words"),
+                         [(5, 4, 4, False), (4, 5, 4, False), (5, 4, 3, False), (5, 4, 4, True)])
+def test_positions_with_a_single_column_of_odd_height_left_match_plain_minimax(width, height, connect, two_words):
+    # the search's claimeven rule one ply early (play the odd column, then claim the cells above each reply)
+    # fires exactly on these positions; strong and weak scores must stay those of an exhaustive minimax
+    check_positions_with_odd_columns(width, height, connect, two_words, 1, f"odd{width}x{height}c{connect}",
+                                     (3, width * height - 6))
+
+
+@pytest.mark.parametrize(("width", "height", "connect", "two_words", "odd_columns"),
+                         [(5, 4, 4, False, 2), (5, 4, 4, False, 3), (4, 5, 4, False, 2), (5, 4, 3, False, 2),
+                          (5, 4, 4, True, 2), (5, 4, 4, True, 3)])
+def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(width, height, connect, two_words,
+                                                                                odd_columns):
+    # claimeven with the odd columns paired (the defender answers a move in one with the lowest cell of another;
+    # with an odd number of them the side to move first takes one) fires on these positions
+    check_positions_with_odd_columns(width, height, connect, two_words, odd_columns,
+                                     f"pairs{width}x{height}c{connect}o{odd_columns}", (6, width * height - 4))
 
 
 @pytest.mark.parametrize(("width", "height", "connect", "two_words"),
