@@ -75,11 +75,13 @@ def make_book_app() -> typer.Typer:
             typer.echo(f"Interrupted: {done:,} of {report.entries:,} positions solved, kept in {report.checkpoint}; "
                        "run the same command again to continue.", err=True)
             raise typer.Exit(EXIT_INTERRUPTED)
-        rate = report.solved / report.seconds if report.seconds > 0 else 0.0
+        searched = report.solved - report.derived
+        rate = searched / report.seconds if report.seconds > 0 else 0.0
         resumed = f" ({report.resumed:,} read back from the checkpoint)" if report.resumed else ""
         reruns = f"; {report.reruns} parts rerun after a worker died" if report.reruns else ""
-        typer.echo(f"Wrote {report.path}: {report.entries:,} positions{resumed}, {report.solved:,} solved in "
-                   f"{report.seconds:.1f} s ({rate:,.0f} positions/s){reruns}.")
+        typer.echo(f"Wrote {report.path}: {report.entries:,} positions{resumed}, {searched:,} searched in "
+                   f"{report.seconds:.1f} s ({rate:,.1f} positions/s), {report.derived:,} scored from their "
+                   f"children{reruns}.")
 
     @app.command("info")
     def info(

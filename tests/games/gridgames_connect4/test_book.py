@@ -15,7 +15,9 @@ pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver
 
 from gridgames_connect4.book import HEADER_SIZE, Book, BookError, BookKeys, default_book  # noqa: E402
 from gridgames_connect4 import book_build  # noqa: E402
-from gridgames_connect4.book_build import build_book, checkpoint_path, enumerate_entries, plan_parts, solve_part  # noqa: E402
+from gridgames_connect4.book_build import (  # noqa: E402
+    build_book, checkpoint_path, decode_keys, enumerate_entries, plan_parts, solve_part,
+)
 from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver  # noqa: E402
 from gridgames.cli import app  # noqa: E402
@@ -108,6 +110,34 @@ def test_the_plan_cuts_small_plies_finely() -> None:
         assert sum(len(part) for part in mine) == count
     assert [len(part) for part in parts[-151:]] == [1] * 151  # plies 0 to 3: 1 + 4 + 25 + 121 positions, one per part
     assert len(parts[-152]) == 8  # ply 4: 568 positions in parts of 568 // 64
+
+
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 5), (9, 6)])
+def test_keys_decode_to_the_stones_they_were_made_from(width: int, height: int) -> None:
+    geometry = BookKeys(width, height, 4)
+    rng = random.Random(width * 10 + height)
+    positions = [geometry.replay(_random_position(rng, width, height, rng.randrange(0, 20))) for _ in range(200)]
+    keys = np.array([p + mask for p, mask, _ in positions], dtype=np.uint64)
+    p, mask = decode_keys(width, height, keys)
+    assert p.tolist() == [q for q, _, _ in positions] and mask.tolist() == [m for _, m, _ in positions]
+
+
+def test_a_build_searches_only_the_deepest_ply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    searched: list[int] = []
+
+    def counting(job: book_build.BookJob, keys: np.ndarray) -> np.ndarray:
+        searched.extend(keys.tolist())
+        return solve_part(job, keys)
+
+    monkeypatch.setattr(book_build, "solve_part", counting)
+    report = build_book(5, 4, 4, 5, tmp_path / "b.bin", table_bits=16)
+    keys, plies = enumerate_entries(5, 4, 4, 5)
+    assert sorted(searched) == sorted(keys[plies == 5].tolist())
+    assert report.derived == int((plies < 5).sum()) > 0 and report.solved == report.entries == len(keys)
+    book = Book.load(tmp_path / "b.bin")
+    solver = Solver(5, 4, 4, table_bits=16)
+    for key in keys[plies < 5].tolist():  # the scores derived from the children's are the solver's
+        assert solver.solve(book.geometry.moves_of_key(key)) == book.score_of_key(key)
 
 
 def _random_position(rng: random.Random, width: int, height: int, plies: int) -> list[int]:
