@@ -14,7 +14,8 @@ gets) on `Connect4State`, whose evaluation reads the state's bitboard.
   book or not) a 7-ply heuristic search: strong but beatable.
 * ``perfect``: a best move of the opening book where it covers the position (every
   position with fewer discs than the book's depth), else the solver's; among equally
-  scored moves a random one. What happens when neither answers in time: see
+  scored moves a random one. When the score does not fit the time but the outcome
+  does, a move that keeps the win. What happens when neither answers in time: see
   `SolverPlayer`.
 
 Every level takes an immediate win and blocks an immediate loss. Every computer
@@ -169,7 +170,8 @@ class SolverPlayer:
     ``exact_first`` (the perfect player): the exact search gets the whole node budget of
     ``think * share`` (at the solver's fixed conservative rate, `solver.nodes_for_seconds`),
     so a position the book or the solver answers within ``think`` is always played exactly.
-    When neither does (on 7x6 without a book: the positions of the first eight to ten
+    The solver proves the outcome first: a won position whose score takes longer still gets a
+    move that keeps the win (`Solver.best_move`, ``weak``). When neither does (on 7x6 without a book: the positions of the first eight to ten
     plies at the default ``think``, in the games measured), the solver's own depth-limited search spends a third
     more nodes, then an 8-ply heuristic search (``fallback``, ``think * fallback_share``
     seconds more) chooses among the columns not proven to lose, and ``note`` says so:
@@ -292,6 +294,8 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
             best = [c for c in _centre_first(game.width) if scores[c] == top]
             return Advice(rng.choice(best), tuple(scores), source=SOLVER)
         result = solver.best_move(moves, max_nodes=nodes_for_seconds(think) * 4 // 3 + 1, rng=rng)
+        if result.exact and result.weak:
+            return Advice(result.column, None, f"it keeps the win, proven; the scores did not fit in {think:g} s")
         if result.exact:
             return Advice(result.column, result.scores, source=SOLVER)
         not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]

@@ -109,6 +109,8 @@ class SearchResult:
     scores: tuple[int | None, ...]
     exact: bool
     depth: int | None
+    weak: bool = False
+    """The move keeps the exact outcome, but the strong scores did not fit the budget: scores are +1, 0, -1."""
 
 
 @define
@@ -407,9 +409,11 @@ class Solver:
     ) -> SearchResult:
         """Best column after `moves`: perfect play, or a depth-limited search if `max_nodes` runs out.
 
-        Exact play first proves the score and which columns keep it (ties are broken with `rng`, else the most
-        central column wins), then, with `all_scores`, scores the other columns while the budget lasts (None
-        where it ran out). A depth-limited result only scores the columns that lose at once.
+        Exact play first proves the outcome (win, draw or loss), then the score, then which columns keep it (ties
+        are broken with `rng`, else the most central column wins), then, with `all_scores`, scores the other
+        columns while the budget lasts (None where it ran out). When the score does not fit the budget but the
+        outcome did, the columns that keep the outcome are chosen from (`SearchResult.weak`). A depth-limited
+        result only scores the columns that lose at once.
         """
         p, mask, n = self._position(moves)
         playable = [c for c in self._order.tolist() if self._can_play(mask, c)]
@@ -422,17 +426,27 @@ class Solver:
         wins = self._wins(p, mask)
         best = [c for c in playable if wins & self._cell(mask, c)]
         score: int | None = (self._cells + 1 - n) // 2
-        if not best:  # no win at once: prove the score, then which columns reach it
+        weak = False
+        if not best:  # no win at once: prove the outcome, then the score, then which columns reach it
             budget = total - total // 4  # keep a quarter for the depth-limited search
-            score = self._solve_raw(p, mask, n, False, budget)
+            outcome = self._solve_raw(p, mask, n, True, budget)
+            score = None
+            if outcome == 0:
+                score = 0
+            elif outcome is not None:  # the score, within the outcome's side of 0
+                lo, hi = (1, (self._cells + 1 - n) // 2) if outcome > 0 else (-((self._cells - n) // 2), -1)
+                score = self._search(p, mask, n, lo, hi, budget - self.explored)
             if score is not None:
                 best = self._columns_reaching(p, mask, n, score, playable, budget)
+            if not best and outcome == 1:  # the score did not fit: keep the win (a draw's score is 0 anyway)
+                best = self._a_column_reaching(p, mask, n, outcome, playable, self.explored + total // 4)
+                score, weak = outcome, True
         scores: list[int | None] = [score if c in best else None for c in range(self.width)]
         if best:
-            if all_scores:
+            if all_scores and not weak:
                 self._fill_scores(p, mask, n, scores, playable, total)
             column = rng.choice(best) if rng is not None else best[0]
-            return SearchResult(column=column, scores=tuple(scores), exact=True, depth=None)
+            return SearchResult(column=column, scores=tuple(scores), exact=True, depth=None, weak=weak)
         self._fill_scores(p, mask, n, scores, playable, 0)  # only the moves that lose at once
         column, depth = self._deepening(p, mask, n, max(total - self.explored, total // 4), rng)
         return SearchResult(column=column, scores=tuple(scores), exact=False, depth=depth)
@@ -564,6 +578,36 @@ class Solver:
             if reply < target:
                 best.append(c)
         return best
+
+    def _a_column_reaching(
+        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int
+    ) -> list[int]:
+        """One playable column whose move keeps `score` (no win at once exists); [] if out of budget.
+
+        Every column is tried with a budget that doubles each round, so the cheapest proof wins: the move that proved
+        the score has its subtree in the table, while proving that a move falls short can cost far more.
+        """
+        target = 1 - score
+        pending = list(playable)
+        step = 1024
+        while pending and self.explored < budget:
+            for c in list(pending):
+                cp, cm = p ^ mask, mask | self._cell(mask, c)
+                if self._wins(cp, cm) & (cm + self._bottom_int) & self._board_int:
+                    pending.remove(c)  # the opponent wins at once
+                    continue
+                before = self.explored
+                given = min(step, budget - before)
+                reply = self._search(cp, cm, n + 1, target - 1, target, given)
+                if reply is None:
+                    if self.explored >= budget or self.explored - before < given:  # out of budget, or told to stop
+                        return []
+                    continue
+                pending.remove(c)
+                if reply < target:
+                    return [c]
+            step *= 2
+        return []
 
     def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
                      budget: int) -> None:

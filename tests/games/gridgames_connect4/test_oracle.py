@@ -163,12 +163,15 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think() -> Non
     needed = solver.explored
     assert exact.exact and needed > 100_000
     best = solver.solve(moves)
-    for share, exact_expected in ((0.3, False), (1.05, True)):
+    assert best > 0  # won: with less time the outcome (688 k positions) is proven before the score (3.2 M in all)
+    for share, expected in ((0.1, "depth-limited"), (0.3, "keeps the win"), (1.05, "exact")):
         players.shared_solver.cache_clear()  # a fresh table, as the count above
         perfect = make_player("perfect", game, random.Random(0), think=share * needed / DEFAULT_NODE_RATE)
         column = perfect.choose(game.from_moves(moves))
-        if exact_expected:
+        if expected == "exact":
             assert perfect.note == "" and -solver.solve([*moves, column]) == best
+        elif expected == "keeps the win":
+            assert perfect.note == "" and -solver.solve([*moves, column]) > 0
         else:
             assert perfect.note.startswith("depth-limited search (depth ")
     players.shared_solver.cache_clear()

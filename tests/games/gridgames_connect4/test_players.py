@@ -193,6 +193,15 @@ def test_advice_says_when_the_solver_could_not_finish() -> None:
     assert advice.scores is None and re.fullmatch(r"a \d-ply search; no exact result within 0.05 s", advice.reason)
 
 
+def test_a_hint_that_proves_only_the_win_in_time_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver_module = pytest.importorskip("gridgames_connect4.solver")
+    monkeypatch.setattr(players, "shared_solver", lambda *size: solver_module.Solver(table_bits=20))  # a fresh table
+    state = Connect4().from_notation("673232646611")  # won: the outcome takes ~27 k positions, the score ~237 k
+    advice = advise(state, random.Random(0), think=0.025)  # about 100 k positions
+    assert advice.scores is None and advice.reason == "it keeps the win, proven; the scores did not fit in 0.025 s"
+    assert solver_module.Solver(table_bits=20).analyze(list(state.history))[advice.column] > 0
+
+
 def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.MonkeyPatch) -> None:
     solver_module = pytest.importorskip("gridgames_connect4.solver")
     state = Connect4().from_notation("4444332233355526666")  # 23 empty cells: best_move within the think time

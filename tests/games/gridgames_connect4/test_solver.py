@@ -290,6 +290,22 @@ def test_best_move_with_tiny_budget_falls_back_to_depth_limited_search():
     assert full.explored <= 2_000 + 7 * 8  # depth 1 always completes
 
 
+def test_best_move_keeps_a_proven_win_when_only_the_outcome_fits_the_budget():
+    # a won 7x6 position whose outcome takes ~27 k positions and its strong score ~237 k (fresh table)
+    moves = [5, 6, 2, 1, 2, 1, 5, 3, 5, 5, 0, 0]
+    solver = Solver(table_bits=20)
+    exact = solver.analyze(moves)
+    solver.reset()
+    result = solver.best_move(moves, max_nodes=100_000)
+    assert result.exact and result.weak and result.depth is None
+    assert exact[result.column] > 0  # a winning column, though not every one is named
+    assert [c for c, s in enumerate(result.scores) if s is not None] == [result.column]
+    assert result.scores[result.column] == 1
+    solver.reset()
+    roomy = solver.best_move(moves, max_nodes=10_000_000)  # with room, the strong score as before
+    assert roomy.exact and not roomy.weak and roomy.scores[roomy.column] == max(s for s in exact if s is not None)
+
+
 def test_budgeted_best_move_scores_the_columns_that_lose_at_once():
     full = Solver(table_bits=16)
     # the opponent has three on the bottom row (columns 0-2): every column but 3 loses at once
