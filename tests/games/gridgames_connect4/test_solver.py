@@ -4,30 +4,16 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gridgames_connect4.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
-
-REPO = Path(__file__).resolve().parents[3]
-# the shared benchmark data sits in "shared" next to the repository, or next to the folder of git worktrees
-DATA = next((folder / "shared" / "bench" / "data" / "connect4" for folder in REPO.parents
-             if (folder / "shared" / "bench" / "data" / "connect4").is_dir()), REPO.parent / "shared" / "bench" / "data" / "connect4")
+from gridgames_test_support.connect4_sets import DATA, read_set
 
 # A table of about 2^20 entries (8 MiB) is plenty for these positions.
 SMALL_TABLE = 20
-
-
-def read_set(name: str, count: int | None = None) -> list[tuple[str, int]]:
-    """(moves, score) lines of one of Pons' test sets, skipping the test when the shared data is absent."""
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"shared benchmark data not found at {path}")
-    rows = [(moves, int(score)) for moves, score in (line.split() for line in path.read_text().splitlines())]
-    return rows[:count] if count else rows
 
 
 @pytest.fixture(scope="module")

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
 from gridgames_connect4.solver import Solver
 from gridgames.errors import SolverError
+from gridgames_test_support.connect4_sets import DATA
 
-REPO = Path(__file__).resolve().parents[3]
-STEININGER = next((folder / "shared" / "bench" / "data" / "connect4" / "steininger" for folder in REPO.parents
-                   if (folder / "shared" / "bench" / "data" / "connect4").is_dir()), None)
+STEININGER = DATA / "steininger"
 
 
 @lru_cache(maxsize=None)
@@ -105,8 +103,8 @@ def test_boards_up_to_128_bits_solve_late_positions_like_a_plain_minimax(width, 
 
 @pytest.mark.parametrize("name", ["endgame_L1", "midgame_L1"])
 def test_steininger_10x6_positions_are_scored_right(name):
-    path = None if STEININGER is None else STEININGER / "10x6" / f"{name}.txt"
-    if path is None or not path.exists():
+    path = STEININGER / "10x6" / f"{name}.txt"
+    if not path.exists():
         pytest.skip(f"shared benchmark data not found ({path})")
     solver = Solver(10, 6, table_mb=16)
     for line in path.read_text().splitlines()[:25]:
