@@ -171,8 +171,9 @@ class SolverPlayer:
     ``think * share`` (at the solver's fixed conservative rate, `solver.nodes_for_seconds`),
     so a position the book or the solver answers within ``think`` is always played exactly.
     The solver proves the outcome first: a won position whose score takes longer still gets a
-    move that keeps the win (`Solver.best_move`, ``weak``). When neither does (on 7x6 without a book: the positions of the first eight to ten
-    plies at the default ``think``, in the games measured), the solver's own depth-limited search spends a third
+    move that keeps the win (`Solver.best_move`, ``weak``). When neither does (on 7x6 with the
+    shipped depth-5 book: now and then a position of ply 6 or 7 at the default ``think``; without a
+    book, those of the first eight to ten plies), the solver's own depth-limited search spends a third
     more nodes, then an 8-ply heuristic search (``fallback``, ``think * fallback_share``
     seconds more) chooses among the columns not proven to lose, and ``note`` says so:
     such a move is not guaranteed best, and a move can then take up to about

@@ -19,7 +19,8 @@ from gridgames_connect4.book_build import (  # noqa: E402
     build_book, checkpoint_path, decode_keys, enumerate_entries, plan_parts, solve_part,
 )
 from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames_connect4.solver import Solver, parse_pons_moves  # noqa: E402
+from gridgames_test_support.connect4_sets import read_set  # noqa: E402
 from gridgames.cli import app  # noqa: E402
 from gridgames.search.parallel import start_method  # noqa: E402
 
@@ -412,3 +413,32 @@ def test_the_shipped_book_is_found_and_checked(tmp_path: Path, books: dict[tuple
             default_book(4, 5, 4)
     finally:
         default_book.cache_clear()
+
+
+def test_the_shipped_7x6_book_gives_the_known_opening_scores() -> None:
+    book = default_book(7, 6, 4)
+    assert book is not None and book.depth >= 5
+    assert book.score([]) == 1  # the first player wins, on its last disc (Allis, Tromp; Pons' convention)
+    assert book.column_scores([]) == [-2, -1, 0, 1, 0, -1, -2]  # only the centre column wins (Pons' solver)
+
+
+@pytest.mark.parametrize("name", ["Test_L1_R1", "Test_L1_R2", "Test_L1_R3"])
+def test_the_shipped_7x6_book_agrees_with_pons_begin_sets(name: str) -> None:
+    book = default_book(7, 6, 4)
+    assert book is not None
+    covered = [(moves, score) for moves, score in read_set(name) if len(moves) <= book.depth]
+    assert covered  # Begin-Easy, -Medium and -Hard have 55, 8 and 371 lines of at most 5 moves
+    for moves, score in covered:
+        assert book.score(parse_pons_moves(moves)) == score, moves
+
+
+def test_entries_of_the_shipped_7x6_books_deepest_ply_are_the_solvers() -> None:
+    book = default_book(7, 6, 4)
+    assert book is not None
+    geometry = book.geometry
+    _, stones = decode_keys(7, 6, book.keys)
+    deepest = [key for key, mask in zip(book.keys.tolist(), stones.tolist()) if mask.bit_count() == book.depth]
+    solver = Solver()
+    for key in random.Random(5).sample(deepest, 3):  # a few seconds each
+        solver.reset()
+        assert solver.solve(geometry.moves_of_key(key)) == book.score_of_key(key)

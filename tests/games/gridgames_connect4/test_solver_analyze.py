@@ -130,18 +130,21 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
     assert not [t for t in threading.enumerate() if t.name.startswith("connect4-helper")]  # helpers stopped
 
 
+PAST_BOOK = "444441"  # one disc past the shipped 7x6 book (depth 5): its columns take seconds to solve
+
+
 def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver_module, "_SLICE", 1000)
-    result = runner.invoke(app, ["connect4", "analyze", "", "--think", "0.05", "--json"])  # the empty board
+    result = runner.invoke(app, ["connect4", "analyze", PAST_BOOK, "--think", "0.05", "--json"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["partial"] is True and data["stopped"] == "time" and data["unsolved"]
-    text = runner.invoke(app, ["connect4", "analyze", "", "--think", "0.05"])
+    text = runner.invoke(app, ["connect4", "analyze", PAST_BOOK, "--think", "0.05"])
     assert "Not exact: out of time (--think) before solving column" in text.stdout
 
 
 def test_think_with_jobs_stops_the_workers_too() -> None:
-    data = json.loads(runner.invoke(app, ["connect4", "analyze", "", "--think", "0.2", "--json", "--jobs", "2"]).stdout)
+    data = json.loads(runner.invoke(app, ["connect4", "analyze", PAST_BOOK, "--think", "0.2", "--json", "--jobs", "2"]).stdout)
     assert data["partial"] is True and data["stopped"] == "time" and data["unsolved"]
 
 
