@@ -16,8 +16,9 @@ Usage: python bench/connect4_book.py [--small 5x4:8] [--no-parallel] [--no-dask]
   is partial and the time a lower bound). With --book-load, the same for a 7x6 book of depth 9's size (the real
   keys, placeholder scores: it times the load and the lookup only, its scores mean nothing).
 * --perfect-games N: N seeded 7x6 games of perfect (red, default think, the book given with --book, else none)
-  against medium; prints the plies where perfect's move was not exact (the depth-limited fallback), the CPU
-  seconds per move, and the result.
+  against each of --opponents (default medium; e.g. random,easy,medium,hard); prints each game's result, the
+  plies where perfect's move was not exact (the depth-limited fallback) and its CPU seconds per move, then a
+  tally per opponent.
 """
 
 from __future__ import annotations
@@ -189,33 +190,47 @@ def book_load_fresh(depth: int, repeat: int) -> None:
         print(f"  gridgames --help (start-up alone): {wall:.2f} s wall, {cpu:.2f} s cpu")
 
 
-def perfect_games(count: int, book_path: str | None) -> None:
-    """Seeded games of perfect (red) against medium on 7x6: which of perfect's moves were not exact."""
+def perfect_games(count: int, book_path: str | None, opponents: list[str]) -> None:
+    """Seeded games of perfect (red) against each opponent on 7x6: results, and which of perfect's moves were not exact."""
     from gridgames_connect4.book import Book
     from gridgames_connect4.players import DEFAULT_THINK, make_player
 
     game = Connect4()
     book = Book.load(book_path, width=7, height=6, connect=4) if book_path else None
-    print(f"7x6: perfect (red, --think {DEFAULT_THINK:g}, {'book ' + book_path if book else 'no book'}) against medium")
-    for seed in range(count):
-        state = game.new_state()
-        seats = [make_player("perfect", game, random.Random(seed * 2), book=book),
-                 make_player("medium", game, random.Random(seed * 2 + 1))]
-        inexact, cpu, moves = [], 0.0, 0
-        while not state.is_over:
-            player = seats[state.current_player]
-            started = time.process_time()
-            column = player.choose(state)
-            if state.current_player == 0:
-                cpu += time.process_time() - started
-                moves += 1
-                if player.note:
-                    inexact.append(len(state.history))
-            state.play(column)
-        outcome = state.outcome
-        result = "draw" if outcome.winner is None else ("red (perfect) wins" if outcome.winner == 0 else "yellow (medium) wins")
-        print(f"  seed {seed}: {result} in {len(state.history)} moves; perfect's moves not exact at plies {inexact or 'none'}; "
-              f"{cpu / moves:.2f} s cpu per move ({moves} moves)  {state.notation()}", flush=True)
+    for opponent in opponents:
+        print(f"7x6: perfect (red, --think {DEFAULT_THINK:g}, {'book ' + book_path if book else 'no book'}) "
+              f"against {opponent}, {count} games (seeds 0..{count - 1})")
+        tally = {"red (perfect) wins": 0, "draw": 0, f"yellow ({opponent}) wins": 0}
+        inexact_games, total_cpu, total_moves, worst = 0, 0.0, 0, 0.0
+        for seed in range(count):
+            state = game.new_state()
+            seats = [make_player("perfect", game, random.Random(seed * 2), book=book),
+                     make_player(opponent, game, random.Random(seed * 2 + 1))]
+            inexact, cpu, moves = [], 0.0, 0
+            while not state.is_over:
+                player = seats[state.current_player]
+                started = time.process_time()
+                column = player.choose(state)
+                if state.current_player == 0:
+                    spent = time.process_time() - started
+                    cpu += spent
+                    worst = max(worst, spent)
+                    moves += 1
+                    if player.note:
+                        inexact.append(len(state.history))
+                state.play(column)
+            outcome = state.outcome
+            result = "draw" if outcome.winner is None else (
+                "red (perfect) wins" if outcome.winner == 0 else f"yellow ({opponent}) wins")
+            tally[result] += 1
+            inexact_games += bool(inexact)
+            total_cpu += cpu
+            total_moves += moves
+            print(f"  seed {seed}: {result} in {len(state.history)} moves; perfect's moves not exact at plies "
+                  f"{inexact or 'none'}; {cpu / moves:.2f} s cpu per move ({moves} moves)  {state.notation()}", flush=True)
+        print(f"  against {opponent}: " + ", ".join(f"{name} {n}" for name, n in tally.items())
+              + f"; games with a move not exact: {inexact_games}; perfect's CPU {total_cpu / total_moves:.2f} s per move"
+              f" (worst {worst:.2f} s)", flush=True)
 
 
 def main() -> None:
@@ -231,7 +246,8 @@ def main() -> None:
     parser.add_argument("--per-ply", type=int, default=2)
     parser.add_argument("--cap", type=float, default=30.0, help="--think for each analyze run (seconds)")
     parser.add_argument("--book-load", type=int, default=0, help="time analyze from a placeholder 7x6 book of this depth")
-    parser.add_argument("--perfect-games", type=int, default=0, help="seeded 7x6 games of perfect against medium")
+    parser.add_argument("--perfect-games", type=int, default=0, help="seeded 7x6 games of perfect against each opponent")
+    parser.add_argument("--opponents", default="medium", help="levels perfect plays in --perfect-games (comma-separated)")
     parser.add_argument("--book", default=None, help="the 7x6 book perfect uses in --perfect-games")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -245,7 +261,7 @@ def main() -> None:
     if args.book_load:
         book_load_fresh(args.book_load, 3)
     if args.perfect_games:
-        perfect_games(args.perfect_games, args.book)
+        perfect_games(args.perfect_games, args.book, args.opponents.split(","))
     if args.analyze:
         analyze_fresh([int(x) for x in args.analyze.split(",")], args.per_ply, args.cap)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
