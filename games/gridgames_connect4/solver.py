@@ -430,6 +430,8 @@ class Solver:
         if not best:  # no win at once: prove the outcome, then the score, then which columns reach it
             budget = total - total // 4  # keep a quarter for the depth-limited search
             outcome = self._solve_raw(p, mask, n, True, budget)
+            if outcome is not None:  # a sign (a book inside the search can give the exact score at once)
+                outcome = _sign(outcome)
             score = None
             if outcome == 0:
                 score = 0
@@ -439,7 +441,7 @@ class Solver:
             if score is not None:
                 best = self._columns_reaching(p, mask, n, score, playable, budget)
             if not best and outcome == 1:  # the score did not fit: keep the win (a draw's score is 0 anyway)
-                best = self._a_column_reaching(p, mask, n, outcome, playable, self.explored + total // 4)
+                best = self._a_column_reaching(p, mask, n, outcome, playable, total - total // 8)
                 score, weak = outcome, True
         scores: list[int | None] = [score if c in best else None for c in range(self.width)]
         if best:
@@ -448,7 +450,7 @@ class Solver:
             column = rng.choice(best) if rng is not None else best[0]
             return SearchResult(column=column, scores=tuple(scores), exact=True, depth=None, weak=weak)
         self._fill_scores(p, mask, n, scores, playable, 0)  # only the moves that lose at once
-        column, depth = self._deepening(p, mask, n, max(total - self.explored, total // 4), rng)
+        column, depth = self._deepening(p, mask, n, max(total - self.explored, total // 8), rng)
         return SearchResult(column=column, scores=tuple(scores), exact=False, depth=depth)
 
     def nodes_for_seconds(self, seconds: float) -> int:

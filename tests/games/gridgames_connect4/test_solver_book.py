@@ -49,3 +49,13 @@ def test_a_book_for_another_board_is_refused(small_book):
         Solver(7, 6, table_mb=1, book=small_book)
     with pytest.raises(SolverError, match="depth, keys and scores"):
         Solver(6, 4, table_mb=1, book=object())
+
+
+def test_a_book_score_inside_best_move_counts_as_an_outcome(small_book):
+    # [0, 3, 0] is in the book with score +2: the outcome search reads that score at once, and when the score's
+    # columns do not fit the budget, best_move must still keep the win (it once took +2 for "not a plain win")
+    solver = Solver(6, 4, table_bits=16, book=small_book)
+    result = solver.best_move([0, 3, 0], max_nodes=30_000, all_scores=False)
+    assert small_book.score([0, 3, 0]) == 2
+    assert result.exact and result.weak and result.scores[result.column] == 1
+    assert Solver(6, 4, table_bits=16).analyze([0, 3, 0])[result.column] > 0
