@@ -13,8 +13,9 @@ Usage: python bench/connect4_book.py [--small 5x4:8] [--no-parallel] [--no-dask]
 * --analyze PLIES (e.g. 0,2,4,6,8,10,14,20,30): ``gridgames connect4 analyze MOVES --json`` in a fresh process for
   seeded random 7x6 positions of each ply (the empty board for ply 0), as a user runs it: wall and child CPU
   seconds, start-up and kernel loading included, each run stopped by ``--think`` (--cap seconds; then the answer
-  is partial and the time a lower bound). With --book-load, the same for a 7x6 book of depth 9's size (the real
-  keys, placeholder scores: it times the load and the lookup only, its scores mean nothing).
+  is partial and the time a lower bound); --shipped uses the shipped book instead of --no-book. With
+  --book-load, the same for a 7x6 book of depth 9's size (the real keys, placeholder scores: it times the load
+  and the lookup only, its scores mean nothing).
 * --perfect-games N: N seeded 7x6 games of perfect (red, default think, the book given with --book, else none)
   against each of --opponents (default medium; e.g. random,easy,medium,hard); prints each game's result, the
   plies where perfect's move was not exact (the depth-limited fallback) and its CPU seconds per move, then a
@@ -147,15 +148,18 @@ def _fresh(args: list[str], timeout: float) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
-def analyze_fresh(plies: list[int], per_ply: int, cap: float) -> None:
-    """analyze --json in a fresh process per position (no book), stopped by --think cap."""
+def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = False) -> None:
+    """analyze --json in a fresh process per position (no book, or the shipped one), stopped by --think cap."""
+    book = [] if shipped else ["--no-book"]
     _fresh(["connect4", "analyze", "4444443", "--json", "--no-book"], 600)  # numba's on-disk cache is warm after this
-    print(f"7x6 analyze --json --no-book, a fresh process per position, --think {cap:g} (today's solver, no book)")
+    which = "the shipped book" if shipped else "no book"
+    print(f"7x6 analyze --json {' '.join(book) or '(shipped book)'}, a fresh process per position, --think {cap:g}"
+          f" (today's solver, {which})")
     for ply in plies:
         walls, cpus, partial = [], [], 0
         for i in range(1 if ply == 0 else per_ply):
             moves = _random_position(ply, 1000 * ply + i)
-            wall, cpu, out = _fresh(["connect4", "analyze", moves, "--json", "--no-book", "--think", f"{cap:g}"], cap + 120)
+            wall, cpu, out = _fresh(["connect4", "analyze", moves, "--json", *book, "--think", f"{cap:g}"], cap + 120)
             answer = json.loads(out)
             partial += bool(answer.get("partial"))
             walls.append(wall)
@@ -245,6 +249,7 @@ def main() -> None:
     parser.add_argument("--analyze", default="", help="plies of 7x6 positions for analyze --json in fresh processes")
     parser.add_argument("--per-ply", type=int, default=2)
     parser.add_argument("--cap", type=float, default=30.0, help="--think for each analyze run (seconds)")
+    parser.add_argument("--shipped", action="store_true", help="--analyze with the shipped book (default: --no-book)")
     parser.add_argument("--book-load", type=int, default=0, help="time analyze from a placeholder 7x6 book of this depth")
     parser.add_argument("--perfect-games", type=int, default=0, help="seeded 7x6 games of perfect against each opponent")
     parser.add_argument("--opponents", default="medium", help="levels perfect plays in --perfect-games (comma-separated)")
@@ -263,7 +268,7 @@ def main() -> None:
     if args.perfect_games:
         perfect_games(args.perfect_games, args.book, args.opponents.split(","))
     if args.analyze:
-        analyze_fresh([int(x) for x in args.analyze.split(",")], args.per_ply, args.cap)
+        analyze_fresh([int(x) for x in args.analyze.split(",")], args.per_ply, args.cap, args.shipped)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     sys.stdout.flush()
 

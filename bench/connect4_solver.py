@@ -197,6 +197,7 @@ def main() -> None:
                         help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N")
     parser.add_argument("--peer-python", default=None, metavar="PATH",
                         help="a Python with connect-four-ai installed: run its solver on the same lines (subprocess)")
+    parser.add_argument("--shipped-book", action="store_true", help="Pons' sets with the shipped 7x6 book in the search")
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
     args = parser.parse_args()
 
@@ -236,7 +237,13 @@ def main() -> None:
         jobs = [(f"{args.steininger} {p.stem}", p, None, False) for p in sorted(folder.glob("*.txt"))
                 if args.only in p.stem]
     else:
-        solver = Solver(table_bits=args.table_bits, table_mb=args.table_mb)
+        book = None
+        if args.shipped_book:
+            from gridgames_connect4.book import default_book
+
+            book = default_book(7, 6, 4)
+            print(f"the shipped 7x6 book: depth {book.depth}, {len(book):,} positions" if book else "no shipped book")
+        solver = Solver(table_bits=args.table_bits, table_mb=args.table_mb, book=book)
         if args.files:
             known = {f: (name, pons) for f, name, pons in PONS_SETS}
             jobs = [(*known.get(p.name, (p.name, None)), True) for p in args.files]
