@@ -136,7 +136,7 @@ def main() -> None:
             results: list[Any] = []
             threads = [threading.Thread(target=play_game, args=(base, 1000 * round_number + i, deadline, results)) for i in range(args.games)]
             threads += [threading.Thread(target=count_tilings, args=(base, deadline, results)) for _ in range(args.counts)]
-            start, cpu = time.monotonic(), time.process_time()
+            start = time.monotonic()
             for thread in threads:
                 thread.start()
             while any(t.is_alive() for t in threads):

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hypothesis import strategies as st
 
 from gridgames.shapes import Cell, Shape
+
+if TYPE_CHECKING:
+    from gridgames.grid import Grid
 
 # --- shapes (polyominoes) -------------------------------------------------
 
@@ -48,7 +53,7 @@ def cell_sets(max_size: int = 9, span: int = 6) -> st.SearchStrategy[frozenset[C
 
 
 @st.composite
-def grids(draw: st.DrawFn, max_height: int = 7, max_width: int = 7, max_value: int = 4) -> "Grid":
+def grids(draw: st.DrawFn, max_height: int = 7, max_width: int = 7, max_value: int = 4) -> Grid:
     """Random grids: each cell a hole, empty, or a value 1..max_value."""
     from gridgames.grid import Grid
     import numpy as np
