@@ -36,7 +36,7 @@ import hashlib
 import os
 import struct
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -49,7 +49,8 @@ from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZ
 from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
 from gridgames.files import read_user_bytes
 
-__all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "Book", "BookError", "BookKeys", "default_book", "read_book_file"]
+__all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "FULL", "UNKNOWN", "Book", "BookError", "BookKeys", "default_book",
+           "read_book_file", "scores_of_keys"]
 
 BOOK_MAGIC = b"GGC4BOOK"
 FORMAT_VERSION = 1
@@ -58,6 +59,20 @@ HEADER = struct.Struct("<8sHBBBBBxQ32s8x")
 HEADER_SIZE = HEADER.size  # 64
 MAX_BOOK_BYTES = 1 << 31
 """No book is read that is larger than this (2 GiB; a depth-14 7x6 book would be about 37 MB)."""
+FULL = -(1 << 20)
+"""`BookKeys.child_scores` for a column that is full."""
+UNKNOWN = 1 << 20
+"""A score that is not known: not settled by the quick check, or without an entry."""
+
+
+def scores_of_keys(keys: np.ndarray, scores: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The scores of the ``wanted`` keys in sorted ``keys`` (``scores[i]`` is keys[i]'s), UNKNOWN where absent."""
+    out = np.full(wanted.shape[0], UNKNOWN, dtype=np.int64)
+    if keys.shape[0]:
+        i = np.minimum(np.searchsorted(keys, wanted), keys.shape[0] - 1)
+        found = keys[i] == wanted
+        out[found] = scores[i[found]]
+    return out
 
 
 class BookError(GridGamesError, ValueError):
@@ -153,12 +168,45 @@ class BookKeys:
 
     def quick_score(self, p: int, mask: int, n: int) -> int | None:
         """The score when the side to move wins at once or must lose next move; None otherwise (a book's business)."""
-        possible = (mask + self.bottom) & self.board
-        if self.wins(p, mask) & possible:
-            return (self.cells + 1 - n) // 2
-        if not self.non_losing(p, mask):
-            return -((self.cells - n) // 2)
-        return None
+        score = int(self.quick_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64), n)[0])
+        return None if score == UNKNOWN else score
+
+    def quick_scores(self, p: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
+        """`quick_score` of positions at ply ``n``, an int64 array: UNKNOWN where the quick check leaves them open."""
+        u = np.uint64
+        out = np.full(p.shape[0], UNKNOWN, dtype=np.int64)
+        out[self.non_losing(p, mask) == u(0)] = -((self.cells - n) // 2)
+        out[(self.wins(p, mask) & (mask + u(self.bottom)) & u(self.board)) != u(0)] = (self.cells + 1 - n) // 2
+        return out
+
+    def child_scores(
+        self, p: np.ndarray, mask: np.ndarray, n: int, lookup: Callable[[np.ndarray], np.ndarray]
+    ) -> np.ndarray:
+        """Each column's score for positions at ply ``n`` (uint64 arrays), as an int64 array of len(p) x width.
+
+        A column is FULL, or a move that wins, or fills the board (0), or leads to a child that `quick_scores`
+        settles; the other children's scores come from ``lookup`` (canonical keys to scores, UNKNOWN where it has
+        none). The one rule by which books score children: `Book.column_scores` and the book builder both use it.
+        """
+        u, h1 = np.uint64, self.height + 1
+        out = np.full((p.shape[0], self.width), FULL, dtype=np.int64)
+        bottoms = np.array([1 << c * h1 for c in range(self.width)], dtype=np.uint64)
+        columns = np.array([self.column_mask(c) for c in range(self.width)], dtype=np.uint64)
+        cell = (mask[:, None] + bottoms[None, :]) & columns[None, :]  # the cell each column's move fills, or 0
+        legal = cell != u(0)
+        won = legal & ((self.wins(p, mask)[:, None] & cell) != u(0))
+        out[won] = (self.cells + 1 - n) // 2
+        rows, cols = np.nonzero(legal & ~won)
+        if n + 1 == self.cells:
+            out[rows, cols] = 0
+        elif rows.shape[0]:
+            cp, cm = (p ^ mask)[rows], mask[rows] | cell[rows, cols]
+            child = self.quick_scores(cp, cm, n + 1)
+            look = np.flatnonzero(child == UNKNOWN)
+            if look.shape[0]:
+                child[look] = lookup(self.canonical(cp[look] + cm[look]))
+            out[rows, cols] = np.where(child == UNKNOWN, UNKNOWN, -child)
+        return out
 
     def non_losing(self, p: Any, mask: Any) -> Any:
         """Playable cells that do not let the opponent win next move (0 when every move loses)."""
@@ -170,6 +218,29 @@ class BookKeys:
         chosen = np.where(forced != sh(0), forced, possible) if isinstance(p, np.ndarray) else (forced or possible)
         safe = chosen & ~(threats >> sh(1))
         return np.where(several, sh(0), safe) if isinstance(p, np.ndarray) else (0 if several else safe)
+
+    def heights(self, keys: np.ndarray) -> np.ndarray:
+        """How many stones each column of each key holds: an int64 array of len(keys) x width."""
+        # a column's bits are its stones to move plus all its stones, 2**n - 1: n + 1 is the bit length of bits + 1
+        u, h1 = np.uint64, self.height + 1
+        out = np.zeros((keys.shape[0], self.width), dtype=np.int64)
+        for c in range(self.width):
+            above = ((keys >> u(c * h1)) & u((1 << h1) - 1)) + u(1)
+            for row in range(1, h1):
+                out[:, c] += above >= u(1 << row)
+        return out
+
+    def decode(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The stones of the side to move and all stones of each key, as uint64 arrays (a key is their sum)."""
+        u, h1 = np.uint64, self.height + 1
+        heights = self.heights(keys).astype(np.uint64)
+        p = np.zeros(keys.shape[0], dtype=np.uint64)
+        mask = np.zeros(keys.shape[0], dtype=np.uint64)
+        for c in range(self.width):
+            stones = (u(1) << heights[:, c]) - u(1)
+            p |= (((keys >> u(c * h1)) & u((1 << h1) - 1)) - stones) << u(c * h1)
+            mask |= stones << u(c * h1)
+        return p, mask
 
     def moves_of_key(self, key: int) -> list[int]:
         """A move order (0-based columns) that reaches the position of a key; `BookError` if none exists."""
@@ -326,25 +397,11 @@ class Book:
         p, mask, over = geometry.replay(moves)
         if over:
             return None
-        n, cells, wins = len(moves), geometry.cells, geometry.wins(p, mask)
-        scores: list[int | None] = []
-        for c in range(self.width):
-            cell = (mask + (1 << c * (self.height + 1))) & geometry.column_mask(c)
-            if not cell:
-                scores.append(None)
-            elif wins & cell:
-                scores.append((cells + 1 - n) // 2)
-            elif n + 1 == cells:
-                scores.append(0)
-            else:
-                cp, cm = p ^ mask, mask | cell
-                child = geometry.quick_score(cp, cm, n + 1)
-                if child is None:
-                    child = self.score_of_key(geometry.canonical(cp + cm))
-                if child is None:
-                    return None
-                scores.append(-child)
-        return scores
+        row = geometry.child_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64), len(moves),
+                                    lambda wanted: scores_of_keys(self.keys, self.scores, wanted))[0].tolist()
+        if UNKNOWN in row:
+            return None
+        return [None if score == FULL else score for score in row]
 
 
 def _check_board(width: int, height: int, connect: int, depth: int, source: str) -> None:

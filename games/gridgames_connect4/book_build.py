@@ -37,7 +37,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 
-from gridgames_connect4.book import Book, BookError, BookKeys
+from gridgames_connect4.book import UNKNOWN, Book, BookError, BookKeys, scores_of_keys
 
 __all__ = [
     "BuildReport", "BookJob", "build_book", "checkpoint_path", "derive_scores", "enumerate_entries", "plan_parts",
@@ -90,23 +90,6 @@ def enumerate_entries(width: int, height: int, connect: int, depth: int) -> tupl
     return np.concatenate(keys_by_ply[::-1]), np.concatenate(plies[::-1])
 
 
-def decode_keys(width: int, height: int, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The stones of the side to move and all stones of each key (a key is their sum, see `BookKeys`)."""
-    u = np.uint64
-    p = np.zeros(keys.shape[0], dtype=np.uint64)
-    mask = np.zeros(keys.shape[0], dtype=np.uint64)
-    for c in range(width):
-        column = (keys >> u(c * (height + 1))) & u((1 << (height + 1)) - 1)
-        # column = stones to move + all stones, and all stones = 2**n - 1: n is the bit length of column + 1, less one
-        n = np.zeros(keys.shape[0], dtype=np.uint64)
-        for b in range(1, height + 1):
-            n += ((column + u(1)) >> u(b)) != 0
-        stones = (u(1) << n) - u(1)
-        p |= (column - stones) << u(c * (height + 1))
-        mask |= stones << u(c * (height + 1))
-    return p, mask
-
-
 def derive_scores(width: int, height: int, connect: int, keys: np.ndarray, plies: np.ndarray,
                   scores: np.ndarray) -> np.ndarray:
     """Every entry's exact score, given those of the deepest ply first in ``scores``: the others from their children.
@@ -116,50 +99,18 @@ def derive_scores(width: int, height: int, connect: int, keys: np.ndarray, plies
     child whose side to move wins at once or must lose next move).
     """
     g = BookKeys(width, height, connect)
-    u = np.uint64
     out = np.zeros(keys.shape[0], dtype=np.int8)
     if keys.shape[0] == 0:
         return out
-    deepest = int(plies[0])
     out[: scores.shape[0]] = scores
-    cells = g.cells
-    for n in range(deepest - 1, -1, -1):
+    for n in range(int(plies[0]) - 1, -1, -1):
         at = np.flatnonzero(plies == n)
         below = np.flatnonzero(plies == n + 1)
-        child_keys, child_scores = keys[below], out[below]
-        p, mask = decode_keys(width, height, keys[at])
-        wins = g.wins(p, mask)
-        best = np.full(at.shape[0], -10**6, dtype=np.int64)
-        for c in range(width):
-            cell = (mask + u(1 << c * (height + 1))) & u(g.column_mask(c))
-            legal = cell != 0
-            value = np.full(at.shape[0], -10**6, dtype=np.int64)
-            won = legal & ((wins & cell) != 0)
-            value[won] = (cells + 1 - n) // 2
-            rest = legal & ~won
-            if n + 1 == cells:
-                value[rest] = 0
-            elif rest.any():
-                cp, cm = (p ^ mask)[rest], (mask | cell)[rest]
-                child = np.zeros(cp.shape[0], dtype=np.int64)
-                settled = np.zeros(cp.shape[0], dtype=bool)
-                child_wins = (g.wins(cp, cm) & ((cm + u(g.bottom)) & u(g.board))) != 0
-                child[child_wins] = (cells + 1 - (n + 1)) // 2
-                settled |= child_wins
-                loses = ~settled & (g.non_losing(cp, cm) == 0)
-                child[loses] = -((cells - (n + 1)) // 2)
-                settled |= loses
-                look = np.flatnonzero(~settled)
-                if look.shape[0]:
-                    wanted = g.canonical(cp[look] + cm[look])
-                    i = np.searchsorted(child_keys, wanted)
-                    i = np.minimum(i, max(child_keys.shape[0] - 1, 0))
-                    if child_keys.shape[0] == 0 or not np.array_equal(child_keys[i], wanted):
-                        raise BookError(f"a position at ply {n} has a child missing from ply {n + 1} (a bug)")
-                    child[look] = child_scores[i]
-                value[rest] = -child
-            best = np.maximum(best, value)
-        out[at] = best
+        p, mask = g.decode(keys[at])
+        children = g.child_scores(p, mask, n, lambda wanted: scores_of_keys(keys[below], out[below], wanted))
+        if (children == UNKNOWN).any():
+            raise BookError(f"a position at ply {n} has a child missing from ply {n + 1} (a bug)")
+        out[at] = children.max(axis=1)  # FULL is below every score, and some column is free before the board is full
     return out
 
 
@@ -221,6 +172,8 @@ class BuildReport:
     checkpoint: Path | None = None
     derived: int = 0
     """Entries scored from their children's scores rather than searched (every ply but the deepest)."""
+    to_search: int = 0
+    """The deepest ply's entries: the positions a build searches, and what its progress counts."""
 
 
 def build_book(
@@ -262,8 +215,8 @@ def build_book(
     todo = [i for i in range(len(parts)) if i not in scores]
     total = int(keys.shape[0])
     done_count = [resumed]
-    if on_progress is not None:
-        on_progress(resumed, total)
+    if on_progress is not None:  # progress counts the positions searched; the shallower plies take a second at the end
+        on_progress(resumed, leaves)
     with _Appender(partial, header) as appender:
         window = _window(jobs, scheduler, len(todo))
         reruns, interrupted, first = 0, False, 0
@@ -276,7 +229,7 @@ def build_book(
                 appender.add(part, result)
                 done_count[0] += result.shape[0]
                 if on_progress is not None:
-                    on_progress(done_count[0], total)
+                    on_progress(done_count[0], leaves)
 
             result = run_parts(
                 solve_part, [parts[i] for i in todo[first : first + window]], jobs=jobs, scheduler=scheduler,
@@ -293,15 +246,17 @@ def build_book(
                 window *= 2
     seconds = time.perf_counter() - start
     if interrupted or len(scores) < len(parts):
-        return BuildReport(out, total, done_count[0] - resumed, resumed, True, seconds, reruns, partial)
+        return BuildReport(out, total, done_count[0] - resumed, resumed, True, seconds, reruns, partial,
+                           to_search=leaves)
     leaf_scores = np.concatenate([scores[i] for i in range(len(parts))]) if parts else np.zeros(0, np.int8)
     all_scores = derive_scores(width, height, connect, keys, plies, leaf_scores)
     if on_progress is not None:
-        on_progress(total, total)
+        on_progress(leaves, leaves)
     Book.from_entries(width, height, connect, depth, keys, all_scores).save(out)
     partial.unlink(missing_ok=True)
     seconds = time.perf_counter() - start
-    return BuildReport(out, total, total - resumed, resumed, False, seconds, reruns, derived=total - leaves)
+    return BuildReport(out, total, total - resumed, resumed, False, seconds, reruns, derived=total - leaves,
+                       to_search=leaves)
 
 
 def _window(jobs: int | str | None, scheduler: str | None, parts: int) -> int:

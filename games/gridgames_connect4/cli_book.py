@@ -72,8 +72,9 @@ def make_book_app() -> typer.Typer:
                                 scheduler=scheduler, table_bits=table_bits, on_progress=on_progress)
         done = report.solved + report.resumed
         if report.partial:
-            typer.echo(f"Interrupted: {done:,} of {report.entries:,} positions solved, kept in {report.checkpoint}; "
-                       "run the same command again to continue.", err=True)
+            typer.echo(f"Interrupted: {done:,} of the {report.to_search:,} deepest positions searched (the other "
+                       f"{report.entries - report.to_search:,} are scored from them at the end), kept in "
+                       f"{report.checkpoint}; run the same command again to continue.", err=True)
             raise typer.Exit(EXIT_INTERRUPTED)
         searched = report.solved - report.derived
         rate = searched / report.seconds if report.seconds > 0 else 0.0
@@ -140,12 +141,7 @@ def describe(book: Any) -> dict[str, Any]:
     import numpy as np
 
     geometry = book.geometry
-    h1 = book.height + 1
-    plies = np.zeros(len(book), dtype=np.int64)
-    for c in range(book.width):
-        column = (book.keys >> np.uint64(c * h1)) & np.uint64((1 << h1) - 1)
-        for row in range(1, h1 + 1):
-            plies += (column + np.uint64(1)) >= np.uint64(1 << row)
+    plies = geometry.heights(book.keys).sum(axis=1)
     counts = np.bincount(plies, minlength=book.depth + 1) if len(book) else np.zeros(book.depth + 1, dtype=np.int64)
     return {
         "format": 1, "width": book.width, "height": book.height, "connect": book.connect, "depth": book.depth,

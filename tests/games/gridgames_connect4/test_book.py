@@ -16,7 +16,7 @@ pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver
 from gridgames_connect4.book import HEADER_SIZE, Book, BookError, BookKeys, default_book  # noqa: E402
 from gridgames_connect4 import book_build  # noqa: E402
 from gridgames_connect4.book_build import (  # noqa: E402
-    build_book, checkpoint_path, decode_keys, enumerate_entries, plan_parts, solve_part,
+    build_book, checkpoint_path, derive_scores, enumerate_entries, plan_parts, solve_part,
 )
 from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver, parse_pons_moves  # noqa: E402
@@ -119,8 +119,11 @@ def test_keys_decode_to_the_stones_they_were_made_from(width: int, height: int) 
     rng = random.Random(width * 10 + height)
     positions = [geometry.replay(_random_position(rng, width, height, rng.randrange(0, 20))) for _ in range(200)]
     keys = np.array([p + mask for p, mask, _ in positions], dtype=np.uint64)
-    p, mask = decode_keys(width, height, keys)
+    p, mask = geometry.decode(keys)
     assert p.tolist() == [q for q, _, _ in positions] and mask.tolist() == [m for _, m, _ in positions]
+    column = (1 << height) - 1
+    heights = [[(m >> c * (height + 1) & column).bit_count() for c in range(width)] for _, m, _ in positions]
+    assert geometry.heights(keys).tolist() == heights
 
 
 def test_a_build_searches_only_the_deepest_ply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,10 +134,15 @@ def test_a_build_searches_only_the_deepest_ply(tmp_path: Path, monkeypatch: pyte
         return solve_part(job, keys)
 
     monkeypatch.setattr(book_build, "solve_part", counting)
-    report = build_book(5, 4, 4, 5, tmp_path / "b.bin", table_bits=16)
+    progress: list[tuple[int, int]] = []
+    report = build_book(5, 4, 4, 5, tmp_path / "b.bin", table_bits=16, part_size=64,
+                        on_progress=lambda done, total: progress.append((done, total)))
     keys, plies = enumerate_entries(5, 4, 4, 5)
     assert sorted(searched) == sorted(keys[plies == 5].tolist())
     assert report.derived == int((plies < 5).sum()) > 0 and report.solved == report.entries == len(keys)
+    # progress counts the positions searched, not the entries scored from them at the end
+    assert report.to_search == len(searched) and {total for _, total in progress} == {len(searched)}
+    assert progress[0][0] == 0 and progress[-1][0] == len(searched) and len(progress) > 2
     book = Book.load(tmp_path / "b.bin")
     solver = Solver(5, 4, 4, table_bits=16)
     for key in keys[plies < 5].tolist():  # the scores derived from the children's are the solver's
@@ -350,6 +358,27 @@ def test_cli_build_info_and_verify(tmp_path: Path, books: dict[tuple[int, int], 
     assert result.exit_code == 0 and "40 of 40 entries right." in result.stdout
 
 
+def test_cli_interrupted_build_says_how_far_it_got(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def interrupting(job: book_build.BookJob, keys: np.ndarray) -> np.ndarray:
+        calls.append(keys.shape[0])
+        if len(calls) > 2:
+            raise KeyboardInterrupt
+        return solve_part(job, keys)
+
+    monkeypatch.setattr(book_build, "solve_part", interrupting)
+    path = tmp_path / "cli.bin"
+    argv = ["connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5", "--out", str(path),
+            "--table-bits", "16"]
+    result = runner.invoke(app, argv)
+    keys, plies = enumerate_entries(5, 4, 4, 5)
+    deepest = int((plies == 5).sum())
+    assert result.exit_code != 0 and not path.exists() and checkpoint_path(path).exists()
+    assert (f"Interrupted: {sum(calls[:2]):,} of the {deepest:,} deepest positions searched (the other "
+            f"{len(keys) - deepest:,} are scored from them at the end)") in result.stderr, result.stderr
+
+
 def test_verify_finds_a_wrong_score(tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
     book = Book.load(books[4, 4])
     scores = book.scores.copy()
@@ -432,12 +461,21 @@ def test_the_shipped_7x6_book_agrees_with_pons_begin_sets(name: str) -> None:
         assert book.score(parse_pons_moves(moves)) == score, moves
 
 
+def test_the_shipped_7x6_books_shallower_entries_follow_from_its_deepest_ply() -> None:
+    book = default_book(7, 6, 4)
+    assert book is not None
+    keys, plies = enumerate_entries(7, 6, 4, book.depth)
+    assert np.array_equal(np.sort(keys), book.keys)  # the book holds exactly the positions a build plans
+    stored = book.scores[np.searchsorted(book.keys, keys)]
+    assert np.array_equal(derive_scores(7, 6, 4, keys, plies, stored[plies == book.depth]), stored)
+
+
 def test_entries_of_the_shipped_7x6_books_deepest_ply_are_the_solvers() -> None:
     book = default_book(7, 6, 4)
     assert book is not None
     geometry = book.geometry
-    _, stones = decode_keys(7, 6, book.keys)
-    deepest = [key for key, mask in zip(book.keys.tolist(), stones.tolist()) if mask.bit_count() == book.depth]
+    plies = geometry.heights(book.keys).sum(axis=1)
+    deepest = book.keys[plies == book.depth].tolist()
     solver = Solver()
     for key in random.Random(5).sample(deepest, 3):  # a few seconds each
         solver.reset()
