@@ -130,7 +130,7 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
     assert not [t for t in threading.enumerate() if t.name.startswith("connect4-helper")]  # helpers stopped
 
 
-PAST_BOOK = "444441"  # one disc past the shipped 7x6 book (depth 5): its columns take seconds to solve
+PAST_BOOK = "44444412"  # one disc past the shipped 7x6 book (depth 7): its columns take seconds to solve
 
 
 def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,11 +167,11 @@ def test_bad_think_or_table_size_is_a_one_line_error(args: list[str], message: s
 
 def test_a_notice_says_when_the_first_use_compiles_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda: False)
-    result = runner.invoke(app, ["connect4", "analyze", "435363"])
+    result = runner.invoke(app, ["connect4", "analyze", "435363121"])  # past the book: the solver runs
     assert result.exit_code == 0
     assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda: True)
-    assert runner.invoke(app, ["connect4", "analyze", "435363"]).stderr == ""
+    assert runner.invoke(app, ["connect4", "analyze", "435363121"]).stderr == ""
 
 
 def test_progress_shows_positions_rate_and_window_after_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
