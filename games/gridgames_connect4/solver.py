@@ -439,9 +439,10 @@ class Solver:
                 lo, hi = (1, (self._cells + 1 - n) // 2) if outcome > 0 else (-((self._cells - n) // 2), -1)
                 score = self._search(p, mask, n, lo, hi, budget - self.explored)
             if score is not None:
-                best = self._columns_reaching(p, mask, n, score, playable, budget)
+                # a won position keeps half of the budget to keep the win with, should its score not fit
+                best = self._columns_reaching(p, mask, n, score, playable, total // 2 if outcome == 1 else budget)
             if not best and outcome == 1:  # the score did not fit: keep the win (a draw's score is 0 anyway)
-                best = self._a_column_reaching(p, mask, n, outcome, playable, total - total // 8)
+                best = self._a_winning_column(p, mask, n, playable, total - total // 8)
                 score, weak = outcome, True
         scores: list[int | None] = [score if c in best else None for c in range(self.width)]
         if best:
@@ -563,53 +564,63 @@ class Solver:
         return scores
 
     def _columns_reaching(
-        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int
+        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int, first: bool = False
     ) -> list[int]:
-        """Playable columns whose move keeps the score `score` (no win at once exists); [] if out of budget."""
-        best = []
-        for c in playable:
-            cp, cm = p ^ mask, mask | self._cell(mask, c)
-            # the move reaches `score` unless the opponent then scores at least -score + 1
-            target = 1 - score
-            if self._wins(cp, cm) & (cm + self._bottom_int) & self._board_int:
-                reply: int | None = (self._cells - n) // 2
-            else:
-                reply = self._search(cp, cm, n + 1, target - 1, target, budget - self.explored)
-            if reply is None:
-                return []
-            if reply < target:
-                best.append(c)
-        return best
+        """Playable columns proven to keep `score`, the position's exact score or outcome (no win at once exists).
 
-    def _a_column_reaching(
-        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int
-    ) -> list[int]:
-        """One playable column whose move keeps `score` (no win at once exists); [] if out of budget.
-
-        Every column is tried with a budget that doubles each round, so the cheapest proof wins: the move that proved
-        the score has its subtree in the table, while proving that a move falls short can cost far more.
+        Every column is tried with a node budget that doubles each round, so cheap proofs come first: a column is
+        settled when its move is proven to keep `score` or to fall short. All of them when the budget allows;
+        when it runs out, those proven so far; and when every column but one falls short, that one (some column
+        keeps the position's score). [] if none is known when the budget runs out. With `first`, the first found.
         """
-        target = 1 - score
+        target = 1 - score  # the move keeps `score` unless the opponent then scores at least target
         pending = list(playable)
+        best: list[int] = []
         step = 1024
-        while pending and self.explored < budget:
+        while pending:
             for c in list(pending):
                 cp, cm = p ^ mask, mask | self._cell(mask, c)
                 if self._wins(cp, cm) & (cm + self._bottom_int) & self._board_int:
-                    pending.remove(c)  # the opponent wins at once
-                    continue
-                before = self.explored
-                given = min(step, budget - before)
-                reply = self._search(cp, cm, n + 1, target - 1, target, given)
-                if reply is None:
-                    if self.explored >= budget or self.explored - before < given:  # out of budget, or told to stop
-                        return []
-                    continue
+                    reply: int | None = (self._cells - n) // 2  # the opponent wins at once
+                else:
+                    before = self.explored
+                    if before >= budget:
+                        return [column for column in playable if column in best]
+                    given = min(step, budget - before)
+                    reply = self._search(cp, cm, n + 1, target - 1, target, given)
+                    if reply is None:
+                        if self.explored - before < given:  # told to stop (on_progress)
+                            return []
+                        continue
                 pending.remove(c)
                 if reply < target:
-                    return [c]
+                    best.append(c)
+                    if first:
+                        return best
+                elif not best and len(pending) == 1:  # every other column falls short, and some column keeps it
+                    best = pending
+                    pending = []
+                    break
             step *= 2
-        return []
+        return [column for column in playable if column in best]
+
+    def _a_winning_column(self, p: int, mask: int, n: int, playable: list[int], budget: int) -> list[int]:
+        """One column that keeps a won position's win, [] if out of budget.
+
+        The position is searched for a win first (its best move then sits in the table, so the column is found at
+        once); at the opening book's deepest ply the book is left out there, since it would answer at once with
+        no move, while the book cannot help below that ply.
+        """
+        saved = self._book
+        if n >= saved[2] >= 0:
+            self._book = self._book_arrays(None)
+        try:
+            won = self._search(p, mask, n, 0, 1, budget - self.explored)
+        finally:
+            self._book = saved
+        if won is None or won < 1:
+            return []
+        return self._columns_reaching(p, mask, n, 1, playable, budget, first=True)
 
     def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
                      budget: int) -> None:

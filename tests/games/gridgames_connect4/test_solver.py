@@ -292,6 +292,42 @@ def test_best_move_keeps_a_proven_win_when_only_the_outcome_fits_the_budget():
     assert roomy.exact and not roomy.weak and roomy.scores[roomy.column] == max(s for s in exact if s is not None)
 
 
+def _shipped_book_of_depth_7():
+    from gridgames_connect4.book import default_book
+
+    book = default_book(7, 6, 4)
+    if book is None or book.depth != 7:
+        pytest.skip("these positions are chosen for a shipped 7x6 book of depth 7")
+    return book
+
+
+PERFECTS_BUDGET = 8_000_001  # perfect's node budget at the default --think 2 (fixed rate, a quarter added)
+
+
+def test_best_move_finds_the_one_column_left_when_every_other_falls_short():
+    # ply 7, the book's deepest: a draw (book), and only column 3 keeps it; proving that alone takes ~10.7 M
+    # positions, proving that the other six lose ~2 M in all, so the draw move is known by elimination
+    book = _shipped_book_of_depth_7()
+    moves = parse_pons_moves("3663663")
+    solver = Solver(book=book)
+    result = solver.best_move(moves, max_nodes=PERFECTS_BUDGET, all_scores=False)
+    assert result.exact and not result.weak and result.column == 2 and result.scores[2] == 0
+    assert solver.explored < 4_000_000
+
+
+@pytest.mark.parametrize("text", ["2353552", "1276667"])
+def test_best_move_keeps_the_win_at_the_books_deepest_ply(text):
+    # won positions of ply 7 (the book has their score, +3, not their children's) where proving a column of
+    # score +3 takes 8-9 M positions: a search for a win at the root, the book left out there, finds a winning
+    # column in ~1.3-1.7 M (yellow's move at ply 7 fell back on the depth-limited search before)
+    book = _shipped_book_of_depth_7()
+    moves = parse_pons_moves(text)
+    solver = Solver(book=book)
+    result = solver.best_move(moves, max_nodes=PERFECTS_BUDGET, all_scores=False)
+    assert book.score(moves) == 3 and result.exact and result.weak and result.scores[result.column] == 1
+    assert Solver().solve([*moves, result.column], weak=True) == -1  # the opponent loses after it
+
+
 def test_budgeted_best_move_scores_the_columns_that_lose_at_once():
     full = Solver(table_bits=16)
     # the opponent has three on the bottom row (columns 0-2): every column but 3 loses at once
