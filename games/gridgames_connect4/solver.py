@@ -438,12 +438,12 @@ class Solver:
             elif outcome is not None:  # the score, within the outcome's side of 0
                 lo, hi = (1, (self._cells + 1 - n) // 2) if outcome > 0 else (-((self._cells - n) // 2), -1)
                 score = self._search(p, mask, n, lo, hi, budget - self.explored)
-            if score is not None:
-                # a won position keeps half of the budget to keep the win with, should its score not fit
-                best = self._columns_reaching(p, mask, n, score, playable, total // 2 if outcome == 1 else budget)
-            if not best and outcome == 1:  # the score did not fit: keep the win (a draw's score is 0 anyway)
+            if score is not None:  # a won position keeps half of the budget for keeping the win, should this fail
+                best = self._columns_reaching(p, mask, n, score, playable, total * 3 // 8 if outcome == 1 else budget)
+            if not best and outcome == 1:  # the score's columns did not fit: keep the win (exact when the score is +1)
                 best = self._a_winning_column(p, mask, n, playable, total - total // 8)
-                score, weak = outcome, True
+                weak = score != 1
+                score = 1
         scores: list[int | None] = [score if c in best else None for c in range(self.width)]
         if best:
             if all_scores and not weak:

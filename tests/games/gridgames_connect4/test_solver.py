@@ -328,6 +328,17 @@ def test_best_move_keeps_the_win_at_the_books_deepest_ply(text):
     assert Solver().solve([*moves, result.column], weak=True) == -1  # the opponent loses after it
 
 
+def test_best_move_at_the_books_deepest_ply_is_exact_when_the_win_found_is_the_score():
+    # ply 7, won by +1 with one winning column: proving it among the others takes 8.5 M positions, a search for a
+    # win at the root 4.6 M, and a column that wins has the score +1 itself
+    book = _shipped_book_of_depth_7()
+    moves = parse_pons_moves("2333321")
+    solver = Solver(book=book)
+    result = solver.best_move(moves, max_nodes=PERFECTS_BUDGET, all_scores=False)
+    assert book.score(moves) == 1 and result.exact and not result.weak and result.column == 1
+    assert result.scores[1] == 1
+
+
 def test_budgeted_best_move_scores_the_columns_that_lose_at_once():
     full = Solver(table_bits=16)
     # the opponent has three on the bottom row (columns 0-2): every column but 3 loses at once
