@@ -13,11 +13,13 @@ Usage: python bench/connect4_book.py [--small 5x4:8] [--no-parallel] [--no-dask]
 * --analyze PLIES (e.g. 0,2,4,6,8,10,14,20,30): ``gridgames connect4 analyze MOVES --json`` in a fresh process for
   seeded random 7x6 positions of each ply (the empty board for ply 0), as a user runs it: wall and child CPU
   seconds, start-up and kernel loading included, each run stopped by ``--think`` (--cap seconds; then the answer
-  is partial and the time a lower bound); --shipped uses the shipped book instead of --no-book. With
+  is partial and the time a lower bound); --shipped uses the shipped book instead of --no-book; --analyze-set
+  Test_L1_R3 takes the positions from Begin-Hard's lines of each length instead (plies 1-13). With
   --book-load, the same for a 7x6 book of depth 9's size (the real keys, placeholder scores: it times the load
   and the lookup only, its scores mean nothing).
-* --perfect-games N: N seeded 7x6 games of perfect (red, default think, the book given with --book, else none)
-  against each of --opponents (default medium; e.g. random,easy,medium,hard); prints each game's result, the
+* --perfect-games N: N seeded 7x6 games of perfect (red, or --perfect-as yellow; default think, the book given
+  with --book, else none, for both players) against each of --opponents (default medium; e.g.
+  random,easy,medium,hard,perfect); prints each game's result, the
   plies where perfect's move was not exact (the depth-limited fallback) and its CPU seconds per move, then a
   tally per opponent.
 """
@@ -148,17 +150,28 @@ def _fresh(args: list[str], timeout: float) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
-def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = False) -> None:
+def _set_positions(name: str, ply: int, count: int) -> list[str]:
+    """The first ``count`` lines of ``ply`` moves of one of Pons' sets (his column digits are our notation's)."""
+    from connect4_solver import DATA
+
+    lines = (DATA / name).read_text().split()[::2]
+    return [moves for moves in lines if len(moves) == ply][:count]
+
+
+def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = False, from_set: str = "") -> None:
     """analyze --json in a fresh process per position (no book, or the shipped one), stopped by --think cap."""
     book = [] if shipped else ["--no-book"]
     _fresh(["connect4", "analyze", "4444443", "--json", "--no-book"], 600)  # numba's on-disk cache is warm after this
     which = "the shipped book" if shipped else "no book"
+    source = f"lines of Pons' {from_set}" if from_set else "seeded random playouts"
     print(f"7x6 analyze --json {' '.join(book) or '(shipped book)'}, a fresh process per position, --think {cap:g}"
-          f" (today's solver, {which})")
+          f" (today's solver, {which}; positions: {source})")
     for ply in plies:
         walls, cpus, partial = [], [], 0
-        for i in range(1 if ply == 0 else per_ply):
-            moves = _random_position(ply, 1000 * ply + i)
+        count = 1 if ply == 0 else per_ply
+        chosen = (_set_positions(from_set, ply, count) if from_set
+                  else [_random_position(ply, 1000 * ply + i) for i in range(count)])
+        for moves in chosen:
             wall, cpu, out = _fresh(["connect4", "analyze", moves, "--json", *book, "--think", f"{cap:g}"], cap + 120)
             answer = json.loads(out)
             partial += bool(answer.get("partial"))
@@ -194,28 +207,32 @@ def book_load_fresh(depth: int, repeat: int) -> None:
         print(f"  gridgames --help (start-up alone): {wall:.2f} s wall, {cpu:.2f} s cpu")
 
 
-def perfect_games(count: int, book_path: str | None, opponents: list[str]) -> None:
-    """Seeded games of perfect (red) against each opponent on 7x6: results, and which of perfect's moves were not exact."""
+def perfect_games(count: int, book_path: str | None, opponents: list[str], seat: str = "red") -> None:
+    """Seeded 7x6 games of perfect (red or yellow) against each opponent: results, and perfect's moves not exact."""
     from gridgames_connect4.book import Book
     from gridgames_connect4.players import DEFAULT_THINK, make_player
 
     game = Connect4()
     book = Book.load(book_path, width=7, height=6, connect=4) if book_path else None
+    me = 0 if seat == "red" else 1
     for opponent in opponents:
-        print(f"7x6: perfect (red, --think {DEFAULT_THINK:g}, {'book ' + book_path if book else 'no book'}) "
-              f"against {opponent}, {count} games (seeds 0..{count - 1})")
-        tally = {"red (perfect) wins": 0, "draw": 0, f"yellow ({opponent}) wins": 0}
+        other = "yellow" if me == 0 else "red"
+        print(f"7x6: perfect ({seat}, --think {DEFAULT_THINK:g}, {'book ' + book_path if book else 'no book'}) "
+              f"against {opponent} ({other}), {count} games (seeds 0..{count - 1})")
+        tally = {f"{seat} (perfect) wins": 0, "draw": 0, f"{other} ({opponent}) wins": 0}
         inexact_games, total_cpu, total_moves, worst = 0, 0.0, 0, 0.0
         for seed in range(count):
             state = game.new_state()
             seats = [make_player("perfect", game, random.Random(seed * 2), book=book),
-                     make_player(opponent, game, random.Random(seed * 2 + 1))]
+                     make_player(opponent, game, random.Random(seed * 2 + 1), book=book)]
+            if me == 1:
+                seats.reverse()
             inexact, cpu, moves = [], 0.0, 0
             while not state.is_over:
                 player = seats[state.current_player]
                 started = time.process_time()
                 column = player.choose(state)
-                if state.current_player == 0:
+                if state.current_player == me:
                     spent = time.process_time() - started
                     cpu += spent
                     worst = max(worst, spent)
@@ -225,7 +242,7 @@ def perfect_games(count: int, book_path: str | None, opponents: list[str]) -> No
                 state.play(column)
             outcome = state.outcome
             result = "draw" if outcome.winner is None else (
-                "red (perfect) wins" if outcome.winner == 0 else f"yellow ({opponent}) wins")
+                f"{seat} (perfect) wins" if outcome.winner == me else f"{other} ({opponent}) wins")
             tally[result] += 1
             inexact_games += bool(inexact)
             total_cpu += cpu
@@ -250,10 +267,13 @@ def main() -> None:
     parser.add_argument("--per-ply", type=int, default=2)
     parser.add_argument("--cap", type=float, default=30.0, help="--think for each analyze run (seconds)")
     parser.add_argument("--shipped", action="store_true", help="--analyze with the shipped book (default: --no-book)")
+    parser.add_argument("--analyze-set", default="", help="--analyze takes each ply's positions from this Pons set "
+                        "(a file name in the shared data, e.g. Test_L1_R3 for Begin-Hard) instead of random playouts")
     parser.add_argument("--book-load", type=int, default=0, help="time analyze from a placeholder 7x6 book of this depth")
     parser.add_argument("--perfect-games", type=int, default=0, help="seeded 7x6 games of perfect against each opponent")
     parser.add_argument("--opponents", default="medium", help="levels perfect plays in --perfect-games (comma-separated)")
     parser.add_argument("--book", default=None, help="the 7x6 book perfect uses in --perfect-games")
+    parser.add_argument("--perfect-as", choices=["red", "yellow"], default="red", help="perfect's seat in --perfect-games")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.small:
@@ -266,9 +286,9 @@ def main() -> None:
     if args.book_load:
         book_load_fresh(args.book_load, 3)
     if args.perfect_games:
-        perfect_games(args.perfect_games, args.book, args.opponents.split(","))
+        perfect_games(args.perfect_games, args.book, args.opponents.split(","), args.perfect_as)
     if args.analyze:
-        analyze_fresh([int(x) for x in args.analyze.split(",")], args.per_ply, args.cap, args.shipped)
+        analyze_fresh([int(x) for x in args.analyze.split(",")], args.per_ply, args.cap, args.shipped, args.analyze_set)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     sys.stdout.flush()
 
