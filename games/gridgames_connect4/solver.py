@@ -438,7 +438,7 @@ class Solver:
             elif outcome is not None:  # the score, within the outcome's side of 0
                 lo, hi = (1, (self._cells + 1 - n) // 2) if outcome > 0 else (-((self._cells - n) // 2), -1)
                 score = self._search(p, mask, n, lo, hi, budget - self.explored)
-            if score is not None:  # a won position keeps half of the budget for keeping the win, should this fail
+            if score is not None:  # a won position's score columns get 3/8: the rest, to 7/8, keeps the win if need be
                 best = self._columns_reaching(p, mask, n, score, playable, total * 3 // 8 if outcome == 1 else budget)
             if not best and outcome == 1:  # the score's columns did not fit: keep the win (exact when the score is +1)
                 best = self._a_winning_column(p, mask, n, playable, total - total // 8)
