@@ -409,11 +409,12 @@ class Solver:
     ) -> SearchResult:
         """Best column after `moves`: perfect play, or a depth-limited search if `max_nodes` runs out.
 
-        Exact play first proves the outcome (win, draw or loss), then the score, then which columns keep it (ties
-        are broken with `rng`, else the most central column wins), then, with `all_scores`, scores the other
-        columns while the budget lasts (None where it ran out). When the score does not fit the budget but the
-        outcome did, the columns that keep the outcome are chosen from (`SearchResult.weak`). A depth-limited
-        result only scores the columns that lose at once.
+        Exact play first proves the outcome (win, draw or loss), then the score, then which columns keep it (all of
+        them when the budget allows, else those proven; ties are broken with `rng`, else the most central column
+        wins), then, with `all_scores`, scores the other columns while the budget lasts (None where it ran out).
+        When the score does not fit the budget but the outcome did, a column that keeps the win is played
+        (`SearchResult.weak`; exact when the score is +1). A depth-limited result only scores the columns that
+        lose at once.
         """
         p, mask, n = self._position(moves)
         playable = [c for c in self._order.tolist() if self._can_play(mask, c)]
