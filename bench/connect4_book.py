@@ -152,10 +152,9 @@ def _fresh(args: list[str], timeout: float) -> tuple[float, float, str]:
 
 def _set_positions(name: str, ply: int, count: int) -> list[str]:
     """The first ``count`` lines of ``ply`` moves of one of Pons' sets (his column digits are our notation's)."""
-    from connect4_solver import DATA
+    from connect4_solver import DATA, sample_lines
 
-    lines = (DATA / name).read_text().split()[::2]
-    return [moves for moves in lines if len(moves) == ply][:count]
+    return [moves for moves, _ in sample_lines(DATA / name, None) if len(moves) == ply][:count]
 
 
 def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = False, from_set: str = "") -> None:

@@ -490,12 +490,15 @@ class Solver:
         lo, hi = (-1, 1) if weak else (-((self._cells - n) // 2), (self._cells + 1 - n) // 2)
         return self._search(p, mask, n, lo, hi, budget)
 
-    def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int) -> int | None:
+    def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int,
+                book: tuple[np.ndarray, np.ndarray, int] | None = None) -> int | None:
         """The score, or where it lies against [lo, hi]; None when the budget ran out (or on_progress said stop).
 
         The side to move must not be able to win at once. Adds to explored. With jobs > 1, a search still running
         after _SMP_START positions gets jobs - 1 helper threads on the shared table; the first to finish answers.
+        ``book``: the book the kernel probes (as `_book_arrays` gives it), default the solver's.
         """
+        book = self._book if book is None else book
         st = self._stats
         fresh = True
         start = time.perf_counter()
@@ -516,7 +519,7 @@ class Solver:
                 if watch is not None or helpers is not None:
                     step = min(step, _SLICE)
                 paused = S.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask), lo,
-                                      hi, self._lower_rows, 0, self._book, self._busy)
+                                      hi, self._lower_rows, 0, book, self._busy)
                 fresh = False
                 self.explored = base + int(st[S.S_NODES])
                 if not paused:
@@ -528,7 +531,7 @@ class Solver:
                     if not helpers.threads and st[S.S_NODES] >= _SMP_START:
                         helpers.start(kargs, self._stack,
                                       (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
-                                       self._book, self._busy))
+                                       book, self._busy))
                 if watch is not None:
                     phase_window = (int(st[S.S_LO]), int(st[S.S_HI]))
                     if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
@@ -612,13 +615,8 @@ class Solver:
         once); at the opening book's deepest ply the book is left out there, since it would answer at once with
         no move, while the book cannot help below that ply.
         """
-        saved = self._book
-        if n >= saved[2] >= 0:
-            self._book = self._book_arrays(None)
-        try:
-            won = self._search(p, mask, n, 0, 1, budget - self.explored)
-        finally:
-            self._book = saved
+        book = self._book_arrays(None) if n >= self._book[2] >= 0 else self._book
+        won = self._search(p, mask, n, 0, 1, budget - self.explored, book)
         if won is None or won < 1:
             return []
         return self._columns_reaching(p, mask, n, 1, playable, budget, first=True)
