@@ -208,6 +208,30 @@ class BookKeys:
             out[rows, cols] = np.where(child == UNKNOWN, UNKNOWN, -child)
         return out
 
+    def parent_bounds(self, keys: np.ndarray, lookup: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Each position's least score by its parents' (``lookup``: canonical keys to scores), an int64 array.
+
+        A parent (the position before the last disc, in any column whose top disc is the last mover's) scores at
+        least minus each child's score, so a child scores at least minus its parent's. UNKNOWN where ``lookup``
+        knows none of the parents (it returns UNKNOWN for them).
+        """
+        u, h1 = np.uint64, self.height + 1
+        p, mask = self.decode(keys)
+        last = p ^ mask  # the stones of the side that played the last disc
+        heights = self.heights(keys)
+        best = np.full(keys.shape[0], -UNKNOWN, dtype=np.int64)
+        for c in range(self.width):
+            shift = np.maximum(heights[:, c] - 1, 0).astype(np.uint64) + u(c * h1)
+            top = np.where(heights[:, c] > 0, u(1) << shift, u(0))  # each column's top disc
+            rows = np.flatnonzero((last & top) != u(0))
+            if not rows.shape[0]:
+                continue
+            parent = lookup(self.canonical((last[rows] ^ top[rows]) + (mask[rows] ^ top[rows])))
+            known = parent != UNKNOWN
+            best[rows[known]] = np.maximum(best[rows[known]], -parent[known])
+        best[best == -UNKNOWN] = UNKNOWN
+        return best
+
     def non_losing(self, p: Any, mask: Any) -> Any:
         """Playable cells that do not let the opponent win next move (0 when every move loses)."""
         sh = (lambda x: np.uint64(x)) if isinstance(p, np.ndarray | np.integer) else int

@@ -40,8 +40,8 @@ import numpy as np
 from gridgames_connect4.book import UNKNOWN, Book, BookError, BookKeys, scores_of_keys
 
 __all__ = [
-    "BuildReport", "BookJob", "build_book", "checkpoint_path", "derive_scores", "enumerate_entries", "plan_parts",
-    "solve_part",
+    "BuildReport", "BookJob", "build_book", "check_bounds_book", "checkpoint_path", "derive_scores",
+    "enumerate_entries", "plan_parts", "solve_part",
 ]
 
 PART_SIZE = 64
@@ -141,15 +141,28 @@ class BookJob:
 _SOLVER: list = []  # this process's (job, Solver): a table of ~43 MB is made once per worker
 
 
-def solve_part(job: BookJob, keys: np.ndarray) -> np.ndarray:
-    """Exact scores (int8) of the positions of some canonical keys, with this process's solver."""
+def solve_part(job: BookJob, keys: np.ndarray, lower: np.ndarray | None = None) -> np.ndarray:
+    """Exact scores (int8) of the positions of some canonical keys, with this process's solver.
+
+    ``lower``: each position's least score by its parents' (`BookKeys.parent_bounds`; UNKNOWN: none), which the
+    solver tries first.
+    """
     from gridgames_connect4.solver import Solver
 
     if not _SOLVER or _SOLVER[0] != job:
         _SOLVER[:] = [job, Solver(job.width, job.height, job.connect, table_bits=job.table_bits)]
     solver = _SOLVER[1]
     g = BookKeys(job.width, job.height, job.connect)
-    return np.array([solver.solve(g.moves_of_key(int(k))) for k in keys], dtype=np.int8)
+    if lower is None:
+        return np.array([solver.solve(g.moves_of_key(int(k))) for k in keys], dtype=np.int8)
+    return np.array([solver.solve(g.moves_of_key(int(k)), lower=None if b == UNKNOWN else int(b))
+                     for k, b in zip(keys, lower)], dtype=np.int8)
+
+
+def _solve_bounded(job: BookJob, part: tuple[np.ndarray, np.ndarray | None]) -> np.ndarray:
+    """`solve_part` of a (keys, lower bounds) part, as the build hands them to `run_parts`."""
+    keys, lower = part
+    return solve_part(job, keys) if lower is None else solve_part(job, keys, lower)
 
 
 def checkpoint_path(out: str | os.PathLike[str]) -> Path:
@@ -188,8 +201,13 @@ def build_book(
     table_bits: int | None = None,
     part_size: int = PART_SIZE,
     on_progress: ProgressFn | None = None,
+    bounds: Book | None = None,
 ) -> BuildReport:
-    """Solve every book position of the board up to ``depth`` and write the book to ``out`` (resuming a checkpoint)."""
+    """Solve every book position of the board up to ``depth`` and write the book to ``out`` (resuming a checkpoint).
+
+    ``bounds``: a book of the same board at least ``depth - 1`` deep, whose scores of the deepest ply's parents
+    give each searched position a lower bound that the search tries first (the book is the same, found sooner).
+    """
     from gridgames.search.parallel import run_parts
     from gridgames_connect4.solver import Solver
 
@@ -207,6 +225,9 @@ def build_book(
     keys, plies = enumerate_entries(width, height, connect, depth)
     leaves = int(np.count_nonzero(plies == plies[0])) if keys.shape[0] else 0  # the deepest ply: searched
     parts = plan_parts(keys[:leaves], plies[:leaves], part_size)
+    lower = _lower_bounds(width, height, connect, depth, keys[:leaves], bounds)
+    bounded = [(part, None if lower is None else lower[at : at + part.shape[0]])
+               for part, at in zip(parts, np.cumsum([0] + [part.shape[0] for part in parts[:-1]]))]
     header = CHECKPOINT_HEADER.pack(CHECKPOINT_MAGIC, CHECKPOINT_VERSION, width, height, connect, depth,
                                     part_size, len(parts), leaves, hashlib.sha256(keys[:leaves].tobytes()).digest())
     partial = checkpoint_path(out)
@@ -232,10 +253,10 @@ def build_book(
                     on_progress(done_count[0], leaves)
 
             result = run_parts(
-                solve_part, [parts[i] for i in todo[first : first + window]], jobs=jobs, scheduler=scheduler,
+                _solve_bounded, [bounded[i] for i in todo[first : first + window]], jobs=jobs, scheduler=scheduler,
                 shared=BookJob(width, height, connect, table_bits), on_result=finished,
                 preload=("gridgames_connect4.solver",),
-                describe=lambda part: f"{part.shape[0]} positions from key {int(part[0]):#x}",
+                describe=lambda part: f"{part[0].shape[0]} positions from key {int(part[0][0]):#x}",
             )  # fmt: skip
             reruns += result.reruns
             if result.partial:
@@ -257,6 +278,26 @@ def build_book(
     seconds = time.perf_counter() - start
     return BuildReport(out, total, total - resumed, resumed, False, seconds, reruns, derived=total - leaves,
                        to_search=leaves)
+
+
+def _lower_bounds(width: int, height: int, connect: int, depth: int, keys: np.ndarray,
+                  bounds: Book | None) -> np.ndarray | None:
+    """The deepest ply's lower bounds from the ``bounds`` book (None without one), after checking it fits the build."""
+    if bounds is None or depth == 0:
+        return None
+    check_bounds_book(bounds, width, height, connect, depth)
+    g = BookKeys(width, height, connect)
+    return g.parent_bounds(keys, lambda wanted: scores_of_keys(bounds.keys, bounds.scores, wanted))
+
+
+def check_bounds_book(bounds: Book, width: int, height: int, connect: int, depth: int) -> None:
+    """Raise BookError unless ``bounds`` can bound a depth-``depth`` build of the board (same board, deep enough)."""
+    if (bounds.width, bounds.height, bounds.connect) != (width, height, connect):
+        raise BookError(f"the bounds book {bounds.path or ''!s} is for {bounds.width}x{bounds.height} connect "
+                        f"{bounds.connect}, not {width}x{height} connect {connect}")
+    if bounds.depth < depth - 1:
+        raise BookError(f"the bounds book {bounds.path or ''!s} has depth {bounds.depth}; a depth-{depth} build needs "
+                        f"one of depth {depth - 1} or more")
 
 
 def _window(jobs: int | str | None, scheduler: str | None, parts: int) -> int:

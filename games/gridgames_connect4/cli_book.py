@@ -14,6 +14,7 @@ from typing import Any, Optional
 import typer
 
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
+from gridgames.errors import OptionError
 
 __all__ = ["build_progress", "make_book_app"]
 
@@ -58,18 +59,32 @@ def make_book_app() -> typer.Typer:
         jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve in N local processes (0 or auto: one per core)."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
         table_bits: Optional[int] = typer.Option(None, "--table-bits", parser=whole_number, help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."),
+        bounds_from: Optional[Path] = typer.Option(None, "--bounds-from", help="A book of this board at least DEPTH - 1 deep: its scores bound the searched positions' (default: the shipped book when deep enough)."),
+        no_bounds: bool = typer.Option(False, "--no-bounds", help="Search every position without bounds from a shallower book."),
     ) -> None:
         """Solve every position up to --depth exactly and write a book; Ctrl-C keeps the work, run again to continue."""
-        from gridgames_connect4.book_build import build_book, checkpoint_path
+        from gridgames_connect4.book import Book, default_book
+        from gridgames_connect4.book_build import build_book, check_bounds_book, checkpoint_path
         from gridgames_connect4.rules import Connect4
 
         check_parallel_options(jobs, scheduler)
         Connect4(width, height, connect)  # the board's ranges, in one line
+        if no_bounds and bounds_from is not None:
+            raise OptionError("--bounds-from names the book to take bounds from and --no-bounds takes none; choose one")
+        bounds = None
+        if bounds_from is not None:
+            bounds = Book.load(bounds_from)
+        elif not no_bounds:
+            shipped = default_book(width, height, connect)
+            bounds = shipped if shipped is not None and 0 < depth <= shipped.depth + 1 else None
         if checkpoint_path(out).exists():
             typer.echo(f"Resuming from {checkpoint_path(out)}.", err=True)
+        if bounds is not None and depth > 0:
+            check_bounds_book(bounds, width, height, connect, depth)
+            typer.echo(f"Lower bounds from the depth-{bounds.depth} book {bounds.path}.", err=True)
         with build_progress(f"Book {width}x{height} depth {depth}") as on_progress:
             report = build_book(width, height, connect, depth, out, jobs=jobs if scheduler is None else None,
-                                scheduler=scheduler, table_bits=table_bits, on_progress=on_progress)
+                                scheduler=scheduler, table_bits=table_bits, on_progress=on_progress, bounds=bounds)
         done = report.solved + report.resumed
         if report.partial:
             typer.echo(f"Interrupted: {done:,} of the {report.to_search:,} deepest positions searched (the other "

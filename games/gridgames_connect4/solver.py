@@ -299,8 +299,17 @@ class Solver:
         """The score (Pons' convention) of winning with the next move after ``moves_before`` moves."""
         return (self.width * self.height + 1 - moves_before) // 2
 
-    def solve(self, moves: Sequence[int], weak: bool = False) -> int:
-        """Score of the position after `moves` for the side to move (weak: only its sign, -1/0/+1)."""
+    def solve(self, moves: Sequence[int], weak: bool = False, *, lower: int | None = None) -> int:
+        """Score of the position after `moves` for the side to move (weak: only its sign, -1/0/+1).
+
+        ``lower``: a score the position is known to reach (minus a parent's exact score, from a book), so the
+        search first asks whether the score is exactly that: one null window settles a parent's best move.
+        A wrong bound gives a wrong score. Ignored when weak.
+        """
+        if lower is not None and not weak:
+            p, mask, n = self._position(moves)
+            self.explored = 0
+            return self._solve_at_least(p, mask, n, lower, _UNLIMITED)  # type: ignore[return-value]
         if self.on_progress is None and self._helpers is None:  # one compiled call: replay and search
             cols = self._columns_array(moves)
             io = self._io
@@ -490,6 +499,19 @@ class Solver:
         lo, hi = (-1, 1) if weak else (-((self._cells - n) // 2), (self._cells + 1 - n) // 2)
         return self._search(p, mask, n, lo, hi, budget)
 
+    def _solve_at_least(self, p: int, mask: int, n: int, lower: int, budget: int) -> int | None:
+        """Kernel solve of a position known to score at least ``lower``: the null window at ``lower`` first."""
+        top = (self._cells + 1 - n) // 2
+        if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
+            return top
+        if not isinstance(lower, int) or not -((self._cells - n) // 2) <= lower < top:
+            raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
+        start = self.explored
+        found = self._search(p, mask, n, lower, lower + 1, budget)
+        if found is None or found <= lower:  # the score is at most found and at least lower
+            return found if found is None else lower
+        return self._search(p, mask, n, found, top, budget - (self.explored - start))
+
     def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int,
                 book: tuple[np.ndarray, np.ndarray, int] | None = None) -> int | None:
         """The score, or where it lies against [lo, hi]; None when the budget ran out (or on_progress said stop).
@@ -551,6 +573,9 @@ class Solver:
         """Score of each playable column (None: full, or not reached before the budget ran out)."""
         scores: list[int | None] = [None] * self.width if into is None else into
         wins = self._wins(p, mask)
+        parent = None  # at the book's deepest ply: its score (a lookup) bounds every child's, see solve's lower
+        if not weak and n == self._book[2] and not wins & (mask + self._bottom_int) & self._board_int:
+            parent = self._solve_raw(p, mask, n, False, budget)
         for c in self._order.tolist():
             if not self._can_play(mask, c):
                 continue
@@ -561,7 +586,10 @@ class Solver:
             if n + 1 == self._cells:
                 scores[c] = 0
                 continue
-            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored)
+            if parent is None:
+                child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored)
+            else:
+                child = self._solve_at_least(p ^ mask, mask | cell, n + 1, -parent, budget - self.explored)
             if child is None:
                 break
             scores[c] = -_sign(child) if weak else -child

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import HEADER_SIZE, Book, BookError, BookKeys, default_book  # noqa: E402
+from gridgames_connect4.book import (  # noqa: E402
+    HEADER_SIZE, UNKNOWN, Book, BookError, BookKeys, default_book, scores_of_keys,
+)
 from gridgames_connect4 import book_build  # noqa: E402
 from gridgames_connect4.book_build import (  # noqa: E402
     build_book, checkpoint_path, derive_scores, enumerate_entries, plan_parts, solve_part,
@@ -22,6 +24,7 @@ from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver, parse_pons_moves  # noqa: E402
 from gridgames_test_support.connect4_sets import read_set  # noqa: E402
 from gridgames.cli import app  # noqa: E402
+from gridgames.errors import IllegalMoveError  # noqa: E402
 from gridgames.search.parallel import start_method  # noqa: E402
 
 runner = CliRunner()
@@ -285,6 +288,58 @@ def test_a_dask_cluster_gives_the_same_bytes(tmp_path: Path, reference: bytes, d
     assert _bytes_of_a_build(tmp_path, scheduler=dask_scheduler) == reference
 
 
+def test_bounds_from_a_shallower_book_give_the_same_bytes(tmp_path: Path, reference: bytes,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    shallow = tmp_path / "d5.bin"
+    build_book(4, 5, 4, 5, shallow, table_bits=16, part_size=16)
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def recording(job: book_build.BookJob, keys: np.ndarray, lower: np.ndarray | None = None) -> np.ndarray:
+        assert lower is not None
+        scores = solve_part(job, keys, lower)
+        seen.append((lower, scores))
+        return scores
+
+    monkeypatch.setattr(book_build, "solve_part", recording)
+    assert _bytes_of_a_build(tmp_path, bounds=Book.load(shallow)) == reference
+    lower = np.concatenate([bound for bound, _ in seen])
+    scores = np.concatenate([score for _, score in seen]).astype(np.int64)
+    known = lower != UNKNOWN
+    assert known.mean() > 0.9 and (lower[known] <= scores[known]).all()
+    assert (lower[known] == scores[known]).mean() > 0.2  # a parent's best move: settled by the first null window
+
+
+def test_parent_bounds_are_minus_the_best_parents_score(books: dict[tuple[int, int], Path]) -> None:
+    book = Book.load(books[5, 4])  # depth 6
+    g = book.geometry
+    keys, plies = enumerate_entries(5, 4, 4, 6)
+    expected: dict[int, int] = {}
+    for key in keys[plies == 5].tolist():  # every parent in the book, every move it has
+        parent = g.moves_of_key(key)
+        for move in range(5):
+            try:
+                p, mask, _ = g.replay([*parent, move])
+            except IllegalMoveError:  # a full column
+                continue
+            child_key = int(g.canonical(np.array([p + mask], dtype=np.uint64))[0])
+            expected[child_key] = max(expected.get(child_key, -99), -int(book.score_of_key(key)))
+    deepest = keys[plies == 6]
+    found = g.parent_bounds(deepest, lambda wanted: scores_of_keys(book.keys, book.scores, wanted))
+    for key, bound in zip(deepest.tolist(), found.tolist()):
+        assert bound == expected.get(key, UNKNOWN), g.moves_of_key(key)
+        assert bound == UNKNOWN or bound <= book.score_of_key(key)
+    assert (found != UNKNOWN).mean() > 0.9
+
+
+def test_a_bounds_book_of_another_board_or_too_shallow_is_refused(tmp_path: Path,
+                                                                 books: dict[tuple[int, int], Path]) -> None:
+    with pytest.raises(BookError, match="is for 5x4 connect 4, not 4x5 connect 4"):
+        build_book(4, 5, 4, 6, tmp_path / "a.bin", table_bits=16, bounds=Book.load(books[5, 4]))
+    with pytest.raises(BookError, match="has depth 3; a depth-6 build needs one of depth 5 or more"):
+        build_book(6, 4, 4, 6, tmp_path / "b.bin", table_bits=16, bounds=Book.load(books[6, 4]))
+    assert not (tmp_path / "a.bin").exists() and not checkpoint_path(tmp_path / "a.bin").exists()
+
+
 def _damaged(books: dict[tuple[int, int], Path], tmp_path: Path, how: str) -> Path:
     data = bytearray(books[5, 4].read_bytes())
     if how == "flipped":
@@ -403,6 +458,54 @@ def test_bad_build_options_fail_in_one_line(tmp_path: Path) -> None:
         result = runner.invoke(app, argv)
         assert result.exit_code == 2 and message in result.stderr, (args, result.stderr)
     assert np.all([not Path(out).exists()])
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["--depth", "8"], "shipped"),  # 7x6: the shipped book bounds a build one ply deeper than itself
+    (["--depth", "9"], None),  # too shallow for that
+    (["--depth", "8", "--no-bounds"], None),
+    (["--depth", "6", "--width", "5", "--height", "4"], None),  # no book ships for 5x4
+    (["--depth", "6", "--width", "5", "--height", "4", "--bounds-from", "BOOK"], "5x4"),
+])
+def test_cli_build_takes_bounds_from_the_book_it_is_given_or_the_shipped_one(
+    tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch, args: list[str],
+    expected: str | None,
+) -> None:
+    shipped = default_book()
+    if expected == "shipped" and (shipped is None or shipped.depth != 7):
+        pytest.skip("the shipped 7x6 book is not of depth 7")
+    given: list[Book | None] = []
+
+    def fake(width: int, height: int, connect: int, depth: int, out: Path, **options: object) -> book_build.BuildReport:
+        given.append(options["bounds"])  # type: ignore[arg-type]
+        return book_build.BuildReport(Path(out), 1, 1, 0, False, 0.1)
+
+    monkeypatch.setattr(book_build, "build_book", fake)
+    argv = [str(books[5, 4]) if arg == "BOOK" else arg for arg in args]
+    result = runner.invoke(app, ["connect4", "book", "build", "--out", str(tmp_path / "x.bin"), *argv])
+    assert result.exit_code == 0, result.output
+    if expected is None:
+        assert given == [None] and "Lower bounds" not in result.stderr
+    elif expected == "shipped":
+        assert given[0] is not None and (given[0].path, given[0].depth) == (shipped.path, 7)
+        assert "Lower bounds from the depth-7 book" in result.stderr
+    else:
+        assert given[0] is not None and given[0].path == str(books[5, 4])
+
+
+def test_cli_build_refuses_bounds_of_another_board_or_both_bounds_options(tmp_path: Path,
+                                                                         books: dict[tuple[int, int], Path]) -> None:
+    out = str(tmp_path / "x.bin")
+    for args, message in [
+        (["--bounds-from", str(books[4, 5])], "is for 4x5 connect 4, not 5x4 connect 4"),
+        (["--bounds-from", str(books[4, 5]), "--no-bounds"], "choose one"),
+        (["--bounds-from", str(tmp_path / "none.bin")], "no such file"),
+    ]:
+        result = runner.invoke(app, ["connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5",
+                                     "--out", out, *args])
+        assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output, result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert not Path(out).exists() and not checkpoint_path(Path(out)).exists()
 
 
 @pytest.mark.parametrize("surface", [["connect4", "book", "info"], ["connect4", "book", "verify"], ["connect4", "review", "1", "--book"]])

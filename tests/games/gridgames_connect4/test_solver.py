@@ -57,6 +57,30 @@ def test_analyze_maximum_equals_solve_on_known_positions(solver):
         assert max(s for s in scores if s is not None) == expected, moves
 
 
+def test_a_parents_score_as_lower_bound_gives_each_childs_score_with_fewer_positions(solver):
+    plain_explored = bounded_explored = settled = 0
+    for moves, parent in read_set("Test_L2_R2", 12):
+        scores = solver.analyze(parse_pons_moves(moves))
+        for column, child_score in enumerate(scores):
+            if child_score is None or child_score == solver.win_score(len(moves)):
+                continue  # a full column, or a move that wins at once
+            child = [*parse_pons_moves(moves), column]
+            solver.reset()
+            plain = solver.solve(child)
+            plain_explored += solver.explored
+            solver.reset()
+            assert solver.solve(child, lower=-parent) == plain == -child_score, (moves, column)
+            bounded_explored += solver.explored
+            settled += plain == -parent
+    assert settled >= 12 and bounded_explored < 0.9 * plain_explored
+
+
+def test_an_impossible_lower_bound_is_refused_and_weak_solves_ignore_the_bound(solver):
+    with pytest.raises(ValueError, match="a lower bound of 19 is impossible after 4 moves"):
+        solver.solve([3, 3, 3, 3], lower=19)
+    assert solver.solve([3, 3, 3, 2, 2], weak=True, lower=-5) == solver.solve([3, 3, 3, 2, 2], weak=True)
+
+
 def test_steininger_9x5_endgames_are_scored_right():
     path = DATA / "steininger" / "9x5" / "endgame_L1.txt"
     if not path.exists():
