@@ -341,6 +341,15 @@ class Book:
             raise BookError("a book cannot hold the same key twice")
         return cls(width, height, connect, depth, keys, scores, _digest(keys, scores))
 
+    def shallower(self, depth: int) -> Book:
+        """The entries of at most ``depth`` discs, as a book of that depth (the same book when it is no deeper)."""
+        if not isinstance(depth, int) or depth < 0:
+            raise BookError(f"a book's depth must be a whole number, not {depth!r}")
+        if depth >= self.depth:
+            return self
+        keep = self.geometry.heights(self.keys).sum(axis=1) <= depth
+        return Book.from_entries(self.width, self.height, self.connect, depth, self.keys[keep], self.scores[keep])
+
     def to_bytes(self) -> bytes:
         """The book file's bytes (header, keys, scores)."""
         header = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, KEY_BYTES, self.width, self.height, self.connect,
