@@ -504,8 +504,9 @@ class Solver:
         top = (self._cells + 1 - n) // 2
         if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
             return top
-        if not isinstance(lower, int) or not -((self._cells - n) // 2) <= lower < top:
+        if isinstance(lower, bool) or not isinstance(lower, int) or lower >= top:
             raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
+        lower = max(lower, -((self._cells - n) // 2))  # a bound below the worst score bounds nothing more
         start = self.explored
         found = self._search(p, mask, n, lower, lower + 1, budget)
         if found is None or found <= lower:  # the score is at most found and at least lower

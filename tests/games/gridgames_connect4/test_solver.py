@@ -79,6 +79,7 @@ def test_an_impossible_lower_bound_is_refused_and_weak_solves_ignore_the_bound(s
     with pytest.raises(ValueError, match="a lower bound of 19 is impossible after 4 moves"):
         solver.solve([3, 3, 3, 3], lower=19)
     assert solver.solve([3, 3, 3, 2, 2], weak=True, lower=-5) == solver.solve([3, 3, 3, 2, 2], weak=True)
+    assert solver.solve([3, 3, 3, 2, 2], lower=-99) == solver.solve([3, 3, 3, 2, 2])  # below every score: no bound
 
 
 def test_steininger_9x5_endgames_are_scored_right():
