@@ -384,7 +384,7 @@ class Solver:
         return self._analyze_raw(p, mask, n, weak, _UNLIMITED, into)
 
     def analyze_many(self, positions: Sequence[Sequence[int]], weak: bool = False) -> list[list[int | None]]:
-        """Every column's score of many positions, the children solved in one compiled call (fresh table each)."""
+        """Every column's score of many positions, the children solved in one compiled call (one fresh table for all)."""
         children: list[list[int]] = []
         slots: list[tuple[int, int]] = []
         results: list[list[int | None]] = []
@@ -403,7 +403,8 @@ class Solver:
                     children.append([*moves, c])
                     slots.append((i, c))
             results.append(row)
-        scores = self.solve_many(children, weak=weak)
+        self.reset()  # siblings share subtrees: the table is kept from child to child
+        scores = self.solve_many(children, weak=weak, reset=False)
         for (i, c), score in zip(slots, scores):
             results[i][c] = -score
         return results
