@@ -22,6 +22,9 @@ Usage: python bench/connect4_book.py [--small 5x4:8] [--no-parallel] [--no-dask]
   random,easy,medium,hard,perfect); prints each game's result, the
   plies where perfect's move was not exact (the depth-limited fallback) and its CPU seconds per move, then a
   tally per opponent.
+* --bounded-parts 300,700,1000: those parts of the 7x6 build plan one ply deeper than the book (--book, default the
+  shipped one) solved twice, plainly and with each position's lower bound from its parents' scores in the book
+  (what `book build` does by default): positions explored, CPU seconds, how many scores equal their bound.
 """
 
 from __future__ import annotations
@@ -253,6 +256,43 @@ def perfect_games(count: int, book_path: str | None, opponents: list[str], seat:
               f" (worst {worst:.2f} s)", flush=True)
 
 
+def bounded_parts(parts: list[int], bounds_path: str | None) -> None:
+    """Parts of a 7x6 build one ply deeper than a book, solved plainly and from that book's parent bounds."""
+    from gridgames_connect4.book import Book, default_book, scores_of_keys
+    from gridgames_connect4.book_build import plan_parts
+
+    book = Book.load(bounds_path) if bounds_path else default_book()
+    if book is None:
+        print("bounded parts: no 7x6 book to take bounds from")
+        return
+    depth = book.depth + 1
+    keys, plies = enumerate_entries(7, 6, 4, depth)
+    leaves = int((plies == depth).sum())
+    plan = plan_parts(keys[:leaves], plies[:leaves])
+    g = BookKeys(7, 6, 4)
+    print(f"7x6 depth {depth} plan: {leaves:,} positions in {len(plan)} parts; bounds from the depth-{book.depth} book"
+          f" ({book.path}); parts {parts}, one Solver per mode (table kept between positions, as a worker does)")
+    chosen = np.concatenate([plan[i] for i in parts])
+    lower = g.parent_bounds(chosen, lambda wanted: scores_of_keys(book.keys, book.scores, wanted))
+    results = {}
+    for mode in ("plain", "bounded"):
+        solver = Solver()
+        solver.solve([3, 3])
+        explored, start, scores = 0, time.process_time(), []
+        for key, bound in zip(chosen.tolist(), lower.tolist()):
+            moves = g.moves_of_key(key)
+            use = mode == "bounded" and bound != 1 << 20
+            scores.append(solver.solve(moves, lower=bound if use else None))
+            explored += solver.explored
+        cpu = time.process_time() - start
+        results[mode] = (explored, cpu, scores)
+        settled = sum(1 for b, s in zip(lower.tolist(), scores) if b == s)
+        print(f"  {mode:8s} {len(scores)} positions: {explored:,} explored, {cpu:.1f} CPU s, "
+              f"{cpu / len(scores) * 1000:.0f} ms each; score equals the bound for {settled}")
+    (pe, pc, ps), (be, bc, bs) = results["plain"], results["bounded"]
+    print(f"  same scores: {ps == bs}; bounded / plain: positions {be / pe:.2f}x, CPU {bc / pc:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", default="5x4:8")
@@ -273,6 +313,8 @@ def main() -> None:
     parser.add_argument("--opponents", default="medium", help="levels perfect plays in --perfect-games (comma-separated)")
     parser.add_argument("--book", default=None, help="the 7x6 book perfect uses in --perfect-games")
     parser.add_argument("--perfect-as", choices=["red", "yellow"], default="red", help="perfect's seat in --perfect-games")
+    parser.add_argument("--bounded-parts", default="", help="parts (e.g. 300,700,1000) of the 7x6 plan one ply deeper "
+                        "than --book (default the shipped book): solved plainly and from the book's parent bounds")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.small:
@@ -286,6 +328,8 @@ def main() -> None:
         book_load_fresh(args.book_load, 3)
     if args.perfect_games:
         perfect_games(args.perfect_games, args.book, args.opponents.split(","), args.perfect_as)
+    if args.bounded_parts:
+        bounded_parts([int(x) for x in args.bounded_parts.split(",")], args.book)
     if args.analyze:
         analyze_fresh([int(x) for x in args.analyze.split(",")], args.per_ply, args.cap, args.shipped, args.analyze_set)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
