@@ -319,6 +319,16 @@ def test_a_shallower_cut_of_a_book_is_the_book_built_to_that_depth(books: dict[t
         book.shallower(-1)
 
 
+def test_a_plain_build_interrupted_resumes_with_bounds_to_the_same_bytes(tmp_path: Path, reference: bytes) -> None:
+    shallow = tmp_path / "d5.bin"
+    build_book(4, 5, 4, 5, shallow, table_bits=16, part_size=16)
+    path = tmp_path / "book.bin"
+    first = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, on_progress=Stop(3))
+    assert first.partial and first.solved > 0
+    report = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, bounds=Book.load(shallow))
+    assert report.resumed == first.solved and path.read_bytes() == reference
+
+
 def test_parent_bounds_are_minus_the_best_parents_score(books: dict[tuple[int, int], Path]) -> None:
     book = Book.load(books[5, 4])  # depth 6
     g = book.geometry
