@@ -309,7 +309,7 @@ class Solver:
         if lower is not None and not weak:
             p, mask, n = self._position(moves)
             self.explored = 0
-            return self._solve_at_least(p, mask, n, lower, _UNLIMITED)  # type: ignore[return-value]
+            return self._solve_raw(p, mask, n, False, _UNLIMITED, lower)  # type: ignore[return-value]
         if self.on_progress is None and self._helpers is None:  # one compiled call: replay and search
             cols = self._columns_array(moves)
             io = self._io
@@ -493,21 +493,22 @@ class Solver:
             self._raise_replay(columns, int(status), int(i))
         return _int(p), _int(mask), len(columns)
 
-    def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> int | None:
-        """Kernel solve; adds to explored; None when the budget ran out."""
-        if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
-            return (self._cells + 1 - n) // 2
-        lo, hi = (-1, 1) if weak else (-((self._cells - n) // 2), (self._cells + 1 - n) // 2)
-        return self._search(p, mask, n, lo, hi, budget)
+    def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None) -> int | None:
+        """Kernel solve; adds to explored; None when the budget ran out.
 
-    def _solve_at_least(self, p: int, mask: int, n: int, lower: int, budget: int) -> int | None:
-        """Kernel solve of a position known to score at least ``lower``: the null window at ``lower`` first."""
+        ``lower`` (strong only): a score the position is known to reach; the null window at it is asked first.
+        """
         top = (self._cells + 1 - n) // 2
         if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
             return top
+        if weak:
+            return self._search(p, mask, n, -1, 1, budget)
+        bottom = -((self._cells - n) // 2)
+        if lower is None:
+            return self._search(p, mask, n, bottom, top, budget)
         if isinstance(lower, bool) or not isinstance(lower, int) or lower >= top:
             raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
-        lower = max(lower, -((self._cells - n) // 2))  # a bound below the worst score bounds nothing more
+        lower = max(lower, bottom)  # a bound below the worst score bounds nothing more
         start = self.explored
         found = self._search(p, mask, n, lower, lower + 1, budget)
         if found is None or found <= lower:  # the score is at most found and at least lower
@@ -588,10 +589,8 @@ class Solver:
             if n + 1 == self._cells:
                 scores[c] = 0
                 continue
-            if parent is None:
-                child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored)
-            else:
-                child = self._solve_at_least(p ^ mask, mask | cell, n + 1, -parent, budget - self.explored)
+            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored,
+                                    None if parent is None else -parent)
             if child is None:
                 break
             scores[c] = -_sign(child) if weak else -child
