@@ -32,9 +32,10 @@ __all__ = [
     "parse_pons_moves",
 ]
 
-# Conservative positions/second of the exact search on one core: about a third of the 9-12 M/s measured on
-# Pons' 7x6 sets (bench/README.md), to leave room for slower machines. A fixed rate keeps seeded games repeatable.
-DEFAULT_NODE_RATE = 3_000_000
+# Conservative positions/second of the exact search on one core: about half of the 9-12 M/s measured on Pons'
+# 7x6 sets and below the 6-8 M/s of opening positions on this project's loaded two-core VM (bench/README.md), to
+# leave room for slower machines. A fixed rate keeps seeded games repeatable.
+DEFAULT_NODE_RATE = 5_000_000
 _UNLIMITED = 1 << 62
 _MIN_CONNECT, _MAX_CONNECT = 3, 6
 _MIN_TABLE_BITS, _MAX_TABLE_BITS = 10, 30
