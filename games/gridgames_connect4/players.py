@@ -172,7 +172,7 @@ class SolverPlayer:
     so a position the book or the solver answers within ``think`` is always played exactly.
     The solver proves the outcome first: a won position whose score takes longer still gets a
     move that keeps the win (`Solver.best_move`, ``weak``). When neither does (on 7x6 with the
-    shipped depth-7 book: none in the seeded games measured, see bench/README.md; without a
+    shipped book: none in the seeded games measured, see bench/README.md; without a
     book, those of the first eight to ten plies), the solver's own depth-limited search spends a third
     more nodes, then an 8-ply heuristic search (``fallback``, ``think * fallback_share``
     seconds more) chooses among the columns not proven to lose, and ``note`` says so:

@@ -130,7 +130,7 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
     assert not [t for t in threading.enumerate() if t.name.startswith("connect4-helper")]  # helpers stopped
 
 
-PAST_BOOK = "44444412"  # one disc past the shipped 7x6 book (depth 7): its columns take seconds to solve
+PAST_BOOK = "44444412"  # 8 discs: its columns are past the shipped 7x6 book (depth 7 or 8) and take seconds to solve
 
 
 def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
