@@ -292,11 +292,12 @@ def _lower_bounds(width: int, height: int, connect: int, depth: int, keys: np.nd
 
 def check_bounds_book(bounds: Book, width: int, height: int, connect: int, depth: int) -> None:
     """Raise BookError unless ``bounds`` can bound a depth-``depth`` build of the board (same board, deep enough)."""
+    name = f"the bounds book {bounds.path}" if bounds.path else "the bounds book"
     if (bounds.width, bounds.height, bounds.connect) != (width, height, connect):
-        raise BookError(f"the bounds book {bounds.path or ''!s} is for {bounds.width}x{bounds.height} connect "
+        raise BookError(f"{name} is for {bounds.width}x{bounds.height} connect "
                         f"{bounds.connect}, not {width}x{height} connect {connect}")
     if bounds.depth < depth - 1:
-        raise BookError(f"the bounds book {bounds.path or ''!s} has depth {bounds.depth}; a depth-{depth} build needs "
+        raise BookError(f"{name} has depth {bounds.depth}; a depth-{depth} build needs "
                         f"one of depth {depth - 1} or more")
 
 

@@ -357,6 +357,8 @@ def test_a_bounds_book_of_another_board_or_too_shallow_is_refused(tmp_path: Path
         build_book(4, 5, 4, 6, tmp_path / "a.bin", table_bits=16, bounds=Book.load(books[5, 4]))
     with pytest.raises(BookError, match="has depth 3; a depth-6 build needs one of depth 5 or more"):
         build_book(6, 4, 4, 6, tmp_path / "b.bin", table_bits=16, bounds=Book.load(books[6, 4]))
+    with pytest.raises(BookError, match="^the bounds book has depth 2; a depth-6"):  # made in memory: no path
+        build_book(6, 4, 4, 6, tmp_path / "c.bin", table_bits=16, bounds=Book.load(books[6, 4]).shallower(2))
     assert not (tmp_path / "a.bin").exists() and not checkpoint_path(tmp_path / "a.bin").exists()
 
 
