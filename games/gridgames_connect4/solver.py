@@ -450,10 +450,13 @@ class Solver:
             elif outcome is not None:  # the score, within the outcome's side of 0
                 lo, hi = (1, (self._cells + 1 - n) // 2) if outcome > 0 else (-((self._cells - n) // 2), -1)
                 score = self._search(p, mask, n, lo, hi, budget - self.explored)
+            # at the book's deepest ply every child's other parents are in the book: their scores bound the child's
+            bounds = self._bounds_by_parents(p, mask) if n == self._book[2] else {}
             if score is not None:  # a won position's score columns get 3/8: the rest, to 7/8, keeps the win if need be
-                best = self._columns_reaching(p, mask, n, score, playable, total * 3 // 8 if outcome == 1 else budget)
+                best = self._columns_reaching(p, mask, n, score, playable, total * 3 // 8 if outcome == 1 else budget,
+                                              bounds=bounds)
             if not best and outcome == 1:  # the score's columns did not fit: keep the win (exact when the score is +1)
-                best = self._a_winning_column(p, mask, n, playable, total - total // 8)
+                best = self._a_winning_column(p, mask, n, playable, total - total // 8, bounds)
                 weak = score != 1
                 score = 1
         scores: list[int | None] = [score if c in best else None for c in range(self.width)]
@@ -578,8 +581,10 @@ class Solver:
         scores: list[int | None] = [None] * self.width if into is None else into
         wins = self._wins(p, mask)
         parent = None  # at the book's deepest ply: its score (a lookup) bounds every child's, see solve's lower
+        bounds: dict[int, int] = {}  # and so do the child's other parents, all in the book too
         if not weak and n == self._book[2] and not wins & (mask + self._bottom_int) & self._board_int:
             parent = self._solve_raw(p, mask, n, False, budget)
+            bounds = self._bounds_by_parents(p, mask)
         for c in self._order.tolist():
             if not self._can_play(mask, c):
                 continue
@@ -590,15 +595,38 @@ class Solver:
             if n + 1 == self._cells:
                 scores[c] = 0
                 continue
-            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored,
-                                    None if parent is None else -parent)
+            lower = None if parent is None else max(-parent, bounds.get(c, -parent))
+            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored, lower)
             if child is None:
                 break
             scores[c] = -_sign(child) if weak else -child
         return scores
 
+    def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
+        """Each child's least score by its parents' scores in the book (those it holds), by column.
+
+        A child after a move in column c has a parent for every column whose top disc is the last mover's (the
+        position before that disc); it scores at least minus each parent's score (`BookKeys.parent_bounds`).
+        """
+        from gridgames_connect4.book import UNKNOWN, BookKeys, scores_of_keys
+
+        columns, keys = [], []
+        for c in range(self.width):
+            if self._can_play(mask, c):
+                child_mask = mask | self._cell(mask, c)
+                columns.append(c)
+                keys.append((p ^ mask) + child_mask)
+        if not keys:
+            return {}
+        geometry = BookKeys(self.width, self.height, self.connect)
+        book_keys, book_scores = self._book[0], self._book[1]
+        found = geometry.parent_bounds(geometry.canonical(np.array(keys, dtype=np.uint64)),
+                                       lambda wanted: scores_of_keys(book_keys, book_scores, wanted))
+        return {c: int(b) for c, b in zip(columns, found.tolist()) if b != UNKNOWN}
+
     def _columns_reaching(
-        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int, first: bool = False
+        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int, first: bool = False,
+        bounds: dict[int, int] | None = None,
     ) -> list[int]:
         """Playable columns proven to keep `score`, the position's exact score or outcome (no win at once exists).
 
@@ -606,9 +634,12 @@ class Solver:
         settled when its move is proven to keep `score` or to fall short. All of them when the budget allows;
         when it runs out, those proven so far; and when every column but one falls short, that one (some column
         keeps the position's score). [] if none is known when the budget runs out. With `first`, the first found.
+        ``bounds``: known least scores of some children, by column; a child bounded at target or more falls short.
         """
         target = 1 - score  # the move keeps `score` unless the opponent then scores at least target
-        pending = list(playable)
+        pending = [c for c in playable if bounds is None or bounds.get(c, target - 1) < target]
+        if len(pending) == 1 < len(playable):  # every other column falls short, and some column keeps the score
+            return pending
         best: list[int] = []
         step = 1024
         while pending:
@@ -638,7 +669,8 @@ class Solver:
             step *= 2
         return [column for column in playable if column in best]
 
-    def _a_winning_column(self, p: int, mask: int, n: int, playable: list[int], budget: int) -> list[int]:
+    def _a_winning_column(self, p: int, mask: int, n: int, playable: list[int], budget: int,
+                          bounds: dict[int, int] | None = None) -> list[int]:
         """One column that keeps a won position's win, [] if out of budget.
 
         The position is searched for a win first (its best move then sits in the table, so the column is found at
@@ -649,7 +681,7 @@ class Solver:
         won = self._search(p, mask, n, 0, 1, budget - self.explored, book)
         if won is None or won < 1:
             return []
-        return self._columns_reaching(p, mask, n, 1, playable, budget, first=True)
+        return self._columns_reaching(p, mask, n, 1, playable, budget, first=True, bounds=bounds)
 
     def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
                      budget: int) -> None:

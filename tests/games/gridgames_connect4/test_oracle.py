@@ -192,3 +192,29 @@ def test_perfect_keeps_a_narrow_win_at_the_shipped_books_deepest_ply_within_the_
     players.shared_solver.cache_clear()
     assert perfect.note == ""  # exact, not the depth-limited fallback
     assert -Solver(book=book).solve([*state.history, column]) == 1  # the position's score (+1): the win is kept
+
+
+class _RootBoundOnly(Solver):
+    """The solver as before the children's other parents were used: only the position's own score bounds them."""
+
+    def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
+        return {}
+
+
+def test_at_the_books_deepest_ply_every_parent_bounds_the_children_and_the_scores_stay_exact(books: dict) -> None:
+    """5x4, depth-8 book: analyze and best_move at ply 8 agree with the solver alone, with fewer positions."""
+    book = books[5, 4]
+    game = Connect4(5, 4, 4)
+    plain = Solver(5, 4, 4, table_bits=18)
+    with_parents = Solver(5, 4, 4, table_bits=18, book=book)
+    root_only = _RootBoundOnly(5, 4, 4, table_bits=18, book=book)
+    explored = {"parents": 0, "root": 0}
+    for moves in _random_positions(game, range(8, 9), 40, seed=21):
+        exact = plain.analyze(moves)
+        for name, solver in (("parents", with_parents), ("root", root_only)):
+            solver.reset()
+            assert solver.analyze(moves) == exact, (name, moves)
+            explored[name] += solver.explored
+        result = with_parents.best_move(moves, max_nodes=200_000, all_scores=False)
+        assert result.exact and exact[result.column] == max(s for s in exact if s is not None), moves
+    assert explored["parents"] < explored["root"]  # some children were settled or started higher
