@@ -305,8 +305,12 @@ class Solver:
 
         ``lower``: a score the position is known to reach (minus a parent's exact score, from a book), so the
         search first asks whether the score is exactly that: one null window settles a parent's best move.
-        A wrong bound gives a wrong score. Ignored when weak.
+        A wrong bound gives a wrong score. Ignored when weak. Without it, a position one disc past the solver's
+        book takes the best bound of its parents there.
         """
+        if lower is None and not weak and 0 <= self._book[2] == len(moves) - 1:  # one disc past the book
+            p, mask, n = self._position(moves)
+            lower = self._book_lower(p, mask, n)  # its parents are in the book: their scores bound its score
         if lower is not None and not weak:
             p, mask, n = self._position(moves)
             self.explored = 0
@@ -441,7 +445,9 @@ class Solver:
         weak = False
         if not best:  # no win at once: prove the outcome, then the score, then which columns reach it
             budget = total - total // 4  # keep a quarter for the depth-limited search
-            outcome = self._solve_raw(p, mask, n, True, budget)
+            least = self._book_lower(p, mask, n)  # one disc past the book: its parents' scores bound it
+            won = least is not None and least >= 1  # then no search is needed for the outcome
+            outcome = 1 if won else self._solve_raw(p, mask, n, True, budget)
             if outcome is not None:  # a sign (a book inside the search can give the exact score at once)
                 outcome = _sign(outcome)
             score = None
@@ -449,6 +455,8 @@ class Solver:
                 score = 0
             elif outcome is not None:  # the score, within the outcome's side of 0
                 lo, hi = (1, (self._cells + 1 - n) // 2) if outcome > 0 else (-((self._cells - n) // 2), -1)
+                if least is not None and least > lo:
+                    lo = least
                 score = self._search(p, mask, n, lo, hi, budget - self.explored)
             # at the book's deepest ply every child's other parents are in the book: their scores bound the child's
             bounds = self._bounds_by_parents(p, mask) if n == self._book[2] else {}
@@ -608,21 +616,27 @@ class Solver:
         A child after a move in column c has a parent for every column whose top disc is the last mover's (the
         position before that disc); it scores at least minus each parent's score (`BookKeys.parent_bounds`).
         """
+        columns = [c for c in range(self.width) if self._can_play(mask, c)]
+        found = self._parents_bounds([(p ^ mask) + (mask | self._cell(mask, c)) for c in columns])
+        return {c: b for c, b in zip(columns, found) if b is not None}
+
+    def _book_lower(self, p: int, mask: int, n: int) -> int | None:
+        """A position one disc past the book's depth: its least score by its parents' in the book (None: none)."""
+        if self._book[2] < 0 or n != self._book[2] + 1:
+            return None
+        return self._parents_bounds([p + mask])[0]
+
+    def _parents_bounds(self, keys: list[int]) -> list[int | None]:
+        """The least score of each position (key: stones to move + all stones) by its parents' scores in the book."""
         from gridgames_connect4.book import UNKNOWN, BookKeys, scores_of_keys
 
-        columns, keys = [], []
-        for c in range(self.width):
-            if self._can_play(mask, c):
-                child_mask = mask | self._cell(mask, c)
-                columns.append(c)
-                keys.append((p ^ mask) + child_mask)
         if not keys:
-            return {}
+            return []
         geometry = BookKeys(self.width, self.height, self.connect)
         book_keys, book_scores = self._book[0], self._book[1]
         found = geometry.parent_bounds(geometry.canonical(np.array(keys, dtype=np.uint64)),
                                        lambda wanted: scores_of_keys(book_keys, book_scores, wanted))
-        return {c: int(b) for c, b in zip(columns, found.tolist()) if b != UNKNOWN}
+        return [None if b == UNKNOWN else int(b) for b in found.tolist()]
 
     def _columns_reaching(
         self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int, first: bool = False,

@@ -218,3 +218,23 @@ def test_at_the_books_deepest_ply_every_parent_bounds_the_children_and_the_score
         result = with_parents.best_move(moves, max_nodes=200_000, all_scores=False)
         assert result.exact and exact[result.column] == max(s for s in exact if s is not None), moves
     assert explored["parents"] < explored["root"]  # some children were settled or started higher
+
+
+def test_one_disc_past_the_book_its_parents_bound_the_score_and_it_stays_exact(books: dict) -> None:
+    """5x4, depth-8 book, ply 9: solve and best_move agree with the solver alone; solve explores fewer positions."""
+    book = books[5, 4]
+    game = Connect4(5, 4, 4)
+    plain = Solver(5, 4, 4, table_bits=18)
+    with_book = Solver(5, 4, 4, table_bits=18, book=book)
+    explored = {"book": 0, "plain": 0}
+    for moves in _random_positions(game, range(9, 10), 40, seed=31):
+        plain.reset()
+        exact = plain.solve(moves)
+        explored["plain"] += plain.explored
+        with_book.reset()
+        assert with_book.solve(moves) == exact, moves
+        explored["book"] += with_book.explored
+        columns = plain.analyze(moves)
+        result = with_book.best_move(moves, max_nodes=200_000, all_scores=False)
+        assert result.exact and columns[result.column] == exact == max(s for s in columns if s is not None), moves
+    assert explored["book"] < explored["plain"]
