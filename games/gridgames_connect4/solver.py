@@ -308,11 +308,12 @@ class Solver:
         A wrong bound gives a wrong score. Ignored when weak. Without it, a position one disc past the solver's
         book takes the best bound of its parents there.
         """
+        position = None
         if lower is None and not weak and 0 <= self._book[2] == len(moves) - 1:  # one disc past the book
-            p, mask, n = self._position(moves)
-            lower = self._book_lower(p, mask, n)  # its parents are in the book: their scores bound its score
+            position = self._position(moves)
+            lower = self._book_lower(*position)  # its parents are in the book: their scores bound its score
         if lower is not None and not weak:
-            p, mask, n = self._position(moves)
+            p, mask, n = position or self._position(moves)
             self.explored = 0
             return self._solve_raw(p, mask, n, False, _UNLIMITED, lower)  # type: ignore[return-value]
         if self.on_progress is None and self._helpers is None:  # one compiled call: replay and search
@@ -588,10 +589,10 @@ class Solver:
         """Score of each playable column (None: full, or not reached before the budget ran out)."""
         scores: list[int | None] = [None] * self.width if into is None else into
         wins = self._wins(p, mask)
-        parent = None  # at the book's deepest ply: its score (a lookup) bounds every child's, see solve's lower
-        bounds: dict[int, int] = {}  # and so do the child's other parents, all in the book too
+        # at the book's deepest ply every parent of a child is in the book (this position among them): their scores
+        # bound the child's, see solve's lower
+        bounds: dict[int, int] = {}
         if not weak and n == self._book[2] and not wins & (mask + self._bottom_int) & self._board_int:
-            parent = self._solve_raw(p, mask, n, False, budget)
             bounds = self._bounds_by_parents(p, mask)
         for c in self._order.tolist():
             if not self._can_play(mask, c):
@@ -603,8 +604,7 @@ class Solver:
             if n + 1 == self._cells:
                 scores[c] = 0
                 continue
-            lower = None if parent is None else max(-parent, bounds.get(c, -parent))
-            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored, lower)
+            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored, bounds.get(c))
             if child is None:
                 break
             scores[c] = -_sign(child) if weak else -child

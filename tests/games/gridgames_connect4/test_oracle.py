@@ -10,7 +10,7 @@ pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver
 
 from gridgames_connect4 import players  # noqa: E402
 from gridgames_connect4.analysis import analyze_position  # noqa: E402
-from gridgames_connect4.book import Book, BookError  # noqa: E402
+from gridgames_connect4.book import Book, BookError, BookKeys  # noqa: E402
 from gridgames_connect4.book_build import build_book  # noqa: E402
 from gridgames_connect4.oracle import best_from_book, book_columns, column_scores  # noqa: E402
 from gridgames_connect4.players import advise, make_player  # noqa: E402
@@ -198,7 +198,8 @@ class _RootBoundOnly(Solver):
     """The solver as before the children's other parents were used: only the position's own score bounds them."""
 
     def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
-        return {}
+        own = self.book.score_of_key(BookKeys(self.width, self.height, self.connect).canonical(p + mask))
+        return {} if own is None else {c: -own for c in super()._bounds_by_parents(p, mask)}
 
 
 def test_at_the_books_deepest_ply_every_parent_bounds_the_children_and_the_scores_stay_exact(books: dict) -> None:
