@@ -15,12 +15,10 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4._bits import (
-    badd, band, bandnot, bdec, bit_index, bor, bxor, is_zero, ld1, one_like, popcount, shl, shr, st1, zero_like,
+    badd, band, bandnot, bdec, bit_index, bor, bxor, is_zero, ld1, ld2, one_like, popcount, shl, shr, st2,
+    zero_like,
 )
-
-# Values of the depth-limited search: proven results are offset by WIN_BASE, evaluations stay far below it.
-WIN_BASE = 10_000
-INF = 1_000_000
+from gridgames_connect4._layout import INF, WIN_BASE
 
 
 @njit(cache=True)
@@ -118,9 +116,10 @@ def evaluate(p, mask, h, k, board):
     return popcount(winning_cells(p, mask, board, h, k)) - popcount(winning_cells(bxor(p, mask), mask, board, h, k))
 
 
-@njit(cache=True)
-def _sort_moves(p, mask, possible, board, h, k, order, colmask, out, scores):
-    """Fill out[] with the moves of possible, sorted by increasing move score (best last); return their count."""
+@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
+def _sort_moves(p, mask, possible, board, h, k, order, colmask, out, scores, row):
+    """Fill row `row` of out with the moves of possible, sorted by increasing move score (best last), their scores in
+    that row of scores; return their count."""
     count = 0
     for i in range(order.shape[0] - 1, -1, -1):
         mv = band(possible, ld1(colmask, order[i]))
@@ -128,18 +127,23 @@ def _sort_moves(p, mask, possible, board, h, k, order, colmask, out, scores):
             s = popcount(winning_cells(bor(p, mv), mask, board, h, k))
             j = count
             count += 1
-            while j > 0 and scores[j - 1] > s:
-                st1(out, j, ld1(out, j - 1))
-                scores[j] = scores[j - 1]
+            while j > 0 and scores[row, j - 1] > s:
+                st2(out, row, j, ld2(out, row, j - 1))
+                scores[row, j] = scores[row, j - 1]
                 j -= 1
-            st1(out, j, mv)
-            scores[j] = s
+            st2(out, row, j, mv)
+            scores[row, j] = s
     return count
 
 
-@njit(cache=True)
-def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, order, colmask, stats, budget):
-    """Depth-limited negamax with alpha-beta; proven results score +-(WIN_BASE + Pons score)."""
+@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
+def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, order, colmask, stats, budget,
+                   moves_at, scores_at):
+    """Depth-limited negamax with alpha-beta; proven results score +-(WIN_BASE + Pons score).
+
+    moves_at, scores_at: scratch rows by ply (each shaped like colmask and order): nothing is allocated (the
+    kernels built ahead of time run without numba's memory management).
+    """
     stats[0] += 1
     if stats[0] > budget:
         stats[1] = 1
@@ -156,13 +160,11 @@ def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, o
         return 0
     if depth <= 0:
         return evaluate(p, mask, h, k, board)
-    moves = np.empty_like(colmask)
-    scores = np.empty(order.shape[0], np.int64)
-    count = _sort_moves(p, mask, possible, board, h, k, order, colmask, moves, scores)
+    count = _sort_moves(p, mask, possible, board, h, k, order, colmask, moves_at, scores_at, n)
     best = -INF
     for i in range(count - 1, -1, -1):
-        v = -limited_search(bxor(p, mask), bor(mask, ld1(moves, i)), n + 1, depth - 1, -beta, -alpha,
-                            h, k, cells, bottom, board, order, colmask, stats, budget)
+        v = -limited_search(bxor(p, mask), bor(mask, ld2(moves_at, n, i)), n + 1, depth - 1, -beta, -alpha,
+                            h, k, cells, bottom, board, order, colmask, stats, budget, moves_at, scores_at)
         if stats[1] != 0:
             return 0
         if v > best:
@@ -174,9 +176,9 @@ def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, o
     return best
 
 
-@njit(cache=True)
-def replay(columns, width, h, k, bottom, board):
-    """Play 0-based columns from the empty board: (pos, mask, status, move index).
+@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
+def replay(columns, start, stop, width, h, k, bottom, board):
+    """Play the 0-based columns[start:stop] from the empty board: (pos, mask, status, move index from start).
 
     status 0: fine; 1: column out of range; 2: column full; 3: move after a win; 4: the last move won.
     The move index (0-based) names the offending move, or the winning one for status 4.
@@ -185,8 +187,8 @@ def replay(columns, width, h, k, bottom, board):
     p = zero_like(board)
     mask = zero_like(board)
     won_at = -1
-    for i in range(columns.shape[0]):
-        c = columns[i]
+    for i in range(stop - start):
+        c = columns[start + i]
         if c < 0 or c >= width:
             return p, mask, 1, i
         if won_at >= 0:
@@ -201,4 +203,4 @@ def replay(columns, width, h, k, bottom, board):
         mask = bor(mask, cell)
     if won_at >= 0:
         return p, mask, 4, won_at
-    return p, mask, 0, columns.shape[0]
+    return p, mask, 0, stop - start

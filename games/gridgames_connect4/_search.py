@@ -23,6 +23,9 @@ from gridgames_connect4._bits import (
     badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, popcount64,
     prefetch, shl, shr, st2, zero_like,
 )
+from gridgames_connect4._layout import (  # noqa: F401 (the state layout, re-exported)
+    FRAME_INTS, S_D, S_HI, S_LO, S_MED, S_NODES, S_PHASE, S_R, S_SCORE, S_STEP, STATE_SIZE,
+)
 from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4._table import (
     NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, next_generation, tt_find, tt_store, upper_of,
@@ -33,13 +36,8 @@ from gridgames_connect4._table import (
 # best score a child has returned so far (NO_VALUE: none yet).
 U_P, U_M, U_PM, U_MM, U_KEY = 0, 1, 2, 3, 4
 I_A, I_B, I_CNT, I_FLAGS, I_NODES, I_BEST, I_BASE, I_V = 0, 1, 2, 3, 4, 5, 6, 7
-FRAME_INTS = 8
 NO_VALUE = -1000
 F_FORCED, F_MIRRORED = 1, 2
-# Search state (int64 array): phase (0: pick a window, 1: searching, 2: done), lo, hi, window, depth, value,
-# step (0: enter, 1: return, 2: next move), nodes, score.
-S_PHASE, S_LO, S_HI, S_MED, S_D, S_R, S_STEP, S_NODES, S_SCORE = 0, 1, 2, 3, 4, 5, 6, 7, 8
-STATE_SIZE = 12
 NOT_IN_BOOK = 1000
 CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
@@ -91,7 +89,7 @@ def unmark(busy, key):
         busy[slot] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
 def start_search(st, FU, FI, p, mask, w, h, lo, hi):
     """Set up a search of the position (p, mask) for its exact score within [lo, hi] (null-window bisection)."""
     st[:] = 0
@@ -492,26 +490,26 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 step = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
 def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV, MC, CK, CB, SC, width, h, k,
-                cells, bottom, board, order, colmask, cellv, table, gens, nbuckets, wide, gen_box, lower_rows, book):
+                cells, bottom, board, order, colmask, cellv, table, gens, nbuckets, wide, gen_box, lower_rows, book,
+                busy):
     """Replay and score every position i (the 0-based columns cols[starts[i]:starts[i + 1]]) into out[i].
 
     explored[i] gets its positions explored. Every position is replayed first: at the first bad one, status[i]
     gets the replay's status (see replay) and out[i] the index of the offending move, and nothing is searched.
-    reset: a fresh table for each position.
+    reset: a fresh table for each position. busy: no slots (one searcher).
     """
     count = starts.shape[0] - 1
-    busy = np.zeros(0, np.uint64)
     for i in range(count):  # check every position before searching any
-        p, mask, code, at = replay(cols[starts[i]:starts[i + 1]], width, h, k, bottom, board)
+        p, mask, code, at = replay(cols, starts[i], starts[i + 1], width, h, k, bottom, board)
         status[i] = code
         if code != 0:
             out[i] = at
             explored[i] = 0
             return
     for i in range(count):
-        p, mask, code, at = replay(cols[starts[i]:starts[i + 1]], width, h, k, bottom, board)
+        p, mask, code, at = replay(cols, starts[i], starts[i + 1], width, h, k, bottom, board)
         if reset:
             next_generation(gen_box, gens)
         n = starts[i + 1] - starts[i]

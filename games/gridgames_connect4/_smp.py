@@ -26,7 +26,6 @@ from gridgames_connect4 import _search as S
 
 # control block (int64): stop flag, who answered (helper number, 0: none), the score, each helper's positions
 C_STOP, C_WHO, C_SCORE, C_EXPLORED = 0, 1, 2, 3
-BUSY_SLOTS = 4096  # the busy marks shared by the searchers (see _search.run_search)
 HELPER_SLICE = 1 << 18  # positions between two looks at the stop flag (a few hundredths of a second)
 
 

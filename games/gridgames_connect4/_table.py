@@ -21,12 +21,11 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4._bits import bmodf, high32, low32, low64, popcount64
+from gridgames_connect4._layout import BUCKET_WORDS, GENERATIONS
 
 NO_LOWER = -60
 NO_UPPER = 60
 NO_MOVE = 15
-GENERATIONS = 65535
-BUCKET_WORDS = 8
 LOW32 = np.uint64(0xFFFFFFFF)
 HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
@@ -108,17 +107,7 @@ def tt_store(table, gens, base, wide, skey, gen, lower, upper, move, work):
         table[base + slot] = check | data
 
 
-def new_generation(gen_box: np.ndarray, gens: np.ndarray) -> None:
-    """Forget the table in O(1): buckets of older generations count as empty (the small array of bucket
-    generations is cleared once every 65,535 calls)."""
-    g = gen_box.item(0) + 1
-    if g > GENERATIONS:
-        gens.fill(0)
-        g = 1
-    gen_box[0] = g
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
 def next_generation(gen_box, gens):
     """new_generation inside compiled code."""
     g = gen_box[0] + 1

@@ -24,7 +24,7 @@ from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
-from gridgames.errors import GridGamesError, OptionError
+from gridgames.errors import GridGamesError, OptionError, SolverError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 
 SEAT_KINDS = ("human", *players.KINDS)
@@ -310,12 +310,18 @@ class _AnalysisProgress:
         self.total = 0
         self.last = 0
 
-    def notice_compiling(self) -> None:
-        """Say so when this run compiles the solver's kernels (the first use only)."""
-        from gridgames_connect4.solver import kernels_compiled
+    def notice_compiling(self, ahead: bool) -> None:
+        """Say so when this run compiles the solver's kernels (the first use only); where kernels built ahead of
+        time serve (``ahead``), build them then, so that later runs start without numba."""
+        from gridgames_connect4 import solver
 
-        if not kernels_compiled():  # first use: numba compiles and caches the kernels (seconds, once)
+        if not solver.kernels_compiled(ahead):  # first use: the kernels compile (seconds, once)
             self.err.print("Compiling the Connect Four solver (first use only)...", markup=False, highlight=False)
+            if ahead:
+                try:
+                    solver.compile_kernels()
+                except OSError:  # no C compiler, say: numba's JIT compiles them at the first search instead
+                    pass
 
     def __enter__(self) -> _AnalysisProgress:
         return self
@@ -448,7 +454,7 @@ def make_app() -> typer.Typer:
         chosen = cli_review.choose_book(width, height, connect, book, no_book)
         with _AnalysisProgress(state.game.width) as progress:
             if not state.is_over and (chosen is None or len(state.history) >= chosen.depth):
-                progress.notice_compiling()
+                progress.notice_compiling((height + 1) * width <= 64)
             report = analyze_position(state, weak=weak, jobs=jobs, scheduler=scheduler, think=think,
                                       table_mb=table_mb, on_progress=progress.update, keep_partial=True,
                                       book=chosen)
@@ -460,6 +466,18 @@ def make_app() -> typer.Typer:
                 out.print(line, markup=False, soft_wrap=True)
         if report.stopped == "interrupted":
             raise typer.Exit(EXIT_INTERRUPTED)
+
+    @app.command("compile")
+    def compile_() -> None:
+        """Build the solver's kernels ahead of time (needs a C compiler): later runs start without numba."""
+        from gridgames_connect4 import solver
+
+        start = time.perf_counter()
+        try:
+            path = solver.compile_kernels()
+        except OSError as exc:
+            raise SolverError(f"cannot build the solver's kernels ahead of time: {exc}") from None
+        typer.echo(f"Built the solver's kernels in {time.perf_counter() - start:.1f} s: {path}")
 
     app.add_typer(cli_book.make_book_app(), name="book"); cli_review.register(app)  # noqa: E702  (one line: book, review)
     return app

@@ -11,15 +11,14 @@ import operator
 import random
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from attrs import define, field, frozen
 
-from gridgames_connect4 import _kernel as K
-from gridgames_connect4 import _smp
-from gridgames_connect4 import _search as S
-from gridgames_connect4 import _table as T
+from gridgames_connect4 import _kernels
+from gridgames_connect4 import _layout as L
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 
 __all__ = [
@@ -45,13 +44,27 @@ DEFAULT_TABLE_MB = 56
 """Default transposition table size in MiB (7.3 M entries of 8 bytes on boards up to about 80 cells)."""
 _SLICE = 1 << 18  # positions per kernel call when someone watches the search (about 0.03 s)
 _SMP_START = 1 << 21  # positions searched alone before a parallel search starts its helpers (about 0.3 s)
+_NO_BUSY = np.zeros(0, np.uint64)  # no busy marks: one searcher
+_KERNEL_SOURCES = ("auto", "jit", "aot")
 
 
-def kernels_compiled() -> bool:
-    """Whether the search kernel is compiled in this process or cached on disk (False: the next solve compiles it)."""
+def kernels_compiled(ahead: bool = True) -> bool:
+    """Whether the search kernels are ready (False: the next solve compiles them): built ahead of time (when they
+    serve this solver: ``ahead``), else compiled in this process or in numba's cache on disk."""
     from gridgames.search.compiled import kernels_ready
 
-    return kernels_ready(S.run_search)
+    if ahead and _kernels.load() is not None:
+        return True
+    return kernels_ready(_kernels.jit().run_search)
+
+
+def compile_kernels() -> Path:
+    """Build the solver's kernels ahead of time (numba.pycc, which needs a C compiler); the module's path.
+
+    Later processes then run a one-word board's searches without importing numba (half a second less at every
+    start). Raises OSError (with the compiler's last message) when it cannot build; the JIT kernels still work.
+    """
+    return _kernels.build()
 
 
 def nodes_for_seconds(seconds: float, rate: float = DEFAULT_NODE_RATE) -> int:
@@ -123,6 +136,9 @@ class Solver:
     search it too, sharing the table (where the board's table entries are one word).
     ``book``: an opening book (``depth``, sorted mirror-canonical uint64 ``keys``, int8 strong ``scores``, as
     `gridgames_connect4.book.Book`), probed by the search at positions within its depth.
+    ``kernels``: "auto" runs the kernels built ahead of time (`gridgames_connect4._kernels`: no numba in the
+    process) when they exist and fit (a one-word board, one searcher), else numba's JIT ones; "jit" always the JIT
+    ones; "aot" requires the others.
     """
 
     width: int = 7
@@ -137,6 +153,8 @@ class Solver:
     two_words: bool = field(default=False, kw_only=True)
     jobs: int = field(default=1, kw_only=True)
     book: Any = field(default=None, kw_only=True)
+    kernels: str = field(default="auto", kw_only=True)
+    _k: Any = field(init=False, repr=False)
     _book: tuple[np.ndarray, np.ndarray, int] = field(init=False, repr=False)
     _helpers: Any = field(default=None, init=False, repr=False)
     _busy: np.ndarray = field(init=False, repr=False)
@@ -190,15 +208,29 @@ class Solver:
         depth = self._cells + 2
         pair = (2,) if self._words == 2 else ()
         self._stack = (
-            np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, S.FRAME_INTS), np.int64),  # frames
+            np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, L.FRAME_INTS), np.int64),  # frames
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
             np.zeros(w, np.int64),  # move scores
         )
-        self._stats = np.zeros(S.STATE_SIZE, dtype=np.int64)
+        self._stats = np.zeros(L.STATE_SIZE, dtype=np.int64)
         self._book = self._book_arrays(self.book)
         self._io = np.zeros(5, dtype=np.int64)  # one solve's starts, score, explored, replay status
+        self._k = self._choose_kernels()
         self._bind_kernel_args()
+
+    def _choose_kernels(self) -> Any:
+        """The compiled kernels this solver runs: built ahead of time where one fits, else numba's JIT."""
+        if self.kernels not in _KERNEL_SOURCES:
+            raise SolverError(f"kernels must be one of {', '.join(_KERNEL_SOURCES)}, got {self.kernels!r}")
+        fits = self._words == 1 and self._helpers is None  # one word, one searcher (helper threads need the JIT's)
+        ahead = _kernels.load() if fits and self.kernels != "jit" else None
+        if ahead is not None:
+            return ahead
+        if self.kernels == "aot":
+            why = "this board or jobs > 1 runs on numba's JIT kernels" if not fits else _kernels.missing_reason()
+            raise SolverError(f"no ahead-of-time kernels: {why}")
+        return _kernels.jit()
 
     def _book_arrays(self, book: Any) -> tuple[np.ndarray, np.ndarray, int]:
         """An opening book as the kernel probes it: sorted canonical keys, scores, depth (-1: no book)."""
@@ -252,7 +284,7 @@ class Solver:
             if bits is not None and not (isinstance(bits, int) and _MIN_TABLE_BITS <= bits <= _MAX_TABLE_BITS):
                 raise SolverError(f"table_bits must be {_MIN_TABLE_BITS}..{_MAX_TABLE_BITS}, got {bits}")
             words = DEFAULT_TABLE_MB * 2**20 // 8 if bits is None else 1 << bits
-        self._buckets = _prev_prime(max(words // T.BUCKET_WORDS, 17))
+        self._buckets = _prev_prime(max(words // L.BUCKET_WORDS, 17))
         # narrow entries keep the key's low 32 bits: with the bucket index (key mod a prime) they determine the key
         # when it has fewer than 32 + log2(buckets) bits (Chinese remainder theorem); else the whole key is kept
         self._wide = key_bits > 32 + (self._buckets.bit_length() - 1)
@@ -260,14 +292,16 @@ class Solver:
             need = 2 ** (key_bits - 95) * _LINE / 2**20  # a prime number of buckets, at least 2 ** (key_bits - 96)
             raise SolverError(f"a {self.width}x{self.height} board needs a table of at least {need:g} MiB to tell its"
                               f" {key_bits}-bit keys apart")
-        size = self._buckets * T.BUCKET_WORDS
+        size = self._buckets * L.BUCKET_WORDS
         self._gen = np.ones(1, dtype=np.int64)
         if not (isinstance(self.jobs, int) and self.jobs >= 1):
             raise SolverError(f"jobs must be a positive integer, got {self.jobs!r}")
         self._busy = np.zeros(0, np.uint64)  # alone: no busy marks
         if self.jobs > 1 and not self._wide:  # helper threads share the table
+            from gridgames_connect4 import _smp  # numba's JIT kernels: helper threads need the GIL released
+
             self._helpers = _smp.Helpers(self.jobs - 1)
-            self._busy = np.zeros(_smp.BUSY_SLOTS, np.uint64)
+            self._busy = np.zeros(L.BUSY_SLOTS, np.uint64)
         self._table = _huge_page_zeros(size, np.uint64)  # buckets aligned to cache lines (and huge pages)
         self._gens = _huge_page_zeros(self._buckets, np.uint16)
 
@@ -279,11 +313,11 @@ class Solver:
     @property
     def table_entries(self) -> int:
         """Number of positions the transposition table can hold."""
-        return self._buckets * T.BUCKET_WORDS // (2 if self._wide else 1)
+        return self._buckets * L.BUCKET_WORDS // (2 if self._wide else 1)
 
     def reset(self) -> None:
         """Forget the transposition table (in O(1): its buckets are tagged with a generation)."""
-        T.new_generation(self._gen, self._gens)
+        L.new_generation(self._gen, self._gens)
 
     def solve_many(self, positions: Sequence[Sequence[int]], weak: bool = False, reset: bool = True) -> list[int]:
         """Scores of many positions in one compiled call (reset: a fresh table for each); explored_each is set."""
@@ -320,7 +354,7 @@ class Solver:
             cols = self._columns_array(moves)
             io = self._io
             io[1] = cols.shape[0]
-            S.solve_moves(cols, io[:2], weak, False, io[2:3], io[3:4], io[4:5], *self._kargs)
+            self._k.solve_moves(cols, io[:2], weak, False, io[2:3], io[3:4], io[4:5], *self._kargs, _NO_BUSY)
             if io[4]:
                 self._raise_replay(cols, int(io[4]), int(io[2]))
             self.explored = int(io[3])
@@ -355,7 +389,7 @@ class Solver:
         out = np.zeros(count, np.int64)
         explored = np.zeros(count, np.int64)
         status = np.zeros(count, np.int64)
-        S.solve_moves(cols, starts, weak, reset, out, explored, status, *self._kargs)
+        self._k.solve_moves(cols, starts, weak, reset, out, explored, status, *self._kargs, _NO_BUSY)
         if status.any():
             i = int(np.flatnonzero(status)[0])
             self._raise_replay(cols[starts[i]:starts[i + 1]], int(status[i]), int(out[i]))
@@ -496,12 +530,13 @@ class Solver:
 
     def _wins(self, p: int, mask: int) -> int:
         """Empty cells that complete a line for the stones p."""
-        return _int(K.winning_cells(self._b(p), self._b(mask), self._board, self.height, self.connect))
+        return _int(self._k.winning_cells(self._b(p), self._b(mask), self._board, self.height, self.connect))
 
     def _position(self, moves: Sequence[int]) -> tuple[int, int, int]:
         """Bitboards (stones of the side to move, all stones) and ply count after `moves`, validated."""
         columns = self._columns_array(moves)
-        p, mask, status, i = K.replay(columns, self.width, self.height, self.connect, self._bottom, self._board)
+        p, mask, status, i = self._k.replay(columns, 0, len(columns), self.width, self.height, self.connect,
+                                            self._bottom, self._board)
         if status:
             self._raise_replay(columns, int(status), int(i))
         return _int(p), _int(mask), len(columns)
@@ -550,28 +585,28 @@ class Solver:
                  self._cell_values, self._table, self._gens, self._buckets, self._wide)
         try:
             while True:
-                step = budget - (0 if fresh else int(st[S.S_NODES]))
+                step = budget - (0 if fresh else int(st[L.S_NODES]))
                 if step <= 0:
                     stopped = True
                     break
                 if watch is not None or helpers is not None:
                     step = min(step, _SLICE)
-                paused = S.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask), lo,
-                                      hi, self._lower_rows, 0, book, self._busy)
+                paused = self._k.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask),
+                                            lo, hi, self._lower_rows, 0, book, self._busy)
                 fresh = False
-                self.explored = base + int(st[S.S_NODES])
+                self.explored = base + int(st[L.S_NODES])
                 if not paused:
                     break
                 if helpers is not None:
                     answer = helpers.answer()
                     if answer is not None:
                         break
-                    if not helpers.threads and st[S.S_NODES] >= _SMP_START:
+                    if not helpers.threads and st[L.S_NODES] >= _SMP_START:
                         helpers.start(kargs, self._stack,
                                       (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
                                        book, self._busy))
                 if watch is not None:
-                    phase_window = (int(st[S.S_LO]), int(st[S.S_HI]))
+                    phase_window = (int(st[L.S_LO]), int(st[L.S_HI]))
                     if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
                         stopped = True
                         break
@@ -579,10 +614,10 @@ class Solver:
             if helpers is not None:
                 self.explored += helpers.stop()
         self._rate_seconds += time.perf_counter() - start
-        self._rate_nodes += int(st[S.S_NODES])
+        self._rate_nodes += int(st[L.S_NODES])
         if answer is not None:
             return answer
-        return None if stopped else int(st[S.S_SCORE])
+        return None if stopped else int(st[L.S_SCORE])
 
     def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int,
                      into: list[int | None] | None = None) -> list[int | None]:
@@ -719,6 +754,8 @@ class Solver:
     ) -> tuple[int, int]:
         """Iterative-deepening depth-limited search: (best column, deepest completed depth)."""
         stats = self._stats
+        moves_at = np.zeros((self._cells + 2, *self._colmask.shape), np.uint64)  # the search's scratch rows by ply
+        scores_at = np.zeros((self._cells + 2, self.width), np.int64)
         order = self._order.tolist()
         best_cols = [c for c in order if self._can_play(mask, c)]
         reached = 0
@@ -728,16 +765,17 @@ class Solver:
             stats[:] = 0
             limit = _UNLIMITED if depth == 1 else budget - spent
             values: dict[int, int] = {}
-            alpha = -K.INF
+            alpha = -L.INF
             for c in best_cols:  # previous best first
                 cell = self._cell(mask, c)
                 if wins & cell:
-                    values[c] = K.WIN_BASE + (self._cells + 1 - n) // 2
+                    values[c] = L.WIN_BASE + (self._cells + 1 - n) // 2
                     alpha = max(alpha, values[c])
                     continue
-                v = -K.limited_search(self._b(p ^ mask), self._b(mask | cell), n + 1, depth - 1,
-                                      -K.INF, 1 - alpha, self.height, self.connect, self._cells,
-                                      self._bottom, self._board, self._order, self._colmask, stats, limit)
+                v = -self._k.limited_search(self._b(p ^ mask), self._b(mask | cell), n + 1, depth - 1,
+                                            -L.INF, 1 - alpha, self.height, self.connect, self._cells,
+                                            self._bottom, self._board, self._order, self._colmask, stats, limit,
+                                            moves_at, scores_at)
                 if stats[1]:
                     break
                 values[c] = v
@@ -750,7 +788,7 @@ class Solver:
             first = rng.choice(ties) if rng is not None else ties[0]
             best_cols = [first] + sorted((c for c in best_cols if c != first), key=lambda c: -values[c])
             reached = depth
-            if abs(top) >= K.WIN_BASE:
+            if abs(top) >= L.WIN_BASE:
                 break  # proven result: deeper search changes nothing
         self.explored += spent
         return best_cols[0], reached

@@ -165,12 +165,22 @@ def test_bad_think_or_table_size_is_a_one_line_error(args: list[str], message: s
     assert result.exit_code == 2 and message in result.stderr and result.stderr.count("\n") == 1
 
 
-def test_a_notice_says_when_the_first_use_compiles_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solver_module, "kernels_compiled", lambda: False)
+def test_a_notice_says_when_the_first_use_compiles_the_solver_and_builds_the_kernels_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[bool] = []
+    built: list[int] = []
+    monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: asked.append(ahead) or False)
+    monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
     result = runner.invoke(app, ["connect4", "analyze", "435363121"])  # past the book: the solver runs
     assert result.exit_code == 0
     assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
-    monkeypatch.setattr(solver_module, "kernels_compiled", lambda: True)
+    assert asked == [True] and built == [1]
+    # a board over 64 bits runs numba's JIT kernels: the notice, but nothing built ahead
+    result = runner.invoke(app, ["connect4", "analyze", "1", "--width", "10", "--height", "6", "--think", "0.1"])
+    assert result.exit_code == 0 and result.stderr.startswith("Compiling")
+    assert asked == [True, False] and built == [1]
+    monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: True)
     assert runner.invoke(app, ["connect4", "analyze", "435363121"]).stderr == ""
 
 

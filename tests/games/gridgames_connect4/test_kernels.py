@@ -1,0 +1,167 @@
+"""The solver's kernels built ahead of time (numba.pycc): same answers as numba's JIT ones, no numba in the process."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+
+from gridgames_connect4 import _kernels  # noqa: E402
+from gridgames_connect4 import solver as solver_module  # noqa: E402
+from gridgames_connect4.book_build import build_book  # noqa: E402
+from gridgames_connect4.book import Book  # noqa: E402
+from gridgames_connect4.rules import Connect4  # noqa: E402
+from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames.cli import app  # noqa: E402
+from gridgames.errors import SolverError  # noqa: E402
+
+runner = CliRunner()
+NO_COMPILER = not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc"))
+
+
+def _forget() -> None:
+    """Make the next `_kernels.load` look on disk again."""
+    _kernels._loaded.clear()
+    _kernels._why.clear()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the kernels built ahead of time for the current sources (built once: about 10 s)."""
+    if NO_COMPILER:
+        pytest.skip("no C compiler: numba.pycc cannot build the kernels ahead of time")
+    folder = tmp_path_factory.mktemp("kernels")
+    _kernels.build(folder)
+    _forget()
+    return folder
+
+
+@pytest.fixture()
+def ahead(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The solver finds only the kernels in `built`."""
+    monkeypatch.setattr(_kernels, "_folders", lambda: [built])
+    _forget()
+    yield built
+    _forget()
+
+
+@pytest.fixture()
+def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The solver finds no kernels built ahead of time (an empty folder)."""
+    monkeypatch.setattr(_kernels, "_folders", lambda: [tmp_path])
+    _forget()
+    yield tmp_path
+    _forget()
+
+
+def _random_positions(game: Connect4, plies: range, count: int, seed: int) -> list[list[int]]:
+    """``count`` random unfinished positions with a number of discs drawn from ``plies``."""
+    rng = random.Random(seed)
+    out: list[list[int]] = []
+    while len(out) < count:
+        state = game.new_state()
+        target = rng.choice(list(plies))
+        while len(state.history) < target and not state.is_over:
+            state.play(rng.choice(list(state.legal_moves())))
+        if not state.is_over and len(state.history) == target:
+            out.append(list(state.history))
+    return out
+
+
+@pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (5, 4, 4), (6, 5, 3), (4, 4, 3)])
+def test_kernels_built_ahead_give_the_jit_kernels_scores_and_position_counts(ahead: Path, width: int, height: int,
+                                                                            connect: int) -> None:
+    aot = Solver(width, height, connect, table_bits=16, kernels="aot")
+    jit = Solver(width, height, connect, table_bits=16, kernels="jit")
+    assert aot._k is _kernels.load() and jit._k is not aot._k
+    low = 12 if width * height >= 42 else 3
+    positions = _random_positions(Connect4(width, height, connect), range(low, width * height - 1), 25, seed=width)
+    for moves in positions:
+        for weak in (False, True):
+            aot.reset()
+            jit.reset()
+            assert aot.solve(moves, weak) == jit.solve(moves, weak), moves
+            assert aot.explored == jit.explored, moves
+        assert aot.analyze(moves) == jit.analyze(moves), moves
+        # a budget too small for the exact search: the depth-limited search answers, the same way
+        assert aot.best_move(moves, max_nodes=300) == jit.best_move(moves, max_nodes=300), moves
+    assert aot.solve_many(positions) == jit.solve_many(positions)
+    assert aot.explored_each == jit.explored_each
+
+
+def test_kernels_built_ahead_probe_an_opening_book_as_the_jit_ones(ahead: Path, tmp_path: Path) -> None:
+    build_book(5, 4, 4, 6, tmp_path / "b.bin", table_bits=16)
+    book = Book.load(tmp_path / "b.bin", width=5, height=4, connect=4)
+    aot = Solver(5, 4, 4, table_bits=16, book=book, kernels="aot")
+    plain = Solver(5, 4, 4, table_bits=16, kernels="jit")
+    for moves in [[], *_random_positions(Connect4(5, 4, 4), range(9), 20, seed=7)]:
+        assert aot.analyze(moves) == plain.analyze(moves), moves
+
+
+def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built: Path) -> None:
+    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4 import _kernels\n"
+            f"_kernels._folders = lambda: [Path({str(built)!r})]\n"
+            "from gridgames_connect4.solver import Solver\n"
+            "solver = Solver()\n"
+            "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver._k is _kernels.load(), 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(Solver(kernels="jit").solve([3, 3, 3, 3, 3, 3, 2, 2, 2])), "True", "False"]
+
+
+def test_without_kernels_built_ahead_the_jit_kernels_run_and_aot_is_refused(nowhere: Path) -> None:
+    assert _kernels.load() is None and "none built" in _kernels.missing_reason()
+    assert Solver(5, 4, table_bits=12).solve([2, 2]) == Solver(5, 4, table_bits=12, kernels="jit").solve([2, 2])
+    with pytest.raises(SolverError, match="no ahead-of-time kernels: none built"):
+        Solver(5, 4, table_bits=12, kernels="aot")
+
+
+def test_a_damaged_kernel_file_is_ignored_and_named(nowhere: Path) -> None:
+    (nowhere / _kernels.file_name()).write_bytes(b"not a shared library")
+    assert _kernels.load() is None
+    assert _kernels.file_name() in _kernels.missing_reason() and "does not load" in _kernels.missing_reason()
+    assert Solver(5, 4, table_bits=12).solve([2, 2]) == Solver(5, 4, table_bits=12, kernels="jit").solve([2, 2])
+
+
+def test_boards_over_64_bits_and_parallel_searchers_run_the_jit_kernels(ahead: Path) -> None:
+    assert Solver(5, 4, table_bits=12, kernels="auto")._k is _kernels.load()
+    assert Solver(5, 4, table_bits=12, two_words=True)._k is not _kernels.load()
+    assert Solver(5, 4, table_bits=12, jobs=2)._k is not _kernels.load()
+    with pytest.raises(SolverError, match="runs on numba's JIT kernels"):
+        Solver(5, 4, table_bits=12, two_words=True, kernels="aot")
+    with pytest.raises(SolverError, match="kernels must be one of auto, jit, aot"):
+        Solver(5, 4, kernels="fast")
+
+
+def test_the_fingerprint_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    before = _kernels.fingerprint()
+    for name in _kernels._SOURCES:
+        (tmp_path / name).write_bytes((_kernels._HERE / name).read_bytes())
+    monkeypatch.setattr(_kernels, "_HERE", tmp_path)
+    assert _kernels.fingerprint() == before
+    (tmp_path / "_search.py").write_bytes((tmp_path / "_search.py").read_bytes() + b"\n# changed\n")
+    assert _kernels.fingerprint() != before
+
+
+def test_compile_command_builds_the_kernels_or_says_why_not(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(solver_module, "compile_kernels", lambda: tmp_path / "k.so")
+    result = runner.invoke(app, ["connect4", "compile"])
+    assert result.exit_code == 0 and str(tmp_path / "k.so") in result.stdout
+
+    def no_compiler() -> Path:
+        raise OSError("CompileError: command 'cc' failed: No such file or directory")
+
+    monkeypatch.setattr(solver_module, "compile_kernels", no_compiler)
+    result = runner.invoke(app, ["connect4", "compile"])
+    assert result.exit_code == 2
+    assert "cannot build the solver's kernels ahead of time: CompileError" in result.stderr
+    assert result.stderr.count("\n") == 1
