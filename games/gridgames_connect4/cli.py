@@ -28,6 +28,7 @@ from gridgames.errors import GridGamesError, OptionError, SolverError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 
 SEAT_KINDS = ("human", *players.KINDS)
+_SOLVER_KINDS = ("hard", "perfect")  # the levels that run the exact solver
 COMMANDS_HELP = "u undo, h hint, s FILE save, q quit"
 END_HELP = "r reviews the game, s FILE saves it, q quits"
 
@@ -297,6 +298,21 @@ def _state_to_play(load: Optional[Path], width: int | None, height: int | None, 
     return saved.state, saved.first, saved
 
 
+def prepare_solver(err: Console, ahead: bool) -> None:
+    """At the first use of the solver: say so on err, and where kernels built ahead of time serve (``ahead``: a board
+    of at most 64 bits) build them now, so that this and later runs search without numba (else numba's JIT compiles
+    them at the first search)."""
+    from gridgames_connect4 import solver
+
+    if not solver.kernels_compiled(ahead):  # first use: the kernels compile (seconds, once)
+        err.print("Compiling the Connect Four solver (first use only)...", markup=False, highlight=False)
+        if ahead:
+            try:
+                solver.compile_kernels()
+            except OSError:  # no C compiler, say: numba's JIT compiles them at the first search instead
+                pass
+
+
 class _AnalysisProgress:
     """Progress of ``analyze`` on standard error: a notice while the kernels compile, then (after 1 s) a status line."""
 
@@ -311,17 +327,8 @@ class _AnalysisProgress:
         self.last = 0
 
     def notice_compiling(self, ahead: bool) -> None:
-        """Say so when this run compiles the solver's kernels (the first use only); where kernels built ahead of
-        time serve (``ahead``), build them then, so that later runs start without numba."""
-        from gridgames_connect4 import solver
-
-        if not solver.kernels_compiled(ahead):  # first use: the kernels compile (seconds, once)
-            self.err.print("Compiling the Connect Four solver (first use only)...", markup=False, highlight=False)
-            if ahead:
-                try:
-                    solver.compile_kernels()
-                except OSError:  # no C compiler, say: numba's JIT compiles them at the first search instead
-                    pass
+        """Say so when this run compiles the solver's kernels (the first use only), see `prepare_solver`."""
+        prepare_solver(self.err, ahead)
 
     def __enter__(self) -> _AnalysisProgress:
         return self
@@ -394,6 +401,8 @@ def make_app() -> typer.Typer:
         think = players.DEFAULT_THINK if think is None else think
         game = state.game
         chosen = cli_review.choose_book(game.width, game.height, game.connect, book, no_book)
+        if not state.is_over and any(kind in _SOLVER_KINDS for kind in kinds.values()):  # now, not mid-game
+            prepare_solver(Console(file=sys.stderr, highlight=False), (game.height + 1) * game.width <= 64)
         seats = []
         for player, colour in enumerate(render.colour_names(first_colour)):
             kind = kinds[colour]

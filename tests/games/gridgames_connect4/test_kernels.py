@@ -165,3 +165,15 @@ def test_compile_command_builds_the_kernels_or_says_why_not(monkeypatch: pytest.
     assert result.exit_code == 2
     assert "cannot build the solver's kernels ahead of time: CompileError" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("yellow", "noticed"), [("perfect", True), ("hard", True), ("medium", False)])
+def test_play_prepares_the_solver_before_the_game_when_a_seat_needs_it(monkeypatch: pytest.MonkeyPatch, yellow: str,
+                                                                       noticed: bool) -> None:
+    built: list[int] = []
+    monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
+    monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
+    result = runner.invoke(app, ["play", "connect4", "--yellow", yellow, "--seed", "1"], input="q\n")
+    assert result.exit_code == 0
+    assert result.stderr == ("Compiling the Connect Four solver (first use only)...\n" if noticed else "")
+    assert built == ([1] if noticed else [])
