@@ -177,3 +177,13 @@ def test_play_prepares_the_solver_before_the_game_when_a_seat_needs_it(monkeypat
     assert result.exit_code == 0
     assert result.stderr == ("Compiling the Connect Four solver (first use only)...\n" if noticed else "")
     assert built == ([1] if noticed else [])
+
+
+def test_book_build_prepares_the_solver_for_its_local_workers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    built: list[int] = []
+    monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
+    monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
+    result = runner.invoke(app, ["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "3",
+                                 "--out", str(tmp_path / "b.bin")])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Compiling the Connect Four solver (first use only)...\n") and built == [1]
