@@ -159,9 +159,20 @@ def signatures() -> dict[str, Any]:
 def build(folder: Path | None = None) -> Path:
     """Compile the kernels ahead of time into the first writable folder of `_folders` (or folder); its path.
 
-    Imports numba and needs a C compiler (numba.pycc); raises on failure. Written under a temporary name and
-    renamed, so processes building at once never load half a file.
+    Imports numba and needs a C compiler (numba.pycc); raises OSError, naming the cause, on any failure. Written
+    under a temporary name and renamed, so processes building at once never load half a file.
     """
+    try:
+        return _build(folder)
+    except OSError:
+        raise
+    except Exception as exc:  # numba.pycc missing from a future numba, a kernel numba cannot compile...
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise OSError(f"{exc.__class__.__name__}: {first}") from exc
+
+
+def _build(folder: Path | None) -> Path:
+    """`build`'s work (its errors other than OSError are turned into one by `build`)."""
     import warnings
 
     with warnings.catch_warnings():  # numba.pycc is marked for deprecation; it still builds (numba 0.68)
@@ -178,7 +189,11 @@ def build(folder: Path | None = None) -> Path:
         try:
             target.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=target) as tmp:
-                cc = CC(MODULE)
+                try:
+                    cc = CC(MODULE)  # numba.pycc checks for a C compiler here
+                except Exception as exc:
+                    raise OSError(f"no C compiler for numba.pycc ({exc.__class__.__name__}: "
+                                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''})") from exc
                 cc.output_dir = tmp
                 cc.use_nrt = False  # nothing in the kernels allocates; no reference counting (as the JIT's _nrt=False)
                 cc.target_cpu = "host"
@@ -199,11 +214,13 @@ def build(folder: Path | None = None) -> Path:
                         old.unlink()
         except OSError as exc:
             errors.append(f"{target}: {exc}")
+            if isinstance(exc.__cause__, Exception):  # not the folder's fault: the next one fails alike
+                break
             continue
         _loaded.clear()
         _why.clear()
         return path
-    raise OSError("cannot write the kernels: " + "; ".join(errors))
+    raise OSError("; ".join(errors))
 
 
 @contextlib.contextmanager

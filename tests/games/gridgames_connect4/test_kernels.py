@@ -187,3 +187,26 @@ def test_book_build_prepares_the_solver_for_its_local_workers(monkeypatch: pytes
                                  "--out", str(tmp_path / "b.bin")])
     assert result.exit_code == 0, result.output
     assert result.stderr.startswith("Compiling the Connect Four solver (first use only)...\n") and built == [1]
+
+
+def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_jit_kernels(
+    monkeypatch: pytest.MonkeyPatch, nowhere: Path,
+) -> None:
+    import numba.pycc
+
+    class NoCompiler:
+        def __init__(self, name: str) -> None:
+            raise RuntimeError("Attempted to compile AOT function without the compiler used by `numpy.distutils`\nmore")
+
+    monkeypatch.setattr(numba.pycc, "CC", NoCompiler)
+    with pytest.raises(OSError, match=r"no C compiler for numba.pycc \(RuntimeError: Attempted to compile AOT"):
+        _kernels.build(nowhere)
+    assert not list(nowhere.iterdir())
+    monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
+    result = runner.invoke(app, ["connect4", "analyze", "435363121", "--json"])  # past the book: the solver runs
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
+    assert '"score"' in result.stdout and _kernels.load() is None
+    result = runner.invoke(app, ["connect4", "compile"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "cannot build the solver's kernels ahead of time:" in result.stderr and "no C compiler" in result.stderr
