@@ -79,6 +79,23 @@ def load() -> ModuleType | None:
     return _loaded[0]
 
 
+def failed_before() -> bool:
+    """Whether a build for the current fingerprint failed here before (then only `build` itself tries again)."""
+    name = f"{MODULE}.{fingerprint()}.failed"
+    return any((folder / name).is_file() for folder in _folders())
+
+
+def remember_failure(reason: str) -> None:
+    """Note in the first writable folder that the build failed for this fingerprint (and why)."""
+    for folder in _folders():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{MODULE}.{fingerprint()}.failed").write_text(reason + "\n", encoding="utf-8")
+            return
+        except OSError:
+            continue
+
+
 def missing_reason() -> str:
     """Why `load` found no module (for messages)."""
     load()

@@ -58,6 +58,12 @@ def kernels_compiled(ahead: bool = True) -> bool:
     return kernels_ready(_kernels.jit().run_search)
 
 
+def kernels_to_build() -> bool:
+    """Whether the kernels built ahead of time are missing for the current sources and worth building now (no build
+    of these sources failed here before: without a C compiler every run would try again)."""
+    return _kernels.load() is None and not _kernels.failed_before()
+
+
 def compile_kernels() -> Path:
     """Build the solver's kernels ahead of time (numba.pycc, which needs a C compiler); the module's path.
 

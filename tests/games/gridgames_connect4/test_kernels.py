@@ -171,6 +171,7 @@ def test_compile_command_builds_the_kernels_or_says_why_not(monkeypatch: pytest.
 def test_play_prepares_the_solver_before_the_game_when_a_seat_needs_it(monkeypatch: pytest.MonkeyPatch, yellow: str,
                                                                        noticed: bool) -> None:
     built: list[int] = []
+    monkeypatch.setattr(solver_module, "kernels_to_build", lambda: True)
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
     monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
     result = runner.invoke(app, ["play", "connect4", "--yellow", yellow, "--seed", "1"], input="q\n")
@@ -181,6 +182,7 @@ def test_play_prepares_the_solver_before_the_game_when_a_seat_needs_it(monkeypat
 
 def test_book_build_prepares_the_solver_for_its_local_workers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     built: list[int] = []
+    monkeypatch.setattr(solver_module, "kernels_to_build", lambda: True)
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
     monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
     result = runner.invoke(app, ["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "3",
@@ -202,11 +204,29 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
     with pytest.raises(OSError, match=r"no C compiler for numba.pycc \(RuntimeError: Attempted to compile AOT"):
         _kernels.build(nowhere)
     assert not list(nowhere.iterdir())
-    monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
+    assert solver_module.kernels_to_build()
     result = runner.invoke(app, ["connect4", "analyze", "435363121", "--json"])  # past the book: the solver runs
     assert result.exit_code == 0, result.output
     assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
     assert '"score"' in result.stdout and _kernels.load() is None
-    result = runner.invoke(app, ["connect4", "compile"])
+    # the failure is remembered for these sources: later runs neither try again nor say so (numba's kernels ready)
+    assert _kernels.failed_before() and not solver_module.kernels_to_build()
+    Solver(kernels="jit").solve([3, 3])
+    assert "no C compiler" in (nowhere / f"{_kernels.MODULE}.{_kernels.fingerprint()}.failed").read_text()
+    result = runner.invoke(app, ["connect4", "analyze", "435363121", "--json"])
+    assert result.exit_code == 0 and result.stderr == ""
+    result = runner.invoke(app, ["connect4", "compile"])  # compile itself always tries
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert "cannot build the solver's kernels ahead of time:" in result.stderr and "no C compiler" in result.stderr
+
+
+def test_kernels_built_for_other_sources_are_rebuilt_at_the_next_analyze(ahead: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not solver_module.kernels_to_build()  # built for these sources: nothing to do
+    monkeypatch.setattr(_kernels, "fingerprint", lambda: "0" * 16)  # as after an upgrade of the kernel sources
+    _forget()
+    assert _kernels.load() is None and solver_module.kernels_to_build()
+    built: list[int] = []
+    monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
+    result = runner.invoke(app, ["connect4", "analyze", "435363121"])  # numba's cache is warm, the module stale
+    assert result.exit_code == 0 and result.stderr.startswith("Compiling") and built == [1]
