@@ -254,8 +254,6 @@ def _captured_output(log: Path) -> Iterator[None]:
             try:
                 yield
             except Exception as exc:
-                os.dup2(saved[0], 1)
-                os.dup2(saved[1], 2)
                 lines = log.read_bytes().decode(errors="replace").strip().splitlines()
                 raise OSError(f"{exc.__class__.__name__}: {exc}" + (f" ({lines[-1]})" if lines else "")) from exc
     finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from gridgames_connect4.book_build import build_book  # noqa: E402
 from gridgames_connect4.book import Book  # noqa: E402
 from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames_test_support.connect4_positions import random_positions as _random_positions  # noqa: E402
 from gridgames.cli import app  # noqa: E402
 from gridgames.errors import SolverError  # noqa: E402
 
@@ -61,20 +61,6 @@ def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     _forget()
     yield tmp_path
     _forget()
-
-
-def _random_positions(game: Connect4, plies: range, count: int, seed: int) -> list[list[int]]:
-    """``count`` random unfinished positions with a number of discs drawn from ``plies``."""
-    rng = random.Random(seed)
-    out: list[list[int]] = []
-    while len(out) < count:
-        state = game.new_state()
-        target = rng.choice(list(plies))
-        while len(state.history) < target and not state.is_over:
-            state.play(rng.choice(list(state.legal_moves())))
-        if not state.is_over and len(state.history) == target:
-            out.append(list(state.history))
-    return out
 
 
 @pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (5, 4, 4), (6, 5, 3), (4, 4, 3)])

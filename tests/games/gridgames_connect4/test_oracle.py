@@ -16,6 +16,7 @@ from gridgames_connect4.oracle import best_from_book, book_columns, column_score
 from gridgames_connect4.players import advise, make_player  # noqa: E402
 from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames_test_support.connect4_positions import random_positions as _random_positions  # noqa: E402
 
 BOARDS = [(4, 4, 8), (5, 4, 8), (6, 4, 5)]  # width, height, depth: each builds in about a second
 
@@ -29,20 +30,6 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], Boo
         build_book(width, height, 4, depth, path, table_bits=18)
         found[width, height] = Book.load(path, width=width, height=height, connect=4)
     return found
-
-
-def _random_positions(game: Connect4, plies: range, count: int, seed: int) -> list[list[int]]:
-    """``count`` random unfinished positions with a number of discs drawn from ``plies``."""
-    rng = random.Random(seed)
-    out: list[list[int]] = []
-    while len(out) < count:
-        state = game.new_state()
-        target = rng.choice(list(plies))
-        while len(state.history) < target and not state.is_over:
-            state.play(rng.choice(list(state.legal_moves())))
-        if not state.is_over and len(state.history) == target:
-            out.append(list(state.history))
-    return out
 
 
 @pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
