@@ -223,6 +223,10 @@ def _build(folder: Path | None) -> Path:
                     warnings.simplefilter("ignore")
                     cc.compile()
                 built = Path(tmp) / cc.output_file
+                try:  # a module that does not load (say, a kernel that needs numba's runtime) is a failed build
+                    _import(built)
+                except Exception as exc:
+                    raise OSError(f"the built module does not load ({exc})") from exc
                 path = target / file_name()
                 os.replace(built, path)
             for old in target.glob(f"{MODULE}.*"):  # built from older sources: never loaded again

@@ -78,6 +78,8 @@ def make_book_app() -> typer.Typer:
         elif not no_bounds:
             shipped = default_book(width, height, connect)
             bounds = shipped if shipped is not None and 0 < depth <= shipped.depth + 1 else None
+        if bounds is not None and depth > 0:  # a bad option is told before the kernels' first-use build
+            check_bounds_book(bounds, width, height, connect, depth)
         from gridgames_connect4.cli import prepare_solver  # (cli imports this module)
 
         if scheduler is None:  # the local workers then load the kernels built ahead of time
@@ -85,7 +87,6 @@ def make_book_app() -> typer.Typer:
         if checkpoint_path(out).exists():
             typer.echo(f"Resuming from {checkpoint_path(out)}.", err=True)
         if bounds is not None and depth > 0:
-            check_bounds_book(bounds, width, height, connect, depth)
             typer.echo(f"Lower bounds from the depth-{bounds.depth} book {bounds.path}.", err=True)
         with build_progress(f"Book {width}x{height} depth {depth}") as on_progress:
             report = build_book(width, height, connect, depth, out, jobs=jobs if scheduler is None else None,

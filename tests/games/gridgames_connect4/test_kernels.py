@@ -206,6 +206,27 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
     assert "cannot build the solver's kernels ahead of time:" in result.stderr and "no C compiler" in result.stderr
 
 
+def test_a_built_module_that_does_not_load_is_a_failed_build(monkeypatch: pytest.MonkeyPatch, nowhere: Path) -> None:
+    import numba.pycc
+
+    class BadOutput:  # builds a file that is no extension module (as one that needs a symbol numba did not link)
+        output_file = "bad.so"
+
+        def __init__(self, name: str) -> None:
+            self.output_dir = ""
+
+        def export(self, name: str, signature: object):
+            return lambda function: function
+
+        def compile(self) -> None:
+            (Path(self.output_dir) / self.output_file).write_bytes(b"not an ELF file")
+
+    monkeypatch.setattr(numba.pycc, "CC", BadOutput)
+    with pytest.raises(OSError, match=r"the built module does not load \("):
+        _kernels.build(nowhere)
+    assert not list(nowhere.iterdir())  # nothing left for load() to find
+
+
 def test_kernels_built_for_other_sources_are_rebuilt_at_the_next_analyze(ahead: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     assert not solver_module.kernels_to_build()  # built for these sources: nothing to do
