@@ -5,8 +5,9 @@ read and write the solver's own table (which keeps its huge pages: a shared-memo
 processes measured 15% slower per position here). An entry is a single aligned uint64 written by one store
 (atomic on the 64-bit machines numba targets), and a probe checks the key bits of the word it read, so a searcher
 never takes another position's bounds; a bucket being cleared by another searcher only loses entries, and an
-entry of an older generation still holds true bounds. Wide entries (boards whose keys need two words) could be
-read half-written, so boards with wide entries search alone.
+entry of an older generation still holds true bounds. Wide entries (boards whose keys need two words) are two
+stores, and a probe that reads one word of one write and the other of another recovers a key that does not match
+(see _table's lockless check), so boards with wide entries share the table too.
 
 Helpers run the same search with their own tie-breaking between equally rated moves and their own stacks, and every
 searcher marks the nodes near the root it is searching in a small shared array of busy keys and searches a child

@@ -3,12 +3,15 @@
 A narrow entry is one uint64 (8 per bucket): the key's low 32 bits above 32 data bits. The bucket index is the key
 modulo the (prime) bucket count, so with the low 32 bits it determines the key (Chinese remainder theorem) when the
 key has at most 32 + log2(buckets) bits. Longer keys take wide entries, two uint64 (4 per bucket): the key's low 64
-bits, then its bits 64-95 above the data; exact up to 96 + log2(buckets) bits.
+bits XOR the second word, then the second word: the key's bits 64-95 above the data; exact up to 96 + log2(buckets)
+bits.
 
 Data: lower bound + 64 (bits 0-6), upper bound + 64 (7-13), best column (14-17, 15: none), log2 of the subtree's
-size (27-31, capped at 31). Keys are symmetric (a position and its mirror image share one). Every entry is one
-aligned uint64 written by a single store (wide entries: their second word carries the key's high bits, so a probe
-that sees a half-written pair finds a key mismatch), so processes sharing the table never read a torn entry.
+size (27-31, capped at 31). Keys are symmetric (a position and its mirror image share one). A narrow entry is one
+aligned uint64 written by a single store, so searchers sharing the table never read a torn one. A wide entry is
+two stores; its first word holds the key XOR its second word (Hyatt's lockless hashing), so a probe that reads one
+word of one write and the other of another recovers a different key and misses: it would take that garbage to equal
+the probed key's 64 low bits (a chance of 2**-64 per torn read) to be taken for an entry.
 
 Each bucket has a 16-bit generation in a separate small array (2 bytes per 64-byte bucket): a bucket of another
 generation than the search's counts as empty and is cleared when first written, so reset() costs O(1); the small
@@ -47,7 +50,7 @@ def tt_find(table, gens, base, wide, skey, gen):
         target = high32(skey) << np.uint64(32)
         for i in range(0, BUCKET_WORDS, 2):
             second = table[ub + np.uint64(i + 1)]
-            if table[ub + np.uint64(i)] == lo and (second & HIGH32) == target:
+            if (table[ub + np.uint64(i)] ^ second) == lo and (second & HIGH32) == target:
                 return second & LOW32
     else:
         target = low32(skey) << np.uint64(32)
@@ -77,7 +80,7 @@ def tt_store(table, gens, base, wide, skey, gen, lower, upper, move, work):
     for i in range(0, BUCKET_WORDS, step):
         if wide:
             data = table[base + i + 1]
-            same = table[base + i] == lo and (data & HIGH32) == check
+            same = (table[base + i] ^ data) == lo and (data & HIGH32) == check
         else:
             data = table[base + i]
             same = (data & HIGH32) == check
@@ -100,9 +103,10 @@ def tt_store(table, gens, base, wide, skey, gen, lower, upper, move, work):
             slot = i
     data = (np.uint64(lower + 64) | (np.uint64(upper + 64) << np.uint64(7)) | (np.uint64(move) << np.uint64(14))
             | (np.uint64(min(work, 31)) << np.uint64(27)))
-    if wide:
-        table[base + slot] = lo
-        table[base + slot + 1] = check | data
+    if wide:  # the second word first, then the first (which holds the key XOR the second)
+        second = check | data
+        table[base + slot + 1] = second
+        table[base + slot] = lo ^ second
     else:
         table[base + slot] = check | data
 

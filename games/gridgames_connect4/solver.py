@@ -139,7 +139,7 @@ class Solver:
 
     Boards up to 64 bits run on one uint64 per bitboard, larger ones on two (``two_words`` forces that layout, to
     test it on small boards). ``jobs`` > 1 lets a long search of one position start jobs - 1 helper threads that
-    search it too, sharing the table (where the board's table entries are one word).
+    search it too, sharing the table.
     ``book``: an opening book (``depth``, sorted mirror-canonical uint64 ``keys``, int8 strong ``scores``, as
     `gridgames_connect4.book.Book`), probed by the search at positions within its depth.
     ``kernels``: "auto" runs the kernels built ahead of time (`gridgames_connect4._kernels`: no numba in the
@@ -303,7 +303,7 @@ class Solver:
         if not (isinstance(self.jobs, int) and self.jobs >= 1):
             raise SolverError(f"jobs must be a positive integer, got {self.jobs!r}")
         self._busy = np.zeros(0, np.uint64)  # alone: no busy marks
-        if self.jobs > 1 and not self._wide:  # helper threads share the table
+        if self.jobs > 1:  # helper threads share the table
             from gridgames_connect4 import _smp  # numba's JIT kernels: helper threads need the GIL released
 
             self._helpers = _smp.Helpers(self.jobs - 1)

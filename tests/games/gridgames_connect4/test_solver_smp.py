@@ -9,6 +9,7 @@ import pytest
 
 from gridgames_connect4 import _search as S
 from gridgames_connect4 import _smp
+from gridgames_connect4 import _table as T
 from gridgames_connect4 import solver as solver_module
 from gridgames_connect4.solver import Solver
 from gridgames.errors import GridGamesError
@@ -39,7 +40,41 @@ def test_the_shared_table_holds_one_word_entries_on_cache_lines():
     solver = Solver(table_mb=16, jobs=2)
     assert solver._table.dtype == np.uint64 and solver._table.ndim == 1 and not solver._wide
     assert solver._table.ctypes.data % 64 == 0  # buckets on cache lines, entries 8-byte aligned
-    assert Solver(7, 9, table_mb=16, jobs=2)._helpers is None  # two-word entries: one searcher
+
+
+def test_boards_with_two_word_entries_get_helpers_too():
+    assert Solver(7, 9, table_mb=16, jobs=2)._helpers is not None  # a two-word board
+    wide = Solver(table_bits=16, jobs=2)  # 7x6 keys do not fit a small table's narrow entries
+    assert wide._wide and wide._helpers is not None
+
+
+def _wide_entry(table: np.ndarray, key: int, lower: int) -> tuple[int, int]:
+    """The two words tt_store writes for key (exact lower bound, no upper bound, no move) in a fresh bucket."""
+    table[:] = 0
+    gens = np.zeros(1, np.uint16)
+    T.tt_store(table, gens, 0, True, np.uint64(key), 1, lower, T.NO_UPPER, T.NO_MOVE, 0)
+    slot = int(np.flatnonzero(table[1::2])[0]) * 2
+    return int(table[slot]), int(table[slot + 1])
+
+
+def test_a_wide_entry_read_half_written_matches_neither_key():
+    table = np.zeros(8, np.uint64)
+    gens = np.ones(1, np.uint16)
+    old_key, new_key = (5 << 60) + 12345, (5 << 60) + 67890  # the same high bits: only the first words differ
+    old = _wide_entry(table, old_key, 3)
+    new = _wide_entry(table, new_key, -7)
+    table[:] = 0
+    table[0], table[1] = old
+    assert T.lower_of(T.tt_find(table, gens, 0, True, np.uint64(old_key), 1)) == 3
+    table[0] = new[0]  # the new entry's first store has landed, its second not yet: a reader sees a torn pair
+    assert T.tt_find(table, gens, 0, True, np.uint64(new_key), 1) == 0
+    assert T.tt_find(table, gens, 0, True, np.uint64(old_key), 1) == 0
+    table[0], table[1] = old[0], new[1]  # the other way round
+    assert T.tt_find(table, gens, 0, True, np.uint64(new_key), 1) == 0
+    assert T.tt_find(table, gens, 0, True, np.uint64(old_key), 1) == 0
+    table[1] = new[1]
+    table[0] = new[0]
+    assert T.lower_of(T.tt_find(table, gens, 0, True, np.uint64(new_key), 1)) == -7
 
 
 def test_two_searchers_give_the_scores_of_one(early_helpers):
@@ -54,6 +89,20 @@ def test_two_searchers_give_the_scores_of_one(early_helpers):
         assert two.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
         assert two.analyze(moves) == one.analyze(moves), moves
     assert not two._helpers.threads  # every helper joined
+
+
+def test_two_searchers_on_two_word_entries_give_the_scores_of_one(early_helpers):
+    rng = random.Random(12)
+    one = Solver(table_bits=16)
+    two = Solver(table_bits=16, jobs=2)  # a small table: wide entries, often overwritten while the other reads
+    assert two._wide
+    for moves in open_positions(rng, 8, 12):
+        one.reset()
+        two.reset()
+        expected = one.solve(moves)
+        assert two.solve(moves) == expected, moves
+        assert two.analyze(moves) == one.analyze(moves), moves
+    assert not two._helpers.threads
 
 
 def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
