@@ -302,17 +302,9 @@ def prepare_solver(err: Console, ahead: bool) -> None:
     """At the first use of the solver: say so on err, and where kernels built ahead of time serve (``ahead``: a board
     of at most 64 bits) build them now, so that this and later runs search without numba (else numba's JIT compiles
     them at the first search)."""
-    from gridgames_connect4 import _kernels, solver
+    from gridgames_connect4.solver import prepare_kernels
 
-    notice = "Compiling the Connect Four solver (first use only)..."
-    if ahead and solver.kernels_to_build():  # a fresh install, or new kernel sources: build them (seconds, once)
-        err.print(notice, markup=False, highlight=False)
-        try:
-            solver.compile_kernels()
-        except OSError as exc:  # no C compiler, say: numba's JIT compiles them at the first search instead
-            _kernels.remember_failure(str(exc))
-    elif not solver.kernels_compiled(ahead):  # numba's JIT compiles them at the first search (seconds, once)
-        err.print(notice, markup=False, highlight=False)
+    prepare_kernels(lambda text: err.print(text, markup=False, highlight=False), ahead)
 
 
 class _AnalysisProgress:

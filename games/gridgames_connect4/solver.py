@@ -73,6 +73,23 @@ def compile_kernels() -> Path:
     return _kernels.build()
 
 
+FIRST_USE_NOTICE = "Compiling the Connect Four solver (first use only)..."
+
+
+def prepare_kernels(say: Callable[[str], None], ahead: bool = True) -> None:
+    """At the first use of the solver: tell ``say`` (FIRST_USE_NOTICE), and where kernels built ahead of time serve
+    (``ahead``: a board of at most 64 bits, one searcher) build them now; a failed build is remembered and numba's JIT
+    compiles the kernels at the first search instead. Does nothing when the kernels are ready."""
+    if ahead and kernels_to_build():  # a fresh install, or new kernel sources: build them (seconds, once)
+        say(FIRST_USE_NOTICE)
+        try:
+            compile_kernels()
+        except OSError as exc:  # no C compiler, say: numba's JIT compiles them at the first search instead
+            _kernels.remember_failure(str(exc))
+    elif not kernels_compiled(ahead):  # numba's JIT compiles them at the first search (seconds, once)
+        say(FIRST_USE_NOTICE)
+
+
 def nodes_for_seconds(seconds: float, rate: float = DEFAULT_NODE_RATE) -> int:
     """Node budget that a search at `rate` positions/second spends in about `seconds`."""
     if seconds < 0:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -84,6 +85,20 @@ class Connect4Web:
     """The web hooks of Connect Four."""
 
     score_help = SCORE_HELP
+
+    def prepare(self, say: Callable[[str], None]) -> None:
+        """Build (or compile) the solver's kernels now, so that the first hint or perfect move does not wait for them."""
+        from gridgames_connect4.solver import Solver, prepare_kernels
+
+        said: list[str] = []
+
+        def tell(text: str) -> None:
+            said.append(text)
+            say(text)
+
+        prepare_kernels(tell)
+        if said:  # without kernels built ahead of time numba compiles its own at the first search: do it now
+            Solver(4, 4, table_bits=12).solve([0, 1])
 
     def move_targets(self, state: Connect4State) -> dict[int, list[tuple[int, int]]]:
         """Every cell of a playable column plays that column."""

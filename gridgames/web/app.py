@@ -16,6 +16,7 @@ The API (``X-Session`` header on every call but ``/api/games`` and ``POST /api/s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -159,6 +160,19 @@ def create_app(config: ServerConfig | None = None, registry: Registry | None = N
     )
     app.state.gridgames = shared
     return app
+
+
+def prepare_games(app: Starlette, say: Callable[[str], None]) -> None:
+    """Run every listed game's ``prepare`` hook (slow one-time setup, see `gridgames.web.hooks`) before serving."""
+    state: ServerState = app.state.gridgames
+    listed, _broken = state.registry.load_all()
+    for spec in listed:
+        hooks = state.hooks(spec)
+        if has(hooks, "prepare"):
+            try:
+                hooks.prepare(say)
+            except Exception as exc:  # noqa: BLE001 - a plugin's setup may fail in any way: its page still loads
+                say(f"{spec.name}: setup failed ({exc.__class__.__name__}: {exc}); its pages may be slow at first")
 
 
 class _Guard:

@@ -25,6 +25,13 @@ Turn-based games:
   the game's own save-file format (the one its terminal game writes), instead of
   `gridgames.saves`; ``seats`` is one player kind per player, in turn order.
 
+Any game:
+
+* ``prepare(say) -> None``: slow one-time setup the other hooks need (e.g. compiling a
+  solver), run by ``gridgames serve`` (`gridgames.web.app.prepare_games`) before it takes
+  requests, so the first request does not wait for it; ``say(text)`` tells the person
+  starting the server what it does.
+
 Puzzles:
 
 * ``presets() -> list[dict]``: named puzzles, ``{"name", "description", "options"}``;
@@ -45,7 +52,8 @@ from gridgames.game import GameSpec
 
 __all__ = ["HOOKS", "hooks_of"]
 
-HOOKS = ("move_targets", "computer_move", "move_scores", "review", "player_styles", "save_text", "load_text", "presets", "puzzle_from_text")
+HOOKS = ("move_targets", "computer_move", "move_scores", "review", "player_styles", "save_text", "load_text", "prepare",
+         "presets", "puzzle_from_text")
 
 
 class _NoHooks:

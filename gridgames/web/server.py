@@ -28,7 +28,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     try:
         import uvicorn
 
-        from gridgames.web.app import ServerConfig, create_app
+        from gridgames.web.app import ServerConfig, create_app, prepare_games
     except ImportError as error:
         raise MissingExtraError(f"gridgames serve needs the web extra: pip install \"gridgames[web]\" ({error})") from None
     if not 0 <= port <= 65535:
@@ -43,6 +43,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     else:
         say(f"gridgames serve: {url} -- WARNING: listening on {host}, reachable from other machines; anyone who can reach it can use it")
     say("Ctrl-C stops the server.")
+    app = create_app(config)
+    prepare_games(app, say)  # a game's slow first-use setup (Connect Four: its solver) before the first request
     if open_browser:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

@@ -177,6 +177,22 @@ def test_book_build_prepares_the_solver_for_its_local_workers(monkeypatch: pytes
     assert result.stderr.startswith("Compiling the Connect Four solver (first use only)...\n") and built == [1]
 
 
+def test_the_web_pages_prepare_hook_builds_the_kernels_before_the_first_request(monkeypatch: pytest.MonkeyPatch,
+                                                                              nowhere: Path) -> None:
+    from gridgames_connect4 import SPEC
+
+    from gridgames.web.hooks import hooks_of
+
+    said: list[str] = []
+    hooks_of(SPEC).prepare(said.append)  # what gridgames serve runs at its start
+    assert said == ["Compiling the Connect Four solver (first use only)..."]
+    assert _kernels.load() is not None and not solver_module.kernels_to_build()  # built into the folder
+    assert any(nowhere.glob(f"{_kernels.MODULE}.*"))
+    said.clear()
+    hooks_of(SPEC).prepare(said.append)  # ready: nothing to say or do
+    assert said == []
+
+
 def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_jit_kernels(
     monkeypatch: pytest.MonkeyPatch, nowhere: Path,
 ) -> None:

@@ -126,6 +126,33 @@ def test_serve_says_it_listens_on_loopback(monkeypatch: pytest.MonkeyPatch) -> N
     assert is_loopback("::1") and is_loopback("localhost") and not is_loopback("192.168.1.2")
 
 
+def test_serve_runs_each_games_prepare_hook_before_serving(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from gridgames.web import app as web_app
+
+    order: list[str] = []
+
+    class Hooks:
+        def prepare(self, say: Any) -> None:
+            order.append("prepare")
+            say("warming up the demo game")
+
+    class Broken:
+        def prepare(self, say: Any) -> None:
+            raise RuntimeError("no compiler")
+
+    def hooks(self: Any, spec: Any) -> Any:
+        return Hooks() if spec.name == "connect4" else Broken() if spec.name == "pentomino" else object()
+
+    monkeypatch.setattr(web_app.ServerState, "hooks", hooks)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: order.append("run"))
+    result = CliRunner().invoke(cli_app, ["serve", "--port", "8124"])
+    assert result.exit_code == 0, result.output
+    assert order == ["prepare", "run"] and "warming up the demo game" in result.output
+    assert "pentomino: setup failed (RuntimeError: no compiler)" in result.output  # told, and the server still runs
+
+
 def test_the_server_answers_while_a_count_runs(api: Api) -> None:
     # Dana Scott's board: seconds of work (6x10, counted by orbits, can finish between two polls on a fast machine)
     api.ok("POST", "/api/puzzle/pentomino/new", {"options": {"board": "8x8", "pieces": "pentominoes+O"}})
