@@ -1,9 +1,9 @@
 """Benchmark of the Connect Four solver on Pascal Pons' test sets (and Steininger's for other board sizes).
 
-Usage: python bench/connect4_solver.py [FILE ...] [--sample N] [--hard-sample N] [--steininger 7x6|9x5|10x6]
-                                       [--weak] [--table-mb M] [--batch] [--no-compile-timing]
+Usage: python bench/connect4_solver.py [FILE ...] [--sample N [--first]] [--hard-sample N] [--steininger 7x6|9x5|10x6]
+                                       [--weak] [--table-mb M] [--batch] [--jobs N] [--no-compile-timing]
                                        [--peer-python PATH]    (connect-four-ai on the same lines, side by side)
-       python bench/connect4_solver.py --empty [WxH ...] [--weak] [--jobs N]   (empty boards, one solve each)
+       python bench/connect4_solver.py --empty [WxH ...] [--weak] [--jobs N] [--max-seconds S]   (empty boards)
        python bench/connect4_solver.py --tromp 13                      (who wins, every board with w + h <= 13)
 
 Follows Pons' test protocol: the transposition table is reset before each position (untimed), the time and the
@@ -89,13 +89,16 @@ def compile_times() -> tuple[float, float]:
     return runs[0], runs[1]
 
 
-def sample_lines(path: Path, sample: int | None) -> list[tuple[str, int]]:
-    """The (moves, score) lines of a test file, `sample` of them evenly spread (all when None)."""
+def sample_lines(path: Path, sample: int | None, first: bool = False) -> list[tuple[str, int]]:
+    """The (moves, score) lines of a test file, `sample` of them evenly spread (``first``: the first ones; all when
+    None)."""
     rows = []
     for line in path.read_text().splitlines():
         if line.strip():
             moves, score = line.split()
             rows.append((moves, int(score)))
+    if sample is not None and first:
+        return rows[:sample]
     if sample is not None and sample < len(rows):
         step = len(rows) / sample
         rows = [rows[int(i * step)] for i in range(sample)]
@@ -192,7 +195,10 @@ def main() -> None:
     parser.add_argument("--batch", action="store_true", help="also time solve_many on each set (one compiled call)")
     parser.add_argument("--empty", nargs="*", default=None, metavar="WxH", help="solve empty boards (default 7x6)")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="with --empty: searchers on one position (Solver(jobs=N): helper threads, one table)")
+                        help="searchers on one position (Solver(jobs=N): helper threads, one table)")
+    parser.add_argument("--first", action="store_true", help="--sample takes the first lines, not evenly spread ones")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="with --empty: stop a solve after this many seconds and report it unfinished")
     parser.add_argument("--tromp", type=int, default=None, metavar="N",
                         help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N")
     parser.add_argument("--peer-python", default=None, metavar="PATH",
@@ -213,14 +219,30 @@ def main() -> None:
         print(f"{'board':<6} {'mode':<6} {'score':>5} {'explored':>15} {'wall s':>8} {'cpu s':>8} {'M pos/cpu-s':>11}  load")
         for width, height in boards:
             solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb, jobs=args.jobs)
-            solver.solve_many([[0] * min(height, 3)])  # compile outside the timing
-            solver.solve([0] * min(height, 3))  # the resumable kernel too (the path of jobs > 1)
-            solver.reset()
+            # compile outside the timing, on a small board with the same layout (a few discs on a big board can
+            # take longer than the empty board of a small one)
+            warm = Solver(4, 4, table_bits=12, two_words=solver._words == 2)
+            warm.solve_many([[0, 1]])
+            warm.solve([0, 1])  # the resumable kernel too (the path of jobs > 1 and --max-seconds)
+            deadline = None if args.max_seconds is None else time.time() + args.max_seconds
+            last = [time.time()]
+
+            def watch(progress, deadline=deadline, last=last) -> bool:
+                if time.time() - last[0] >= 60:
+                    last[0] = time.time()
+                    print(f"  ... {progress.explored:,} positions, {progress.seconds:.0f} s, window "
+                          f"[{progress.lo}, {progress.hi}], load {load()}", file=sys.stderr, flush=True)
+                return deadline is None or time.time() < deadline
+
+            solver.on_progress = watch
             wall, cpu = time.perf_counter(), time.process_time()
-            score = solver.solve([], weak=weak)
+            score = solver.solve_within([], weak=weak)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            print(f"{width}x{height:<4} {'weak' if weak else 'strong':<6} {score:>+5d} {solver.explored:>15,d}"
+            shown = "  n/a" if score is None else f"{score:>+5d}"
+            print(f"{width}x{height:<4} {'weak' if weak else 'strong':<6} {shown} {solver.explored:>15,d}"
                   f" {wall:>8.2f} {cpu:>8.2f} {solver.explored / max(cpu, 1e-9) / 1e6:>11.2f}  {load()}", flush=True)
+            if score is None:
+                print(f"  {width}x{height}: not finished within --max-seconds {args.max_seconds:g}", flush=True)
         return
     if not args.no_compile_timing:
         cold, cached = compile_times()
@@ -230,7 +252,7 @@ def main() -> None:
         width, height = STEININGER_BOARDS[args.steininger]
         folder = DATA / "steininger" / args.steininger
         try:
-            solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb)
+            solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb, jobs=args.jobs)
         except SolverError as exc:
             print(f"steininger {args.steininger}: unsupported: {exc}")
             return
@@ -243,7 +265,7 @@ def main() -> None:
 
             book = default_book(7, 6, 4)
             print(f"the shipped 7x6 book: depth {book.depth}, {len(book):,} positions" if book else "no shipped book")
-        solver = Solver(table_bits=args.table_bits, table_mb=args.table_mb, book=book)
+        solver = Solver(table_bits=args.table_bits, table_mb=args.table_mb, book=book, jobs=args.jobs)
         if args.files:
             known = {f: (name, pons) for f, name, pons in PONS_SETS}
             jobs = [(*known.get(p.name, (p.name, None)), True) for p in args.files]
@@ -251,7 +273,8 @@ def main() -> None:
         else:
             jobs = [(name, DATA / f, pons, True) for f, name, pons in PONS_SETS]
     print(f"board {solver.width}x{solver.height} connect {solver.connect}, table {solver.table_entries:,d} entries"
-          f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'}")
+          f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'},"
+          f" jobs {args.jobs}")
     reference = load_reference(args.reference)
     peer_python = args.peer_python
     if peer_python is None:
@@ -265,7 +288,7 @@ def main() -> None:
         sample = args.hard_sample if name == "Begin-Hard" else args.sample
         if sample == 0:
             continue
-        rows = sample_lines(path, sample)
+        rows = sample_lines(path, sample, args.first)
         totals = run_set(solver, rows, one_based, args.weak, reference)
         report(name, totals, None if args.weak else pons)
         batch_ms = None
