@@ -90,15 +90,9 @@ class Connect4Web:
         """Build (or compile) the solver's kernels now, so that the first hint or perfect move does not wait for them."""
         from gridgames_connect4.solver import Solver, prepare_kernels
 
-        said: list[str] = []
-
-        def tell(text: str) -> None:
-            said.append(text)
-            say(text)
-
-        prepare_kernels(tell)
-        if said:  # without kernels built ahead of time numba compiles its own at the first search: do it now
-            Solver(4, 4, table_bits=12).solve([0, 1])
+        prepare_kernels(say)
+        # load them into this process (milliseconds when built ahead; else numba compiles or loads its own now)
+        Solver(4, 4, table_bits=12).solve([0, 1])
 
     def move_targets(self, state: Connect4State) -> dict[int, list[tuple[int, int]]]:
         """Every cell of a playable column plays that column."""
