@@ -3,8 +3,9 @@
 Beyond Pascal Pons' search: a position and its mirror image share a table entry; the table keeps both bounds and
 the best move; a node with a single non-losing move plays it without the table; static bounds end a search when
 a side can no longer line up, and Allis' claimeven when it settles the position (the defender answers a move
-right above it, and one in a column with an odd number of empty cells in another such column; with an odd number
-of those columns the side to move plays one first and then defends the same way); while the moves are ordered (by
+right above it, and one on the lowest cell of a column with an odd number of empty cells with the lowest cell of
+another such column; with an odd number of those columns the side to move plays any column first and then defends
+the same way); while the moves are ordered (by
 the useful threats they create, more for those the opponent must answer soon, a move under one's own threat last,
 the table's best move first) a move that wins with the side to move's next disc ends the search, and without one
 the upper bound drops by one (Steininger's window tightening); near the root the children's table entries are
@@ -21,7 +22,7 @@ from numba import njit
 
 from gridgames_connect4._bits import (
     badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, popcount64,
-    prefetch, shl, shr, st2, zero_like,
+    prefetch, shl, shr, st2,
 )
 from gridgames_connect4._layout import (  # noqa: F401 (the state layout, re-exported)
     FRAME_INTS, S_D, S_HI, S_LO, S_MED, S_NODES, S_PHASE, S_R, S_SCORE, S_STEP, STATE_SIZE,
@@ -61,18 +62,6 @@ def book_score(keys, scores, key):
     if lo < keys.shape[0] and keys[lo] == key:
         return np.int64(scores[lo])
     return NOT_IN_BOOK
-
-
-@njit(cache=True)
-def fill_up(cells, empty, h):
-    """The cells and, above each, every empty cell up to its column's top (the cells above must be empty)."""
-    pro = empty
-    shift = 1
-    while shift < h:
-        cells = bor(cells, band(pro, shl(cells, shift)))
-        pro = band(pro, shl(pro, shift))
-        shift *= 2
-    return cells
 
 
 @njit(cache=True)
@@ -229,38 +218,53 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 step = 1
                 continue
             # Allis' claimeven with the odd columns paired: with an even number of columns holding an odd number of
-            # empty cells, the opponent answers a move in an even column right above it, and a move in an odd
-            # column with the lowest cell of another odd column; then the side to move holds only lower cells of
-            # the even columns and cells of the odd ones. It cannot win if it cannot line up in those, and loses
-            # if the opponent lines up in the upper cells of the even columns. With an odd number of odd columns
-            # the side to move plays the lowest cell of one of them first, then answers in the same way.
+            # empty cells, the opponent answers a move in an even column right above it, and a move on the lowest
+            # cell of an odd column with the lowest cell of another odd column (each column is even then); so the
+            # side to move gets at most the lower cells of the pairs and the odd columns' lowest cells, the
+            # opponent at least the other upper cells. The side to move cannot win if it cannot line up in its
+            # cells, and loses if the opponent lines up in its own. With an odd number of odd columns the side to
+            # move plays one move first (the lowest cell of any column), then answers in the same way.
             odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
             m = popcount(odd)
             if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= 1):
                 lower = band(empty, lower_rows)
-                in_odd = zero_like(odd) if m == 0 else fill_up(odd, empty, h)  # the empty cells of the odd columns
+                upper = bandnot(empty, lower_rows)  # the upper cells of the pairs, and the odd columns' lowest
                 if m % 2 == 0:
-                    if not has_line(bor(p, bor(lower, in_odd)), h, k):
+                    if not has_line(bor(p, bor(lower, odd)), h, k):
                         if alpha >= 0:
                             r = 0
                             step = 1
                             continue
-                        if has_line(bor(opp, bandnot(bandnot(empty, lower_rows), in_odd)), h, k):
+                        if has_line(bor(opp, bandnot(upper, odd)), h, k):
                             r = -1
                             step = 1
                             continue
-                elif not has_line(bor(opp, lower), h, k):  # else the opponent lines up whichever column is first
+                else:  # the side to move plays first (any column), then answers as above
                     found = NO_VALUE
-                    rest = odd
-                    for _ in range(m):
+                    # the opponent lines up whichever odd column is first / whichever even column is first
+                    skip_odd = has_line(bor(opp, lower), h, k)
+                    skip_even = has_line(bor(opp, bor(bandnot(lower, possible), odd)), h, k)
+                    rest = possible
+                    if skip_odd:
+                        rest = bandnot(rest, odd)
+                    if skip_even:
+                        rest = band(rest, odd)
+                    for _ in range(popcount(rest)):
                         first = bandnot(rest, bdec(rest))  # the first move goes to this cell
                         rest = bxor(rest, first)
-                        others = bandnot(in_odd, fill_up(first, empty, h))
-                        if not has_line(bor(opp, bor(lower, others)), h, k):
+                        if is_zero(band(first, lower_rows)):  # an odd column's lowest cell
+                            others = bxor(odd, first)  # the odd columns' lowest cells after it
+                            theirs = bor(lower, others)
+                            mine = bandnot(upper, others)
+                        else:  # an even column's lowest cell: the cell above becomes an odd column's lowest
+                            others = bor(odd, shl(first, 1))
+                            theirs = bor(bxor(lower, first), others)
+                            mine = bor(bandnot(upper, others), first)
+                        if not has_line(bor(opp, theirs), h, k):
                             if beta <= 0:
                                 found = 0
                                 break
-                            if has_line(bor(p, bandnot(bandnot(empty, lower_rows), others)), h, k):
+                            if has_line(bor(p, mine), h, k):
                                 found = 1
                                 break
                     if found != NO_VALUE:

@@ -229,6 +229,23 @@ def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(w
                                      f"pairs{width}x{height}c{connect}o{odd_columns}", (6, width * height - 4))
 
 
+@pytest.mark.parametrize(("width", "height", "line", "two_words"), [
+    (5, 4, "5514445", False), (6, 4, "5332236", False), (5, 4, "5514445", True),  # first move on an odd column
+    (5, 4, "5454122", False), (6, 4, "1426324", False), (6, 4, "1426324", True),  # first move on an even column
+])
+def test_claimeven_with_a_first_move_settles_a_won_position_without_search(width, height, line, two_words):
+    # an odd number of columns of odd height: the side to move plays one move, then answers every opponent move
+    # in the same column or (on the lowest cell of a column of odd height) on another such column's lowest cell;
+    # the opponent then holds at most the lower cells of the pairs and those lowest cells, the side to move lines
+    # up in its upper cells. The old rule gave the opponent every cell of the odd columns and never played an even
+    # column first: these positions took 212-2,203 positions; now the root settles them (as minimax says: a win)
+    moves = [int(c) - 1 for c in line]
+    assert minimax_score(width, height, 4, grid_of(moves, width)) > 0
+    solver = Solver(width, height, 4, table_bits=14, two_words=two_words)
+    assert solver.solve(moves, weak=True) == 1
+    assert solver.explored == 1
+
+
 @pytest.mark.parametrize(("width", "height", "connect", "two_words"),
                          [(5, 4, 4, False), (5, 4, 4, True), (4, 5, 3, False)])
 def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, height, connect, two_words):
