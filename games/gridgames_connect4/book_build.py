@@ -15,7 +15,7 @@ small enough that a worker's batch is about one part, so that every finished par
 at once (workers return results by batch); a round that took under ROUND_SECONDS is followed by one twice
 as large, so quick builds do not pay for many rounds.
 
-Every finished part is appended to a checkpoint next to the book, ``FILE.partial``: a 64-byte header
+Every finished part is appended to a checkpoint next to the book, ``FILE.partial``: an 80-byte header
 naming the board, depth and plan (a SHA-256 of the planned keys), then one record per part (part index
 u32, count u32, the scores, a CRC32 of the three). Records are written in batches, each flushed and
 fsync'ed; a record cut short by a crash fails its CRC and is dropped on resume. Running the same build
