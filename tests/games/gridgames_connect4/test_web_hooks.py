@@ -30,7 +30,7 @@ def test_scores_are_the_solvers_and_the_partial_result_ends_equal_to_them() -> N
 
 
 def test_scores_out_of_budget_are_marked_not_exact() -> None:
-    state = Connect4().from_notation("44444412")  # its columns are past the shipped book (depth 8): seconds each
+    state = Connect4().from_notation("4215163153")  # 10 discs, past the shipped book: its columns take 6 M positions
     result = hooks_of(SPEC).move_scores(state, Budget(0.3))
     assert not result["exact"] and None in result["scores"].values() and "not exact" in result["note"]
 
