@@ -662,11 +662,42 @@ class Solver:
             if n + 1 == self._cells:
                 scores[c] = 0
                 continue
-            child = self._solve_raw(p ^ mask, mask | cell, n + 1, weak, budget - self.explored, bounds.get(c))
+            child = self._solve_probing(p ^ mask, mask | cell, n + 1, weak, budget - self.explored, bounds.get(c))
             if child is None:
                 break
             scores[c] = -_sign(child) if weak else -child
         return scores
+
+    def _solve_probing(self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None) -> int | None:
+        """As `_solve_raw`, but the null windows step out from the draw, not by bisection (for analyze's children).
+
+        The kernel's bisection probes halfway towards 0 (Pons'), which suits a position whose score is far from 0 (the
+        roots of Pons' Begin-Easy set: 18x the positions when stepping). A child of a position being analysed usually
+        scores near 0, where every null window is expensive and bisection asks several of them: so each probe asks
+        the next score out from 0 ("above lo?" when lo >= 0, "above hi - 1?" when hi <= 0, else "above 0?"), its
+        fail-soft bound moving the window. Exact as `_solve_raw`; bench/README.md, "analyze's null windows".
+        """
+        top = (self._cells + 1 - n) // 2
+        if weak or self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
+            return self._solve_raw(p, mask, n, weak, budget)
+        lo, hi = -((self._cells - n) // 2), top  # the score lies in [lo, hi]
+        if lower is not None:
+            if isinstance(lower, bool) or not isinstance(lower, int) or lower >= top:
+                raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
+            lo = max(lower, lo)
+        start = self.explored
+        at_bound = lower is not None  # the null window at the known bound first (it settles a best move at once)
+        while lo < hi:
+            med = lo if at_bound or lo >= 0 else hi - 1 if hi <= 0 else 0
+            at_bound = False
+            found = self._search(p, mask, n, med, med + 1, budget - (self.explored - start))
+            if found is None:
+                return None
+            if found > med:
+                lo = found
+            else:  # the kernel keeps the fail-soft bound of a probe that failed low (one searcher: its own)
+                hi = min(med, int(self._stats[L.S_HI])) if self._helpers is None else med
+        return lo
 
     def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
         """Each child's least score by its parents' scores in the book (those it holds), by column.
