@@ -372,7 +372,7 @@ class Solver:
         if lower is not None and not weak:
             p, mask, n = position or self._position(moves)
             self.explored = 0
-            return self._solve_raw(p, mask, n, False, _UNLIMITED, lower)  # type: ignore[return-value]
+            return self._solve_probing(p, mask, n, False, _UNLIMITED, lower)  # type: ignore[return-value]
         if self.on_progress is None and self._helpers is None:  # one compiled call: replay and search
             cols = self._columns_array(moves)
             io = self._io

@@ -612,3 +612,23 @@ TROMP = {  # (width, height): +1 first player wins, 0 draw, -1 second player win
 @pytest.mark.parametrize(("width", "height"), sorted(TROMP))
 def test_tromps_results_for_every_board_with_width_plus_height_up_to_11(width, height):
     assert Solver(width, height, table_bits=20).solve([], weak=True) == TROMP[width, height]
+
+
+def test_a_bounded_solve_steps_up_from_the_bound_with_fewer_positions_than_bisection(solver, monkeypatch):
+    """solve(lower=...) asks "above the bound?", then each next score up (fail-soft), not the kernel's bisection."""
+    stepping = bisecting = 0
+    bounded = []
+    for moves, parent in read_set("Test_L2_R2", 12):
+        for column, child_score in enumerate(solver.analyze(parse_pons_moves(moves))):
+            if child_score is not None and child_score != solver.win_score(len(moves)) and child_score < parent:
+                bounded.append(([*parse_pons_moves(moves), column], -parent, -child_score))  # not a best move
+    for child, lower, score in bounded:
+        solver.reset()
+        assert solver.solve(child, lower=lower) == score
+        stepping += solver.explored
+    monkeypatch.setattr(type(solver), "_solve_probing", type(solver)._solve_raw)
+    for child, lower, score in bounded:
+        solver.reset()
+        assert solver.solve(child, lower=lower) == score
+        bisecting += solver.explored
+    assert len(bounded) >= 50 and stepping < 0.95 * bisecting
