@@ -515,7 +515,7 @@ class Solver:
                 lo, hi = (1, (self._cells + 1 - n) // 2) if outcome > 0 else (-((self._cells - n) // 2), -1)
                 if least is not None and least > lo:
                     lo = least
-                score = self._search(p, mask, n, lo, hi, budget - self.explored)
+                score = self._step_search(p, mask, n, lo, hi, budget - self.explored, at_lo=least is not None)
             # at the book's deepest ply every child's other parents are in the book: their scores bound the child's
             bounds = self._bounds_by_parents(p, mask) if n == self._book[2] else {}
             if score is not None:  # a won position's score columns get 3/8: the rest, to 7/8, keeps the win if need be
@@ -685,11 +685,17 @@ class Solver:
             if isinstance(lower, bool) or not isinstance(lower, int) or lower >= top:
                 raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
             lo = max(lower, lo)
+        return self._step_search(p, mask, n, lo, hi, budget, at_lo=lower is not None)
+
+    def _step_search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int, at_lo: bool = False) -> int | None:
+        """The exact score, known to lie in [lo, hi], by null windows stepping out from 0 (see `_solve_probing`).
+
+        ``at_lo``: ask "above lo?" first (lo is a bound that is often the score). None when the budget ran out.
+        """
         start = self.explored
-        at_bound = lower is not None  # the null window at the known bound first (it settles a best move at once)
         while lo < hi:
-            med = lo if at_bound or lo >= 0 else hi - 1 if hi <= 0 else 0
-            at_bound = False
+            med = lo if at_lo or lo >= 0 else hi - 1 if hi <= 0 else 0
+            at_lo = False
             found = self._search(p, mask, n, med, med + 1, budget - (self.explored - start))
             if found is None:
                 return None
@@ -799,7 +805,7 @@ class Solver:
                 continue
             if self.explored >= budget:
                 continue
-            child = self._solve_raw(cp, cm, n + 1, False, budget - self.explored)
+            child = self._solve_probing(cp, cm, n + 1, False, budget - self.explored)
             if child is not None:
                 scores[c] = -child
 

@@ -632,3 +632,21 @@ def test_a_bounded_solve_steps_up_from_the_bound_with_fewer_positions_than_bisec
         assert solver.solve(child, lower=lower) == score
         bisecting += solver.explored
     assert len(bounded) >= 50 and stepping < 0.95 * bisecting
+
+
+def test_best_move_steps_its_score_and_the_other_columns_out_from_0_with_fewer_positions_than_bisection(monkeypatch):
+    """Two random positions of 10 discs (columns -3 to 4): the same move and scores, 0.82x and 0.94x the positions."""
+    solver = Solver()
+    stepping, chosen = 0, []
+    for moves in ("4443121636", "3476251253"):
+        solver.reset()
+        chosen.append(solver.best_move([int(ch) - 1 for ch in moves], rng=random.Random(1)))
+        stepping += solver.explored
+    monkeypatch.setattr(Solver, "_step_search", lambda self, p, mask, n, lo, hi, budget, at_lo=False:
+                        self._search(p, mask, n, lo, hi, budget))  # the kernel's bisection, as before
+    bisecting = 0
+    for moves, result in zip(("4443121636", "3476251253"), chosen):
+        solver.reset()
+        assert solver.best_move([int(ch) - 1 for ch in moves], rng=random.Random(1)) == result
+        bisecting += solver.explored
+    assert stepping < 0.95 * bisecting
