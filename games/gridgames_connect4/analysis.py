@@ -141,7 +141,7 @@ def column_score(position: Position, column: int) -> int | None:
     solver.reset()
     deadline = position.deadline
     solver.on_progress = None if deadline is None else (lambda _progress: time.time() < deadline)
-    score = solver.solve_within(list(state.history), weak=position.weak)
+    score = solver.solve_within(list(state.history), weak=position.weak, step=True)  # as the sequential analyze
     return None if score is None else -score
 
 

@@ -429,11 +429,17 @@ class Solver:
         if status == 4:
             raise SolverError(f"the position is already won (move {i + 1} completes {self.connect} in a row)")
 
-    def solve_within(self, moves: Sequence[int], weak: bool = False, max_nodes: int | None = None) -> int | None:
-        """Like solve, but None when `max_nodes` runs out or on_progress returns False."""
+    def solve_within(self, moves: Sequence[int], weak: bool = False, max_nodes: int | None = None,
+                     step: bool = False) -> int | None:
+        """Like solve, but None when `max_nodes` runs out or on_progress returns False.
+
+        ``step``: null windows step out from 0 instead of bisecting (fewer positions when the score is near 0, as a
+        column of a position in play usually is; see `analyze`).
+        """
         p, mask, n = self._position(moves)
         self.explored = 0
-        score = self._solve_raw(p, mask, n, weak, _UNLIMITED if max_nodes is None else max_nodes)
+        solve = self._solve_probing if step else self._solve_raw
+        score = solve(p, mask, n, weak, _UNLIMITED if max_nodes is None else max_nodes)
         return None if score is None else _sign(score) if weak else score
 
     def analyze(self, moves: Sequence[int], weak: bool = False, *, into: list[int | None] | None = None) -> list[int | None]:
