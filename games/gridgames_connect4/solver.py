@@ -570,27 +570,14 @@ class Solver:
             self._raise_replay(columns, int(status), int(i))
         return _int(p), _int(mask), len(columns)
 
-    def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None) -> int | None:
-        """Kernel solve; adds to explored; None when the budget ran out.
-
-        ``lower`` (strong only): a score the position is known to reach; the null window at it is asked first.
-        """
+    def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> int | None:
+        """Kernel solve (its bisection); adds to explored; None when the budget ran out."""
         top = (self._cells + 1 - n) // 2
         if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
             return top
         if weak:
             return self._search(p, mask, n, -1, 1, budget)
-        bottom = -((self._cells - n) // 2)
-        if lower is None:
-            return self._search(p, mask, n, bottom, top, budget)
-        if isinstance(lower, bool) or not isinstance(lower, int) or lower >= top:
-            raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
-        lower = max(lower, bottom)  # a bound below the worst score bounds nothing more
-        start = self.explored
-        found = self._search(p, mask, n, lower, lower + 1, budget)
-        if found is None or found <= lower:  # the score is at most found and at least lower
-            return found if found is None else lower
-        return self._search(p, mask, n, found, top, budget - (self.explored - start))
+        return self._search(p, mask, n, -((self._cells - n) // 2), top, budget)
 
     def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int,
                 book: tuple[np.ndarray, np.ndarray, int] | None = None) -> int | None:
@@ -675,13 +662,14 @@ class Solver:
         return scores
 
     def _solve_probing(self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None) -> int | None:
-        """As `_solve_raw`, but the null windows step out from the draw, not by bisection (for analyze's children).
+        """As `_solve_raw`, but the null windows step out from the draw, not by bisection (for positions in play).
 
         The kernel's bisection probes halfway towards 0 (Pons'), which suits a position whose score is far from 0 (the
         roots of Pons' Begin-Easy set: 18x the positions when stepping). A child of a position being analysed usually
         scores near 0, where every null window is expensive and bisection asks several of them: so each probe asks
         the next score out from 0 ("above lo?" when lo >= 0, "above hi - 1?" when hi <= 0, else "above 0?"), its
-        fail-soft bound moving the window. Exact as `_solve_raw`; bench/README.md, "analyze's null windows".
+        fail-soft bound moving the window. Exact as `_solve_raw`; bench/README.md, "Null windows stepping out from the
+        draw". ``lower`` (strong only): a score the position is known to reach; the null window at it is asked first.
         """
         top = (self._cells + 1 - n) // 2
         if weak or self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
@@ -690,7 +678,7 @@ class Solver:
         if lower is not None:
             if isinstance(lower, bool) or not isinstance(lower, int) or lower >= top:
                 raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
-            lo = max(lower, lo)
+            lo = max(lower, lo)  # a bound below the worst score bounds nothing more
         return self._step_search(p, mask, n, lo, hi, budget, at_lo=lower is not None)
 
     def _step_search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int, at_lo: bool = False) -> int | None:

@@ -10,6 +10,7 @@ import pytest
 
 from gridgames_connect4.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
+from gridgames_test_support.connect4_bisection import bisecting_step_search
 from gridgames_test_support.connect4_sets import DATA, read_set
 
 # A table of about 2^20 entries (8 MiB) is plenty for these positions.
@@ -626,7 +627,7 @@ def test_a_bounded_solve_steps_up_from_the_bound_with_fewer_positions_than_bisec
         solver.reset()
         assert solver.solve(child, lower=lower) == score
         stepping += solver.explored
-    monkeypatch.setattr(type(solver), "_solve_probing", type(solver)._solve_raw)
+    monkeypatch.setattr(Solver, "_step_search", bisecting_step_search)
     for child, lower, score in bounded:
         solver.reset()
         assert solver.solve(child, lower=lower) == score
@@ -642,8 +643,7 @@ def test_best_move_steps_its_score_and_the_other_columns_out_from_0_with_fewer_p
         solver.reset()
         chosen.append(solver.best_move([int(ch) - 1 for ch in moves], rng=random.Random(1)))
         stepping += solver.explored
-    monkeypatch.setattr(Solver, "_step_search", lambda self, p, mask, n, lo, hi, budget, at_lo=False:
-                        self._search(p, mask, n, lo, hi, budget))  # the kernel's bisection, as before
+    monkeypatch.setattr(Solver, "_step_search", bisecting_step_search)  # the kernel's bisection, as before
     bisecting = 0
     for moves, result in zip(("4443121636", "3476251253"), chosen):
         solver.reset()

@@ -17,6 +17,7 @@ from gridgames_connect4 import solver as solver_module  # noqa: E402
 from gridgames_connect4.analysis import analyze_position  # noqa: E402
 from gridgames_connect4.rules import Connect4  # noqa: E402
 from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames_test_support.connect4_bisection import bisecting_step_search  # noqa: E402
 from gridgames.cli import app  # noqa: E402
 from gridgames.search import parallel  # noqa: E402
 
@@ -224,7 +225,7 @@ def test_analyze_steps_its_null_windows_out_from_0_and_explores_fewer_positions_
     solver = Solver()
     stepped = solver.analyze(history)
     stepping = solver.explored
-    monkeypatch.setattr(Solver, "_solve_probing", lambda self, *args: self._solve_raw(*args))  # the kernel's bisection
+    monkeypatch.setattr(Solver, "_step_search", bisecting_step_search)  # the kernel's bisection
     solver.reset()
     assert solver.analyze(history) == stepped
     assert stepping < 0.9 * solver.explored  # 0.74x and 0.82x measured
