@@ -164,21 +164,27 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think() -> Non
     players.shared_solver.cache_clear()
 
 
+# A position at the shipped book's deepest ply with one winning column, by the book's depth: there
+# the book gives the position's score but not its columns', which the solver must prove.
+_NARROW_WIN_AT_DEPTH = {8: "44444222", 9: "121456566"}  # +1 each: column 1, column 5
+
+
 def test_perfect_keeps_a_narrow_win_at_the_shipped_books_deepest_ply_within_the_default_think() -> None:
-    """44444222 (8 discs, +1) has one winning column, proven in about 7 M positions: perfect finds it in time."""
+    """A +1 position at the book's deepest ply has one winning column: perfect finds it in time."""
     from gridgames_connect4.book import default_book
 
     book = default_book()
-    if book is None or book.depth < 8:
-        pytest.skip("needs the shipped 7x6 book of depth 8 or more (the position is at its deepest ply)")
+    if book is None or book.depth not in _NARROW_WIN_AT_DEPTH:
+        pytest.skip(f"no narrow-win position listed for the shipped book's depth {getattr(book, 'depth', None)}")
     game = Connect4()
-    state = game.from_notation("44444222")
+    state = game.from_notation(_NARROW_WIN_AT_DEPTH[book.depth])
     players.shared_solver.cache_clear()  # a fresh table: the think budget alone must do it
     perfect = make_player("perfect", game, random.Random(0), book=book)  # the default think
     column = perfect.choose(state)
     players.shared_solver.cache_clear()
     assert perfect.note == ""  # exact, not the depth-limited fallback
     assert -Solver(book=book).solve([*state.history, column]) == 1  # the position's score (+1): the win is kept
+    assert sum(score > 0 for score in Solver(book=book).analyze(state.history) if score is not None) == 1
 
 
 class _RootBoundOnly(Solver):
