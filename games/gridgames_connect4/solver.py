@@ -640,11 +640,9 @@ class Solver:
         """Score of each playable column (None: full, or not reached before the budget ran out)."""
         scores: list[int | None] = [None] * self.width if into is None else into
         wins = self._wins(p, mask)
-        # at the book's deepest ply every parent of a child is in the book (this position among them): their scores
-        # bound the child's, see solve's lower
-        bounds: dict[int, int] = {}
-        if not weak and n == self._book[2] and not wins & (mask + self._bottom_int) & self._board_int:
-            bounds = self._bounds_by_parents(p, mask)
+        # at the book's deepest ply a child's parents are in the book (this position among them, unless it wins at
+        # once): their scores bound the child's, see solve's lower
+        bounds = self._bounds_by_parents(p, mask) if not weak and n == self._book[2] else {}
         for c in self._order.tolist():
             if not self._can_play(mask, c):
                 continue

@@ -232,3 +232,45 @@ def test_one_disc_past_the_book_its_parents_bound_the_score_and_it_stays_exact(b
         result = with_book.best_move(moves, max_nodes=200_000, all_scores=False)
         assert result.exact and columns[result.column] == exact == max(s for s in columns if s is not None), moves
     assert explored["book"] < explored["plain"]
+
+
+def _wins_at_once(game: Connect4, moves: list[int]) -> bool:
+    """Whether the side to move after `moves` has a move that wins the game."""
+    state = game.new_state()
+    for move in moves:
+        state.play(move)
+    for column in list(state.legal_moves()):
+        state.play(column)
+        won = state.outcome is not None and state.outcome.winner is not None
+        state.undo()
+        if won:
+            return True
+    return False
+
+
+class _NoBoundsWhenWinningAtOnce(Solver):
+    """The solver as before: at the book's deepest ply, a position that wins at once gave its children no bounds."""
+
+    def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
+        if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
+            return {}
+        return super()._bounds_by_parents(p, mask)
+
+
+def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_other_columns(books: dict) -> None:
+    """5x4, depth-8 book, ply 8 with a win at once (not in the book): the other children's parents still bound them."""
+    book = books[5, 4]
+    game = Connect4(5, 4, 4)
+    plain = Solver(5, 4, 4, table_bits=18)
+    with_book = Solver(5, 4, 4, table_bits=18, book=book)
+    before = _NoBoundsWhenWinningAtOnce(5, 4, 4, table_bits=18, book=book)
+    explored = {"now": 0, "before": 0}
+    winning = [moves for moves in _random_positions(game, range(8, 9), 300, seed=41) if _wins_at_once(game, moves)]
+    assert len(winning) >= 5
+    for moves in winning:
+        exact = plain.analyze(moves)
+        for name, solver in (("now", with_book), ("before", before)):
+            solver.reset()
+            assert solver.analyze(moves) == exact, (name, moves)
+            explored[name] += solver.explored
+    assert explored["now"] < explored["before"]
