@@ -507,6 +507,8 @@ class Solver:
         best = [c for c in playable if wins & self._cell(mask, c)]
         score: int | None = (self._cells + 1 - n) // 2
         weak = False
+        # at the book's deepest ply every child's other parents are in the book: their scores bound the child's
+        bounds = self._bounds_by_parents(p, mask) if n == self._book[2] else {}
         if not best:  # no win at once: prove the outcome, then the score, then which columns reach it
             budget = total - total // 4  # keep a quarter for the depth-limited search
             least = self._book_lower(p, mask, n)  # one disc past the book: its parents' scores bound it
@@ -522,8 +524,6 @@ class Solver:
                 if least is not None and least > lo:
                     lo = least
                 score = self._step_search(p, mask, n, lo, hi, budget - self.explored, at_lo=least is not None)
-            # at the book's deepest ply every child's other parents are in the book: their scores bound the child's
-            bounds = self._bounds_by_parents(p, mask) if n == self._book[2] else {}
             if score is not None:  # a won position's score columns get 3/8: the rest, to 7/8, keeps the win if need be
                 best = self._columns_reaching(p, mask, n, score, playable, total * 3 // 8 if outcome == 1 else budget,
                                               bounds=bounds)
@@ -534,7 +534,7 @@ class Solver:
         scores: list[int | None] = [score if c in best else None for c in range(self.width)]
         if best:
             if all_scores and not weak:
-                self._fill_scores(p, mask, n, scores, playable, total)
+                self._fill_scores(p, mask, n, scores, playable, total, bounds)
             column = rng.choice(best) if rng is not None else best[0]
             return SearchResult(column=column, scores=tuple(scores), exact=True, depth=None, weak=weak)
         self._fill_scores(p, mask, n, scores, playable, 0)  # only the moves that lose at once
@@ -785,8 +785,11 @@ class Solver:
         return self._columns_reaching(p, mask, n, 1, playable, budget, first=True, bounds=bounds)
 
     def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
-                     budget: int) -> None:
-        """Score the unscored playable columns in place until `budget` (total explored) runs out."""
+                     budget: int, bounds: dict[int, int] | None = None) -> None:
+        """Score the unscored playable columns in place until `budget` (total explored) runs out.
+
+        ``bounds``: known least scores of some children, by column (each child's search starts there).
+        """
         lost_at_once = -((self._cells - n) // 2)
         for c in playable:
             if scores[c] is not None:
@@ -797,7 +800,7 @@ class Solver:
                 continue
             if self.explored >= budget:
                 continue
-            child = self._solve_probing(cp, cm, n + 1, False, budget - self.explored)
+            child = self._solve_probing(cp, cm, n + 1, False, budget - self.explored, (bounds or {}).get(c))
             if child is not None:
                 scores[c] = -child
 

@@ -274,3 +274,27 @@ def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_
             assert solver.analyze(moves) == exact, (name, moves)
             explored[name] += solver.explored
     assert explored["now"] < explored["before"]
+
+
+class _FillScoresUnbounded(Solver):
+    """The solver as before: best_move scored its other columns without their parents' bounds."""
+
+    def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
+                     budget: int, bounds: dict[int, int] | None = None) -> None:
+        super()._fill_scores(p, mask, n, scores, playable, budget)
+
+
+def test_at_the_books_deepest_ply_best_moves_other_columns_start_from_their_parents_bounds(books: dict) -> None:
+    """5x4, depth-8 book, ply 8: best_move's scores of every column are exact, with fewer positions than unbounded."""
+    book = books[5, 4]
+    game = Connect4(5, 4, 4)
+    plain = Solver(5, 4, 4, table_bits=18)
+    explored = {"now": 0, "before": 0}
+    for moves in _random_positions(game, range(8, 9), 40, seed=51):
+        exact = plain.analyze(moves)
+        for name, kind in (("now", Solver), ("before", _FillScoresUnbounded)):
+            solver = kind(5, 4, 4, table_bits=18, book=book)
+            result = solver.best_move(moves, rng=random.Random(0))
+            assert result.exact and list(result.scores) == exact, (name, moves)
+            explored[name] += solver.explored
+    assert explored["now"] < explored["before"]
