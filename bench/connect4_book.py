@@ -174,6 +174,8 @@ def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = Fa
     source = f"lines of Pons' {from_set}" if from_set else "seeded random playouts"
     print(f"7x6 analyze --json {' '.join(book) or '(shipped book)'}, a fresh process per position, --think {cap:g}"
           f" (today's solver, {which}; positions: {source}; bytecode cached, as in a user's install)")
+    slow: list[tuple[float, str]] = []  # issue 12's bar: every position in at most 1 s (wall)
+    runs = 0
     for ply in plies:
         walls, cpus, partial = [], [], 0
         count = 1 if ply == 0 else per_ply
@@ -185,12 +187,17 @@ def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = Fa
             partial += bool(answer.get("partial"))
             walls.append(wall)
             cpus.append(cpu)
+            runs += 1
+            if wall > 1.0:
+                slow.append((wall, moves))
             shown = "exact" if not answer.get("partial") else f"stopped, {len(answer['unsolved'])} column(s) unsolved"
             print(f"    ply {ply:2} {moves or '(empty)':<32} {wall:7.2f} s wall {cpu:7.2f} s cpu  score {answer['score']}  {shown}",
                   flush=True)
         mark = ">=" if partial else "  "
         print(f"  ply {ply:2}: mean {mark}{sum(walls) / len(walls):7.2f} s wall, {mark}{sum(cpus) / len(cpus):7.2f} s cpu "
               f"({len(walls)} position(s), {partial} stopped at {cap:g} s)", flush=True)
+    shown = ", ".join(f"{moves} ({len(moves)} discs) {wall:.2f} s" for wall, moves in sorted(slow, reverse=True))
+    print(f"over 1 s wall: {len(slow)} of {runs} position(s){': ' + shown if slow else ''}", flush=True)
 
 
 def book_load_fresh(depth: int, repeat: int) -> None:
