@@ -561,6 +561,10 @@ class Solver:
         """Empty cells that complete a line for the stones p."""
         return _int(self._k.winning_cells(self._b(p), self._b(mask), self._board, self.height, self.connect))
 
+    def _wins_at_once(self, p: int, mask: int) -> int:
+        """Playable cells that complete a line for the stones p (0: no win at once)."""
+        return self._wins(p, mask) & (mask + self._bottom_int) & self._board_int
+
     def _position(self, moves: Sequence[int]) -> tuple[int, int, int]:
         """Bitboards (stones of the side to move, all stones) and ply count after `moves`, validated."""
         columns = self._columns_array(moves)
@@ -573,7 +577,7 @@ class Solver:
     def _solve_raw(self, p: int, mask: int, n: int, weak: bool, budget: int) -> int | None:
         """Kernel solve (its bisection); adds to explored; None when the budget ran out."""
         top = (self._cells + 1 - n) // 2
-        if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
+        if self._wins_at_once(p, mask):
             return top
         if weak:
             return self._search(p, mask, n, -1, 1, budget)
@@ -670,7 +674,7 @@ class Solver:
         draw". ``lower`` (strong only): a score the position is known to reach; the null window at it is asked first.
         """
         top = (self._cells + 1 - n) // 2
-        if weak or self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
+        if weak or self._wins_at_once(p, mask):
             return self._solve_raw(p, mask, n, weak, budget)
         lo, hi = -((self._cells - n) // 2), top  # the score lies in [lo, hi]
         if lower is not None:
@@ -746,7 +750,7 @@ class Solver:
         while pending:
             for c in list(pending):
                 cp, cm = p ^ mask, mask | self._cell(mask, c)
-                if self._wins(cp, cm) & (cm + self._bottom_int) & self._board_int:
+                if self._wins_at_once(cp, cm):
                     reply: int | None = (self._cells - n) // 2  # the opponent wins at once
                 else:
                     before = self.explored
@@ -795,7 +799,7 @@ class Solver:
             if scores[c] is not None:
                 continue
             cp, cm = p ^ mask, mask | self._cell(mask, c)
-            if self._wins(cp, cm) & (cm + self._bottom_int) & self._board_int:
+            if self._wins_at_once(cp, cm):
                 scores[c] = lost_at_once
                 continue
             if self.explored >= budget:

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import players  # noqa: E402
+from gridgames_connect4 import heuristic, players  # noqa: E402
 from gridgames_connect4.analysis import analyze_position  # noqa: E402
 from gridgames_connect4.book import Book, BookError, BookKeys  # noqa: E402
 from gridgames_connect4.book_build import build_book  # noqa: E402
@@ -195,6 +195,15 @@ class _RootBoundOnly(Solver):
         return {} if own is None else {c: -own for c in super()._bounds_by_parents(p, mask)}
 
 
+def _analyze_alike(moves: list[int], exact: list[int | None], solvers: dict[str, Solver],
+                   explored: dict[str, int]) -> None:
+    """Each solver (its table reset) scores every column after `moves` as `exact`; adds its positions to `explored`."""
+    for name, solver in solvers.items():
+        solver.reset()
+        assert solver.analyze(moves) == exact, (name, moves)
+        explored[name] += solver.explored
+
+
 def test_at_the_books_deepest_ply_every_parent_bounds_the_children_and_the_scores_stay_exact(books: dict) -> None:
     """5x4, depth-8 book: analyze and best_move at ply 8 agree with the solver alone, with fewer positions."""
     book = books[5, 4]
@@ -205,10 +214,7 @@ def test_at_the_books_deepest_ply_every_parent_bounds_the_children_and_the_score
     explored = {"parents": 0, "root": 0}
     for moves in _random_positions(game, range(8, 9), 40, seed=21):
         exact = plain.analyze(moves)
-        for name, solver in (("parents", with_parents), ("root", root_only)):
-            solver.reset()
-            assert solver.analyze(moves) == exact, (name, moves)
-            explored[name] += solver.explored
+        _analyze_alike(moves, exact, {"parents": with_parents, "root": root_only}, explored)
         result = with_parents.best_move(moves, max_nodes=200_000, all_scores=False)
         assert result.exact and exact[result.column] == max(s for s in exact if s is not None), moves
     assert explored["parents"] < explored["root"]  # some children were settled or started higher
@@ -236,23 +242,15 @@ def test_one_disc_past_the_book_its_parents_bound_the_score_and_it_stays_exact(b
 
 def _wins_at_once(game: Connect4, moves: list[int]) -> bool:
     """Whether the side to move after `moves` has a move that wins the game."""
-    state = game.new_state()
-    for move in moves:
-        state.play(move)
-    for column in list(state.legal_moves()):
-        state.play(column)
-        won = state.outcome is not None and state.outcome.winner is not None
-        state.undo()
-        if won:
-            return True
-    return False
+    geometry = heuristic.Geometry.of(game.width, game.height, game.connect)
+    return bool(heuristic.immediate_wins(geometry, *game.from_moves(moves).bitboard))
 
 
 class _NoBoundsWhenWinningAtOnce(Solver):
     """The solver as before: at the book's deepest ply, a position that wins at once gave its children no bounds."""
 
     def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
-        if self._wins(p, mask) & (mask + self._bottom_int) & self._board_int:
+        if self._wins_at_once(p, mask):
             return {}
         return super()._bounds_by_parents(p, mask)
 
@@ -268,11 +266,7 @@ def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_
     winning = [moves for moves in _random_positions(game, range(8, 9), 300, seed=41) if _wins_at_once(game, moves)]
     assert len(winning) >= 5
     for moves in winning:
-        exact = plain.analyze(moves)
-        for name, solver in (("now", with_book), ("before", before)):
-            solver.reset()
-            assert solver.analyze(moves) == exact, (name, moves)
-            explored[name] += solver.explored
+        _analyze_alike(moves, plain.analyze(moves), {"now": with_book, "before": before}, explored)
     assert explored["now"] < explored["before"]
 
 
