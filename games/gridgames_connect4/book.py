@@ -7,23 +7,24 @@ win at once, and the side to move has a move that does not lose at once: the oth
 `BookKeys.quick_score` in microseconds, so `Book.score` says "not in book" (None) for them and
 `Book.column_scores` scores such children itself.
 
-File format, version 1 (little-endian; ``docs/connect4-book.md`` has the same description)::
+File format, version 2 (little-endian; ``docs/connect4-book.md`` has the same description)::
 
     offset size  field
     0      8     magic b"GGC4BOOK"
-    8      2     format version (1)
-    10     1     key width in bytes (8: boards with (height + 1) * width <= 64)
+    8      2     format version (2)
+    10     1     key width in bytes K: the fewest whole bytes holding (height + 1) * width bits (7 on 7x6)
     11     1     width
     12     1     height
     13     1     connect (line length)
     14     1     depth (positions with at most this many discs)
     15     1     zero
     16     8     entry count N
-    24     32    SHA-256 of the N keys and N scores that follow
+    24     32    SHA-256 of the (K + 1) * N bytes that follow
     56     8     zero
-    64     8N    keys, unsigned, strictly increasing
-    64+8N  N     scores, signed bytes, scores[i] belongs to keys[i]
+    64     K*N   keys, unsigned, K bytes each, strictly increasing
+    64+K*N N     scores, signed bytes, scores[i] belongs to keys[i]
 
+Version 1 (still read) is the same with K = 8 whatever the board.
 A key is Pons' ``position + mask`` bitboard (column c on bits c*(height+1) ..., ``position`` the stones
 of the side to move): unique per position. The stored key is the canonical one, the smaller of the
 key and its mirror image's key. The file has no timestamp: the same book is the same bytes.
@@ -53,8 +54,9 @@ __all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "FULL", "UNKNOWN", "Book", "BookError
            "read_book_file", "scores_of_keys"]
 
 BOOK_MAGIC = b"GGC4BOOK"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 KEY_BYTES = 8
+"""The widest key a book holds (boards of at most 64 bits)."""
 HEADER = struct.Struct("<8sHBBBBBxQ32s8x")
 HEADER_SIZE = HEADER.size  # 64
 MAX_BOOK_BYTES = 1 << 31
@@ -316,7 +318,10 @@ class Book:
     keys: np.ndarray = attrs.field(repr=False)
     scores: np.ndarray = attrs.field(repr=False)
     checksum: bytes = attrs.field(repr=False)
+    """SHA-256 of the entries as the book's file stores them (its format version's encoding)."""
     path: str | None = None
+    version: int = FORMAT_VERSION
+    """The format version of the file the book was read from (books made here are written in the current one)."""
     geometry: BookKeys = attrs.field(init=False, repr=False)
     """The board's bitboard helper."""
 
@@ -326,6 +331,12 @@ class Book:
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
+
+    @property
+    def file_size(self) -> int:
+        """Bytes of the book's file in its format version."""
+        key_bytes = KEY_BYTES if self.version == 1 else key_width(self.width, self.height)
+        return HEADER_SIZE + len(self) * (key_bytes + 1)
 
     @classmethod
     def from_entries(cls, width: int, height: int, connect: int, depth: int, keys: np.ndarray, scores: np.ndarray) -> Book:
@@ -339,7 +350,7 @@ class Book:
         keys, scores = keys[order], scores[order]
         if keys.shape[0] > 1 and not bool(np.all(keys[1:] > keys[:-1])):
             raise BookError("a book cannot hold the same key twice")
-        return cls(width, height, connect, depth, keys, scores, _digest(keys, scores))
+        return cls(width, height, connect, depth, keys, scores, _digest(keys, scores, key_width(width, height)))
 
     def shallower(self, depth: int) -> Book:
         """The entries of at most ``depth`` discs, as a book of that depth (the same book when it is no deeper)."""
@@ -351,10 +362,12 @@ class Book:
         return Book.from_entries(self.width, self.height, self.connect, depth, self.keys[keep], self.scores[keep])
 
     def to_bytes(self) -> bytes:
-        """The book file's bytes (header, keys, scores)."""
-        header = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, KEY_BYTES, self.width, self.height, self.connect,
-                             self.depth, len(self), self.checksum)
-        return header + self.keys.astype("<u8").tobytes() + self.scores.astype(np.int8).tobytes()
+        """The book file's bytes (header, keys, scores), in the current format version."""
+        key_bytes = key_width(self.width, self.height)
+        body = _body(self.keys, self.scores, key_bytes)  # a book read from a version-1 file has its checksum
+        header = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, key_bytes, self.width, self.height, self.connect,
+                             self.depth, len(self), hashlib.sha256(body).digest())
+        return header + body
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the book atomically (temporary file, fsync, rename) and return the path."""
@@ -372,10 +385,12 @@ class Book:
             raise BookError(f"{source} was made by a newer gridgames (book format {version}; this one reads {FORMAT_VERSION})")
         if version < 1:
             raise BookError(f"{source} has an impossible format version {version}")
-        if key_bytes != KEY_BYTES:
-            raise BookError(f"{source} has {key_bytes}-byte keys; this version reads {KEY_BYTES}-byte keys only")
         _check_board(width, height, connect, depth, source)
-        expected = HEADER_SIZE + count * (KEY_BYTES + 1)
+        wanted = KEY_BYTES if version == 1 else key_width(width, height)
+        if key_bytes != wanted:
+            raise BookError(f"{source} has {key_bytes}-byte keys; a version-{version} book of {width}x{height} "
+                            f"has {wanted}-byte keys")
+        expected = HEADER_SIZE + count * (key_bytes + 1)
         if len(data) < expected:
             raise BookError(f"{source} is truncated: {len(data)} bytes, its header promises {count} entries ({expected} bytes)")
         if len(data) > expected:
@@ -383,14 +398,14 @@ class Book:
         body = memoryview(data)[HEADER_SIZE:]
         if hashlib.sha256(body).digest() != checksum:
             raise BookError(f"{source} is corrupt: its entries do not match the header's checksum")
-        keys = np.frombuffer(data, dtype="<u8", count=count, offset=HEADER_SIZE)
-        scores = np.frombuffer(data, dtype=np.int8, count=count, offset=HEADER_SIZE + KEY_BYTES * count)
+        keys = _read_keys(data, count, key_bytes)
+        scores = np.frombuffer(data, dtype=np.int8, count=count, offset=HEADER_SIZE + key_bytes * count)
         if count > 1 and not bool(np.all(keys[1:] > keys[:-1])):
             raise BookError(f"{source} is corrupt: its keys are not strictly increasing")
         limit = (width * height + 1) // 2
         if count and int(np.abs(scores.astype(np.int16)).max()) > limit:
             raise BookError(f"{source} is corrupt: a score lies outside -{limit}..{limit}")
-        return cls(width, height, connect, depth, keys, scores, checksum)
+        return cls(width, height, connect, depth, keys, scores, checksum, version=version)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, width: int | None = None, height: int | None = None,
@@ -446,10 +461,36 @@ def _check_board(width: int, height: int, connect: int, depth: int, source: str)
         raise BookError(f"{source} has an impossible depth {depth} for a {width}x{height} board")
 
 
-def _digest(keys: np.ndarray, scores: np.ndarray) -> bytes:
-    sha = hashlib.sha256(keys.astype("<u8").tobytes())
-    sha.update(scores.astype(np.int8).tobytes())
-    return sha.digest()
+def key_width(width: int, height: int) -> int:
+    """Bytes per key in a book of the current format: the fewest that hold the board's (height + 1) * width bits."""
+    return ((height + 1) * width + 7) // 8
+
+
+def _body(keys: np.ndarray, scores: np.ndarray, key_bytes: int) -> bytes:
+    """The entries as a file stores them: keys of ``key_bytes`` little-endian bytes each, then the scores."""
+    raw = keys.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :key_bytes]
+    return raw.tobytes() + scores.astype(np.int8).tobytes()
+
+
+def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
+    """``count`` keys of ``key_bytes`` little-endian bytes each from the start of a book's body, as uint64.
+
+    Each key is read as the 8-byte word at its offset (the bytes past a key belong to the next key or to the
+    scores that follow the keys), and the bytes beyond the key are masked off.
+    """
+    if key_bytes == 8 or count == 0:
+        return np.frombuffer(data, dtype="<u8", count=count, offset=HEADER_SIZE)
+    need = count * key_bytes + 8 - key_bytes
+    if len(data) - HEADER_SIZE >= need:
+        raw = np.frombuffer(data, dtype=np.uint8, count=need, offset=HEADER_SIZE)
+    else:  # a small book with narrow keys: its scores do not reach 8 bytes past the last key
+        raw = np.frombuffer(bytes(data[HEADER_SIZE : HEADER_SIZE + count * key_bytes]) + bytes(8), dtype=np.uint8)
+    words = np.lib.stride_tricks.as_strided(raw.view(np.uint8), shape=(count, 8), strides=(key_bytes, 1))
+    return np.ascontiguousarray(words).view("<u8").reshape(count) & np.uint64((1 << 8 * key_bytes) - 1)
+
+
+def _digest(keys: np.ndarray, scores: np.ndarray, key_bytes: int) -> bytes:
+    return hashlib.sha256(_body(keys, scores, key_bytes)).digest()
 
 
 def write_atomically(path: Path, data: bytes) -> Path:

@@ -165,8 +165,8 @@ def describe(book: Any) -> dict[str, Any]:
     plies = geometry.heights(book.keys).sum(axis=1)
     counts = np.bincount(plies, minlength=book.depth + 1) if len(book) else np.zeros(book.depth + 1, dtype=np.int64)
     return {
-        "format": 1, "width": book.width, "height": book.height, "connect": book.connect, "depth": book.depth,
-        "entries": len(book), "bytes": len(book) * 9 + 64,
+        "format": book.version, "width": book.width, "height": book.height, "connect": book.connect, "depth": book.depth,
+        "entries": len(book), "bytes": book.file_size,
         "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())},
         "wins": int((book.scores > 0).sum()), "draws": int((book.scores == 0).sum()), "losses": int((book.scores < 0).sum()),
         "root": book.score([]) if geometry.cells else None, "sha256": book.checksum.hex(),

@@ -376,6 +376,8 @@ def _damaged(books: dict[tuple[int, int], Path], tmp_path: Path, how: str) -> Pa
         data[8] = 9
     elif how == "extra":
         data += b"\0"
+    elif how == "key width":
+        data[10] = 8
     path = tmp_path / "bad.bin"
     path.write_bytes(bytes(data))
     return path
@@ -390,6 +392,7 @@ def _damaged(books: dict[tuple[int, int], Path], tmp_path: Path, how: str) -> Pa
         ("magic", "is not a gridgames Connect Four book"),
         ("version", "newer gridgames"),
         ("extra", "bytes after its"),
+        ("key width", "has 8-byte keys; a version-2 book of 5x4 has 4-byte keys"),
     ],
 )
 def test_a_damaged_book_is_refused_in_one_line(books: dict[tuple[int, int], Path], tmp_path: Path, how: str, message: str) -> None:
@@ -400,6 +403,38 @@ def test_a_damaged_book_is_refused_in_one_line(books: dict[tuple[int, int], Path
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("width", "height", "key_bytes"), [(5, 4, 4), (4, 5, 3), (6, 4, 4)])
+def test_a_book_file_stores_keys_in_the_fewest_bytes_that_hold_the_board(
+        books: dict[tuple[int, int], Path], width: int, height: int, key_bytes: int) -> None:
+    data = books[width, height].read_bytes()
+    book = Book.load(books[width, height])
+    assert (data[8], data[10]) == (2, key_bytes)
+    assert len(data) == HEADER_SIZE + len(book) * (key_bytes + 1) == book.file_size
+    assert Book.from_bytes(data).keys.tolist() == sorted(set(book.keys.tolist()))
+    highest = (1 << (height + 1) * width) - 1  # every bit of the board's bitboard: the widest key
+    edge = Book.from_entries(width, height, 4, 1, np.array([highest, 1], dtype=np.uint64), np.array([3, -2]))
+    assert Book.from_bytes(edge.to_bytes()).keys.tolist() == [1, highest]
+
+
+def test_a_version_1_book_still_loads_and_is_saved_as_version_2(books: dict[tuple[int, int], Path], tmp_path: Path) -> None:
+    import hashlib
+    import struct
+
+    book = Book.load(books[5, 4])
+    body = book.keys.astype("<u8").tobytes() + book.scores.astype(np.int8).tobytes()
+    header = struct.pack("<8sHBBBBBxQ32s8x", b"GGC4BOOK", 1, 8, 5, 4, 4, book.depth, len(book),
+                         hashlib.sha256(body).digest())
+    old = tmp_path / "v1.bin"
+    old.write_bytes(header + body)
+    loaded = Book.load(old)
+    assert loaded.version == 1 and loaded.file_size == len(header + body)
+    assert np.array_equal(loaded.keys, book.keys) and np.array_equal(loaded.scores, book.scores)
+    assert loaded.score([2, 2]) == book.score([2, 2]) is not None
+    info = json.loads(runner.invoke(app, ["connect4", "book", "info", str(old), "--json"]).stdout)
+    assert (info["format"], info["bytes"], info["sha256"]) == (1, len(header + body), hashlib.sha256(body).hexdigest())
+    assert loaded.to_bytes() == books[5, 4].read_bytes()  # saved again: version 2, 4-byte keys, the same entries
 
 
 def test_a_book_for_another_board_is_refused(books: dict[tuple[int, int], Path]) -> None:
