@@ -166,7 +166,8 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think() -> Non
 
 # A position at the shipped book's deepest ply with one winning column, by the book's depth: there
 # the book gives the position's score but not its columns', which the solver must prove.
-_NARROW_WIN_AT_DEPTH = {8: "44444222", 9: "121456566"}  # +1 each: column 1, column 5
+# +1 each, won by column 1, 5 and 5 (the depth-10 one beside a drawing column)
+_NARROW_WIN_AT_DEPTH = {8: "44444222", 9: "121456566", 10: "7635161352"}
 
 
 def test_perfect_keeps_a_narrow_win_at_the_shipped_books_deepest_ply_within_the_default_think() -> None:
