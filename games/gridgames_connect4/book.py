@@ -51,7 +51,7 @@ from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
 from gridgames.files import read_user_bytes
 
 __all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "FULL", "UNKNOWN", "Book", "BookError", "BookKeys", "default_book",
-           "read_book_file", "scores_of_keys"]
+           "key_width", "read_book_file", "scores_of_keys"]
 
 BOOK_MAGIC = b"GGC4BOOK"
 FORMAT_VERSION = 2
@@ -350,6 +350,9 @@ class Book:
         keys, scores = keys[order], scores[order]
         if keys.shape[0] > 1 and not bool(np.all(keys[1:] > keys[:-1])):
             raise BookError("a book cannot hold the same key twice")
+        bits = (height + 1) * width
+        if keys.shape[0] and bits < 64 and int(keys[-1]) >> bits:
+            raise BookError(f"key {int(keys[-1]):#x} has more bits than a {width}x{height} board's {bits}")
         return cls(width, height, connect, depth, keys, scores, _digest(keys, scores, key_width(width, height)))
 
     def shallower(self, depth: int) -> Book:

@@ -416,6 +416,8 @@ def test_a_book_file_stores_keys_in_the_fewest_bytes_that_hold_the_board(
     highest = (1 << (height + 1) * width) - 1  # every bit of the board's bitboard: the widest key
     edge = Book.from_entries(width, height, 4, 1, np.array([highest, 1], dtype=np.uint64), np.array([3, -2]))
     assert Book.from_bytes(edge.to_bytes()).keys.tolist() == [1, highest]
+    with pytest.raises(BookError, match=f"has more bits than a {width}x{height} board's"):
+        Book.from_entries(width, height, 4, 1, np.array([highest + 1], dtype=np.uint64), np.array([0]))
 
 
 def test_a_version_1_book_still_loads_and_is_saved_as_version_2(books: dict[tuple[int, int], Path], tmp_path: Path) -> None:
