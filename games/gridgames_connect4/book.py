@@ -335,8 +335,7 @@ class Book:
     @property
     def file_size(self) -> int:
         """Bytes of the book's file in its format version."""
-        key_bytes = KEY_BYTES if self.version == 1 else key_width(self.width, self.height)
-        return HEADER_SIZE + len(self) * (key_bytes + 1)
+        return HEADER_SIZE + len(self) * (_file_key_bytes(self.version, self.width, self.height) + 1)
 
     @classmethod
     def from_entries(cls, width: int, height: int, connect: int, depth: int, keys: np.ndarray, scores: np.ndarray) -> Book:
@@ -367,7 +366,8 @@ class Book:
     def to_bytes(self) -> bytes:
         """The book file's bytes (header, keys, scores), in the current format version."""
         key_bytes = key_width(self.width, self.height)
-        body = _body(self.keys, self.scores, key_bytes)  # a book read from a version-1 file has its checksum
+        # hashed here, not self.checksum: a book read from a version-1 file holds that version's checksum
+        body = _body(self.keys, self.scores, key_bytes)
         header = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, key_bytes, self.width, self.height, self.connect,
                              self.depth, len(self), hashlib.sha256(body).digest())
         return header + body
@@ -389,7 +389,7 @@ class Book:
         if version < 1:
             raise BookError(f"{source} has an impossible format version {version}")
         _check_board(width, height, connect, depth, source)
-        wanted = KEY_BYTES if version == 1 else key_width(width, height)
+        wanted = _file_key_bytes(version, width, height)
         if key_bytes != wanted:
             raise BookError(f"{source} has {key_bytes}-byte keys; a version-{version} book of {width}x{height} "
                             f"has {wanted}-byte keys")
@@ -469,6 +469,11 @@ def key_width(width: int, height: int) -> int:
     return ((height + 1) * width + 7) // 8
 
 
+def _file_key_bytes(version: int, width: int, height: int) -> int:
+    """Bytes per key in a book file of that format version (version 1: always 8)."""
+    return KEY_BYTES if version == 1 else key_width(width, height)
+
+
 def _body(keys: np.ndarray, scores: np.ndarray, key_bytes: int) -> bytes:
     """The entries as a file stores them: keys of ``key_bytes`` little-endian bytes each, then the scores."""
     raw = keys.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :key_bytes]
@@ -488,7 +493,7 @@ def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
         raw = np.frombuffer(data, dtype=np.uint8, count=need, offset=HEADER_SIZE)
     else:  # a small book with narrow keys: its scores do not reach 8 bytes past the last key
         raw = np.frombuffer(bytes(data[HEADER_SIZE : HEADER_SIZE + count * key_bytes]) + bytes(8), dtype=np.uint8)
-    words = np.lib.stride_tricks.as_strided(raw.view(np.uint8), shape=(count, 8), strides=(key_bytes, 1))
+    words = np.lib.stride_tricks.as_strided(raw, shape=(count, 8), strides=(key_bytes, 1))
     return np.ascontiguousarray(words).view("<u8").reshape(count) & np.uint64((1 << 8 * key_bytes) - 1)
 
 
