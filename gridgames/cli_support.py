@@ -58,10 +58,12 @@ def fail(message: str) -> typer.Exit:
 
 def check_parallel_options(jobs: str | None, scheduler: str | None) -> None:
     """Check --jobs / --scheduler before any work starts: not both, a valid job count, Dask installed."""
-    from gridgames.search.parallel import check_scheduler, require_dask, resolve_jobs  # parallel machinery only when asked for
-
     if jobs is not None and scheduler is not None:
         raise OptionError("--jobs runs local processes and --scheduler a Dask cluster; choose one")
+    if jobs is None and scheduler is None:
+        return  # the parallel machinery (multiprocessing, concurrent.futures) is imported only when asked for
+    from gridgames.search.parallel import check_scheduler, require_dask, resolve_jobs
+
     if jobs is not None:
         resolve_jobs(jobs)
     if scheduler is not None:

@@ -8,16 +8,17 @@ standard output is a terminal).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import attrs
 import typer
-from rich.console import Console
 
 from gridgames_connect4 import cli_book, cli_review, players, render
 from gridgames_connect4.notation import line_words
@@ -27,6 +28,9 @@ from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, comm
 from gridgames.errors import GridGamesError, OptionError, SolverError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 
+if TYPE_CHECKING:
+    from rich.console import Console  # rich is imported when something is printed: `analyze --json` starts faster
+
 SEAT_KINDS = ("human", *players.KINDS)
 _SOLVER_KINDS = ("hard", "perfect")  # the levels that run the exact solver
 COMMANDS_HELP = "u undo, h hint, s FILE save, q quit"
@@ -35,7 +39,16 @@ END_HELP = "r reviews the game, s FILE saves it, q quits"
 
 def console() -> Console:
     """A console on the current standard output (colour only on a terminal)."""
+    from rich.console import Console
+
     return Console(file=sys.stdout, highlight=False)
+
+
+def error_console() -> Console:
+    """A console on the current standard error (colour only on a terminal)."""
+    from rich.console import Console
+
+    return Console(file=sys.stderr, highlight=False)
 
 
 def _game(width: int | None, height: int | None, connect: int | None) -> Connect4:
@@ -298,13 +311,13 @@ def _state_to_play(load: Optional[Path], width: int | None, height: int | None, 
     return saved.state, saved.first, saved
 
 
-def prepare_solver(err: Console, ahead: bool) -> None:
-    """At the first use of the solver: say so on err, and where kernels built ahead of time serve (``ahead``: a board
-    of at most 64 bits) build them now, so that this and later runs search without numba (else numba's JIT compiles
-    them at the first search)."""
+def prepare_solver(err: Callable[[], Console], ahead: bool) -> None:
+    """At the first use of the solver: say so on the console ``err()`` gives, and where kernels built ahead of time
+    serve (``ahead``: a board of at most 64 bits) build them now, so that this and later runs search without numba
+    (else numba's JIT compiles them at the first search)."""
     from gridgames_connect4.solver import prepare_kernels
 
-    prepare_kernels(lambda text: err.print(text, markup=False, highlight=False), ahead)
+    prepare_kernels(lambda text: err().print(text, markup=False, highlight=False), ahead)
 
 
 class _AnalysisProgress:
@@ -314,15 +327,19 @@ class _AnalysisProgress:
 
     def __init__(self, width: int) -> None:
         self.width = width
-        self.err = Console(file=sys.stderr, highlight=False)
         self.start = time.perf_counter()
         self.status: Any = None
         self.total = 0
         self.last = 0
 
+    @functools.cached_property
+    def err(self) -> Console:
+        """The standard error console, made at its first use (a quick answer does not import rich)."""
+        return error_console()
+
     def notice_compiling(self, ahead: bool) -> None:
         """Say so when this run compiles the solver's kernels (the first use only), see `prepare_solver`."""
-        prepare_solver(self.err, ahead)
+        prepare_solver(lambda: self.err, ahead)
 
     def __enter__(self) -> _AnalysisProgress:
         return self
@@ -396,7 +413,7 @@ def make_app() -> typer.Typer:
         game = state.game
         chosen = cli_review.choose_book(game.width, game.height, game.connect, book, no_book)
         if not state.is_over and any(kind in _SOLVER_KINDS for kind in kinds.values()):  # now, not mid-game
-            prepare_solver(Console(file=sys.stderr, highlight=False), (game.height + 1) * game.width <= 64)
+            prepare_solver(error_console, (game.height + 1) * game.width <= 64)
         seats = []
         for player, colour in enumerate(render.colour_names(first_colour)):
             kind = kinds[colour]

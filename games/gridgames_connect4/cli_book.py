@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
 
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import OptionError
@@ -80,10 +79,10 @@ def make_book_app() -> typer.Typer:
             bounds = shipped if shipped is not None and 0 < depth <= shipped.depth + 1 else None
         if bounds is not None and depth > 0:  # a bad option is told before the kernels' first-use build
             check_bounds_book(bounds, width, height, connect, depth)
-        from gridgames_connect4.cli import prepare_solver  # (cli imports this module)
+        from gridgames_connect4.cli import error_console, prepare_solver  # (cli imports this module)
 
         if scheduler is None:  # the local workers then load the kernels built ahead of time
-            prepare_solver(Console(file=sys.stderr, highlight=False), True)
+            prepare_solver(error_console, True)
         if checkpoint_path(out).exists():
             typer.echo(f"Resuming from {checkpoint_path(out)}.", err=True)
         if bounds is not None and depth > 0:

@@ -10,13 +10,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
-from rich.console import Console
 
 from gridgames.cli_support import EXIT_INTERRUPTED, whole_number
 from gridgames.errors import OptionError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["BOOK_HELP", "NO_BOOK_HELP", "ReviewProgress", "choose_book", "register", "review_lines", "run_review"]
 
@@ -43,7 +45,11 @@ class ReviewProgress:
     DELAY = 1.0
 
     def __init__(self, err: Console | None = None) -> None:
-        self.err = err if err is not None else Console(file=sys.stderr, highlight=False)
+        if err is None:
+            from rich.console import Console
+
+            err = Console(file=sys.stderr, highlight=False)
+        self.err = err
         self.start = time.perf_counter()
         self.bar: Any = None
         self.task: Any = None

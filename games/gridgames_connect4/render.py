@@ -8,9 +8,12 @@ red is ``X`` and yellow ``O``. Column numbers are printed under the board and a
 
 from __future__ import annotations
 
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from gridgames_connect4.rules import Connect4State
+
+if TYPE_CHECKING:
+    from rich.text import Text  # imported when a board is drawn: commands that only print JSON start faster
 
 STYLES = {"red": "bold red", "yellow": "bold yellow"}
 PLAIN_DISCS = {"red": "X", "yellow": "O"}
@@ -24,6 +27,8 @@ def colour_names(first: str = "red") -> tuple[str, str]:
 
 def board(state: Connect4State, *, first: str = "red", plain: bool = False) -> Text:
     """The board with column numbers under it and the last move marked."""
+    from rich.text import Text
+
     game = state.game
     colours = colour_names(first)
     grid = state.grid

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -324,3 +325,16 @@ def test_r_after_a_game_where_yellow_moved_first_reviews_it_in_its_colours() -> 
     assert code == 0 and "Yellow wins: four in a row" in out
     assert "   1  yellow       1" in out and "   2  red          1" in out
     assert "Review of 1122334 (5x4, four in a row): yellow wins." in out and "Yellow: " in out
+
+
+def test_analyze_json_from_the_book_imports_neither_rich_nor_the_parallel_machinery() -> None:
+    # start-up is a third of a fresh `analyze --json` answer; rich and multiprocessing are only needed to draw or fork
+    code = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom gridgames.cli import app\n"
+        "r = CliRunner().invoke(app, ['connect4', 'analyze', '4444', '--json'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'multiprocessing', 'concurrent'}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
