@@ -7,7 +7,6 @@ prints the moves reviewed so far, marked partial, and exits with code 130.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -46,9 +45,9 @@ class ReviewProgress:
 
     def __init__(self, err: Console | None = None) -> None:
         if err is None:
-            from rich.console import Console
+            from gridgames_connect4.cli import error_console  # (cli imports this module)
 
-            err = Console(file=sys.stderr, highlight=False)
+            err = error_console()
         self.err = err
         self.start = time.perf_counter()
         self.bar: Any = None
