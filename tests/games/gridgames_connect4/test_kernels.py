@@ -207,7 +207,7 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
         _kernels.build(nowhere)
     assert not list(nowhere.iterdir())
     assert solver_module.kernels_to_build()
-    result = runner.invoke(app, ["connect4", "analyze", "435363121", "--json"])  # past the book: the solver runs
+    result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])  # past the book: the solver runs
     assert result.exit_code == 0, result.output
     assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
     assert '"score"' in result.stdout and _kernels.load() is None
@@ -215,7 +215,7 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
     assert _kernels.failed_before() and not solver_module.kernels_to_build()
     Solver(kernels="jit").solve([3, 3])
     assert "no C compiler" in (nowhere / f"{_kernels.MODULE}.{_kernels.fingerprint()}.failed").read_text()
-    result = runner.invoke(app, ["connect4", "analyze", "435363121", "--json"])
+    result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])
     assert result.exit_code == 0 and result.stderr == ""
     result = runner.invoke(app, ["connect4", "compile"])  # compile itself always tries
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
@@ -251,5 +251,5 @@ def test_kernels_built_for_other_sources_are_rebuilt_at_the_next_analyze(ahead: 
     assert _kernels.load() is None and solver_module.kernels_to_build()
     built: list[int] = []
     monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
-    result = runner.invoke(app, ["connect4", "analyze", "435363121"])  # numba's cache is warm, the module stale
+    result = runner.invoke(app, ["connect4", "analyze", "4353631217"])  # numba's cache is warm, the module stale
     assert result.exit_code == 0 and result.stderr.startswith("Compiling") and built == [1]

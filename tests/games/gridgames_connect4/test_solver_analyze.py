@@ -174,7 +174,7 @@ def test_a_notice_says_when_the_first_use_compiles_the_solver_and_builds_the_ker
     monkeypatch.setattr(solver_module, "kernels_to_build", lambda: True)
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: asked.append(ahead) or False)
     monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
-    result = runner.invoke(app, ["connect4", "analyze", "435363121"])  # past the book: the solver runs
+    result = runner.invoke(app, ["connect4", "analyze", "4353631217"])  # past the book: the solver runs
     assert result.exit_code == 0
     assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
     assert built == [1]
@@ -185,7 +185,7 @@ def test_a_notice_says_when_the_first_use_compiles_the_solver_and_builds_the_ker
     # built ahead (or a build that failed before) and numba's kernels cached: no notice
     monkeypatch.setattr(solver_module, "kernels_to_build", lambda: False)
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: True)
-    assert runner.invoke(app, ["connect4", "analyze", "435363121"]).stderr == ""
+    assert runner.invoke(app, ["connect4", "analyze", "4353631217"]).stderr == ""
     assert built == [1]
 
 
