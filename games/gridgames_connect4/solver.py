@@ -343,15 +343,45 @@ class Solver:
         L.new_generation(self._gen, self._gens)
 
     def solve_many(self, positions: Sequence[Sequence[int]], weak: bool = False, reset: bool = True) -> list[int]:
-        """Scores of many positions in one compiled call (reset: a fresh table for each); explored_each is set."""
-        lengths = [len(moves) for moves in positions]
-        cols = self._columns_array([m for moves in positions for m in moves])
-        starts = np.zeros(len(lengths) + 1, np.int64)
-        np.cumsum(lengths, out=starts[1:])
-        out, explored = self._solve_moves(cols, starts, weak, reset)
-        self.explored_each = explored.tolist()
-        self.explored = int(explored.sum())
-        return [_sign(int(x)) for x in out] if weak else out.tolist()
+        """Scores of many positions in one compiled call (reset: a fresh table for each); explored_each is set.
+
+        A position one disc past the solver's book is solved as `solve` solves it, from its parents' bound in the
+        book, so that no position costs more here than alone (the batch kernel bisects from no bound).
+        """
+        scores = [0] * len(positions)
+        each = [0] * len(positions)
+        run: list[int] = []  # positions waiting for the batch kernel, in order
+
+        def flush() -> None:
+            if not run:
+                return
+            lengths = [len(positions[i]) for i in run]
+            cols = self._columns_array([m for i in run for m in positions[i]])
+            starts = np.zeros(len(lengths) + 1, np.int64)
+            np.cumsum(lengths, out=starts[1:])
+            out, explored = self._solve_moves(cols, starts, weak, reset)
+            for i, score, count in zip(run, out.tolist(), explored.tolist()):
+                scores[i], each[i] = score, count
+            run.clear()
+
+        past = -1 if weak or self._book[2] < 0 else self._book[2] + 1
+        for i, moves in enumerate(positions):
+            if len(moves) == past:
+                flush()  # the positions before it first: the first bad position's error is the one raised
+                p, mask, n = self._position(moves)
+                lower = self._book_lower(p, mask, n)
+                if lower is not None:
+                    if reset:
+                        self.reset()
+                    self.explored = 0
+                    scores[i] = self._solve_probing(p, mask, n, False, _UNLIMITED, lower)  # type: ignore[assignment]
+                    each[i] = self.explored
+                    continue
+            run.append(i)
+        flush()
+        self.explored_each = each
+        self.explored = sum(each)
+        return [_sign(x) for x in scores] if weak else scores
 
     def win_score(self, moves_before: int) -> int:
         """The score (Pons' convention) of winning with the next move after ``moves_before`` moves."""

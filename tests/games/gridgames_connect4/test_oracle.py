@@ -241,6 +241,27 @@ def test_one_disc_past_the_book_its_parents_bound_the_score_and_it_stays_exact(b
     assert explored["book"] < explored["plain"]
 
 
+def test_the_batch_call_solves_positions_one_disc_past_the_book_as_solve_does(books: dict) -> None:
+    """5x4, depth-8 book: solve_many over plies 6-11 gives solve's scores and explored counts, position by position."""
+    book = books[5, 4]
+    game = Connect4(5, 4, 4)
+    alone = Solver(5, 4, 4, table_bits=18, book=book)
+    batch = Solver(5, 4, 4, table_bits=18, book=book)
+    past = _random_positions(game, range(9, 10), 8, seed=41)  # one disc past the book
+    others = _random_positions(game, range(6, 12), 8, seed=42)
+    positions = [moves for pair in zip(others, past) for moves in pair]
+    expected, counts = [], []
+    for moves in positions:
+        alone.reset()
+        expected.append(alone.solve(moves))
+        counts.append(alone.explored)
+    assert batch.solve_many(positions) == expected
+    assert batch.explored_each == counts
+    plain = Solver(5, 4, 4, table_bits=18)
+    assert plain.solve_many(positions) == expected
+    assert batch.solve_many(positions, weak=True) == [(e > 0) - (e < 0) for e in expected]
+
+
 def _wins_at_once(game: Connect4, moves: list[int]) -> bool:
     """Whether the side to move after `moves` has a move that wins the game."""
     geometry = heuristic.Geometry.of(game.width, game.height, game.connect)
