@@ -115,7 +115,7 @@ def _read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> byte
         chunks = []
         left = max_bytes + 1  # a file that grows while read is still bounded
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
+            chunk = os.read(fd, min(left, max(1 << 16, info.st_size + 1)))  # usually the whole file at once
             if not chunk:
                 break
             chunks.append(chunk)

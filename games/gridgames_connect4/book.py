@@ -489,12 +489,11 @@ def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
     if key_bytes == 8 or count == 0:
         return np.frombuffer(data, dtype="<u8", count=count, offset=HEADER_SIZE)
     need = count * key_bytes + 8 - key_bytes
-    if len(data) - HEADER_SIZE >= need:
-        raw = np.frombuffer(data, dtype=np.uint8, count=need, offset=HEADER_SIZE)
-    else:  # a small book with narrow keys: its scores do not reach 8 bytes past the last key
-        raw = np.frombuffer(bytes(data[HEADER_SIZE : HEADER_SIZE + count * key_bytes]) + bytes(8), dtype=np.uint8)
-    words = np.lib.stride_tricks.as_strided(raw, shape=(count, 8), strides=(key_bytes, 1))
-    return np.ascontiguousarray(words).view("<u8").reshape(count) & np.uint64((1 << 8 * key_bytes) - 1)
+    buffer, offset = data, HEADER_SIZE
+    if len(data) - HEADER_SIZE < need:  # a small book with narrow keys: its scores end before the last key's 8 bytes
+        buffer, offset = bytes(data[HEADER_SIZE : HEADER_SIZE + count * key_bytes]) + bytes(8), 0
+    words = np.ndarray((count,), dtype="<u8", buffer=buffer, offset=offset, strides=(key_bytes,))  # unaligned words
+    return words & np.uint64((1 << 8 * key_bytes) - 1)
 
 
 def _digest(keys: np.ndarray, scores: np.ndarray, key_bytes: int) -> bytes:
