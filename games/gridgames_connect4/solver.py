@@ -364,18 +364,14 @@ class Solver:
                 scores[i], each[i] = score, count
             run.clear()
 
-        past = -1 if weak or self._book[2] < 0 else self._book[2] + 1
         for i, moves in enumerate(positions):
-            if len(moves) == past:
+            if not weak and self._past_book(moves):
                 flush()  # the positions before it first: the first bad position's error is the one raised
-                p, mask, n = self._position(moves)
-                lower = self._book_lower(p, mask, n)
-                if lower is not None:
-                    if reset:
-                        self.reset()
-                    self.explored = 0
-                    scores[i] = self._solve_probing(p, mask, n, False, _UNLIMITED, lower)  # type: ignore[assignment]
-                    each[i] = self.explored
+                if reset:
+                    self.reset()
+                score = self._solve_bounded(moves, None)
+                if score is not None:
+                    scores[i], each[i] = score, self.explored
                     continue
             run.append(i)
         flush()
@@ -395,14 +391,10 @@ class Solver:
         A wrong bound gives a wrong score. Ignored when weak. Without it, a position one disc past the solver's
         book takes the best bound of its parents there.
         """
-        position = None
-        if lower is None and not weak and 0 <= self._book[2] == len(moves) - 1:  # one disc past the book
-            position = self._position(moves)
-            lower = self._book_lower(*position)  # its parents are in the book: their scores bound its score
-        if lower is not None and not weak:
-            p, mask, n = position or self._position(moves)
-            self.explored = 0
-            return self._solve_probing(p, mask, n, False, _UNLIMITED, lower)  # type: ignore[return-value]
+        if not weak and (lower is not None or self._past_book(moves)):
+            score = self._solve_bounded(moves, lower)
+            if score is not None:
+                return score
         if self.on_progress is None and self._helpers is None:  # one compiled call: replay and search
             cols = self._columns_array(moves)
             io = self._io
@@ -417,6 +409,20 @@ class Solver:
         self.explored = 0
         score = self._solve_raw(p, mask, n, weak, _UNLIMITED)
         return _sign(score) if weak else score
+
+    def _past_book(self, moves: Sequence[int]) -> bool:
+        """Whether the position after `moves` is one disc past the solver's book (its parents there bound it)."""
+        return 0 <= self._book[2] == len(moves) - 1
+
+    def _solve_bounded(self, moves: Sequence[int], lower: int | None) -> int | None:
+        """The exact score, searched from `lower`, else from its parents' bound in the book (None: they give none)."""
+        p, mask, n = self._position(moves)
+        if lower is None:
+            lower = self._book_lower(p, mask, n)  # its parents are in the book: their scores bound its score
+            if lower is None:
+                return None
+        self.explored = 0
+        return self._solve_probing(p, mask, n, False, _UNLIMITED, lower)
 
     def _columns_array(self, moves: Sequence[int]) -> np.ndarray:
         """Moves as a uint8 array (what the kernels take), every item checked to be an in-range integer."""
