@@ -88,3 +88,13 @@ def test_help_shows_each_command_summary_whole() -> None:
 def test_python_dash_m_gridgames_runs_the_cli() -> None:
     out = subprocess.run([sys.executable, "-m", "gridgames", "--help"], capture_output=True, text=True, check=True).stdout
     assert "Usage: gridgames" in out and "solve" in out
+
+
+def test_the_console_entry_point_freezes_the_heap_before_the_exit_collects_it() -> None:
+    code = (
+        "import atexit, gc, sys; from gridgames.cli import main; "
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0)); sys.argv = ['gridgames', '--help']; main()"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().endswith("frozen True")
