@@ -7,11 +7,19 @@ boards in their last axis for pairs: a 1-D array of uint64 boards becomes a 2-D 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
+
+from gridgames.search.compiled import drop_stale_cache
+
+# every kernel module imports this one first: before any of them compiles or loads, drop numba's cache of them if any
+# kernel source changed since (numba would not notice an edit of _table or _layout in _search's cached kernels)
+drop_stale_cache([Path(__file__).with_name(f"{m}.py") for m in ("_bits", "_kernel", "_layout", "_search", "_table")])
 
 U64 = np.uint64
 M64 = np.uint64(0xFFFFFFFFFFFFFFFF)

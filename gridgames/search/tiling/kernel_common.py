@@ -17,11 +17,19 @@ weights instead of descending further.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+
+from gridgames.search.compiled import drop_stale_cache
+
+# the other kernel modules import this one first: before any of them compiles or loads, drop numba's cache of them if
+# any of their sources changed since (numba would not notice an edit of this module in their cached kernels)
+drop_stale_cache([Path(__file__).with_name(f"{m}.py")
+                  for m in ("kernel_build", "kernel_common", "kernel_multi_word", "kernel_one_word")])
 
 # slots of ``SearchState.scalars`` (int64)
 DEPTH, BASE, PHASE, NODES, SOLUTIONS, STORE, TARGET, CAP, MRV, FREE, PRIMARY, ORBITS = range(12)
