@@ -23,8 +23,6 @@ True
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 from gridgames.errors import (
     GameOverError,
     GridError,
@@ -57,10 +55,21 @@ from gridgames.game import (
 )
 from gridgames.grid import Cell, Direction, Grid
 
-try:
-    __version__ = version("gridgames")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+
+
+def __getattr__(name: str) -> str:
+    """``__version__``, looked up when first asked for: importlib.metadata (with the email package it loads) costs
+    every process that imports gridgames about 30 ms otherwise."""
+    if name != "__version__":
+        raise AttributeError(f"module 'gridgames' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("gridgames")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found
 
 __all__ = [
     "Cell",
