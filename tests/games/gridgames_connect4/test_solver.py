@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from gridgames_connect4.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 from gridgames_test_support.connect4_bisection import bisecting_step_search
+from gridgames_test_support.connect4_minimax import minimax_score
 from gridgames_test_support.connect4_sets import DATA, read_set
 
 # A table of about 2^20 entries (8 MiB) is plenty for these positions.
@@ -101,7 +101,7 @@ def test_empty_4x4_connect_3_and_small_known_boards():
         )
 
 
-# -- a plain minimax on small boards, with its own board representation --------------------------------
+# -- positions for the plain minimax on small boards (gridgames_test_support.connect4_minimax) ----------
 
 
 def _lines_through(width: int, height: int, connect: int, col: int, row: int, grid: tuple) -> bool:
@@ -121,24 +121,6 @@ def _lines_through(width: int, height: int, connect: int, col: int, row: int, gr
         if run >= connect:
             return True
     return False
-
-
-@lru_cache(maxsize=None)
-def minimax_score(width: int, height: int, connect: int, grid: tuple) -> int:
-    """Pons score for the side to move by exhaustive minimax (grid: per column, the discs bottom-up)."""
-    plies = sum(len(column) for column in grid)
-    player = plies % 2
-    cells = width * height
-    best = None
-    for col in range(width):
-        if len(grid[col]) == height:
-            continue
-        child = grid[:col] + (grid[col] + (player,),) + grid[col + 1 :]
-        if _lines_through(width, height, connect, col, len(grid[col]), child):
-            return (cells + 1 - plies) // 2
-        value = -minimax_score(width, height, connect, child)
-        best = value if best is None else max(best, value)
-    return 0 if best is None else best
 
 
 def _empty(width: int) -> tuple:
@@ -549,7 +531,8 @@ def test_solve_checks_the_moves_it_is_given(solver):
             solver.solve(bad)
         with pytest.raises(error):
             solver.solve_many([[3], bad])
-    assert solver.solve(np.array([3, 3], dtype=np.int64)) == solver.solve((3, 3)) == solver.solve([3, 3])
+    line = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5, 6, 0]  # any sequence of column numbers (a 12-disc line: 0.2 M positions)
+    assert solver.solve(np.array(line, dtype=np.int64)) == solver.solve(tuple(line)) == solver.solve(line)
 
 
 def test_solve_many_matches_one_solve_at_a_time_and_counts_each_position(solver):

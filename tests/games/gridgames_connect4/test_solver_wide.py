@@ -3,31 +3,15 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 import pytest
 
 from gridgames_connect4.solver import Solver
 from gridgames.errors import SolverError
+from gridgames_test_support.connect4_minimax import minimax_score as minimax
 from gridgames_test_support.connect4_sets import DATA
 
 STEININGER = DATA / "steininger"
-
-
-@lru_cache(maxsize=None)
-def minimax(width: int, height: int, connect: int, columns: tuple[tuple[int, ...], ...]) -> int:
-    """Pons score of the side to move by plain minimax over columns of discs (0: first player, 1: second)."""
-    plies = sum(map(len, columns))
-    best = None
-    for c in range(width):
-        if len(columns[c]) == height:
-            continue
-        child = columns[:c] + (columns[c] + (plies % 2,),) + columns[c + 1 :]
-        if wins(width, connect, child, c):
-            return (width * height + 1 - plies) // 2
-        value = -minimax(width, height, connect, child)
-        best = value if best is None else max(best, value)
-    return 0 if best is None else best
 
 
 def wins(width: int, connect: int, columns: tuple[tuple[int, ...], ...], c: int) -> bool:
