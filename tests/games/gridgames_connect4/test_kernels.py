@@ -178,11 +178,18 @@ def test_book_build_prepares_the_solver_for_its_local_workers(monkeypatch: pytes
 
 
 def test_the_web_pages_prepare_hook_builds_the_kernels_before_the_first_request(monkeypatch: pytest.MonkeyPatch,
-                                                                              nowhere: Path) -> None:
+                                                                              built: Path, nowhere: Path) -> None:
     from gridgames_connect4 import SPEC
 
     from gridgames.web.hooks import hooks_of
 
+    def build_by_copy(folder: Path | None) -> Path:  # the build itself is tested above: here, only who calls it
+        target = (nowhere if folder is None else folder) / _kernels.file_name()
+        shutil.copyfile(built / _kernels.file_name(), target)
+        _forget()  # as a build does: the next load looks again
+        return target
+
+    monkeypatch.setattr(_kernels, "_build", build_by_copy)
     said: list[str] = []
     hooks_of(SPEC).prepare(said.append)  # what gridgames serve runs at its start
     assert said == ["Compiling the Connect Four solver (first use only)..."]
@@ -213,7 +220,7 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
     assert '"score"' in result.stdout and _kernels.load() is None
     # the failure is remembered for these sources: later runs neither try again nor say so (numba's kernels ready)
     assert _kernels.failed_before() and not solver_module.kernels_to_build()
-    Solver(kernels="jit").solve([3, 3])
+    Solver(kernels="jit").solve([3, 3, 2, 4, 2, 4, 5, 1, 1, 5, 6, 0])  # numba's kernels compiled and cached
     assert "no C compiler" in (nowhere / f"{_kernels.MODULE}.{_kernels.fingerprint()}.failed").read_text()
     result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])
     assert result.exit_code == 0 and result.stderr == ""
