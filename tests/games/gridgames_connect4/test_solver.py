@@ -10,7 +10,7 @@ import pytest
 from gridgames_connect4.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 from gridgames_test_support.connect4_bisection import bisecting_step_search
-from gridgames_test_support.connect4_minimax import minimax_score
+from gridgames_test_support.connect4_minimax import completes_line, grid_of, minimax_score, random_open_position
 from gridgames_test_support.connect4_sets import DATA, read_set
 
 # A table of about 2^20 entries (8 MiB) is plenty for these positions.
@@ -97,55 +97,8 @@ def test_empty_4x4_connect_3_and_small_known_boards():
     # Plain minimax below confirms these; they pin the score convention on boards with an odd cell count too.
     for width, height, connect in [(4, 4, 3), (3, 3, 3), (5, 3, 3), (4, 3, 3)]:
         assert Solver(width, height, connect, table_bits=16).solve([]) == minimax_score(
-            width, height, connect, _empty(width)
+            width, height, connect, grid_of([], width)
         )
-
-
-# -- positions for the plain minimax on small boards (gridgames_test_support.connect4_minimax) ----------
-
-
-def _lines_through(width: int, height: int, connect: int, col: int, row: int, grid: tuple) -> bool:
-    """Whether the disc at (col, row) completes `connect` in a row in grid (tuple of column tuples)."""
-    player = grid[col][row]
-
-    def at(c: int, r: int):
-        return grid[c][r] if 0 <= c < width and 0 <= r < len(grid[c]) else None
-
-    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            c, r = col + sign * dc, row + sign * dr
-            while at(c, r) == player:
-                run += 1
-                c, r = c + sign * dc, r + sign * dr
-        if run >= connect:
-            return True
-    return False
-
-
-def _empty(width: int) -> tuple:
-    return tuple(() for _ in range(width))
-
-
-def random_open_position(rng: random.Random, width: int, height: int, connect: int, plies: int) -> list[int]:
-    """A random move list of `plies` moves in which nobody has won yet (retries until it finds one)."""
-    while True:
-        grid, moves = _empty(width), []
-        for _ in range(plies):
-            col = rng.choice([c for c in range(width) if len(grid[c]) < height])
-            grid = grid[:col] + (grid[col] + (len(moves) % 2,),) + grid[col + 1 :]
-            moves.append(col)
-            if _lines_through(width, height, connect, col, len(grid[col]) - 1, grid):
-                break
-        else:
-            return moves
-
-
-def grid_of(moves: list[int], width: int) -> tuple:
-    grid = _empty(width)
-    for i, col in enumerate(moves):
-        grid = grid[:col] + (grid[col] + (i % 2,),) + grid[col + 1 :]
-    return grid
 
 
 @pytest.mark.parametrize(
@@ -165,7 +118,7 @@ def test_solve_and_analyze_match_plain_minimax_on_small_boards(width, height, co
                 expected.append(None)
                 continue
             child = grid[:col] + (grid[col] + (plies % 2,),) + grid[col + 1 :]
-            if _lines_through(width, height, connect, col, len(grid[col]), child):
+            if completes_line(width, connect, col, len(grid[col]), child):
                 expected.append((width * height + 1 - plies) // 2)
             else:
                 expected.append(-minimax_score(width, height, connect, child))
@@ -240,8 +193,8 @@ def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, h
     for _ in range(30):
         moves = random_open_position(rng, width, height, connect, rng.randrange(8, cells - 5))
         grid = grid_of(moves, width)
-        if any(len(grid[c]) < height and _lines_through(width, height, connect, c, len(grid[c]),
-                                                         grid[:c] + (grid[c] + (len(moves) % 2,),) + grid[c + 1:])
+        if any(len(grid[c]) < height and completes_line(width, connect, c, len(grid[c]),
+                                                        grid[:c] + (grid[c] + (len(moves) % 2,),) + grid[c + 1:])
                for c in range(width)):
             continue  # the side to move wins at once: not a position the search is asked about
         true = minimax_score(width, height, connect, grid)

@@ -8,48 +8,10 @@ import pytest
 
 from gridgames_connect4.solver import Solver
 from gridgames.errors import SolverError
-from gridgames_test_support.connect4_minimax import minimax_score as minimax
+from gridgames_test_support.connect4_minimax import grid_of, minimax_score, random_open_position
 from gridgames_test_support.connect4_sets import DATA
 
 STEININGER = DATA / "steininger"
-
-
-def wins(width: int, connect: int, columns: tuple[tuple[int, ...], ...], c: int) -> bool:
-    """Whether the top disc of column c completes a line."""
-    r = len(columns[c]) - 1
-    who = columns[c][r]
-    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            cc, rr = c + sign * dc, r + sign * dr
-            while 0 <= cc < width and 0 <= rr < len(columns[cc]) and columns[cc][rr] == who:
-                run += 1
-                cc, rr = cc + sign * dc, rr + sign * dr
-        if run >= connect:
-            return True
-    return False
-
-
-def random_position(rng: random.Random, width: int, height: int, connect: int, plies: int) -> list[int]:
-    """Moves of a random game stopped after ``plies`` moves, before anybody wins."""
-    while True:
-        columns: tuple[tuple[int, ...], ...] = tuple(() for _ in range(width))
-        moves: list[int] = []
-        for _ in range(plies):
-            c = rng.choice([c for c in range(width) if len(columns[c]) < height])
-            columns = columns[:c] + (columns[c] + (len(moves) % 2,),) + columns[c + 1 :]
-            moves.append(c)
-            if wins(width, connect, columns, c):
-                break
-        else:
-            return moves
-
-
-def columns_of(moves: list[int], width: int) -> tuple[tuple[int, ...], ...]:
-    columns: list[tuple[int, ...]] = [() for _ in range(width)]
-    for i, c in enumerate(moves):
-        columns[c] += (i % 2,)
-    return tuple(columns)
 
 
 @pytest.mark.parametrize(("width", "height", "connect", "plies"), [(5, 4, 4, 6), (4, 4, 3, 3), (6, 4, 4, 12), (4, 5, 3, 8)])
@@ -58,8 +20,8 @@ def test_small_boards_in_the_two_word_layout_agree_with_one_word_and_with_minima
     one = Solver(width, height, connect, table_bits=16)
     two = Solver(width, height, connect, table_bits=16, two_words=True)
     for _ in range(10):
-        moves = random_position(rng, width, height, connect, rng.randrange(plies, plies + 6))
-        expected = minimax(width, height, connect, columns_of(moves, width))
+        moves = random_open_position(rng, width, height, connect, rng.randrange(plies, plies + 6))
+        expected = minimax_score(width, height, connect, grid_of(moves, width))
         one.reset()
         two.reset()
         assert two.solve(moves) == one.solve(moves) == expected, moves
@@ -78,8 +40,8 @@ def test_boards_up_to_128_bits_solve_late_positions_like_a_plain_minimax(width, 
     rng = random.Random(width * height)
     solver = Solver(width, height, connect, table_mb=8)
     for _ in range(4):
-        moves = random_position(rng, width, height, connect, width * height - 9)
-        expected = minimax(width, height, connect, columns_of(moves, width))
+        moves = random_open_position(rng, width, height, connect, width * height - 9)
+        expected = minimax_score(width, height, connect, grid_of(moves, width))
         assert solver.solve(moves) == expected, moves
         scores = solver.analyze(moves)
         assert max(s for s in scores if s is not None) == expected

@@ -1,10 +1,11 @@
-"""A plain exhaustive minimax for Connect Four on small boards: the tests' oracle for the solver's scores.
+"""A plain exhaustive minimax for Connect Four on small boards: the tests' oracle for the solver's scores; and the
+seeded random positions the tests give it.
 
 It shares nothing with the solver: its own board (each player's cells as a set, in an int: bit column * height + row;
 the lines of ``connect`` cells through each cell listed once per board) and no pruning, no ordering, no rule beyond
-the game's own: every position below the one asked is scored, each once (a memo per board, kept for the test run). Scores follow Pons' convention, from the
-side to move's view: a win with the disc played after ``plies`` discs scores (cells + 1 - plies) // 2, a loss the
-negative of the winner's score, a draw 0.
+the game's own: every position below the one asked is scored, each once (a memo per board, kept for the test run).
+Scores follow Pons' convention, from the side to move's view: a win with the disc played after ``plies`` discs scores
+(cells + 1 - plies) // 2, a loss the negative of the winner's score, a draw 0.
 
 >>> minimax_score(4, 4, 3, ((), (), (), ()))  # 4x4, three in a row: the first player wins with its 5th disc
 4
@@ -12,6 +13,7 @@ negative of the winner's score, a draw 0.
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 
 Columns = tuple[tuple[int, ...], ...]
@@ -62,7 +64,7 @@ def _score(width: int, height: int, lines: tuple[tuple[int, ...], ...], heights:
             if mine & line == line:
                 memo[key] = (width * height + 1 - plies) // 2
                 return memo[key]
-    best = 0 if not playable else None  # a full board is a draw
+    best = None
     for cell in playable:
         col = cell // height
         heights[col] += 1
@@ -70,8 +72,48 @@ def _score(width: int, height: int, lines: tuple[tuple[int, ...], ...], heights:
         value = -_score(width, height, lines, heights, owned, plies + 1, memo)
         heights[col] -= 1
         owned[who] ^= 1 << cell
-        if best is None or value > best:
-            best = value
-    assert best is not None
-    memo[key] = best
-    return best
+        best = value if best is None else max(best, value)
+    memo[key] = 0 if best is None else best  # a full board is a draw
+    return memo[key]
+
+
+def completes_line(width: int, connect: int, col: int, row: int, columns: Columns) -> bool:
+    """Whether the disc at (col, row) of ``columns`` completes ``connect`` in a row."""
+    player = columns[col][row]
+
+    def at(c: int, r: int) -> int | None:
+        return columns[c][r] if 0 <= c < width and 0 <= r < len(columns[c]) else None
+
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            c, r = col + sign * dc, row + sign * dr
+            while at(c, r) == player:
+                run += 1
+                c, r = c + sign * dc, r + sign * dr
+        if run >= connect:
+            return True
+    return False
+
+
+def grid_of(moves: list[int], width: int) -> Columns:
+    """The position after ``moves`` (0-based columns), as columns of discs."""
+    grid: Columns = tuple(() for _ in range(width))
+    for i, col in enumerate(moves):
+        grid = grid[:col] + (grid[col] + (i % 2,),) + grid[col + 1 :]
+    return grid
+
+
+def random_open_position(rng: random.Random, width: int, height: int, connect: int, plies: int) -> list[int]:
+    """A random move list of ``plies`` moves in which nobody has won yet (retries until it finds one)."""
+    while True:
+        grid: Columns = tuple(() for _ in range(width))
+        moves: list[int] = []
+        for _ in range(plies):
+            col = rng.choice([c for c in range(width) if len(grid[c]) < height])
+            grid = grid[:col] + (grid[col] + (len(moves) % 2,),) + grid[col + 1 :]
+            moves.append(col)
+            if completes_line(width, connect, col, len(grid[col]) - 1, grid):
+                break
+        else:
+            return moves
