@@ -56,10 +56,9 @@ from gridgames.game import (
 from gridgames.grid import Cell, Direction, Grid
 
 
-
 def __getattr__(name: str) -> str:
-    """``__version__``, looked up when first asked for: importlib.metadata (with the email package it loads) costs
-    every process that imports gridgames about 30 ms otherwise."""
+    """``__version__``, looked up when first asked for: importlib.metadata (with the email package it loads) and the
+    lookup cost every process that imports gridgames about 60 ms otherwise (bench/README.md)."""
     if name != "__version__":
         raise AttributeError(f"module 'gridgames' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
@@ -70,6 +69,7 @@ def __getattr__(name: str) -> str:
         found = "0+unknown"
     globals()["__version__"] = found
     return found
+
 
 __all__ = [
     "Cell",
