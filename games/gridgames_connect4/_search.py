@@ -5,7 +5,8 @@ the best move; a node with a single non-losing move plays it without the table; 
 a side can no longer line up, and Allis' claimeven when it settles the position (the defender answers a move
 right above it, and one on the lowest cell of a column with an odd number of empty cells with the lowest cell of
 another such column; with an odd number of those columns the side to move plays any column first and then defends
-the same way); while the moves are ordered (by
+the same way; the win it finds then is bounded by how late the pairing lets it complete its line: the opponent
+leaves the column of the cell it needs last for last); while the moves are ordered (by
 the useful threats they create, more for those the opponent must answer soon, a move under one's own threat last,
 the table's best move first) a move that wins with the side to move's next disc ends the search, and without one
 the upper bound drops by one (Steininger's window tightening); near the root the children's table entries are
@@ -110,6 +111,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
     busy there is searched last, so parallel searchers take different subtrees first.
     """
     nbusy = busy.shape[0]
+    late = h // 2  # claimeven's win bound reaches late (the cell a winner needs last has at most h - 2 cells above)
     minv = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(nbuckets)
     w = order.shape[0]
     jmul = (np.uint64(jitter) * np.uint64(0xBF58476D1CE4E5B9)) | np.uint64(1)
@@ -226,7 +228,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             # move plays one move first (the lowest cell of any column), then answers in the same way.
             odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
             m = popcount(odd)
-            if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= 1):
+            if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= late):
                 lower = band(empty, lower_rows)
                 upper = bandnot(empty, lower_rows)  # the upper cells of the pairs, and the odd columns' lowest
                 if m % 2 == 0:
@@ -236,7 +238,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                             step = 1
                             continue
                         if has_line(bor(opp, bandnot(upper, odd)), h, k):
-                            r = -1
+                            r = -1  # (how late the loss comes is bounded at the parent, as a win below)
                             step = 1
                             continue
                 else:  # the side to move plays first (any column), then answers as above
@@ -265,8 +267,20 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                                 found = 0
                                 break
                             if has_line(bor(p, mine), h, k):
-                                found = 1
-                                break
+                                # the opponent can delay the line only by leaving the column of the cell it needs
+                                # last for last (every other cell can fill first): with a empty cells above that
+                                # cell, a win by the time all but a cells are filled, a score of (a + 2) // 2 at
+                                # least; try a = 2, 4, ... while the bound could reach beta
+                                win = 1
+                                tall = empty
+                                while win < beta:
+                                    tall = band(tall, shr(band(tall, shr(tall, 1)), 1))  # 2 more empty cells above
+                                    if not has_line(bor(p, bor(first, band(mine, tall))), h, k):
+                                        break
+                                    win += 1
+                                if win >= beta:
+                                    found = win
+                                    break
                     if found != NO_VALUE:
                         r = found
                         step = 1

@@ -182,6 +182,26 @@ def test_claimeven_with_a_first_move_settles_a_won_position_without_search(width
     assert solver.explored == 1
 
 
+@pytest.mark.parametrize(("width", "height", "line", "window", "two_words"), [
+    (6, 4, "222461141", 1, False), (6, 4, "222461141", 1, True), (5, 6, "552222431255445", 1, False),
+    (7, 6, "71724747771216616444151545265", 1, False), (5, 6, "251522121221511", 2, False),
+    (5, 6, "251522121221511", 2, True),
+])
+def test_claimeven_bounds_how_late_the_win_comes_and_settles_a_window_beyond_1(width, height, line, window,
+                                                                                 two_words):
+    # under the pairing strategy the opponent can delay the winner's line only by leaving the column of the cell
+    # it needs last for last, so a line whose cells each have 2 (4) empty cells above wins by the disc before the
+    # last (two before): the root settles "score > 1?" (or "> 2?") at once, where the rule that said only "a win"
+    # searched 42-493 positions (these positions were found by random sampling)
+    moves = [int(c) - 1 for c in line]
+    true = minimax_score(width, height, 4, grid_of(moves, width))
+    solver = Solver(width, height, 4, table_bits=14, two_words=two_words)
+    p, mask, n = solver._position(moves)
+    r = solver._search(p, mask, n, window, window + 1, 1 << 40)
+    assert solver.explored == 1
+    assert window < r <= true
+
+
 @pytest.mark.parametrize(("width", "height", "connect", "two_words"),
                          [(5, 4, 4, False), (5, 4, 4, True), (4, 5, 3, False)])
 def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, height, connect, two_words):
