@@ -55,6 +55,9 @@ def test_a_kernel_cached_on_disk_follows_an_edit_of_the_module_whose_constant_it
     )
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *sys.path])
+    # no .pyc: an edit of the same size within the second of the first run would leave constants.py's bytecode
+    # looking current (it records the source's mtime in whole seconds), and the kernel would read the old K
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
 
     def run() -> str:
         code = "from twomodules.kernels import k; print(k())"
