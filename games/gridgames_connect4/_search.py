@@ -6,7 +6,10 @@ a side can no longer line up, and Allis' claimeven when it settles the position 
 right above it, and one on the lowest cell of a column with an odd number of empty cells with the lowest cell of
 another such column; with an odd number of those columns the side to move plays any column first and then defends
 the same way; the win it finds then is bounded by how late the pairing lets it complete its line: the opponent
-leaves the column of the cell it needs last for last); while the moves are ordered (by
+leaves the column of the cell it needs last for last); Allis' zugzwang when it settles the position (with an odd
+number of such columns the side not to move keeps one of them for a threat of its own on a cell at odd height over
+its lowest, pairing the rest: the side to move loses once it runs out of other moves, unless it lines up in what it
+is left; the side to move can do the same after one move); while the moves are ordered (by
 the useful threats they create, more for those the opponent must answer soon, a move under one's own threat last,
 the table's best move first) a move that wins with the side to move's next disc ends the search, and without one
 the upper bound drops by one (Steininger's window tightening); near the root the children's table entries are
@@ -228,6 +231,60 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             # move plays one move first (the lowest cell of any column), then answers in the same way.
             odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
             m = popcount(odd)
+            if m % 2 == 1 and alpha >= -late:
+                # Allis' zugzwang, for the opponent: with an odd number of columns of odd height it keeps one of them,
+                # x, answering a move there right above it (it gets x's cells at odd heights over x's lowest), pairs
+                # the other odd columns' lowest cells and answers right above elsewhere. A threat of its own on one of
+                # its cells of x wins when the side to move has no other move left, unless the side to move lines up
+                # in what the pairing leaves it; the loss comes at the latest when all but the cells above it are full
+                zug = band(opp_win, band(empty, lower_rows))
+                zworst = 0
+                while not is_zero(zug):
+                    zt = bandnot(zug, bdec(zug))
+                    zug = bxor(zug, zt)
+                    zcol = ld1(colmask, column_of(zt, h))
+                    if is_zero(band(odd, zcol)):
+                        continue  # an even column: the pairing gives that cell to the side to move
+                    zlower = band(empty, lower_rows)
+                    zcells = bor(bor(bandnot(zlower, zcol), odd), band(bandnot(empty, lower_rows), zcol))
+                    if has_line(bor(p, zcells), h, k):
+                        continue
+                    zabove = popcount(bandnot(band(empty, zcol), bor(zt, bdec(zt))))
+                    if -((zabove + 2) // 2) < zworst:
+                        zworst = -((zabove + 2) // 2)
+                if zworst < 0 and zworst <= alpha:
+                    r = zworst
+                    step = 1
+                    continue
+            if m % 2 == 0 and beta <= late:
+                # the same zugzwang for the side to move, one move first: after it, a column x of odd height holds a
+                # threat of its own on a cell at odd height over x's lowest (x's lowest itself when x is even now,
+                # any other column's lowest when x is odd), and the opponent cannot line up in what is left to it
+                zug = bandnot(band(winning_cells(p, mask, board, h, k), band(empty, lower_rows)), possible)
+                zbest = 0
+                while not is_zero(zug) and zbest < beta:
+                    zt = bandnot(zug, bdec(zug))
+                    zug = bxor(zug, zt)
+                    zcol = ld1(colmask, column_of(zt, h))
+                    zabove = popcount(bandnot(band(empty, zcol), bor(zt, bdec(zt))))
+                    if (zabove + 2) // 2 <= zbest:
+                        continue
+                    zfirsts = bandnot(possible, zcol) if not is_zero(band(odd, zcol)) else band(possible, zcol)
+                    while not is_zero(zfirsts):
+                        zf = bandnot(zfirsts, bdec(zfirsts))
+                        zfirsts = bxor(zfirsts, zf)
+                        zmask = bor(mask, zf)
+                        zempty = bxor(empty, zf)
+                        zodd = bandnot(band(badd(zmask, bottom), board), lower_rows)
+                        zcells = bor(bor(bandnot(band(zempty, lower_rows), zcol), zodd),
+                                    band(bandnot(zempty, lower_rows), zcol))
+                        if not has_line(bor(opp, zcells), h, k):
+                            zbest = (zabove + 2) // 2
+                            break
+                if zbest > 0 and zbest >= beta:
+                    r = zbest
+                    step = 1
+                    continue
             if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= late):
                 lower = band(empty, lower_rows)
                 upper = bandnot(empty, lower_rows)  # the upper cells of the pairs, and the odd columns' lowest
