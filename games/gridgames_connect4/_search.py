@@ -231,13 +231,17 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             # move plays one move first (the lowest cell of any column), then answers in the same way.
             odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
             m = popcount(odd)
+            lower = band(empty, lower_rows)
+            upper = bandnot(empty, lower_rows)  # the upper cells of the pairs, and the odd columns' lowest
+            own_win = opp_win  # the side to move's threats once own_known (computed at most once per node)
+            own_known = False
             if m % 2 == 1 and alpha >= -late:
                 # Allis' zugzwang, for the opponent: with an odd number of columns of odd height it keeps one of them,
                 # x, answering a move there right above it (it gets x's cells at odd heights over x's lowest), pairs
                 # the other odd columns' lowest cells and answers right above elsewhere. A threat of its own on one of
                 # its cells of x wins when the side to move has no other move left, unless the side to move lines up
                 # in what the pairing leaves it; the loss comes at the latest when all but the cells above it are full
-                zug = band(opp_win, band(empty, lower_rows))
+                zug = band(opp_win, lower)
                 zworst = 0
                 while not is_zero(zug):
                     zt = bandnot(zug, bdec(zug))
@@ -245,8 +249,7 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     zcol = ld1(colmask, column_of(zt, h))
                     if is_zero(band(odd, zcol)):
                         continue  # an even column: the pairing gives that cell to the side to move
-                    zlower = band(empty, lower_rows)
-                    zcells = bor(bor(bandnot(zlower, zcol), odd), band(bandnot(empty, lower_rows), zcol))
+                    zcells = bor(bor(bandnot(lower, zcol), odd), band(upper, zcol))
                     if has_line(bor(p, zcells), h, k):
                         continue
                     zabove = popcount(bandnot(band(empty, zcol), bor(zt, bdec(zt))))
@@ -260,7 +263,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 # the same zugzwang for the side to move, one move first: after it, a column x of odd height holds a
                 # threat of its own on a cell at odd height over x's lowest (x's lowest itself when x is even now,
                 # any other column's lowest when x is odd), and the opponent cannot line up in what is left to it
-                zug = bandnot(band(winning_cells(p, mask, board, h, k), band(empty, lower_rows)), possible)
+                own_win = winning_cells(p, mask, board, h, k)
+                own_known = True
+                zug = bandnot(band(own_win, lower), possible)
                 zbest = 0
                 while not is_zero(zug) and zbest < beta:
                     zt = bandnot(zug, bdec(zug))
@@ -286,8 +291,6 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     step = 1
                     continue
             if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= late):
-                lower = band(empty, lower_rows)
-                upper = bandnot(empty, lower_rows)  # the upper cells of the pairs, and the odd columns' lowest
                 if m % 2 == 0:
                     if not has_line(bor(p, bor(lower, odd)), h, k):
                         if alpha >= 0:
@@ -393,7 +396,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             # is useless), a move right under one's own threat first (searched last), one two cells under it half a
             # threat higher, the table's move above all
             useless = shl(opp_win, 1)
-            own_under = shr(winning_cells(p, mask, board, h, k), 1)  # cells under the side to move's threats
+            if not own_known:
+                own_win = winning_cells(p, mask, board, h, k)
+            own_under = shr(own_win, 1)  # cells under the side to move's threats
             win2 = False  # whether a move wins with the side to move's next disc (two plies on)
             count = 0
             cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))  # the children's mirrored stones to move
