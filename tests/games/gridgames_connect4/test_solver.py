@@ -182,6 +182,17 @@ def test_claimeven_with_a_first_move_settles_a_won_position_without_search(width
     assert solver.explored == 1
 
 
+def root_window_settled_at_once(width: int, height: int, line: str, window: int, two_words: bool) -> tuple[int, int]:
+    """The root's answer to "score > window?" (checked to explore the root alone) and minimax's score."""
+    moves = [int(c) - 1 for c in line]
+    true = minimax_score(width, height, 4, grid_of(moves, width))
+    solver = Solver(width, height, 4, table_bits=14, two_words=two_words)
+    p, mask, n = solver._position(moves)
+    r = solver._search(p, mask, n, window, window + 1, 1 << 40)
+    assert solver.explored == 1
+    return r, true
+
+
 @pytest.mark.parametrize(("width", "height", "line", "window", "two_words"), [
     (6, 4, "222461141", 1, False), (6, 4, "222461141", 1, True), (5, 6, "552222431255445", 1, False),
     (7, 6, "71724747771216616444151545265", 1, False), (5, 6, "251522121221511", 2, False),
@@ -193,12 +204,7 @@ def test_claimeven_bounds_how_late_the_win_comes_and_settles_a_window_beyond_1(w
     # it needs last for last, so a line whose cells each have 2 (4) empty cells above wins by the disc before the
     # last (two before): the root settles "score > 1?" (or "> 2?") at once, where the rule that said only "a win"
     # searched 42-493 positions (these positions were found by random sampling)
-    moves = [int(c) - 1 for c in line]
-    true = minimax_score(width, height, 4, grid_of(moves, width))
-    solver = Solver(width, height, 4, table_bits=14, two_words=two_words)
-    p, mask, n = solver._position(moves)
-    r = solver._search(p, mask, n, window, window + 1, 1 << 40)
-    assert solver.explored == 1
+    r, true = root_window_settled_at_once(width, height, line, window, two_words)
     assert window < r <= true
 
 
@@ -217,12 +223,7 @@ def test_a_threat_kept_on_an_odd_column_settles_the_window_without_search(width,
     # side to move has no other move, unless the side to move lines up in what is left to it (the side to move
     # uses the same strategy after one move of its own). The root settles these windows at once (as minimax says,
     # including how late the win comes), where claimeven alone searched 9-402 positions (found by random sampling)
-    moves = [int(c) - 1 for c in line]
-    true = minimax_score(width, height, 4, grid_of(moves, width))
-    solver = Solver(width, height, 4, table_bits=14, two_words=two_words)
-    p, mask, n = solver._position(moves)
-    r = solver._search(p, mask, n, window, window + 1, 1 << 40)
-    assert solver.explored == 1
+    r, true = root_window_settled_at_once(width, height, line, window, two_words)
     if r <= window:
         assert true <= r
     else:
