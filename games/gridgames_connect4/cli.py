@@ -87,7 +87,7 @@ class TerminalGame:
     @property
     def plain(self) -> bool:
         """True when the console shows no colour (discs drawn as X and O)."""
-        return self.out.color_system is None
+        return not render.shows_colour(self.out)
 
     def colour(self, player: int) -> str:
         """The colour name of a player index, capitalised."""
@@ -441,7 +441,7 @@ def make_app() -> typer.Typer:
         if picture:
             out.print(state.to_text(), markup=False)
             return
-        plain = out.color_system is None
+        plain = not render.shows_colour(out)
         out.print(render.board(state, plain=plain), end="")
         played = f"Moves: {state.notation() or '(none)'} ({len(state.history)} played). "
         status = render.result(state) if state.is_over else render.to_move(state, plain=plain) + "."

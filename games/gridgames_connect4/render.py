@@ -1,8 +1,9 @@
 """Drawing Connect Four positions for the terminal with rich (the rules never draw).
 
-In colour the discs are red and yellow ``●``, the last disc is underlined and a
-finished line is shown in reverse; without colour (not a terminal, or ``NO_COLOR``)
-red is ``X`` and yellow ``O``. Column numbers are printed under the board and a
+Red's discs are ``X`` and yellow's ``O`` (as the web page draws a cross and a ring), so the
+players differ by mark as well as by hue; in colour they are bold red and yellow, the last
+disc is underlined and a finished line is shown in reverse; without colour (not a terminal,
+or ``NO_COLOR`` set) the marks alone tell them apart. Column numbers are printed under the board and a
 ``^`` under the column of the last move.
 """
 
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
 
 STYLES = {"red": "bold red", "yellow": "bold yellow"}
 PLAIN_DISCS = {"red": "X", "yellow": "O"}
-DISC = "●"
 
 
 def colour_names(first: str = "red") -> tuple[str, str]:
@@ -53,7 +53,7 @@ def board(state: Connect4State, *, first: str = "red", plain: bool = False) -> T
                 style += " reverse"
             elif (r, c) == last:
                 style += " underline"
-            text.append(DISC, style=style)
+            text.append(PLAIN_DISCS[colour], style=style)
         text.append(" " + side + "\n")
     left, right = (corner, corner) if plain else (corner[0], corner[1])
     text.append(left + floor * (2 * game.width + 1) + right + "\n")
@@ -76,4 +76,9 @@ def to_move(state: Connect4State, *, first: str = "red", plain: bool = False) ->
     return f"{colour.capitalize()}{disc} to move"
 
 
-__all__ = ["board", "result", "to_move", "colour_names"]
+def shows_colour(console: object) -> bool:
+    """True when a rich console draws colour: it has a colour system and ``NO_COLOR`` is not set."""
+    return getattr(console, "color_system", None) is not None and not getattr(console, "no_color", False)
+
+
+__all__ = ["board", "result", "to_move", "colour_names", "shows_colour"]

@@ -338,3 +338,26 @@ def test_analyze_json_from_the_book_imports_neither_rich_nor_the_parallel_machin
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def _show_in_a_colour_terminal(env_extra: dict[str, str]) -> str:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
+    env.update(env_extra)
+    result = subprocess.run([sys.executable, "-m", "gridgames", "connect4", "show", "4453"], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_no_color_draws_the_players_as_x_and_o() -> None:
+    out = _show_in_a_colour_terminal({"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "| . . O X X . . |" in out  # red X, yellow O: told apart without colour
+    assert "Red (X) to move" in out
+
+
+def test_in_colour_the_players_differ_by_mark_as_well_as_by_hue() -> None:
+    import re
+
+    out = re.sub(r"\x1b\[[0-9;]*m", "", _show_in_a_colour_terminal({"FORCE_COLOR": "1", "TERM": "xterm-256color"}))
+    assert "│ · · O X X · · │" in out
