@@ -68,7 +68,8 @@ COMMANDS
       Ctrl-C prints the moves reviewed so far, marked partial (exit code 130).
   gridgames connect4 book build --depth D --out FILE [--width W --height H] [--jobs N]
       solves every position up to D discs into an opening book (Ctrl-C keeps the work:
-      run it again to continue); book info FILE and book verify FILE --sample N check one.
+      run it again to continue); book info FILE and book verify FILE --sample N check one;
+      book upgrade FILE checks a book of an older format and rewrites it in the current one.
   gridgames connect4 compile
       builds the solver's kernels ahead of time (needs a C compiler; the first analyze,
       or a game with hard or perfect, does it once): later runs of boards up to 64 bits

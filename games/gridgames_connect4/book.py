@@ -7,11 +7,11 @@ win at once, and the side to move has a move that does not lose at once: the oth
 `BookKeys.quick_score` in microseconds, so `Book.score` says "not in book" (None) for them and
 `Book.column_scores` scores such children itself.
 
-File format, version 2 (little-endian; ``docs/connect4-book.md`` has the same description)::
+File format, version 3 (little-endian; ``docs/connect4-book.md`` has the same description)::
 
     offset size  field
     0      8     magic b"GGC4BOOK"
-    8      2     format version (2)
+    8      2     format version (3)
     10     1     key width in bytes K: the fewest whole bytes holding (height + 1) * width bits (7 on 7x6)
     11     1     width
     12     1     height
@@ -19,12 +19,16 @@ File format, version 2 (little-endian; ``docs/connect4-book.md`` has the same de
     14     1     depth (positions with at most this many discs)
     15     1     zero
     16     8     entry count N
-    24     32    SHA-256 of the (K + 1) * N bytes that follow
+    24     32    SHA-256 of the header's first 24 bytes followed by the (K + 1) * N bytes of entries
     56     8     zero
     64     K*N   keys, unsigned, K bytes each, strictly increasing
     64+K*N N     scores, signed bytes, scores[i] belongs to keys[i]
 
-Version 1 (still read) is the same with K = 8 whatever the board.
+The checksum covers every byte that decides what the entries mean (the board, the line length, the
+depth, the count), so a book whose header names another board is refused, never used. Versions 1
+(K = 8 whatever the board) and 2 hashed the entries only: such a file is read only by
+``gridgames connect4 book upgrade``, which checks sampled entries against the solver before it
+writes the file again in version 3 (`upgrade_legacy`).
 A key is Pons' ``position + mask`` bitboard (column c on bits c*(height+1) ..., ``position`` the stones
 of the side to move): unique per position. The stored key is the canonical one, the smaller of the
 key and its mirror image's key. The file has no timestamp: the same book is the same bytes.
@@ -54,11 +58,16 @@ __all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "FULL", "UNKNOWN", "Book", "BookError
            "key_width", "read_book_file", "scores_of_keys"]
 
 BOOK_MAGIC = b"GGC4BOOK"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+FIRST_VERIFIED_VERSION = 3
+"""The first format version whose checksum covers the header (older files must be upgraded before use)."""
 KEY_BYTES = 8
 """The widest key a book holds (boards of at most 64 bits)."""
 HEADER = struct.Struct("<8sHBBBBBxQ32s8x")
 HEADER_SIZE = HEADER.size  # 64
+HEADER_FIELDS = 24
+"""The header's first 24 bytes (magic to entry count): hashed with the entries from version 3 on."""
+CHECKSUM_END = HEADER_FIELDS + 32
 MAX_BOOK_BYTES = 1 << 31
 """No book is read that is larger than this (2 GiB; a depth-14 7x6 book would be about 37 MB)."""
 FULL = -(1 << 20)
@@ -318,7 +327,7 @@ class Book:
     keys: np.ndarray = attrs.field(repr=False)
     scores: np.ndarray = attrs.field(repr=False)
     checksum: bytes = attrs.field(repr=False)
-    """SHA-256 of the entries as the book's file stores them (its format version's encoding)."""
+    """The SHA-256 the book's file stores (version 3: of the header's fields and the entries; 1-2: the entries)."""
     path: str | None = None
     version: int = FORMAT_VERSION
     """The format version of the file the book was read from (books made here are written in the current one)."""
@@ -352,7 +361,8 @@ class Book:
         bits = (height + 1) * width
         if keys.shape[0] and bits < 64 and int(keys[-1]) >> bits:
             raise BookError(f"key {int(keys[-1]):#x} has more bits than a {width}x{height} board's {bits}")
-        return cls(width, height, connect, depth, keys, scores, _digest(keys, scores, key_width(width, height)))
+        book = cls(width, height, connect, depth, keys, scores, b"")
+        return attrs.evolve(book, checksum=HEADER.unpack_from(book.to_bytes())[-1])
 
     def shallower(self, depth: int) -> Book:
         """The entries of at most ``depth`` discs, as a book of that depth (the same book when it is no deeper)."""
@@ -366,19 +376,25 @@ class Book:
     def to_bytes(self) -> bytes:
         """The book file's bytes (header, keys, scores), in the current format version."""
         key_bytes = key_width(self.width, self.height)
-        # hashed here, not self.checksum: a book read from a version-1 file holds that version's checksum
         body = _body(self.keys, self.scores, key_bytes)
-        header = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, key_bytes, self.width, self.height, self.connect,
-                             self.depth, len(self), hashlib.sha256(body).digest())
-        return header + body
+        fields = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, key_bytes, self.width, self.height, self.connect,
+                             self.depth, len(self), bytes(32))[:HEADER_FIELDS]
+        hasher = hashlib.sha256(fields)  # hashed here: a book read from an older file holds that file's digest
+        hasher.update(body)
+        digest = hasher.digest()
+        return fields + digest + bytes(HEADER_SIZE - CHECKSUM_END) + body
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the book atomically (temporary file, fsync, rename) and return the path."""
         return write_atomically(Path(path), self.to_bytes())
 
     @classmethod
-    def from_bytes(cls, data: bytes, *, source: str = "the book") -> Book:
-        """A book from a file's bytes, every field checked; `BookError` naming ``source`` and what is wrong."""
+    def from_bytes(cls, data: bytes, *, source: str = "the book", legacy: bool = False) -> Book:
+        """A book from a file's bytes, every byte checked; `BookError` naming ``source`` and what is wrong.
+
+        A file of format 1 or 2 (whose checksum does not cover the header) is refused unless ``legacy``
+        (`upgrade_legacy` reads it so, and checks its entries against the solver before trusting it).
+        """
         if len(data) < HEADER_SIZE:
             raise BookError(f"{source} is truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte header")
         magic, version, key_bytes, width, height, connect, depth, count, checksum = HEADER.unpack_from(data)
@@ -398,9 +414,20 @@ class Book:
             raise BookError(f"{source} is truncated: {len(data)} bytes, its header promises {count} entries ({expected} bytes)")
         if len(data) > expected:
             raise BookError(f"{source} has {len(data) - expected} bytes after its {count} entries: not a valid book")
+        if version < FIRST_VERIFIED_VERSION and not legacy:
+            raise BookError(f"{source} is a book of format {version}, whose checksum does not cover its header; "
+                            f"check and convert it once with: gridgames connect4 book upgrade FILE")
         body = memoryview(data)[HEADER_SIZE:]
-        if hashlib.sha256(body).digest() != checksum:
-            raise BookError(f"{source} is corrupt: its entries do not match the header's checksum")
+        if version >= FIRST_VERIFIED_VERSION:
+            if data[15] != 0 or any(data[CHECKSUM_END:HEADER_SIZE]):
+                raise BookError(f"{source} is corrupt: the header's reserved bytes are not zero")
+            hasher = hashlib.sha256(data[:HEADER_FIELDS])
+            hasher.update(body)  # no copy of the entries
+            digest = hasher.digest()
+        else:
+            digest = hashlib.sha256(body).digest()
+        if digest != checksum:
+            raise BookError(f"{source} is corrupt: its header and entries do not match the header's checksum")
         keys = _read_keys(data, count, key_bytes)
         scores = np.frombuffer(data, dtype=np.int8, count=count, offset=HEADER_SIZE + key_bytes * count)
         if count > 1 and not bool(np.all(keys[1:] > keys[:-1])):
@@ -494,10 +521,6 @@ def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
         buffer, offset = bytes(data[HEADER_SIZE : HEADER_SIZE + count * key_bytes]) + bytes(8), 0
     words = np.ndarray((count,), dtype="<u8", buffer=buffer, offset=offset, strides=(key_bytes,))  # unaligned words
     return words & np.uint64((1 << 8 * key_bytes) - 1)
-
-
-def _digest(keys: np.ndarray, scores: np.ndarray, key_bytes: int) -> bytes:
-    return hashlib.sha256(_body(keys, scores, key_bytes)).digest()
 
 
 def write_atomically(path: Path, data: bytes) -> Path:

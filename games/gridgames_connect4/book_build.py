@@ -383,3 +383,54 @@ class _Appender:
                 os.fsync(handle.fileno())
         except OSError as error:
             raise BookError(f"cannot write the checkpoint {str(self.path)!r}: {error.strerror or error}") from None
+
+
+@attrs.frozen
+class UpgradeReport:
+    """What `upgrade_legacy` checked and wrote."""
+
+    path: Path
+    old_version: int
+    entries: int
+    solved: int
+    """Entries of the deepest ply solved again and found right."""
+
+
+def upgrade_legacy(source: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, samples: int = 32,
+                   seed: int = 0, table_bits: int | None = None) -> UpgradeReport:
+    """Check a book of format 1 or 2 (whose checksum does not cover its header) and write it again in the current format.
+
+    The header's board, line length and depth are trusted only once the entries prove them: the keys must be exactly
+    the positions a book of that board and depth holds (`enumerate_entries`), every shallower score must follow from
+    the deepest ply's (`derive_scores`), and ``samples`` random entries of the deepest ply must match the solver. A
+    book that fails any check is refused (`BookError`) and nothing is written; ``out`` defaults to ``source``.
+    """
+    from gridgames_connect4.book import FIRST_VERIFIED_VERSION, read_book_file, write_atomically
+
+    name = repr(str(source))
+    if samples < 1:
+        raise BookError(f"the upgrade solves at least one entry again, not {samples}")
+    book = Book.from_bytes(read_book_file(source), source=name, legacy=True)
+    if book.version >= FIRST_VERIFIED_VERSION:
+        raise BookError(f"{name} is already a book of format {book.version}: nothing to upgrade")
+    claim = f"a {book.width}x{book.height} book of lines of {book.connect} to depth {book.depth}"
+    keys, plies = enumerate_entries(book.width, book.height, book.connect, book.depth)
+    order = np.argsort(keys, kind="stable")
+    if keys.shape != book.keys.shape or not np.array_equal(keys[order], book.keys):
+        raise BookError(f"{name} does not hold the positions of {claim}, as its header says: its header is damaged")
+    stored = book.scores[np.searchsorted(book.keys, keys)]
+    leaves = int(np.count_nonzero(plies == plies[0])) if keys.shape[0] else 0
+    derived = derive_scores(book.width, book.height, book.connect, keys, plies, stored[:leaves])
+    if not np.array_equal(derived, stored):
+        wrong = int(np.count_nonzero(derived != stored))
+        raise BookError(f"{name} is not {claim}: {wrong} scores do not follow from the deepest ply's")
+    rng = np.random.default_rng(seed)
+    chosen = np.sort(rng.choice(leaves, size=min(samples, leaves), replace=False)) if leaves else np.zeros(0, dtype=np.int64)
+    solved = solve_part(BookJob(book.width, book.height, book.connect, table_bits), keys[chosen])
+    if not np.array_equal(solved, stored[chosen]):
+        wrong = int(np.count_nonzero(solved != stored[chosen]))
+        raise BookError(f"{name} is not {claim}: {wrong} of {chosen.shape[0]} entries solved again differ")
+    target = Path(source if out is None else out)
+    upgraded = Book.from_entries(book.width, book.height, book.connect, book.depth, book.keys, book.scores)
+    write_atomically(target, upgraded.to_bytes())
+    return UpgradeReport(target, book.version, len(book), int(chosen.shape[0]))

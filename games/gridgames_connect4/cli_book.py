@@ -1,4 +1,4 @@
-"""``gridgames connect4 book build|info|verify``: make, describe and check opening books (CLI layer: prints here)."""
+"""``gridgames connect4 book build|info|verify|upgrade``: make, describe, check and convert opening books (CLI layer: prints here)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
 
 
 def make_book_app() -> typer.Typer:
-    """The ``book`` sub-group: build, info, verify."""
+    """The ``book`` sub-group: build, info, verify, upgrade."""
     app = command_app("Opening books: build one with the solver, describe it, check it.", no_args_is_help=True)
 
     @app.command("build")
@@ -152,6 +152,20 @@ def make_book_app() -> typer.Typer:
         typer.echo(f"{len(chosen) - len(wrong)} of {len(chosen)} entries right.")
         if wrong:
             raise typer.Exit(1)
+
+    @app.command("upgrade")
+    def upgrade(
+        file: Path = typer.Argument(..., help="A book file of format 1 or 2."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where to write the book in the current format [default: FILE itself]."),
+        sample: int = typer.Option(32, "--sample", parser=whole_number, help="How many entries of the deepest ply to solve again (at least 1)."),
+        seed: int = typer.Option(0, "--seed", parser=whole_number, help="Seed for the choice of entries."),
+    ) -> None:
+        """Check an older book against its header's board (every entry, and a sample solved again), then rewrite it."""
+        from gridgames_connect4.book_build import upgrade_legacy
+
+        report = upgrade_legacy(file, out, samples=sample, seed=seed)
+        typer.echo(f"Wrote {report.path}: {report.entries:,} positions, format {report.old_version} -> the current one "
+                   f"(every entry checked against the header's board, {report.solved} solved again).")
 
     return app
 

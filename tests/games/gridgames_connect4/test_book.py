@@ -378,6 +378,14 @@ def _damaged(books: dict[tuple[int, int], Path], tmp_path: Path, how: str) -> Pa
         data += b"\0"
     elif how == "key width":
         data[10] = 8
+    elif how == "height":  # the header names another board: 5x5 instead of 5x4 (the same key width)
+        data[12] = 5
+    elif how == "connect":
+        data[13] = 5
+    elif how == "depth":
+        data[14] = 5
+    elif how == "reserved":
+        data[60] = 1
     path = tmp_path / "bad.bin"
     path.write_bytes(bytes(data))
     return path
@@ -386,13 +394,17 @@ def _damaged(books: dict[tuple[int, int], Path], tmp_path: Path, how: str) -> Pa
 @pytest.mark.parametrize(
     ("how", "message"),
     [
-        ("flipped", "is corrupt: its entries do not match the header's checksum"),
+        ("flipped", "is corrupt: its header and entries do not match the header's checksum"),
+        ("height", "is corrupt: its header and entries do not match the header's checksum"),
+        ("connect", "is corrupt: its header and entries do not match the header's checksum"),
+        ("depth", "is corrupt: its header and entries do not match the header's checksum"),
+        ("reserved", "is corrupt: the header's reserved bytes are not zero"),
         ("truncated", "is truncated"),
         ("header only", "shorter than the 64-byte header"),
         ("magic", "is not a gridgames Connect Four book"),
         ("version", "newer gridgames"),
         ("extra", "bytes after its"),
-        ("key width", "has 8-byte keys; a version-2 book of 5x4 has 4-byte keys"),
+        ("key width", "has 8-byte keys; a version-3 book of 5x4 has 4-byte keys"),
     ],
 )
 def test_a_damaged_book_is_refused_in_one_line(books: dict[tuple[int, int], Path], tmp_path: Path, how: str, message: str) -> None:
@@ -410,7 +422,7 @@ def test_a_book_file_stores_keys_in_the_fewest_bytes_that_hold_the_board(
         books: dict[tuple[int, int], Path], width: int, height: int, key_bytes: int) -> None:
     data = books[width, height].read_bytes()
     book = Book.load(books[width, height])
-    assert (data[8], data[10]) == (2, key_bytes)
+    assert (data[8], data[10]) == (3, key_bytes)
     assert len(data) == HEADER_SIZE + len(book) * (key_bytes + 1) == book.file_size
     assert Book.from_bytes(data).keys.tolist() == sorted(set(book.keys.tolist()))
     highest = (1 << (height + 1) * width) - 1  # every bit of the board's bitboard: the widest key
@@ -420,23 +432,64 @@ def test_a_book_file_stores_keys_in_the_fewest_bytes_that_hold_the_board(
         Book.from_entries(width, height, 4, 1, np.array([highest + 1], dtype=np.uint64), np.array([0]))
 
 
-def test_a_version_1_book_still_loads_and_is_saved_as_version_2(books: dict[tuple[int, int], Path], tmp_path: Path) -> None:
+def _legacy_file(book: Book, version: int, path: Path, *, connect: int | None = None, height: int | None = None) -> Path:
+    """``book`` written as a file of format 1 (8-byte keys) or 2, whose checksum covers the entries only."""
     import hashlib
     import struct
 
+    key_bytes = 8 if version == 1 else (book.width * (book.height + 1) + 7) // 8
+    keys = book.keys.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :key_bytes].tobytes()
+    body = keys + book.scores.astype(np.int8).tobytes()
+    header = struct.pack("<8sHBBBBBxQ32s8x", b"GGC4BOOK", version, key_bytes, book.width, height or book.height,
+                         connect or book.connect, book.depth, len(book), hashlib.sha256(body).digest())
+    path.write_bytes(header + body)
+    return path
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_book_is_refused_until_upgraded_and_then_holds_the_same_entries(
+        books: dict[tuple[int, int], Path], tmp_path: Path, version: int) -> None:
     book = Book.load(books[5, 4])
-    body = book.keys.astype("<u8").tobytes() + book.scores.astype(np.int8).tobytes()
-    header = struct.pack("<8sHBBBBBxQ32s8x", b"GGC4BOOK", 1, 8, 5, 4, 4, book.depth, len(book),
-                         hashlib.sha256(body).digest())
-    old = tmp_path / "v1.bin"
-    old.write_bytes(header + body)
+    old = _legacy_file(book, version, tmp_path / f"v{version}.bin")
+    with pytest.raises(BookError, match=f"is a book of format {version}, whose checksum does not cover its header"):
+        Book.load(old)
+    result = runner.invoke(app, ["connect4", "analyze", "", "--book", str(old), "--width", "5", "--height", "4"])
+    assert result.exit_code == 2 and "connect4 book upgrade" in result.stderr and "Traceback" not in result.stderr
+    result = runner.invoke(app, ["connect4", "book", "upgrade", str(old), "--sample", "8"])
+    assert result.exit_code == 0, result.output
+    assert f"format {version} -> the current one" in result.stdout
     loaded = Book.load(old)
-    assert loaded.version == 1 and loaded.file_size == len(header + body)
-    assert np.array_equal(loaded.keys, book.keys) and np.array_equal(loaded.scores, book.scores)
-    assert loaded.score([2, 2]) == book.score([2, 2]) is not None
-    info = json.loads(runner.invoke(app, ["connect4", "book", "info", str(old), "--json"]).stdout)
-    assert (info["format"], info["bytes"], info["sha256"]) == (1, len(header + body), hashlib.sha256(body).hexdigest())
-    assert loaded.to_bytes() == books[5, 4].read_bytes()  # saved again: version 2, 4-byte keys, the same entries
+    assert loaded.version == 3 and np.array_equal(loaded.keys, book.keys) and np.array_equal(loaded.scores, book.scores)
+    assert old.read_bytes() == books[5, 4].read_bytes()  # the same bytes as a book built here
+    result = runner.invoke(app, ["connect4", "book", "upgrade", str(old)])
+    assert result.exit_code == 2 and "nothing to upgrade" in result.stderr
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"connect": 5}, "scores do not follow from the deepest ply's|entries solved again differ|does not hold the positions"),
+    ({"height": 5}, "does not hold the positions of a 5x5 book"),
+])
+def test_an_older_book_whose_header_names_another_board_is_refused_by_the_upgrade(
+        books: dict[tuple[int, int], Path], tmp_path: Path, change: dict[str, int], message: str) -> None:
+    old = _legacy_file(Book.load(books[5, 4]), 2, tmp_path / "lying.bin", **change)
+    before = old.read_bytes()
+    result = runner.invoke(app, ["connect4", "book", "upgrade", str(old), "--out", str(tmp_path / "new.bin")])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    import re
+
+    assert re.search(message, result.stderr), result.stderr
+    assert old.read_bytes() == before and not (tmp_path / "new.bin").exists()
+
+
+def test_a_book_whose_header_names_another_board_never_answers(books: dict[tuple[int, int], Path], tmp_path: Path) -> None:
+    """The issue's case: height 4 -> 5 on a 5x4 book answered five of twelve positions wrong; now it is refused."""
+    data = bytearray(books[5, 4].read_bytes())
+    data[12] = 5
+    (tmp_path / "5x5.bin").write_bytes(bytes(data))
+    result = runner.invoke(app, ["connect4", "analyze", "", "--book", str(tmp_path / "5x5.bin"), "--width", "5", "--height", "5", "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "do not match the header's checksum" in result.stderr
 
 
 def test_a_book_for_another_board_is_refused(books: dict[tuple[int, int], Path]) -> None:
