@@ -33,6 +33,7 @@ from gridgames.files import autosave_dir, latest_autosave, write_autosave
 from gridgames.game import Game, GameSpec, Player, State
 from gridgames.saves import SavedPlay, load_play, restore, save_play, to_json
 from gridgames.search.players import AI_KINDS, make_ai
+from gridgames.parsing import check_seconds
 
 __all__ = ["SEAT_KINDS", "TerminalPlay", "play_command", "play_in_terminal", "seat_flags", "show_command"]
 
@@ -131,8 +132,7 @@ def play_command(spec: GameSpec) -> Any:
 
 def _seats(game: Game, kinds: list[str], think: float, rng: random.Random) -> list[Player | None]:
     """One player per seat (None for a human); seats past the second are computer players."""
-    if not think > 0:
-        raise OptionError(f"--think must be a positive number of seconds, got {think}")
+    check_seconds(think)
     kinds = (kinds + ["ai"] * game.info.num_players)[: game.info.num_players]
     own = game.computer_levels()
     seats: list[Player | None] = []
@@ -290,6 +290,14 @@ def play_in_terminal(game: Game, seats: list[Player | None], *, name: str = "gam
     return TerminalPlay(name, options or {}, game.new_state(), seats, kinds).run()
 
 
+def _is_file(path: Path) -> bool:
+    """True when ``path`` names an existing file; False for text no file can have (too long, a NUL byte, ~nouser)."""
+    try:
+        return path.exists()
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
 def show_command(spec: GameSpec) -> Any:
     """The generic ``show`` command: replay a save file (or a notation string) move by move."""
     parameters = [
@@ -302,7 +310,7 @@ def show_command(spec: GameSpec) -> Any:
     def body(record: str, final: bool, **values: Any) -> int:
         options = _game_options(spec, values)
         path = Path(record).expanduser() if record else None
-        if path is not None and (path.exists() or record.endswith(".json")):
+        if path is not None and (_is_file(path) or record.endswith(".json")):
             saved = load_play(path)
             game, state = restore(spec, saved, source=record)
         else:

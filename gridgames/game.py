@@ -34,6 +34,7 @@ import numpy as np
 
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
 from gridgames.grid import Cell, Grid
+from gridgames.parsing import clip
 
 if TYPE_CHECKING:  # typer is only needed by game modules that bring their own commands
     import typer
@@ -133,7 +134,7 @@ class Game(ABC):
             try:
                 state.play(self.parse_move(part))
             except (InvalidMoveError, IllegalMoveError) as error:  # errors name the move: "move 3 ('x'): ..."
-                raise type(error)(f"move {i} ({part!r}): {error}") from None
+                raise type(error)(f"move {i} ({clip(part)!r}): {error}") from None
         return state
 
     def from_moves(self, moves: Sequence[Move]) -> State:

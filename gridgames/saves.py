@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ import attrs
 from gridgames.errors import GridGamesError, SaveFileError
 from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
 from gridgames.game import Game, GameKind, GameSpec, State
+from gridgames.parsing import check_seconds
 
 __all__ = ["FORMAT", "VERSION", "SEAT_KINDS", "SavedPlay", "from_json", "load_play", "read_save_header", "restore", "save_play", "to_json"]
 
@@ -128,8 +128,8 @@ def from_json(text: str, *, source: str = "the save file") -> SavedPlay:
     if not isinstance(seats, list) or not all(isinstance(s, str) and s.isidentifier() and len(s) <= 40 for s in seats):
         raise SaveFileError(f"{where}: 'seats' must list one player kind per player (such as {', '.join(SEAT_KINDS)}), not {seats!r}")
     think = data.get("think")
-    if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float)) or not (math.isfinite(think) and think > 0)):
-        raise SaveFileError(f"{where}: 'think' must be a positive number of seconds, not {think!r}")
+    if think is not None:
+        check_seconds(think, what=f"{where}: 'think'", error=SaveFileError)
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise SaveFileError(f"{where}: 'seed' must be a whole number, not {seed!r}")

@@ -37,6 +37,7 @@ from collections.abc import Callable
 
 from gridgames.errors import ShapeError
 from gridgames.grid import Cell
+from gridgames.parsing import parse_whole
 
 Cells = tuple[Cell, ...]
 """A shape's or a placement's cells: (row, col) pairs, sorted when normalised."""
@@ -479,7 +480,8 @@ def set_size(spec: str) -> tuple[int, str]:
     if match["word"] is not None:
         n = _SET_SIZES.get(match["word"])
     else:
-        n = int(match["n"] or match["eq"])
+        n = parse_whole(match["n"] or match["eq"], what=f"a piece set's size (sets go up to {MAX_GENERATED} squares)",
+                        error=TooLargeError)
     if kind is None or n is None or n < 1:
         raise ShapeError(f"unknown piece set {spec!r}; try e.g. 'pentominoes', '6-ominoes', 'one-sided tetrominoes'")
     _check_size(n, kind)

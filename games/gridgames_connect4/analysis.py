@@ -17,6 +17,7 @@ import attrs
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.errors import GameOverError, SolverError
+from gridgames.parsing import check_seconds
 
 
 @attrs.frozen
@@ -181,8 +182,8 @@ def analyze_position(
         assert outcome is not None
         ended = "a draw" if outcome.winner is None else f"{PLAYER_NAMES[outcome.winner]} won"
         raise GameOverError(f"the game is over ({ended}): there is nothing to analyze")
-    if think is not None and not think > 0:
-        raise SolverError(f"think must be a positive number of seconds, got {think!r}")
+    if think is not None:
+        check_seconds(think, what="think", error=SolverError)
     game = state.game
     if book is not None:  # the opening book answers the positions it covers, at once
         from gridgames_connect4.oracle import book_columns, check_book

@@ -27,6 +27,7 @@ from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import GridGamesError, OptionError, SolverError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
+from gridgames.parsing import check_seconds
 
 if TYPE_CHECKING:
     from rich.console import Console  # rich is imported when something is printed: `analyze --json` starts faster
@@ -398,8 +399,8 @@ def make_app() -> typer.Typer:
                 raise OptionError(f"no interrupted Connect Four game to resume (autosaves are kept in {autosave_dir()})")
         if first is not None and first.lower() not in PLAYER_NAMES:
             raise OptionError(f"--first must be red or yellow, not {first!r}")
-        if think is not None and not think > 0:
-            raise OptionError(f"--think must be a positive number of seconds, not {think!r}")
+        if think is not None:
+            check_seconds(think)
         state, first_colour, saved = _state_to_play(load, width, height, connect, first.lower() if first else None)
         kept = saved.seats if saved is not None else {}
         kinds = {
@@ -466,8 +467,8 @@ def make_app() -> typer.Typer:
         from gridgames_connect4.analysis import analyze_position
 
         check_parallel_options(jobs, scheduler)
-        if think is not None and not think > 0:
-            raise OptionError(f"--think must be a positive number of seconds, not {think!r}")
+        if think is not None:
+            check_seconds(think)
         if table_mb is not None and not 0.0625 <= table_mb <= 16384:
             raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
         state = Connect4(width, height, connect).from_notation(moves)

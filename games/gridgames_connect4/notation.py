@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from gridgames.errors import InvalidMoveError, NotationError
 from gridgames.grid import Cell, Direction, Grid
+from gridgames.parsing import clip, parse_whole
 
 SYMBOLS = "XO"
 """The picture characters of red (player 0) and yellow (player 1)."""
@@ -53,7 +54,7 @@ def parse_column(text: str, width: int) -> int:
         raise NotationError("an empty move: type a column number")
     if not token.isdigit() or not token.isascii():
         raise NotationError(f"{token!r} is not a column number (1 to {width})")
-    number = int(token)
+    number = parse_whole(token, what="a column number")
     if not 1 <= number <= width:
         raise column_range_error(number, width)
     return number - 1
@@ -79,13 +80,13 @@ def split_moves(text: str, width: int) -> list[str]:
             if not part:
                 raise NotationError(f"move {i} of {text!r} is empty (two commas in a row?)")
             if any(ch.isspace() for ch in part):
-                raise NotationError(f"move {i} of {text!r} ({part!r}) holds a space: separate moves with commas only")
+                raise NotationError(f"move {i} of {clip(text)!r} ({clip(part)!r}) holds a space: separate moves with commas only")
         return parts
     tokens = text.split()
     if width <= 9:
         return [ch for token in tokens for ch in token]
     for token in tokens:
-        if token.isdigit() and len(token) > 1 and not 1 <= int(token) <= width:
+        if token.isdigit() and len(token) > 1 and not 1 <= parse_whole(token, what="a column number") <= width:
             raise NotationError(
                 f"{token!r} is not a column of a board {width} wide: separate moves with commas, e.g. '4,4,10,1'"
             )

@@ -40,6 +40,7 @@ from gridgames_connect4.rules import Connect4, Connect4State
 from gridgames.errors import GameOverError, GridGamesError, OptionError
 from gridgames.search.negamax import NegamaxResult, search
 from gridgames.search.players import RandomPlayer
+from gridgames.parsing import check_seconds
 
 if TYPE_CHECKING:
     from gridgames_connect4.book import Book
@@ -324,8 +325,7 @@ def make_player(kind: str, game: Connect4, rng: random.Random | None = None, thi
     """A computer player of the given level (one of `KINDS`), thinking at most ``think`` seconds a move; hard and perfect use ``book``."""
     rng = rng if rng is not None else random.Random()
     book = _book_for(book, game)
-    if not isinstance(think, (int, float)) or not think > 0:
-        raise OptionError(f"the thinking time must be a positive number of seconds, not {think!r}")
+    check_seconds(think, what="the thinking time")
     medium = HeuristicPlayer("medium", MEDIUM_DEPTH, rng, think)
     if kind == "random":
         return RandomPlayer(rng=rng, note="")

@@ -26,6 +26,7 @@ from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZ
 from gridgames.errors import GridGamesError, SaveFileError
 from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
 from gridgames.saves import read_save_header
+from gridgames.parsing import check_seconds
 
 FORMAT = "gridgames-connect4"
 VERSION = 2
@@ -105,8 +106,8 @@ def from_json(text: str, *, source: str = "the save file") -> SavedGame:
     if not isinstance(seats, dict) or not set(seats) <= set(PLAYER_NAMES) or not all(k in SEAT_KINDS for k in seats.values()):
         raise SaveFileError(f"{where}: 'seats' must give red and yellow one of {', '.join(SEAT_KINDS)}, not {seats!r}")
     think = data.get("think")
-    if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float)) or not 0 < think < 1e6):
-        raise SaveFileError(f"{where}: 'think' must be a positive number of seconds, not {think!r}")
+    if think is not None:
+        check_seconds(think, what=f"{where}: 'think'", error=SaveFileError)
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise SaveFileError(f"{where}: 'seed' must be a whole number, not {seed!r}")

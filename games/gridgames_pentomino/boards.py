@@ -21,6 +21,7 @@ from attrs import frozen
 from gridgames.errors import PuzzleError
 from gridgames.files import MAX_PUZZLE_FILE_BYTES, read_user_text
 from gridgames.grid import Grid
+from gridgames.parsing import parse_whole
 
 DEFAULT_BOARD = "6x10"
 MAX_SIDE = 1000
@@ -75,7 +76,8 @@ class Board:
             return cls.preset(key)
         match = _RECT_RE.match(key)
         if match:
-            return cls.rectangle(int(match[1]), int(match[2]))
+            return cls.rectangle(parse_whole(match[1], what="a board's height", error=PuzzleError),
+                                 parse_whole(match[2], what="a board's width", error=PuzzleError))
         raise PuzzleError(f"unknown board {spec!r}: use a preset ({', '.join(PRESETS)}), HxW, or --board-file")
 
     @classmethod

@@ -24,6 +24,7 @@ from attrs import frozen
 from gridgames.errors import PuzzleError, ShapeError
 from gridgames.files import MAX_PUZZLE_FILE_BYTES, read_user_text
 from gridgames.lattices import Form, Lattice, cell_at, lattice_named, picture, read_picture
+from gridgames.parsing import parse_whole
 
 MAX_CELLS = 20000
 _PLANE_RE = re.compile(r"^\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*$")
@@ -108,17 +109,17 @@ class LatticeBoard:
             match = _BOX_RE.match(text)
             if not match:
                 raise PuzzleError(f"unknown board {spec!r} on the cubic lattice: use a preset ({', '.join(presets)}) or AxBxC")
-            sizes = [int(v) for v in match.groups()]
+            sizes = [parse_whole(v, what="a board's size", error=PuzzleError) for v in match.groups()]
             cls._check_size(sizes, spec)
             return cls(text, grid.name, box(*sizes))
         match = _PLANE_RE.match(text)
         if match:
-            rows, cols = int(match[1]), int(match[2])
+            rows, cols = (parse_whole(v, what="a board's size", error=PuzzleError) for v in (match[1], match[2]))
             cls._check_size([rows, cols, 2 if grid.name == "triangular" else 1], spec)
             return cls(text, grid.name, parallelogram(grid, rows, cols))
         match = _SIDE_RE.match(text)
         if match and not (match[1] == "triangle" and grid.name != "triangular"):
-            side = int(match[2])
+            side = parse_whole(match[2], what="a board's side", error=PuzzleError)
             cls._check_size([side, side, 6], spec)
             return cls(text, grid.name, (hexagon if match[1] == "hexagon" else triangle)(grid, side))
         shapes = "RxC, hexagon-N" + (", triangle-N" if grid.name == "triangular" else "")

@@ -43,6 +43,7 @@ from gridgames.pieces import LatticePiece
 from gridgames.shapes import PENTOMINOES
 
 from gridgames_pentomino.pieces import PieceCollection, block_head, check_name, text_blocks
+from gridgames.parsing import parse_whole
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -70,7 +71,7 @@ def family_size(lattice: Lattice, name: str) -> int | None:
         return found
     match = _NUMBERED.match(name)
     if match and match[2].startswith({"triangular": "iamond", "hexagonal": "hex", "cubic": "cube"}[lattice.name]):
-        return int(match[1])
+        return parse_whole(match[1], what="a family's size", error=ShapeError)
     return None
 
 

@@ -44,6 +44,7 @@ from gridgames.errors import PuzzleError, ShapeError
 from gridgames.files import MAX_PUZZLE_FILE_BYTES, read_user_text
 from gridgames.pieces import Piece
 from gridgames.shapes import Shape, TooLargeError, piece_set, set_area, set_size
+from gridgames.parsing import clip, parse_whole
 
 DEFAULT_PIECES = "pentominoes"
 
@@ -222,7 +223,7 @@ def _read_term(term: str) -> _Term:
     count = 1
     match = _COUNT_RE.match(term)
     if match:
-        term, count = match["item"], int(match["count"])
+        term, count = match["item"], parse_whole(match["count"], what=f"the count in {term[:40]!r}", error=PuzzleError)
         if count < 1:
             raise PuzzleError(f"bad count in {match.string!r}: a count must be at least 1")
     new_name = None
@@ -263,7 +264,7 @@ def _lookup(term: str) -> Piece:
         if found is not None:
             return found
     raise PuzzleError(
-        f"unknown piece or set {term!r}: try a set (pentominoes, tetrominoes, 6-ominoes) or a piece (F, O, tetromino:L)"
+        f"unknown piece or set {clip(term)!r}: try a set (pentominoes, tetrominoes, 6-ominoes) or a piece (F, O, tetromino:L)"
     )
 
 
@@ -297,7 +298,7 @@ def block_head(lines: list[str], first: int, source: str) -> tuple[str, int]:
     count = 1
     match = _COUNT_RE.match(head)
     if match:
-        head, count = match["item"], int(match["count"])
+        head, count = match["item"], parse_whole(match["count"], what=f"{source}, line {first}: the count", error=PuzzleError)
         if count < 1:
             raise PuzzleError(f"{source}, line {first}: a count must be at least 1")
     check_name(head, f"{source}, line {first}")

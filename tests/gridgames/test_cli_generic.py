@@ -98,7 +98,7 @@ def test_game_options_reach_the_game() -> None:
         (["play", "mnk", "--k", "9"], "k must be from 1 to the longer side"),
         (["play", "mnk", "--x", "genius"], "unknown player kind 'genius'"),
         (["play", "mnk", "--red", "human"], "No such option: --red"),
-        (["play", "mnk", "--think", "0"], "--think must be a positive number"),
+        (["play", "mnk", "--think", "0"], "--think must be a number of seconds above 0"),
         (["play", "nqueens"], "nqueens is a puzzle"),
         (["solve", "mnk"], "mnk is a turn-based game"),
         (["solve", "nqueens", "--n", "0"], "n must be an integer"),

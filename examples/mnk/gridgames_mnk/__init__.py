@@ -34,6 +34,7 @@ import numpy as np
 from gridgames.errors import IllegalMoveError, NotationError, OptionError
 from gridgames.game import GameInfo, GameKind, GameSpec, Game, Move, Option, Outcome, State, Termination
 from gridgames.grid import EMPTY, Direction, Grid
+from gridgames.parsing import parse_whole
 
 __all__ = ["MNKGame", "MNKState", "SPEC"]
 
@@ -85,7 +86,7 @@ class MNKGame(Game):
         if match is None:
             raise NotationError(f"a move is a column letter and a row number, such as 'b2', not {text!r}")
         column = ord(match.group(1).lower()) - ord("a")
-        row_from_bottom = int(match.group(2))
+        row_from_bottom = parse_whole(match.group(2), what="a row number")
         if not 0 <= column < self.width or not 1 <= row_from_bottom <= self.height:
             last = chr(ord("a") + self.width - 1)
             raise NotationError(f"{text.strip()!r} is off the board (columns a-{last}, rows 1-{self.height})")

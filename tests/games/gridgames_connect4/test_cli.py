@@ -193,7 +193,7 @@ def test_other_sizes_and_line_lengths() -> None:
         (["--first", "green"], "--first must be red or yellow"),
         (["--width", "11"], "--width must be a whole number from 4 to 10, not 11"),
         (["--connect", "2"], "--connect must be a whole number from 3 to 6"),
-        (["--think", "0"], "--think must be a positive number"),
+        (["--think", "0"], "--think must be a number of seconds above 0"),
         (["--load", "/no/such/file.json"], "cannot read save file '/no/such/file.json': no such file"),
     ],
 )

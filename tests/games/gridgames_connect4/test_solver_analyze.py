@@ -159,7 +159,7 @@ def test_enough_think_gives_the_exact_answer_and_table_mb_sizes_the_table() -> N
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--think", "0"], "--think must be a positive number"), (["--table-mb", "0"], "--table-mb must be between")],
+    [(["--think", "0"], "--think must be a number of seconds above 0"), (["--table-mb", "0"], "--table-mb must be between")],
 )
 def test_bad_think_or_table_size_is_a_one_line_error(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["connect4", "analyze", MOVES, *args])

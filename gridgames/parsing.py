@@ -1,0 +1,62 @@
+"""Whole numbers in user text, read in one place with a bound on their length before conversion.
+
+Python refuses to convert a string of more than 4,300 digits with a bare ``ValueError``
+(and a long one costs time before that). Every number in a move, a board or piece spec,
+a save or an option is read here instead, so such input gets the caller's own error class
+and a one-line message naming what was wrong.
+
+>>> parse_whole("12", what="a column")
+12
+>>> parse_whole("9" * 40, what="a column")
+Traceback (most recent call last):
+    ...
+gridgames.errors.NotationError: a column has 40 digits: at most 18 are read
+"""
+
+from __future__ import annotations
+
+import math
+
+from gridgames.errors import GridGamesError, NotationError, OptionError
+
+__all__ = ["MAX_DIGITS", "MAX_SECONDS", "check_seconds", "clip", "parse_whole"]
+
+MAX_DIGITS = 18
+"""The most digits a whole number in user text may have (every such number the games read fits in 64 bits)."""
+
+
+def parse_whole(text: str, *, what: str = "a number", error: type[GridGamesError] = NotationError,
+                max_digits: int = MAX_DIGITS) -> int:
+    """The whole number ``text`` stands for (ASCII digits, an optional sign), else ``error`` naming ``what``."""
+    digits = text.strip()
+    body = digits[1:] if digits[:1] in "+-" else digits
+    if not (body.isascii() and body.isdigit()):
+        raise error(f"{what} must be a whole number, not {clip(text)!r}")
+    if len(body) > max_digits:
+        raise error(f"{what} has {len(body):,} digits: at most {max_digits} are read")
+    return int(digits)
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for a message (a 5,000-digit move is not printed whole)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+MAX_SECONDS = 86_400.0
+"""The longest time budget accepted anywhere (a day): beyond it a deadline overflows the clocks' arithmetic."""
+
+
+def check_seconds(value: object, *, what: str = "--think", error: type[GridGamesError] = OptionError) -> float:
+    """``value`` as a time budget in seconds: a finite number above 0 and at most `MAX_SECONDS`, else ``error``.
+
+    >>> check_seconds(2)
+    2.0
+    >>> check_seconds(1e308)
+    Traceback (most recent call last):
+        ...
+    gridgames.errors.OptionError: --think must be a number of seconds above 0 and at most 86400, not 1e+308
+    """
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if number is None or not math.isfinite(number) or not 0 < number <= MAX_SECONDS:
+        raise error(f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:.0f}, not {value!r}")
+    return float(number)
