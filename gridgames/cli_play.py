@@ -27,7 +27,7 @@ from typing import Any, Optional
 import attrs
 import typer
 
-from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help
+from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help, _typed_game_options
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 from gridgames.game import Game, GameSpec, Player, State
@@ -106,7 +106,7 @@ def play_command(spec: GameSpec) -> Any:
                 raise OptionError(f"no interrupted {spec.name} game to resume (autosaves are kept in {autosave_dir()})")
         if load is not None:
             saved = load_play(load)
-            for name, value in options.items():
+            for name, value in _typed_game_options(spec, options).items():  # defaults do not count as typed
                 if name in saved.options and saved.options[name] != value:
                     raise OptionError(f"{_flag(name)} {value} differs from the saved game's {saved.options[name]}; --load takes the game from the file")
             game, state = restore(spec, saved, source=str(load))

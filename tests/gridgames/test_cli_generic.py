@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -90,6 +91,32 @@ def test_computer_players_play_a_whole_game() -> None:
 def test_game_options_reach_the_game() -> None:
     output = _play(["--width", "4", "--height", "2", "--k", "2", "--first", "random", "--second", "random", "--seed", "2"], "")
     assert "  a b c d" in output and "\n2 " in output and "\n3 " not in output
+
+
+def test_a_saved_4x4_game_loads_without_retyping_its_options(tmp_path: Path) -> None:
+    path = tmp_path / "four.json"
+    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], f"b2\nc3\ns {path}\nq\n")
+    assert json.loads(path.read_text())["options"] == {"width": 4, "height": 4, "k": 3}
+    resumed = _play(["--load", str(path)], "q\n")  # the defaults (--width 3 --height 3) were not typed
+    assert resumed.startswith("4 . . . .\n") and "\n  a b c d\n" in resumed
+    assert "4 . . . .\n3 . . O .\n2 . X . ." in resumed
+    same = _play(["--load", str(path), "--width", "4", "--k", "3"], "q\n")  # typed and equal: fine
+    assert "4 . . . .\n3 . . O .\n2 . X . ." in same
+
+
+@pytest.mark.parametrize("typed", [["--width", "5"], ["--k", "4"], ["--height", "3"]])
+def test_a_typed_option_that_differs_from_the_saved_game_is_refused(tmp_path: Path, typed: list[str]) -> None:
+    path = tmp_path / "four.json"
+    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], f"b2\ns {path}\nq\n")
+    result = runner.invoke(app, ["play", "mnk", "--load", str(path), *typed], input="q\n")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert f"{typed[0]} {typed[1]} differs from the saved game's" in result.stderr
+
+
+def test_resume_loads_an_autosaved_4x4_game_without_retyping_its_options() -> None:
+    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], "d4\n")  # end of input autosaves
+    resumed = _play(["--resume"], "q\n")
+    assert "4 . . . X\n" in resumed
 
 
 @pytest.mark.parametrize(
