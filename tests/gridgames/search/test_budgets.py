@@ -1,0 +1,77 @@
+"""The generic AIs' budgets (issue 37): a time budget is honoured to within a move, even when moves are slow."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import attrs
+
+from gridgames.search.mcts import mcts
+from gridgames.search.negamax import search
+
+from gridgames_test_support.toy_games import Nim, NimState
+
+MOVE_SECONDS = 0.002  # each move costs this much CPU: a playout of a 60-stone pile is about 30 moves, 60 ms
+
+
+@attrs.frozen
+class SlowNim(Nim):
+    """Nim whose moves are slow and stamped with the time they started (in a list shared by every copy)."""
+
+    stones: int = 60
+    stamps: list[float] = attrs.field(factory=list, eq=False, hash=False)
+
+    def new_state(self) -> SlowNimState:
+        return SlowNimState(self)
+
+
+@attrs.define
+class SlowNimState(NimState):
+    """A Nim position whose moves take `MOVE_SECONDS` each."""
+
+    def play(self, move: int) -> None:
+        assert isinstance(self.game, SlowNim)
+        self.game.stamps.append(time.perf_counter())
+        until = time.process_time() + MOVE_SECONDS
+        while time.process_time() < until:
+            pass
+        super().play(move)
+
+    def copy(self) -> SlowNimState:
+        return SlowNimState(self.game, list(self.moves))
+
+
+def _moves_after(stamps: list[float], deadline: float) -> int:
+    return sum(stamp > deadline for stamp in stamps)
+
+
+def test_mcts_plays_no_move_past_its_deadline_with_slow_playouts() -> None:
+    game = SlowNim()
+    budget = 0.25
+    deadline = time.perf_counter() + budget
+    result = mcts(game.new_state(), seconds=budget, rng=random.Random(1))
+    late = _moves_after(game.stamps, deadline)
+    # Before: the clock was read every 16 playouts, so up to 15 playouts (hundreds of moves) ran past the deadline.
+    assert late <= 1, f"{late} moves played after the deadline"
+    assert result.iterations >= 1 and result.visits >= 1
+
+
+def test_mcts_counts_only_whole_playouts_and_keeps_the_first_one() -> None:
+    game = SlowNim(stones=60)
+    result = mcts(game.new_state(), seconds=1e-6, rng=random.Random(2))  # the deadline passes during the first playout
+    assert result.iterations == 1 and result.visits == 1  # the first iteration always completes
+
+
+def test_negamax_searches_no_position_past_its_deadline_with_slow_moves() -> None:
+    game = SlowNim(stones=60)
+    budget = 0.25
+    state = game.new_state()
+    search(state, seconds=0.0001, max_depth=1)  # depth 1 always completes; warm up
+    game.stamps.clear()
+    deadline = time.perf_counter() + budget
+    result = search(state, seconds=budget)
+    late = _moves_after(game.stamps, deadline)
+    # Before: the clock was read every 256 positions, about 0.5 s of moves here.
+    assert late <= 2, f"{late} moves played after the deadline"
+    assert result.stopped and result.depth >= 2
