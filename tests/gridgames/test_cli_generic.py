@@ -119,6 +119,24 @@ def test_resume_loads_an_autosaved_4x4_game_without_retyping_its_options() -> No
     assert "4 . . . X\n" in resumed
 
 
+def _moves_line(output: str) -> str:
+    return next(line for line in output.splitlines() if line.startswith("moves: "))
+
+
+def test_the_same_seed_and_node_budget_give_the_same_game_on_every_run() -> None:
+    seats = ["--width", "4", "--height", "4", "--x", "mcts", "--o", "ai", "--seed", "4", "--nodes", "150"]
+    games = [_moves_line(_play(seats, "")) for _ in range(2)]
+    assert games[0] == games[1] and len(games[0].split()) >= 6
+
+
+def test_a_node_budget_is_saved_and_kept_by_load(tmp_path: Path) -> None:
+    path = tmp_path / "nodes.json"
+    _play(["--x", "human", "--o", "mcts", "--nodes", "40", "--seed", "1"], f"b2\ns {path}\nq\n")
+    assert json.loads(path.read_text())["nodes"] == 40
+    resumed = _play(["--load", str(path)], "a1\nq\n")
+    assert "mcts 40 playouts in " in resumed
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -126,6 +144,8 @@ def test_resume_loads_an_autosaved_4x4_game_without_retyping_its_options() -> No
         (["play", "mnk", "--x", "genius"], "unknown player kind 'genius'"),
         (["play", "mnk", "--red", "human"], "No such option: --red"),
         (["play", "mnk", "--think", "0"], "--think must be a positive number"),
+        (["play", "mnk", "--nodes", "0"], "node budget must be a whole number of at least 1"),
+        (["play", "mnk", "--nodes", "2.5"], "--nodes"),
         (["play", "nqueens"], "nqueens is a puzzle"),
         (["solve", "mnk"], "mnk is a turn-based game"),
         (["solve", "nqueens", "--n", "0"], "n must be an integer"),
