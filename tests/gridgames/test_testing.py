@@ -41,3 +41,34 @@ def test_check_spec_rejects_a_kind_that_does_not_match_the_object() -> None:
     spec = GameSpec("nim", "Take stones.", GameKind.PUZZLE, Nim)
     with pytest.raises(ConformanceError, match="puzzle spec must create a Puzzle"):
         check_spec(spec)
+
+
+def _calls(length: int) -> dict[str, int]:
+    from gridgames_test_support.toy_games import Walk
+
+    game = Walk(length)
+    check_game(game, playouts=1)
+    return game.calls
+
+
+def test_check_game_does_work_linear_in_the_games_length() -> None:
+    short, long = _calls(200), _calls(2000)
+    # Per ply: both legal moves parsed back, the move played, undone and played again, and played on a copy;
+    # then the notation of 8 prefixes spread over the game and of the first 8 moves rebuilt (from_notation),
+    # and the whole notation replayed once, move by move: about 7.5 parses and 8.5 plays per ply. Rebuilding
+    # the notation at every ply, as before, was length**2 / 2 parses and plays (2 million here).
+    for name in ("parse_move", "play"):
+        assert long[name] <= 12 * 2000, long
+        assert long[name] <= 11 * short[name], (short, long)  # ten times as long, ten times the work
+
+
+def test_check_game_still_checks_every_positions_notation_round_trip() -> None:
+    class Drifting(Nim):  # the notation is right for each move, but rebuilding the game lands elsewhere
+        def from_notation(self, text: str) -> NimState:
+            state = super().from_notation(text)
+            if len(state.moves) == 3:
+                state.moves[-1] = 0 if state.moves[-1] else 1
+            return state
+
+    with pytest.raises(ConformanceError, match="round-trip|differs"):
+        check_game(Drifting(12), playouts=5)
