@@ -233,6 +233,13 @@ class State(ABC):
         """Jupyter's picture of the position (`svg`)."""
         return self.svg()
 
+    def move_cells(self, move: Move) -> tuple[Cell, ...] | None:
+        """The board cells a click plays ``move`` on (a Lights Out press: the pressed cell), or None (the default).
+
+        With None the web page guesses them: the cells that go from empty to filled when ``move`` is played.
+        """
+        return None
+
     def check_playable(self, move: Move) -> None:
         """Raise `GameOverError` or `IllegalMoveError` unless ``move`` is legal now."""
         if self.is_over:
@@ -358,7 +365,15 @@ class Puzzle(ABC):
         return to_text(self.board, solution)
 
     def svg(self, solution: Solution, *, title: str = "") -> str:
-        """A standalone SVG picture of a solution: one colour per piece name, outlines, names written on the pieces."""
+        """A standalone SVG picture of a solution: one colour per piece name, outlines, names written on the pieces.
+
+        A puzzle that overrides `picture` gets that grid drawn instead: each cell's character of its text, on a
+        colour of its value (`gridgames.drawing.grid_svg`), as `to_text` shows the same grid.
+        """
+        if type(self).picture is not Puzzle.picture:  # the puzzle draws its own grid (givens, lit cells, queens)
+            from gridgames.drawing import grid_svg
+
+            return grid_svg(self.picture(solution), title=title)
         from gridgames.drawing import to_svg
 
         return to_svg(self.board, solution, title=title)
