@@ -310,7 +310,18 @@ class Placement:
 
 Solution = tuple[Placement, ...]
 ProgressCallback = Callable[[float, int], None]
-"""Called with (fraction of the search done, or NaN when unknown; solutions found so far)."""
+"""Called with (fraction of the search done, or NaN when unknown; solutions found so far); may raise `Cancelled`."""
+
+
+class Cancelled(KeyboardInterrupt):
+    """Raised by an ``on_progress`` callback to stop a search: the web page's Cancel button and time budget do so.
+
+    The rule for a puzzle: call ``on_progress`` often (every fraction of a second) from `Puzzle.solutions` and
+    `Puzzle.count`, and let it raise. `count` catches it and returns the count so far with ``partial=True``;
+    `solutions` may simply stop. It is a ``KeyboardInterrupt`` on purpose, so that one ``except
+    KeyboardInterrupt`` handles both it and Ctrl-C at the terminal, as gridgames' own engines do, and a plugin's
+    ``except Exception`` does not swallow it.
+    """
 
 
 @attrs.frozen
