@@ -222,3 +222,16 @@ def test_a_puzzle_without_its_own_picture_keeps_the_default_svg() -> None:
 
     svg = Plain().svg(next(Plain().solutions()))
     assert ">x</text>" in svg and ">Q</text>" not in svg
+
+
+# --- the terminal ------------------------------------------------------------------------------------------
+def test_a_one_player_game_is_played_at_the_terminal_from_a_script(one_player_registry: Registry) -> None:
+    from typer.testing import CliRunner
+
+    from gridgames.cli import app
+
+    result = CliRunner().invoke(app, ["play", "lightsout", "--size", "3", "--start", "a1 c3"], input="zz\nc3\nh\na1\n")
+    assert result.exit_code == 0, result.output
+    assert "not 'zz'; try again" in result.output and "hint: " in result.output
+    assert result.output.strip().splitlines()[-1] == "solver wins (every light is off after 2 presses)"
+    assert "moves: c3 a1" in result.output
