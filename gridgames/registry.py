@@ -48,7 +48,8 @@ PROBE_POLL_SECONDS = 0.05
 """How often the probe looks at the clocks of the imports under way."""
 
 PROBE_START_SECONDS = 20.0
-"""How long the probing child process may take to start (Python and gridgames itself, not a plugin)."""
+"""How long the probing child process may take to start (Python and gridgames itself, not a plugin; its waits
+for a CPU not counted, and at most `PLUGIN_WALL_FACTOR` times this of wall-clock time)."""
 
 OWN_DISTRIBUTION = "gridgames"
 """Entry points of this distribution (the built-in games) are trusted: loaded in this process."""
@@ -204,6 +205,12 @@ class _Child:
     waited: float | None = None  # its CPU wait at that moment (None: unknown)
     buffer: bytes = b""
 
+    def start_seconds(self, now: float) -> float:
+        """How long the child has taken to start so far (Python and gridgames), not counting its waits for a CPU."""
+        waited = _waiting_seconds(self.process.pid)  # the child's whole life: it began at 0
+        wall = now - self.spawned
+        return wall if waited is None else max(0.0, wall - waited)
+
     def import_seconds(self, now: float) -> float:
         """How long the plugin's import has taken so far, not counting the time the child waited for a CPU."""
         if self.started is None:
@@ -248,7 +255,8 @@ class _Probe:
     def _late(self, child: _Child, now: float) -> str | None:
         """Why the child is given up on now, or None while it may go on."""
         if child.started is None:
-            return "its probe did not start" if now - child.spawned > PROBE_START_SECONDS else None
+            slow = child.start_seconds(now) > PROBE_START_SECONDS or now - child.spawned > PROBE_START_SECONDS * PLUGIN_WALL_FACTOR
+            return "its probe did not start" if slow else None
         if child.import_seconds(now) > self.seconds or now - child.started > self.seconds * PLUGIN_WALL_FACTOR:
             return f"its import did not finish within {self.seconds:g} s"
         return None
