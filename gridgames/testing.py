@@ -56,8 +56,7 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
     """Play random games to the end, checking legality, undo, notation and the outcome at each step.
 
     The work is linear in a game's length: the notation round trip of every position is
-    checked once per playout, at its end, by replaying the whole game's notation move by
-    move against the pictures seen on the way (see `_check_notation`).
+    checked once per playout, at its end (see `_check_notation`).
     """
     info = game.info
     _require(info.num_players >= 1, "a game needs at least one player")
@@ -68,9 +67,12 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
         state = game.new_state()
         _require(state.history == (), "a new state must have an empty history")
         _require(state.outcome is None, "a new state must not be over")
-        pictures = []
+        pictures: list[str] = []
+        notations: dict[int, str] = {}
         for ply in range(info.max_game_length + 1):
             pictures.append(state.to_text())
+            if _sampled(ply):
+                notations[ply] = state.notation()
             _check_position(game, state)
             if state.is_over:
                 break
@@ -84,27 +86,37 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
             state.play(move)
         else:
             raise ConformanceError(f"a random game ran past max_game_length ({info.max_game_length})")
-        _check_notation(game, state, pictures)
+        notations[len(state.history)] = state.notation()
+        _check_notation(game, state, pictures, notations)
         _check_finished(game, state)
 
 
-def _check_notation(game: Game, state: State, pictures: list[str]) -> None:
-    """The whole game's notation round-trips, and so does every position's on the way (``pictures[i]``: after i moves).
+SAMPLED_PREFIXES = 8
+"""`check_game` rebuilds with `Game.from_notation` the notation of every position up to this many moves, then at
+each power of two and at the end (the other positions by one replay of the whole game's notation)."""
 
-    `Game.from_notation` rebuilds the first moves and a fixed number of prefixes spread over the game
-    (`_sample_plies`); the notation of the first i moves must be the first i parts of the whole game's
-    (checked on the same prefixes), so replaying the whole notation part by part rebuilds every position
-    the game went through: a bounded number of replays instead of one per ply.
+
+def _sampled(ply: int) -> bool:
+    """True when `check_game` keeps the notation of the position after ``ply`` moves for `Game.from_notation`."""
+    return ply <= SAMPLED_PREFIXES or ply & (ply - 1) == 0
+
+
+def _check_notation(game: Game, state: State, pictures: list[str], notations: dict[int, str]) -> None:
+    """Every position's notation round-trips (``pictures[i]``: the position after i moves; ``notations``: some of theirs).
+
+    `Game.from_notation` rebuilds each kept notation (a bounded share of the positions, see `_sampled`): as many
+    moves as replays there cost twice the game's length. Where the whole game's notation splits into one part
+    per move and each kept notation into the first parts of it (the game's notation is its moves' texts, as
+    `Game.join_notation` makes it), one replay of the whole notation part by part rebuilds every position the
+    game went through, each checked against its picture: one replay instead of one per ply.
     """
     history = state.history
-    notation = state.notation()
-    for ply in _sample_plies(len(history)):  # the game's own from_notation, on a bounded number of prefixes
-        _check_from_notation(game, game.join_notation(history[:ply]), history[:ply], pictures[ply])
+    for ply, notation in sorted(notations.items()):
+        _check_from_notation(game, notation, history[:ply], pictures[ply])
+    notation = notations[len(history)]
     parts = game.split_notation(notation)
-    _require(len(parts) == len(history), f"notation {notation!r} does not round-trip: {len(parts)} parts for {len(history)} moves")
-    for ply in _sample_plies(len(history)):
-        prefix = game.join_notation(history[:ply])
-        _require(game.split_notation(prefix) == parts[:ply], f"the notation of the first {ply} moves {prefix!r} does not begin the game's {notation!r}")
+    if len(parts) != len(history) or any(game.split_notation(text) != parts[:ply] for ply, text in notations.items()):
+        return  # a notation of its own (move numbers, comments): the kept positions were checked above
     replay = game.new_state()
     for ply, part in enumerate(parts):
         _require(replay.to_text() == pictures[ply], f"the position rebuilt from the notation of the first {ply} moves differs")
@@ -115,16 +127,6 @@ def _check_notation(game: Game, state: State, pictures: list[str]) -> None:
             raise ConformanceError(f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}): {error}") from None
         _require(move == history[ply], f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}) is {move}, not {history[ply]}")
     _require(replay.to_text() == pictures[-1], "the position rebuilt from its notation differs")
-
-
-SAMPLED_PREFIXES = 8
-"""`check_game` rebuilds with `Game.from_notation` every prefix of a game up to this many moves, and this many more spread over it."""
-
-
-def _sample_plies(length: int) -> list[int]:
-    """The prefixes of a game of ``length`` moves whose notation `check_game` rebuilds (all of a short game)."""
-    spread = {length * i // SAMPLED_PREFIXES for i in range(1, SAMPLED_PREFIXES + 1)}
-    return sorted({*range(min(length, SAMPLED_PREFIXES) + 1), *spread})
 
 
 def _check_from_notation(game: Game, notation: str, history: tuple[Move, ...], picture: str) -> None:
