@@ -4,7 +4,7 @@ The public API, in layers (each imports only those before it):
 
 * the board: `Grid`, `Direction`, `Cell` (`gridgames.grid`); shapes in `gridgames.shapes`;
 * the game protocol: `Game`, `State`, `Outcome`, `Termination`, `GameInfo`, `Player`,
-  `Puzzle`, `Placement`, `CountResult`, `GameSpec`, `Option`, `GameKind` (`gridgames.game`);
+  `Puzzle`, `Placement`, `CountResult`, `Cancelled`, `GameSpec`, `Option`, `GameKind` (`gridgames.game`);
 * the errors, all `GridGamesError` (and most `ValueError`): `gridgames.errors`;
 * generic search engines (`gridgames.search`: negamax, MCTS, exact cover, tiling, the
   parallel executor) and the AI factory `gridgames.search.players.make_ai`;
@@ -39,6 +39,7 @@ from gridgames.errors import (
     UnknownGameError,
 )
 from gridgames.game import (
+    Cancelled,
     CountResult,
     Game,
     GameInfo,
@@ -72,6 +73,7 @@ def __getattr__(name: str) -> str:
 
 
 __all__ = [
+    "Cancelled",
     "Cell",
     "CountResult",
     "Direction",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, Optional
 
 import typer
@@ -47,13 +48,38 @@ def _game_options(spec: GameSpec, values: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in chosen.items() if value is not None}
 
 
+def _typed_game_options(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any]:
+    """Those of ``options`` the user gave (on the command line or from the environment), not defaults.
+
+    A typer option's default looks like any other value to the command; click's context knows
+    where each value came from, and `_command` keeps the names given for the running command.
+    """
+    typed = _TYPED.get()
+    if typed is None:  # called outside a command made by `_command`: every value counts as given
+        return dict(options)
+    return {option.name: options[option.name] for i, option in enumerate(spec.options)
+            if f"game_option_{i}" in typed and option.name in options}  # fmt: skip
+
+
+_TYPED: ContextVar[frozenset[str] | None] = ContextVar("gridgames_typed_parameters", default=None)
+"""The parameters of the running generic command that the user gave (not left at their defaults)."""
+_DEFAULT_SOURCES = ("DEFAULT", "DEFAULT_MAP")  # click's ParameterSource names for values nobody typed
+
+
 def _command(name: str, help_text: str, parameters: list[inspect.Parameter], body: Callable[..., Any]) -> Any:
     """A click command (through typer) with the given parameters, calling ``body(**values)``."""
 
-    def command(**values: Any) -> Any:
-        return body(**values)
+    def command(_gridgames_context: typer.Context, **values: Any) -> Any:
+        sources = {name: _gridgames_context.get_parameter_source(name) for name in values}
+        typed = frozenset(name for name, source in sources.items() if source is not None and source.name not in _DEFAULT_SOURCES)
+        token = _TYPED.set(typed)
+        try:
+            return body(**values)
+        finally:
+            _TYPED.reset(token)
 
-    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    context = inspect.Parameter("_gridgames_context", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)
+    command.__signature__ = inspect.Signature([context, *parameters])  # type: ignore[attr-defined]
     command.__name__ = name
     command.__doc__ = help_text
     app = command_app()

@@ -11,7 +11,9 @@ human's commands from standard input, so it also runs from a script:
 * ``s FILE`` saves the game (`gridgames.saves`: options, moves, seats, think time, seed);
 * ``q`` quits.
 
-``--load FILE`` resumes a saved game with its seats, think time and seed (options given
+``--nodes N`` gives each computer move a fixed budget (negamax positions, MCTS playouts)
+instead of ``--think`` seconds: with ``--seed`` the same replies on every run and machine.
+``--load FILE`` resumes a saved game with its seats, think time, seed and node budget (options given
 on the command line win, except the game's own options, which must agree); ``--resume``
 the last autosave (written on Ctrl-C or end of input). ``gridgames GAME show RECORD``
 replays a save file (or a notation string) move by move.
@@ -19,6 +21,7 @@ replays a save file (or a notation string) move by move.
 
 from __future__ import annotations
 
+import inspect
 import random
 import sys
 from pathlib import Path
@@ -27,7 +30,8 @@ from typing import Any, Optional
 import attrs
 import typer
 
-from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help
+from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help, _typed_game_options
+from gridgames.cli_support import whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 from gridgames.game import Game, GameSpec, Player, State
@@ -39,7 +43,7 @@ __all__ = ["SEAT_KINDS", "TerminalPlay", "play_command", "play_in_terminal", "se
 
 SEAT_KINDS = ("human", *AI_KINDS)
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-PLAY_OPTIONS = ("think", "seed", "load", "resume", *ORDINALS)
+PLAY_OPTIONS = ("think", "seed", "nodes", "load", "resume", *ORDINALS)
 UNDO_WORDS = ("u", "undo")
 HINT_WORDS = ("h", "hint")
 SAVE_WORDS = ("s", "save")
@@ -57,7 +61,7 @@ def _slug(name: str) -> str:
 
 def seat_flags(spec: GameSpec, names: tuple[str, ...]) -> list[list[str]]:
     """Each seat's option names: the player's own name (``--x``, ``--vertical``) and its place (``--first``)."""
-    taken = {_flag(name) for name in ("think", "seed", "help", "load", "resume")} | {_flag(o.name) for o in spec.options}
+    taken = {_flag(name) for name in ("think", "seed", "nodes", "help", "load", "resume")} | {_flag(o.name) for o in spec.options}
     slugs = [_slug(name) for name in names]
     flags = []
     for i, slug in enumerate(slugs):
@@ -89,12 +93,15 @@ def play_command(spec: GameSpec) -> Any:
         *(p for _, p in seats),
         _keyword("think", None, Optional[float], "--think", help_text=f"seconds a computer player thinks per move [default: {DEFAULT_THINK}]"),
         _keyword("seed", None, Optional[int], "--seed", help_text="seed of the computer players' random choices"),
+        inspect.Parameter("nodes", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[int], default=typer.Option(
+            None, "--nodes", parser=whole_number, help="a fixed budget per computer move instead of --think: negamax "
+            "positions or MCTS playouts (with --seed, the same replies on every run)")),
         _keyword("load", None, Optional[Path], "--load", help_text="resume a game saved with 's FILE' (its seats, think time and seed too)"),
         _keyword("resume", False, bool, "--resume", help_text="resume the last interrupted game (autosaved on Ctrl-C or end of input)"),
         *_game_parameters(spec, PLAY_OPTIONS),
     ]
 
-    def body(think: float | None, seed: int | None, load: Path | None, resume: bool, **values: Any) -> int:
+    def body(think: float | None, seed: int | None, nodes: int | None, load: Path | None, resume: bool, **values: Any) -> int:
         given: list[str | None] = [None] * len(names)
         for i, parameter in seats:
             given[i] = values.pop(parameter.name)
@@ -107,7 +114,7 @@ def play_command(spec: GameSpec) -> Any:
                 raise OptionError(f"no interrupted {spec.name} game to resume (autosaves are kept in {autosave_dir()})")
         if load is not None:
             saved = load_play(load)
-            for name, value in options.items():
+            for name, value in _typed_game_options(spec, options).items():  # defaults do not count as typed
                 if name in saved.options and saved.options[name] != value:
                     raise OptionError(f"{_flag(name)} {value} differs from the saved game's {saved.options[name]}; --load takes the game from the file")
             game, state = restore(spec, saved, source=str(load))
@@ -116,6 +123,7 @@ def play_command(spec: GameSpec) -> Any:
             kinds = [g if g is not None else s for g, s in zip(given, saved_seats)]
             think = think if think is not None else saved.think
             seed = seed if seed is not None else saved.seed
+            nodes = nodes if nodes is not None else saved.nodes
         else:
             made = spec.make(**options)
             if not isinstance(made, Game):
@@ -123,14 +131,14 @@ def play_command(spec: GameSpec) -> Any:
             game, state, kinds = made, made.new_state(), given
         kinds = [k if k is not None else ("human" if i == 0 else "ai") for i, k in enumerate(kinds)]
         think = DEFAULT_THINK if think is None else think
-        players = _seats(game, kinds, think, random.Random(seed))
-        match = TerminalPlay(spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed)
+        players = _seats(game, kinds, think, random.Random(seed), nodes)
+        match = TerminalPlay(spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes)
         return match.run()
 
     return _command("play", _summary_help("Play", spec), parameters, body)
 
 
-def _seats(game: Game, kinds: list[str], think: float, rng: random.Random) -> list[Player | None]:
+def _seats(game: Game, kinds: list[str], think: float, rng: random.Random, nodes: int | None = None) -> list[Player | None]:
     """One player per seat (None for a human); seats past the second are computer players."""
     check_seconds(think)
     kinds = (kinds + ["ai"] * game.info.num_players)[: game.info.num_players]
@@ -140,7 +148,7 @@ def _seats(game: Game, kinds: list[str], think: float, rng: random.Random) -> li
         if kind in own:  # the game's own computer players (its API), before the generic ones
             seats.append(game.computer_player(kind, rng))
         elif kind in SEAT_KINDS:
-            seats.append(None if kind == "human" else make_ai(game, kind, seconds=think, rng=rng))
+            seats.append(None if kind == "human" else make_ai(game, kind, seconds=think, rng=rng, nodes=nodes))
         else:
             raise OptionError(f"unknown player kind {kind!r} (choose from {', '.join((*SEAT_KINDS, *own))})")
     return seats
@@ -185,10 +193,11 @@ class TerminalPlay:
     kinds: list[str] = attrs.field(factory=list)
     think: float = DEFAULT_THINK
     seed: int | None = None
+    nodes: int | None = None
 
     def record(self) -> SavedPlay:
         """The game as a save file holds it."""
-        return SavedPlay(self.name, self.options, self.state.notation(), tuple(self.kinds), self.think, self.seed)
+        return SavedPlay(self.name, self.options, self.state.notation(), tuple(self.kinds), self.think, self.seed, self.nodes)
 
     def keep(self) -> str:
         """Autosave an unfinished game; what happened, as one line for the player."""
@@ -206,7 +215,7 @@ class TerminalPlay:
         rng = random.Random(None if self.seed is None else self.seed + len(self.state.history))
         game = self.state.game
         levels = game.computer_levels()  # the game's own strongest player, else the generic AI
-        advisor = game.computer_player(levels[-1], rng) if levels else make_ai(game, "ai", seconds=min(self.think, 5.0), rng=rng)
+        advisor = game.computer_player(levels[-1], rng) if levels else make_ai(game, "ai", seconds=min(self.think, 5.0), rng=rng, nodes=self.nodes)
         move = advisor.choose(self.state.copy())
         note = getattr(advisor, "note", "")
         return f"hint: {self.state.game.format_move(move)} ({advisor.name}" + (f", {note})" if note else ")")

@@ -212,6 +212,35 @@ def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Ce
     return "\n".join(line for line in out if line) + "\n"
 
 
+def grid_svg(grid: Grid, *, title: str = "") -> str:
+    """A grid of values as SVG, as its text shows it: each value's character (`gridgames.grid.ALPHABET`) on a colour of its own; holes left out."""
+    from gridgames.grid import ALPHABET
+
+    width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f"<title>{escape(title)}</title>" if title else "",
+    ]
+    for r in range(grid.height):
+        for c in range(grid.width):
+            x, y, value = MARGIN + c * CELL, MARGIN + r * CELL, int(grid.cells[r, c])
+            if value < 0:
+                continue
+            char = ALPHABET[value - 1] if 0 < value <= len(ALPHABET) else ("" if value == 0 else str(value))
+            fill = piece_colour(char) if value > 0 else "#ffffff"
+            out.append(
+                f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" stroke-width="1" '
+                f'data-row="{r}" data-col="{c}"/>'
+            )
+            if char:
+                out.append(
+                    f'<text x="{x + CELL / 2:g}" y="{y + CELL / 2:g}" font-family="sans-serif" font-size="{CELL * 0.5:g}" '
+                    f'text-anchor="middle" dominant-baseline="central" fill="{letter_colour(fill)}">{escape(char)}</text>'
+                )
+    out.append("</svg>")
+    return "\n".join(line for line in out if line) + "\n"
+
+
 # ----------------------------------------------------------------------------------------------
 # the other lattices (gridgames.lattices): triangles, hexagons, and cubes as a row of layers
 # ----------------------------------------------------------------------------------------------

@@ -234,6 +234,13 @@ class State(ABC):
         """Jupyter's picture of the position (`svg`)."""
         return self.svg()
 
+    def move_cells(self, move: Move) -> tuple[Cell, ...] | None:
+        """The board cells a click plays ``move`` on (a Lights Out press: the pressed cell), or None (the default).
+
+        With None the web page guesses them: the cells that go from empty to filled when ``move`` is played.
+        """
+        return None
+
     def check_playable(self, move: Move) -> None:
         """Raise `GameOverError` or `IllegalMoveError` unless ``move`` is legal now."""
         if self.is_over:
@@ -304,7 +311,18 @@ class Placement:
 
 Solution = tuple[Placement, ...]
 ProgressCallback = Callable[[float, int], None]
-"""Called with (fraction of the search done, or NaN when unknown; solutions found so far)."""
+"""Called with (fraction of the search done, or NaN when unknown; solutions found so far); may raise `Cancelled`."""
+
+
+class Cancelled(KeyboardInterrupt):
+    """Raised by an ``on_progress`` callback to stop a search: the web page's Cancel button and time budget do so.
+
+    The rule for a puzzle: call ``on_progress`` often (every fraction of a second) from `Puzzle.solutions` and
+    `Puzzle.count`, and let it raise. `count` catches it and returns the count so far with ``partial=True``;
+    `solutions` may simply stop. It is a ``KeyboardInterrupt`` on purpose, so that one ``except
+    KeyboardInterrupt`` handles both it and Ctrl-C at the terminal, as gridgames' own engines do, and a plugin's
+    ``except Exception`` does not swallow it.
+    """
 
 
 @attrs.frozen
@@ -359,7 +377,15 @@ class Puzzle(ABC):
         return to_text(self.board, solution)
 
     def svg(self, solution: Solution, *, title: str = "") -> str:
-        """A standalone SVG picture of a solution: one colour per piece name, outlines, names written on the pieces."""
+        """A standalone SVG picture of a solution: one colour per piece name, outlines, names written on the pieces.
+
+        A puzzle that overrides `picture` gets that grid drawn instead: each cell's character of its text, on a
+        colour of its value (`gridgames.drawing.grid_svg`), as `to_text` shows the same grid.
+        """
+        if type(self).picture is not Puzzle.picture:  # the puzzle draws its own grid (givens, lit cells, queens)
+            from gridgames.drawing import grid_svg
+
+            return grid_svg(self.picture(solution), title=title)
         from gridgames.drawing import to_svg
 
         return to_svg(self.board, solution, title=title)

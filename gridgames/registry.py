@@ -4,7 +4,8 @@ Names are listed without importing any game; a game module is imported only when
 it is used. ``gridgames list`` shows summaries through `Registry.list_all`: gridgames'
 own games are loaded here, every other plugin is imported in a child process
 (`gridgames._plugin_probe`) whose output is discarded and which is killed when an
-import takes more than `PLUGIN_IMPORT_SECONDS`: a plugin that sleeps, exits or prints
+import takes more than `PLUGIN_IMPORT_SECONDS` (not counting the time it waits for a CPU;
+at most as many children at once as there are cores): a plugin that sleeps, exits or prints
 at import is listed as BROKEN with its reason, and cannot stall, end or pollute the
 listing. A subprocess rather than a thread because a thread can neither be stopped
 (a stalled import would keep running and could print later), nor catch ``os._exit``
@@ -36,10 +37,19 @@ from gridgames.game import GameSpec
 GROUP = "gridgames.games"
 
 PLUGIN_IMPORT_SECONDS = 2.0
-"""How long ``gridgames list`` lets a plugin's import take (env GRIDGAMES_PLUGIN_SECONDS) before listing it BROKEN."""
+"""How long ``gridgames list`` lets a plugin's import take (env GRIDGAMES_PLUGIN_SECONDS) before listing it BROKEN.
+
+Time the probing child spends waiting for a CPU on a busy machine does not count (Linux), see `_Probe`."""
+
+PLUGIN_WALL_FACTOR = 10.0
+"""A plugin's import is given up on after this many times `PLUGIN_IMPORT_SECONDS` of wall-clock time in any case."""
+
+PROBE_POLL_SECONDS = 0.05
+"""How often the probe looks at the clocks of the imports under way."""
 
 PROBE_START_SECONDS = 20.0
-"""How long the probing child process may take to start (Python and gridgames itself, not a plugin)."""
+"""How long the probing child process may take to start (Python and gridgames itself, not a plugin; its waits
+for a CPU not counted, and at most `PLUGIN_WALL_FACTOR` times this of wall-clock time)."""
 
 OWN_DISTRIBUTION = "gridgames"
 """Entry points of this distribution (the built-in games) are trusted: loaded in this process."""
@@ -166,12 +176,65 @@ def _plugin_seconds() -> float:
     return seconds if 0 < seconds < 3600 else PLUGIN_IMPORT_SECONDS
 
 
-class _Probe:
-    """Each plugin imported in a child process of its own, all at once; one that stalls or dies is reported broken."""
+def _probe_slots() -> int:
+    """How many plugin probes run at once: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
 
-    def __init__(self, entries: list[tuple[str, EntryPoint]], seconds: float) -> None:
+
+def _waiting_seconds(pid: int) -> float | None:
+    """How long the process has waited for a CPU in all (Linux's /proc/PID/schedstat), or None where unknown."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@attrs.define
+class _Child:
+    """One probing child process and the clocks of its plugin's import."""
+
+    name: str
+    ep: EntryPoint
+    process: subprocess.Popen[bytes]
+    spawned: float
+    started: float | None = None  # when the child began importing the plugin (monotonic)
+    waited: float | None = None  # its CPU wait at that moment (None: unknown)
+    buffer: bytes = b""
+
+    def start_seconds(self, now: float) -> float:
+        """How long the child has taken to start so far (Python and gridgames), not counting its waits for a CPU."""
+        waited = _waiting_seconds(self.process.pid)  # the child's whole life: it began at 0
+        wall = now - self.spawned
+        return wall if waited is None else max(0.0, wall - waited)
+
+    def import_seconds(self, now: float) -> float:
+        """How long the plugin's import has taken so far, not counting the time the child waited for a CPU."""
+        if self.started is None:
+            return 0.0
+        wall = now - self.started
+        waited = _waiting_seconds(self.process.pid) if self.waited is not None else None
+        return wall if waited is None or self.waited is None else max(0.0, wall - (waited - self.waited))
+
+
+class _Probe:
+    """Each plugin imported in a child process of its own, at most `_probe_slots` at once; one that stalls or dies is broken.
+
+    A plugin's import is timed from the moment its child starts importing it, without the time the child
+    waits for a CPU (on Linux): on a busy machine a healthy plugin is not called broken, while one that
+    sleeps or blocks is. ``seconds * PLUGIN_WALL_FACTOR`` of wall-clock time is the limit in any case.
+    """
+
+    def __init__(self, entries: list[tuple[str, EntryPoint]], seconds: float, slots: int | None = None) -> None:
         self.seconds = seconds
-        self.children = {name: (ep, self._start(name, ep)) for name, ep in entries}
+        self.queue = list(entries)
+        self.slots = slots if slots is not None else _probe_slots()
+        self.running: dict[int, _Child] = {}  # by the child's standard output's file descriptor
+        self.everyone: list[_Child] = []
+        self._fill()
 
     @staticmethod
     def _start(name: str, ep: EntryPoint) -> subprocess.Popen[bytes]:
@@ -181,52 +244,74 @@ class _Probe:
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
         )  # fmt: skip
 
+    def _fill(self) -> None:
+        """Start children for the plugins still to probe while slots are free."""
+        while self.queue and len(self.running) < self.slots:
+            name, ep = self.queue.pop(0)
+            child = _Child(name, ep, self._start(name, ep), time.monotonic())
+            self.everyone.append(child)
+            self.running[child.process.stdout.fileno()] = child  # type: ignore[union-attr]
+
+    def _late(self, child: _Child, now: float) -> str | None:
+        """Why the child is given up on now, or None while it may go on."""
+        if child.started is None:
+            slow = child.start_seconds(now) > PROBE_START_SECONDS or now - child.spawned > PROBE_START_SECONDS * PLUGIN_WALL_FACTOR
+            return "its probe did not start" if slow else None
+        if child.import_seconds(now) > self.seconds or now - child.started > self.seconds * PLUGIN_WALL_FACTOR:
+            return f"its import did not finish within {self.seconds:g} s"
+        return None
+
+    def _read(self, fd: int, child: _Child, listings: list[Listing], broken: list[BrokenPlugin]) -> bool:
+        """Read what the child wrote; True once it is done (listed or broken)."""
+        chunk = os.read(fd, 65536)
+        child.buffer += chunk
+        *lines, child.buffer = child.buffer.split(b"\n")
+        for line in lines:
+            message = json.loads(line)
+            if "start" in message:
+                child.started = time.monotonic()
+                child.waited = _waiting_seconds(child.process.pid)
+            elif "reason" in message:
+                broken.append(BrokenPlugin(child.name, _source(child.ep), message["reason"]))
+                return True
+            else:
+                listings.append(Listing(child.name, message["kind"], message["summary"]))
+                return True
+        if not chunk:  # the child ended without a result: the plugin ended it
+            child.process.wait(timeout=5)
+            broken.append(BrokenPlugin(child.name, _source(child.ep), f"its import ended the process (exit code {child.process.returncode})"))
+            return True
+        return False
+
+    def _finish(self, fd: int) -> None:
+        child = self.running.pop(fd)
+        child.process.kill()
+        child.process.wait()
+        self._fill()
+
     def collect(self) -> tuple[list[Listing], list[BrokenPlugin]]:
         """Every plugin's listing, or why it is broken (its import stalled, ended the process or failed)."""
         listings: list[Listing] = []
         broken: list[BrokenPlugin] = []
-        waiting = {child.stdout.fileno(): name for name, (_, child) in self.children.items()}  # type: ignore[union-attr]
-        buffers = {fd: b"" for fd in waiting}
-        deadlines = {name: time.monotonic() + PROBE_START_SECONDS for name in self.children}
-        started: set[str] = set()
         try:
-            while waiting:
+            while self.running:
                 now = time.monotonic()
-                for fd, name in list(waiting.items()):
-                    if now > deadlines[name]:
-                        del waiting[fd]
-                        what = f"its import did not finish within {self.seconds:g} s" if name in started else "its probe did not start"
-                        broken.append(BrokenPlugin(name, _source(self.children[name][0]), what))
-                if not waiting:
+                for fd, child in list(self.running.items()):
+                    reason = self._late(child, now)
+                    if reason is not None:
+                        broken.append(BrokenPlugin(child.name, _source(child.ep), reason))
+                        self._finish(fd)
+                if not self.running:
                     break
-                ready = select.select(list(waiting), [], [], max(0.0, min(deadlines[n] for n in waiting.values()) - now))[0]
-                for fd in ready:
-                    name = waiting[fd]
-                    chunk = os.read(fd, 65536)
-                    buffers[fd] += chunk
-                    *lines, buffers[fd] = buffers[fd].split(b"\n")
-                    for line in lines:
-                        message = json.loads(line)
-                        if "start" in message:
-                            started.add(name)
-                            deadlines[name] = time.monotonic() + self.seconds
-                        elif "reason" in message:
-                            broken.append(BrokenPlugin(name, _source(self.children[name][0]), message["reason"]))
-                            del waiting[fd]
-                        else:
-                            listings.append(Listing(name, message["kind"], message["summary"]))
-                            del waiting[fd]
-                    if not chunk and fd in waiting:  # the child ended without a result: the plugin ended it
-                        del waiting[fd]
-                        child = self.children[name][1]
-                        child.wait(timeout=5)
-                        broken.append(BrokenPlugin(name, _source(self.children[name][0]), f"its import ended the process (exit code {child.returncode})"))
+                for fd in select.select(list(self.running), [], [], PROBE_POLL_SECONDS)[0]:
+                    if self._read(fd, self.running[fd], listings, broken):
+                        self._finish(fd)
         finally:
-            for _, child in self.children.values():
-                child.kill()
-                child.wait()
-                if child.stdout is not None:
-                    child.stdout.close()
+            for child in self.everyone:
+                child.process.kill()
+                child.process.wait()
+                if child.process.stdout is not None:
+                    child.process.stdout.close()
         return listings, broken
 
 

@@ -6,6 +6,8 @@ A save file is a small JSON object (the game record that ``gridgames GAME show``
      "options": {"m": 3, "n": 3, "k": 3}, "moves": "b2 a1 c3",
      "seats": ["human", "ai"], "think": 1.0, "seed": 7}
 
+An optional ``"nodes": N`` keeps the computer players' node budget (``--nodes``).
+
 ``moves`` is the game's own notation (`State.notation`, read back with
 `Game.from_notation`); ``seats`` holds one player kind per player in turn order
 (``human``, a computer kind of `gridgames.search.players.AI_KINDS`, or one of the
@@ -56,6 +58,8 @@ class SavedPlay:
     seats: tuple[str, ...] = attrs.field(converter=tuple, default=())
     think: float | None = None
     seed: int | None = None
+    nodes: int | None = None
+    """The computer players' node budget (``--nodes``), when they played a fixed amount of work per move."""
 
 
 def to_json(saved: SavedPlay) -> str:
@@ -67,6 +71,8 @@ def to_json(saved: SavedPlay) -> str:
         data["think"] = saved.think
     if saved.seed is not None:
         data["seed"] = saved.seed
+    if saved.nodes is not None:
+        data["nodes"] = saved.nodes
     return json.dumps(data, indent=2) + "\n"
 
 
@@ -133,7 +139,10 @@ def from_json(text: str, *, source: str = "the save file") -> SavedPlay:
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise SaveFileError(f"{where}: 'seed' must be a whole number, not {seed!r}")
-    return SavedPlay(game, options, moves, tuple(seats), None if think is None else float(think), seed)
+    nodes = data.get("nodes")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise SaveFileError(f"{where}: 'nodes' must be a whole number of at least 1, not {nodes!r}")
+    return SavedPlay(game, options, moves, tuple(seats), None if think is None else float(think), seed, nodes)
 
 
 def restore(spec: GameSpec, saved: SavedPlay, *, source: str = "the save file") -> tuple[Game, State]:

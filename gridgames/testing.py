@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError
-from gridgames.game import Game, GameKind, GameSpec, Puzzle, State, Termination
+from gridgames.game import Game, GameKind, GameSpec, Move, Puzzle, State, Termination
 
 
 class ConformanceError(GridGamesError, AssertionError):
@@ -53,7 +53,11 @@ def check_spec(spec: GameSpec, *, playouts: int = 20, seed: int = 0, solution_li
 
 
 def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
-    """Play random games to the end, checking legality, undo, notation and the outcome at each step."""
+    """Play random games to the end, checking legality, undo, notation and the outcome at each step.
+
+    The work is linear in a game's length: the notation round trip of every position is
+    checked once per playout, at its end (see `_check_notation`).
+    """
     info = game.info
     _require(info.num_players >= 1, "a game needs at least one player")
     _require(len(info.player_names) == info.num_players, "player_names must name every player")
@@ -63,7 +67,12 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
         state = game.new_state()
         _require(state.history == (), "a new state must have an empty history")
         _require(state.outcome is None, "a new state must not be over")
+        pictures: list[str] = []
+        notations: dict[int, str] = {}
         for ply in range(info.max_game_length + 1):
+            pictures.append(state.to_text())
+            if _sampled(ply):
+                notations[ply] = state.notation()
             _check_position(game, state)
             if state.is_over:
                 break
@@ -77,13 +86,64 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
             state.play(move)
         else:
             raise ConformanceError(f"a random game ran past max_game_length ({info.max_game_length})")
+        notations[len(state.history)] = state.notation()
+        _check_notation(game, state, pictures, notations)
         _check_finished(game, state)
+
+
+SAMPLED_PREFIXES = 8
+"""`check_game` rebuilds with `Game.from_notation` the notation of every position up to this many moves, then at
+each power of two and at the end (the other positions by one replay of the whole game's notation)."""
+
+
+def _sampled(ply: int) -> bool:
+    """True when `check_game` keeps the notation of the position after ``ply`` moves for `Game.from_notation`."""
+    return ply <= SAMPLED_PREFIXES or ply & (ply - 1) == 0
+
+
+def _check_notation(game: Game, state: State, pictures: list[str], notations: dict[int, str]) -> None:
+    """Every position's notation round-trips (``pictures[i]``: the position after i moves; ``notations``: some of theirs).
+
+    `Game.from_notation` rebuilds each kept notation (a bounded share of the positions, see `_sampled`): as many
+    moves as replays there cost twice the game's length. Where the whole game's notation splits into one part
+    per move and each kept notation into the first parts of it (the game's notation is its moves' texts, as
+    `Game.join_notation` makes it), one replay of the whole notation part by part rebuilds every position the
+    game went through, each checked against its picture: one replay instead of one per ply.
+    """
+    history = state.history
+    for ply, notation in sorted(notations.items()):
+        _check_from_notation(game, notation, history[:ply], pictures[ply])
+    notation = notations[len(history)]
+    parts = game.split_notation(notation)
+    if len(parts) != len(history) or any(game.split_notation(text) != parts[:ply] for ply, text in notations.items()):
+        return  # a notation of its own (move numbers, comments): the kept positions were checked above
+    replay = game.new_state()
+    for ply, part in enumerate(parts):
+        _require(replay.to_text() == pictures[ply], f"the position rebuilt from the notation of the first {ply} moves differs")
+        try:
+            move = game.parse_move(part)
+            replay.play(move)
+        except (InvalidMoveError, IllegalMoveError) as error:
+            raise ConformanceError(f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}): {error}") from None
+        _require(move == history[ply], f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}) is {move}, not {history[ply]}")
+    _require(replay.to_text() == pictures[-1], "the position rebuilt from its notation differs")
+
+
+def _check_from_notation(game: Game, notation: str, history: tuple[Move, ...], picture: str) -> None:
+    """``game.from_notation(notation)`` rebuilds the game of ``history``, whose position's text is ``picture``."""
+    try:
+        replayed = game.from_notation(notation)
+    except (InvalidMoveError, IllegalMoveError) as error:
+        raise ConformanceError(f"notation {notation!r} does not round-trip: {error}") from None
+    _require(replayed.history == history, f"notation {notation!r} does not round-trip")
+    _require(replayed.to_text() == picture, "the position rebuilt from its notation differs")
 
 
 def _check_position(game: Game, state: State) -> None:
     info = game.info
     legal = list(state.legal_moves())
-    _require(len(legal) == len(set(legal)), "legal_moves repeats a move")
+    legal_set = set(legal)
+    _require(len(legal) == len(legal_set), "legal_moves repeats a move")
     if state.is_over:
         _require(not legal, "a finished game must have no legal moves")
         return
@@ -94,20 +154,17 @@ def _check_position(game: Game, state: State) -> None:
         _require(state.is_legal(move), f"is_legal({move}) disagrees with legal_moves")
         text = game.format_move(move)
         _require(game.parse_move(text) == move, f"move {move} does not round-trip through {text!r}")
-    replayed = game.from_notation(state.notation())
-    _require(replayed.history == state.history, f"notation {state.notation()!r} does not round-trip")
-    _require(replayed.to_text() == state.to_text(), "the position rebuilt from its notation differs")
     copy = state.copy()
     _require(_snapshot(copy) == _snapshot(state), "copy() differs from the original")
-    illegal = [m for m in range(info.num_actions) if m not in set(legal)]
-    if illegal:
+    illegal = next((m for m in range(info.num_actions) if m not in legal_set), None)
+    if illegal is not None:
         before = _snapshot(state)
         try:
-            state.play(illegal[0])
+            state.play(illegal)
         except (IllegalMoveError, InvalidMoveError):
             pass
         else:
-            raise ConformanceError(f"play accepted the illegal move {illegal[0]}")
+            raise ConformanceError(f"play accepted the illegal move {illegal}")
         _require(_snapshot(state) == before, "a refused move changed the state")
     copy.play(legal[0])
     _require(_snapshot(state) != _snapshot(copy), "playing on a copy changed the original (or nothing)")

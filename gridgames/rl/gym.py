@@ -2,7 +2,9 @@
 
 ``gym_env(name, opponent="medium", seat=0, **options)``: the agent plays seat ``seat``
 (0 moves first) of the two-player game ``name``; the computer plays the other seat at
-level ``opponent``. Levels are the game's own (`Game.computer_levels`; Connect Four:
+level ``opponent``. In a one-player game (a puzzle played move by move, such as Lights
+Out) the agent plays every move and there is no opponent (``opponent`` is not used);
+the reward at the end is the outcome's value for the agent (+1 when it won, 0 otherwise). Levels are the game's own (`Game.computer_levels`; Connect Four:
 random, easy, medium, hard, perfect) or, for a game without any, the generic ones in
 `GENERIC_LEVELS`: ``random``, and the generic AI (negamax with the game's evaluation,
 else Monte Carlo tree search) at three fixed search budgets, ``easy``, ``medium`` and
@@ -66,7 +68,7 @@ def make_opponent(game: Game, level: str, rng: random.Random) -> Player:
 
 
 class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
-    """A two-player gridgames game as a single-agent Gymnasium environment against a computer player."""
+    """A gridgames game as a single-agent Gymnasium environment: against a computer player, or alone in a one-player game."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
@@ -83,11 +85,12 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
     ) -> None:
         """The game ``game_name`` (with its ``options``), the agent in ``seat``, the computer at level ``opponent``."""
         self.game = load_turn_based(game_name, options)
-        if self.game.info.num_players != 2:
-            raise OptionError(f"{game_name} has {self.game.info.num_players} players; gym_env needs a two-player game")
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise OptionError(f"seat must be 0 (moves first) or 1, not {seat!r}")
-        if opponent not in levels(self.game):
+        players = self.game.info.num_players
+        if players not in (1, 2):
+            raise OptionError(f"{game_name} has {players} players; gym_env needs a one- or two-player game")
+        if seat not in range(players) or isinstance(seat, bool):
+            raise OptionError(f"seat must be 0 (moves first) or 1, not {seat!r}" if players == 2 else f"seat must be 0 in a one-player game, not {seat!r}")
+        if players == 2 and opponent not in levels(self.game):
             raise OptionError(f"unknown opponent {opponent!r} (choose from {', '.join(levels(self.game))})")
         self.opponent_level = opponent
         self.seat = seat
@@ -98,14 +101,14 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         self.judge = Judge(self.game, judge_table_bits) if judge else None
         self.state: State = self.game.new_state()
         self._over = True  # until the first reset
-        self.opponent: Player = make_opponent(self.game, opponent, random.Random(0))
+        self.opponent: Player | None = make_opponent(self.game, opponent, random.Random(0)) if players == 2 else None
 
     def _observation(self) -> dict[str, np.ndarray]:
         return self._observer.observe(self.state, self.seat)
 
     def _reply(self) -> None:
         """The computer's moves until it is the agent's turn or the game is over."""
-        while self.state.outcome is None and self.state.current_player != self.seat:
+        while self.opponent is not None and self.state.outcome is None and self.state.current_player != self.seat:
             self.state.play(self.opponent.choose(self.state))
 
     def _score_info(self) -> dict[str, Any]:
@@ -115,7 +118,8 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         """A new game (after ``options["moves"]`` if given), then the computer's moves until the agent's turn; ``seed`` makes it repeatable."""
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
-        self.opponent = make_opponent(self.game, self.opponent_level, rng)
+        if self.opponent is not None:
+            self.opponent = make_opponent(self.game, self.opponent_level, rng)
         self.state = start_state(self.game, options)
         self._reply()
         self._over = False
@@ -143,7 +147,7 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
 
     def render(self) -> str | np.ndarray | None:
         """The position as text (``ansi``) or RGB pixels (``rgb_array``); None without a render mode."""
-        return render(self.state, self.render_mode, ["agent" if s == self.seat else "computer" for s in (0, 1)])
+        return render(self.state, self.render_mode, ["agent" if s == self.seat else "computer" for s in range(self.game.info.num_players)])
 
     def close(self) -> None:
         """Nothing to release."""

@@ -3,6 +3,9 @@
 `make_ai` picks the generic computer player for a game: negamax (`gridgames.search.negamax`)
 when the game has an evaluation (and two players, zero-sum), Monte Carlo tree search
 (`gridgames.search.mcts`) otherwise; ``"random"`` plays a uniformly random legal move.
+A player thinks for ``seconds`` per move, or, given ``nodes``, does a fixed amount of work
+instead (negamax: that many positions; MCTS: that many playouts, each adding one tree node),
+so that with a seeded ``rng`` it plays the same moves on every run and every machine.
 
 >>> AI_KINDS
 ('ai', 'negamax', 'mcts', 'random')
@@ -47,12 +50,22 @@ def has_evaluation(game: Game) -> bool:
 
 
 def make_ai(
-    state_or_game: State | Game, kind: str = "ai", *, seconds: float = 1.0, rng: random.Random | None = None
+    state_or_game: State | Game,
+    kind: str = "ai",
+    *,
+    seconds: float = 1.0,
+    rng: random.Random | None = None,
+    nodes: int | None = None,
 ) -> Player:
-    """A computer player: "negamax", "mcts", "random", or "ai" (negamax if the game has an evaluation, else MCTS)."""
+    """A computer player: "negamax", "mcts", "random", or "ai" (negamax if the game has an evaluation, else MCTS).
+
+    ``nodes`` replaces the time budget by a fixed one (negamax positions, MCTS playouts): reproducible with ``rng``.
+    """
     game = state_or_game if isinstance(state_or_game, Game) else state_or_game.game
     if kind not in AI_KINDS:
         raise OptionError(f"unknown computer player {kind!r} (choose from {', '.join(AI_KINDS)})")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise OptionError(f"the node budget must be a whole number of at least 1, not {nodes!r}")
     if kind == "ai":
         info = game.info
         two_player = info.num_players == 2 and info.zero_sum
@@ -60,7 +73,11 @@ def make_ai(
     if kind == "negamax":
         if game.info.num_players != 2:
             raise OptionError(f"negamax plays two-player games; this one has {game.info.num_players} players")
+        if nodes is not None:
+            return NegamaxPlayer(name="negamax", seconds=None, max_nodes=nodes, rng=rng)
         return NegamaxPlayer(name="negamax", seconds=seconds, rng=rng)
     if kind == "mcts":
+        if nodes is not None:
+            return MCTSPlayer(name="mcts", seconds=None, iterations=nodes, rng=rng)
         return MCTSPlayer(name="mcts", seconds=seconds, rng=rng)
     return RandomPlayer(rng=rng or random.Random())

@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 
 from gridgames.errors import GridGamesError
+from gridgames.game import Cancelled
 
 __all__ = ["Budget", "Job", "JobCancelled", "JobPool", "ServerBusyError"]
 
@@ -31,8 +32,8 @@ MAX_KEPT_JOBS = 1000
 """Finished jobs kept for their pages to read (the oldest are forgotten first)."""
 
 
-class JobCancelled(KeyboardInterrupt):
-    """Raised inside a job to stop it (a KeyboardInterrupt, so searches return what they found so far)."""
+class JobCancelled(Cancelled):
+    """Raised inside a job to stop it: a `gridgames.game.Cancelled` (a KeyboardInterrupt, so searches return what they found so far)."""
 
 
 class ServerBusyError(GridGamesError):

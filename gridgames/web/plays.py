@@ -113,21 +113,31 @@ def redo(play: Play) -> None:
 
 
 def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
+    """Each legal move's click targets: the web hook's, else the game's `State.move_cells`, else a guess from the board."""
     if has(hooks, "move_targets"):
         return {int(m): [(int(r), int(c)) for r, c in cells] for m, cells in hooks.move_targets(state).items()}
     grid = state.board()
-    if grid is None:
-        return {}
-    before = grid.cells.copy()
+    before = grid.cells.copy() if grid is not None else None
     targets: dict[Move, list[tuple[int, int]]] = {}
     for move in list(state.legal_moves())[:MAX_TARGETS]:
-        after = state.copy()
-        after.play(move)
-        board = after.board()
-        if board is not None:
-            changed = np.argwhere((before == 0) & (board.cells != 0))
-            targets[move] = [(int(r), int(c)) for r, c in changed]
+        declared = state.move_cells(move)
+        if declared is not None:  # the game says where its move is played (a Lights Out press: its own cell)
+            targets[move] = [(int(r), int(c)) for r, c in declared]
+        elif before is not None:
+            guessed = _guessed_cells(state, move, before)
+            if guessed is not None:
+                targets[move] = guessed
     return targets
+
+
+def _guessed_cells(state: State, move: Move, before: np.ndarray) -> list[tuple[int, int]] | None:
+    """The cells that go from empty to filled when ``move`` is played (None when the position has no board then)."""
+    after = state.copy()
+    after.play(move)
+    board = after.board()
+    if board is None:
+        return None
+    return [(int(r), int(c)) for r, c in np.argwhere((before == 0) & (board.cells != 0))]
 
 
 def player_styles(play: Play, hooks: Any) -> list[tuple[str, int]]:

@@ -57,3 +57,25 @@ def test_the_guides_game_is_the_one_it_describes(guide_namespace: dict[str, obje
     state = game.from_notation("a1")  # type: ignore[union-attr]
     assert state.to_text() == "V.\nV.\n.."
     assert [game.format_move(m) for m in state.legal_moves()] == ["a3"]  # type: ignore[union-attr]  # flat: only the bottom row
+
+
+def test_the_guides_own_puzzle_stops_with_a_partial_count_when_the_web_cancels_it(guide_namespace: dict[str, object]) -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from gridgames.game import Cancelled
+    from gridgames.web.jobs import Budget, JobCancelled
+
+    assert issubclass(JobCancelled, Cancelled) and issubclass(Cancelled, KeyboardInterrupt)
+    puzzle = guide_namespace["LatinSquares"](4)  # type: ignore[operator]
+    budget = Budget(seconds=60.0)
+    seen: list[int] = []
+
+    def progress(fraction: float, found: int) -> None:  # what the web's count job passes (gridgames.web.puzzles)
+        seen.append(found)
+        if found >= 100:
+            budget.cancelled.set()  # the page's Cancel button
+        budget.check()
+
+    result = puzzle.count(on_progress=progress)
+    assert result.partial and 100 <= result.count < 576 and result.count == seen[-1]
+    assert budget.stopped == "cancelled"
+    assert puzzle.count().count == 576 and not puzzle.count().partial

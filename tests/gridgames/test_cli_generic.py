@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -92,6 +93,50 @@ def test_game_options_reach_the_game() -> None:
     assert "  a b c d" in output and "\n2 " in output and "\n3 " not in output
 
 
+def test_a_saved_4x4_game_loads_without_retyping_its_options(tmp_path: Path) -> None:
+    path = tmp_path / "four.json"
+    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], f"b2\nc3\ns {path}\nq\n")
+    assert json.loads(path.read_text())["options"] == {"width": 4, "height": 4, "k": 3}
+    resumed = _play(["--load", str(path)], "q\n")  # the defaults (--width 3 --height 3) were not typed
+    assert resumed.startswith("4 . . . .\n") and "\n  a b c d\n" in resumed
+    assert "4 . . . .\n3 . . O .\n2 . X . ." in resumed
+    same = _play(["--load", str(path), "--width", "4", "--k", "3"], "q\n")  # typed and equal: fine
+    assert "4 . . . .\n3 . . O .\n2 . X . ." in same
+
+
+@pytest.mark.parametrize("typed", [["--width", "5"], ["--k", "4"], ["--height", "3"]])
+def test_a_typed_option_that_differs_from_the_saved_game_is_refused(tmp_path: Path, typed: list[str]) -> None:
+    path = tmp_path / "four.json"
+    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], f"b2\ns {path}\nq\n")
+    result = runner.invoke(app, ["play", "mnk", "--load", str(path), *typed], input="q\n")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert f"{typed[0]} {typed[1]} differs from the saved game's" in result.stderr
+
+
+def test_resume_loads_an_autosaved_4x4_game_without_retyping_its_options() -> None:
+    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], "d4\n")  # end of input autosaves
+    resumed = _play(["--resume"], "q\n")
+    assert "4 . . . X\n" in resumed
+
+
+def _moves_line(output: str) -> str:
+    return next(line for line in output.splitlines() if line.startswith("moves: "))
+
+
+def test_the_same_seed_and_node_budget_give_the_same_game_on_every_run() -> None:
+    seats = ["--width", "4", "--height", "4", "--x", "mcts", "--o", "ai", "--seed", "4", "--nodes", "150"]
+    games = [_moves_line(_play(seats, "")) for _ in range(2)]
+    assert games[0] == games[1] and len(games[0].split()) >= 6
+
+
+def test_a_node_budget_is_saved_and_kept_by_load(tmp_path: Path) -> None:
+    path = tmp_path / "nodes.json"
+    _play(["--x", "human", "--o", "mcts", "--nodes", "40", "--seed", "1"], f"b2\ns {path}\nq\n")
+    assert json.loads(path.read_text())["nodes"] == 40
+    resumed = _play(["--load", str(path)], "a1\nq\n")
+    assert "mcts 40 playouts in " in resumed
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -99,6 +144,8 @@ def test_game_options_reach_the_game() -> None:
         (["play", "mnk", "--x", "genius"], "unknown player kind 'genius'"),
         (["play", "mnk", "--red", "human"], "No such option: --red"),
         (["play", "mnk", "--think", "0"], "--think must be a number of seconds above 0"),
+        (["play", "mnk", "--nodes", "0"], "node budget must be a whole number of at least 1"),
+        (["play", "mnk", "--nodes", "2.5"], "--nodes"),
         (["play", "nqueens"], "nqueens is a puzzle"),
         (["solve", "mnk"], "mnk is a turn-based game"),
         (["solve", "nqueens", "--n", "0"], "n must be an integer"),

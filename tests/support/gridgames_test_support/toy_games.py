@@ -81,3 +81,74 @@ WRONG_OBJECT = "not a GameSpec"
 AN_INT = 42
 MISNAMED_SPEC = GameSpec("other", "A spec registered under another name.", GameKind.TURN_BASED, Nim)
 TAKE_SPEC = GameSpec("take", "Nim under another name.", GameKind.TURN_BASED, Nim)
+
+
+@attrs.frozen
+class Walk(Game):
+    """A long game: two players move one token a step left (``l``) or right (``r``), ``length`` steps in all;
+    then the first player wins right of the start, the second left of it, and at the start it is a draw.
+    ``calls`` counts the calls of `parse_move` and of `WalkState.play` (shared by every state of the game)."""
+
+    length: int = 2000
+    calls: dict[str, int] = attrs.field(factory=lambda: {"parse_move": 0, "play": 0}, eq=False, hash=False)
+
+    @property
+    def info(self) -> GameInfo:
+        return GameInfo(num_players=2, num_actions=2, player_names=("right", "left"), max_game_length=self.length)
+
+    def new_state(self) -> WalkState:
+        return WalkState(self)
+
+    def parse_move(self, text: str) -> int:
+        self.calls["parse_move"] += 1
+        if text not in ("l", "r"):
+            raise NotationError(f"a move is 'l' or 'r', not {text!r}")
+        return "lr".index(text)
+
+    def format_move(self, move: int) -> str:
+        return "lr"[move]
+
+
+@attrs.define
+class WalkState(State):
+    game: Walk
+    moves: list[int] = attrs.field(factory=list)
+    position: int = 0
+
+    @property
+    def current_player(self) -> int:
+        return len(self.moves) % 2
+
+    def legal_moves(self) -> Iterator[int]:
+        return iter(() if len(self.moves) >= self.game.length else (0, 1))
+
+    def play(self, move: int) -> None:
+        self.game.calls["play"] += 1
+        if len(self.moves) >= self.game.length:
+            raise GameOverError("the walk is over")
+        if move not in (0, 1):
+            raise IllegalMoveError(f"no move {move}")
+        self.moves.append(move)
+        self.position += 1 if move else -1
+
+    def undo(self) -> int:
+        move = self.moves.pop()
+        self.position -= 1 if move else -1
+        return move
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if len(self.moves) < self.game.length:
+            return None
+        winner = None if self.position == 0 else (0 if self.position > 0 else 1)
+        return Outcome(winner, f"the token ended at {self.position:+d}")
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        return tuple(self.moves)
+
+    def copy(self) -> WalkState:
+        return WalkState(self.game, list(self.moves), self.position)
+
+    def to_text(self) -> str:
+        return f"step {len(self.moves)}, token at {self.position:+d}"
