@@ -6,7 +6,8 @@ scores ``WIN - plies`` (so faster wins score higher and slower losses less badly
 a draw 0, and at the depth horizon the game's own `State.evaluate` in [-1, 1]
 (0 when the game provides none). A scored win (`Outcome.scores`) is worth
 ``value_for * (WIN - plies)``, at least half a win, so a bigger margin scores higher;
-every forced result is at least `FORCED` in size (`is_forced`).
+every forced result is at least `FORCED` in size (`is_forced`), and a forced result
+stops the deepening only when no scored outcome was met (a bigger win may lie deeper).
 
 A pass (`Game.pass_move`) is a move like any other, and a move after which the same
 side is to move again (an extra turn) is searched with the same window, not negated.
@@ -95,6 +96,7 @@ class _Search:
     max_nodes: int | None = None
     nodes: int = 0
     hit_horizon: bool = False
+    scored: bool = False  # a scored outcome was reached: a forced win may yet grow deeper down
     pv: list[Move] = attrs.field(factory=list)
 
     def tick(self) -> None:
@@ -144,6 +146,7 @@ class _Search:
         try:
             outcome = state.outcome
             if outcome is not None:
+                self.scored = self.scored or outcome.scores is not None
                 return outcome.value_for(mover) * (WIN - ply - 1), []
             return self.child(state, mover, depth - 1, alpha, beta, ply + 1, on_pv)
         finally:
@@ -202,7 +205,7 @@ def search(
         run.pv = [best, *lines[best]]
         result = NegamaxResult(best, scores[best], depth, run.nodes, 0.0, not run.hit_horizon, tuple(run.pv), scores)
         decided = all(is_forced(v) for v in scores.values()) if full else is_forced(scores[best])
-        if decided or not run.hit_horizon or depth >= remaining:
+        if (decided and not run.scored) or not run.hit_horizon or depth >= remaining:
             break
         if seconds is not None:
             run.deadline = started + seconds  # depth 1 always completes; deeper ones stop at the budget
