@@ -149,10 +149,9 @@ def render(state: State, render_mode: str | None, names: list[str]) -> str | np.
         outcome = state.outcome
         if outcome is None:
             status = f"{names[state.current_player]} to move"
-        elif outcome.winner is None:
-            status = f"draw: {outcome.reason}"
         else:
-            status = f"{names[outcome.winner]} wins: {outcome.reason}"
+            scores = "" if outcome.scores is None else " " + "-".join(f"{v:g}" for v in outcome.scores)  # in seat order
+            status = f"draw{scores}: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins{scores}: {outcome.reason}"
         return f"{state.to_text()}\n{status}\n"
     if render_mode == "rgb_array":
         grid = state.board()

@@ -71,3 +71,11 @@ def test_an_unknown_reward_is_refused() -> None:
         aec_env("othello", reward="points")
     with pytest.raises(OptionError, match="unknown reward 'points'"):
         gym_env("othello", reward="points")
+
+
+def test_the_text_render_shows_the_scores() -> None:
+    game = OthelloGame(4)
+    env = aec_env("othello", size=4, render_mode="ansi")
+    env.reset(options={"moves": [game.parse_move(m) for m in GAME[:-1]]})
+    env.step(game.parse_move("a4"))
+    assert env.render().splitlines()[-1] == "player_0 wins 11-5: the board is full"
