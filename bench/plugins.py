@@ -2,6 +2,12 @@
 
     python bench/plugins.py                 # N-queens n = 1..12, dominoes 6x6 and 8x8 (also with 2 processes)
     python bench/plugins.py --quick         # N-queens to 10, dominoes 6x6 only
+    python bench/plugins.py --games-only --think 0.2   # only the game rows: Othello's AI against random
+
+The game rows (issue 37) play the generic AI (`make_ai(game, "ai")`: negamax with the
+game's evaluation) against ``random`` in ``--games`` seeded games, alternating seats,
+at ``--think`` seconds a move (the CLI's default is 1.0), and print the AI's wins,
+draws, losses and mean disc margin; the bar is 19 wins in 20.
 
 Each line: the puzzle, the engine (the bitmask tiling kernel or dancing links), the count
 (checked against the known one), and the best wall time of ``--repeat`` runs of the
@@ -63,11 +69,53 @@ def best(fn: Callable[[], object], repeat: int) -> tuple[object, float]:
     return result, min(times)
 
 
+def ai_against_random(game: object, games: int, think: float) -> tuple[int, int, int, float, float]:
+    """Seeded games of the generic AI against random, seats alternating: wins, draws, losses, mean margin, seconds."""
+    import random
+
+    from gridgames.search.players import RandomPlayer, make_ai
+
+    wins = draws = losses = 0
+    margins = []
+    started = time.perf_counter()
+    for seed in range(games):
+        ai_seat = seed % 2
+        players = {ai_seat: make_ai(game, "ai", seconds=think, rng=random.Random(seed)), 1 - ai_seat: RandomPlayer(rng=random.Random(1000 + seed))}  # type: ignore[arg-type]
+        state = game.new_state()  # type: ignore[attr-defined]
+        while not state.is_over:
+            state.play(players[state.current_player].choose(state))
+        outcome = state.outcome
+        wins += outcome.winner == ai_seat
+        draws += outcome.winner is None
+        losses += outcome.winner == 1 - ai_seat
+        margins.append(outcome.margin_for(ai_seat))
+    return wins, draws, losses, sum(margins) / len(margins), time.perf_counter() - started
+
+
+def game_rows(games: int, think: float) -> None:
+    """Othello's row: the generic AI against random."""
+    from gridgames_othello import OthelloGame
+
+    print(f"{'game':<24} {'players':<28} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'margin':>7} {'seconds':>8}")
+    for size in (8,):
+        wins, draws, losses, margin, seconds = ai_against_random(OthelloGame(size), games, think)
+        label = f"othello {size}x{size}"
+        print(f"{label:<24} {f'ai ({think:g} s/move) vs random':<28} {games:>5} {wins:>5} {draws:>5} {losses:>6} {margin:>+7.1f} {seconds:>8.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--games-only", action="store_true", help="only the game rows (Othello's AI against random)")
+    parser.add_argument("--games", type=int, default=20, help="seeded games per game row")
+    parser.add_argument("--think", type=float, default=1.0, help="the AI's seconds per move in the game rows")
     args = parser.parse_args()
+    if args.games_only:
+        print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        game_rows(args.games, args.think)
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     from gridgames_nqueens import NQueens
 
     print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -114,6 +162,7 @@ def main() -> None:
         result, seconds = best(lambda: puzzle.count_parallel(jobs=2), 1 if h > 6 else args.repeat)
         print(f"{f'dominoes {h}x{w} --jobs 2':<24} {'tiling':<15} {result.count:>12,} {known:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
         assert result.count == known  # type: ignore[attr-defined]
+    game_rows(args.games, args.think)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -6,7 +6,8 @@ m,n,k-game, and also ``--first KIND --second KIND``; KIND is ``human``, ``ai``,
 ``negamax``, ``mcts`` or ``random``), draws the position after each move and reads the
 human's commands from standard input, so it also runs from a script:
 
-* a move in the game's notation; ``u`` takes back the last own move and the replies;
+* a move in the game's notation (``p`` or ``pass`` passes, in a game with a pass: the
+  prompt says when the pass is the only move); ``u`` takes back the last own move and the replies;
 * ``h`` asks the game's AI (`gridgames.search.players.make_ai`) for a hint;
 * ``s FILE`` saves the game (`gridgames.saves`: options, moves, seats, think time, seed);
 * ``q`` quits.
@@ -34,12 +35,12 @@ from gridgames.cli_generic import _command, _flag, _game_options, _game_paramete
 from gridgames.cli_support import whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
-from gridgames.game import Game, GameSpec, Player, State
+from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Outcome, Player, State
 from gridgames.saves import SavedPlay, load_play, restore, save_play, to_json
 from gridgames.search.players import AI_KINDS, make_ai
 from gridgames.parsing import check_seconds
 
-__all__ = ["SEAT_KINDS", "TerminalPlay", "play_command", "play_in_terminal", "seat_flags", "show_command"]
+__all__ = ["SEAT_KINDS", "TerminalPlay", "play_command", "play_in_terminal", "result_line", "seat_flags", "show_command"]
 
 SEAT_KINDS = ("human", *AI_KINDS)
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -48,6 +49,7 @@ UNDO_WORDS = ("u", "undo")
 HINT_WORDS = ("h", "hint")
 SAVE_WORDS = ("s", "save")
 QUIT_WORDS = ("q", "quit", "exit")
+PASS_WORDS = ("p", PASS_TEXT)
 DEFAULT_THINK = 1.0
 COMMANDS_HELP = "u: undo, h: hint, s FILE: save, q: quit"
 
@@ -246,7 +248,7 @@ class TerminalPlay:
             player = state.current_player
             seat = self.seats[player]
             if seat is None:
-                line = _read_line(f"{names[player]} to move ({COMMANDS_HELP}): ")
+                line = _read_line(_prompt(state))
                 if line is None:
                     typer.echo(f"end of input: {self.keep()}")
                     return 0
@@ -269,7 +271,7 @@ class TerminalPlay:
                     continue
                 else:
                     try:
-                        state.play(game.parse_move(line))
+                        state.play(_parse_typed(game, line))
                     except GridGamesError as error:
                         typer.echo(f"{error}; try again")
                         continue
@@ -284,12 +286,42 @@ class TerminalPlay:
         return 0
 
 
+def _prompt(state: State) -> str:
+    """The human's prompt: who is to move, the commands, and the pass when it is the only move."""
+    name = state.game.info.player_names[state.current_player]
+    pass_move = state.game.pass_move
+    if pass_move is None:
+        return f"{name} to move ({COMMANDS_HELP}): "
+    if list(state.legal_moves()) == [pass_move]:
+        return f"{name} has no move and must pass (type p or pass; {COMMANDS_HELP}): "
+    return f"{name} to move ({COMMANDS_HELP}, p: pass when you have no move): "
+
+
+def _parse_typed(game: Game, line: str) -> Move:
+    """The move a human typed: the game's notation, or ``p`` / ``pass`` in a game with a pass."""
+    if game.pass_move is not None and line.strip().lower() in PASS_WORDS:
+        return game.pass_move
+    return game.parse_move(line)
+
+
+def result_line(outcome: Outcome, player_names: tuple[str, ...]) -> str:
+    """The end of a game as one line: ``Black wins 40-24 (the board is full)`` (the winner's score first), ``draw (...)``."""
+    scores = ""
+    if outcome.scores is not None:
+        order = list(range(len(outcome.scores)))
+        if outcome.winner is not None:
+            order.remove(outcome.winner)
+            order.insert(0, outcome.winner)
+        scores = " " + "-".join(f"{outcome.scores[i]:g}" for i in order)
+    if outcome.winner is None:
+        return f"draw{scores} ({outcome.reason})"
+    return f"{player_names[outcome.winner]} wins{scores} ({outcome.reason})"
+
+
 def _result(state: State) -> str:
     outcome = state.outcome
     assert outcome is not None
-    if outcome.winner is None:
-        return f"draw ({outcome.reason})"
-    return f"{state.game.info.player_names[outcome.winner]} wins ({outcome.reason})"
+    return result_line(outcome, state.game.info.player_names)
 
 
 def play_in_terminal(game: Game, seats: list[Player | None], *, name: str = "game", options: dict[str, Any] | None = None) -> int:

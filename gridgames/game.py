@@ -41,6 +41,9 @@ if TYPE_CHECKING:  # typer is only needed by game modules that bring their own c
 
 Move = int
 
+PASS_TEXT = "pass"
+"""The notation of a pass (`Game.pass_move`) in every game that has one."""
+
 
 class GameKind(str, Enum):
     """What kind of game a module provides."""
@@ -60,30 +63,61 @@ class Termination(str, Enum):
 
 @attrs.frozen
 class Outcome:
-    """How a game ended: the winner (a player index) or None for a draw, why, the deciding cells, and the kind of end.
+    """How a game ended: the winner (a player index) or None for a draw, why, the deciding cells, the kind of end and, optionally, each player's score.
 
     >>> outcome = Outcome(0, "Red wins with four in a row", ((0, 0), (0, 1), (0, 2), (0, 3)), Termination.LINE)
     >>> outcome.value_for(0), outcome.value_for(1), outcome.is_draw
     (1.0, -1.0, False)
     >>> Outcome(None, "the board is full", termination=Termination.BOARD_FULL).termination.value
     'board full'
+
+    With ``scores`` (in player order, e.g. Othello's disc counts) a bigger win is worth more
+    (see `value_for`), and `margin_for` gives the difference:
+
+    >>> scored = Outcome(0, "Black has more discs", scores=(40, 24))
+    >>> scored.margin_for(0), scored.margin_for(1)
+    (16.0, -16.0)
+    >>> round(scored.value_for(0), 4), round(scored.value_for(1), 4)
+    (0.9706, -0.9706)
+    >>> round(Outcome(0, "by one disc", scores=(32, 31)).value_for(0), 4)
+    0.75
     """
 
     winner: int | None
     reason: str
     cells: tuple[Cell, ...] = ()
     termination: Termination = attrs.field(default=Termination.RULE, converter=Termination)
+    scores: tuple[float, ...] | None = attrs.field(default=None, converter=attrs.converters.optional(tuple), kw_only=True)
+    """Each player's score in player order (e.g. disc counts), or None when the game keeps no score."""
 
     @property
     def is_draw(self) -> bool:
         """True when nobody won."""
         return self.winner is None
 
+    def margin_for(self, player: int) -> float:
+        """``player``'s score minus the best score of the other players (0.0 when the outcome has no scores)."""
+        if self.scores is None or len(self.scores) < 2:
+            return 0.0
+        others = [s for i, s in enumerate(self.scores) if i != player]
+        return float(self.scores[player]) - float(max(others))
+
     def value_for(self, player: int) -> float:
-        """+1 if ``player`` won, -1 if another player won, 0 for a draw."""
+        """The result for ``player`` in [-1, 1]: +1 win, -1 loss, 0 draw; with scores, a win of margin m is worth 1/2 + 1/2 * m / (m + 1).
+
+        Without ``scores`` the values are exactly +1, -1 and 0. With them the winner gets
+        ``1/2 + 1/2 * m / (m + 1)`` for a margin ``m`` (their score minus the best other
+        score; at least 0), every other player minus the winner's value, and a draw is 0:
+        a win is always worth at least 1/2, and more the bigger the margin, so searches
+        that maximise `value_for` (negamax, MCTS) prefer bigger wins by themselves.
+        """
         if self.winner is None:
             return 0.0
-        return 1.0 if self.winner == player else -1.0
+        sign = 1.0 if self.winner == player else -1.0
+        if self.scores is None:
+            return sign
+        margin = max(0.0, self.margin_for(self.winner))
+        return sign * (0.5 + 0.5 * margin / (margin + 1.0))
 
 
 @attrs.frozen
@@ -143,6 +177,18 @@ class Game(ABC):
         for move in moves:
             state.play(move)
         return state
+
+    # --- optional: passing ------------------------------------------------------
+    @property
+    def pass_move(self) -> Move | None:
+        """The action that passes, or None when the game has no passes (the default).
+
+        A game with passes makes `State.legal_moves` yield exactly ``[pass_move]`` when the
+        side to move must pass (never the pass beside other moves), formats it as
+        `PASS_TEXT` (``"pass"``) and parses ``"pass"`` back; the terminal, the web page's
+        Pass button and `gridgames.testing.check_game` read this property.
+        """
+        return None
 
     # --- optional: the game's own computer players --------------------------
     def computer_levels(self) -> tuple[str, ...]:

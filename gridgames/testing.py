@@ -6,7 +6,8 @@
 `check_game` plays random games to the end and checks, at every step, that legal
 moves agree with `play`, that `undo` restores the state exactly, that moves and
 whole games round-trip through their notation, and that illegal moves and moves
-after the end are refused without changing anything. `check_puzzle` verifies every
+after the end are refused without changing anything. A game with a pass
+(`Game.pass_move`) must offer it only alone and write it `PASS_TEXT`. `check_puzzle` verifies every
 reported solution with the puzzle's independent checker, and that the checker
 rejects broken solutions. Each failure raises `ConformanceError` naming what broke.
 """
@@ -17,7 +18,7 @@ import random
 from typing import Any
 
 from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError
-from gridgames.game import Game, GameKind, GameSpec, Move, Puzzle, State, Termination
+from gridgames.game import PASS_TEXT, Game, GameKind, GameSpec, Move, Puzzle, State, Termination
 
 
 class ConformanceError(GridGamesError, AssertionError):
@@ -62,6 +63,7 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
     _require(info.num_players >= 1, "a game needs at least one player")
     _require(len(info.player_names) == info.num_players, "player_names must name every player")
     _require(info.num_actions >= 1, "num_actions must be positive")
+    _check_pass_notation(game)
     rng = random.Random(seed)
     for _ in range(playouts):
         state = game.new_state()
@@ -138,6 +140,16 @@ def _check_from_notation(game: Game, notation: str, history: tuple[Move, ...], p
     _require(replayed.history == history, f"notation {notation!r} does not round-trip")
     _require(replayed.to_text() == picture, "the position rebuilt from its notation differs")
 
+def _check_pass_notation(game: Game) -> None:
+    """A game's pass (if it has one) is an action, written `PASS_TEXT`, that parses back."""
+    pass_move = game.pass_move
+    if pass_move is None:
+        return
+    _require(0 <= pass_move < game.info.num_actions, f"pass_move {pass_move} outside 0..{game.info.num_actions - 1}")
+    text = game.format_move(pass_move)
+    _require(text == PASS_TEXT, f"the pass must be written {PASS_TEXT!r}, not {text!r}")
+    _require(game.parse_move(PASS_TEXT) == pass_move, f"{PASS_TEXT!r} does not parse back to pass_move {pass_move}")
+
 
 def _check_position(game: Game, state: State) -> None:
     info = game.info
@@ -147,7 +159,10 @@ def _check_position(game: Game, state: State) -> None:
     if state.is_over:
         _require(not legal, "a finished game must have no legal moves")
         return
-    _require(bool(legal), "a game that is not over must have a legal move")
+    _require(bool(legal), "a game that is not over must have a legal move (a game with passes offers its pass_move)")
+    pass_move = game.pass_move
+    if pass_move is not None and pass_move in legal:
+        _require(legal == [pass_move], f"the pass is legal only alone, but legal_moves gives it with {len(legal) - 1} other moves")
     _require(0 <= state.current_player < info.num_players, f"current_player {state.current_player} out of range")
     for move in legal:
         _require(0 <= move < info.num_actions, f"legal move {move} outside 0..{info.num_actions - 1}")

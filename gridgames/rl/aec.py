@@ -6,7 +6,10 @@ PettingZoo's classic board games are wrapped (``connect_four_v3.env()``):
 * agents ``player_0``, ``player_1``, ... in the game's seat order (``player_0`` moves first);
 * observations as described in `gridgames.rl.core` (own pieces first, an ``action_mask``);
 * ``Discrete(num_actions)`` actions: the game's integer actions;
-* rewards at the end only: +1 to the winner, -1 to every other player, 0 to all on a draw;
+* rewards at the end only: +1 to the winner, -1 to every other player, 0 to all on a draw
+  (``reward="outcome"``, the default), or with ``reward="margin"`` each player's score margin
+  (`Outcome.margin_for`: own score minus the best other's, e.g. Othello's disc difference;
+  +1 / -1 / 0 for a game whose outcomes carry no scores);
 * an illegal action ends the game: -1 to the player who made it, 0 to the others (PettingZoo's
   ``TerminateIllegalWrapper``, as in its classic games); an action outside the action space is
   an assertion error (``AssertOutOfBoundsWrapper``); the unwrapped `GridGamesAECEnv` raises
@@ -28,7 +31,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, load_turn_based, render, start_state
+from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
 from gridgames.rl.judge import Judge
 
 ILLEGAL_REWARD = -1
@@ -46,10 +49,12 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         judge: bool = False,
         judge_table_bits: int | None = None,
+        reward: str = "outcome",
         **options: Any,
     ) -> None:
         """The game ``game_name`` built with ``options`` (its own options, e.g. width=9, height=7, connect=5)."""
         super().__init__()
+        self.reward = check_reward(reward)
         self.game = load_turn_based(game_name, options)
         self.render_mode = check_render_mode(render_mode)
         self.metadata = {**type(self).metadata, "name": f"gridgames_{game_name}_v0"}
@@ -106,7 +111,8 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
             self.infos[agent] = self.judge.judge_last_move(self.state).as_info()
         if outcome is not None:
             for other in self.agents:
-                self.rewards[other] = int(outcome.value_for(self._seat[other]))
+                value = final_reward(outcome, self._seat[other], self.reward)
+                self.rewards[other] = int(value) if self.reward == "outcome" else value
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[self.state.current_player]
@@ -130,11 +136,12 @@ def aec_env(
     render_mode: str | None = None,
     judge: bool = False,
     judge_table_bits: int | None = None,
+    reward: str = "outcome",
     **options: Any,
 ) -> AECEnv:
-    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games."""
+    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games (``reward``: "outcome" or "margin")."""
     env: AECEnv = GridGamesAECEnv(
-        game_name, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, **options
+        game_name, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
     )
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=ILLEGAL_REWARD)
     env = wrappers.AssertOutOfBoundsWrapper(env)

@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gridgames.errors import GridGamesError, OptionError, PluginError
-from gridgames.game import Game, GameKind, State
+from gridgames.game import Game, GameKind, Outcome, State
 from gridgames.grid import HOLE, Grid
 from gridgames.registry import load_game
 
@@ -149,10 +149,9 @@ def render(state: State, render_mode: str | None, names: list[str]) -> str | np.
         outcome = state.outcome
         if outcome is None:
             status = f"{names[state.current_player]} to move"
-        elif outcome.winner is None:
-            status = f"draw: {outcome.reason}"
         else:
-            status = f"{names[outcome.winner]} wins: {outcome.reason}"
+            scores = "" if outcome.scores is None else " " + "-".join(f"{v:g}" for v in outcome.scores)  # in seat order
+            status = f"draw{scores}: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins{scores}: {outcome.reason}"
         return f"{state.to_text()}\n{status}\n"
     if render_mode == "rgb_array":
         grid = state.board()
@@ -160,3 +159,21 @@ def render(state: State, render_mode: str | None, names: list[str]) -> str | np.
             raise EnvironmentSetupError("this game exposes no board to draw: use render_mode='ansi'")
         return rgb(grid)
     return None
+
+
+REWARDS = ("outcome", "margin")
+"""The kinds of end-of-game reward: ``outcome`` (+1 / -1 / 0, as always) or ``margin`` (the score margin)."""
+
+
+def check_reward(reward: str) -> str:
+    """``reward`` if it is one of `REWARDS`, else an `OptionError`."""
+    if reward not in REWARDS:
+        raise OptionError(f"unknown reward {reward!r} (choose from {', '.join(REWARDS)})")
+    return reward
+
+
+def final_reward(outcome: Outcome, seat: int, reward: str) -> float:
+    """The reward of ``seat`` at the end: +1 / -1 / 0 (``outcome``), or its `Outcome.margin_for` (``margin``; +1 / -1 / 0 without scores)."""
+    if reward == "margin" and outcome.scores is not None:
+        return outcome.margin_for(seat)
+    return 0.0 if outcome.winner is None else (1.0 if outcome.winner == seat else -1.0)

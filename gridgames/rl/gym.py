@@ -15,7 +15,8 @@ random choices.
 ``reset(options={"moves": [...]})`` starts from the position after those integer actions
 (handy with the judge: the solver takes long on the opening positions of big boards).
 Observations and rewards are those of the AEC environment (`gridgames.rl.aec`) for the
-agent's seat. An illegal action ends the episode with reward -1 and ``info["illegal"]``.
+agent's seat (``reward="outcome"``: +1 / -1 / 0; ``reward="margin"``: the score margin of a
+game whose outcomes carry scores). An illegal action ends the episode with reward -1 and ``info["illegal"]``.
 With ``judge=True`` (Connect Four), ``info`` carries the solver's verdict on the agent's
 move (``move_score``, ``best_score``, ``is_best``) and the ``score`` of the position the
 agent now faces (also after ``reset``).
@@ -32,7 +33,7 @@ from gymnasium import spaces
 
 from gridgames.errors import OptionError
 from gridgames.game import Game, Player, State
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, load_turn_based, render, start_state
+from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
 from gridgames.rl.judge import Judge
 
 GENERIC_LEVELS = ("random", "easy", "medium", "hard")
@@ -81,9 +82,11 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         render_mode: str | None = None,
         judge: bool = False,
         judge_table_bits: int | None = None,
+        reward: str = "outcome",
         **options: Any,
     ) -> None:
         """The game ``game_name`` (with its ``options``), the agent in ``seat``, the computer at level ``opponent``."""
+        self.reward = check_reward(reward)
         self.game = load_turn_based(game_name, options)
         players = self.game.info.num_players
         if players not in (1, 2):
@@ -141,7 +144,7 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         outcome = self.state.outcome
         if self.judge is not None:
             info.update(self._score_info())
-        reward = 0.0 if outcome is None else outcome.value_for(self.seat)
+        reward = 0.0 if outcome is None else final_reward(outcome, self.seat, self.reward)
         self._over = outcome is not None
         return self._observation(), reward, outcome is not None, False, info
 
@@ -161,11 +164,12 @@ def gym_env(
     render_mode: str | None = None,
     judge: bool = False,
     judge_table_bits: int | None = None,
+    reward: str = "outcome",
     **options: Any,
 ) -> GridGamesGymEnv:
-    """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent``."""
+    """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent`` (``reward``: "outcome" or "margin")."""
     return GridGamesGymEnv(
-        game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, **options
+        game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
     )
 
 

@@ -4,7 +4,13 @@ The search knows only the game protocol (`State.play`, `undo`, `search_order`,
 `outcome`, `evaluate`). Scores are from the view of the player to move: a win
 scores ``WIN - plies`` (so faster wins score higher and slower losses less badly),
 a draw 0, and at the depth horizon the game's own `State.evaluate` in [-1, 1]
-(0 when the game provides none).
+(0 when the game provides none). A scored win (`Outcome.scores`) is worth
+``value_for * (WIN - plies)``, at least half a win, so a bigger margin scores higher;
+every forced result is at least `FORCED` in size (`is_forced`), and a forced result
+stops the deepening only when no scored outcome was met (a bigger win may lie deeper).
+
+A pass (`Game.pass_move`) is a move like any other, and a move after which the same
+side is to move again (an extra turn) is searched with the same window, not negated.
 
 Iterative deepening searches depth 1, 2, 3, ... until the budget runs out, a forced
 result is found, or a depth searched without reaching the horizon anywhere (the
@@ -35,10 +41,17 @@ from gridgames.errors import GameOverError, IllegalMoveError
 from gridgames.game import Move, State
 
 WIN = 1_000_000.0
+FORCED = WIN / 4
+"""The smallest size of a forced result's score: a scored win is worth at least half of ``WIN - plies``."""
 CHECK_EVERY = 1
 """Positions between two looks at the clock."""
 
-__all__ = ["WIN", "CHECK_EVERY", "NegamaxResult", "NegamaxPlayer", "search"]
+__all__ = ["WIN", "FORCED", "CHECK_EVERY", "NegamaxResult", "NegamaxPlayer", "is_forced", "search"]
+
+
+def is_forced(score: float) -> bool:
+    """True when a search score is a forced win or loss (not a heuristic value or a draw)."""
+    return abs(score) >= FORCED
 
 
 class _OutOfBudget(Exception):
@@ -66,9 +79,11 @@ class NegamaxResult:
 
     def describe(self) -> str:
         """A one-line summary, such as ``depth 6, score +0.25, 10,432 nodes in 0.50 s``."""
-        if abs(self.score) >= WIN / 2:
-            plies = int(WIN - abs(self.score))
-            verdict = f"{'wins' if self.score > 0 else 'loses'} in {plies} plies"
+        if is_forced(self.score):
+            plies = WIN - abs(self.score)
+            if plies != int(plies) or plies >= FORCED:  # a scored win: value_for * (WIN - plies); the line is the game's end
+                plies = len(self.pv)
+            verdict = f"{'wins' if self.score > 0 else 'loses'} in {int(plies)} plies"
         elif self.exact:
             verdict = "draw with best play" if self.score == 0 else f"score {self.score:+.2f} (exact)"
         else:
@@ -84,6 +99,7 @@ class _Search:
     max_nodes: int | None = None
     nodes: int = 0
     hit_horizon: bool = False
+    scored: bool = False  # a scored outcome was reached: a forced win may yet grow deeper down
     pv: list[Move] = attrs.field(factory=list)
 
     def tick(self) -> None:
@@ -133,6 +149,7 @@ class _Search:
         try:
             outcome = state.outcome
             if outcome is not None:
+                self.scored = self.scored or outcome.scores is not None
                 return outcome.value_for(mover) * (WIN - ply - 1), []
             return self.child(state, mover, depth - 1, alpha, beta, ply + 1, on_pv)
         finally:
@@ -190,8 +207,8 @@ def search(
         best = max(order, key=lambda m: scores[m])  # the first of the best, in search order
         run.pv = [best, *lines[best]]
         result = NegamaxResult(best, scores[best], depth, run.nodes, 0.0, not run.hit_horizon, tuple(run.pv), scores)
-        decided = all(abs(v) >= WIN / 2 for v in scores.values()) if full else abs(scores[best]) >= WIN / 2
-        if decided or not run.hit_horizon or depth >= remaining:
+        decided = all(is_forced(v) for v in scores.values()) if full else is_forced(scores[best])
+        if (decided and not run.scored) or not run.hit_horizon or depth >= remaining:
             break
         if seconds is not None:
             run.deadline = started + seconds  # depth 1 always completes; deeper ones stop at the budget
@@ -231,7 +248,7 @@ def _root(
 
 def _with_noise(result: NegamaxResult, noise: float, rng: random.Random) -> NegamaxResult:
     """The result with the move of the best noisy score (forced wins and losses keep their exact scores)."""
-    noisy = {m: s + (rng.uniform(-noise, noise) if abs(s) < WIN / 2 else 0.0) for m, s in result.scores.items()}
+    noisy = {m: s + (rng.uniform(-noise, noise) if not is_forced(s) else 0.0) for m, s in result.scores.items()}
     move = max(noisy, key=lambda m: noisy[m])
     if move == result.move:
         return result

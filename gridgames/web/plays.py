@@ -151,8 +151,27 @@ def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     outcome = play.state.outcome
     if outcome is None:
         return None
-    line = f"Draw: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins: {outcome.reason}"
-    return {"winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells]}
+    score = _score_text(outcome.scores, outcome.winner)
+    line = f"Draw{score}: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins{score}: {outcome.reason}"
+    scores = None if outcome.scores is None else [float(s) for s in outcome.scores]
+    return {"winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells], "scores": scores}
+
+
+def _score_text(scores: tuple[float, ...] | None, winner: int | None) -> str:
+    """`` 40-24`` (the winner's score first), or '' without scores."""
+    if scores is None:
+        return ""
+    order = [winner] if winner is not None else []
+    order += [i for i in range(len(scores)) if i != winner]
+    return " " + "-".join(f"{scores[i]:g}" for i in order)
+
+
+def _pass_text(state: State) -> str | None:
+    """The pass's notation when passing is legal now (the page shows a Pass button), else None."""
+    pass_move = state.game.pass_move
+    if pass_move is None or state.is_over or not state.is_legal(pass_move):
+        return None
+    return state.game.format_move(pass_move)
 
 
 def view(play: Play, hooks: Any) -> dict[str, Any]:
@@ -168,7 +187,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "kinds": seat_kinds(game), "think": play.think, "seed": play.seed,
         "moves": state.notation(), "history": [fmt(m) for m in state.history],
         "to_move": None if over else state.current_player, "outcome": _outcome(play, names),
-        "legal": [fmt(m) for m in state.legal_moves()],
+        "legal": [fmt(m) for m in state.legal_moves()], "pass": _pass_text(state),
         "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()},
         "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist()},
         "svg": state.svg(), "text": state.to_text(),

@@ -172,6 +172,7 @@
         legal.appendChild(b);
       }
     }
+    $("pass").hidden = !(view.pass && humanToMove()); // the game's pass, when it is legal (the only move)
     $("moves").textContent = view.history.map((m, i) => `${i + 1}.${m}`).join(" ") || "(no move yet)";
     $("undo").disabled = !view.can_undo;
     $("redo").disabled = !view.can_redo;
@@ -238,6 +239,7 @@
     info = await GG.gameInfo(name);
     GG.optionInputs($("options"), info ? info.options : []);
     $("new-game").addEventListener("click", newGame);
+    $("pass").addEventListener("click", () => view && view.pass && play(view.pass));
     $("undo").addEventListener("click", () => act(() => api("POST", `${base}/undo`)));
     $("redo").addEventListener("click", () => act(() => api("POST", `${base}/redo`)));
     $("cancel").addEventListener("click", () => { generation++; GG.cancel(); });
