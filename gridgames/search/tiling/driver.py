@@ -371,9 +371,13 @@ PROBE_SEED = 0
 
 def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | None = None) -> tuple[float, float]:
     """Knuth's estimate of the nodes first-blank search visits below each of ``roots`` (options placed first), summed,
-    from ``paths`` random descents, and its standard error (one-word problems; ``search``: tables, start, pruning)."""
+    from ``paths`` random descents, and its standard error (one-word problems; ``search``: tables, start, pruning).
+    No roots is an empty tree, (0.0, 0.0): the problem has no solution when they are the options of the first cell."""
+    roots = np.asarray(roots, dtype=np.int64)
+    if roots.size == 0:
+        return 0.0, 0.0
     mean, error = kernel_one_word.estimate(
-        search.tables, search.start_occupancy[0], search.start_copies, np.asarray(roots, dtype=np.int64),
+        search.tables, search.start_occupancy[0], search.start_copies, roots,
         int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
     )  # fmt: skip
     return float(mean), float(error)
@@ -400,7 +404,7 @@ ORDER_PROBE_FROM = 1 << 22
 
 def _plain_estimate(problem: TilingProblem, prune: bool, paths: int, root: Search | None = None) -> tuple[Search, float]:
     """A first-blank search of the problem (not started; ``root`` if given) and Knuth's estimate of its plain tree's
-    nodes (0: proved empty)."""
+    nodes (0: proved empty, by the colouring or by no option covering the first cell)."""
     if root is None:
         root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
     if root.done or paths == 0:  # proved empty by the colouring (nothing to search), or no estimate asked for

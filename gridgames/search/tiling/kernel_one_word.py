@@ -348,8 +348,11 @@ def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover
     each root (``paths`` is rounded up to a multiple of the roots); and the standard error of that mean.
 
     At each node every fitting candidate is a node of the tree; the descent goes on through a random one of
-    those that survive the pruning and deadline tests, and the weights multiply by their number.
+    those that survive the pruning and deadline tests, and the weights multiply by their number. No roots (no
+    option covers the first cell) is an empty tree: (0.0, 0.0), without any descent.
     """
+    if roots.shape[0] == 0:
+        return 0.0, 0.0
     np.random.seed(seed)
     starts, e_mask, e_piece, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_option
     late, masks, opt_piece, border, nbr, sizes = t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size

@@ -108,3 +108,16 @@ def test_sessions_are_apart(api: Api, client: object) -> None:
     assert other.get(PENTOMINO).status_code == 404  # no puzzle of its own
     assert other.get(f"/api/jobs/{job['id']}").status_code == 404  # nor sight of another's job
     assert other.post(f"/api/jobs/{job['id']}/cancel").status_code == 404
+
+
+def test_a_pasted_puzzle_with_no_tiling_counts_0_and_lists_none(api: Api) -> None:
+    # issue 45: these counts raised ZeroDivisionError in the engine's tree estimate (no placement covers the first cell)
+    reports = [("..##.\n.....", "Y5\n.#\n##\n.#\n.#\n\nI3\n###\n"), ("....\n###.\n....\n....", "P5*2\n##\n##\n#.\n\nL3\n#.\n##\n")]
+    for board, pieces in reports:
+        api.ok("POST", f"{PENTOMINO}/new", {"board": board, "pieces": pieces})
+        for unique in (False, True):
+            job = api.job(f"{PENTOMINO}/count", {"unique": unique})
+            assert job["status"] == "done", job
+            assert (job["result"]["count"], job["result"]["partial"], job["result"]["unique"]) == (0, False, unique)
+        listed = api.job(f"{PENTOMINO}/list", {"n": 5})["result"]
+        assert (listed["listed"], listed["exhausted"]) == (0, True)
