@@ -14,24 +14,10 @@ import pytest
 from gridgames.errors import NotationError, OptionError, ShapeError
 from gridgames.parsing import MAX_DIGITS, check_seconds, parse_whole
 
-from typer.testing import CliRunner
-
 from gridgames.cli import app
+from gridgames_test_support.cli_runs import assert_one_line_error, invoke, runner
 
 HUGE = "9" * 5000
-runner = CliRunner()
-
-
-def invoke(args: list[str]) -> tuple[int, str, str]:
-    result = runner.invoke(app, args, input="")
-    return result.exit_code, result.stdout, result.stderr
-
-
-def assert_one_line_error(args: list[str], needle: str) -> None:
-    code, out, err = invoke(args)
-    assert code == 2 and "Traceback" not in out + err, (code, err[:300])
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err[:300]
 
 
 @pytest.mark.parametrize("args", [

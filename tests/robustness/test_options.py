@@ -5,29 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
-
-from gridgames.cli import app
 from gridgames.errors import OptionError
 from gridgames.search.parallel import MAX_JOBS, resolve_jobs, run_parts
 
+from gridgames_test_support.cli_runs import assert_one_line_error, invoke
 from gridgames_test_support.parts_helpers import square
-
-runner = CliRunner()
-
-
-def invoke(args: list[str]) -> tuple[int, str, str]:
-    result = runner.invoke(app, args, input="")
-    return result.exit_code, result.stdout, result.stderr
-
-
-def assert_one_line_error(args: list[str], needle: str) -> None:
-    code, out, err = invoke(args)
-    assert code == 2, (code, out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
-    assert "Traceback" not in out + err
-
 
 COUNT = ["solve", "pentomino", "--board", "3x5", "--pieces", "L,P,U", "--count"]
 
