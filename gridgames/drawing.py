@@ -111,14 +111,19 @@ def _label_cell(cells: Sequence[Cell]) -> Cell:
     return min(cells, key=lambda cell: ((cell[0] - mr) ** 2 + (cell[1] - mc) ** 2, cell))
 
 
+def _svg_start(width: float, height: float, title: str) -> list[str]:
+    """The opening lines of a standalone SVG picture of that size: the svg element, and its title when there is one."""
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f"<title>{escape(title)}</title>" if title else "",
+    ]
+
+
 def to_svg(board: Grid, solution: Solution, *, title: str = "") -> str:
     """One solution as a standalone SVG document: coloured pieces, outlines, names."""
     owners = cell_owners(solution)
     width, height = board.width * CELL + 2 * MARGIN, board.height * CELL + 2 * MARGIN
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
-        f"<title>{escape(title)}</title>" if title else "",
-    ]
+    out = _svg_start(width, height, title)
     for r in range(board.height):
         for c in range(board.width):
             x, y = MARGIN + c * CELL, MARGIN + r * CELL
@@ -190,10 +195,7 @@ def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Ce
     """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes dark."""
     marked = set(highlight)
     width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
-        f"<title>{escape(title)}</title>" if title else "",
-    ]
+    out = _svg_start(width, height, title)
     for r in range(grid.height):
         for c in range(grid.width):
             x, y, value = MARGIN + c * CELL, MARGIN + r * CELL, int(grid.cells[r, c])
@@ -217,10 +219,7 @@ def grid_svg(grid: Grid, *, title: str = "") -> str:
     from gridgames.grid import ALPHABET
 
     width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
-        f"<title>{escape(title)}</title>" if title else "",
-    ]
+    out = _svg_start(width, height, title)
     for r in range(grid.height):
         for c in range(grid.width):
             x, y, value = MARGIN + c * CELL, MARGIN + r * CELL, int(grid.cells[r, c])
