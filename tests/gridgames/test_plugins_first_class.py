@@ -271,7 +271,7 @@ def test_show_replays_a_record_move_by_move(tmp_path: Path) -> None:
         ({"version": 3}, "newer gridgames"),
         ({"seats": ["human", "genius"]}, "'genius' is not a player of mnk"),
         ({"seats": ["human", 3]}, "'seats' must list"),
-        ({"think": -1}, "'think' must be a positive"),
+        ({"think": -1}, "'think' must be a number of seconds above 0"),
         ({"moves": "b2 b2"}, "not a legal game"),
         ({"options": {"width": "3"}}, "must be a int"),
         ({"options": {"colour": 3}}, "has no option 'colour'"),
