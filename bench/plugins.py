@@ -2,6 +2,7 @@
 
     python bench/plugins.py                 # N-queens n = 1..12, dominoes 6x6 and 8x8 (also with 2 processes)
     python bench/plugins.py --quick         # N-queens to 10, dominoes 6x6 only
+    python bench/plugins.py --games-only    # only the two-player examples' rows (Hex: AI against random)
 
 Each line: the puzzle, the engine (the bitmask tiling kernel or dancing links), the count
 (checked against the known one), and the best wall time of ``--repeat`` runs of the
@@ -11,6 +12,10 @@ line of its own). N-queens has secondary items (the diagonals), so it runs on th
 slack option) when its 2n + 2(2n - 1) items fit one 64-bit word (n <= 11), and on
 dancing links above (the kernel's multi-word form is timed too); the dominoes are a
 tiling and run on both.
+
+Then the two-player examples: Hex 7x7 (``examples/hex``), the generic AI (``make_ai(..., "ai")``
+at ``--think`` seconds a move, the CLI's default 1.0) against ``random`` in ``--games`` seeded
+games (seed i; the AI is Red in the even games, Blue in the odd ones), with its wins.
 """
 
 from __future__ import annotations
@@ -63,14 +68,58 @@ def best(fn: Callable[[], object], repeat: int) -> tuple[object, float]:
     return result, min(times)
 
 
+def ai_against_random(spec_name: str, games: int, think: float) -> tuple[int, int, float]:
+    """The AI's wins in ``games`` seeded games against random, the moves it made, and its seconds per move."""
+    import random
+
+    from gridgames.registry import load_game
+    from gridgames.search.players import RandomPlayer, make_ai
+
+    game = load_game(spec_name).make()
+    wins, ai_moves, ai_seconds = 0, 0, 0.0
+    for seed in range(games):
+        ai_seat = seed % 2
+        seats = [None, None]
+        seats[ai_seat] = make_ai(game, "ai", seconds=think, rng=random.Random(seed))
+        seats[1 - ai_seat] = RandomPlayer(rng=random.Random(1000 + seed))
+        state = game.new_state()
+        while not state.is_over:
+            started = time.perf_counter()
+            move = seats[state.current_player].choose(state)
+            if state.current_player == ai_seat:
+                ai_moves += 1
+                ai_seconds += time.perf_counter() - started
+            state.play(move)
+        wins += state.outcome.winner == ai_seat  # type: ignore[union-attr]
+    return wins, ai_moves, ai_seconds / max(1, ai_moves)
+
+
+def games_table(games: int, think: float) -> None:
+    """The two-player examples' rows: the AI's wins against random."""
+    print(f"{'game':<24} {'think s':>8} {'AI wins':>9} {'AI moves':>9} {'s/move':>8}")
+    wins, moves, per_move = ai_against_random("hex", games, think)
+    print(f"{'hex 7x7 AI vs random':<24} {think:>8g} {f'{wins}/{games}':>9} {moves:>9} {per_move:>8.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--games-only", action="store_true", help="only the two-player examples' rows")
+    parser.add_argument("--games", type=int, default=20, help="seeded games per two-player example")
+    parser.add_argument("--think", type=float, default=1.0, help="the AI's seconds per move")
     args = parser.parse_args()
+    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if not args.games_only:
+        puzzles(args)
+    games_table(args.games, args.think)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def puzzles(args: argparse.Namespace) -> None:
+    """The puzzles' rows (N-queens, dominoes)."""
     from gridgames_nqueens import NQueens
 
-    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     NQueens(6).count()  # compile the kernels
     Dominoes(4, 4).count()
     Dominoes(4, 4).count(engine="dancing links")
@@ -114,7 +163,6 @@ def main() -> None:
         result, seconds = best(lambda: puzzle.count_parallel(jobs=2), 1 if h > 6 else args.repeat)
         print(f"{f'dominoes {h}x{w} --jobs 2':<24} {'tiling':<15} {result.count:>12,} {known:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
         assert result.count == known  # type: ignore[attr-defined]
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
