@@ -186,15 +186,18 @@ PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e
 """Okabe and Ito's colour-blind-safe palette, one colour per player (each also marked by a letter)."""
 
 
-def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "") -> str:
+def board_svg(
+    grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "", colours: Sequence[str] = PLAYER_COLOURS
+) -> str:  # fmt: skip
     """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes dark.
 
     Squares, pointy-top hexagons (each row half a cell right of the one above: a Hex rhombus)
     or triangles (alternately up and down), as ``grid.lattice`` says. Every cell's element
-    carries ``data-row`` and ``data-col``, which the web page uses to make it clickable.
+    carries ``data-row`` and ``data-col``, which the web page uses to make it clickable;
+    ``colours`` are the players' disc colours, in player order.
     """
     if grid.lattice != "square":
-        return _lattice_board_svg(grid, player_names, highlight=set(highlight), title=title)
+        return _lattice_board_svg(grid, player_names, highlight=set(highlight), title=title, colours=colours)
     marked = set(highlight)
     width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
     out = [
@@ -210,16 +213,17 @@ def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Ce
                 f'data-row="{r}" data-col="{c}"/>'
             )
             if value > 0:
-                out.extend(_stone(value, player_names, x + CELL / 2, y + CELL / 2, CELL * 0.4, (r, c) in marked, font=CELL * 0.45))
+                out.extend(_stone(value, player_names, x + CELL / 2, y + CELL / 2, CELL * 0.4, (r, c) in marked, font=CELL * 0.45, colours=colours))
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
 
 
 def _stone(
-    value: int, player_names: Sequence[str], x: float, y: float, radius: float, marked: bool, *, font: float, extra: str = ""
+    value: int, player_names: Sequence[str], x: float, y: float, radius: float, marked: bool, *, font: float,
+    colours: Sequence[str] = PLAYER_COLOURS, extra: str = "",
 ) -> list[str]:  # fmt: skip
     """A player's disc with the player's initial, centred at (x, y) (``extra``: more attributes for both elements)."""
-    colour = PLAYER_COLOURS[(value - 1) % len(PLAYER_COLOURS)]
+    colour = colours[(value - 1) % len(colours)]
     name = player_names[value - 1] if value - 1 < len(player_names) else str(value)
     ring = ' stroke="#000000" stroke-width="3"' if marked else ' stroke="#333333" stroke-width="1"'
     x, y, radius, font = round(x, 2), round(y, 2), round(radius, 2), round(font, 2)
@@ -246,7 +250,7 @@ def cell_polygons(grid: Grid, size: float = CELL) -> dict[Cell, list[tuple[float
     return {cell: [(x - x0, y - y0) for x, y in poly] for cell, poly in polygons.items()}
 
 
-def _lattice_board_svg(grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str) -> str:
+def _lattice_board_svg(grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str, colours: Sequence[str]) -> str:
     """`board_svg` on hexagons or triangles: one ``<polygon>`` per cell."""
     size = CELL * (1.0 if grid.lattice == "hexagonal" else 1.3)
     polygons = cell_polygons(grid, size)
@@ -269,7 +273,7 @@ def _lattice_board_svg(grid: Grid, player_names: Sequence[str], *, highlight: se
             x, y = _centre(poly) if grid.lattice == "hexagonal" else _incentre(poly)
             radius = size * (0.4 if grid.lattice == "hexagonal" else 0.2)
             out.extend(_stone(value, player_names, x + MARGIN, y + MARGIN, radius, (r, c) in highlight, font=radius * 1.1,
-                              extra=' pointer-events="none"'))  # a click on a stone reaches its cell
+                              colours=colours, extra=' pointer-events="none"'))  # a click on a stone reaches its cell
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from gridgames.errors import IllegalMoveError, NotationError, OptionError
 from gridgames.game import GameInfo, GameKind, GameSpec, Game, Move, Option, Outcome, State, Termination
+from gridgames.drawing import board_svg
 from gridgames.grid import EMPTY, Grid
 
 __all__ = ["HexGame", "HexState", "SPEC", "SWAP_TEXT", "winning_chain"]
@@ -48,6 +49,7 @@ PLAYER_NAMES = ("Red", "Blue")
 STONES = "RB"  # the picture characters of values 1 and 2
 MIN_SIZE, MAX_SIZE = 5, 11  # the option's range; the rules work from 1 x 1 (tests use 2 x 2 and 3 x 3)
 SWAP_TEXT = "swap"
+COLOURS = ("#d62728", "#1f77b4")  # Red's and Blue's stones
 _CELL = re.compile(r"^\s*([a-zA-Z])\s*(\d+)\s*$")
 _FAR = 10**6
 
@@ -246,6 +248,11 @@ class HexState(State):
         lines = [" " * (digits + 1) + " ".join(chr(ord("a") + c) for c in range(n))]
         lines += [f"{r + 1:>{digits}} {row}" for r, row in enumerate(rows)]
         return "\n".join(lines)
+
+    def svg(self) -> str:
+        """The rhombus of hexagons (`gridgames.drawing.board_svg`), Red's stones red and Blue's blue; the winning chain ringed."""
+        outcome = self._outcome
+        return board_svg(self.grid, PLAYER_NAMES, highlight=outcome.cells if outcome else (), colours=COLOURS)
 
     def distance(self, player: int) -> int:
         """How many empty cells ``player`` still needs to join their edges (0-1 breadth-first search; large when cut off)."""
