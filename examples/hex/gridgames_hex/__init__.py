@@ -250,9 +250,19 @@ class HexState(State):
         return "\n".join(lines)
 
     def svg(self) -> str:
-        """The rhombus of hexagons (`gridgames.drawing.board_svg`), Red's stones red and Blue's blue; the winning chain ringed."""
+        """The rhombus of hexagons (`gridgames.drawing.board_svg`), Red's stones red and Blue's blue, the winning chain ringed;
+        while Blue may swap, a "swap" button in the empty corner (``data-move="swap"``: the web page plays it on a click)."""
         outcome = self._outcome
-        return board_svg(self.grid, PLAYER_NAMES, highlight=outcome.cells if outcome else (), colours=COLOURS)
+        picture = board_svg(self.grid, PLAYER_NAMES, highlight=outcome.cells if outcome else (), colours=COLOURS)
+        if not self._can_swap():
+            return picture
+        height = float(picture.split('height="', 1)[1].split('"', 1)[0])
+        button = (
+            f'<g data-move="{SWAP_TEXT}"><rect x="6" y="{height - 26:.2f}" width="44" height="20" rx="4" fill="#1f77b4"/>'
+            f'<text x="28" y="{height - 16:.2f}" font-family="sans-serif" font-size="12" text-anchor="middle" '
+            f'dominant-baseline="central" fill="#ffffff">{SWAP_TEXT}</text></g>'
+        )
+        return picture.replace("</svg>", button + "\n</svg>")
 
     def distance(self, player: int) -> int:
         """How many empty cells ``player`` still needs to join their edges (0-1 breadth-first search; large when cut off)."""

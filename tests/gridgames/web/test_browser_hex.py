@@ -80,3 +80,20 @@ def test_a_hex_game_clicked_to_its_end_on_hexagonal_cells(page: Any, base_url: s
     assert page.locator("#board polygon.target").count() == 0  # the game is over: nothing to click
     page.locator("#board svg").screenshot(path=str(SCREENSHOT))
     assert SCREENSHOT.stat().st_size > 1000
+
+
+def test_the_swap_button_of_the_games_own_svg_plays_its_data_move(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/play/hex")
+    page.wait_for_selector("#board svg polygon")
+    page.fill("#opt-size", "5")
+    page.select_option("#seat-1", "human")
+    page.click("#new-game")
+    page.wait_for_function("() => document.querySelectorAll('#board svg polygon[data-row]').length === 25")
+    assert page.locator('#board [data-move="swap"]').count() == 0  # nothing to swap yet
+    page.click('#board polygon[data-row="1"][data-col="2"]')  # Red: c2
+    page.wait_for_selector('#board [data-move="swap"].target')
+    page.click('#board [data-move="swap"]')
+    page.wait_for_function("() => document.getElementById('moves').textContent.includes('2.swap')")
+    assert page.inner_text("#moves") == "1.c2 2.swap"
+    assert page.inner_text("#status").startswith("Red")  # Red to move again
+    assert page.locator('#board [data-move="swap"]').count() == 0
