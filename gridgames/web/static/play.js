@@ -100,7 +100,7 @@
     const clickable = (el, moves) => {
       el.classList.add("target");
       const label = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
-      const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      const tip = document.createElementNS(svg.namespaceURI, "title");
       tip.textContent = label;
       el.appendChild(tip);
       el.addEventListener("click", () => (moves.length === 1 ? play(moves[0]) : offer(moves)));
