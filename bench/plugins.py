@@ -2,12 +2,7 @@
 
     python bench/plugins.py                 # N-queens n = 1..12, dominoes 6x6 and 8x8 (also with 2 processes)
     python bench/plugins.py --quick         # N-queens to 10, dominoes 6x6 only
-    python bench/plugins.py --games-only --think 0.2   # only the game rows: Othello's AI against random
-
-The game rows (issue 37) play the generic AI (`make_ai(game, "ai")`: negamax with the
-game's evaluation) against ``random`` in ``--games`` seeded games, alternating seats,
-at ``--think`` seconds a move (the CLI's default is 1.0), and print the AI's wins,
-draws, losses and mean disc margin; the bar is 19 wins in 20.
+    python bench/plugins.py --games-only    # only the game rows: Othello, Hex, Golomb's AI against random
 
 Each line: the puzzle, the engine (the bitmask tiling kernel or dancing links), the count
 (checked against the known one), and the best wall time of ``--repeat`` runs of the
@@ -17,6 +12,13 @@ line of its own). N-queens has secondary items (the diagonals), so it runs on th
 slack option) when its 2n + 2(2n - 1) items fit one 64-bit word (n <= 11), and on
 dancing links above (the kernel's multi-word form is timed too); the dominoes are a
 tiling and run on both.
+
+Then the game rows (issue 37): each two-player example plugin installed (Othello 8x8,
+Hex 7x7, Golomb's pentomino game 8x8) plays its generic AI (``make_ai(game, "ai")``: negamax
+with the game's evaluation, at ``--think`` seconds a move, the CLI's default 1.0) against
+``random`` in ``--games`` seeded games (seed i; the AI moves first in the even games), and
+prints the AI's wins, draws, losses, mean margin (discs for Othello) and seconds a move;
+the bar is 19 wins in 20.
 """
 
 from __future__ import annotations
@@ -69,56 +71,73 @@ def best(fn: Callable[[], object], repeat: int) -> tuple[object, float]:
     return result, min(times)
 
 
-def ai_against_random(game: object, games: int, think: float) -> tuple[int, int, int, float, float]:
-    """Seeded games of the generic AI against random, seats alternating: wins, draws, losses, mean margin, seconds."""
+GAMES = (("othello 8x8", "othello"), ("hex 7x7", "hex"), ("golomb 8x8", "golomb"))
+
+
+def ai_against_random(spec_name: str, games: int, think: float) -> tuple[int, int, int, float, int, float]:
+    """Seeded games of the generic AI against random: wins, draws, losses, mean margin, AI moves, seconds a move."""
     import random
 
+    from gridgames.registry import load_game
     from gridgames.search.players import RandomPlayer, make_ai
 
-    wins = draws = losses = 0
-    margins = []
-    started = time.perf_counter()
+    game = load_game(spec_name).make()
+    wins = draws = losses = ai_moves = 0
+    ai_seconds, margins = 0.0, []
     for seed in range(games):
         ai_seat = seed % 2
-        players = {ai_seat: make_ai(game, "ai", seconds=think, rng=random.Random(seed)), 1 - ai_seat: RandomPlayer(rng=random.Random(1000 + seed))}  # type: ignore[arg-type]
-        state = game.new_state()  # type: ignore[attr-defined]
+        seats: list = [None, None]
+        seats[ai_seat] = make_ai(game, "ai", seconds=think, rng=random.Random(seed))
+        seats[1 - ai_seat] = RandomPlayer(rng=random.Random(1000 + seed))
+        state = game.new_state()
         while not state.is_over:
-            state.play(players[state.current_player].choose(state))
+            started = time.perf_counter()
+            move = seats[state.current_player].choose(state)
+            if state.current_player == ai_seat:
+                ai_moves += 1
+                ai_seconds += time.perf_counter() - started
+            state.play(move)
         outcome = state.outcome
         wins += outcome.winner == ai_seat
         draws += outcome.winner is None
         losses += outcome.winner == 1 - ai_seat
         margins.append(outcome.margin_for(ai_seat))
-    return wins, draws, losses, sum(margins) / len(margins), time.perf_counter() - started
+    return wins, draws, losses, sum(margins) / len(margins), ai_moves, ai_seconds / max(1, ai_moves)
 
 
-def game_rows(games: int, think: float) -> None:
-    """Othello's row: the generic AI against random."""
-    from gridgames_othello import OthelloGame
+def games_table(games: int, think: float) -> None:
+    """The game rows: each installed two-player example's AI against random."""
+    from gridgames.errors import UnknownGameError
 
-    print(f"{'game':<24} {'players':<28} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'margin':>7} {'seconds':>8}")
-    for size in (8,):
-        wins, draws, losses, margin, seconds = ai_against_random(OthelloGame(size), games, think)
-        label = f"othello {size}x{size}"
-        print(f"{label:<24} {f'ai ({think:g} s/move) vs random':<28} {games:>5} {wins:>5} {draws:>5} {losses:>6} {margin:>+7.1f} {seconds:>8.1f}")
+    print(f"{'game':<24} {'think s':>8} {'wins':>5} {'draws':>5} {'losses':>6} {'margin':>7} {'AI moves':>9} {'s/move':>8}")
+    for label, name in GAMES:
+        try:
+            wins, draws, losses, margin, moves, per_move = ai_against_random(name, games, think)
+        except UnknownGameError:
+            print(f"{label:<24} (not installed: pip install ./examples/{name})")
+            continue
+        print(f"{label:<24} {think:>8g} {wins:>5} {draws:>5} {losses:>6} {margin:>7.1f} {moves:>9} {per_move:>8.3f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--games-only", action="store_true", help="only the game rows (Othello's AI against random)")
-    parser.add_argument("--games", type=int, default=20, help="seeded games per game row")
-    parser.add_argument("--think", type=float, default=1.0, help="the AI's seconds per move in the game rows")
+    parser.add_argument("--games-only", action="store_true", help="only the two-player examples' rows")
+    parser.add_argument("--games", type=int, default=20, help="seeded games per two-player example")
+    parser.add_argument("--think", type=float, default=1.0, help="the AI's seconds per move")
     args = parser.parse_args()
-    if args.games_only:
-        print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        game_rows(args.games, args.think)
-        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        return
+    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if not args.games_only:
+        puzzles(args)
+    games_table(args.games, args.think)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def puzzles(args: argparse.Namespace) -> None:
+    """The puzzles' rows (N-queens, dominoes)."""
     from gridgames_nqueens import NQueens
 
-    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     NQueens(6).count()  # compile the kernels
     Dominoes(4, 4).count()
     Dominoes(4, 4).count(engine="dancing links")
@@ -162,8 +181,6 @@ def main() -> None:
         result, seconds = best(lambda: puzzle.count_parallel(jobs=2), 1 if h > 6 else args.repeat)
         print(f"{f'dominoes {h}x{w} --jobs 2':<24} {'tiling':<15} {result.count:>12,} {known:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
         assert result.count == known  # type: ignore[attr-defined]
-    game_rows(args.games, args.think)
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

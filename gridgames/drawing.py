@@ -34,7 +34,7 @@ from gridgames.grid import Cell, Grid
 if TYPE_CHECKING:  # the protocol's layer comes after this one: placements are anything with .piece and .cells
     from gridgames.game import Placement, Solution
 
-__all__ = ["Picture", "board_svg", "cell_owners", "lattice_svg", "lattice_text", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
+__all__ = ["Picture", "board_svg", "cell_owners", "cell_polygons", "lattice_svg", "lattice_text", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
 
 CELL = 28.0  # an SVG cell's side, in user units
 MARGIN = 6.0
@@ -191,8 +191,18 @@ PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e
 """Okabe and Ito's colour-blind-safe palette, one colour per player (each also marked by a letter)."""
 
 
-def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "") -> str:
-    """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes dark."""
+def board_svg(
+    grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "", colours: Sequence[str] = PLAYER_COLOURS
+) -> str:  # fmt: skip
+    """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes dark.
+
+    Squares, pointy-top hexagons (each row half a cell right of the one above: a Hex rhombus)
+    or triangles (alternately up and down), as ``grid.lattice`` says. Every cell's element
+    carries ``data-row`` and ``data-col``, which the web page uses to make it clickable;
+    ``colours`` are the players' disc colours, in player order.
+    """
+    if grid.lattice != "square":
+        return _lattice_board_svg(grid, player_names, highlight=set(highlight), title=title, colours=colours)
     marked = set(highlight)
     width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
     out = _svg_start(width, height, title)
@@ -200,16 +210,12 @@ def board_svg(grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Ce
         for c in range(grid.width):
             x, y, value = MARGIN + c * CELL, MARGIN + r * CELL, int(grid.cells[r, c])
             fill = "#444444" if value < 0 else "#ffffff"
-            out.append(f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" stroke-width="1"/>')
+            out.append(
+                f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" stroke-width="1" '
+                f'data-row="{r}" data-col="{c}"/>'
+            )
             if value > 0:
-                colour = PLAYER_COLOURS[(value - 1) % len(PLAYER_COLOURS)]
-                name = player_names[value - 1] if value - 1 < len(player_names) else str(value)
-                ring = ' stroke="#000000" stroke-width="3"' if (r, c) in marked else ' stroke="#333333" stroke-width="1"'
-                out.append(f'<circle cx="{x + CELL / 2:g}" cy="{y + CELL / 2:g}" r="{CELL * 0.4:g}" fill="{colour}"{ring}/>')
-                out.append(
-                    f'<text x="{x + CELL / 2:g}" y="{y + CELL / 2:g}" font-family="sans-serif" font-size="{CELL * 0.45:g}" '
-                    f'text-anchor="middle" dominant-baseline="central" fill="{letter_colour(colour)}">{escape(name[:1] or "?")}</text>'
-                )
+                out.extend(_stone(value, player_names, x + CELL / 2, y + CELL / 2, CELL * 0.4, (r, c) in marked, font=CELL * 0.45, colours=colours))
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
 
@@ -238,6 +244,70 @@ def grid_svg(grid: Grid, *, title: str = "") -> str:
                 )
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
+
+
+def _stone(
+    value: int, player_names: Sequence[str], x: float, y: float, radius: float, marked: bool, *, font: float,
+    colours: Sequence[str] = PLAYER_COLOURS, extra: str = "",
+) -> list[str]:  # fmt: skip
+    """A player's disc with the player's initial, centred at (x, y) (``extra``: more attributes for both elements)."""
+    colour = colours[(value - 1) % len(colours)]
+    name = player_names[value - 1] if value - 1 < len(player_names) else str(value)
+    ring = ' stroke="#000000" stroke-width="3"' if marked else ' stroke="#333333" stroke-width="1"'
+    x, y, radius, font = round(x, 2), round(y, 2), round(radius, 2), round(font, 2)
+    return [
+        f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{colour}"{ring}{extra}/>',
+        f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{font:g}" '
+        f'text-anchor="middle" dominant-baseline="central" fill="{letter_colour(colour)}"{extra}>{escape(name[:1] or "?")}</text>',
+    ]
+
+
+def cell_polygons(grid: Grid, size: float = CELL) -> dict[Cell, list[tuple[float, float]]]:
+    """The corners of every cell of a grid as drawn (square, hexagon or triangle by ``grid.lattice``), top left at (0, 0)."""
+    polygons = {}
+    for r in range(grid.height):
+        for c in range(grid.width):
+            if grid.lattice == "hexagonal":
+                polygons[(r, c)] = _polygon("hexagonal", (r, 2 * c + r), size / _ROOT3, 0.0)
+            elif grid.lattice == "triangular":
+                polygons[(r, c)] = _polygon("triangular", (r, c), size, 0.0)
+            else:
+                polygons[(r, c)] = _polygon("square", (r, c), size, 0.0)
+    x0 = min(x for poly in polygons.values() for x, _ in poly)
+    y0 = min(y for poly in polygons.values() for _, y in poly)
+    return {cell: [(x - x0, y - y0) for x, y in poly] for cell, poly in polygons.items()}
+
+
+def _lattice_board_svg(grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str, colours: Sequence[str]) -> str:
+    """`board_svg` on hexagons or triangles: one ``<polygon>`` per cell."""
+    size = CELL * (1.0 if grid.lattice == "hexagonal" else 1.3)
+    polygons = cell_polygons(grid, size)
+    width = max(x for poly in polygons.values() for x, _ in poly) + 2 * MARGIN
+    height = max(y for poly in polygons.values() for _, y in poly) + 2 * MARGIN
+    out = _svg_start(round(width, 2), round(height, 2), title)
+    for (r, c), poly in polygons.items():
+        value = int(grid.cells[r, c])
+        if value < 0 and grid.lattice == "hexagonal":
+            continue  # a hole of a hexagonal board is not drawn (the rhombus may hold any board)
+        fill = "#444444" if value < 0 else "#ffffff"
+        points = " ".join(f"{x + MARGIN:.2f},{y + MARGIN:.2f}" for x, y in poly)
+        out.append(f'<polygon points="{points}" fill="{fill}" stroke="#999999" stroke-width="1" data-row="{r}" data-col="{c}"/>')
+    for (r, c), poly in polygons.items():
+        value = int(grid.cells[r, c])
+        if value > 0:
+            x, y = _centre(poly) if grid.lattice == "hexagonal" else _incentre(poly)
+            radius = size * (0.4 if grid.lattice == "hexagonal" else 0.2)
+            out.extend(_stone(value, player_names, x + MARGIN, y + MARGIN, radius, (r, c) in highlight, font=radius * 1.1,
+                              colours=colours, extra=' pointer-events="none"'))  # a click on a stone reaches its cell
+    out.append("</svg>")
+    return "\n".join(line for line in out if line) + "\n"
+
+
+
+
+def _incentre(triangle: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The centre of an equilateral triangle's inscribed circle (its centroid)."""
+    return _centre(triangle)
 
 
 # ----------------------------------------------------------------------------------------------

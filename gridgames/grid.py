@@ -20,6 +20,27 @@ True
 (0, 1)
 >>> Grid.from_text(grid.to_text()) == grid
 True
+
+A grid may stand on another lattice (``lattice="hexagonal"`` or ``"triangular"``; the
+default is ``"square"``). Cells are still ``(row, col)`` of the array; only which cells
+touch changes (`Grid.neighbours`):
+
+* hexagonal: axial coordinates of a rhombus (a Hex board is the whole array), each row
+  drawn half a cell right of the one above; the neighbours of (r, c) are (r, c - 1),
+  (r, c + 1), (r - 1, c), (r + 1, c), (r - 1, c + 1) and (r + 1, c - 1). In
+  `gridgames.lattices` the cell is the hexagon x = c, z = r, y = -x - z.
+* triangular: `gridgames.lattices.position`'s (row, col) of the triangular lattice: the
+  triangle points up when row + col is even; its neighbours are (r, c - 1), (r, c + 1)
+  and (r + 1, c) when it points up, (r - 1, c) when it points down. A shape moves only by
+  steps with an even row + col (other steps would turn its triangles over).
+
+>>> hexes = Grid.empty(3, 3, lattice="hexagonal")
+>>> hexes.neighbours((0, 0))
+((0, 1), (1, 0))
+>>> print(hexes.picture())
+. . .
+ . . .
+  . . .
 """
 
 from __future__ import annotations
@@ -42,6 +63,13 @@ ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 EMPTY_CHAR = "."
 HOLE_CHAR = "#"
 
+Lattice = Literal["square", "hexagonal", "triangular"]
+LATTICES: tuple[str, ...] = ("square", "hexagonal", "triangular")
+"""The lattices a `Grid` may stand on (names as in `gridgames.lattices`)."""
+
+_SQUARE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_HEX_STEPS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, 1), (1, -1))
+
 
 class Direction(Enum):
     """The four line directions, each as a (row step, column step)."""
@@ -63,6 +91,12 @@ def _offsets(shape: Any) -> tuple[Cell, ...]:
     return tuple((int(r), int(c)) for r, c in cells)
 
 
+def _check_lattice(lattice: str) -> str:
+    if lattice not in LATTICES:
+        raise GridError(f"unknown lattice {lattice!r}: a grid's lattice is one of {', '.join(LATTICES)}")
+    return lattice
+
+
 def _value_char(value: int, alphabet: str) -> str:
     """The picture character of one cell value."""
     if value == EMPTY:
@@ -79,6 +113,8 @@ class Grid:
     """A height x width board of cells: empty (0), a value (> 0) or a hole (-1)."""
 
     cells: np.ndarray = attrs.field(converter=lambda a: np.array(a, dtype=np.int32))
+    lattice: str = attrs.field(default="square", kw_only=True, converter=_check_lattice)
+    """Which cells touch: "square" (the default), "hexagonal" or "triangular" (see the module's docstring)."""
 
     def __attrs_post_init__(self) -> None:
         if self.cells.ndim != 2 or self.cells.shape[0] < 1 or self.cells.shape[1] < 1:
@@ -88,20 +124,20 @@ class Grid:
 
     # --- construction -------------------------------------------------
     @classmethod
-    def empty(cls, height: int, width: int) -> Grid:
-        """A rectangular grid with every cell empty."""
+    def empty(cls, height: int, width: int, *, lattice: str = "square") -> Grid:
+        """A rectangular grid with every cell empty (on the square lattice unless told)."""
         if height < 1 or width < 1:
             raise GridError(f"a grid must be at least 1x1, got {height}x{width}")
-        return cls(np.zeros((height, width), dtype=np.int32))
+        return cls(np.zeros((height, width), dtype=np.int32), lattice=lattice)
 
     @classmethod
-    def from_mask(cls, on_board: np.ndarray) -> Grid:
+    def from_mask(cls, on_board: np.ndarray, *, lattice: str = "square") -> Grid:
         """A grid whose cells are empty where ``on_board`` is true and holes elsewhere."""
         mask = np.asarray(on_board, dtype=bool)
-        return cls(np.where(mask, EMPTY, HOLE))
+        return cls(np.where(mask, EMPTY, HOLE), lattice=lattice)
 
     @classmethod
-    def from_text(cls, text: str, alphabet: str = ALPHABET) -> Grid:
+    def from_text(cls, text: str, alphabet: str = ALPHABET, *, lattice: str = "square") -> Grid:
         """Parse a picture: '.' empty, '#' hole, alphabet characters for values 1, 2, ..."""
         lines = [line.rstrip() for line in text.strip("\n").splitlines()]
         while lines and not lines[-1]:
@@ -119,15 +155,25 @@ class Grid:
                     raise GridError(f"unexpected character {ch!r} at row {r + 1}, column {c + 1} of the grid picture")
                 row.append(codes[ch])
             rows.append(row)
-        return cls(np.array(rows, dtype=np.int32))
+        return cls(np.array(rows, dtype=np.int32), lattice=lattice)
 
     def to_text(self, alphabet: str = ALPHABET) -> str:
         """The picture of this grid, one line per row (parses back with `from_text`)."""
         return "\n".join("".join(_value_char(int(v), alphabet) for v in row) for row in self.cells)
 
+    def picture(self, alphabet: str = ALPHABET) -> str:
+        """A picture for terminals: cells one space apart, each hexagonal row shifted half a cell right of the one above."""
+        lines = []
+        for r, row in enumerate(self.cells):
+            indent = " " * r if self.lattice == "hexagonal" else ""
+            lines.append(indent + " ".join(_value_char(int(v), alphabet) for v in row))
+        return "\n".join(lines)
+
     def copy(self) -> Grid:
         """An independent copy of this grid."""
-        return Grid(self.cells.copy())
+        if self.lattice == "square":
+            return Grid(self.cells.copy())
+        return Grid(self.cells.copy(), lattice=self.lattice)
 
     __copy__ = copy
 
@@ -148,13 +194,14 @@ class Grid:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Grid):
             return NotImplemented
-        return np.array_equal(self.cells, other.cells)
+        return self.lattice == other.lattice and np.array_equal(self.cells, other.cells)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        return f"Grid.from_text({self.to_text()!r})" if self.cells.max(initial=0) <= len(ALPHABET) else (
-            f"Grid(np.array({self.cells.tolist()!r}))"
+        lattice = "" if self.lattice == "square" else f", lattice={self.lattice!r}"
+        return f"Grid.from_text({self.to_text()!r}{lattice})" if self.cells.max(initial=0) <= len(ALPHABET) else (
+            f"Grid(np.array({self.cells.tolist()!r}){lattice})"
         )
 
     def __str__(self) -> str:
@@ -202,10 +249,29 @@ class Grid:
             return ((r, c) for r in range(self.height) for c in range(self.width))
         raise GridError(f"scan order must be 'column' or 'row', not {order!r}")
 
+    def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The on-board cells that share an edge with ``cell`` on this grid's lattice (4 square, 6 hexagonal, 3 triangular at most)."""
+        if not self.in_bounds(cell):
+            raise GridError(f"cell {cell} is outside the {self.height}x{self.width} grid")
+        r, c = cell
+        if self.lattice == "square":
+            steps: tuple[Cell, ...] = _SQUARE_STEPS
+        elif self.lattice == "hexagonal":
+            steps = _HEX_STEPS
+        else:
+            steps = ((0, -1), (0, 1), (1, 0) if (r + c) % 2 == 0 else (-1, 0))
+        return tuple((r + dr, c + dc) for dr, dc in steps if self.on_board((r + dr, c + dc)))
+
+    def points_up(self, cell: Cell) -> bool:
+        """On a triangular grid, True when the cell's triangle points up (row + col even)."""
+        return (cell[0] + cell[1]) % 2 == 0
+
     # --- placing shapes -----------------------------------------------
     def can_place(self, shape: Any, at: Cell) -> bool:
-        """True when every cell of the shape, offset by ``at``, is on the board and empty."""
+        """True when every cell of the shape, offset by ``at``, is on the board and empty (on triangles: ``at`` an even step)."""
         r0, c0 = at
+        if self.lattice == "triangular" and (r0 + c0) % 2:
+            return False  # an odd step turns every triangle over: not the same shape
         return all(self.is_empty((r0 + dr, c0 + dc)) for dr, dc in _offsets(shape))
 
     def place(self, shape: Any, at: Cell, value: int) -> None:
@@ -213,6 +279,8 @@ class Grid:
         if value <= 0:
             raise GridError(f"a placed value must be positive, got {value}")
         if not self.can_place(shape, at):
+            if self.lattice == "triangular" and (at[0] + at[1]) % 2:
+                raise GridError(f"cannot place the shape at {at}: on triangles a shape moves by steps with an even row + column")
             raise GridError(f"cannot place the shape at {at}: a cell is off the board, a hole or taken")
         for cell in self._cells_of(shape, at):
             self.cells[cell] = value
@@ -286,9 +354,18 @@ class Grid:
         r0, c0 = cell[0] - back * dr, cell[1] - back * dc
         return [(r0 + i * dr, c0 + i * dc) for i in range(length)]
 
+    @property
+    def line_directions(self) -> tuple[Direction, ...]:
+        """The directions along which cells in a row touch: all four on squares; across, down and anti-diagonal on hexagons; across on triangles."""
+        if self.lattice == "hexagonal":
+            return (Direction.HORIZONTAL, Direction.VERTICAL, Direction.ANTI_DIAGONAL)
+        if self.lattice == "triangular":
+            return (Direction.HORIZONTAL,)
+        return tuple(Direction)
+
     def longest_line(self, cell: Cell) -> tuple[int, Direction]:
-        """The longest run through ``cell`` over the four directions, with its direction."""
-        return max(((self.line_length(cell, d), d) for d in Direction), key=lambda t: t[0])
+        """The longest run through ``cell`` over the lattice's line directions (`line_directions`), with its direction."""
+        return max(((self.line_length(cell, d), d) for d in self.line_directions), key=lambda t: t[0])
 
     # --- gravity --------------------------------------------------------
     def drop_row(self, column: int) -> int | None:

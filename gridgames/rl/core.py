@@ -130,9 +130,17 @@ def _disc(cell: int) -> np.ndarray:
 
 
 def rgb(grid: Grid, cell: int = CELL_PIXELS) -> np.ndarray:
-    """A picture of a board as a (height x cell, width x cell, 3) uint8 array: a disc per cell on a blue board."""
+    """A picture of a board as a (height x cell, width x cell, 3) uint8 array: a disc per cell on a blue board.
+
+    A hexagonal or triangular grid (`Grid.lattice`) is drawn as its hexagons or triangles
+    (`gridgames.drawing.cell_polygons`, ``cell`` pixels across a hexagon or along a
+    triangle's side), each a blue tile with its disc, on a dark background; the picture's
+    size is then the board's drawing's, not height x cell by width x cell.
+    """
     if cell < 2:
         raise OptionError(f"a cell must be at least 2 pixels wide, not {cell}")
+    if grid.lattice != "square":
+        return _lattice_rgb(grid, cell)
     values = grid.cells
     palette = np.array([EMPTY_RGB, *PLAYER_RGB], dtype=np.uint8)
     colours = palette[np.clip(values, 0, None) % len(palette)]  # (height, width, 3); a value past the palette wraps
@@ -141,6 +149,41 @@ def rgb(grid: Grid, cell: int = CELL_PIXELS) -> np.ndarray:
     tiles = np.where(disc, colours[:, None, :, None, :], np.array(BOARD_RGB, dtype=np.uint8))
     height, width = values.shape
     return np.ascontiguousarray(tiles.reshape(height * cell, width * cell, 3), dtype=np.uint8)
+
+
+def _inside(polygon: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Which points (xs, ys) lie inside a convex polygon (its corners in order, either way round)."""
+    signs = []
+    for (x0, y0), (x1, y1) in zip(polygon, np.roll(polygon, -1, axis=0)):
+        signs.append((x1 - x0) * (ys - y0) - (y1 - y0) * (xs - x0))
+    stacked = np.stack(signs)
+    return (stacked >= 0).all(axis=0) | (stacked <= 0).all(axis=0)
+
+
+def _lattice_rgb(grid: Grid, cell: int) -> np.ndarray:
+    """`rgb` of a hexagonal or triangular grid: a blue polygon per on-board cell, a disc in its middle."""
+    from gridgames.drawing import cell_polygons
+
+    polygons = {c: np.array(poly) + 1.0 for c, poly in cell_polygons(grid, float(cell)).items()}
+    width = int(np.ceil(max(p[:, 0].max() for p in polygons.values()))) + 2
+    height = int(np.ceil(max(p[:, 1].max() for p in polygons.values()))) + 2
+    image = np.zeros((height, width, 3), dtype=np.uint8)
+    image[...] = np.array(BOARD_RGB, dtype=np.uint8) // 3
+    palette = np.array([EMPTY_RGB, *PLAYER_RGB], dtype=np.uint8)
+    radius = cell * (0.38 if grid.lattice == "hexagonal" else 0.2)
+    for (r, c), polygon in polygons.items():
+        value = int(grid.cells[r, c])
+        if value == HOLE:
+            continue
+        x0, y0 = np.floor(polygon.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(polygon.max(axis=0)).astype(int)
+        ys, xs = np.mgrid[y0:y1, x0:x1] + 0.5
+        centre = polygon.mean(axis=0)
+        shrunk = centre + (polygon - centre) * (1 - 1.5 / cell)  # a thin dark line between cells
+        window = image[y0:y1, x0:x1]
+        window[_inside(shrunk, xs, ys)] = BOARD_RGB
+        window[(xs - centre[0]) ** 2 + (ys - centre[1]) ** 2 <= radius**2] = palette[value % len(palette)]
+    return image
 
 
 def render(state: State, render_mode: str | None, names: list[str]) -> str | np.ndarray | None:

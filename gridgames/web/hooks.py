@@ -5,6 +5,13 @@ methods below (duck-typed; a missing method means the page does without). The we
 framework never imports a game module: whatever is particular to a game reaches the
 page through these hooks, which any plugin may implement.
 
+Board pictures (no hook needed): a board that is not square (`Grid.lattice` hexagonal or
+triangular) is drawn from the state's SVG (`State.svg`, by default
+`gridgames.drawing.board_svg`). Every element with ``data-row``/``data-col`` (each cell of
+``board_svg``) is clickable when its cell is a target of a legal move, and a game's own SVG
+may mark any element with ``data-move="MOVE TEXT"`` (the move in the game's notation,
+`Game.format_move`): the page plays that move on a click while it is legal.
+
 Turn-based games:
 
 * ``move_targets(state) -> dict[Move, list[Cell]]``: the board cells a click plays each

@@ -189,7 +189,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "to_move": None if over else state.current_player, "outcome": _outcome(play, names),
         "legal": [fmt(m) for m in state.legal_moves()], "pass": _pass_text(state),
         "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()},
-        "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist()},
+        "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist(), "lattice": grid.lattice},
         "svg": state.svg(), "text": state.to_text(),
         "can_undo": bool(state.history), "can_redo": bool(play.redo), "computer_to_move": _computer_to_move(play),
         "scores": play.scores, "review": play.review, "notes": play.notes[-1:],

@@ -54,6 +54,7 @@
       else { const pre = document.createElement("pre"); pre.textContent = view.text; box.appendChild(pre); }
       return;
     }
+    if ((view.board.lattice || "square") !== "square" && view.svg) { renderSvgBoard(box, cellMoves); return; }
     const { rows, cols, cells } = view.board;
     const grid = document.createElement("div");
     grid.className = "board" + (name === "connect4" || Object.values(view.targets).every((c) => c.length === rows) ? "" : " plain");
@@ -85,6 +86,35 @@
       }
     }
     box.appendChild(grid);
+  }
+
+  // A hexagonal or triangular board: the state's SVG, its cells (data-row/data-col) and marked moves (data-move) clickable.
+  function renderSvgBoard(box, cellMoves) {
+    box.innerHTML = view.svg;
+    const svg = box.querySelector("svg");
+    if (!svg) return;
+    svg.classList.add("svg-board");
+    svg.setAttribute("role", "grid");
+    const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
+    const legal = new Set(view.legal);
+    const clickable = (el, moves) => {
+      el.classList.add("target");
+      const label = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
+      const tip = document.createElementNS(svg.namespaceURI, "title");
+      tip.textContent = label;
+      el.appendChild(tip);
+      el.addEventListener("click", () => (moves.length === 1 ? play(moves[0]) : offer(moves)));
+    };
+    for (const el of svg.querySelectorAll("[data-row][data-col]")) {
+      const key = `${el.dataset.row},${el.dataset.col}`;
+      el.classList.add("svg-cell");
+      if (win.has(key)) el.classList.add("win");
+      const moves = cellMoves[key];
+      if (moves && humanToMove()) clickable(el, moves);
+    }
+    for (const el of svg.querySelectorAll("[data-move]")) {
+      if (legal.has(el.dataset.move) && humanToMove()) clickable(el, [el.dataset.move]);
+    }
   }
 
   function offer(moves) {

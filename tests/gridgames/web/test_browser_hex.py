@@ -1,0 +1,99 @@
+"""Hex (examples/hex) in a real headless browser: a whole game played by clicking hexagonal cells.
+
+The set-up is test_browser.py's (the system Chromium driven by Playwright; skipped, saying why, without
+one). The board is the state's SVG; the test checks that the clicked cells are hexagons (SVG polygons of
+six corners, each row shifted half a cell) and keeps a screenshot of the finished board in docs/hex-board.png.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gridgames_test_support.browser import browser_context, chromium_path, running_server
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
+pytest.importorskip("gridgames_hex", reason="the Hex example is not installed: pip install ./examples/hex")
+CHROMIUM = chromium_path()
+if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
+    raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
+
+from gridgames.web.app import ServerConfig, create_app  # noqa: E402
+
+TIMEOUT_MS = 60_000
+SCREENSHOT = Path(__file__).resolve().parents[3] / "docs" / "hex-board.png"
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with running_server(create_app(ServerConfig())) as url:
+        yield url
+
+
+@pytest.fixture
+def page(base_url: str) -> Iterator[Any]:
+    assert CHROMIUM is not None
+    with browser_context(CHROMIUM) as browser:
+        browser.set_default_timeout(TIMEOUT_MS)
+        tab = browser.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        yield tab
+        assert not errors, errors
+
+
+def _corners(page: Any, row: int, col: int) -> list[tuple[float, float]]:
+    points = page.get_attribute(f'#board polygon[data-row="{row}"][data-col="{col}"]', "points")
+    return [tuple(float(v) for v in p.split(",")) for p in points.split()]
+
+
+def test_a_hex_game_clicked_to_its_end_on_hexagonal_cells(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/play/hex")
+    page.wait_for_selector("#board svg polygon")
+    page.fill("#opt-size", "5")
+    page.select_option("#seat-1", "human")
+    page.click("#new-game")
+    page.wait_for_function("() => document.querySelectorAll('#board svg polygon[data-row]').length === 25")
+    assert page.locator("#board .cell").count() == 0  # not the square div grid
+    corners = _corners(page, 0, 0)
+    assert len(corners) == 6  # a hexagon
+    shift = min(x for x, _ in _corners(page, 1, 0)) - min(x for x, _ in corners)
+    step = min(x for x, _ in _corners(page, 0, 1)) - min(x for x, _ in corners)
+    assert shift == pytest.approx(step / 2, abs=0.1)  # each row half a cell right: a Hex rhombus
+    # Red walks down column c (hexagons (r, 2) and (r + 1, 2) touch); Blue answers along column a
+    clicks = [(r, col) for r in range(5) for col in (2, 0)][:9]
+    for number, (row, col) in enumerate(clicks, start=1):
+        cell = page.locator(f'#board polygon[data-row="{row}"][data-col="{col}"]')
+        assert cell.evaluate("(el) => el.tagName.toLowerCase() === 'polygon' && el.classList.contains('target')")
+        cell.click()
+        page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {number}")
+    assert page.inner_text("#status").startswith("Red wins")
+    assert re.match(r"1\.c1 2\.a1 3\.c2 .* 9\.c5$", page.inner_text("#moves"))
+    assert page.locator("#board polygon.win").count() == 5  # the winning chain, column c
+    assert page.locator("#board polygon.target").count() == 0  # the game is over: nothing to click
+    page.locator("#board svg").screenshot(path=str(SCREENSHOT))
+    assert SCREENSHOT.stat().st_size > 1000
+
+
+def test_the_swap_button_of_the_games_own_svg_plays_its_data_move(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/play/hex")
+    page.wait_for_selector("#board svg polygon")
+    page.fill("#opt-size", "5")
+    page.select_option("#seat-1", "human")
+    page.click("#new-game")
+    page.wait_for_function("() => document.querySelectorAll('#board svg polygon[data-row]').length === 25")
+    assert page.locator('#board [data-move="swap"]').count() == 0  # nothing to swap yet
+    page.click('#board polygon[data-row="1"][data-col="2"]')  # Red: c2
+    page.wait_for_selector('#board [data-move="swap"].target')
+    page.click('#board [data-move="swap"]')
+    page.wait_for_function("() => document.getElementById('moves').textContent.includes('2.swap')")
+    assert page.inner_text("#moves") == "1.c2 2.swap"
+    assert page.inner_text("#status").startswith("Red")  # Red to move again
+    assert page.locator('#board [data-move="swap"]').count() == 0
