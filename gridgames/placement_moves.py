@@ -215,6 +215,23 @@ class PieceMoves:
                 free &= allowed[self._pieces]
         return np.flatnonzero(free)
 
+    def legal_after(self, legal: np.ndarray, action: int) -> np.ndarray:
+        """The actions of ``legal`` still legal once ``action`` is placed and its piece used (a subset: cheaper than `legal`)."""
+        legal = legal[self._pieces[legal] != self._pieces[action]]
+        mask = self._masks[action]
+        for k in range(self.words.shape[1]):
+            word = np.uint64((mask >> (WORD * k)) & (2**WORD - 1))
+            if word:
+                legal = legal[(self.words[legal, k] & word) == 0]
+        return legal
+
+    def board_mask(self) -> np.ndarray:
+        """A (height, width) bool array: True on the board's cells (False on holes)."""
+        mask = np.zeros((self.height, self.width), dtype=bool)
+        for cell in self.on_board:
+            mask[cell] = True
+        return mask
+
     def remaining_planes(self, available: Sequence[int]) -> np.ndarray:
         """Observation planes of pieces still to place: for each mask of ``available`` (one per player, or one shared pool),
         one all-ones or all-zeros (height, width) plane per piece; int8, shape (height, width, len(available) * pieces)."""
