@@ -32,7 +32,7 @@ gridgames.errors.IllegalMoveError: X1@b4 overlaps the filled cells b3, c2
 >>> moves.parse("X1@d4")
 Traceback (most recent call last):
 ...
-gridgames.errors.NotationError: X1@d4 is off the board at f3
+gridgames.errors.NotationError: X1@d4 is off the board: 1 of its cells outside the 5x5 board
 >>> [moves.format(a) for a in moves.legal(occupied=0, available=0b10)][:3]
 ['X1@a5', 'X1@b5', 'X1@c5']
 """
@@ -253,7 +253,10 @@ class PieceMoves:
         if action is None:
             r, c = anchor
             off = [(r + dr, c + dc) for dr, dc in self.orientations[piece][orientation] if (r + dr, c + dc) not in self.on_board]
-            raise NotationError(f"{label} is off the board at {self._names(off)}")
+            holes = [(rr, cc) for rr, cc in off if 0 <= rr < self.height and 0 <= cc < self.width]
+            parts = [f"{len(off) - len(holes)} of its cells outside the {self.width}x{self.height} board"] if len(off) > len(holes) else []
+            parts += [f"covers the hole{'s' if len(holes) > 1 else ''} {self._names(holes)}"] if holes else []
+            raise NotationError(f"{label} is off the board: {', '.join(parts)}")
         self.check(action, occupied=occupied, available=available)
         return action
 

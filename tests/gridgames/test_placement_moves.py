@@ -70,8 +70,8 @@ def test_names_ending_in_a_digit_take_a_dash() -> None:
         ("L9@a1", "piece L has no orientation 9"),
         ("X2@a5", "piece X has no orientation 2"),
         ("L0@a1", "piece L has no orientation 0"),
-        ("L1@a1", "L1@a1 is off the board at a0, a-1, a-2, b-2"),
-        ("I1@c5", "I1@c5 is off the board at f5, g5"),
+        ("L1@a1", "L1@a1 is off the board: 4 of its cells outside the 5x5 board"),
+        ("I1@c5", "I1@c5 is off the board: 2 of its cells outside the 5x5 board"),
         ("L1@z9", "'z9' is outside the board"),
         ("L1", "such as 'L3@d4'"),
         ("", "such as 'L3@d4'"),
@@ -87,8 +87,10 @@ def test_malformed_or_impossible_moves_say_why(text: str, message: str) -> None:
 
 def test_a_hole_is_off_the_board() -> None:
     moves = PieceMoves.build(Grid.from_text("#....\n....."), PENTOMINOES)
-    with pytest.raises(NotationError, match=r"I1@a2 is off the board at a2$"):
+    with pytest.raises(NotationError, match=r"^I1@a2 is off the board: covers the hole a2$"):
         moves.parse("I1@a2")
+    with pytest.raises(NotationError, match=r"^L1@a2 is off the board: 3 of its cells outside the 5x2 board, covers the hole a2$"):
+        moves.parse("L1@a2")
     assert moves.format(moves.parse("I1@a1")) == "I1@a1"
 
 

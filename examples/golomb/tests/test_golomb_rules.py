@@ -106,7 +106,7 @@ def test_a_refused_move_says_why() -> None:
         state.play(game.parse_move("I1@b6"))
     with pytest.raises(IllegalMoveError, match=r"^L1@a6 overlaps the filled cell a6$"):
         state.play(game.parse_move("L1@a6"))
-    with pytest.raises(NotationError, match="off the board at a0"):
+    with pytest.raises(NotationError, match="off the board: 2 of its cells outside the 6x6 board"):
         game.parse_move("L1@a3")
     with pytest.raises(NotationError, match="unknown piece 'Q'"):
         game.parse_move("Q1@a3")

@@ -56,7 +56,7 @@
     }
     const { rows, cols, cells } = view.board;
     const grid = document.createElement("div");
-    grid.className = "board" + (name === "connect4" || Object.values(view.targets).every((c) => c.length === rows) ? "" : " plain");
+    grid.className = "board" + (!view.pieces && (name === "connect4" || Object.values(view.targets).every((c) => c.length === rows)) ? "" : " plain");
     grid.style.gridTemplateColumns = `repeat(${cols}, 52px)`;
     grid.setAttribute("role", "grid");
     const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
@@ -85,6 +85,8 @@
       }
     }
     box.appendChild(grid);
+    if (view.pieces) GGPieces.attach(grid, view, { play, active: humanToMove() }); // whole-piece moves: pieces.js
+    else GGPieces.detach();
   }
 
   function offer(moves) {
