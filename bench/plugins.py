@@ -1,7 +1,12 @@
 """Plugins on both engines (issue 14): the N-queens example and a domino puzzle written in the guide's style.
 
     python bench/plugins.py                 # N-queens n = 1..12, dominoes 6x6 and 8x8 (also with 2 processes)
-    python bench/plugins.py --quick         # N-queens to 10, dominoes 6x6 only
+    python bench/plugins.py --quick         # N-queens to 10, dominoes 6x6 only (and no AI games)
+    python bench/plugins.py --ai-only       # only the table of the generic AI against random
+
+The last table (issue 37): each turn-based example plugin's generic AI (``make_ai(game, "ai")``
+at the terminal's default think time, 1 s) against ``random`` in 20 seeded games, seats
+alternating; the bar is at least 19 wins.
 
 Each line: the puzzle, the engine (the bitmask tiling kernel or dancing links), the count
 (checked against the known one), and the best wall time of ``--repeat`` runs of the
@@ -63,11 +68,38 @@ def best(fn: Callable[[], object], repeat: int) -> tuple[object, float]:
     return result, min(times)
 
 
+def ai_against_random(games: int = 20, seconds: float = 1.0) -> None:
+    """Print each example game's row: the generic AI's wins against random in ``games`` seeded games."""
+    import random
+
+    from gridgames.search.players import RandomPlayer, make_ai
+    from gridgames_golomb import GolombGame
+
+    print(f"{'game':<24} {'ai':<15} {'wins':>12} {'games':>12} {'seconds':>9}")
+    for label, game in (("golomb 8x8", GolombGame()),):
+        wins, started = 0, time.perf_counter()
+        for seed in range(games):
+            rng, ai_seat = random.Random(seed), seed % 2
+            players = {ai_seat: make_ai(game, "ai", seconds=seconds, rng=rng), 1 - ai_seat: RandomPlayer(rng=rng)}
+            state = game.new_state()
+            while not state.is_over:
+                state.play(players[state.current_player].choose(state))
+            wins += state.outcome is not None and state.outcome.winner == ai_seat
+        kind = type(players[ai_seat]).__name__.replace("Player", "").lower()
+        print(f"{label:<24} {f'{kind} {seconds:g} s':<15} {wins:>12} {games:>12} {time.perf_counter() - started:>9.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--ai-only", action="store_true")
     args = parser.parse_args()
+    if args.ai_only:
+        print(f"cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        ai_against_random()
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     from gridgames_nqueens import NQueens
 
     print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -114,6 +146,8 @@ def main() -> None:
         result, seconds = best(lambda: puzzle.count_parallel(jobs=2), 1 if h > 6 else args.repeat)
         print(f"{f'dominoes {h}x{w} --jobs 2':<24} {'tiling':<15} {result.count:>12,} {known:>12,} {seconds:>9.3f}")  # type: ignore[attr-defined]
         assert result.count == known  # type: ignore[attr-defined]
+    if not args.quick:
+        ai_against_random()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
