@@ -39,6 +39,8 @@ from gridgames.parsing import clip
 if TYPE_CHECKING:  # typer is only needed by game modules that bring their own commands
     import typer
 
+    from gridgames.placement_moves import PieceMoves
+
 Move = int
 
 PASS_TEXT = "pass"
@@ -198,6 +200,12 @@ class Game(ABC):
     def computer_player(self, level: str, rng: random.Random | None = None) -> Player:
         """A computer player of one of `computer_levels` (seeded by ``rng``); raises `OptionError` for any other."""
         raise OptionError(f"{type(self).__name__} has no computer player {level!r} of its own (levels: none)")
+
+    # --- optional: moves that place a whole piece (the web page offers a piece picker for them) ---
+    @property
+    def piece_moves(self) -> PieceMoves | None:
+        """The game's whole-piece moves (`gridgames.placement_moves.PieceMoves`, its actions the game's), or None (the default)."""
+        return None
 
     # --- optional: an exact solver (the learning environments' judge scores moves with it) ---
     def exact_solver(self, table_bits: int | None = None) -> ExactSolver | None:

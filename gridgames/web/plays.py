@@ -8,6 +8,7 @@ applies the result to the play if the position has not changed in the meantime.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from gridgames.game import Game, GameSpec, Move, State
+from gridgames.placement_moves import PieceMoves
 from gridgames.saves import SavedPlay, from_json, restore, to_json
 from gridgames.search.players import AI_KINDS, make_ai
 from gridgames.web.hooks import has
@@ -117,6 +119,8 @@ def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
     if has(hooks, "move_targets"):
         return {int(m): [(int(r), int(c)) for r, c in cells] for m, cells in hooks.move_targets(state).items()}
     grid = state.board()
+    if state.game.piece_moves is not None:  # whole pieces are placed with the piece picker
+        return {}
     before = grid.cells.copy() if grid is not None else None
     targets: dict[Move, list[tuple[int, int]]] = {}
     for move in list(state.legal_moves())[:MAX_TARGETS]:
@@ -138,6 +142,30 @@ def _guessed_cells(state: State, move: Move, before: np.ndarray) -> list[tuple[i
     if board is None:
         return None
     return [(int(r), int(c)) for r, c in np.argwhere((before == 0) & (board.cells != 0))]
+
+
+def _pieces(state: State) -> dict[str, Any] | None:
+    """For a game with whole-piece moves (`Game.piece_moves`): its pieces (orientations as cell lists, whether any
+    placement is legal now) and the text of every action under "piece/orientation/row/col" of its anchor; else None."""
+    moves = state.game.piece_moves
+    if moves is None:
+        return None
+    playable = {moves.piece_index(m) for m in state.legal_moves()}
+    pieces = [
+        {"name": name, "orientations": [[list(cell) for cell in cells] for cells in moves.orientations[i]], "playable": i in playable}
+        for i, name in enumerate(moves.names)
+    ]
+    return {"pieces": pieces, "moves": _piece_texts(moves)}
+
+
+@functools.lru_cache(maxsize=16)
+def _piece_texts(moves: PieceMoves) -> dict[str, str]:
+    """The text of every action of ``moves``, under "piece/orientation/row/col" of its anchor (the same for every view)."""
+    texts = {}
+    for action in range(len(moves)):
+        r, c = moves.anchor_of(action)
+        texts[f"{moves.piece_index(action)}/{moves.orientation_of(action)}/{r}/{c}"] = moves.format(action)
+    return texts
 
 
 def player_styles(play: Play, hooks: Any) -> list[tuple[str, int]]:
@@ -188,7 +216,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "moves": state.notation(), "history": [fmt(m) for m in state.history],
         "to_move": None if over else state.current_player, "outcome": _outcome(play, names),
         "legal": [fmt(m) for m in state.legal_moves()], "pass": _pass_text(state),
-        "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()},
+        "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()}, "pieces": _pieces(state),
         "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist(), "lattice": grid.lattice},
         "svg": state.svg(), "text": state.to_text(),
         "can_undo": bool(state.history), "can_redo": bool(play.redo), "computer_to_move": _computer_to_move(play),

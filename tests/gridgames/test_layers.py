@@ -36,3 +36,18 @@ def test_the_import_scan_sees_lazy_imports(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from gridgames_connect4.solver import Solver\n    import gridgames_mnk\n")
     assert _imported_modules(module) == {"gridgames_connect4.solver", "gridgames_mnk"}
+
+
+BOARD_LAYER = {"gridgames.errors", "gridgames.grid", "gridgames.lattices", "gridgames.shapes", "gridgames.files", "gridgames.placement_moves", "gridgames.parsing"}
+"""The board-and-files layer: its modules import gridgames' modules of this layer only (not the protocol or above)."""
+
+
+def test_the_board_layer_imports_nothing_above_it() -> None:
+    root = Path(gridgames.__file__).parent
+    offenders = {
+        f"{name}: {imported}"
+        for name in sorted(BOARD_LAYER - {"gridgames.errors"})
+        for imported in _imported_modules(root / f"{name.split('.')[1]}.py")
+        if imported.split(".")[0] == "gridgames" and imported not in BOARD_LAYER
+    }
+    assert not offenders, f"board-layer modules import from higher layers: {sorted(offenders)}"

@@ -57,7 +57,7 @@
     if ((view.board.lattice || "square") !== "square" && view.svg) { renderSvgBoard(box, cellMoves); return; }
     const { rows, cols, cells } = view.board;
     const grid = document.createElement("div");
-    grid.className = "board" + (name === "connect4" || Object.values(view.targets).every((c) => c.length === rows) ? "" : " plain");
+    grid.className = "board" + (!view.pieces && (name === "connect4" || Object.values(view.targets).every((c) => c.length === rows)) ? "" : " plain");
     grid.style.gridTemplateColumns = `repeat(${cols}, 52px)`;
     grid.setAttribute("role", "grid");
     const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
@@ -86,6 +86,8 @@
       }
     }
     box.appendChild(grid);
+    if (view.pieces) GGPieces.attach(grid, view, { play, active: humanToMove() }); // whole-piece moves: pieces.js
+    else GGPieces.detach();
   }
 
   // A hexagonal or triangular board: the state's SVG, its cells (data-row/data-col) and marked moves (data-move) clickable.

@@ -191,3 +191,51 @@ def test_an_example_plugin_game_plays_on_the_generic_page(page: Any, base_url: s
     assert page.inner_text("#moves").startswith("1.b2 2.")
     assert page.locator("#board .cell.p0").count() == 1 and page.locator("#board .cell.p1").count() == 1
     check_screenshot(page, ["#board", "#seat-0", "#seat-1", "#legal button", "#moves"])
+
+
+def _place_a_piece_by_clicking(page: Any) -> bool:
+    """Choose the first piece that can go down, turn it until a cell under the pointer previews green, click there."""
+    for piece in range(page.locator("#pieces button.piece:not([disabled])").count()):
+        page.locator("#pieces button.piece:not([disabled])").nth(piece).click()
+        size = len(page.locator("#pieces .piece.chosen svg rect").all())
+        for _ in range(8):
+            for cell in page.locator("#board .cell:not(.p0):not(.p1)").all():
+                cell.hover()
+                if page.locator("#board .cell.preview-ok").count() == size:
+                    cell.click()
+                    return True
+            if page.locator("#piece-rotate").is_disabled():
+                break
+            page.keyboard.press("r" if _ % 4 != 3 else "f")
+    return False
+
+
+def test_golomb_is_played_to_its_end_by_choosing_pieces_and_clicking(page: Any, base_url: str) -> None:
+    pytest.importorskip("gridgames_golomb", reason="the golomb example is not installed: pip install ./examples/golomb")
+    page.goto(f"{base_url}/play/golomb")
+    page.wait_for_selector("#pieces button.piece")
+    page.fill("#opt-width", "5")
+    page.fill("#opt-height", "5")
+    page.select_option("#seat-1", "random")
+    page.click("#new-game")
+    page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
+    assert page.locator("#pieces button.piece").count() == 12 and page.locator("#board .cell.target").count() == 25
+    page.locator('#pieces button.piece[data-piece="X"]').click()
+    page.locator('#board .cell[data-row="0"][data-col="0"]').hover()  # the X's top cell in the corner: off the board
+    assert page.locator("#board .cell.preview-bad").count() == 4 and "off the board" in page.inner_text("#piece-note")
+    played = 0
+    while "wins" not in page.inner_text("#status"):
+        page.wait_for_function(
+            "() => /wins/.test(document.getElementById('status').textContent)"
+            " || (/^First \\S+ to move/.test(document.getElementById('status').textContent)"
+            " && document.querySelector('#pieces button.piece:not([disabled])') !== null)"
+        )
+        if "wins" in page.inner_text("#status"):
+            break
+        before = moves_played(page)
+        assert _place_a_piece_by_clicking(page), "no piece could be placed although the game goes on"
+        played += 1
+        page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length > {before}")
+    assert played >= 1 and "cannot place a piece" in page.inner_text("#status")
+    assert page.locator("#board .cell.p0").count() == 5 * played
+    check_screenshot(page, ["#board", "#pieces", "#moves"])
