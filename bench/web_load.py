@@ -46,7 +46,7 @@ class Client:
     def __init__(self, base: str, deadline: float) -> None:
         self.http = httpx.Client(base_url=base, timeout=60)
         self.deadline = deadline
-        self.http.headers["X-Session"] = self.call("POST", "/api/session")["session"]
+        self.http.headers["X-Session"] = self.call("POST", "/api/session", {})["session"]
         self.busy = 0
 
     def call(self, method: str, path: str, body: Any = None) -> Any:

@@ -18,11 +18,29 @@ from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
-__all__ = ["MAX_KEPT", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
+__all__ = ["MAX_CELLS", "MAX_KEPT", "MAX_SIDE", "check_size", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
 
 MAX_KEPT = 2000
 MAX_LIST = 500
 MAX_BOARD_TEXT = 5000
+MAX_SIDE = 100
+"""The most rows or columns of a board the web serves (a picture's size grows with them)."""
+MAX_CELLS = 1024
+"""The most cells of a board the web serves: a set-up (the colouring pre-check is quadratic in the pieces) and
+every picture stay small (a 32x32 board: about 1.5 s to its first solution, a 250 kB SVG), where a 100x100 board
+of monominoes took 52 s to set up and a 1000x1000 one built a 116 MB SVG."""
+
+
+def check_size(thing: Any, name: str) -> None:
+    """Refuse a puzzle or game state whose board is larger than the web serves (`MAX_SIDE`, `MAX_CELLS`), before any work."""
+    board = getattr(thing, "board", None)
+    board = board() if callable(board) else board  # a state's board is a method, a puzzle's a property
+    height, width = getattr(board, "height", None), getattr(board, "width", None)
+    if not isinstance(height, int) or not isinstance(width, int):
+        return  # no grid board: nothing to measure
+    if height > MAX_SIDE or width > MAX_SIDE or height * width > MAX_CELLS:
+        raise WebError(f"{name}: a {height}x{width} board is too large for the web page (at most {MAX_SIDE} rows or columns "
+                       f"and {MAX_CELLS} cells; the terminal commands have no such bound)", 413)  # fmt: skip
 
 
 def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:
@@ -41,6 +59,7 @@ def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:
         source = {"options": options}
     if not isinstance(puzzle, Puzzle):
         raise WebError(f"{spec.name} is a turn-based game, not a puzzle")
+    check_size(puzzle, spec.name)
     return PuzzleRun(spec.name, puzzle, source)
 
 
