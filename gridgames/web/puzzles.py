@@ -18,7 +18,7 @@ from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
-__all__ = ["MAX_CELLS", "MAX_KEPT", "MAX_SIDE", "check_size", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
+__all__ = ["MAX_CELLS", "MAX_KEPT", "MAX_SETUP", "MAX_SIDE", "check_size", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
 
 MAX_KEPT = 2000
 MAX_LIST = 500
@@ -29,6 +29,9 @@ MAX_CELLS = 1024
 """The most cells of a board the web serves: a set-up (the colouring pre-check is quadratic in the pieces) and
 every picture stay small (a 32x32 board: about 1.5 s to its first solution, a 250 kB SVG), where a 100x100 board
 of monominoes took 52 s to set up and a 1000x1000 one built a 116 MB SVG."""
+MAX_SETUP = 40_000
+"""The most distinct pieces times board cells of a puzzle the web serves: its set-up's memory grows with both (on a
+pasted 16x16 board, 128 distinct dominoes peaked at 239 MB, 200 on 20x20 at 475 MB, 400 on 20x40 at 1,229 MB)."""
 
 
 def check_size(thing: Any, name: str) -> None:
@@ -41,6 +44,13 @@ def check_size(thing: Any, name: str) -> None:
     if height > MAX_SIDE or width > MAX_SIDE or height * width > MAX_CELLS:
         raise WebError(f"{name}: a {height}x{width} board is too large for the web page (at most {MAX_SIDE} rows or columns "
                        f"and {MAX_CELLS} cells; the terminal commands have no such bound)", 413)  # fmt: skip
+    pieces = getattr(thing, "pieces", None)
+    if isinstance(thing, Puzzle) and pieces is not None and hasattr(pieces, "__iter__"):
+        area = getattr(board, "area", height * width)
+        distinct, cells = len(list(pieces)), int(area() if callable(area) else area)
+        if distinct * cells > MAX_SETUP:
+            raise WebError(f"{name}: {distinct} distinct pieces on {cells} cells cost too much to set up for the web page "
+                           f"(at most {MAX_SETUP:,} pieces x cells; copies of one piece count once)", 413)  # fmt: skip
 
 
 def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:

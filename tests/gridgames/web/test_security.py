@@ -194,3 +194,12 @@ def test_serve_off_loopback_warns_and_needs_the_token_it_prints(monkeypatch: pyt
     said.clear()
     serve("127.0.0.1", 8125, say=said.append)
     assert "token" not in "\n".join(said) and started["app"].state.gridgames.config.token is None
+
+
+def test_a_puzzle_too_costly_to_set_up_is_refused_before_any_work(api: Api) -> None:
+    board = "\n".join(["." * 40] * 20)
+    pieces = "\n\n".join(f"D{i}\n##" for i in range(400))  # 400 distinct dominoes: 1,229 MB of set-up before the bound
+    response = api.post("/api/puzzle/pentomino/new", {"board": board, "pieces": pieces})
+    assert response.status_code == 413 and "400 distinct pieces on 800 cells" in response.json()["error"]
+    small = "\n\n".join(f"D{i}\n##" for i in range(10))
+    assert api.post("/api/puzzle/pentomino/new", {"board": "\n".join(["." * 5] * 4), "pieces": small}).status_code == 201
