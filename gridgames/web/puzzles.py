@@ -18,24 +18,26 @@ from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
-__all__ = ["MAX_CELLS", "MAX_KEPT", "MAX_SETUP", "MAX_SIDE", "check_size", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
+__all__ = ["MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "MAX_SIDE", "check_size", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
 
 MAX_KEPT = 2000
 MAX_LIST = 500
 MAX_BOARD_TEXT = 5000
 MAX_SIDE = 100
 """The most rows or columns of a board the web serves (a picture's size grows with them)."""
-MAX_CELLS = 1024
-"""The most cells of a board the web serves: a set-up (the colouring pre-check is quadratic in the pieces) and
-every picture stay small (a 32x32 board: about 1.5 s to its first solution, a 250 kB SVG), where a 100x100 board
-of monominoes took 52 s to set up and a 1000x1000 one built a 116 MB SVG."""
+MAX_CELLS = 10_000
+"""The most cells of a board the web serves: every picture stays small (a 100x100 board's SVG is 2.6 MB, where a
+1000x1000 one was 116 MB)."""
+MAX_COPIES = 1024
+"""The most pieces (copies included) of a puzzle the web serves: the colouring pre-check before a tiling's first
+solution is quadratic in them (900 monominoes 0.4 s, 10,000 took 52 s)."""
 MAX_SETUP = 40_000
 """The most distinct pieces times board cells of a puzzle the web serves: its set-up's memory grows with both (on a
 pasted 16x16 board, 128 distinct dominoes peaked at 239 MB, 200 on 20x20 at 475 MB, 400 on 20x40 at 1,229 MB)."""
 
 
 def check_size(thing: Any, name: str) -> None:
-    """Refuse a puzzle or game state whose board is larger than the web serves (`MAX_SIDE`, `MAX_CELLS`), before any work."""
+    """Refuse a puzzle or game state too large for the web (`MAX_SIDE`, `MAX_CELLS`, `MAX_COPIES`, `MAX_SETUP`), before any work."""
     board = getattr(thing, "board", None)
     board = board() if callable(board) else board  # a state's board is a method, a puzzle's a property
     height, width = getattr(board, "height", None), getattr(board, "width", None)
@@ -47,7 +49,12 @@ def check_size(thing: Any, name: str) -> None:
     pieces = getattr(thing, "pieces", None)
     if isinstance(thing, Puzzle) and pieces is not None and hasattr(pieces, "__iter__"):
         area = getattr(board, "area", height * width)
-        distinct, cells = len(list(pieces)), int(area() if callable(area) else area)
+        listed, cells = list(pieces), int(area() if callable(area) else area)
+        copies = sum(int(getattr(piece, "count", 1) or 1) for piece in listed)
+        if copies > MAX_COPIES:
+            raise WebError(f"{name}: {copies} pieces cost too much to set up for the web page (at most {MAX_COPIES}, copies "
+                           "included; the terminal commands have no such bound)", 413)  # fmt: skip
+        distinct = len(listed)
         if distinct * cells > MAX_SETUP:
             raise WebError(f"{name}: {distinct} distinct pieces on {cells} cells cost too much to set up for the web page "
                            f"(at most {MAX_SETUP:,} pieces x cells; copies of one piece count once)", 413)  # fmt: skip

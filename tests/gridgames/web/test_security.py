@@ -121,7 +121,7 @@ def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
 BAD_PUZZLES = [{"board": ""}, {"board": "..\n."}, {"board": "." * 4999}, {"board": "\x00\u2028é"},
                {"board": "....", "pieces": "domino*0"}, {"board": "....", "pieces": "domino*99999999999999999999"},
                {"board": "....", "pieces": "A\n. .\n"}, {"board": 5}, {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}},
-               {"options": {"board": "101x1", "pieces": "monomino*101"}}, {"options": {"board": "x"}}]  # fmt: skip
+               {"options": {"board": "101x1", "pieces": "monomino*101"}}, {"options": {"board": "2x600", "pieces": "domino*600"}}, {"options": {"board": "x"}}]  # fmt: skip
 
 
 @pytest.mark.parametrize("body", BAD_PUZZLES, ids=range(len(BAD_PUZZLES)))
@@ -135,8 +135,12 @@ def test_bad_puzzles_are_a_4xx_naming_the_problem(api: Api, body: dict[str, Any]
 def test_a_huge_board_is_refused_before_any_work(api: Api) -> None:
     response = api.post("/api/puzzle/pentomino/new", {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}})
     assert response.status_code == 413 and "1000x1000 board is too large" in response.json()["error"]
+    many = api.post("/api/puzzle/pentomino/new", {"options": {"board": "100x100", "pieces": "monomino*10000"}})
+    assert many.status_code == 413 and "10000 pieces" in many.json()["error"]  # 52 s of set-up before the bound
     ok = api.post("/api/puzzle/pentomino/new", {"options": {"board": "32x32", "pieces": "monomino*1024"}})
     assert ok.status_code == 201 and len(ok.json()["board_svg"]) < 10_000_000
+    queens = api.post("/api/puzzle/nqueens/new", {"options": {"n": 40}})  # no pieces: the board's size alone
+    assert queens.status_code == 201
 
 
 def test_bad_saves_numbers_and_headers_are_a_4xx(api: Api, client: TestClient) -> None:
