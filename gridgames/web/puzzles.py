@@ -31,10 +31,11 @@ MAX_CELLS = 10_000
 MAX_COPIES = 1024
 """The most pieces (copies included) of a puzzle the web serves: the colouring pre-check before a tiling's first
 solution is quadratic in them (900 monominoes 0.4 s, 10,000 took 52 s)."""
-MAX_SETUP = 12_000
+MAX_SETUP = 8_000
 """The most distinct pieces times board cells of a puzzle the web serves: its set-up's memory grows with both (on a
-pasted 16x16 board, 128 distinct dominoes peaked at 239 MB, 200 on 20x20 at 475 MB, 400 on 20x40 at 1,229 MB; the
-12 pentominoes on 30x30, 10,800, add about 230 MB to the server: the most one job takes, docs/web.md)."""
+pasted 16x16 board, 128 distinct dominoes peaked at 239 MB, 200 on 20x20 at 475 MB, 400 on 20x40 at 1,229 MB) and so
+does its time, which no cancel can cut short (the 12 pentominoes on 30x30, 10,800: 5.7 s and 230 MB before the search
+starts; on 20x30, 7,200: 0.6 s and 55 MB)."""
 
 
 def check_size(thing: Any, name: str) -> None:

@@ -121,7 +121,7 @@ def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
 BAD_PUZZLES = [{"board": ""}, {"board": "..\n."}, {"board": "." * 4999}, {"board": "\x00\u2028é"},
                {"board": "....", "pieces": "domino*0"}, {"board": "....", "pieces": "domino*99999999999999999999"},
                {"board": "....", "pieces": "A\n. .\n"}, {"board": 5}, {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}},
-               {"options": {"board": "101x1", "pieces": "monomino*101"}}, {"options": {"board": "2x600", "pieces": "domino*600"}}, {"options": {"board": "x"}}]  # fmt: skip
+               {"options": {"board": "101x1", "pieces": "monomino*101"}}, {"options": {"board": "2x600", "pieces": "domino*600"}}, {"options": {"board": "30x30", "pieces": "pentominoes*15"}}, {"options": {"board": "x"}}]  # fmt: skip
 
 
 @pytest.mark.parametrize("body", BAD_PUZZLES, ids=range(len(BAD_PUZZLES)))
