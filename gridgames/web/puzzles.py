@@ -18,12 +18,15 @@ from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
-__all__ = ["MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "MAX_SIDE", "check_size", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
+__all__ = ["MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "KEPT_CELLS", "MAX_SIDE", "check_size", "kept_limit", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
 
 MAX_KEPT = 2000
 MAX_LIST = 500
 MAX_BOARD_TEXT = 5000
-MAX_SIDE = 100
+KEPT_CELLS = 120_000
+"""The most cells of listed solutions a session keeps (`MAX_KEPT` solutions of 60 cells; fewer of bigger boards: 100
+solutions of 2x500 dominoes held 18 MB)."""
+MAX_SIDE = 1000
 """The most rows or columns of a board the web serves (a picture's size grows with them)."""
 MAX_CELLS = 10_000
 """The most cells of a board the web serves: every picture stays small (a 100x100 board's SVG is 2.6 MB, where a
@@ -105,9 +108,15 @@ def _stream(run: PuzzleRun, budget: Budget) -> Iterator[Solution]:
     return run.stream
 
 
+def kept_limit(run: PuzzleRun) -> int:
+    """How many solutions the run keeps: `MAX_KEPT`, fewer on a board of more than 60 cells (`KEPT_CELLS`), at least 20."""
+    return max(20, min(MAX_KEPT, KEPT_CELLS // max(1, run.puzzle.board.area)))
+
+
 def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any]:
-    """List the next ``n`` solutions (a job): they join the run's kept solutions."""
+    """List the next ``n`` solutions (a job; at most what the run keeps): they join the run's kept solutions."""
     n = integer(data, "n", 20, 1, MAX_LIST) or 20
+    n = min(n, kept_limit(run))
     if run.exhausted:
         raise WebError("every solution is listed already", 409)
     found: list[Solution] = []
@@ -131,7 +140,7 @@ def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any
     def done(job: Job) -> None:
         with lock:
             run.solutions.extend(found)
-            overflow = len(run.solutions) - MAX_KEPT
+            overflow = len(run.solutions) - kept_limit(run)
             if overflow > 0:
                 del run.solutions[:overflow]
                 run.first += overflow

@@ -121,7 +121,7 @@ def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
 BAD_PUZZLES = [{"board": ""}, {"board": "..\n."}, {"board": "." * 4999}, {"board": "\x00\u2028é"},
                {"board": "....", "pieces": "domino*0"}, {"board": "....", "pieces": "domino*99999999999999999999"},
                {"board": "....", "pieces": "A\n. .\n"}, {"board": 5}, {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}},
-               {"options": {"board": "101x1", "pieces": "monomino*101"}}, {"options": {"board": "2x600", "pieces": "domino*600"}}, {"options": {"board": "30x30", "pieces": "pentominoes*15"}}, {"options": {"board": "x"}}]  # fmt: skip
+               {"options": {"board": "1001x1", "pieces": "monomino*1001"}}, {"options": {"board": "2x1100", "pieces": "domino*1100"}}, {"options": {"board": "30x30", "pieces": "pentominoes*15"}}, {"options": {"board": "x"}}]  # fmt: skip
 
 
 @pytest.mark.parametrize("body", BAD_PUZZLES, ids=range(len(BAD_PUZZLES)))
@@ -207,3 +207,14 @@ def test_a_puzzle_too_costly_to_set_up_is_refused_before_any_work(api: Api) -> N
     assert response.status_code == 413 and "400 distinct pieces on 800 cells" in response.json()["error"]
     small = "\n\n".join(f"D{i}\n##" for i in range(10))
     assert api.post("/api/puzzle/pentomino/new", {"board": "\n".join(["." * 5] * 4), "pieces": small}).status_code == 201
+
+
+def test_a_big_boards_listing_keeps_fewer_solutions(api: Api) -> None:
+    api.ok("POST", "/api/puzzle/pentomino/new", {"options": {"board": "2x500", "pieces": "domino*500"}})
+    job = api.job("/api/puzzle/pentomino/list", {"n": 500})
+    assert job["status"] == "done" and job["result"]["found"] == 120  # 120,000 cells of solutions, not 500 x 1,000
+    job = api.job("/api/puzzle/pentomino/list", {"n": 500})
+    view = api.ok("GET", "/api/puzzle/pentomino")
+    assert view["listed"] == 240 and view["kept_from"] == 120  # the oldest dropped, their numbers kept
+    assert api.get("/api/puzzle/pentomino/solution/121").status_code == 200
+    assert api.get("/api/puzzle/pentomino/solution/120").status_code == 404
