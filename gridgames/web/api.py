@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -18,7 +19,26 @@ from gridgames.web.context import (
     session_of,
 )
 from gridgames.web.sessions import Session
-from gridgames.web.validate import WebError
+from gridgames.errors import GridGamesError
+from gridgames.web.validate import WebError, one_line
+
+LOG = logging.getLogger("gridgames.web")
+T = TypeVar("T")
+
+
+def _from_input(what: str, build: Callable[[], T]) -> T:
+    """``build()``, which reads the user's input through a plugin: a plugin's plain `ValueError` there is a 400 naming it.
+
+    Only where the input is the user's (new games and puzzles, loads, moves); anything else a plugin raises stays a
+    500, logged with its traceback.
+    """
+    try:
+        return build()
+    except GridGamesError:
+        raise
+    except ValueError as error:
+        LOG.info("a plugin refused %s with a plain %s: %s", what, type(error).__name__, error)
+        raise WebError(one_line(f"{what} refused: {error}" if str(error) else f"{what} refused ({type(error).__name__})")) from None
 
 
 def _resolve(request: Request, kind: GameKind) -> tuple[ServerState, GameSpec, Any, Session]:
@@ -73,7 +93,8 @@ def _replace(state: ServerState, session: Session, store: dict[str, Any], spec: 
 async def play_new(request: Request) -> Response:
     state, spec, hooks, session = _play(request)
     data = await read_body(request)
-    play = plays.new_play(spec, data)
+    play = _from_input("the new game", lambda: plays.new_play(spec, data))
+    puzzles.check_size(play.state, spec.name)
     return _replace(state, session, session.plays, spec, play, lambda: plays.view(play, hooks), 201)
 
 
@@ -91,7 +112,7 @@ def play_action(action: Any) -> Any:
             play = _current(session, spec)
             if action is not plays.play_move:
                 state.jobs.cancel_session(session.id)  # undo/redo while the computer thinks: its move is dropped
-            action(play, data) if action is plays.play_move else action(play)
+            _from_input("the move", lambda: action(play, data)) if action is plays.play_move else action(play)
             return json_response(plays.view(play, hooks))
 
     return handler
@@ -115,7 +136,9 @@ async def play_save(request: Request) -> Response:
 
 async def play_load(request: Request) -> Response:
     state, spec, hooks, session = _play(request)
-    play = plays.load_play(spec, hooks, await read_body(request))
+    data = await read_body(request)
+    play = _from_input("the saved game", lambda: plays.load_play(spec, hooks, data))
+    puzzles.check_size(play.state, spec.name)
     return _replace(state, session, session.plays, spec, play, lambda: plays.view(play, hooks))
 
 
@@ -131,7 +154,8 @@ def _run(session: Session, spec: GameSpec) -> puzzles.PuzzleRun:
 
 async def puzzle_new(request: Request) -> Response:
     state, spec, hooks, session = _puzzle(request)
-    run = puzzles.new_run(spec, hooks, await read_body(request))
+    data = await read_body(request)
+    run = _from_input("the puzzle", lambda: puzzles.new_run(spec, hooks, data))
     return _replace(state, session, session.puzzles, spec, run, lambda: puzzles.view(run), 201)
 
 

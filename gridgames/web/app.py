@@ -16,6 +16,9 @@ The API (``X-Session`` header on every call but ``/api/games`` and ``POST /api/s
 
 from __future__ import annotations
 
+import hmac
+import logging
+import secrets
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -34,12 +37,16 @@ from gridgames.errors import GridGamesError
 from gridgames.game import Game, GameKind
 from gridgames.registry import Registry, default_registry
 from gridgames.web import api, plays, puzzles
-from gridgames.web.context import ServerConfig, ServerState, json_response, server_state
+from gridgames.web.context import MAX_TOKEN, ServerConfig, ServerState, json_response, server_state
 from gridgames.web.hooks import has
 from gridgames.web.jobs import ServerBusyError
 from gridgames.web.validate import WebError, one_line
 
 __all__ = ["ServerConfig", "create_app"]
+
+LOG = logging.getLogger("gridgames.web")
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+TOKEN_HEADER = "x-gridgames-token"
 
 STATIC = files("gridgames.web") / "static"
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
@@ -83,14 +90,29 @@ async def games(request: Request) -> Response:
     return json_response({"games": out, "broken": [{"name": b.name, "reason": b.reason} for b in broken]})
 
 
+CLIENT_COOKIE = "gridgames_client"
+
+
+def _client_key(request: Request) -> tuple[str, bool]:
+    """The caller's client key (its cookie) and whether it is new (a missing or malformed cookie gets a new key)."""
+    key = request.cookies.get(CLIENT_COOKIE, "")
+    if 16 <= len(key) <= MAX_TOKEN and all(c.isalnum() or c in "-_" for c in key):
+        return key, False
+    return secrets.token_urlsafe(18), True
+
+
 async def new_session(request: Request) -> Response:
-    return json_response({"session": server_state(request).sessions.create().id}, 201)
+    key, new = _client_key(request)
+    response = json_response({"session": server_state(request).sessions.create(key).id}, 201)
+    if new:
+        response.set_cookie(CLIENT_COOKIE, key, max_age=30 * 86400, httponly=True, samesite="strict")
+    return response
 
 
 async def status(request: Request) -> Response:
     state = server_state(request)
     return json_response({"sessions": len(state.sessions), "expired": state.sessions.expired, "jobs": state.jobs.stats(),
-                  "limits": attrs.asdict(state.config)})  # fmt: skip
+                  "limits": attrs.asdict(state.config, filter=lambda field, _: field.name != "token")})  # fmt: skip
 
 
 # --- errors ----------------------------------------------------------------------------------------------------
@@ -106,6 +128,7 @@ async def _http_error(request: Request, error: Exception) -> Response:
 
 
 async def _server_error(request: Request, error: Exception) -> Response:
+    LOG.error("internal error in %s %s", request.method, request.url.path, exc_info=error)  # a bug: visible in the log
     return json_response({"error": f"internal error ({type(error).__name__}); the server is still running"}, 500)
 
 
@@ -154,7 +177,7 @@ def create_app(config: ServerConfig | None = None, registry: Registry | None = N
 
     app = Starlette(
         routes=_routes(),
-        middleware=[Middleware(_Guard, allowed_hosts=config.allowed_hosts)],
+        middleware=[Middleware(_Guard, allowed_hosts=config.allowed_hosts, token=config.token)],
         exception_handlers={GridGamesError: _web_error, HTTPException: _http_error, Exception: _server_error},
         lifespan=lifespan,
     )
@@ -176,18 +199,40 @@ def prepare_games(app: Starlette, say: Callable[[str], None]) -> None:
 
 
 class _Guard:
-    """ASGI middleware: refuses a request for another host name (one JSON error: no DNS rebinding) and adds `SECURITY_HEADERS`."""
+    """ASGI middleware: the server's own host names, origin and token only (see `refusal`); adds `SECURITY_HEADERS`."""
 
-    def __init__(self, app: Any, allowed_hosts: tuple[str, ...]) -> None:
+    def __init__(self, app: Any, allowed_hosts: tuple[str, ...], token: str | None = None) -> None:
         self.app = app
         self.allowed = {host.lower() for host in allowed_hosts}
+        self.token = token
 
-    def _host_allowed(self, scope: Any) -> bool:
+    def _host_allowed(self, host: str) -> bool:
         if "*" in self.allowed:
             return True
-        host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "").lower()
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host  # drop the port ([::1]:8000 -> [::1])
         return name in self.allowed
+
+    def refusal(self, scope: Any) -> tuple[int, str] | None:
+        """Why a request is refused (status, one line), or None: a foreign host (DNS rebinding), a foreign origin or
+        cross-site fetch, a state change a foreign page could send without a preflight, a missing or wrong token."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "").lower()
+        if not self._host_allowed(host):
+            return 400, "this server answers requests for its own host names only (see --host)"
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in (f"http://{host}", f"https://{host}"):
+            return 403, f"cross-origin request refused: Origin {one_line(origin)[:80]!r} is not this server's own (http://{host})"
+        method = scope.get("method", "GET")
+        if method in UNSAFE_METHODS:
+            if origin is None and headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+                return 403, f"cross-site request refused (Sec-Fetch-Site: {one_line(headers['sec-fetch-site'])[:40]})"
+            json_body = headers.get("content-type", "").split(";", 1)[0].strip().lower() == "application/json"
+            if not (json_body or "x-session" in headers or TOKEN_HEADER in headers):
+                return 403, f"a {method} must send Content-Type: application/json or an X-Session header (no simple cross-site requests)"
+        if self.token is not None and scope.get("path", "").startswith("/api/"):
+            if not hmac.compare_digest(headers.get(TOKEN_HEADER, "").encode(), self.token.encode()):
+                return 403, "this server needs its launch token: open the URL it printed (.../?token=...) or send X-GridGames-Token"
+        return None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -201,8 +246,8 @@ class _Guard:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        if not self._host_allowed(scope):
-            refusal = JSONResponse({"error": "this server answers requests for its own host names only (see --host)"}, status_code=400)
-            await refusal(scope, receive, send_with_headers)
+        refused = self.refusal(scope)
+        if refused is not None:
+            await JSONResponse({"error": refused[1]}, status_code=refused[0])(scope, receive, send_with_headers)
             return
         await self.app(scope, receive, send_with_headers)

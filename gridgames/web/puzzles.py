@@ -18,11 +18,51 @@ from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
-__all__ = ["MAX_KEPT", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
+__all__ = ["MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "KEPT_CELLS", "MAX_SIDE", "check_size", "kept_limit", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
 
 MAX_KEPT = 2000
 MAX_LIST = 500
 MAX_BOARD_TEXT = 5000
+KEPT_CELLS = 120_000
+"""The most cells of listed solutions a session keeps (`MAX_KEPT` solutions of 60 cells; fewer of bigger boards: 100
+solutions of 2x500 dominoes held 18 MB)."""
+MAX_SIDE = 1000
+"""The most rows or columns of a board the web serves (a picture's size grows with them)."""
+MAX_CELLS = 10_000
+"""The most cells of a board the web serves: every picture stays small (a 100x100 board's SVG is 2.6 MB, where a
+1000x1000 one was 116 MB)."""
+MAX_COPIES = 1024
+"""The most pieces (copies included) of a puzzle the web serves: the colouring pre-check before a tiling's first
+solution is quadratic in them (900 monominoes 0.4 s, 10,000 took 52 s)."""
+MAX_SETUP = 8_000
+"""The most distinct pieces times board cells of a puzzle the web serves: its set-up's memory grows with both (on a
+pasted 16x16 board, 128 distinct dominoes peaked at 239 MB, 200 on 20x20 at 475 MB, 400 on 20x40 at 1,229 MB) and so
+does its time, which no cancel can cut short (the 12 pentominoes on 30x30, 10,800: 5.7 s and 230 MB before the search
+starts; on 20x30, 7,200: 0.6 s and 55 MB)."""
+
+
+def check_size(thing: Any, name: str) -> None:
+    """Refuse a puzzle or game state too large for the web (`MAX_SIDE`, `MAX_CELLS`, `MAX_COPIES`, `MAX_SETUP`), before any work."""
+    board = getattr(thing, "board", None)
+    board = board() if callable(board) else board  # a state's board is a method, a puzzle's a property
+    height, width = getattr(board, "height", None), getattr(board, "width", None)
+    if not isinstance(height, int) or not isinstance(width, int):
+        return  # no grid board: nothing to measure
+    if height > MAX_SIDE or width > MAX_SIDE or height * width > MAX_CELLS:
+        raise WebError(f"{name}: a {height}x{width} board is too large for the web page (at most {MAX_SIDE} rows or columns "
+                       f"and {MAX_CELLS} cells; the terminal commands have no such bound)", 413)  # fmt: skip
+    pieces = getattr(thing, "pieces", None)
+    if isinstance(thing, Puzzle) and pieces is not None and hasattr(pieces, "__iter__"):
+        area = getattr(board, "area", height * width)
+        listed, cells = list(pieces), int(area() if callable(area) else area)
+        copies = sum(int(getattr(piece, "count", 1) or 1) for piece in listed)
+        if copies > MAX_COPIES:
+            raise WebError(f"{name}: {copies} pieces cost too much to set up for the web page (at most {MAX_COPIES}, copies "
+                           "included; the terminal commands have no such bound)", 413)  # fmt: skip
+        distinct = len(listed)
+        if distinct * cells > MAX_SETUP:
+            raise WebError(f"{name}: {distinct} distinct pieces on {cells} cells cost too much to set up for the web page "
+                           f"(at most {MAX_SETUP:,} pieces x cells; copies of one piece count once)", 413)  # fmt: skip
 
 
 def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:
@@ -41,6 +81,7 @@ def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:
         source = {"options": options}
     if not isinstance(puzzle, Puzzle):
         raise WebError(f"{spec.name} is a turn-based game, not a puzzle")
+    check_size(puzzle, spec.name)
     return PuzzleRun(spec.name, puzzle, source)
 
 
@@ -67,9 +108,15 @@ def _stream(run: PuzzleRun, budget: Budget) -> Iterator[Solution]:
     return run.stream
 
 
+def kept_limit(run: PuzzleRun) -> int:
+    """How many solutions the run keeps: `MAX_KEPT`, fewer on a board of more than 60 cells (`KEPT_CELLS`), at least 20."""
+    return max(20, min(MAX_KEPT, KEPT_CELLS // max(1, run.puzzle.board.area)))
+
+
 def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any]:
-    """List the next ``n`` solutions (a job): they join the run's kept solutions."""
+    """List the next ``n`` solutions (a job; at most what the run keeps): they join the run's kept solutions."""
     n = integer(data, "n", 20, 1, MAX_LIST) or 20
+    n = min(n, kept_limit(run))
     if run.exhausted:
         raise WebError("every solution is listed already", 409)
     found: list[Solution] = []
@@ -93,7 +140,7 @@ def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any
     def done(job: Job) -> None:
         with lock:
             run.solutions.extend(found)
-            overflow = len(run.solutions) - MAX_KEPT
+            overflow = len(run.solutions) - kept_limit(run)
             if overflow > 0:
                 del run.solutions[:overflow]
                 run.first += overflow

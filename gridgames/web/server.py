@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import secrets
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -35,13 +36,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         raise OptionError(f"--port must be 0 to 65535, not {port}")
     loopback = is_loopback(host)
     hosts = ("127.0.0.1", "localhost", "[::1]", "::1") if loopback else ("*",)
-    config = ServerConfig(workers=workers, job_seconds=job_seconds, max_sessions=max_sessions, allowed_hosts=hosts)
+    token = None if loopback else secrets.token_urlsafe(18)  # off loopback: every API call needs this launch's token
+    config = ServerConfig(workers=workers, job_seconds=job_seconds, max_sessions=max_sessions, allowed_hosts=hosts, token=token)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if loopback:
         say(f"gridgames serve: {url} (loopback only: other machines cannot reach it; --host 0.0.0.0 to share)")
     else:
-        say(f"gridgames serve: {url} -- WARNING: listening on {host}, reachable from other machines; anyone who can reach it can use it")
+        say(f"gridgames serve: {url}?token={token}")
+        say(f"WARNING: listening on {host}, reachable from other machines over plain HTTP; anyone with this URL (its token) "
+            "can use the server: share it only on a network you trust")
+        url = f"{url}?token={token}"
     say("Ctrl-C stops the server.")
     app = create_app(config)
     prepare_games(app, say)  # a game's slow first-use setup (Connect Four: its solver) before the first request

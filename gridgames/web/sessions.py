@@ -1,10 +1,14 @@
 """Sessions: each page's games and puzzles, kept apart and bounded in number and size.
 
 A session is created by the page (``POST /api/session``) and named by an unguessable
-token the page sends back in the ``X-Session`` header. The store keeps at most
-``max_sessions``; a new one expires the least recently used, and sessions idle longer
-than ``idle_seconds`` go too (their jobs are cancelled). Within a session each game
-has one play (or puzzle run), and a puzzle keeps at most ``max_solutions`` solutions.
+token the page sends back in the ``X-Session`` header. Each session belongs to a client
+(the browser's ``gridgames_client`` cookie, set by the server). The store keeps at most
+``max_sessions``, and a client at most ``per_client``; a new session never evicts another
+client's game: when full, the store drops a session holding nothing (no game, no puzzle),
+else one idle for ``evict_seconds``, else refuses (429 for the client's own cap, 503 for
+the server's). Sessions idle longer than ``idle_seconds`` go too (their jobs are
+cancelled). Within a session each game has one play (or puzzle run), and a puzzle keeps
+at most ``max_solutions`` solutions.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 import attrs
 
 from gridgames.game import Game, Move, Puzzle, Solution, State
+from gridgames.web.validate import WebError
 
 __all__ = ["Play", "PuzzleRun", "Session", "SessionStore"]
 
@@ -67,29 +72,51 @@ class Session:
     puzzles: dict[str, PuzzleRun] = attrs.field(factory=dict)
     lock: threading.RLock = attrs.field(factory=threading.RLock)
     last_seen: float = attrs.field(factory=time.monotonic)
+    client: str = ""
+
+    @property
+    def empty(self) -> bool:
+        """True while the session holds no game and no puzzle (dropping it loses nothing)."""
+        return not self.plays and not self.puzzles
 
 
 class SessionStore:
-    """At most ``max_sessions`` sessions, the least recently used expired first."""
+    """At most ``max_sessions`` sessions and ``per_client`` per client; only empty or idle sessions are evicted."""
 
-    def __init__(self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None) -> None:
+    def __init__(self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None,
+                 *, per_client: int = 64, evict_seconds: float = 60.0) -> None:  # fmt: skip
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
+        self.per_client = per_client
+        self.evict_seconds = evict_seconds
         self.on_expire = on_expire
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self.expired = 0
 
-    def create(self) -> Session:
-        """A new session (expiring the oldest when full)."""
-        session = Session(secrets.token_urlsafe(18))
+    def create(self, client: str = "") -> Session:
+        """A new session of ``client``, making room by evicting an empty or idle one; `WebError` 429/503 when none can go."""
+        session = Session(secrets.token_urlsafe(18), client=client)
         with self._lock:
             self._expire_idle()
+            mine = [s for s in self._sessions.values() if s.client == client]
+            if len(mine) >= self.per_client:
+                self._evict(mine, f"this client already has {self.per_client} sessions (pages) in use: close some pages or wait a minute", 429)
             while len(self._sessions) >= self.max_sessions:
-                old, _ = self._sessions.popitem(last=False)
-                self._expired(old)
+                self._evict(list(self._sessions.values()), f"the server keeps at most {self.max_sessions} sessions and every one is in use: try again in a minute", 503)
             self._sessions[session.id] = session
         return session
+
+    def _evict(self, candidates: list[Session], refusal: str, status: int) -> None:
+        """Drop the least recently used empty session of ``candidates``, else the least recently used idle one, else refuse."""
+        now = time.monotonic()
+        victim = next((s for s in candidates if s.empty), None)  # candidates are ordered by last use
+        if victim is None:
+            victim = next((s for s in candidates if now - s.last_seen >= self.evict_seconds), None)
+        if victim is None:
+            raise WebError(refusal, status)
+        del self._sessions[victim.id]
+        self._expired(victim.id)
 
     def get(self, token: str) -> Session | None:
         """The session of a token (None when unknown or expired); marks it as used."""

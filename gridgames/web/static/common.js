@@ -5,6 +5,18 @@ const GG = (() => {
   let activeJob = null;
   const $ = (id) => document.getElementById(id);
 
+  // The launch token (gridgames serve --host off loopback prints the page's URL with ?token=...): kept for this
+  // server's pages, dropped from the address bar, sent with every API call.
+  const launch = new URLSearchParams(location.search).get("token");
+  if (launch) {
+    localStorage.setItem("gridgames-token", launch);
+    history.replaceState(null, "", location.pathname);
+  }
+  function authHeaders() {
+    const token = localStorage.getItem("gridgames-token");
+    return token ? { "X-GridGames-Token": token } : {};
+  }
+
   function showError(message) {
     const box = $("error");
     if (!box) return;
@@ -14,7 +26,7 @@ const GG = (() => {
 
   async function ensureSession() {
     if (session) return session;
-    const r = await fetch("/api/session", { method: "POST" });
+    const r = await fetch("/api/session", { method: "POST", headers: { ...authHeaders(), "Content-Type": "application/json" }, body: "{}" });
     session = (await r.json()).session;
     return session;
   }
@@ -22,7 +34,7 @@ const GG = (() => {
   // One API call: JSON in, JSON out; a refused request throws an Error with the server's one-line message.
   async function api(method, path, body) {
     await ensureSession();
-    const options = { method, headers: { "X-Session": session } };
+    const options = { method, headers: { ...authHeaders(), "X-Session": session } };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -66,7 +78,7 @@ const GG = (() => {
   // When the page goes away its job is cancelled (and the server cancels any job nobody polls).
   window.addEventListener("pagehide", () => {
     if (activeJob && session) {
-      fetch(`/api/jobs/${activeJob}/cancel`, { method: "POST", keepalive: true, headers: { "X-Session": session } });
+      fetch(`/api/jobs/${activeJob}/cancel`, { method: "POST", keepalive: true, headers: { ...authHeaders(), "X-Session": session } });
     }
   });
 
@@ -86,7 +98,7 @@ const GG = (() => {
   }
 
   async function gameInfo(name) {
-    const r = await fetch("/api/games");
+    const r = await fetch("/api/games", { headers: authHeaders() });
     const all = (await r.json()).games;
     return all.find((g) => g.name === name);
   }
@@ -131,5 +143,5 @@ const GG = (() => {
     $("job-text").textContent = p.text || job.kind;
   }
 
-  return { $, api, follow, cancel, showError, showJob, download, gameName, gameInfo, optionInputs, readOptions };
+  return { $, api, authHeaders, follow, cancel, showError, showJob, download, gameName, gameInfo, optionInputs, readOptions };
 })();

@@ -1,7 +1,7 @@
 // The index page: every installed game, with a link to its page.
 "use strict";
 (async () => {
-  const r = await fetch("/api/games");
+  const r = await fetch("/api/games", { headers: GG.authHeaders() });
   const data = await r.json();
   const list = document.getElementById("games");
   for (const g of data.games) {

@@ -86,7 +86,7 @@ def test_a_session_beyond_the_bound_is_refused_as_expired() -> None:
 
 
 def test_hostile_requests_get_one_json_error(client: Any, api: Api) -> None:
-    assert client.post("/api/play/connect4/new").status_code == 401  # no session
+    assert client.post("/api/play/connect4/new", json={}).status_code == 401  # no session
     big = api.client.post("/api/play/connect4/new", content=b"{" + b" " * MAX_BODY + b"}", headers=api.headers)
     assert big.status_code == 413 and "too large" in big.json()["error"]
     assert client.get("/api/session").status_code == 405 and "error" in client.get("/api/session").json()

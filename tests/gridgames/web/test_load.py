@@ -45,7 +45,7 @@ def _job(client: Any, path: str, body: Any = None) -> dict[str, Any]:
 def _game(base: str, seed: int, failures: list[str]) -> None:
     try:
         with httpx.Client(base_url=base, timeout=30) as client:
-            client.headers["X-Session"] = _call(client, "POST", "/api/session")["session"]
+            client.headers["X-Session"] = _call(client, "POST", "/api/session", {})["session"]
             rng = random.Random(seed)
             options = {"width": 5, "height": 4, "connect": 3}
             view = _call(client, "POST", "/api/play/connect4/new", {"options": options, "seats": ["human", "random"], "seed": seed})
@@ -65,7 +65,7 @@ def _game(base: str, seed: int, failures: list[str]) -> None:
 def _count(base: str, failures: list[str]) -> None:
     try:
         with httpx.Client(base_url=base, timeout=30) as client:
-            client.headers["X-Session"] = _call(client, "POST", "/api/session")["session"]
+            client.headers["X-Session"] = _call(client, "POST", "/api/session", {})["session"]
             _call(client, "POST", "/api/puzzle/pentomino/new", {"options": {"board": "4x15"}})
             result = _job(client, "/api/puzzle/pentomino/count")["result"]
             assert result["count"] == 1472 and not result["partial"], result

@@ -13,7 +13,7 @@ class Api:
 
     def __init__(self, client: Any) -> None:
         self.client = client
-        response = client.post("/api/session")
+        response = client.post("/api/session", json={})
         assert response.status_code == 201, response.text
         self.headers = {"X-Session": response.json()["session"]}
 
