@@ -218,6 +218,8 @@ def test_golomb_is_played_to_its_end_by_choosing_pieces_and_clicking(page: Any, 
     page.fill("#opt-height", "5")
     page.select_option("#seat-1", "random")
     page.click("#new-game")
+    # the first game's 8x8 board also reads "no move": wait for the new game's 5x5 board
+    page.wait_for_function("() => document.querySelectorAll('#board .cell').length === 25")
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
     assert page.locator("#pieces button.piece").count() == 12 and page.locator("#board .cell.target").count() == 25
     page.locator('#pieces button.piece[data-piece="X"]').click()
