@@ -169,7 +169,8 @@ def puzzle_job(make: Any, kind: str) -> Any:
     async def handler(request: Request) -> Response:
         state, spec, _, session = _puzzle(request)
         data = await read_body(request)
-        return _submit(state, session, kind, lambda: make(_run(session, spec), data, session.lock))
+        extra = {"trim": state.sessions.trim_solutions} if kind == "list" else {}
+        return _submit(state, session, kind, lambda: make(_run(session, spec), data, session.lock, **extra))
 
     return handler
 

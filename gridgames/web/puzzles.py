@@ -9,7 +9,7 @@ with the count so far marked partial.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from gridgames.game import GameSpec, Puzzle, Solution
@@ -113,8 +113,11 @@ def kept_limit(run: PuzzleRun) -> int:
     return max(20, min(MAX_KEPT, KEPT_CELLS // max(1, run.puzzle.board.area)))
 
 
-def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any]:
-    """List the next ``n`` solutions (a job; at most what the run keeps): they join the run's kept solutions."""
+def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any, trim: Callable[[PuzzleRun], object] | None = None) -> tuple[Any, Any]:
+    """List the next ``n`` solutions (a job; at most what the run keeps): they join the run's kept solutions.
+
+    ``trim`` (`SessionStore.trim_solutions`) then keeps the solutions of every session within the server's bound.
+    """
     n = integer(data, "n", 20, 1, MAX_LIST) or 20
     n = min(n, kept_limit(run))
     if run.exhausted:
@@ -144,6 +147,8 @@ def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, Any
             if overflow > 0:
                 del run.solutions[:overflow]
                 run.first += overflow
+            if trim is not None:
+                trim(run)
             job.result["listed"] = run.first + len(run.solutions)
 
     return work, done

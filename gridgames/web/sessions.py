@@ -8,7 +8,9 @@ client's game: when full, the store drops a session holding nothing (no game, no
 else one idle for ``evict_seconds``, else refuses (429 for the client's own cap, 503 for
 the server's). Sessions idle longer than ``idle_seconds`` go too (their jobs are
 cancelled). Within a session each game has one play (or puzzle run), and a puzzle keeps
-at most ``max_solutions`` solutions.
+at most ``max_solutions`` solutions; over every session the listed solutions kept hold at
+most ``kept_cells`` cells (`SessionStore.trim_solutions`: the least recently used
+sessions' kept solutions are dropped first, their numbers stay and can be listed again).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ import attrs
 from gridgames.game import Game, Move, Puzzle, Solution, State
 from gridgames.web.validate import WebError
 
-__all__ = ["Play", "PuzzleRun", "Session", "SessionStore"]
+__all__ = ["KEPT_CELLS_TOTAL", "Play", "PuzzleRun", "Session", "SessionStore"]
+
+KEPT_CELLS_TOTAL = 600_000
+"""The most cells of listed solutions kept over all sessions (about 110 MB: 100 solutions of 2x500 held 18 MB)."""
 
 
 @attrs.define(eq=False)
@@ -84,8 +89,9 @@ class SessionStore:
     """At most ``max_sessions`` sessions and ``per_client`` per client; only empty or idle sessions are evicted."""
 
     def __init__(self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None,
-                 *, per_client: int = 64, evict_seconds: float = 60.0) -> None:  # fmt: skip
+                 *, per_client: int = 64, evict_seconds: float = 60.0, kept_cells: int = KEPT_CELLS_TOTAL) -> None:  # fmt: skip
         self.max_sessions = max_sessions
+        self.kept_cells = kept_cells
         self.idle_seconds = idle_seconds
         self.per_client = per_client
         self.evict_seconds = evict_seconds
@@ -128,6 +134,32 @@ class SessionStore:
             self._sessions.move_to_end(token)
             return session
 
+    def trim_solutions(self, keep: PuzzleRun) -> int:
+        """Drop kept solutions of the least recently used other runs until all hold at most ``kept_cells``; the cells dropped.
+
+        Called with ``keep``'s session lock held; another session is trimmed only if its lock is free
+        at once (never waited for, so two trims cannot deadlock), and ``keep`` itself never.
+        """
+        with self._lock:
+            sessions = list(self._sessions.values())  # least recently used first
+        runs = [(session, run) for session in sessions for run in session.puzzles.values()]
+        total = sum(_cells(run) for _, run in runs)
+        dropped = 0
+        for session, run in runs:
+            if total <= self.kept_cells:
+                break
+            if run is keep or not run.solutions or not session.lock.acquire(blocking=False):
+                continue
+            try:
+                cells = _cells(run)
+                run.first += len(run.solutions)
+                run.solutions.clear()
+            finally:
+                session.lock.release()
+            total -= cells
+            dropped += cells
+        return dropped
+
     def _expire_idle(self) -> None:
         now = time.monotonic()
         for token, session in list(self._sessions.items()):
@@ -143,3 +175,8 @@ class SessionStore:
 
     def __len__(self) -> int:
         return len(self._sessions)
+
+
+def _cells(run: PuzzleRun) -> int:
+    """The cells of a run's kept solutions (its board's area for each)."""
+    return len(run.solutions) * max(1, run.puzzle.board.area)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from gridgames_pentomino.puzzle import TilingPuzzle
 from gridgames_test_support.web import Api
@@ -121,3 +122,21 @@ def test_a_pasted_puzzle_with_no_tiling_counts_0_and_lists_none(api: Api) -> Non
             assert (job["result"]["count"], job["result"]["partial"], job["result"]["unique"]) == (0, False, unique)
         listed = api.job(f"{PENTOMINO}/list", {"n": 5})["result"]
         assert (listed["listed"], listed["exhausted"]) == (0, True)
+
+
+def test_kept_solutions_are_bounded_over_all_sessions_and_the_oldest_go_first(api: Api, client: Any) -> None:
+    store = client.app.state.gridgames.sessions
+    store.kept_cells = 8 * 60  # eight solutions of 3x20 over the whole server
+    api.ok("POST", f"{PENTOMINO}/new", {"options": {"board": "3x20"}})
+    assert api.job(f"{PENTOMINO}/list", {"n": 6})["result"]["listed"] == 6
+    other = Api(client)
+    other.ok("POST", f"{PENTOMINO}/new", {"options": {"board": "3x20"}})
+    assert other.job(f"{PENTOMINO}/list", {"n": 4})["result"]["listed"] == 4
+    # 10 solutions over 8: the first session's (the least recently used) are dropped, the new ones kept
+    assert other.ok("GET", f"{PENTOMINO}/solution/4")["valid"]
+    gone = api.get(f"{PENTOMINO}/solution/1")
+    assert gone.status_code == 404 and "not listed" in gone.json()["error"]
+    assert api.job(f"{PENTOMINO}/list", {"n": 2})["result"] == {"found": 2, "exhausted": False, "listed": 8}  # it resumes
+    assert api.ok("GET", f"{PENTOMINO}/solution/8")["valid"]
+    kept = sum(len(run.solutions) * 60 for session in store._sessions.values() for run in session.puzzles.values())
+    assert kept <= store.kept_cells
