@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import attrs
 import numpy as np
 
-from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
+from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError, PluginError
 from gridgames.grid import Cell, Grid
 from gridgames.parsing import clip
 
@@ -466,7 +466,7 @@ class Option:
 
 def _check_name(instance: Any, attribute: attrs.Attribute[str], value: str) -> None:
     if not value or not all(ch.isalnum() or ch in "-_" for ch in value):
-        raise ValueError(f"a game name must be letters, digits, '-' or '_', not {value!r}")
+        raise PluginError(f"a game name must be letters, digits, '-' or '_', not {value!r}")
 
 
 @attrs.frozen

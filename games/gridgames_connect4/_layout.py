@@ -1,9 +1,9 @@
 """The layout the solver's kernels share with the Python side, without numba: search state, table, values.
 
 The solver imports only this module and `_kernels` until it needs a kernel, so a process that runs the kernels
-built ahead of time (see `_kernels`) never imports numba. numba's on-disk cache does not notice a change here (it
-watches only the file that defines a kernel): after changing a value, touch _search.py, _kernel.py and _table.py
-or clear their __pycache__. The kernels built ahead of time do notice (this file is in their fingerprint).
+built ahead of time (see `_kernels`) never imports numba. numba's on-disk cache would not notice a change here
+(it watches only the file that defines a kernel), so `_bits` drops the kernels' cache whenever this file changes;
+the kernels built ahead of time notice too (this file is in their fingerprint).
 """
 
 from __future__ import annotations

@@ -715,7 +715,7 @@ class Solver:
         lo, hi = -((self._cells - n) // 2), top  # the score lies in [lo, hi]
         if lower is not None:
             if isinstance(lower, bool) or not isinstance(lower, int) or lower >= top:
-                raise ValueError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
+                raise SolverError(f"a lower bound of {lower!r} is impossible after {n} moves on this board")
             lo = max(lower, lo)  # a bound below the worst score bounds nothing more
         return self._step_search(p, mask, n, lo, hi, budget, at_lo=lower is not None)
 

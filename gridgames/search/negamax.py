@@ -37,7 +37,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from gridgames.errors import GameOverError, IllegalMoveError
+from gridgames.errors import GameOverError, IllegalMoveError, OptionError
 from gridgames.game import Move, State
 
 WIN = 1_000_000.0
@@ -176,7 +176,7 @@ def search(
     if state.is_over:
         raise GameOverError("the game is over: there is no move to search for")
     if noise < 0:
-        raise ValueError(f"the noise must not be negative, not {noise!r}")
+        raise OptionError(f"the noise must not be negative, not {noise!r}")
     if seconds is None and max_depth is None and max_nodes is None:
         max_depth = state.game.info.max_game_length - len(state.history)
     started = time.perf_counter()

@@ -19,7 +19,7 @@ Notation
 
 Computer player
     The game provides an evaluation (open lines of k cells, weighted by how many
-    stones they hold), so ``--yellow ai`` plays it with the generic negamax search.
+    stones they hold), so ``--o ai`` plays it with the generic negamax search.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the two tiling kernels share: the structured arguments, the state slots and phases, and two helpers.
 
 Each kernel takes three arguments: its constant tables (`OneWordTables` or
-`MultiWordTables`, named tuples of arrays built once per search by `tables.py`), the
+`MultiWordTables`, named tuples of arrays built once per search by `driver.py`), the
 `SearchState` it advances in place, and a node limit. A call stops after the node
 limit, or when the output buffer is full, and the next call continues exactly where
 it stopped. A kernel reads the fields it needs into locals first and hands its helpers
