@@ -86,6 +86,7 @@ class Registry:
     duplicates: list[BrokenPlugin] = attrs.field(factory=list)
     _loaded: dict[str, GameSpec] = attrs.field(factory=dict, init=False)
     _broken: dict[str, BrokenPlugin] = attrs.field(factory=dict, init=False)
+    _vetted: set[str] = attrs.field(factory=set, init=False)
 
     @classmethod
     def from_entry_points(cls, group: str = GROUP) -> Registry:
@@ -121,6 +122,8 @@ class Registry:
         ep = self.entries[name]
         try:
             spec = ep.load()
+        except SystemExit as exit_:  # a plugin that ends the process at import ends only itself
+            return self._fail(name, ep, f"its import called sys.exit({exit_.code!r})")
         except Exception as error:  # a plugin's import may fail in any way; report it, stay up
             return self._fail(name, ep, f"import failed: {type(error).__name__}: {error}")
         if not isinstance(spec, GameSpec):
@@ -134,8 +137,27 @@ class Registry:
         self._broken[name] = BrokenPlugin(name, _source(ep), reason)
         raise PluginError(f"game {name!r} is broken: {reason}")
 
-    def load_all(self) -> tuple[list[GameSpec], list[BrokenPlugin]]:
-        """Every game that loads, and every plugin that does not (with its reason)."""
+    def vet(self, seconds: float | None = None) -> None:
+        """Import every outside plugin not yet used in a child process first (as `list_all` does), ``seconds`` each at most.
+
+        A plugin whose import stalls, ends the process (``sys.exit``, ``os._exit``, a crash), raises anything or
+        exposes no `GameSpec` there is marked broken and never imported in this process; the others are then
+        loaded here as usual. Done once per plugin.
+        """
+        todo = [(name, ep) for name, ep in sorted(self.entries.items())
+                if not _trusted(ep) and name not in self._loaded and name not in self._broken and name not in self._vetted]  # fmt: skip
+        if not todo:
+            return
+        limit = seconds if seconds is not None else _plugin_seconds()
+        listings, broken = _Probe(todo, limit).collect()
+        self._vetted.update(item.name for item in listings)
+        for item in broken:
+            self._broken[item.name] = item
+
+    def load_all(self, vet: bool = True) -> tuple[list[GameSpec], list[BrokenPlugin]]:
+        """Every game that loads, and every plugin that does not (with its reason); outside plugins vetted first (`vet`)."""
+        if vet:
+            self.vet()
         specs: list[GameSpec] = []
         for name in self.names():
             try:

@@ -34,8 +34,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from gridgames.errors import GridGamesError
-from gridgames.game import Game, GameKind
-from gridgames.registry import Registry, default_registry
+from gridgames.game import Game, GameKind, GameSpec
+from gridgames.registry import BrokenPlugin, Registry, default_registry
 from gridgames.web import api, plays, puzzles
 from gridgames.web.context import MAX_TOKEN, ServerConfig, ServerState, json_response, server_state
 from gridgames.web.hooks import has
@@ -68,25 +68,34 @@ async def _no_icon(request: Request) -> Response:
 
 
 # --- games and sessions ------------------------------------------------------------------------------------
+def _game_entry(state: ServerState, spec: GameSpec) -> dict[str, Any]:
+    """One game's line of /api/games (runs the plugin's own code: its hooks, presets and default game)."""
+    entry: dict[str, Any] = {"name": spec.name, "kind": spec.kind.value, "summary": spec.summary,
+                             "options": [{"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help}
+                                         for o in spec.options]}  # fmt: skip
+    hooks = state.hooks(spec)
+    entry["hooks"] = [name for name in ("move_scores", "review", "presets", "puzzle_from_text") if has(hooks, name)]
+    if spec.kind is GameKind.PUZZLE and has(hooks, "presets"):
+        entry["presets"] = hooks.presets()
+    if spec.kind is GameKind.TURN_BASED:
+        try:
+            default = spec.make()
+            entry["kinds"] = plays.seat_kinds(default) if isinstance(default, Game) else []
+        except GridGamesError:
+            entry["kinds"] = ["human"]
+    return entry
+
+
 async def games(request: Request) -> Response:
     state = server_state(request)
     listed, broken = state.registry.load_all()
     out = []
+    broken = list(broken)
     for spec in listed:
-        entry: dict[str, Any] = {"name": spec.name, "kind": spec.kind.value, "summary": spec.summary,
-                                 "options": [{"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help}
-                                             for o in spec.options]}  # fmt: skip
-        hooks = state.hooks(spec)
-        entry["hooks"] = [name for name in ("move_scores", "review", "presets", "puzzle_from_text") if has(hooks, name)]
-        if spec.kind is GameKind.PUZZLE and has(hooks, "presets"):
-            entry["presets"] = hooks.presets()
-        if spec.kind is GameKind.TURN_BASED:
-            try:
-                default = spec.make()
-                entry["kinds"] = plays.seat_kinds(default) if isinstance(default, Game) else []
-            except GridGamesError:
-                entry["kinds"] = ["human"]
-        out.append(entry)
+        try:
+            out.append(_game_entry(state, spec))
+        except Exception as error:  # noqa: BLE001 - a plugin's own code (make, hooks, presets) may fail in any way
+            broken.append(BrokenPlugin(spec.name, spec.name, f"{type(error).__name__}: {error}"[:300]))
     return json_response({"games": out, "broken": [{"name": b.name, "reason": b.reason} for b in broken]})
 
 
