@@ -32,7 +32,7 @@ import attrs
 import typer
 
 from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help, _typed_game_options
-from gridgames.cli_support import whole_number
+from gridgames.cli_support import one_line, whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Outcome, Player, State
@@ -208,8 +208,8 @@ class TerminalPlay:
             return "no move played, nothing to save"
         try:
             path = write_autosave(self.name, to_json(self.record()))
-        except GridGamesError as error:
-            return f"could not autosave ({error}); moves: {moves}"
+        except (GridGamesError, OSError, ValueError) as error:
+            return f"could not autosave ({one_line(str(error))[:300]}); moves: {moves}"
         return f"game saved to {path} (moves: {moves})"
 
     def hint(self) -> str:
@@ -239,6 +239,10 @@ class TerminalPlay:
         except KeyboardInterrupt:
             typer.echo(f"\ninterrupted: {self.keep()}")
             return 0
+        except Exception as error:  # noqa: BLE001 - whatever failed, the game is kept first, then one line says what
+            kept = self.keep()
+            typer.echo(f"error: {type(error).__name__}: {one_line(str(error))[:300]}; {kept}", err=True)
+            return 1
 
     def _loop(self) -> int:
         state, game = self.state, self.state.game

@@ -105,6 +105,9 @@ class TerminalGame:
         except KeyboardInterrupt:
             self.say(("\n" if self._at_prompt else "") + "Interrupted: " + self.keep())
             return EXIT_INTERRUPTED
+        except Exception as error:  # noqa: BLE001 - whatever failed, the game is kept first, then one line says what
+            self.say(f"Error: {type(error).__name__}: {' '.join(str(error).split())[:300]}; {self.keep()}")
+            return 1
 
     def keep(self) -> str:
         """Autosave an unfinished game (nothing is lost on Ctrl-C or end of input); what happened, as one sentence."""
@@ -113,7 +116,7 @@ class TerminalGame:
             return "no move played, nothing to save."
         try:
             path = write_autosave("connect4", to_json(self.state, first=self.first, **self.recorded()))
-        except GridGamesError as error:
+        except (GridGamesError, OSError, ValueError) as error:
             return f"could not autosave ({error}); the moves so far: {moves}."
         return f"game saved to {path} (moves: {moves}); resume with: gridgames play connect4 --resume"
 
