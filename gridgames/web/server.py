@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+import socket
 import threading
 import webbrowser
 from collections.abc import Callable
 
 from gridgames.errors import MissingExtraError, OptionError
+from gridgames.parsing import check_seconds
 
-__all__ = ["is_loopback", "serve"]
+__all__ = ["check_host", "is_loopback", "serve"]
+
+HOST_LOOKUP_SECONDS = 10.0
+"""How long the name given to ``--host`` may take to resolve before it is refused."""
 
 
 def is_loopback(host: str) -> bool:
@@ -21,6 +26,31 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def check_host(host: str, port: int) -> str:
+    """``host`` if this machine can listen on it (an address, or a name that resolves), else `OptionError` in one line."""
+    if not host.strip():
+        raise OptionError("--host must name an address (127.0.0.1: this machine only; 0.0.0.0: every address)")
+    if host != host.strip() or len(host) > 253:
+        raise OptionError(f"--host {host[:60]!r} is not an address or a host name")
+    result: list[BaseException | None] = [None]
+
+    def look_up() -> None:
+        try:
+            socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        except (OSError, UnicodeError) as error:
+            result[0] = error
+
+    finder = threading.Thread(target=look_up, daemon=True)  # a resolver that hangs cannot hang the start
+    finder.start()
+    finder.join(HOST_LOOKUP_SECONDS)
+    if finder.is_alive():
+        raise OptionError(f"--host {host!r}: the name did not resolve within {HOST_LOOKUP_SECONDS:g} s")
+    if result[0] is not None:
+        reason = result[0].args[-1] if isinstance(result[0], OSError) and result[0].args else result[0]
+        raise OptionError(f"--host {host!r} is not an address of this machine ({reason})")
+    return host
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False, workers: int = 2, job_seconds: float = 60.0,
@@ -34,6 +64,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         raise MissingExtraError(f"gridgames serve needs the web extra: pip install \"gridgames[web]\" ({error})") from None
     if not 0 <= port <= 65535:
         raise OptionError(f"--port must be 0 to 65535, not {port}")
+    job_seconds = check_seconds(job_seconds, what="--max-seconds")
+    for value, what in ((workers, "--workers"), (max_sessions, "--max-sessions")):
+        if value < 1:
+            raise OptionError(f"{what} must be at least 1, not {value}")
+    check_host(host, port)
     loopback = is_loopback(host)
     hosts = ("127.0.0.1", "localhost", "[::1]", "::1") if loopback else ("*",)
     token = None if loopback else secrets.token_urlsafe(18)  # off loopback: every API call needs this launch's token
