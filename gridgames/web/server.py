@@ -38,7 +38,9 @@ def check_host(host: str, port: int) -> str:
 
     def look_up() -> None:
         try:
-            socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+            family, kind, proto, _name, address = socket.getaddrinfo(host.strip("[]"), 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+            with socket.socket(family, kind, proto) as probe:  # port 0: only whether the address is this machine's
+                probe.bind(address)
         except (OSError, UnicodeError) as error:
             result[0] = error
 
