@@ -45,6 +45,13 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
         yield on_progress
 
 
+def _check_out(out: Path) -> Path:
+    """``out`` if it can name the book file to write, else `OptionError` (an empty --out is the folder '.')."""
+    if not out.name or out.name in (".", "..") or out.is_dir():
+        raise OptionError(f"--out must name a file to write, not the folder {str(out) or '.'!r}")
+    return out
+
+
 def make_book_app() -> typer.Typer:
     """The ``book`` sub-group: build, info, verify, upgrade."""
     app = command_app("Opening books: build one with the solver, describe it, check it.", no_args_is_help=True)
@@ -68,6 +75,7 @@ def make_book_app() -> typer.Typer:
         from gridgames_connect4.rules import Connect4
 
         check_parallel_options(jobs, scheduler)
+        _check_out(out)
         Connect4(width, height, connect)  # the board's ranges, in one line
         if no_bounds and bounds_from is not None:
             raise OptionError("--bounds-from names the book to take bounds from and --no-bounds takes none; choose one")
@@ -163,7 +171,7 @@ def make_book_app() -> typer.Typer:
         """Check an older book against its header's board (every entry, and a sample solved again), then rewrite it."""
         from gridgames_connect4.book_build import upgrade_legacy
 
-        report = upgrade_legacy(file, out, samples=sample, seed=seed)
+        report = upgrade_legacy(file, None if out is None else _check_out(out), samples=sample, seed=seed)
         typer.echo(f"Wrote {report.path}: {report.entries:,} positions, format {report.old_version} -> the current one "
                    f"(every entry checked against the header's board, {report.solved} solved again).")
 

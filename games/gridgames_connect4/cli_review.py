@@ -138,7 +138,7 @@ def register(app: typer.Typer) -> None:
                 if given is not None and given != kept:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")
         else:
-            game = Connect4(width or 7, height or 6, connect or 4)
+            game = Connect4(7 if width is None else width, 6 if height is None else height, 4 if connect is None else connect)
             state = game.from_notation(moves)
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
         report, seconds = run_review(game, state.history, chosen, start, colour)

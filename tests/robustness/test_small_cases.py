@@ -1,0 +1,23 @@
+"""The smaller cases of issue 46: empty --out, strict board sizes in review, Ctrl-C exit codes, cancelled web counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames_test_support.cli_runs import assert_one_line_error, invoke
+
+
+@pytest.mark.parametrize("out", ["", ".", "/tmp"])
+def test_book_build_out_must_name_a_file(out: str) -> None:
+    assert_one_line_error(["connect4", "book", "build", "--out", out, "--depth", "1"], "--out must name a file")
+
+
+def test_book_upgrade_out_must_name_a_file(tmp_path: object) -> None:
+    assert_one_line_error(["connect4", "book", "upgrade", "x.book", "--out", ""], "--out must name a file")
+
+
+@pytest.mark.parametrize(("option", "value"), [("--width", "0"), ("--height", "0"), ("--connect", "0"), ("--width", "1_0")])
+def test_review_board_sizes_are_strict(option: str, value: str) -> None:
+    code, out, err = invoke(["connect4", "review", "4", option, value])
+    assert code == 2 and "Traceback" not in out + err and err.startswith("error: "), (code, out, err)
+    assert "Reviewed" not in out  # 0 does not silently mean the default
