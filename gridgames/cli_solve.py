@@ -20,7 +20,7 @@ from typing import Any, Optional
 import typer
 
 from gridgames.cli_generic import _command, _game_options, _game_parameters, _keyword, _summary_help
-from gridgames.cli_support import check_parallel_options
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import write_user_text
 from gridgames.game import Puzzle, Solution
@@ -99,14 +99,14 @@ def _count(name: str, puzzle: Puzzle, options: dict[str, Any], unique: bool, as_
         method = result.method
     if as_json:
         typer.echo(_report(name, options, result.count, unique, result.partial, result.seconds, method=method, **extra))
-        return 0
+        return EXIT_INTERRUPTED if result.partial else 0
     what = "distinct solutions (up to symmetry)" if unique else "solutions"
     partial = " -- partial count: interrupted before the end" if result.partial else ""
     parts = f" ({extra['parts_done']}/{extra['parts']} parts)" if extra else ""
     typer.echo(f"{result.count:,} {what} in {result.seconds:.2f} s{parts}{partial}")
     if unique:
         typer.echo(f"symmetry: {method}")
-    return 0
+    return EXIT_INTERRUPTED if result.partial else 0
 
 
 def _picture(puzzle: Puzzle, solution: Solution) -> str | None:
@@ -139,18 +139,18 @@ def _draw(name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None,
         path = write_user_text(svg, svg_document(drawings, title=f"{name}: {len(found)} solution(s)"), what="SVG file")
     if as_jsonl:
         typer.echo(_report(name, options, len(found), unique, partial, seconds))
-        return 0
+        return EXIT_INTERRUPTED if partial else 0
     if as_json:
         pictures = [_picture(puzzle, s) for s in found]
         typer.echo(_report(name, options, len(found), unique, partial, seconds, placements=[solution_data(s) for s in found], pictures=pictures))
-        return 0
+        return EXIT_INTERRUPTED if partial else 0
     if not found:
         typer.echo("interrupted before a solution was found" if partial else "no solution")
-        return 0
+        return EXIT_INTERRUPTED if partial else 0
     if svg is None:
         typer.echo("\n\n".join(_picture(puzzle, s) or "(the puzzle could not draw this solution)" for s in found))
     else:
         typer.echo(f"{len(found)} solution{'s' if len(found) != 1 else ''} drawn to {path}")
     if svg is None and (limit is not None or partial):
         typer.echo(f"\n{len(found)} solution{'s' if len(found) != 1 else ''} shown" + (" (interrupted)" if partial else ""))
-    return 0
+    return EXIT_INTERRUPTED if partial else 0

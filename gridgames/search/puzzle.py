@@ -433,6 +433,8 @@ class ExactCoverPuzzle(Puzzle):
                     found += 1
                     if limit is not None and found >= limit:
                         return
+                if stream.partial:  # the kernel's stream ends quietly on Ctrl-C: the caller must know the list is partial
+                    raise KeyboardInterrupt
             finally:
                 stream.close()
             return

@@ -249,6 +249,8 @@ def test_an_interrupted_count_is_reported_as_partial(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(gridgames.cli_solve, "search_progress", interrupting_progress)
     monkeypatch.setattr("gridgames.search.exact_cover._FIRST_BUDGET", 100)
     text = runner.invoke(app, ["solve", "nqueens", "--n", "10", "--count"])
-    assert text.exit_code == 0 and "partial count: interrupted" in text.stdout
-    report = _solve_json("--n", "10", "--count")
-    assert report["partial"] is True and report["solutions"] < 724  # type: ignore[operator]
+    assert text.exit_code == 130 and "partial count: interrupted" in text.stdout  # as pentomino's (issue 46)
+    result = runner.invoke(app, ["solve", "nqueens", "--n", "10", "--count", "--json"])
+    assert result.exit_code == 130, result.output
+    report = json.loads(result.stdout)
+    assert report["partial"] is True and report["solutions"] < 724

@@ -21,3 +21,23 @@ def test_review_board_sizes_are_strict(option: str, value: str) -> None:
     code, out, err = invoke(["connect4", "review", "4", option, value])
     assert code == 2 and "Traceback" not in out + err and err.startswith("error: "), (code, out, err)
     assert "Reviewed" not in out  # 0 does not silently mean the default
+
+
+def test_ctrl_c_on_a_generic_listing_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C on ``solve nqueens`` (count or listing) exits 130 as pentomino does, not 0 (issue 46)."""
+    from contextlib import contextmanager
+    from collections.abc import Iterator
+
+    import gridgames.cli_solve
+
+    @contextmanager
+    def interrupting_progress(description: str) -> Iterator[object]:
+        def on_progress(fraction: float, found: int) -> None:
+            raise KeyboardInterrupt
+
+        yield on_progress
+
+    monkeypatch.setattr(gridgames.cli_solve, "search_progress", interrupting_progress)
+    monkeypatch.setattr("gridgames.search.exact_cover._FIRST_BUDGET", 100)
+    code, out, err = invoke(["solve", "nqueens", "--n", "10", "--limit", "700"])
+    assert code == 130 and "interrupted" in out and "Traceback" not in out + err
