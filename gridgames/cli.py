@@ -59,6 +59,16 @@ class GameGroup(TyperGroup):
             with formatter.section("Games (gridgames GAME COMMAND --help)"):
                 formatter.write_dl([(n, f"{n}'s own commands") for n in names])
 
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; Ctrl-C that no command handled (e.g. during a count's set-up) says so in one line, exit 130.
+
+        Typer turns a KeyboardInterrupt into a silent exit code 130 before `main` sees it: caught here first."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *a: Any, **kw: Any) -> Any:
         """Run the CLI; turn every error on bad input into one line and exit code 2."""
         kw["standalone_mode"] = False
@@ -147,7 +157,9 @@ def _run_game_verb(ctx: typer.Context, verb: str, game: str, args: list[str]) ->
         from gridgames import cli_generic  # imported only when a game has no command of its own
 
         command = cli_generic.generic_command(verb, spec)
-    return command.main(list(args), prog_name=f"gridgames {verb} {game}", standalone_mode=False)
+    # The command is invoked directly, not through its main: typer's main would turn Ctrl-C into a silent exit 130.
+    with command.make_context(f"gridgames {verb} {game}", list(args)) as sub:
+        return command.invoke(sub)
 
 
 @app.command("play", context_settings=_PASS_THROUGH)

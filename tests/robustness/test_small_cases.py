@@ -41,3 +41,19 @@ def test_ctrl_c_on_a_generic_listing_exits_130(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr("gridgames.search.exact_cover._FIRST_BUDGET", 100)
     code, out, err = invoke(["solve", "nqueens", "--n", "10", "--limit", "700"])
     assert code == 130 and "interrupted" in out and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("args", [["solve", "pentomino", "--board", "6x10", "--count"], ["solve", "nqueens", "--n", "8", "--count"]])
+def test_ctrl_c_during_a_counts_set_up_says_so(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    """Ctrl-C before the count's search starts (its set-up) says one line and exits 130; it printed nothing (issue 46)."""
+    import gridgames.search.puzzle
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(gridgames.search.puzzle.ExactCoverPuzzle, "exact_cover", interrupted)
+    import gridgames_pentomino.puzzle
+
+    monkeypatch.setattr(gridgames_pentomino.puzzle.TilingPuzzle, "count", interrupted)
+    code, out, err = invoke(args)
+    assert code == 130 and err.strip() == "interrupted", (code, out, err)
