@@ -164,8 +164,12 @@ def count_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, An
             budget.check()
 
         result = run.puzzle.count(unique=unique, on_progress=progress)
-        return {"count": result.count, "partial": bool(result.partial or budget.stopped), "unique": unique,
-                "seconds": round(result.seconds, 3), "stopped": budget.stopped}  # fmt: skip
+        counted = {"count": result.count, "partial": bool(result.partial or budget.stopped), "unique": unique,
+                   "seconds": round(result.seconds, 3), "stopped": budget.stopped}  # fmt: skip
+        if budget.stopped == "cancelled":  # `done` runs only for jobs not cancelled: a cancelled count is kept here
+            with lock:
+                run.count = counted
+        return counted
 
     def done(job: Job) -> None:
         with lock:
