@@ -37,6 +37,8 @@ from pathlib import Path
 import attrs
 import numpy as np
 
+from gridgames.files import read_user_bytes
+
 from gridgames_connect4.book import UNKNOWN, Book, BookError, BookKeys, scores_of_keys
 
 __all__ = [
@@ -313,12 +315,12 @@ def _window(jobs: int | str | None, scheduler: str | None, parts: int) -> int:
 
 def _read_checkpoint(path: Path, header: bytes, parts: list[np.ndarray]) -> dict[int, np.ndarray]:
     """The finished parts recorded in a checkpoint (a record cut short at its end is dropped and cut off)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except OSError as error:
-        raise BookError(f"cannot read the checkpoint {str(path)!r}: {error.strerror or error}") from None
+    # Through the bounded reader: a checkpoint that is a FIFO, a device (a symlink to /dev/zero) or larger than
+    # every record of this build twice over is refused in one line, never read without end.
+    most = len(header) + sum(RECORD_HEAD.size + part.shape[0] + RECORD_TAIL.size for part in parts)
+    data = read_user_bytes(path, what="the checkpoint", max_bytes=2 * most + (1 << 20), error=BookError)
     if len(data) < len(header) or data[: len(header)] != header:
         if data[:8] != CHECKPOINT_MAGIC:
             raise BookError(f"{str(path)!r} is not a book build's checkpoint; move it away to build this book")

@@ -91,7 +91,7 @@ def make_book_app() -> typer.Typer:
 
         if scheduler is None:  # the local workers then load the kernels built ahead of time
             prepare_solver(error_console, True)
-        if checkpoint_path(out).exists():
+        if checkpoint_path(out).is_file():  # a FIFO or a device is refused next, without a word of resuming
             typer.echo(f"Resuming from {checkpoint_path(out)}.", err=True)
         if bounds is not None and depth > 0:
             typer.echo(f"Lower bounds from the depth-{bounds.depth} book {bounds.path}.", err=True)
