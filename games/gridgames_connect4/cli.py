@@ -27,7 +27,7 @@ from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import GridGamesError, OptionError, SolverError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
-from gridgames.parsing import check_seconds
+from gridgames.parsing import check_memory, check_seconds
 
 if TYPE_CHECKING:
     from rich.console import Console  # rich is imported when something is printed: `analyze --json` starts faster
@@ -474,6 +474,8 @@ def make_app() -> typer.Typer:
             check_seconds(think)
         if table_mb is not None and not 0.0625 <= table_mb <= 16384:
             raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
+        if table_mb is not None:  # a table that cannot fit is refused before the solver allocates it
+            check_memory(int(table_mb * 2**20), what=f"--table-mb {table_mb:g}")
         state = Connect4(width, height, connect).from_notation(moves)
         chosen = cli_review.choose_book(width, height, connect, book, no_book)
         with _AnalysisProgress(state.game.width) as progress:

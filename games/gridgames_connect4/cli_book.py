@@ -15,6 +15,7 @@ import typer
 
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import OptionError
+from gridgames.parsing import check_memory
 
 __all__ = ["build_progress", "make_book_app"]
 
@@ -52,6 +53,12 @@ def _check_out(out: Path) -> Path:
     return out
 
 
+def _check_table(table_bits: Optional[int]) -> None:
+    """Refuse, in one line, a --table-bits table that cannot be allocated (8 bytes an entry at most, per process)."""
+    if table_bits is not None and 0 < table_bits <= 40:  # the solver names the range itself
+        check_memory(8 << table_bits, what=f"--table-bits {table_bits}")
+
+
 def make_book_app() -> typer.Typer:
     """The ``book`` sub-group: build, info, verify, upgrade."""
     app = command_app("Opening books: build one with the solver, describe it, check it.", no_args_is_help=True)
@@ -77,6 +84,7 @@ def make_book_app() -> typer.Typer:
         check_parallel_options(jobs, scheduler)
         _check_out(out)
         Connect4(width, height, connect)  # the board's ranges, in one line
+        _check_table(table_bits)
         if no_bounds and bounds_from is not None:
             raise OptionError("--bounds-from names the book to take bounds from and --no-bounds takes none; choose one")
         bounds = None

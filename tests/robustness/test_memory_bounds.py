@@ -33,3 +33,24 @@ def test_an_oversized_checkpoint_is_refused(tmp_path: Path) -> None:
     (tmp_path / "b.book.partial").write_bytes(b"\0" * (3 << 20))
     code, out, err = invoke([*BUILD, "--out", str(tmp_path / "b.book")])
     assert code == 2 and err.strip().splitlines()[-1].startswith("error: ") and "is too large" in err, err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="address-space limits as on Linux")
+def test_a_table_larger_than_the_memory_limit_is_refused_in_one_line() -> None:
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))
+
+    result = subprocess.run([sys.executable, "-m", "gridgames", "connect4", "analyze", "4453", "--no-book", "--table-mb", "16000"],
+                            capture_output=True, text=True, timeout=300, preexec_fn=limit)  # fmt: skip
+    assert result.returncode == 2, result.stderr[-500:]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --table-mb 16000 needs 16,000 MiB"), result.stderr[-500:]
+
+
+def test_memory_available_is_below_the_address_space_limit() -> None:
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.RLIM_INFINITY)); "
+            "from gridgames.parsing import memory_available; print(memory_available())")  # fmt: skip
+    left = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout)
+    assert 0 < left < 2 << 30
