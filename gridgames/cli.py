@@ -80,6 +80,10 @@ class GameGroup(TyperGroup):
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except MemoryError:  # past every estimate made before allocating: still one line, not a traceback
+            typer.echo("error: out of memory: this needs more memory than the machine or this process's limits allow; "
+                       "try a smaller board or fewer pieces", err=True)  # fmt: skip
+            sys.exit(EXIT_USAGE)
         except typer.Abort:
             typer.echo("interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)

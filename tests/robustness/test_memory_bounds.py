@@ -54,3 +54,49 @@ def test_memory_available_is_below_the_address_space_limit() -> None:
             "from gridgames.parsing import memory_available; print(memory_available())")  # fmt: skip
     left = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout)
     assert 0 < left < 2 << 30
+
+
+def _distinct_dominoes(folder: Path, n: int) -> Path:
+    path = folder / "dominoes.txt"
+    path.write_text("\n\n".join(f"D{i}\n##" for i in range(n)) + "\n")
+    return path
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="address-space limits as on Linux")
+def test_distinct_dominoes_beyond_a_memory_limit_are_refused_in_one_line(tmp_path: Path) -> None:
+    """1,000 distinct dominoes on 20x100 took 16.2 GB (under a 3 GB limit: a MemoryError traceback); here 2,000 on
+    40x100 (7.9 million placements) under a 2 GB limit are refused before the placements' masks are allocated."""
+    pieces = _distinct_dominoes(tmp_path, 2000)
+
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.RLIM_INFINITY))
+
+    result = subprocess.run([sys.executable, "-m", "gridgames", "solve", "pentomino", "--board", "40x100", "--pieces-file", str(pieces),
+                             "--limit", "1"], capture_output=True, text=True, timeout=600, preexec_fn=limit)  # fmt: skip
+    assert result.returncode == 2, result.stderr[-800:]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "MiB of memory" in lines[0], result.stderr[-800:]
+
+
+def test_the_symmetry_shortcut_is_skipped_when_it_would_cost_gigabytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gridgames.search.tiling.orbits as orbits
+    from gridgames.pieces import as_pieces
+    from gridgames.search.tiling.problem import TilingProblem
+    from gridgames.search.tiling.unique import board_permutations, images_bytes
+    from gridgames.shapes import Shape
+
+    def build(rows: int, cols: int) -> TilingProblem:
+        pieces = as_pieces({f"D{i}": Shape.from_cells([(0, 0), (0, 1)]) for i in range(rows * cols // 2)})
+        return TilingProblem.build([(r, c) for r in range(rows) for c in range(cols)], pieces)
+
+    small, big = build(4, 5), build(20, 40)
+    assert images_bytes(small, len(board_permutations(small))) < orbits.SHORTCUT_BYTES
+    assert images_bytes(big, len(board_permutations(big))) > orbits.SHORTCUT_BYTES
+
+    def too_costly(problem: TilingProblem) -> object:
+        raise AssertionError("the symmetries were computed")
+
+    monkeypatch.setattr(orbits, "problem_symmetries", too_costly)
+    assert orbits.free_pieces(big) == ()

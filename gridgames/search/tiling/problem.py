@@ -30,6 +30,7 @@ from gridgames.errors import PuzzleError, SolverError
 from gridgames.game import Placement, Solution
 from gridgames.grid import ALPHABET, Cell, Grid
 from gridgames.lattices import Lattice, lattice_named, scan_sorted, translation
+from gridgames.parsing import check_memory
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
 from gridgames.search.tiling import kernel_build
 from gridgames.shapes import ORDERS, Shape
@@ -318,6 +319,10 @@ class TilingProblem:
         pieces = tuple(pieces)
         if not len(piece_of):
             raise PuzzleError("no piece fits anywhere on the board")
+        # the options' bit masks, sorted and copied: refused in one line when they cannot fit (1,000 distinct dominoes
+        # on 20x100, 3.9 million placements: 2.2 GB at its peak, estimated 2.6)
+        check_memory(20 * len(piece_of) * ((n + 63) // 64 + rows.shape[1]), what=f"{len(piece_of):,} placements on {n:,} cells",
+                     error=PuzzleError)  # fmt: skip
         if n <= 64 and len(pieces) <= 64:
             laid = kernel_build.layout(np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces))
             if laid[0]:
