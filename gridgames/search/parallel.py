@@ -191,7 +191,8 @@ def run_parts(
     if scheduler is not None:
         from gridgames.search._parallel_dask import run_dask
 
-        return run_dask(fn, parts, shared, check_scheduler(scheduler), on_result, describe, connect_timeout, max_reruns)  # type: ignore[arg-type]
+        return run_dask(fn, parts, shared, check_scheduler(scheduler), on_result, describe, connect_timeout, max_reruns,  # type: ignore[arg-type]
+                        watchdog)
     workers = min(resolve_jobs(jobs), max(1, len(parts)))  # never more processes than parts
     if workers == 1:
         return _run_here(fn, parts, shared, on_result, describe)
