@@ -94,6 +94,8 @@ def _placement_table(fill: np.ndarray, shapes: Sequence[tuple[Cell, ...]]) -> tu
                         offsets.append((cc - col) * h + (rr - row))
                     else:
                         span = max(span, max(offsets) + 1)
+                        if span > MAX_SPAN:  # too wide to count (the caller says so): stop before masks overflow 64 bits
+                            return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), span
                         masks.append(sum(1 << k for k in offsets))
             starts.append(len(masks))
     return np.array(starts, dtype=np.int64), np.array(masks, dtype=np.int64), span

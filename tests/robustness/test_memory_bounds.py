@@ -100,3 +100,9 @@ def test_the_symmetry_shortcut_is_skipped_when_it_would_cost_gigabytes(monkeypat
 
     monkeypatch.setattr(orbits, "problem_symmetries", too_costly)
     assert orbits.free_pieces(big) == ()
+
+
+@pytest.mark.parametrize("board", ["63x63", "64x64"])
+def test_a_board_too_wide_for_the_frontier_count_is_one_line(board: str) -> None:
+    """``--board 63x63 --pieces 'domino*' --count`` ended in OverflowError (a frontier mask past 64 bits)."""
+    assert_one_line_error(["solve", "pentomino", "--board", board, "--pieces", "domino*", "--count"], "the frontier would track")
