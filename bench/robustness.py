@@ -14,6 +14,11 @@ both workers are gone, and the partial count printed). Prints a line per input, 
 per surface: inputs tried, failures (expected 0), the worst peak memory and the
 slowest time to the error. The machine's load average is printed: start-up is slower
 when other work shares the cores.
+
+Issue 46's cases (``--only 46``; `issue46_cases` and `issue46_runs`, kept apart from the rest) add: set-up outside
+every budget, memory without a ceiling (under address-space limits), hostile plugins under ``gridgames serve``,
+a game lost on an error mid-game, server options, a SIGSTOPped Dask worker and the smaller cases, with their
+own table of tried / traceback / unbounded / wrong / lost.
 """
 
 from __future__ import annotations
@@ -198,6 +203,265 @@ def sigterm_run(max_seconds: float) -> dict[str, Any]:
     return {"seconds": seconds, "workers": len(workers), "alive": alive, "code": child.returncode, "out": out.strip(), "ok": ok}
 
 
+# --- issue 46's cases (kept apart: other branches edit the cases above) -----------------------------------------------
+
+Case46 = tuple[str, str, list[str], str, tuple[int, ...], int | None, float, Any]
+"""(surface, label, gridgames arguments, stdin, accepted exit codes, address-space limit in MB or None, time bar in
+seconds beyond start-up, check of the result or None)."""
+
+HOSTILE_SERVE_PLUGINS = {
+    "sysexit": "import sys\nsys.exit(3)\n",
+    "osexit": "import os\nos._exit(4)\n",
+    "segfault": "import ctypes\nctypes.string_at(0)\n",
+    "interrupt": "raise KeyboardInterrupt\n",
+    "sleepy": "import time\ntime.sleep(30)\n",
+    "memoryerror": "import attrs\nfrom gridgames_connect4 import SPEC as _C4\ndef _make(**options):\n    raise MemoryError\n"
+                   "SPEC = attrs.evolve(_C4, name='memoryerror', create=_make, app=None, web=None)\n",
+}
+
+STOPPING_PART = """\
+import os, signal
+
+def square_stopping_once(arg):
+    x, marker = arg
+    if x == 2:
+        try:
+            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return x * x
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        os.kill(os.getpid(), signal.SIGSTOP)
+    return x * x
+"""
+
+DASK_SCRIPT = """\
+import os, signal, sys, time
+from pathlib import Path
+import distributed
+from gridgames.search.parallel import run_parts
+from gg_bench_stop import square_stopping_once
+if __name__ == "__main__":
+    marker = sys.argv[1]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        started = time.perf_counter()
+        try:
+            result = run_parts(square_stopping_once, [(x, marker) for x in range(8)], scheduler=cluster.scheduler_address)
+        finally:
+            if Path(marker).exists():
+                os.kill(int(Path(marker).read_text()), signal.SIGCONT)
+        seconds = time.perf_counter() - started
+        right = result.results == [x * x for x in range(8)] and not result.partial
+        print(f"{'exact' if right else 'WRONG'}: reruns {result.reruns}, stopped worker {Path(marker).exists()}, {seconds:.1f} s")
+"""
+
+
+def issue46_cases(tmp: Path, home: str) -> list[Case46]:
+    """Issue 46's hostile inputs that run as one command each."""
+    dominoes = tmp / "dominoes2000.txt"
+    dominoes.write_text("\n\n".join(f"D{i}\n##" for i in range(2000)) + "\n")
+    (tmp / "zero.book.partial").symlink_to("/dev/zero")
+    os.mkfifo(tmp / "fifo.book.partial")
+    build = ["connect4", "book", "build", "--depth", "2", "--width", "5", "--height", "4", "--out"]
+    long_name = "s " + "x" * 5000 + "\n"
+
+    def kept(r: dict[str, Any]) -> bool:
+        return "game saved to" in r["out"] + r["err"]
+
+    def drawn(r: dict[str, Any]) -> bool:
+        return r["out"].count("M") >= 8000
+
+    return [
+        ("46 set-up budget", "100x80, monomino*8000, --limit 1 (was 12 s)", ["solve", "pentomino", "--board", "100x80", "--pieces", "monomino*8000",
+         "--limit", "1"], "", (0,), None, 6.0, drawn),
+        ("46 memory", "2,000 distinct dominoes on 40x100 under 2 GB", ["solve", "pentomino", "--board", "40x100", "--pieces-file", str(dominoes),
+         "--limit", "1"], "", (2,), 2048, 20.0, None),
+        ("46 memory", "--table-mb 16000 under 4 GB", ["connect4", "analyze", "4453", "--no-book", "--table-mb", "16000"], "", (2,), 4096, 2.0, None),
+        ("46 memory", "63x63 domino* --count (OverflowError)", ["solve", "pentomino", "--board", "63x63", "--pieces", "domino*", "--count"],
+         "", (2,), None, 2.0, None),
+        ("46 memory", "checkpoint -> /dev/zero", [*build, str(tmp / "zero.book")], "", (2,), None, 2.0, None),
+        ("46 memory", "checkpoint is a FIFO (hung)", [*build, str(tmp / "fifo.book")], "", (2,), None, 2.0, None),
+        ("46 server options", "--max-seconds nan", ["serve", "--max-seconds", "nan", "--port", "1"], "", (2,), None, 2.0, None),
+        ("46 server options", "--host 999.1.1.1", ["serve", "--host", "999.1.1.1"], "", (2,), None, 12.0, None),
+        ("46 server options", "--host ''", ["serve", "--host", ""], "", (2,), None, 2.0, None),
+        ("46 lost game", "connect4: save name of 5,000 characters", ["play", "connect4", "--red", "human", "--yellow", "human"],
+         "4\n4\n" + long_name, (0, 1), None, 2.0, kept),
+        ("46 lost game", "mnk: save name of 5,000 characters", ["play", "mnk", "--x", "human", "--o", "human"], "b2\n" + long_name, (0, 1),
+         None, 2.0, kept),
+        ("46 small cases", "book build --out ''", ["connect4", "book", "build", "--out", "", "--depth", "1"], "", (2,), None, 2.0, None),
+        ("46 small cases", "review --width 0 (meant 7)", ["connect4", "review", "4", "--width", "0"], "", (2,), None, 2.0, None),
+        ("46 small cases", "review --width 1_0", ["connect4", "review", "4", "--width", "1_0"], "", (2,), None, 2.0, None),
+    ]  # fmt: skip
+
+
+def _limited(mb: int | None) -> Callable[[], None] | None:
+    if mb is None:
+        return None
+
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (mb << 20, resource.RLIM_INFINITY))
+
+    return limit
+
+
+def _measured46(args: list[str], stdin: str, env: dict[str, str], limit_mb: int | None, timeout: float) -> dict[str, Any]:
+    """`run_measured` with an optional address-space limit (through a tiny wrapper that sets it, then execs)."""
+    if limit_mb is None:
+        return run_measured(args, stdin, env, timeout)
+    wrapper = [sys.executable, "-c", "import os, resource, sys; resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]) << 20, "
+               "resource.RLIM_INFINITY)); os.execv(sys.argv[2], sys.argv[2:])", str(limit_mb)]  # fmt: skip
+    return run_measured([*wrapper, *args], stdin, env, timeout)
+
+
+def _verdict46(result: dict[str, Any], accepted: tuple[int, ...], bar: float, startup: float, check: Any) -> str:
+    """'' or the failure's kind: traceback, unbounded, wrong, lost (as issue 46's table counts them)."""
+    text = result["out"] + result["err"]
+    if "Traceback" in text:
+        return "traceback"
+    if result["seconds"] - startup > bar:
+        return "unbounded"
+    if result["code"] not in accepted or (result["code"] == 2 and not (result["err"].startswith("error: ") and result["err"].count("\n") == 1)):
+        return "wrong"
+    if check is not None and not check(result):
+        return "lost" if "game" in str(check.__name__) or check.__name__ == "kept" else "wrong"
+    return ""
+
+
+def _sigint46(args: list[str], env: dict[str, str], after: float) -> dict[str, Any]:
+    """Run a command, send SIGINT ``after`` seconds in (Python's handler in place by then), and time its end."""
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    time.sleep(after)
+    started = time.perf_counter()
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        out, err = child.communicate()
+    return {"code": child.returncode, "out": out, "err": err, "seconds": time.perf_counter() - started, "mb": 0.0}
+
+
+def _serve46(tmp: Path, env: dict[str, str]) -> dict[str, Any]:
+    """gridgames serve with six hostile plugins: time until /api/games answers, the broken listed, a Connect Four move."""
+    import socket
+    import urllib.request
+
+    folder = tmp / "serve_plugins"
+    folder.mkdir()
+    for name, body in HOSTILE_SERVE_PLUGINS.items():
+        (folder / f"gg46_{name}.py").write_text(body)
+    info = folder / "gg46_hostile-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gg46-hostile\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gridgames.games]\n" + "".join(f"{n} = gg46_{n}:SPEC\n" for n in HOSTILE_SERVE_PLUGINS))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    run_env = {**env, "PYTHONPATH": os.pathsep.join([str(folder), env.get("PYTHONPATH", "")])}
+    run_env.pop("GRIDGAMES_PLUGIN_SECONDS", None)
+    base = f"http://127.0.0.1:{port}"
+    child = subprocess.Popen([*GG, "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=run_env)
+    started = time.perf_counter()
+    result: dict[str, Any] = {"code": 0, "out": "", "err": "", "mb": 0.0}
+
+    def call(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
+        request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    try:
+        games = None
+        while time.perf_counter() - started < 120 and child.poll() is None:
+            try:
+                games = call("GET", "/api/games")
+                break
+            except OSError:
+                time.sleep(0.2)
+        result["seconds"] = time.perf_counter() - started
+        if games is None:
+            result["code"] = child.poll() if child.poll() is not None else -1
+            result["err"] = "the server never answered"
+            return result
+        broken = {item["name"] for item in games["broken"]}
+        session = {"X-Session": call("POST", "/api/session")["session"]}
+        call("POST", "/api/play/connect4/new", {"seats": ["human", "human"]}, session)
+        view = call("POST", "/api/play/connect4/move", {"move": "4"}, session)
+        result["out"] = f"{len(broken & set(HOSTILE_SERVE_PLUGINS))}/6 listed broken; move played: {'4' in json.dumps(view)}"
+        result["ok"] = broken >= set(HOSTILE_SERVE_PLUGINS) and child.poll() is None
+    except Exception as error:  # noqa: BLE001 - reported as the run's failure
+        result["err"] = f"{type(error).__name__}: {error}"
+        result["ok"] = False
+    finally:
+        child.send_signal(signal.SIGINT)
+        try:
+            out, _ = child.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, _ = child.communicate()
+        result["err"] += "Traceback" if "Traceback" in out else ""
+    return result
+
+
+def issue46_runs(tmp: Path, home: str, startup: float) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """Issue 46's cases that need more than one command: (surface, label, verdict, result) for each."""
+    env = {**os.environ, "XDG_DATA_HOME": home}
+    rows: list[tuple[str, str, str, dict[str, Any]]] = []
+    for surface, label, args, stdin, accepted, limit_mb, bar, check in issue46_cases(tmp, home):
+        result = _measured46([*GG, *args], stdin, env, limit_mb, timeout=max(60.0, 10 * bar))
+        rows.append((surface, label, _verdict46(result, accepted, bar, startup, check), result))
+    # Ctrl-C: during a count's set-up (printed nothing), and on a generic count (exited 0)
+    setup = _sigint46([*GG, "solve", "pentomino", "--board", "200x200", "--pieces", "monomino*40000", "--count"], env, 3.0)
+    ok = setup["code"] == 130 and setup["err"].strip() != "" and "Traceback" not in setup["out"] + setup["err"]
+    rows.append(("46 set-up budget", "Ctrl-C in a 40,000-piece count's set-up", "" if ok and setup["seconds"] < 1.0 else
+                 ("traceback" if "Traceback" in setup["err"] else "unbounded" if setup["seconds"] >= 1.0 else "wrong"), setup))  # fmt: skip
+    queens = _sigint46([*GG, "solve", "nqueens", "--n", "16", "--count"], env, 3.0)
+    ok = queens["code"] == 130 and "partial" in queens["out"] and "Traceback" not in queens["err"]
+    rows.append(("46 small cases", "Ctrl-C on solve nqueens --count (exited 0)", "" if ok else "wrong", queens))
+    served = _serve46(tmp, env)
+    rows.append(("46 serve, hostile plugins", "exit/_exit/segv/^C/sleep at import, make() MemoryError",
+                 "" if served.get("ok") and "Traceback" not in served["err"] else "lost", served))  # fmt: skip
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return rows
+    (tmp / "gg_bench_stop.py").write_text(STOPPING_PART)
+    dask_env = {**env, "PYTHONPATH": os.pathsep.join([str(tmp), env.get("PYTHONPATH", "")])}
+    started = time.perf_counter()
+    run = subprocess.run([sys.executable, "-c", DASK_SCRIPT, str(tmp / "stopped")], capture_output=True, text=True, env=dask_env, timeout=600)
+    result = {"code": run.returncode, "out": run.stdout.strip(), "err": "", "seconds": time.perf_counter() - started, "mb": 0.0}  # the
+    # workers' own log lines (the stopped one's lost heartbeats) are Dask's, on its standard error: not judged
+    verdict = "traceback" if "Traceback" in run.stdout else "wrong" if not run.stdout.startswith("exact") else "unbounded" if result["seconds"] > 120 else ""
+    rows.append(("46 Dask", "a SIGSTOPped worker mid-count (hung > 240 s)", verdict, result))
+    return rows
+
+
+def print_issue46(rows: list[tuple[str, str, str, dict[str, Any]]], summary: dict[str, dict[str, Any]]) -> None:
+    """Each run's line, then issue 46's table (tried / traceback / unbounded / wrong / lost); adds the rows to ``summary``."""
+    table: dict[str, dict[str, int]] = {}
+    for surface, label, verdict, result in rows:
+        first = (result["err"].strip() or (result["out"].strip().splitlines() or [""])[-1])[:90]
+        print(f"{'FAIL ' + verdict if verdict else 'ok':<14} {surface:<28} {label[:44]:<44} exit {result['code']:>3} "
+              f"{result['seconds']:5.2f} s {result['mb']:6.1f} MB  {first}")  # fmt: skip
+        counts = table.setdefault(surface, {"tried": 0, "traceback": 0, "unbounded": 0, "wrong": 0, "lost": 0})
+        counts["tried"] += 1
+        if verdict:
+            counts[verdict] += 1
+        row = summary.setdefault(surface, {"tried": 0, "failures": 0, "worst_mb": (0.0, ""), "slowest": (0.0, "")})
+        row["tried"] += 1
+        row["failures"] += bool(verdict)
+        row["worst_mb"] = max(row["worst_mb"], (result["mb"], label))
+        row["slowest"] = max(row["slowest"], (result["seconds"], label))
+    print(f"\n{'issue 46 surface':<30} {'tried':>5} {'traceback':>9} {'unbounded':>9} {'wrong':>5} {'lost':>4}")
+    for surface, counts in table.items():
+        print(f"{surface:<30} {counts['tried']:>5} {counts['traceback']:>9} {counts['unbounded']:>9} {counts['wrong']:>5} {counts['lost']:>4}")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="run only the surfaces whose name contains this")
@@ -231,6 +495,8 @@ def main() -> None:
             first = (result["err"].strip() or (result["out"].strip().splitlines() or [""])[-1])[:90]
             print(f"{'FAIL ' + why if why else 'ok':<14} {surface:<28} {label:<44} exit {result['code']:>3} "
                   f"{result['seconds']:5.2f} s {result['mb']:6.1f} MB  {first}")  # fmt: skip
+        if not opts.only or "46" in opts.only:
+            print_issue46(issue46_runs(tmp, home, startup), summary)
         if not opts.only or "fault" in opts.only:
             fault = sigterm_run(opts.max_seconds)
             print(f"{'ok' if fault['ok'] else 'FAIL':<14} {'fault: SIGTERM --jobs 2':<28} {'count stopped, workers gone':<44} "
