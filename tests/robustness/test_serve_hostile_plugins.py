@@ -102,3 +102,25 @@ def test_serve_with_every_hostile_plugin_serves_connect4(tmp_path: Path) -> None
             server.wait()
         if server.stdout is not None:
             server.stdout.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["info", "connect4"], "connect4 (turn-based)"),
+        (["solve", "nqueens", "--n", "6", "--count"], "4 solutions"),
+        (["connect4", "show", "4453"], "Red"),
+    ],
+)
+def test_other_games_work_with_every_hostile_plugin_installed(tmp_path: Path, args: list[str], needle: str) -> None:
+    """info/play/solve of the other games never import a hostile plugin (only the named game is loaded)."""
+    env = install_hostile_plugins(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "gridgames", *args], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0 and needle in result.stdout, (result.returncode, result.stdout[-300:], result.stderr[-300:])
+
+
+def test_a_hostile_plugin_named_itself_is_one_line(tmp_path: Path) -> None:
+    env = install_hostile_plugins(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "gridgames", "info", "sysexit"], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 2 and result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert "sys.exit(3)" in result.stderr
