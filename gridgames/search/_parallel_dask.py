@@ -102,7 +102,7 @@ def run_dask(
                     if not note or note.startswith("no Dask worker"):
                         break
         except KeyboardInterrupt as interrupt:  # closing the client releases its futures: the cluster drops them
-            note = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
+            note = interrupt.why if isinstance(interrupt, Terminated) else "interrupted"
     partial = not all(done)
     if partial and not note:
         note = "the Dask workers were lost"
