@@ -247,6 +247,9 @@ class TerminalGame:
 
     def hint(self) -> str:
         """A one-line hint: every column's score from the book or the solver (saying which), else a search's choice."""
+        if players.solver_available():  # the first hint of an install compiles the solver: say so (issue 38)
+            game = self.state.game
+            prepare_solver(error_console, (game.height + 1) * game.width <= 64)
         advice = players.advise(self.state, self.rng, self.think, self.book)
         if advice.scores is None:
             return f"Hint: play {advice.column + 1} ({advice.reason})."
