@@ -29,3 +29,35 @@ def test_a_review_has_a_default_budget() -> None:
 def test_a_review_budget_is_checked() -> None:
     assert_one_line_error(["connect4", "review", "4", "--think", "1e308"], "number of seconds")
     assert_one_line_error(["connect4", "review", "4", "--think", "nan"], "number of seconds")
+
+
+def _count_json(args: list[str]) -> dict[str, object]:
+    import json
+
+    code, out, err = invoke(["solve", "pentomino", *args, "--count", "--json"])
+    assert code == 0 and "Traceback" not in out + err, (code, err[-300:])
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_copies_of_one_piece_covering_the_board_are_counted_by_the_frontier_programme() -> None:
+    fib = [1, 1]
+    while len(fib) < 502:
+        fib.append(fib[-1] + fib[-2])
+    found = _count_json(["--board", "2x500", "--pieces", "domino*500"])  # the search listed these one by one for ever
+    assert found["solutions"] == fib[500] and found["method"] == "frontier" and not found["partial"]
+
+
+def test_the_frontier_count_agrees_with_the_search_and_with_kasteleyn() -> None:
+    from gridgames.search.frontier import kasteleyn_dominoes
+
+    assert _count_json(["--board", "10x10", "--pieces", "domino*50"])["solutions"] == kasteleyn_dominoes(10, 10)
+    for board, pieces in (("4x5", "domino*10"), ("6x10", "L*12"), ("4x4", "tetromino:T*4"), ("3x4", "tromino:L*4")):
+        frontier = _count_json(["--board", board, "--pieces", pieces])
+        search = _count_json(["--board", board, "--pieces", pieces, "--plain"])
+        assert frontier["method"] == "frontier" and search["method"] != "frontier"
+        assert frontier["solutions"] == search["solutions"], (board, pieces)
+
+
+def test_several_kinds_of_piece_still_count_by_the_search() -> None:
+    found = _count_json(["--board", "3x4", "--pieces", "domino*4,monomino*4"])
+    assert found["method"] != "frontier"
