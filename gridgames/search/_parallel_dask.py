@@ -62,7 +62,10 @@ TICK = 0.5
 
 def probe(address: str, timeout: float = PROBE_SECONDS, answer: float = ANSWER_SECONDS) -> None:
     """Fail fast (`GridGamesError`, one line) when a scheduler address refuses, says nothing, or is not Dask's."""
-    parsed = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        parsed = urlsplit(address if "://" in address else f"tcp://{address}")
+    except ValueError as error:  # 'tcp://[::1': an unclosed IPv6 bracket
+        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})") from None
     if parsed.scheme not in SCHEMES:
         raise GridGamesError(f"a Dask scheduler address is tcp://HOST:PORT (or tls://), not {parsed.scheme}://: {_shown(address)}")
     try:

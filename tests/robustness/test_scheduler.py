@@ -83,6 +83,10 @@ def test_other_transports_are_refused_in_our_words(address: str) -> None:
     assert_one_line_error([*COUNT, address], "tcp://HOST:PORT")
 
 
+def test_an_unclosed_ipv6_bracket_is_one_line() -> None:
+    assert_one_line_error([*COUNT, "tcp://[::1"], "not a Dask scheduler address")
+
+
 def test_analyze_and_book_build_probe_the_scheduler_too(silent_port: str, tmp_path: Path) -> None:
     assert_one_line_error(["connect4", "analyze", "4453", "--scheduler", silent_port], "did not answer")
     assert_one_line_error(["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "2",
