@@ -198,9 +198,12 @@ def serve(
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: SIGTERM and SIGHUP (a closed terminal) end a command as Ctrl-C does (partial results kept)."""
+    from gridgames.search._workers import sigterm_as_interrupt
+
     try:
-        app()
+        with sigterm_as_interrupt():
+            app()
     finally:
         # The process ends here. Python's exit collects every object tracked by the garbage collector, about 0.1 s
         # with numpy, typer and a game loaded (bench/README.md); objects frozen now are left to the exit itself.

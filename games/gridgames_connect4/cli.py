@@ -26,7 +26,7 @@ from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import GridGamesError, OptionError, SolverError
-from gridgames.files import autosave_dir, latest_autosave, write_autosave
+from gridgames.files import autosave_dir, latest_autosave, user_path, write_autosave
 from gridgames.parsing import check_memory, check_seconds
 
 if TYPE_CHECKING:
@@ -250,6 +250,9 @@ class TerminalGame:
 
     def hint(self) -> str:
         """A one-line hint: every column's score from the book or the solver (saying which), else a search's choice."""
+        if players.solver_available():  # the first hint of an install compiles the solver: say so (issue 38)
+            game = self.state.game
+            prepare_solver(error_console, (game.height + 1) * game.width <= 64)
         advice = players.advise(self.state, self.rng, self.think, self.book)
         if advice.scores is None:
             return f"Hint: play {advice.column + 1} ({advice.reason})."
@@ -272,7 +275,7 @@ class TerminalGame:
             self.say("Type 's' and a file name, e.g. 's game.json'.")
             return
         try:
-            path = save_game(self.state, Path(name).expanduser(), first=self.first, **self.recorded())
+            path = save_game(self.state, user_path(name, what="save file"), first=self.first, **self.recorded())
         except GridGamesError as error:
             self.say(f"Not saved: {error}.")
             return

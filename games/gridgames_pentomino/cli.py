@@ -157,6 +157,8 @@ def solve(
         _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
         return
     if counting and not (as_jsonl or svg):
+        if not (unique or plain or mrv or not prune) and isinstance(puzzle, TilingPuzzle) and _count_by_frontier(puzzle, as_json):
+            return
         _solve_count(puzzle, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
         return
     wanted = None if counting or (as_jsonl and limit is None) else (1 if limit is None else limit)
@@ -228,6 +230,37 @@ def _lattice_puzzle(
         return LatticePuzzle.create(lattice, board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
     except ShapeError as error:  # an unknown lattice name
         raise PuzzleError(str(error)) from None
+
+
+def _count_by_frontier(puzzle: TilingPuzzle, as_json: bool) -> bool:
+    """Count by the frontier programme when every piece is a copy of one and the copies cover the board exactly.
+
+    Then each tiling of the board by any number of copies uses exactly that many, so the frontier count (seconds,
+    memory by the board's narrow side) is the count: 'domino*500' on 2x500 (about 10^104 tilings, which the search
+    would list one by one for ever) is exact at once. False (nothing printed) where it does not apply.
+    """
+    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span
+
+    pieces = list(puzzle.pieces)
+    if len(pieces) != 1 or pieces[0].area != puzzle.layout.area:
+        return False
+    shapes = fixed_shapes(pieces, puzzle.one_sided)
+    if frontier_span(puzzle.layout.grid, shapes) > MAX_SPAN:
+        return False
+    started = time.perf_counter()
+    try:
+        with _progress(f"Counting {puzzle.layout.name}", frontier_span(puzzle.layout.grid, shapes) >= 16) as on_progress:
+            found = count_tilings(puzzle.layout.grid, shapes, None if on_progress is None else (lambda fraction: on_progress(fraction, 0)))
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted after {time.perf_counter() - started:.2f} s: the frontier count of {puzzle.describe()} "
+                   "has no partial result", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    seconds = time.perf_counter() - started
+    if as_json:
+        typer.echo(json.dumps(_summary(puzzle, found, False, seconds, False, None) | {"method": "frontier"}))
+    else:
+        typer.echo(_count_line(puzzle, found, False, seconds, False))
+    return True
 
 
 def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto") -> None:

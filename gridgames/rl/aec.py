@@ -11,9 +11,10 @@ PettingZoo's classic board games are wrapped (``connect_four_v3.env()``):
   (`Outcome.margin_for`: own score minus the best other's, e.g. Othello's disc difference;
   +1 / -1 / 0 for a game whose outcomes carry no scores);
 * an illegal action ends the game: -1 to the player who made it, 0 to the others (PettingZoo's
-  ``TerminateIllegalWrapper``, as in its classic games); an action outside the action space is
-  an assertion error (``AssertOutOfBoundsWrapper``); the unwrapped `GridGamesAECEnv` raises
-  the game's `IllegalMoveError` instead;
+  ``TerminateIllegalWrapper``, as in its classic games); an action outside the action space (or
+  not an integer: 3.5, "3") is refused as PettingZoo's ``AssertOutOfBoundsWrapper`` refuses it, but
+  with `ActionError` (a ValueError), which ``python -O`` does not skip; the unwrapped
+  `GridGamesAECEnv` refuses it alike, and raises the game's `IllegalMoveError` for an illegal one;
 * ``reset(options={"moves": [...]})`` starts from the position after those integer actions;
 * ``render_mode`` ``"ansi"`` (the game's text picture) or ``"rgb_array"`` (drawn from its board);
 * with ``judge=True`` (Connect Four only), each player's ``info`` carries the solver's verdict on
@@ -31,7 +32,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
+from gridgames.rl.core import RENDER_MODES, Observer, check_action, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
 from gridgames.rl.judge import Judge
 
 ILLEGAL_REWARD = -1
@@ -104,8 +105,9 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        move = check_action(action, self.game.info.num_actions)
         self._cumulative_rewards[agent] = 0
-        self.state.play(int(action))  # type: ignore[arg-type]
+        self.state.play(move)
         outcome = self.state.outcome
         if self.judge is not None:
             self.infos[agent] = self.judge.judge_last_move(self.state).as_info()
@@ -144,5 +146,15 @@ def aec_env(
         game_name, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
     )
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=ILLEGAL_REWARD)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = _CheckedActions(env)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+class _CheckedActions(wrappers.BaseWrapper):  # type: ignore[misc]
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` without ``assert``: an action outside the space is an `ActionError`."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not (action is None and (self.terminations[agent] or self.truncations[agent])):
+            action = check_action(action, int(self.action_space(agent).n))
+        super().step(action)

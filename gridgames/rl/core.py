@@ -34,6 +34,24 @@ class EnvironmentSetupError(GridGamesError, ValueError):
     """A game or an option that cannot make a learning environment (a puzzle, no board, a bad render mode)."""
 
 
+class ActionError(GridGamesError, ValueError):
+    """An action that is not one of the environment's: not an integer (3.5, "3", True), or outside 0..n-1."""
+
+
+def check_action(action: Any, num_actions: int) -> int:
+    """``action`` as an int when it is an integer from 0 to ``num_actions - 1`` (a Python or numpy integer, or a
+    0-d integer array), else `ActionError`: a float is never truncated to a column (``step(3.5)`` was column 3)."""
+    value = action.item() if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu" else action
+    if isinstance(value, np.integer):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
+        raise ActionError(f"an action is an integer from 0 to {num_actions - 1}, not {shown} ({type(action).__name__})")
+    if not 0 <= value < num_actions:
+        raise ActionError(f"action {value} is outside the action space: 0 to {num_actions - 1}")
+    return value
+
+
 def load_turn_based(game_name: str, options: dict[str, Any]) -> Game:
     """The turn-based game installed under ``game_name``, built with its ``options``."""
     spec = load_game(game_name)

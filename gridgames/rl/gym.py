@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from gridgames.errors import OptionError
 from gridgames.game import Game, Player, State
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
+from gridgames.rl.core import RENDER_MODES, Observer, check_action, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
 from gridgames.rl.judge import Judge
 
 GENERIC_LEVELS = ("random", "easy", "medium", "hard")
@@ -132,7 +132,7 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         """Play the agent's action and the computer's reply; reward +1 / -1 / 0 when the game ends."""
         if self._over:
             raise gymnasium.error.ResetNeeded("the episode is over (or not started): call reset()")
-        move = int(action)
+        move = check_action(action, self.game.info.num_actions)  # 3.5 is refused, not truncated to 3
         if not self.state.is_legal(move):
             self._over = True
             return self._observation(), ILLEGAL_REWARD, True, False, {"illegal": True}

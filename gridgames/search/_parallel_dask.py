@@ -1,12 +1,19 @@
 """`run_parts` on a Dask cluster: batches as tasks, lost workers rerun or reported, never a traceback.
 
 The scheduler's address is probed with a plain TCP connection first (a refused or
-unreachable scheduler fails in at most `PROBE_SECONDS`, not after the client's retries).
+unreachable scheduler fails in at most `PROBE_SECONDS`, not after the client's retries),
+and on tcp:// its first message is read: a Dask scheduler greets every connection at
+once with a small handshake, so a port that accepts and says nothing for
+`ANSWER_SECONDS`, or answers with something else (whose length prefix could ask for
+exabytes), is refused in one line before Dask's client meets it. Only tcp:// and tls://
+addresses are taken (Dask's other transports cannot reach another machine, or need
+extras): any other scheme is refused in our words, not Dask's.
 Batches whose worker was lost (cancelled: a scattered shared object lost with the last
 worker that held it; `KilledWorker`: a batch that kept killing workers) are submitted
 again, with the shared object scattered again, while workers remain and up to
 ``max_reruns`` times; otherwise, and when no worker is left for `NO_WORKER_GRACE`
-seconds, the run returns what finished, marked partial, with a note saying why.
+seconds, or when the scheduler itself is lost, the run returns what finished, marked
+partial, with a note saying why.
 
 A worker that stops answering (SIGSTOPped, frozen: its heartbeats to the scheduler stop for `silence_seconds`)
 is left out for the rest of the run: the batches it was running are cancelled and submitted again to the
@@ -47,6 +54,15 @@ PROBE_SECONDS = 1.5
 NO_WORKER_GRACE = 3.0
 """Seconds a run waits for a worker to (re)join once the cluster has none, before returning a partial result."""
 
+ANSWER_SECONDS = 5.0
+"""How long a scheduler may take to send its greeting once connected (it sends it at once)."""
+
+MAX_GREETING_BYTES = 1 << 16
+"""A Dask greeting is under a hundred bytes: a length prefix beyond this is not Dask speaking."""
+
+SCHEMES = ("tcp", "tls")
+"""The scheduler address schemes taken."""
+
 TICK = 0.5
 """Seconds between looks at the cluster (is any worker left?) while results are awaited."""
 
@@ -60,22 +76,61 @@ def silence_seconds(watchdog: float | None) -> float:
     return min(SILENCE_SECONDS, watchdog_seconds(watchdog))
 
 
-def probe(address: str, timeout: float = PROBE_SECONDS) -> None:
-    """Fail fast (`GridGamesError`, one line) when a tcp:// scheduler address refuses or does not answer."""
-    parsed = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parsed.scheme not in ("tcp", "tls"):
-        return  # inproc://, ucx://: nothing to probe this way
+def probe(address: str, timeout: float = PROBE_SECONDS, answer: float = ANSWER_SECONDS) -> None:
+    """Fail fast (`GridGamesError`, one line) when a scheduler address refuses, says nothing, or is not Dask's."""
+    try:
+        parsed = urlsplit(address if "://" in address else f"tcp://{address}")
+    except ValueError as error:  # 'tcp://[::1': an unclosed IPv6 bracket
+        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})") from None
+    if parsed.scheme not in SCHEMES:
+        raise GridGamesError(f"a Dask scheduler address is tcp://HOST:PORT (or tls://), not {parsed.scheme}://: {_shown(address)}")
     try:
         host, port = parsed.hostname, parsed.port or 8786
     except ValueError as error:
-        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r} ({error})") from None
+        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})") from None
     if not host:
         raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r}")
     try:
-        socket.create_connection((host, port), timeout=timeout).close()
+        connection = socket.create_connection((host, port), timeout=timeout)
     except (OSError, UnicodeError) as error:
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise GridGamesError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        raise GridGamesError(f"cannot reach the Dask scheduler at {_shown(address)}: {reason}") from None
+    with connection:
+        if parsed.scheme == "tcp":
+            _check_greeting(connection, address, answer)
+
+
+def _shown(address: str) -> str:
+    return repr(address if len(address) <= 80 else address[:77] + "...")
+
+
+def _check_greeting(connection: socket.socket, address: str, answer: float) -> None:
+    """Read a tcp:// scheduler's first message: one line unless it is a Dask greeting, sent within ``answer`` seconds."""
+    deadline = time.monotonic() + answer
+    data = b""
+    wanted = 8  # the frames' total length, little-endian, then the frames
+    while len(data) < wanted:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise GridGamesError(f"the Dask scheduler at {_shown(address)} accepted the connection but did not answer "
+                                 f"in {answer:g} s: is it a Dask scheduler?")
+        connection.settimeout(left)
+        try:
+            chunk = connection.recv(4096)
+        except TimeoutError:
+            continue
+        except OSError as error:
+            raise GridGamesError(f"cannot reach the Dask scheduler at {_shown(address)}: {error.strerror or error}") from None
+        if not chunk:
+            raise GridGamesError(f"the Dask scheduler at {_shown(address)} closed the connection without a word: is it a Dask scheduler?")
+        data += chunk
+        if wanted == 8 and len(data) >= 8:
+            total = int.from_bytes(data[:8], "little")
+            if total > MAX_GREETING_BYTES:
+                break
+            wanted = 8 + total
+    if not (8 <= len(data) and int.from_bytes(data[:8], "little") <= MAX_GREETING_BYTES and b"pickle-protocol" in data):
+        raise GridGamesError(f"the server at {_shown(address)} does not speak Dask's protocol (its first answer is not a Dask greeting)")
 
 
 def run_dask(
@@ -101,9 +156,9 @@ def run_dask(
     try:
         client = Client(address, timeout=connect_timeout)
     except OSError as error:
-        raise GridGamesError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    except (TypeError, ValueError) as error:
-        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r} ({error})") from None
+        raise GridGamesError(f"cannot reach the Dask scheduler at {_shown(address)}: {type(error).__name__}") from None
+    except (TypeError, ValueError):
+        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)}") from None
     reruns = 0
     note = ""
     watch = _Watch(silence_seconds(watchdog), max_reruns)
@@ -121,7 +176,9 @@ def run_dask(
                     if not note or note.startswith(("no Dask worker", "the Dask workers stopped")) or watch.gave_up:
                         break
         except KeyboardInterrupt as interrupt:  # closing the client releases its futures: the cluster drops them
-            note = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
+            note = interrupt.why if isinstance(interrupt, Terminated) else "interrupted"
+        except OSError as error:  # the scheduler itself is gone (killed, or the network to it): keep what finished
+            note = f"the Dask scheduler was lost ({type(error).__name__})"
     partial = not all(done)
     if partial and not note:
         note = "the Dask workers were lost"

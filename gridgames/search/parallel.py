@@ -49,6 +49,7 @@ import attrs
 
 from gridgames.errors import GridGamesError, OptionError, PartError
 from gridgames.search._workers import (
+    HANGUP_SIGNALS,
     Beats,
     Terminated,
     die_with_parent,
@@ -204,7 +205,8 @@ def _init_worker(shared: tuple[Any, ...], beats: Beats | None = None, parent: in
     global _SHARED_ARGS, _BEATS
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a fork inherits the parent's handler: a worker just dies
+    for signum in HANGUP_SIGNALS:  # a fork inherits the parent's handlers: a worker just dies
+        signal.signal(signum, signal.SIG_DFL)
     _SHARED_ARGS = shared
     _BEATS = beats
 
@@ -302,7 +304,7 @@ def _run_local(
                 longest = _collect(pool, pending, beats, parts, describe, results, done, on_result, tally, watchdog, longest)
         except KeyboardInterrupt as interrupt:
             _kill(pool)
-            why = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
+            why = interrupt.why if isinstance(interrupt, Terminated) else "interrupted"
             return PartsResult(results, done, partial=True, reruns=reruns, workers=workers, note=why)
         except BaseException:
             _kill(pool)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import secrets
 import socket
@@ -12,10 +13,31 @@ from collections.abc import Callable
 from gridgames.errors import MissingExtraError, OptionError
 from gridgames.parsing import check_seconds
 
-__all__ = ["check_host", "is_loopback", "serve"]
+__all__ = ["check_host", "check_port_free", "is_loopback", "serve"]
 
 HOST_LOOKUP_SECONDS = 10.0
 """How long the name given to ``--host`` may take to resolve before it is refused."""
+
+
+def check_port_free(host: str, port: int) -> None:
+    """`OptionError` (one line) when ``port`` on ``host`` cannot be listened on: in use, or privileged (issue 38)."""
+    if port == 0:
+        return  # the system picks a free one
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                                                 flags=socket.AI_PASSIVE)[0]
+    except (OSError, UnicodeError, IndexError):
+        return  # not an address: the host's own check, or uvicorn, says so
+    with socket.socket(family, kind, proto) as trial:
+        trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a closed server's port is free
+        try:
+            trial.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise OptionError(f"port {port} on {host} is in use (another server?): choose another with --port") from None
+            if error.errno == errno.EACCES:
+                raise OptionError(f"port {port} needs privileges to listen on: choose one from 1024 up with --port") from None
+            raise OptionError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
 
 
 def is_loopback(host: str) -> bool:
@@ -71,6 +93,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         if value < 1:
             raise OptionError(f"{what} must be at least 1, not {value}")
     check_host(host, port)
+    check_port_free(host, port)  # before the banner: a busy port is one line, not uvicorn's [Errno 98]
     loopback = is_loopback(host)
     hosts = ("127.0.0.1", "localhost", "[::1]", "::1") if loopback else ("*",)
     token = None if loopback else secrets.token_urlsafe(18)  # off loopback: every API call needs this launch's token

@@ -139,9 +139,16 @@ def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
 
 
 
-def test_perfect_plays_exactly_whenever_the_solver_answers_within_think() -> None:
+def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole think budget goes to the exact search: a position needing N nodes is exact with think worth N nodes."""
     from gridgames_connect4.solver import DEFAULT_NODE_RATE
+
+    class StoppedClock:  # the node budget alone decides (the wall-clock deadline backs it up on slow machines)
+        @staticmethod
+        def monotonic() -> float:
+            return 0.0
+
+    monkeypatch.setattr(players, "time", StoppedClock)
 
     game = Connect4()
     moves = list(game.from_notation("44444362").history)  # 7x6, no forced move, a few million positions to solve
