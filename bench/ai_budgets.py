@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
-from gridgames_test_support.toy_games import Nim, NimState  # noqa: E402
+from gridgames_test_support.toy_games import Nim, NimState
 
-from gridgames.search.mcts import mcts  # noqa: E402
-from gridgames.search.negamax import search  # noqa: E402
+from gridgames.search.mcts import mcts
+from gridgames.search.negamax import search
 
 
 class SlowNim(Nim):

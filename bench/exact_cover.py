@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gridgames.search.exact_cover import ExactCover  # noqa: E402
-from gridgames.shapes import Shape  # noqa: E402
+from gridgames.search.exact_cover import ExactCover
+from gridgames.shapes import Shape
 
 PENTOMINOES = {
     "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
@@ -46,7 +46,7 @@ def queens(n: int) -> ExactCover:
 
 def _orientations(picture: str) -> set[tuple[tuple[int, int], ...]]:
     """The fixed orientations of a picture ('X' a square, '/' between rows), from the shared `Shape`."""
-    return set(o.cells for o in Shape.from_text(picture.replace("/", "\n")).orientations())
+    return {o.cells for o in Shape.from_text(picture.replace("/", "\n")).orientations()}
 
 
 def pentominoes(height: int, width: int) -> ExactCover:
@@ -263,7 +263,7 @@ def peers_on_tiling_boards(limit: float, boards: list[str] | None = None) -> Non
     from gridgames.shapes import PENTOMINOES as SHAPES, TETROMINOES
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from tiling import BOARDS  # type: ignore[import-not-found]  # noqa: E402
+    from tiling import BOARDS  # type: ignore[import-not-found]
 
     cases = {name: (board, dict(SHAPES), everything) for name, (board, everything, _) in BOARDS.items()}
     cases["dana-scott"] = (Grid.empty(8, 8), dict(SHAPES, O=TETROMINOES["O"]), 129_168)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
-from gridgames_test_support.tiling_oracle import LATTICE_NAMES, Outcome, Problem, brute_force, check, random_problems  # noqa: E402
+from gridgames_test_support.tiling_oracle import LATTICE_NAMES, Outcome, Problem, brute_force, check, random_problems
 
 COLUMNS = (
     "lattice", "problems", "zero", "zero: area short", "zero: area over", "zero: area right", "first cell bare", "orbits < all",

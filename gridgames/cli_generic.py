@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from typer.core import TyperGroup
@@ -35,7 +35,7 @@ def _game_parameters(spec: GameSpec, reserved: tuple[str, ...]) -> list[inspect.
     for i, option in enumerate(spec.options):
         if _flag(option.name) in taken:
             raise PluginError(f"{spec.name}'s option {option.name!r} clashes with the generic command's {_flag(option.name)}")
-        annotation: Any = option.type if option.default is not None else Optional[option.type]
+        annotation: Any = option.type if option.default is not None else option.type | None
         strict = {"parser": whole_number} if option.type is int else {}  # '4.0' is not a width
         default = typer.Option(option.default, _flag(option.name), help=option.help or None, **strict)
         parameters.append(inspect.Parameter(f"game_option_{i}", inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
@@ -139,13 +139,4 @@ def generic_group(spec: GameSpec) -> Any:
     return _GenericGroup(spec)
 
 
-__all__ = ["generic_command", "generic_group", "generic_verbs", "play_in_terminal", "seat_flags", "SEAT_KINDS"]
-
-
-def __getattr__(name: str) -> Any:
-    """The play side's public names, still importable from here."""
-    if name in ("play_in_terminal", "seat_flags", "SEAT_KINDS"):
-        from gridgames import cli_play
-
-        return getattr(cli_play, name)
-    raise AttributeError(name)
+__all__ = ["generic_command", "generic_group", "generic_verbs"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -35,13 +35,13 @@ def solve_command(spec: Any) -> Any:
     """The generic ``solve`` command of a puzzle, as a click command."""
     parameters = [
         _keyword("count", False, bool, "--count", help_text="count every solution instead of drawing one"),
-        _keyword("limit", None, Optional[int], "--limit", help_text="draw up to this many solutions"),
+        _keyword("limit", None, int | None, "--limit", help_text="draw up to this many solutions"),
         _keyword("unique", False, bool, "--unique", help_text="one solution per class of the puzzle's declared symmetries"),
         _keyword("as_json", False, bool, "--json", help_text="print one JSON object (game, options, solutions, placements, ...)"),
         _keyword("as_jsonl", False, bool, "--jsonl", help_text="print one JSON line per solution (its placements), then a summary line"),
-        _keyword("svg", None, Optional[Path], "--svg", help_text="draw the solutions listed into an SVG file"),
-        _keyword("jobs", None, Optional[str], "--jobs", "-j", help_text="count in N local processes (0 or auto: one per core; tilings)"),
-        _keyword("scheduler", None, Optional[str], "--scheduler", help_text="count on a Dask cluster: tcp://HOST:8786 (tilings)"),
+        _keyword("svg", None, Path | None, "--svg", help_text="draw the solutions listed into an SVG file"),
+        _keyword("jobs", None, str | None, "--jobs", "-j", help_text="count in N local processes (0 or auto: one per core; tilings)"),
+        _keyword("scheduler", None, str | None, "--scheduler", help_text="count on a Dask cluster: tcp://HOST:8786 (tilings)"),
         *_game_parameters(spec, SOLVE_OPTIONS),
     ]
 

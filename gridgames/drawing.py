@@ -422,7 +422,7 @@ def lattice_svg(
     if thick:
         out.append(f'<path d="{"".join(thick)}" stroke="#222222" stroke-width="2" fill="none" stroke-linecap="round"/>')
     font = size * (0.42 if grid.name == "triangular" else 0.55)
-    for i, placement in enumerate(solution):
+    for placement in solution:
         spots = [tuple(c) for c in placement.cells if tuple(c) in polygons]
         if not spots:
             continue

@@ -370,7 +370,7 @@ def _check_size(n: int, kind: str) -> None:
         raise TooLargeError(f"{n}-ominoes are too many to enumerate: polyomino sets go up to {MAX_GENERATED} squares")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _free_cells(n: int) -> tuple[Cells, ...]:
     """Canonical cells of every free n-omino, sorted, grown level by level from the monomino (iterative)."""
     level: set[Cells] = {((0, 0),)}
@@ -397,7 +397,7 @@ def _free_names(n: int, count: int) -> list[str]:
     return [f"N{n}-{i:0{digits}d}" for i in range(1, count + 1)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _free(n: int) -> tuple[Shape, ...]:
     """The free n-ominoes, named, in deterministic order."""
     if n in _SMALL:
@@ -433,7 +433,7 @@ def polyominoes(n: int, kind: str = "free") -> tuple[Shape, ...]:
     return _polyominoes(n, kind)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _polyominoes(n: int, kind: str) -> tuple[Shape, ...]:
     """Cached body of `polyominoes` for validated arguments."""
     if kind == "free":

@@ -107,7 +107,7 @@ def derive_scores(width: int, height: int, connect: int, keys: np.ndarray, plies
         at = np.flatnonzero(plies == n)
         below = np.flatnonzero(plies == n + 1)
         p, mask = g.decode(keys[at])
-        children = g.child_scores(p, mask, n, lambda wanted: scores_of_keys(keys[below], out[below], wanted))
+        children = g.child_scores(p, mask, n, lambda wanted: scores_of_keys(keys[below], out[below], wanted))  # noqa: B023 - called here
         if (children == UNKNOWN).any():
             raise BookError(f"a position at ply {n} has a child missing from ply {n + 1} (a bug)")
         out[at] = children.max(axis=1)  # FULL is below every score, and some column is free before the board is full

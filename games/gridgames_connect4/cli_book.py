@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -56,10 +56,10 @@ def make_book_app() -> typer.Typer:
         width: int = typer.Option(7, "--width", parser=whole_number, help="Columns, 4 to 10 ((height + 1) x width at most 64)."),
         height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
-        jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve in N local processes (0 or auto: one per core)."),
-        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
-        table_bits: Optional[int] = typer.Option(None, "--table-bits", parser=whole_number, help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."),
-        bounds_from: Optional[Path] = typer.Option(None, "--bounds-from", help="A book of this board at least DEPTH - 1 deep: its scores bound the searched positions' (default: the shipped book when deep enough)."),
+        jobs: str | None = typer.Option(None, "--jobs", "-j", help="Solve in N local processes (0 or auto: one per core)."),
+        scheduler: str | None = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
+        table_bits: int | None = typer.Option(None, "--table-bits", parser=whole_number, help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."),
+        bounds_from: Path | None = typer.Option(None, "--bounds-from", help="A book of this board at least DEPTH - 1 deep: its scores bound the searched positions' (default: the shipped book when deep enough)."),
         no_bounds: bool = typer.Option(False, "--no-bounds", help="Search every position without bounds from a shallower book."),
     ) -> None:
         """Solve every position up to --depth exactly and write a book; Ctrl-C keeps the work, run again to continue."""
@@ -132,7 +132,7 @@ def make_book_app() -> typer.Typer:
         file: Path = typer.Argument(..., help="A book file."),
         sample: int = typer.Option(100, "--sample", parser=whole_number, help="How many random entries to solve again (0: all)."),
         seed: int = typer.Option(0, "--seed", parser=whole_number, help="Seed for the choice of entries."),
-        table_bits: Optional[int] = typer.Option(None, "--table-bits", parser=whole_number, help="The solver's table: 2^B entries."),
+        table_bits: int | None = typer.Option(None, "--table-bits", parser=whole_number, help="The solver's table: 2^B entries."),
     ) -> None:
         """Solve random entries again with the solver (no book) and compare; exit 1 on any difference."""
         from gridgames_connect4.book import Book
@@ -156,7 +156,7 @@ def make_book_app() -> typer.Typer:
     @app.command("upgrade")
     def upgrade(
         file: Path = typer.Argument(..., help="A book file of format 1 or 2."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where to write the book in the current format [default: FILE itself]."),
+        out: Path | None = typer.Option(None, "--out", "-o", help="Where to write the book in the current format [default: FILE itself]."),
         sample: int = typer.Option(32, "--sample", parser=whole_number, help="How many entries of the deepest ply to solve again (at least 1)."),
         seed: int = typer.Option(0, "--seed", parser=whole_number, help="Seed for the choice of entries."),
     ) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -25,7 +25,7 @@ BOOK_HELP = "Use this opening book (default: the one shipped for the board, if a
 NO_BOOK_HELP = "Use no opening book: the solver alone."
 
 
-def choose_book(width: int, height: int, connect: int, book: Optional[Path], no_book: bool) -> Any:
+def choose_book(width: int, height: int, connect: int, book: Path | None, no_book: bool) -> Any:
     """The book a command uses: --book FILE, none with --no-book, else the one shipped for the board (or none)."""
     from gridgames_connect4.book import Book, default_book
 
@@ -113,11 +113,11 @@ def register(app: typer.Typer) -> None:
     @app.command("review")
     def review(
         moves: str = typer.Argument("", help="The game's moves: '4453' or '4,4,5,3' (1-based columns)."),
-        width: Optional[int] = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
-        height: Optional[int] = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
-        connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
-        load: Optional[Path] = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
-        book: Optional[Path] = typer.Option(None, "--book", help=BOOK_HELP),
+        width: int | None = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
+        height: int | None = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
+        connect: int | None = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
+        load: Path | None = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
+        book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
         start: int = typer.Option(1, "--from", parser=whole_number, help="Review from this move number on (the opening of a 7x6 game is slow without a book)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),

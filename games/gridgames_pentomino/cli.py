@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -36,11 +36,11 @@ _BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
 _PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
 
 
-def _puzzle(board: str, board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool) -> TilingPuzzle:
+def _puzzle(board: str, board_file: Path | None, pieces: str | None, pieces_file: Path | None, one_sided: bool) -> TilingPuzzle:
     return TilingPuzzle.create(board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
 
 
-def _console(color: Optional[bool]) -> Console:
+def _console(color: bool | None) -> Console:
     """The standard-output console; colour when it is a terminal, unless told otherwise."""
     if color is None:
         return Console(highlight=False, soft_wrap=True)
@@ -48,7 +48,7 @@ def _console(color: Optional[bool]) -> Console:
 
 
 @contextmanager
-def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallback]]:
+def _progress(description: str, show: bool) -> Iterator[ProgressCallback | None]:
     """The rich progress bar's callback on standard error (only on a terminal), or None."""
     if not show:
         yield None
@@ -63,7 +63,7 @@ def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
     return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
 
 
-def _summary(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: Optional[int]) -> dict[str, Any]:
+def _summary(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: int | None) -> dict[str, Any]:
     """The --json object."""
     out: dict[str, Any] = {
         "board": puzzle.layout.name,
@@ -109,25 +109,25 @@ _LATTICE_HELP = (
 
 
 def solve(
-    board: Optional[str] = typer.Option(None, "--board", "-b", help=_BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
-    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
-    pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
-    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if given)."),
+    board: str | None = typer.Option(None, "--board", "-b", help=_BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
+    board_file: Path | None = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
+    pieces: str | None = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
+    pieces_file: Path | None = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if given)."),
     one_sided: bool = typer.Option(False, "--one-sided", help="Pieces may turn but not flip over."),
     count: bool = typer.Option(False, "--count", "-c", help="Count every solution."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, help="List up to N solutions (default 1; all with --jsonl)."),
+    limit: int | None = typer.Option(None, "--limit", "-n", min=0, help="List up to N solutions (default 1; all with --jsonl)."),
     unique: bool = typer.Option(False, "--unique", "-u", help="One solution per class of the board's symmetries."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object: board, pieces, solutions (the count), unique, seconds, partial."),
     as_jsonl: bool = typer.Option(False, "--jsonl", help="Stream solutions as JSON lines: solution, placements, picture."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solutions listed (or all, with --count) into an SVG file."),
+    svg: Path | None = typer.Option(None, "--svg", help="Draw the solutions listed (or all, with --count) into an SVG file."),
     mrv: bool = typer.Option(False, "--mrv", help="Branch on the most constrained cell instead of the first blank one."),
     prune: bool = typer.Option(True, "--prune/--no-prune", help="Abandon placements that wall off an unfillable region."),
-    color: Optional[bool] = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
-    jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
+    color: bool | None = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
+    jobs: str | None = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
     plain: bool = typer.Option(False, "--plain", help="Count or list all tilings by the plain search, not from the distinct ones (orbits under the board's symmetries)."),
     unlimited: bool = typer.Option(False, "--unlimited", help="Any number of copies of each piece (also: a '*' after every piece term, e.g. 'domino*'): count the tilings exactly by a frontier dynamic programme."),
-    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help=_LATTICE_HELP),
+    lattice: str | None = typer.Option(None, "--lattice", "-L", help=_LATTICE_HELP),
 ) -> None:
     """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
     if as_json and as_jsonl:
@@ -174,7 +174,7 @@ def _notice_compiling() -> None:
         typer.echo("Compiling the tiling kernels (first use only, about 15 s)...", err=True)
 
 
-def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:
+def _unlimited_terms(spec: str | None) -> tuple[str | None, bool]:
     """The piece specification without a trailing '*' on its terms, and whether they had one (any number of copies)."""
     if spec is None:
         return None, False
@@ -187,7 +187,7 @@ def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:
     return ",".join(t[:-1].strip() for t in terms), True
 
 
-def _solve_unlimited(board: str, board_file: Optional[Path], spec: Optional[str], pieces_file: Optional[Path], one_sided: bool, as_json: bool) -> None:
+def _solve_unlimited(board: str, board_file: Path | None, spec: str | None, pieces_file: Path | None, one_sided: bool, as_json: bool) -> None:
     """--unlimited (or 'domino*'): the exact count by the frontier programme, with progress; Ctrl-C stops it (no partial count)."""
     from gridgames.search.frontier import count_tilings, fixed_shapes, frontier_span
 
@@ -218,7 +218,7 @@ def _solve_unlimited(board: str, board_file: Optional[Path], spec: Optional[str]
 
 
 def _lattice_puzzle(
-    lattice: str, board: Optional[str], board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool
+    lattice: str, board: str | None, board_file: Path | None, pieces: str | None, pieces_file: Path | None, one_sided: bool
 ) -> LatticePuzzle:  # fmt: skip
     from gridgames.errors import ShapeError
 
@@ -243,7 +243,7 @@ def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, 
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _check_parallel(jobs: Optional[str], scheduler: Optional[str], *, listing: bool) -> None:
+def _check_parallel(jobs: str | None, scheduler: str | None, *, listing: bool) -> None:
     """Refuse, in one line, what parallel runs do not do; check --jobs and that Dask is installed."""
     if listing and not (jobs is not None and scheduler is not None):
         raise fail("--jobs and --scheduler count in parallel (--count or --json); listing solutions (--limit, --jsonl, --svg) runs in one process")
@@ -251,7 +251,7 @@ def _check_parallel(jobs: Optional[str], scheduler: Optional[str], *, listing: b
 
 
 def _solve_count_parallel(
-    puzzle: TilingPuzzle, *, jobs: Optional[str], scheduler: Optional[str], unique: bool, mrv: bool, prune: bool, as_json: bool,
+    puzzle: TilingPuzzle, *, jobs: str | None, scheduler: str | None, unique: bool, mrv: bool, prune: bool, as_json: bool,
     method: str = "auto",
 ) -> None:
     """--count (and --json) with --jobs or --scheduler: count independent parts in parallel and add them up."""
@@ -273,8 +273,8 @@ def _solve_count_parallel(
 
 
 def _solve_list(
-    puzzle: TilingPuzzle, wanted: Optional[int], *, unique: bool, mrv: bool, prune: bool, as_json: bool, as_jsonl: bool,
-    svg: Optional[Path], counting: bool, color: Optional[bool], method: str = "auto",
+    puzzle: TilingPuzzle, wanted: int | None, *, unique: bool, mrv: bool, prune: bool, as_json: bool, as_jsonl: bool,
+    svg: Path | None, counting: bool, color: bool | None, method: str = "auto",
 ) -> None:  # fmt: skip
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
     palette = render.Palette.for_pieces(puzzle.pieces.names)
@@ -347,7 +347,7 @@ def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], pale
     typer.echo(f"wrote {len(solutions):,} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
 
 
-def boards(lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="List another lattice's boards: triangle, hex or cube.")) -> None:
+def boards(lattice: str | None = typer.Option(None, "--lattice", "-L", help="List another lattice's boards: triangle, hex or cube.")) -> None:
     """List the preset boards (any HxW rectangle and board files work too)."""
     if lattice is not None and lattice.strip().lower() != "square":
         _lattice_boards(lattice)
@@ -361,10 +361,10 @@ def boards(lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="
 
 
 def pieces(
-    spec: Optional[str] = typer.Argument(None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."),
-    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
+    spec: str | None = typer.Argument(None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."),
+    pieces_file: Path | None = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
     one_sided: bool = typer.Option(False, "--one-sided", help="Count orientations without reflections."),
-    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="Pieces of another lattice: triangle, hex or cube."),
+    lattice: str | None = typer.Option(None, "--lattice", "-L", help="Pieces of another lattice: triangle, hex or cube."),
 ) -> None:
     """List the standard piece sets, or draw the pieces of a specification or file."""
     if lattice is not None and lattice.strip().lower() != "square":
@@ -390,8 +390,8 @@ def pieces(
 
 def show(
     board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
-    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
-    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="A board of another lattice: triangle, hex or cube."),
+    board_file: Path | None = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
+    lattice: str | None = typer.Option(None, "--lattice", "-L", help="A board of another lattice: triangle, hex or cube."),
 ) -> None:
     """Draw a board, with its number of cells and of symmetries."""
     if lattice is not None and lattice.strip().lower() != "square":
@@ -427,7 +427,7 @@ def _lattice_boards(lattice: str) -> None:
     typer.echo(f"\nAlso: {shapes}; a board file (--board-file, docs/lattices.md). Default: {DEFAULT_BOARDS[grid.name]}.")
 
 
-def _lattice_pieces(lattice: str, spec: Optional[str], pieces_file: Optional[Path], one_sided: bool) -> None:
+def _lattice_pieces(lattice: str, spec: str | None, pieces_file: Path | None, one_sided: bool) -> None:
     from gridgames.lattices import picture
 
     from gridgames_pentomino.lattice_pieces import LatticePieceSet, known_families
@@ -444,12 +444,12 @@ def _lattice_pieces(lattice: str, spec: Optional[str], pieces_file: Optional[Pat
         orientations = len(piece.orientations(one_sided))
         copies = f", {piece.count} copies" if piece.count > 1 else ""
         typer.echo(f"{piece.name}  ({piece.size} cells, {orientations} orientation{'s' if orientations != 1 else ''}{copies})")
-        typer.echo(picture(grid, {c: "#" for c in piece.cells}, across=True))
+        typer.echo(picture(grid, dict.fromkeys(piece.cells, "#"), across=True))
         typer.echo("")
     typer.echo(f"{piece_set.copies:,} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area:,} cells in all")
 
 
-def _lattice_show(lattice: str, board: Optional[str], board_file: Optional[Path]) -> None:
+def _lattice_show(lattice: str, board: str | None, board_file: Path | None) -> None:
     from gridgames.lattices import board_symmetries
 
     from gridgames_pentomino.lattice_boards import LatticeBoard

@@ -161,7 +161,7 @@ class LatticeBoard:
 
     def to_text(self) -> str:
         """The board's picture in the board-file format ('.' for each cell)."""
-        return picture(lattice_named(self.lattice), {cell: "." for cell in self.cells})
+        return picture(lattice_named(self.lattice), dict.fromkeys(self.cells, "."))
 
     def describe(self) -> str:
         """One line: name, cells and lattice."""

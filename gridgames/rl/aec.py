@@ -64,7 +64,7 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         space = self._observer.space()
-        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(self.game.info.num_actions) for agent in self.possible_agents}
         self.state = self.game.new_state()
         self.agents: list[str] = []

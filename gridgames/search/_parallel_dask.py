@@ -141,7 +141,7 @@ def _one_round(
                 client.cancel(list(remaining))
                 i, text = failure.args
                 raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}") from None
-            except Exception as error:  # noqa: BLE001 - sorted below: a lost worker, or a batch that failed outside fn
+            except Exception as error:  # sorted below: a lost worker, or a batch that failed outside fn
                 if not _lost(future, error):
                     client.cancel(list(remaining))
                     raise _batch_failed(group, parts, describe, error) from None

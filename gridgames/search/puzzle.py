@@ -52,7 +52,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 import attrs
 import numpy as np
@@ -69,7 +69,7 @@ from gridgames.search.tiling.general import decode, general_problem, piece_name
 from gridgames.shapes import Shape
 from gridgames.shapes import normalise as normalise_cells
 
-CellMap = Union[Mapping[Cell, Cell], Callable[[Cell], Cell]]
+CellMap = Mapping[Cell, Cell] | Callable[[Cell], Cell]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
 
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]

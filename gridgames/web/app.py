@@ -194,7 +194,7 @@ def prepare_games(app: Starlette, say: Callable[[str], None]) -> None:
         if has(hooks, "prepare"):
             try:
                 hooks.prepare(say)
-            except Exception as exc:  # noqa: BLE001 - a plugin's setup may fail in any way: its page still loads
+            except Exception as exc:  # a plugin's setup may fail in any way: its page still loads
                 say(f"{spec.name}: setup failed ({exc.__class__.__name__}: {exc}); its pages may be slow at first")
 
 

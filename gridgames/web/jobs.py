@@ -160,7 +160,7 @@ class JobPool:
                 job.status = "cancelled"
             except GridGamesError as error:
                 job.status, job.error = "failed", " ".join(str(error).split())
-            except Exception as error:  # noqa: BLE001 - a plugin's bug: one line for the page, the server stays up
+            except Exception as error:  # a plugin's bug: one line for the page, the server stays up
                 job.status, job.error = "failed", f"internal error in the game: {type(error).__name__}"
             finally:
                 with self._lock:

@@ -168,7 +168,7 @@ def test_generated_help_lists_the_seats_and_the_games_options() -> None:
 
 
 def test_seats_are_named_from_the_players_names_unless_a_name_cannot_be_an_option() -> None:
-    from gridgames.cli_generic import seat_flags
+    from gridgames.cli_play import seat_flags
     from gridgames.game import GameKind, GameSpec, Option
 
     spec = GameSpec(name="toy", summary="Toy: a game", kind=GameKind.TURN_BASED, create=lambda: None, options=(Option("size", int, 3, "side"),))

@@ -154,7 +154,7 @@ def test_hexagon_positions_are_doubled_columns() -> None:
 def test_pictures_read_back_to_the_same_cells(lattice: Lattice) -> None:
     for form in free_forms(lattice, 5):
         moved = [tuple(v + 3 for v in c) if lattice is CUBIC else (c[0] + 2, c[1] - 1, c[2] - 1) for c in form]
-        text = picture(lattice, {c: "#" for c in moved})
+        text = picture(lattice, dict.fromkeys(moved, "#"))
         assert read_picture(lattice, text, cell="#") == lattice.normalise(moved)
 
 

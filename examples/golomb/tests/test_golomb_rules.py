@@ -31,7 +31,7 @@ def _naive_first_player_wins(width: int, height: int, names: tuple[str, ...]) ->
     """Whether the player to move wins, by plain minimax over Grid.can_place and every orientation (no bitmask)."""
     shapes = {name: PENTOMINOES[name].orientations() for name in names}
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def wins(picture: str, unused: frozenset[str]) -> bool:
         grid = Grid.from_text(picture)
         for name in unused:

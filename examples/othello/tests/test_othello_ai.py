@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -20,7 +20,7 @@ PASS_4X4 = "c4 d2 a1 a2 a3 d4 c1 b4 d3 b1 d1"  # White to move must pass
 def minimax(state: OthelloState) -> float:
     """The exact `value_for` the player to move gets with best play on both sides (a plain minimax, memoised)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(moves: tuple[int, ...]) -> float:
         position = GAME.from_moves(moves)
         if position.outcome is not None:

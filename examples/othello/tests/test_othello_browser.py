@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
-from gridgames_test_support.browser import browser_context, chromium_path, running_server  # noqa: E402
+from gridgames_test_support.browser import browser_context, chromium_path, running_server
 
 CHROMIUM = chromium_path()
 if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):

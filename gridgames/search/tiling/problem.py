@@ -43,7 +43,7 @@ MAX_TABLE = 1 << 21
 
 def prune_cap(sizes: Iterable[int]) -> int:
     """Largest enclosed region the pruning test flood-fills: below the piece size, or twice the largest of mixed sizes."""
-    sizes = set(int(s) for s in sizes)
+    sizes = {int(s) for s in sizes}
     return min(63, max(sizes) - 1 if len(sizes) == 1 else 2 * max(sizes))
 
 

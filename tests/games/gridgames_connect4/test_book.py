@@ -13,19 +13,19 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import (  # noqa: E402
+from gridgames_connect4.book import (
     HEADER_SIZE, UNKNOWN, Book, BookError, BookKeys, default_book, scores_of_keys,
 )
-from gridgames_connect4 import book_build  # noqa: E402
-from gridgames_connect4.book_build import (  # noqa: E402
+from gridgames_connect4 import book_build
+from gridgames_connect4.book_build import (
     build_book, checkpoint_path, derive_scores, enumerate_entries, plan_parts, solve_part,
 )
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver, parse_pons_moves  # noqa: E402
-from gridgames_test_support.connect4_sets import read_set  # noqa: E402
-from gridgames.cli import app  # noqa: E402
-from gridgames.errors import IllegalMoveError  # noqa: E402
-from gridgames.search.parallel import start_method  # noqa: E402
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver, parse_pons_moves
+from gridgames_test_support.connect4_sets import read_set
+from gridgames.cli import app
+from gridgames.errors import IllegalMoveError
+from gridgames.search.parallel import start_method
 
 runner = CliRunner()
 BOARDS = [(5, 4, 6), (4, 5, 6), (4, 4, 8), (5, 5, 3), (6, 4, 3)]  # width, height, depth: each builds in seconds
@@ -61,7 +61,7 @@ def _positions_by_rules(width: int, height: int, depth: int) -> set[str]:
     found: set[str] = set()
     seen: set[str] = set()
     frontier = [game.new_state()]
-    for ply in range(depth + 1):
+    for _ply in range(depth + 1):
         nxt = []
         for state in frontier:
             picture = state.to_text()

@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import Connect4  # noqa: E402
-from gridgames_connect4 import book as book_module  # noqa: E402
-from gridgames_connect4.book import HEADER_SIZE, Book  # noqa: E402
-from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.cli import Seat, TerminalGame, console  # noqa: E402
-from gridgames.cli import app  # noqa: E402
+from gridgames_connect4 import Connect4
+from gridgames_connect4 import book as book_module
+from gridgames_connect4.book import HEADER_SIZE, Book
+from gridgames_connect4.book_build import build_book
+from gridgames_connect4.cli import Seat, TerminalGame, console
+from gridgames.cli import app
 
 runner = CliRunner()
 SMALL = ["--width", "5", "--height", "4"]

@@ -8,15 +8,15 @@ import pytest
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import heuristic, players  # noqa: E402
-from gridgames_connect4.analysis import analyze_position  # noqa: E402
-from gridgames_connect4.book import Book, BookError, BookKeys  # noqa: E402
-from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.oracle import best_from_book, book_columns, column_scores  # noqa: E402
-from gridgames_connect4.players import advise, make_player  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames_test_support.connect4_positions import random_positions as _random_positions  # noqa: E402
+from gridgames_connect4 import heuristic, players
+from gridgames_connect4.analysis import analyze_position
+from gridgames_connect4.book import Book, BookError, BookKeys
+from gridgames_connect4.book_build import build_book
+from gridgames_connect4.oracle import best_from_book, book_columns, column_scores
+from gridgames_connect4.players import advise, make_player
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver
+from gridgames_test_support.connect4_positions import random_positions as _random_positions
 
 BOARDS = [(4, 4, 8), (5, 4, 8), (6, 4, 5)]  # width, height, depth: each builds in about a second
 
@@ -193,7 +193,7 @@ class _RootBoundOnly(Solver):
 
     def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
         own = self.book.score_of_key(BookKeys(self.width, self.height, self.connect).canonical(p + mask))
-        return {} if own is None else {c: -own for c in super()._bounds_by_parents(p, mask)}
+        return {} if own is None else dict.fromkeys(super()._bounds_by_parents(p, mask), -own)
 
 
 def _analyze_alike(moves: list[int], exact: list[int | None], solvers: dict[str, Solver],

@@ -10,13 +10,13 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import Book  # noqa: E402
-from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.review import INACCURACY, MISTAKE, review_game  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.save import save_game  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames.cli import app  # noqa: E402
+from gridgames_connect4.book import Book
+from gridgames_connect4.book_build import build_book
+from gridgames_connect4.review import INACCURACY, MISTAKE, review_game
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.save import save_game
+from gridgames_connect4.solver import Solver
+from gridgames.cli import app
 
 runner = CliRunner()
 GAME = Connect4(5, 4, 4)

@@ -12,14 +12,14 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import cli  # noqa: E402
-from gridgames_connect4 import solver as solver_module  # noqa: E402
-from gridgames_connect4.analysis import analyze_position  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames_test_support.connect4_bisection import bisecting_step_search  # noqa: E402
-from gridgames.cli import app  # noqa: E402
-from gridgames.search import parallel  # noqa: E402
+from gridgames_connect4 import cli
+from gridgames_connect4 import solver as solver_module
+from gridgames_connect4.analysis import analyze_position
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver
+from gridgames_test_support.connect4_bisection import bisecting_step_search
+from gridgames.cli import app
+from gridgames.search import parallel
 
 runner = CliRunner()
 MOVES = "274552224131661"  # Middle-Medium's first line: every column takes a real search

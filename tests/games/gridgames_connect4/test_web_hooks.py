@@ -86,7 +86,7 @@ def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(monkeypatch: p
     state = game.from_notation("332")
     budget = Budget(0.0)  # no time at all: only the book can answer
     result = hooks_of(SPEC).move_scores(state, budget)
-    assert result["exact"] and result["scores"] == {c: s for c, s in enumerate(Solver(5, 4, 4).analyze([2, 2, 1]))}
+    assert result["exact"] and result["scores"] == dict(enumerate(Solver(5, 4, 4).analyze([2, 2, 1])))
     finished = game.from_notation("112222441")
     entries = hooks_of(SPEC).review(finished, Budget(0.0))
     by_book = review_game(game, finished.history, book=shipped).reviews[:6]  # the book covers the first six positions

@@ -34,7 +34,7 @@ def board_maps(puzzle: TilingPuzzle) -> list[Callable[[Cell], Cell]]:
         lambda r, c: (r, c), lambda r, c: (h - r, w - c), lambda r, c: (r, w - c), lambda r, c: (h - r, c),
         lambda r, c: (c, r), lambda r, c: (w - c, h - r), lambda r, c: (c, h - r), lambda r, c: (w - c, r),
     ]  # fmt: skip
-    return [(lambda f: lambda cell: f(*cell))(f) for f in candidates if {f(r, c) for r, c in cells} == cells]
+    return [(lambda f: lambda cell: f(*cell))(f) for f in candidates if {f(r, c) for r, c in cells} == cells]  # noqa: B023 - f is bound by the outer lambda
 
 
 def images(puzzle: TilingPuzzle, solution: Solution) -> set[Key]:

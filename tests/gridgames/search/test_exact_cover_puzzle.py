@@ -36,7 +36,7 @@ class Dominoes(ExactCoverPuzzle):
 
 def _orbits(puzzle: Dominoes) -> int:
     """Classes of solutions under the board's symmetries, by brute force over every solution."""
-    maps = [dict((cell, cell) for cell in puzzle.board.board_cells()), *grid_symmetries(puzzle.board)]
+    maps = [{cell: cell for cell in puzzle.board.board_cells()}, *grid_symmetries(puzzle.board)]
     seen, classes = set(), 0
     for solution in puzzle.solutions():
         key = solution_key(solution)

@@ -30,7 +30,7 @@ if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):  # CI insta
     raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
 
-from gridgames.web.app import ServerConfig, create_app
+from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
 
 TIMEOUT_MS = 60_000
 

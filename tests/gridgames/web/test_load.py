@@ -16,10 +16,10 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
 httpx = pytest.importorskip("httpx", reason="the web tests need httpx: pip install '.[web-test]'")
 
-from gridgames_connect4 import Connect4
-from gridgames_test_support.browser import running_server
+from gridgames_connect4 import Connect4  # noqa: E402 - after the skips above
+from gridgames_test_support.browser import running_server  # noqa: E402 - after the skips above
 
-from gridgames.web.app import ServerConfig, create_app
+from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
 
 DEADLINE_SECONDS = 60
 
@@ -58,7 +58,7 @@ def _game(base: str, seed: int, failures: list[str]) -> None:
                 local = Connect4(5, 4, 3).from_notation(view["moves"])
                 assert view["legal"] == [str(m + 1) for m in local.legal_moves()]
             assert local.outcome is not None and view["outcome"]["winner"] == local.outcome.winner
-    except Exception as error:  # noqa: BLE001 - collected and reported by the test
+    except Exception as error:  # collected and reported by the test
         failures.append(f"game {seed}: {error!r}")
 
 
@@ -69,7 +69,7 @@ def _count(base: str, failures: list[str]) -> None:
             _call(client, "POST", "/api/puzzle/pentomino/new", {"options": {"board": "4x15"}})
             result = _job(client, "/api/puzzle/pentomino/count")["result"]
             assert result["count"] == 1472 and not result["partial"], result
-    except Exception as error:  # noqa: BLE001 - collected and reported by the test
+    except Exception as error:  # collected and reported by the test
         failures.append(f"count: {error!r}")
 
 
