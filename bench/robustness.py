@@ -81,7 +81,9 @@ def make_plugins(tmp: Path) -> str:
     return str(folder)
 
 
-def run_measured(args: list[str], stdin: str = "", env: dict[str, str] | None = None, timeout: float = 60) -> dict[str, Any]:
+def run_measured(
+    args: list[str], stdin: str = "", env: dict[str, str] | None = None, timeout: float = 60
+) -> dict[str, Any]:
     """Run one command: exit code, output, wall seconds and the child's own peak resident memory (MB, from wait4)."""
     started = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
@@ -106,12 +108,23 @@ def run_measured(args: list[str], stdin: str = "", env: dict[str, str] | None = 
         seconds = time.perf_counter() - started
         out.seek(0)
         err.seek(0)
-        return {"code": child.returncode, "out": out.read(), "err": err.read(), "seconds": seconds, "mb": usage.ru_maxrss / 1024}
+        return {
+            "code": child.returncode,
+            "out": out.read(),
+            "err": err.read(),
+            "seconds": seconds,
+            "mb": usage.ru_maxrss / 1024,
+        }
 
 
 def judge(
-    result: dict[str, Any], expect: int, max_seconds: float, max_mb: float, check: Callable[[dict[str, Any]], bool] | None,
-    startup: float, timed: bool,
+    result: dict[str, Any],
+    expect: int,
+    max_seconds: float,
+    max_mb: float,
+    check: Callable[[dict[str, Any]], bool] | None,
+    startup: float,
+    timed: bool,
 ) -> str:
     """'' when the result meets the bar, else why not."""
     text = result["out"] + result["err"]
@@ -130,7 +143,9 @@ def judge(
     return ""
 
 
-def cases(files: dict[str, str], plugins: str, home: str) -> list[tuple[str, str, list[str], str, int, dict[str, str] | None, Any]]:
+def cases(
+    files: dict[str, str], plugins: str, home: str
+) -> list[tuple[str, str, list[str], str, int, dict[str, str] | None, Any]]:
     """(surface, label, args, stdin, expected exit code, env, check) for every hostile input."""
     base = {**os.environ, "XDG_DATA_HOME": home}
     table: list[tuple[str, str, list[str], str, int, dict[str, str] | None, Any]] = []
@@ -153,16 +168,60 @@ def cases(files: dict[str, str], plugins: str, home: str) -> list[tuple[str, str
         ("--scheduler bad port", ["--scheduler", "tcp://127.0.0.1:99999"]),
     ]:
         table.append(("options", label, [*count, *extra], "", 2, base, None))
-    for label, extra in [("--width 4.0", ["--width", "4.0"]), ("--height 1e1", ["--height", "1e1"]), ("--think nan", ["--think", "nan"])]:
+    for label, extra in [
+        ("--width 4.0", ["--width", "4.0"]),
+        ("--height 1e1", ["--height", "1e1"]),
+        ("--think nan", ["--think", "nan"]),
+    ]:
         table.append(("options", label, ["play", "connect4", *extra], "", 2, base, None))
-    table.append(("options", "--jobs 256 on 3 parts", [*count, "--jobs", "256"], "", 0, base, lambda r: "0 solutions" in r["out"] or "solution" in r["out"]))
+    table.append(
+        (
+            "options",
+            "--jobs 256 on 3 parts",
+            [*count, "--jobs", "256"],
+            "",
+            0,
+            base,
+            lambda r: "0 solutions" in r["out"] or "solution" in r["out"],
+        )
+    )
 
     def saved(r: dict[str, Any]) -> bool:
         return "game saved to" in r["out"]
 
-    table.append(("interrupted play", "end of input (connect4)", ["play", "connect4", "--red", "human", "--yellow", "human"], "4\n4\n", 0, base, saved))
-    table.append(("interrupted play", "end of input (mnk)", ["play", "mnk", "--x", "human", "--o", "human"], "b2\n", 0, base, saved))
-    table.append(("interrupted play", "--resume", ["play", "connect4", "--resume", "--red", "human", "--yellow", "human"], "", 0, base, saved))
+    table.append(
+        (
+            "interrupted play",
+            "end of input (connect4)",
+            ["play", "connect4", "--red", "human", "--yellow", "human"],
+            "4\n4\n",
+            0,
+            base,
+            saved,
+        )
+    )
+    table.append(
+        (
+            "interrupted play",
+            "end of input (mnk)",
+            ["play", "mnk", "--x", "human", "--o", "human"],
+            "b2\n",
+            0,
+            base,
+            saved,
+        )
+    )
+    table.append(
+        (
+            "interrupted play",
+            "--resume",
+            ["play", "connect4", "--resume", "--red", "human", "--yellow", "human"],
+            "",
+            0,
+            base,
+            saved,
+        )
+    )
     env = {**base, "PYTHONPATH": os.pathsep.join([plugins, os.environ.get("PYTHONPATH", "")])}
 
     def listed(r: dict[str, Any]) -> bool:
@@ -177,7 +236,18 @@ def cases(files: dict[str, str], plugins: str, home: str) -> list[tuple[str, str
 
 def sigterm_run(max_seconds: float) -> dict[str, Any]:
     """SIGTERM a --jobs 2 count once both workers run: time until the command and its workers are gone."""
-    args = [*GG, "solve", "pentomino", "--board", "8x8", "--pieces", "pentominoes+tetromino:O", "--count", "--jobs", "2"]
+    args = [
+        *GG,
+        "solve",
+        "pentomino",
+        "--board",
+        "8x8",
+        "--pieces",
+        "pentominoes+tetromino:O",
+        "--count",
+        "--jobs",
+        "2",
+    ]
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     workers: list[int] = []
     for _ in range(600):  # bounded: up to 30 s for the workers to start
@@ -195,7 +265,14 @@ def sigterm_run(max_seconds: float) -> dict[str, Any]:
     alive = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
     seconds = time.perf_counter() - started
     ok = not alive and "partial" in out and "Traceback" not in out + err and seconds <= max_seconds
-    return {"seconds": seconds, "workers": len(workers), "alive": alive, "code": child.returncode, "out": out.strip(), "ok": ok}
+    return {
+        "seconds": seconds,
+        "workers": len(workers),
+        "alive": alive,
+        "code": child.returncode,
+        "out": out.strip(),
+        "ok": ok,
+    }
 
 
 def main() -> None:
@@ -204,7 +281,10 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=2.0)
     parser.add_argument("--max-mb", type=float, default=200.0)
     opts = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     summary: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -212,7 +292,9 @@ def main() -> None:
         plugins = make_plugins(tmp)
         home = str(tmp / "home")
         startup = min(run_measured([*GG, "--help"])["seconds"] for _ in range(3))
-        print(f"start-up (gridgames --help, best of 3): {startup:.2f} s; the time bar is {opts.max_seconds:g} s beyond it")
+        print(
+            f"start-up (gridgames --help, best of 3): {startup:.2f} s; the time bar is {opts.max_seconds:g} s beyond it"
+        )
         plain_list = startup
         for surface, label, args, stdin, expect, env, check in cases(files, plugins, home):
             if opts.only and opts.only not in surface:
@@ -229,19 +311,33 @@ def main() -> None:
             row["worst_mb"] = max(row["worst_mb"], (result["mb"], label))
             row["slowest"] = max(row["slowest"], (result["seconds"], label))
             first = (result["err"].strip() or (result["out"].strip().splitlines() or [""])[-1])[:90]
-            print(f"{'FAIL ' + why if why else 'ok':<14} {surface:<28} {label:<44} exit {result['code']:>3} "
-                  f"{result['seconds']:5.2f} s {result['mb']:6.1f} MB  {first}")  # fmt: skip
+            print(
+                f"{'FAIL ' + why if why else 'ok':<14} {surface:<28} {label:<44} exit {result['code']:>3} "
+                f"{result['seconds']:5.2f} s {result['mb']:6.1f} MB  {first}"
+            )
         if not opts.only or "fault" in opts.only:
             fault = sigterm_run(opts.max_seconds)
-            print(f"{'ok' if fault['ok'] else 'FAIL':<14} {'fault: SIGTERM --jobs 2':<28} {'count stopped, workers gone':<44} "
-                  f"exit {fault['code']:>3} {fault['seconds']:5.2f} s  workers {fault['workers']}, alive after: {fault['alive']}  {fault['out'][:80]}")  # fmt: skip
-            summary["fault: SIGTERM --jobs 2"] = {"tried": 1, "failures": int(not fault["ok"]), "worst_mb": (0.0, "-"), "slowest": (fault["seconds"], "SIGTERM")}
+            print(
+                f"{'ok' if fault['ok'] else 'FAIL':<14} {'fault: SIGTERM --jobs 2':<28} "
+                f"{'count stopped, workers gone':<44} "
+                f"exit {fault['code']:>3} {fault['seconds']:5.2f} s  workers {fault['workers']}, alive after: "
+                f"{fault['alive']}  {fault['out'][:80]}"
+            )
+            summary["fault: SIGTERM --jobs 2"] = {
+                "tried": 1,
+                "failures": int(not fault["ok"]),
+                "worst_mb": (0.0, "-"),
+                "slowest": (fault["seconds"], "SIGTERM"),
+            }
     print()
     print(f"{'surface':<30} {'tried':>5} {'failures':>8}  {'worst peak memory':<40} slowest time to the error")
     for surface, row in summary.items():
         mb, mb_label = row["worst_mb"]
         seconds, slow_label = row["slowest"]
-        print(f"{surface:<30} {row['tried']:>5} {row['failures']:>8}  {mb:6.1f} MB ({mb_label[:28]})".ljust(83) + f" {seconds:.2f} s ({slow_label[:40]})")
+        print(
+            f"{surface:<30} {row['tried']:>5} {row['failures']:>8}  {mb:6.1f} MB ({mb_label[:28]})".ljust(83)
+            + f" {seconds:.2f} s ({slow_label[:40]})"
+        )
     total = sum(r["tried"] for r in summary.values())
     failed = sum(r["failures"] for r in summary.values())
     print(f"\n{total} inputs, {failed} failures")

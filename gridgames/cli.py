@@ -100,7 +100,8 @@ def game_command(spec: GameSpec) -> Any:
 @app.command("list")
 def list_games() -> None:
     """List the installed games (and any plugin that failed to load, with its reason)."""
-    games, broken = default_registry().list_all()  # plugins imported in a child process: they cannot stall or end this one
+    # plugins imported in a child process: they cannot stall or end this one
+    games, broken = default_registry().list_all()
     width = max([len(g.name) for g in games] + [len(b.name) for b in broken] + [4])
     for game in games:
         typer.echo(f"{game.name:<{width}}  {game.kind:<10}  {_one_line(game.summary)}")
@@ -116,7 +117,10 @@ def info(game: str = typer.Argument(..., help="The game's name (see 'gridgames l
     if spec.options:
         typer.echo("\nOptions:")
         for option in spec.options:
-            typer.echo(f"  --{option.name.replace('_', '-')} {option.type.__name__.upper()}  {option.help} (default: {option.default})")
+            typer.echo(
+                f"  --{option.name.replace('_', '-')} {option.type.__name__.upper()}  {option.help} (default: "
+                f"{option.default})"
+            )
     if spec.app is not None:
         command = game_command(spec)
         names = command.list_commands(None) if hasattr(command, "list_commands") else []
@@ -168,17 +172,33 @@ def solve(ctx: typer.Context, game: str = typer.Argument(..., help="The puzzle t
 
 @app.command("serve")
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default: this machine only)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on (loopback by default: this machine only)."
+    ),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
-    workers: int = typer.Option(2, "--workers", min=1, max=64, help="Threads for long work (solver moves, scores, counts)."),
-    max_seconds: float = typer.Option(60.0, "--max-seconds", min=1, max=86400, help="Time budget of each long request."),
-    max_sessions: int = typer.Option(256, "--max-sessions", min=1, max=100_000, help="Pages kept at once (the oldest expire)."),
+    workers: int = typer.Option(
+        2, "--workers", min=1, max=64, help="Threads for long work (solver moves, scores, counts)."
+    ),
+    max_seconds: float = typer.Option(
+        60.0, "--max-seconds", min=1, max=86400, help="Time budget of each long request."
+    ),
+    max_sessions: int = typer.Option(
+        256, "--max-sessions", min=1, max=100_000, help="Pages kept at once (the oldest expire)."
+    ),
 ) -> None:
     """Play and solve every installed game in the web browser (needs the web extra: pip install "gridgames[web]")."""
     from gridgames.web.server import serve as run
 
-    run(host, port, open_browser=open_browser, workers=workers, job_seconds=max_seconds, max_sessions=max_sessions, say=typer.echo)
+    run(
+        host,
+        port,
+        open_browser=open_browser,
+        workers=workers,
+        job_seconds=max_seconds,
+        max_sessions=max_sessions,
+        say=typer.echo,
+    )
 
 
 def main() -> None:

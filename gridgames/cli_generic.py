@@ -34,11 +34,17 @@ def _game_parameters(spec: GameSpec, reserved: tuple[str, ...]) -> list[inspect.
     parameters = []
     for i, option in enumerate(spec.options):
         if _flag(option.name) in taken:
-            raise PluginError(f"{spec.name}'s option {option.name!r} clashes with the generic command's {_flag(option.name)}")
+            raise PluginError(
+                f"{spec.name}'s option {option.name!r} clashes with the generic command's {_flag(option.name)}"
+            )
         annotation: Any = option.type if option.default is not None else option.type | None
         strict = {"parser": whole_number} if option.type is int else {}  # '4.0' is not a width
         default = typer.Option(option.default, _flag(option.name), help=option.help or None, **strict)
-        parameters.append(inspect.Parameter(f"game_option_{i}", inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
+        parameters.append(
+            inspect.Parameter(
+                f"game_option_{i}", inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+            )
+        )
     return parameters
 
 
@@ -57,8 +63,11 @@ def _typed_game_options(spec: GameSpec, options: dict[str, Any]) -> dict[str, An
     typed = _TYPED.get()
     if typed is None:  # called outside a command made by `_command`: every value counts as given
         return dict(options)
-    return {option.name: options[option.name] for i, option in enumerate(spec.options)
-            if f"game_option_{i}" in typed and option.name in options}  # fmt: skip
+    return {
+        option.name: options[option.name]
+        for i, option in enumerate(spec.options)
+        if f"game_option_{i}" in typed and option.name in options
+    }
 
 
 _TYPED: ContextVar[frozenset[str] | None] = ContextVar("gridgames_typed_parameters", default=None)
@@ -71,7 +80,9 @@ def _command(name: str, help_text: str, parameters: list[inspect.Parameter], bod
 
     def command(_gridgames_context: typer.Context, **values: Any) -> Any:
         sources = {name: _gridgames_context.get_parameter_source(name) for name in values}
-        typed = frozenset(name for name, source in sources.items() if source is not None and source.name not in _DEFAULT_SOURCES)
+        typed = frozenset(
+            name for name, source in sources.items() if source is not None and source.name not in _DEFAULT_SOURCES
+        )
         token = _TYPED.set(typed)
         try:
             return body(**values)
@@ -88,7 +99,12 @@ def _command(name: str, help_text: str, parameters: list[inspect.Parameter], bod
 
 
 def _keyword(name: str, default: Any, annotation: Any, *decls: str, help_text: str) -> inspect.Parameter:
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=typer.Option(default, *decls, help=help_text), annotation=annotation)
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=typer.Option(default, *decls, help=help_text),
+        annotation=annotation,
+    )
 
 
 def _summary_help(verb: str, spec: GameSpec) -> str:
@@ -99,7 +115,8 @@ def _summary_help(verb: str, spec: GameSpec) -> str:
 
 
 def generic_command(verb: str, spec: GameSpec) -> Any:
-    """The generic ``play`` / ``show`` (turn-based games) or ``solve`` (puzzles) command for a game, as a click command."""
+    """The generic ``play`` / ``show`` (turn-based games) or ``solve`` (puzzles) command for a game, as a click
+    command."""
     from gridgames import cli_play, cli_solve  # each side only when used
 
     if verb in ("play", "show"):
@@ -108,7 +125,9 @@ def generic_command(verb: str, spec: GameSpec) -> Any:
         return cli_play.play_command(spec) if verb == "play" else cli_play.show_command(spec)
     if verb == "solve":
         if spec.kind is not GameKind.PUZZLE:
-            raise GridGamesError(f"{spec.name} is a turn-based game with nothing to solve: try 'gridgames play {spec.name}'")
+            raise GridGamesError(
+                f"{spec.name} is a turn-based game with nothing to solve: try 'gridgames play {spec.name}'"
+            )
         return cli_solve.solve_command(spec)
     raise GridGamesError(f"there is no generic {verb!r} command (only 'play', 'show' and 'solve')")
 

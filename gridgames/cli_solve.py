@@ -36,17 +36,49 @@ def solve_command(spec: Any) -> Any:
     parameters = [
         _keyword("count", False, bool, "--count", help_text="count every solution instead of drawing one"),
         _keyword("limit", None, int | None, "--limit", help_text="draw up to this many solutions"),
-        _keyword("unique", False, bool, "--unique", help_text="one solution per class of the puzzle's declared symmetries"),
-        _keyword("as_json", False, bool, "--json", help_text="print one JSON object (game, options, solutions, placements, ...)"),
-        _keyword("as_jsonl", False, bool, "--jsonl", help_text="print one JSON line per solution (its placements), then a summary line"),
+        _keyword(
+            "unique", False, bool, "--unique", help_text="one solution per class of the puzzle's declared symmetries"
+        ),
+        _keyword(
+            "as_json",
+            False,
+            bool,
+            "--json",
+            help_text="print one JSON object (game, options, solutions, placements, ...)",
+        ),
+        _keyword(
+            "as_jsonl",
+            False,
+            bool,
+            "--jsonl",
+            help_text="print one JSON line per solution (its placements), then a summary line",
+        ),
         _keyword("svg", None, Path | None, "--svg", help_text="draw the solutions listed into an SVG file"),
-        _keyword("jobs", None, str | None, "--jobs", "-j", help_text="count in N local processes (0 or auto: one per core; tilings)"),
-        _keyword("scheduler", None, str | None, "--scheduler", help_text="count on a Dask cluster: tcp://HOST:8786 (tilings)"),
+        _keyword(
+            "jobs",
+            None,
+            str | None,
+            "--jobs",
+            "-j",
+            help_text="count in N local processes (0 or auto: one per core; tilings)",
+        ),
+        _keyword(
+            "scheduler", None, str | None, "--scheduler", help_text="count on a Dask cluster: tcp://HOST:8786 (tilings)"
+        ),
         *_game_parameters(spec, SOLVE_OPTIONS),
     ]
 
-    def body(count: bool, limit: int | None, unique: bool, as_json: bool, as_jsonl: bool, svg: Path | None,
-             jobs: str | None, scheduler: str | None, **values: Any) -> int:  # fmt: skip
+    def body(
+        count: bool,
+        limit: int | None,
+        unique: bool,
+        as_json: bool,
+        as_jsonl: bool,
+        svg: Path | None,
+        jobs: str | None,
+        scheduler: str | None,
+        **values: Any,
+    ) -> int:
         options = _game_options(spec, values)
         if limit is not None and limit < 1:
             raise OptionError(f"--limit must be at least 1, got {limit}")
@@ -54,7 +86,9 @@ def solve_command(spec: Any) -> Any:
             raise OptionError("--json prints one object and --jsonl one line per solution; choose one")
         if jobs is not None or scheduler is not None:
             if not count:
-                raise OptionError("--jobs and --scheduler count in parallel (with --count); drawing solutions runs in one process")
+                raise OptionError(
+                    "--jobs and --scheduler count in parallel (with --count); drawing solutions runs in one process"
+                )
             check_parallel_options(jobs, scheduler)
         puzzle = spec.make(**options)
         if not isinstance(puzzle, Puzzle):
@@ -72,18 +106,38 @@ def solution_data(solution: Solution) -> list[dict[str, Any]]:
     return [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in solution]
 
 
-def _report(game: str, options: dict[str, Any], solutions: int, unique: bool, partial: bool, seconds: float, **extra: Any) -> str:
+def _report(
+    game: str, options: dict[str, Any], solutions: int, unique: bool, partial: bool, seconds: float, **extra: Any
+) -> str:
     return json.dumps(
-        {"game": game, "options": options, "solutions": solutions, "unique": unique, "partial": partial, "seconds": round(seconds, 6), **extra}
+        {
+            "game": game,
+            "options": options,
+            "solutions": solutions,
+            "unique": unique,
+            "partial": partial,
+            "seconds": round(seconds, 6),
+            **extra,
+        }
     )
 
 
-def _count(name: str, puzzle: Puzzle, options: dict[str, Any], unique: bool, as_json: bool, jobs: str | None, scheduler: str | None) -> int:
+def _count(
+    name: str,
+    puzzle: Puzzle,
+    options: dict[str, Any],
+    unique: bool,
+    as_json: bool,
+    jobs: str | None,
+    scheduler: str | None,
+) -> int:
     extra: dict[str, Any] = {}
     if jobs is not None or scheduler is not None:
         counter = getattr(puzzle, "count_parallel", None)
         if counter is None:
-            raise OptionError(f"{name} does not count in parallel (its puzzle has no count_parallel); drop --jobs/--scheduler")
+            raise OptionError(
+                f"{name} does not count in parallel (its puzzle has no count_parallel); drop --jobs/--scheduler"
+            )
         with search_progress_later(f"Counting {name}") as on_progress:
             parallel = counter(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress)
         result = parallel.as_count_result()
@@ -117,8 +171,17 @@ def _picture(puzzle: Puzzle, solution: Solution) -> str | None:
         return None
 
 
-def _draw(name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None, unique: bool, as_json: bool, as_jsonl: bool,
-          svg: Path | None, counting: bool) -> int:  # fmt: skip
+def _draw(
+    name: str,
+    puzzle: Puzzle,
+    options: dict[str, Any],
+    limit: int | None,
+    unique: bool,
+    as_json: bool,
+    as_jsonl: bool,
+    svg: Path | None,
+    counting: bool,
+) -> int:
     started = time.perf_counter()
     found: list[Solution] = []
     partial = False
@@ -142,7 +205,18 @@ def _draw(name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None,
         return 0
     if as_json:
         pictures = [_picture(puzzle, s) for s in found]
-        typer.echo(_report(name, options, len(found), unique, partial, seconds, placements=[solution_data(s) for s in found], pictures=pictures))
+        typer.echo(
+            _report(
+                name,
+                options,
+                len(found),
+                unique,
+                partial,
+                seconds,
+                placements=[solution_data(s) for s in found],
+                pictures=pictures,
+            )
+        )
         return 0
     if not found:
         typer.echo("interrupted before a solution was found" if partial else "no solution")
@@ -152,5 +226,7 @@ def _draw(name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None,
     else:
         typer.echo(f"{len(found)} solution{'s' if len(found) != 1 else ''} drawn to {path}")
     if svg is None and (limit is not None or partial):
-        typer.echo(f"\n{len(found)} solution{'s' if len(found) != 1 else ''} shown" + (" (interrupted)" if partial else ""))
+        typer.echo(
+            f"\n{len(found)} solution{'s' if len(found) != 1 else ''} shown" + (" (interrupted)" if partial else "")
+        )
     return 0

@@ -30,11 +30,15 @@ def one_line(text: str) -> str:
 
 
 def whole_number(text: str | int) -> int:
-    """An option's whole number, strictly: '4' or '-4', never '4.0' or '1e3' (use as ``typer.Option(parser=whole_number)``)."""
+    """An option's whole number, strictly: '4' or '-4', never '4.0' or '1e3' (use as
+    ``typer.Option(parser=whole_number)``)."""
     if isinstance(text, int) and not isinstance(text, bool):  # the option's default
         return text
     digits = str(text).strip()
-    if not (digits.lstrip("+-").isdecimal() and digits.isascii() and digits.count("-") + digits.count("+") <= 1) or len(digits) > 12:
+    if (
+        not (digits.lstrip("+-").isdecimal() and digits.isascii() and digits.count("-") + digits.count("+") <= 1)
+        or len(digits) > 12
+    ):
         raise typer.BadParameter(f"{text!r} is not a whole number")
     return int(digits)
 

@@ -68,7 +68,8 @@ MAX_FORM_SIZE = 12
 
 @attrs.frozen
 class Lattice:
-    """A cell lattice: its neighbours, point group (each element with whether it is a rotation) and canonical translation."""
+    """A cell lattice: its neighbours, point group (each element with whether it is a rotation) and canonical
+    translation."""
 
     name: str
     neighbours: Callable[[Coord], tuple[Coord, ...]]
@@ -88,7 +89,8 @@ class Lattice:
         return self.translate_home(cells)
 
     def canonical(self, cells: Iterable[Coord], kind: str = "free") -> Form:
-        """One representative for the cells up to translation and, by kind, rotations ("one-sided") or all symmetries ("free")."""
+        """One representative for the cells up to translation and, by kind, rotations ("one-sided") or all symmetries
+        ("free")."""
         return self.orientations(cells, kind)[0]
 
     def orientations(self, cells: Iterable[Coord], kind: str = "free") -> list[Form]:
@@ -189,7 +191,11 @@ TRIANGULAR = Lattice(
     (0, 0, 1),
 )
 HEXAGONAL = Lattice(
-    "hexagonal", _hexagon_neighbours, _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])), _home_keeping_sum, (0, 0, 0)
+    "hexagonal",
+    _hexagon_neighbours,
+    _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])),
+    _home_keeping_sum,
+    (0, 0, 0),
 )
 LATTICES = {lattice.name: lattice for lattice in (SQUARE, TRIANGULAR, HEXAGONAL, CUBIC)}
 
@@ -240,7 +246,9 @@ def fixed_forms(lattice: Lattice, n: int) -> list[Form]:
     return _forms(lattice, n, "fixed")
 
 
-def board_symmetries(lattice: Lattice, cells: Sequence[Coord], *, rotations_only: bool = False) -> list[dict[Coord, Coord]]:
+def board_symmetries(
+    lattice: Lattice, cells: Sequence[Coord], *, rotations_only: bool = False
+) -> list[dict[Coord, Coord]]:
     """The symmetries of a finite board (a set of cells) as maps of its cells onto themselves, the identity included."""
     cells = list(dict.fromkeys(cells))
     if not cells:
@@ -339,7 +347,10 @@ def scan_sorted(lattice: Lattice, cells: Iterable[Coord], order: str = "auto") -
     along the shorter side of the drawing (in space: the shortest axis varies fastest, the longest slowest)."""
     cells = list(cells)
     places = {cell: position(lattice, cell) for cell in cells}
-    extent = [1 + max(p[i] for p in places.values()) - min(p[i] for p in places.values()) for i in range(len(places[cells[0]]))]
+    extent = [
+        1 + max(p[i] for p in places.values()) - min(p[i] for p in places.values())
+        for i in range(len(places[cells[0]]))
+    ]
     if lattice.name == "cubic":
         axes = sorted(range(3), key=lambda i: (-extent[i], i))  # longest axis first: it varies slowest
         return tuple(sorted(cells, key=lambda cell: tuple(places[cell][i] for i in axes)))
@@ -426,7 +437,9 @@ def read_picture(lattice: Lattice, text: str, *, cell: str = ".", empty: str = "
                     if ch in cell:
                         found.append((x, r, c))
                     elif ch not in empty and ch != " ":
-                        raise ShapeError(f"{what}, line {number}, column {c + 1}: unexpected {ch!r} (use {cell!r} for a cell)")
+                        raise ShapeError(
+                            f"{what}, line {number}, column {c + 1}: unexpected {ch!r} (use {cell!r} for a cell)"
+                        )
         if not found:
             raise ShapeError(f"{what} has no cell ({cell!r})")
         return lattice.normalise(found)

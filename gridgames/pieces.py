@@ -137,7 +137,8 @@ def as_pieces(pieces: Any, one_sided: bool = False) -> tuple[Piece, ...]:
             elif isinstance(item, tuple) and len(item) in (2, 3) and isinstance(item[0], str):
                 items.append(Piece.from_orientations(item[0], item[1], item[2] if len(item) == 3 else 1))
             else:
-                raise PuzzleError(f"cannot read a piece from {item!r}: expected a Shape, a Piece or (name, orientations, count)")
+                raise PuzzleError(f"cannot read a piece from {item!r}: expected a Shape, a Piece or (name, "
+                                  "orientations, count)")
     if not items:
         raise PuzzleError("the piece set is empty")
     dup = [n for n, k in Counter(p.name for p in items).items() if k > 1]
@@ -168,7 +169,9 @@ class LatticePiece:
     kind: str = field(default="free", validator=_check_kind)
 
     @classmethod
-    def of(cls, lattice: Lattice | str, cells: Iterable[tuple[int, ...]], name: str, count: int = 1, kind: str = "free") -> LatticePiece:
+    def of(
+        cls, lattice: Lattice | str, cells: Iterable[tuple[int, ...]], name: str, count: int = 1, kind: str = "free"
+    ) -> LatticePiece:
         """A piece from cells of a lattice (moved to the lattice's canonical position)."""
         grid = lattice_named(lattice)
         cells = list(cells)
@@ -204,16 +207,30 @@ class LatticePiece:
         return attrs.evolve(self, name=name)
 
 
-def is_lattice_tiling(lattice: Lattice | str, board: Iterable[tuple[int, ...]], pieces: Iterable[LatticePiece], solution: Iterable[Placement]) -> bool:
-    """True when the placements cover every board cell once, respect piece counts, and are orientations of their pieces."""
+def is_lattice_tiling(
+    lattice: Lattice | str,
+    board: Iterable[tuple[int, ...]],
+    pieces: Iterable[LatticePiece],
+    solution: Iterable[Placement],
+) -> bool:
+    """True when the placements cover every board cell once, respect piece counts, and are orientations of their
+    pieces."""
     grid = lattice_named(lattice)
     by_name = {p.name: p for p in pieces}
     allowed = {name: set(p.orientations()) for name, p in by_name.items()}
-    return _covers_once({tuple(c) for c in board}, by_name, allowed, solution, lambda placed: tuple(tuple(int(v) for v in c) for c in placed), grid.normalise)
+    return _covers_once(
+        {tuple(c) for c in board},
+        by_name,
+        allowed,
+        solution,
+        lambda placed: tuple(tuple(int(v) for v in c) for c in placed),
+        grid.normalise,
+    )
 
 
 def short_side_order(cells: Iterable[Cell]) -> str:
-    """The scan order along the shorter side of the cells' bounding box ("column" when it is at most as tall as wide)."""
+    """The scan order along the shorter side of the cells' bounding box ("column" when it is at most as tall as
+    wide)."""
     cells = list(cells)
     height = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
     width = 1 + max(c for _, c in cells) - min(c for _, c in cells)
@@ -269,13 +286,24 @@ def is_tiling(board: Grid | Iterable[Cell], pieces: Any, solution: Iterable[Plac
     """True when the placements cover every board cell once, respect piece counts, and use allowed orientations."""
     by_name = {p.name: p for p in as_pieces(pieces)}
     allowed = {name: {o.cells for o in p.orientations()} for name, p in by_name.items()}
-    return _covers_once(set(board_cells(board)), by_name, allowed, solution, lambda placed: tuple((int(r), int(c)) for r, c in placed), normalise)
+    return _covers_once(
+        set(board_cells(board)),
+        by_name,
+        allowed,
+        solution,
+        lambda placed: tuple((int(r), int(c)) for r, c in placed),
+        normalise,
+    )
 
 
 def _covers_once(
-    cells: set[Any], by_name: dict[str, Any], allowed: dict[str, set[Any]], solution: Iterable[Placement],
-    convert: Callable[[Any], tuple[Any, ...]], normal: Callable[[Any], Any],
-) -> bool:  # fmt: skip
+    cells: set[Any],
+    by_name: dict[str, Any],
+    allowed: dict[str, set[Any]],
+    solution: Iterable[Placement],
+    convert: Callable[[Any], tuple[Any, ...]],
+    normal: Callable[[Any], Any],
+) -> bool:
     """The check of `is_tiling` and `is_lattice_tiling`: every placement a known piece within its count, its cells
     (``convert``-ed) distinct and, ``normal``-ised, an allowed orientation; no cell covered twice; all covered."""
     used: Counter[str] = Counter()

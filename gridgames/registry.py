@@ -100,7 +100,11 @@ class Registry:
         for ep in eps:
             if ep.name in entries:
                 if entries[ep.name].value != ep.value:
-                    duplicates.append(BrokenPlugin(ep.name, _source(ep), f"the name {ep.name!r} is taken by {_source(entries[ep.name])}"))
+                    duplicates.append(
+                        BrokenPlugin(
+                            ep.name, _source(ep), f"the name {ep.name!r} is taken by {_source(entries[ep.name])}"
+                        )
+                    )
                 continue
             entries[ep.name] = ep
         return cls(entries, duplicates)
@@ -144,9 +148,9 @@ class Registry:
                 pass
         return specs, sorted([*self._broken.values(), *self.duplicates], key=lambda b: b.name)
 
-
     def list_all(self, seconds: float | None = None) -> tuple[list[Listing], list[BrokenPlugin]]:
-        """Every game's listing and every broken plugin; plugins are imported in a child process, ``seconds`` each at most."""
+        """Every game's listing and every broken plugin; plugins are imported in a child process, ``seconds`` each at
+        most."""
         limit = seconds if seconds is not None else _plugin_seconds()
         foreign = [(name, self.entries[name]) for name in self.names() if not _trusted(self.entries[name])]
         probe = _Probe(foreign, limit) if foreign else None  # the child works while the built-ins load here
@@ -221,7 +225,8 @@ class _Child:
 
 
 class _Probe:
-    """Each plugin imported in a child process of its own, at most `_probe_slots` at once; one that stalls or dies is broken.
+    """Each plugin imported in a child process of its own, at most `_probe_slots` at once; one that stalls or dies is
+    broken.
 
     A plugin's import is timed from the moment its child starts importing it, without the time the child
     waits for a CPU (on Linux): on a busy machine a healthy plugin is not called broken, while one that
@@ -241,8 +246,11 @@ class _Probe:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         return subprocess.Popen(
             [sys.executable, "-m", "gridgames._plugin_probe", json.dumps([[name, ep.value]])],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-        )  # fmt: skip
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
 
     def _fill(self) -> None:
         """Start children for the plugins still to probe while slots are free."""
@@ -255,7 +263,10 @@ class _Probe:
     def _late(self, child: _Child, now: float) -> str | None:
         """Why the child is given up on now, or None while it may go on."""
         if child.started is None:
-            slow = child.start_seconds(now) > PROBE_START_SECONDS or now - child.spawned > PROBE_START_SECONDS * PLUGIN_WALL_FACTOR
+            slow = (
+                child.start_seconds(now) > PROBE_START_SECONDS
+                or now - child.spawned > PROBE_START_SECONDS * PLUGIN_WALL_FACTOR
+            )
             return "its probe did not start" if slow else None
         if child.import_seconds(now) > self.seconds or now - child.started > self.seconds * PLUGIN_WALL_FACTOR:
             return f"its import did not finish within {self.seconds:g} s"
@@ -279,7 +290,13 @@ class _Probe:
                 return True
         if not chunk:  # the child ended without a result: the plugin ended it
             child.process.wait(timeout=5)
-            broken.append(BrokenPlugin(child.name, _source(child.ep), f"its import ended the process (exit code {child.process.returncode})"))
+            broken.append(
+                BrokenPlugin(
+                    child.name,
+                    _source(child.ep),
+                    f"its import ended the process (exit code {child.process.returncode})",
+                )
+            )
             return True
         return False
 

@@ -472,7 +472,8 @@ _SPEC_RE = re.compile(r"^(?:(?P<kind>[a-z-]+)\s+)?(?:(?P<word>[a-z]+)|(?P<n>\d+)
 
 
 def set_size(spec: str) -> tuple[int, str]:
-    """The size and kind a piece-set name stands for, without enumerating it: "one-sided 7-ominoes" -> (7, "one-sided")."""
+    """The size and kind a piece-set name stands for, without enumerating it: "one-sided 7-ominoes" -> (7,
+    "one-sided")."""
     match = _SPEC_RE.match(" ".join(spec.lower().split()))
     if match is None:
         raise ShapeError(f"unknown piece set {spec!r}")
@@ -480,8 +481,11 @@ def set_size(spec: str) -> tuple[int, str]:
     if match["word"] is not None:
         n = _SET_SIZES.get(match["word"])
     else:
-        n = parse_whole(match["n"] or match["eq"], what=f"a piece set's size (sets go up to {MAX_GENERATED} squares)",
-                        error=TooLargeError)
+        n = parse_whole(
+            match["n"] or match["eq"],
+            what=f"a piece set's size (sets go up to {MAX_GENERATED} squares)",
+            error=TooLargeError,
+        )
     if kind is None or n is None or n < 1:
         raise ShapeError(f"unknown piece set {spec!r}; try e.g. 'pentominoes', '6-ominoes', 'one-sided tetrominoes'")
     _check_size(n, kind)
@@ -495,6 +499,7 @@ def set_area(spec: str) -> int:
 
 
 def piece_set(spec: str) -> dict[str, Shape]:
-    """A named piece set: "pentominoes", "tetrominoes", "7-ominoes", "n=7", optionally prefixed "one-sided " or "fixed "."""
+    """A named piece set: "pentominoes", "tetrominoes", "7-ominoes", "n=7", optionally prefixed "one-sided " or "fixed
+    "."""
     n, kind = set_size(spec)
     return {shape.name: shape for shape in polyominoes(n, kind)}

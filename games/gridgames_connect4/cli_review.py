@@ -82,7 +82,8 @@ class ReviewProgress:
 
 
 def run_review(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> tuple[Any, float]:
-    """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its seconds.
+    """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its
+    seconds.
 
     ``first``: the colour of the player who moved first (the review names the players by colour).
     """
@@ -91,13 +92,21 @@ def run_review(game: Any, moves: Any, book: Any, start: int = 1, first: str = "r
 
     started = time.perf_counter()
     with ReviewProgress() as progress:
-        report = review_game(game, moves, book=book, first=start, on_progress=progress.update, keep_partial=True,
-                             colours=colour_names(first))
+        report = review_game(
+            game,
+            moves,
+            book=book,
+            first=start,
+            on_progress=progress.update,
+            keep_partial=True,
+            colours=colour_names(first),
+        )
     return report, time.perf_counter() - started
 
 
 def review_lines(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> list[str]:
-    """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its timing."""
+    """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its
+    timing."""
     report, seconds = run_review(game, moves, book, start, first)
     return _text(report, seconds, book)
 
@@ -115,11 +124,18 @@ def register(app: typer.Typer) -> None:
         moves: str = typer.Argument("", help="The game's moves: '4453' or '4,4,5,3' (1-based columns)."),
         width: int | None = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
         height: int | None = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
-        connect: int | None = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
+        connect: int | None = typer.Option(
+            None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."
+        ),
         load: Path | None = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
         book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
-        start: int = typer.Option(1, "--from", parser=whole_number, help="Review from this move number on (the opening of a 7x6 game is slow without a book)."),
+        start: int = typer.Option(
+            1,
+            "--from",
+            parser=whole_number,
+            help="Review from this move number on (the opening of a 7x6 game is slow without a book).",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""
@@ -134,7 +150,11 @@ def register(app: typer.Typer) -> None:
             saved = load_game(load)
             state, colour = saved.state, saved.first
             game = state.game
-            for name, given, kept in (("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)):
+            for name, given, kept in (
+                ("width", width, game.width),
+                ("height", height, game.height),
+                ("connect", connect, game.connect),
+            ):
                 if given is not None and given != kept:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")
         else:

@@ -31,7 +31,16 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
+from gridgames.rl.core import (
+    RENDER_MODES,
+    Observer,
+    check_render_mode,
+    check_reward,
+    final_reward,
+    load_turn_based,
+    render,
+    start_state,
+)
 from gridgames.rl.judge import Judge
 
 ILLEGAL_REWARD = -1
@@ -78,7 +87,8 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game, after ``options["moves"]`` if given; ``seed`` seeds ``np_random`` and the action spaces' sampling."""
+        """A new game, after ``options["moves"]`` if given; ``seed`` seeds ``np_random`` and the action spaces'
+        sampling."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):
@@ -117,7 +127,10 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         else:
             self.agent_selection = self.possible_agents[self.state.current_player]
             if self.judge is not None:
-                self.infos[self.agent_selection] = {**self.infos[self.agent_selection], "score": self.judge.score(self.state)}
+                self.infos[self.agent_selection] = {
+                    **self.infos[self.agent_selection],
+                    "score": self.judge.score(self.state),
+                }
         self._accumulate_rewards()
         if outcome is not None:
             self.agent_selection = self.possible_agents[self.state.current_player]
@@ -139,7 +152,8 @@ def aec_env(
     reward: str = "outcome",
     **options: Any,
 ) -> AECEnv:
-    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games (``reward``: "outcome" or "margin")."""
+    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games
+    (``reward``: "outcome" or "margin")."""
     env: AECEnv = GridGamesAECEnv(
         game_name, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
     )

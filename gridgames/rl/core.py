@@ -38,7 +38,9 @@ def load_turn_based(game_name: str, options: dict[str, Any]) -> Game:
     """The turn-based game installed under ``game_name``, built with its ``options``."""
     spec = load_game(game_name)
     if spec.kind is not GameKind.TURN_BASED:
-        raise EnvironmentSetupError(f"{game_name} is a {spec.kind.value} game; learning environments need a turn-based one")
+        raise EnvironmentSetupError(
+            f"{game_name} is a {spec.kind.value} game; learning environments need a turn-based one"
+        )
     game = spec.make(**options)
     if not isinstance(game, Game):
         raise PluginError(f"{game_name} is declared turn-based but creates a {type(game).__name__}, not a Game")
@@ -48,7 +50,9 @@ def load_turn_based(game_name: str, options: dict[str, Any]) -> Game:
 def check_render_mode(render_mode: str | None) -> str | None:
     """``render_mode`` itself when it is None or one of `RENDER_MODES`."""
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise EnvironmentSetupError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
+        raise EnvironmentSetupError(
+            f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
+        )
     return render_mode
 
 
@@ -194,7 +198,11 @@ def render(state: State, render_mode: str | None, names: list[str]) -> str | np.
             status = f"{names[state.current_player]} to move"
         else:
             scores = "" if outcome.scores is None else " " + "-".join(f"{v:g}" for v in outcome.scores)  # in seat order
-            status = f"draw{scores}: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins{scores}: {outcome.reason}"
+            status = (
+                f"draw{scores}: {outcome.reason}"
+                if outcome.winner is None
+                else f"{names[outcome.winner]} wins{scores}: {outcome.reason}"
+            )
         return f"{state.to_text()}\n{status}\n"
     if render_mode == "rgb_array":
         grid = state.board()
@@ -216,7 +224,8 @@ def check_reward(reward: str) -> str:
 
 
 def final_reward(outcome: Outcome, seat: int, reward: str) -> float:
-    """The reward of ``seat`` at the end: +1 / -1 / 0 (``outcome``), or its `Outcome.margin_for` (``margin``; +1 / -1 / 0 without scores)."""
+    """The reward of ``seat`` at the end: +1 / -1 / 0 (``outcome``), or its `Outcome.margin_for` (``margin``; +1 / -1 /
+    0 without scores)."""
     if reward == "margin" and outcome.scores is not None:
         return outcome.margin_for(seat)
     return 0.0 if outcome.winner is None else (1.0 if outcome.winner == seat else -1.0)

@@ -167,6 +167,8 @@ class MCTSPlayer:
 
     def choose(self, state: State) -> Move:
         """The most visited move after the search; `note` describes it."""
-        self.last = mcts(state, seconds=self.seconds, iterations=self.iterations, exploration=self.exploration, rng=self.rng)
+        self.last = mcts(
+            state, seconds=self.seconds, iterations=self.iterations, exploration=self.exploration, rng=self.rng
+        )
         self.note = self.last.describe()
         return self.last.move

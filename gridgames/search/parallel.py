@@ -119,7 +119,8 @@ def require_dask() -> None:
 
 
 MAX_JOBS = 256
-"""The most local worker processes ``--jobs`` may ask for (more only costs memory and start-up); the parts clamp it further."""
+"""The most local worker processes ``--jobs`` may ask for (more only costs memory and start-up); the parts clamp it
+further."""
 
 
 def resolve_jobs(jobs: int | str | None) -> int:
@@ -156,7 +157,8 @@ def check_scheduler(scheduler: str | None) -> str | None:
 
 
 def start_method() -> str:
-    """How local workers start: "fork" on Linux while this process runs a single thread, else "forkserver" or "spawn"."""
+    """How local workers start: "fork" on Linux while this process runs a single thread, else "forkserver" or
+    "spawn"."""
     methods = multiprocessing.get_all_start_methods()
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         return "fork"
@@ -164,7 +166,8 @@ def start_method() -> str:
 
 
 def _context(method: str, fn: Callable[..., Any], preload: Sequence[str]) -> multiprocessing.context.BaseContext:
-    """The multiprocessing context; a fork server (started once per process) first imports ``preload`` and ``fn``'s module."""
+    """The multiprocessing context; a fork server (started once per process) first imports ``preload`` and ``fn``'s
+    module."""
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         modules = [*preload, *([fn.__module__] if fn.__module__ not in ("__main__", "__mp_main__") else [])]
@@ -187,7 +190,8 @@ def run_parts(
     preload: Sequence[str] = (),
     watchdog: float | None = None,
 ) -> PartsResult[R]:
-    """Run ``fn`` on every part (``fn(shared, part)`` when ``shared`` is given) and collect the results by index; partial after Ctrl-C."""
+    """Run ``fn`` on every part (``fn(shared, part)`` when ``shared`` is given) and collect the results by index;
+    partial after Ctrl-C."""
     if scheduler is not None:
         from gridgames.search._parallel_dask import run_dask
 
@@ -195,7 +199,9 @@ def run_parts(
     workers = min(resolve_jobs(jobs), max(1, len(parts)))  # never more processes than parts
     if workers == 1:
         return _run_here(fn, parts, shared, on_result, describe)
-    return _run_local(fn, parts, shared, workers, on_result, describe, max_reruns, start, preload, watchdog_seconds(watchdog))
+    return _run_local(
+        fn, parts, shared, workers, on_result, describe, max_reruns, start, preload, watchdog_seconds(watchdog)
+    )
 
 
 def _init_worker(shared: tuple[Any, ...], beats: Beats | None = None, parent: int | None = None) -> None:
@@ -227,14 +233,20 @@ def _failed(index: int, part: Any, describe: Callable[[Any], str], error: BaseEx
     return PartError(f"part {index} ({describe(part)}) failed: {type(error).__name__}: {error}")
 
 
-def _batch_failed(group: list[int], parts: Sequence[Any], describe: Callable[[Any], str], error: BaseException | None) -> PartError:
+def _batch_failed(
+    group: list[int], parts: Sequence[Any], describe: Callable[[Any], str], error: BaseException | None
+) -> PartError:
     """A batch failed outside ``fn`` (a worker lost, a result that does not pickle): name its first part."""
     first = f"part {group[0]} ({describe(parts[group[0]])})" + (f" and {len(group) - 1} more" if len(group) > 1 else "")
     return PartError(f"{first} failed: {type(error).__name__}: {error}")
 
 
 def _run_here(
-    fn: Callable[..., R], parts: Sequence[P], shared: Any, on_result: Callable[[int, R], None] | None, describe: Callable[[P], str]
+    fn: Callable[..., R],
+    parts: Sequence[P],
+    shared: Any,
+    on_result: Callable[[int, R], None] | None,
+    describe: Callable[[P], str],
 ) -> PartsResult[R]:
     results: list[R | None] = [None] * len(parts)
     done = [False] * len(parts)
@@ -286,7 +298,9 @@ def _run_local(
         groups = [[todo[k] for k in g] for g in batches(len(todo), workers * LOCAL_TASKS_PER_WORKER)]
         beats = Beats(context, len(groups))
         parent = os.getpid() if method != "forkserver" else None  # a fork server's children have it as parent
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args, beats, parent))
+        pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args, beats, parent)
+        )
         finished_before = sum(done)
         tally.broken = False
         try:
@@ -298,7 +312,9 @@ def _run_local(
                 except BrokenProcessPool:  # a worker died while the batches were still being handed out
                     tally.broken = True
                 track(_processes(pool))
-                longest = _collect(pool, pending, beats, parts, describe, results, done, on_result, tally, watchdog, longest)
+                longest = _collect(
+                    pool, pending, beats, parts, describe, results, done, on_result, tally, watchdog, longest
+                )
         except KeyboardInterrupt as interrupt:
             _kill(pool)
             why = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
@@ -373,7 +389,9 @@ def _collect(
     return longest
 
 
-def _give_up_note(worst: int, parts: Sequence[Any], describe: Callable[[Any], str], tally: _Round, fruitless: int) -> str:
+def _give_up_note(
+    worst: int, parts: Sequence[Any], describe: Callable[[Any], str], tally: _Round, fruitless: int
+) -> str:
     what = f"part {worst} ({describe(parts[worst])})"
     if tally.stalls[worst] >= tally.deaths[worst] and tally.stalls[worst]:
         return f"{what} made no progress {tally.stalls[worst]} times (its worker was killed each time); giving up"

@@ -52,7 +52,9 @@ def option_images(perms: np.ndarray, option_cells: Sequence[Sequence[int]], opti
     return images
 
 
-def problem_symmetries(perms: np.ndarray, option_cells: Sequence[Sequence[int]], option_piece: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+def problem_symmetries(
+    perms: np.ndarray, option_cells: Sequence[Sequence[int]], option_piece: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
     """The board symmetries mapping every placement onto a placement of the same piece, with their option images."""
     images = option_images(perms, option_cells, option_piece)
     keep = (images >= 0).all(axis=1)

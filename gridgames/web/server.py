@@ -23,29 +23,45 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False, workers: int = 2, job_seconds: float = 60.0,
-          max_sessions: int = 256, say: Callable[[str], None] = print) -> None:  # fmt: skip
-    """Serve every installed game's page at http://HOST:PORT/ until Ctrl-C (says where, and whether only this machine can reach it)."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    open_browser: bool = False,
+    workers: int = 2,
+    job_seconds: float = 60.0,
+    max_sessions: int = 256,
+    say: Callable[[str], None] = print,
+) -> None:
+    """Serve every installed game's page at http://HOST:PORT/ until Ctrl-C (says where, and whether only this machine
+    can reach it)."""
     try:
         import uvicorn
 
         from gridgames.web.app import ServerConfig, create_app, prepare_games
     except ImportError as error:
-        raise MissingExtraError(f"gridgames serve needs the web extra: pip install \"gridgames[web]\" ({error})") from None
+        raise MissingExtraError(
+            f'gridgames serve needs the web extra: pip install "gridgames[web]" ({error})'
+        ) from None
     if not 0 <= port <= 65535:
         raise OptionError(f"--port must be 0 to 65535, not {port}")
     loopback = is_loopback(host)
     hosts = ("127.0.0.1", "localhost", "[::1]", "::1") if loopback else ("*",)
     token = None if loopback else secrets.token_urlsafe(18)  # off loopback: every API call needs this launch's token
-    config = ServerConfig(workers=workers, job_seconds=job_seconds, max_sessions=max_sessions, allowed_hosts=hosts, token=token)
+    config = ServerConfig(
+        workers=workers, job_seconds=job_seconds, max_sessions=max_sessions, allowed_hosts=hosts, token=token
+    )
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     if loopback:
         say(f"gridgames serve: {url} (loopback only: other machines cannot reach it; --host 0.0.0.0 to share)")
     else:
         say(f"gridgames serve: {url}?token={token}")
-        say(f"WARNING: listening on {host}, reachable from other machines over plain HTTP; anyone with this URL (its token) "
-            "can use the server: share it only on a network you trust")
+        say(
+            f"WARNING: listening on {host}, reachable from other machines over plain HTTP; anyone with this URL (its "
+            "token) "
+            "can use the server: share it only on a network you trust"
+        )
         url = f"{url}?token={token}"
     say("Ctrl-C stops the server.")
     app = create_app(config)

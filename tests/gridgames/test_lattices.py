@@ -35,7 +35,9 @@ SAMPLE = {
 }
 
 
-@pytest.mark.parametrize(("lattice", "group", "rotations"), [(SQUARE, 8, 4), (TRIANGULAR, 12, 6), (HEXAGONAL, 12, 6), (CUBIC, 48, 24)])
+@pytest.mark.parametrize(
+    ("lattice", "group", "rotations"), [(SQUARE, 8, 4), (TRIANGULAR, 12, 6), (HEXAGONAL, 12, 6), (CUBIC, 48, 24)]
+)
 def test_point_groups_have_the_known_sizes_and_are_closed(lattice: Lattice, group: int, rotations: int) -> None:
     cells = SAMPLE[lattice.name]
     images = {tuple(t(c) for c in cells) for t, _ in lattice.point_group}
@@ -104,7 +106,9 @@ def test_board_symmetries_of_known_boards() -> None:
     assert len(board_symmetries(CUBIC, cube)) == 48 and len(board_symmetries(CUBIC, cube, rotations_only=True)) == 24
     assert len(board_symmetries(HEXAGONAL, hexagon)) == 12
     assert len(board_symmetries(TRIANGULAR, big_triangle)) == 6
-    assert len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2  # a diamond of two triangles plus one: a mirror only
+    assert (
+        len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2
+    )  # a diamond of two triangles plus one: a mirror only
     for mapping in board_symmetries(SQUARE, rectangle):
         assert sorted(mapping.values()) == sorted(rectangle)  # a permutation of the board's cells
         for cell, image in mapping.items():
@@ -198,7 +202,9 @@ def test_scan_order_runs_along_the_short_side() -> None:
 
 
 def test_lattices_by_name() -> None:
-    assert lattice_named("hex") is HEXAGONAL and lattice_named("triangle") is TRIANGULAR and lattice_named("cube") is CUBIC
+    assert (
+        lattice_named("hex") is HEXAGONAL and lattice_named("triangle") is TRIANGULAR and lattice_named("cube") is CUBIC
+    )
     assert lattice_named(SQUARE) is SQUARE
     with pytest.raises(ShapeError, match="unknown lattice"):
         lattice_named("pentagonal")

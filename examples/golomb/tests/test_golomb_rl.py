@@ -1,4 +1,5 @@
-"""Both learning environments on Golomb's game: PettingZoo's api_test and Gymnasium's check_env, planes of the unused pieces."""
+"""Both learning environments on Golomb's game: PettingZoo's api_test and Gymnasium's check_env, planes of the unused
+pieces."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The generic computer players on Othello: negamax against a plain minimax on 4x4 (passes included), MCTS, and the AI against random."""
+"""The generic computer players on Othello: negamax against a plain minimax on 4x4 (passes included), MCTS, and the AI
+against random."""
 
 from __future__ import annotations
 
@@ -100,7 +101,10 @@ def test_the_ai_beats_random_on_6x6() -> None:
     wins = 0
     for seed in range(4):
         ai_seat = seed % 2
-        players = {ai_seat: NegamaxPlayer(seconds=None, max_depth=2, rng=random.Random(seed)), 1 - ai_seat: RandomPlayer(rng=random.Random(seed))}
+        players = {
+            ai_seat: NegamaxPlayer(seconds=None, max_depth=2, rng=random.Random(seed)),
+            1 - ai_seat: RandomPlayer(rng=random.Random(seed)),
+        }
         state = game.new_state()
         while not state.is_over:
             state.play(players[state.current_player].choose(state))

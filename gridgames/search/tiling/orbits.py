@@ -86,7 +86,10 @@ class Preplaced:
     @property
     def method(self) -> str:
         """For CountResult.method."""
-        return f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, x {self.group} symmetries"
+        return (
+            f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, "
+            f"x {self.group} symmetries"
+        )
 
 
 @functools.lru_cache(maxsize=16)

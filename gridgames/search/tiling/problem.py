@@ -42,7 +42,8 @@ MAX_TABLE = 1 << 21
 
 
 def prune_cap(sizes: Iterable[int]) -> int:
-    """Largest enclosed region the pruning test flood-fills: below the piece size, or twice the largest of mixed sizes."""
+    """Largest enclosed region the pruning test flood-fills: below the piece size, or twice the largest of mixed
+    sizes."""
     sizes = {int(s) for s in sizes}
     return min(63, max(sizes) - 1 if len(sizes) == 1 else 2 * max(sizes))
 
@@ -61,7 +62,8 @@ SCAN_ORDERS = (*ORDERS, "diagonal")
 
 
 def _pick_order(cells: Sequence[Cell], order: str) -> str:
-    """The scan order: "column", "row" or "diagonal" as given, or "auto" = along the shorter side (`short_side_order`)."""
+    """The scan order: "column", "row" or "diagonal" as given, or "auto" = along the shorter side
+    (`short_side_order`)."""
     if order in SCAN_ORDERS:
         return order
     if order != "auto":
@@ -115,17 +117,30 @@ class OneWordArrays:
         sizes = set(problem.sizes.tolist())
         regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
         return cls(
-            probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option,
-            masks[mrv_option], piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option,
-            masks, neighbours, border, late, regions,
-        )  # fmt: skip
+            probe,
+            blank_start,
+            blank_mask,
+            blank_piece,
+            blank_run_end,
+            blank_option,
+            masks[mrv_option],
+            piece[mrv_option].astype(np.uint8),
+            problem.column_run_end,
+            mrv_option,
+            masks,
+            neighbours,
+            border,
+            late,
+            regions,
+        )
 
 
 def _placement_rows(
     cells: Sequence[Cell], shapes: Sequence[Sequence[Sequence[Cell]]], lattice: Lattice | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every translation of every orientation (``shapes[p]``: piece p's, as cell tuples) that lies on the board:
-    piece indices and cell-index rows (-1 padded), computed for all translations of the orientations of one size at once.
+    piece indices and cell-index rows (-1 padded), computed for all translations of the orientations of one size at
+    once.
 
     A translation carries the orientation's first cell onto a board cell; on a lattice where only some
     translations exist (triangles: up onto up), ``gridgames.lattices.translation`` says which.
@@ -154,7 +169,9 @@ def _placement_rows(
         idx = np.where(inside, dense[tuple(np.moveaxis(np.clip(placed, 0, extent - 1), 3, 0))], -1)
         fits = (idx >= 0).all(axis=2)
         if lattice is not None and lattice.name != "square":
-            allowed = np.array([[translation(lattice, tuple(form[0]), cell) is not None for cell in cells] for form in group])
+            allowed = np.array(
+                [[translation(lattice, tuple(form[0]), cell) is not None for cell in cells] for form in group]
+            )
             fits &= allowed
         form_of, _ = np.nonzero(fits)
         rows = np.full((len(form_of), width), -1, dtype=np.int64)
@@ -182,7 +199,11 @@ def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.
     cells = np.full((len(flat), width, 2), -1, dtype=np.int64)
     for f, (_, form) in enumerate(flat):
         cells[f, : len(form)] = form
-    return cells, np.array([len(form) for _, form in flat], dtype=np.int64), np.array([p for p, _ in flat], dtype=np.int64)
+    return (
+        cells,
+        np.array([len(form) for _, form in flat], dtype=np.int64),
+        np.array([p for p, _ in flat], dtype=np.int64),
+    )
 
 
 def _orientation_cells(piece: Piece) -> tuple[tuple[Cell, ...], ...]:
@@ -228,7 +249,9 @@ class TilingProblem:
     column_options: np.ndarray = field(repr=False)  # int32: options covering each cell (by piece), then of each piece
     column_run_end: np.ndarray = field(repr=False)  # int32: end of each position's (column, piece) run
     neighbour_list: np.ndarray = field(repr=False)  # int32 (cells, 4): neighbour cell indices, -1 padded
-    deadline_piece: np.ndarray = field(repr=False)  # int64: pieces by their last anchor cell (empty unless all must be used)
+    deadline_piece: np.ndarray = field(
+        repr=False
+    )  # int64: pieces by their last anchor cell (empty unless all must be used)
     deadline_anchor: np.ndarray = field(repr=False)  # int64: the last anchor cell of each of those pieces
     one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
     lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
@@ -237,7 +260,9 @@ class TilingProblem:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle every field but the caches."""
-        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name not in ("_placements", "_facts")}
+        return {
+            a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name not in ("_placements", "_facts")
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Restore the fields, with empty caches."""
@@ -249,9 +274,14 @@ class TilingProblem:
     # --- construction ---------------------------------------------------
     @classmethod
     def build(
-        cls, board: Grid | Iterable[Cell], pieces: Any, order: str = "auto", one_sided: bool = False, *,
+        cls,
+        board: Grid | Iterable[Cell],
+        pieces: Any,
+        order: str = "auto",
+        one_sided: bool = False,
+        *,
         lattice: Lattice | str | None = None,
-    ) -> TilingProblem:  # fmt: skip
+    ) -> TilingProblem:
         """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads), or with
         ``lattice``, a board of that lattice's cells and `LatticePiece`s."""
         if lattice is not None and lattice_named(lattice).name != "square":
@@ -264,7 +294,9 @@ class TilingProblem:
         return cls._compile(cells, order, items, *_placement_rows(cells, shapes, None))
 
     @classmethod
-    def _build_lattice(cls, lattice: Lattice, board: Iterable[Cell], pieces: Any, order: str, one_sided: bool) -> TilingProblem:
+    def _build_lattice(
+        cls, lattice: Lattice, board: Iterable[Cell], pieces: Any, order: str, one_sided: bool
+    ) -> TilingProblem:
         """`build` on the triangular, hexagonal or cubic lattice: lattice cells and `LatticePiece`s."""
         raw = [tuple(int(v) for v in cell) for cell in board]
         if not raw:
@@ -291,9 +323,14 @@ class TilingProblem:
 
     @classmethod
     def from_options(
-        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]],
-        *, lattice: str = "square",
-    ) -> TilingProblem:  # fmt: skip
+        cls,
+        cells: Sequence[Cell],
+        order: str,
+        pieces: Sequence[Piece],
+        options: Iterable[tuple[int, Sequence[int]]],
+        *,
+        lattice: str = "square",
+    ) -> TilingProblem:
         """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
         listed = [(int(p), [int(c) for c in cs]) for p, cs in options]
         width = max((len(cs) for _, cs in listed), default=1)
@@ -305,10 +342,17 @@ class TilingProblem:
 
     @classmethod
     def _compile(
-        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], piece_of: np.ndarray, rows: np.ndarray,
-        *, lattice: str = "square",
-    ) -> TilingProblem:  # fmt: skip
-        """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats allowed).
+        cls,
+        cells: Sequence[Cell],
+        order: str,
+        pieces: Sequence[Piece],
+        piece_of: np.ndarray,
+        rows: np.ndarray,
+        *,
+        lattice: str = "square",
+    ) -> TilingProblem:
+        """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats
+        allowed).
 
         The options are sorted by (first cell, piece, cells) and repeats dropped, as the kernels want them: compiled
         (`kernel_build.layout`) on one word, else by numpy.
@@ -319,7 +363,9 @@ class TilingProblem:
         if not len(piece_of):
             raise PuzzleError("no piece fits anywhere on the board")
         if n <= 64 and len(pieces) <= 64:
-            laid = kernel_build.layout(np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces))
+            laid = kernel_build.layout(
+                np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces)
+            )
             if laid[0]:
                 return cls._assemble(cells, order, pieces, laid[1:], lattice)
         rows = np.sort(np.where(rows < 0, n, rows), axis=1)  # each row ascending, padding (n) last
@@ -364,18 +410,45 @@ class TilingProblem:
         else:
             deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
         problem = cls(
-            cells, order, pieces, option_piece, option_cell_rows, masks, first_word, last_word, run_end,
-            anchor_start, column_start, column_options, column_run_end, neighbour_list, deadline_piece, deadline_anchor,
+            cells,
+            order,
+            pieces,
+            option_piece,
+            option_cell_rows,
+            masks,
+            first_word,
+            last_word,
+            run_end,
+            anchor_start,
+            column_start,
+            column_options,
+            column_run_end,
+            neighbour_list,
+            deadline_piece,
+            deadline_anchor,
             lattice=lattice,
-        )  # fmt: skip
+        )
         if words == 1 and len(pieces) <= 64:
             object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
         return problem
 
     @classmethod
-    def _assemble(cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple, lattice: str) -> TilingProblem:
-        """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy construction)."""
-        option_piece, option_cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end, last = laid
+    def _assemble(
+        cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple, lattice: str
+    ) -> TilingProblem:
+        """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy
+        construction)."""
+        (
+            option_piece,
+            option_cell_rows,
+            masks,
+            run_end,
+            anchor_start,
+            column_start,
+            column_options,
+            column_run_end,
+            last,
+        ) = laid
         n_opt = len(option_piece)
         if sum(p.area for p in pieces) == len(cells):  # every copy must be used: deadlines apply
             deadline_piece = np.argsort(last, kind="stable").astype(np.int64)
@@ -384,10 +457,24 @@ class TilingProblem:
             deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
         zeros = np.zeros(n_opt, dtype=np.int32)
         problem = cls(
-            cells, order, pieces, option_piece, option_cell_rows, masks, zeros, zeros.copy(), run_end, anchor_start,
-            column_start, column_options, column_run_end, _neighbour_list(cells, lattice), deadline_piece, deadline_anchor,
+            cells,
+            order,
+            pieces,
+            option_piece,
+            option_cell_rows,
+            masks,
+            zeros,
+            zeros.copy(),
+            run_end,
+            anchor_start,
+            column_start,
+            column_options,
+            column_run_end,
+            _neighbour_list(cells, lattice),
+            deadline_piece,
+            deadline_anchor,
             lattice=lattice,
-        )  # fmt: skip
+        )
         object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
         return problem
 
@@ -395,9 +482,13 @@ class TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
         keep = np.unique(np.fromiter((int(o) for o in keep), dtype=np.int64))
         return TilingProblem._compile(
-            self.cells, self.order, self.pieces, self.option_piece[keep].astype(np.int64),
-            self.option_cell_rows[keep].astype(np.int64), lattice=self.lattice,
-        )  # fmt: skip
+            self.cells,
+            self.order,
+            self.pieces,
+            self.option_piece[keep].astype(np.int64),
+            self.option_cell_rows[keep].astype(np.int64),
+            lattice=self.lattice,
+        )
 
     def reordered(self, order: str) -> TilingProblem:
         """The same problem with its cells (bits) in another scan order (square boards: `SCAN_ORDERS`), which
@@ -408,7 +499,12 @@ class TilingProblem:
         index = {cell: i for i, cell in enumerate(cells)}
         moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)  # old bit -> new bit; -1 stays
         return TilingProblem._compile(
-            cells, order, self.pieces, self.option_piece.astype(np.int64), moved[self.option_cell_rows], lattice=self.lattice
+            cells,
+            order,
+            self.pieces,
+            self.option_piece.astype(np.int64),
+            moved[self.option_cell_rows],
+            lattice=self.lattice,
         )
 
     # --- properties -------------------------------------------------------

@@ -37,7 +37,9 @@ class Prepared:
 def board_permutations(problem: TilingProblem) -> np.ndarray:
     """The board's symmetry group as (G, n) cell-index permutations, identity first, on the problem's lattice."""
     if problem.lattice == "square":  # compiled (`symmetry.board_symmetries` in Python cost 0.2-0.3 ms)
-        return kernel_build.square_symmetries(np.array(problem.cells, dtype=np.int64).reshape(-1, 2), kernel_build.SQUARE_MAPS)
+        return kernel_build.square_symmetries(
+            np.array(problem.cells, dtype=np.int64).reshape(-1, 2), kernel_build.SQUARE_MAPS
+        )
     index = {cell: i for i, cell in enumerate(problem.cells)}
     maps = lattices.board_symmetries(lattices.lattice_named(problem.lattice), problem.cells)
     perms = [[index[m[cell]] for cell in problem.cells] for m in maps]
@@ -51,7 +53,10 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     word, else numpy)."""
     if problem.words == 1:
         return kernel_build.option_images(
-            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows, np.asarray(perms, dtype=np.int64)
+            problem.option_masks[:, 0],
+            problem.option_piece,
+            problem.option_cell_rows,
+            np.asarray(perms, dtype=np.int64),
         )
     rows = problem.option_cell_rows
     n_opt, words = problem.n_options, problem.words
@@ -61,7 +66,8 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     masks = np.zeros((len(perms), n_opt, words), dtype=np.uint64)
     for w in range(words):
         masks[:, :, w] = np.bitwise_or.reduce(np.where(mapped >> 6 == w, bits, np.uint64(0)), axis=2)
-    # the options (tag 0) and the images (tag 1) sorted together by (piece, mask): an image is the option heading its run
+    # the options (tag 0) and the images (tag 1) sorted together by (piece, mask): an image is the option heading
+    # its run
     keys = np.concatenate([problem.option_masks, masks.reshape(-1, words)])
     piece = np.concatenate([problem.option_piece, np.tile(problem.option_piece, len(perms))])
     tag = np.repeat([0, 1], [n_opt, len(perms) * n_opt])

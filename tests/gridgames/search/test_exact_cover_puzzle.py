@@ -59,7 +59,10 @@ def test_counts_every_domino_tiling(height: int, width: int, known: int) -> None
     assert result.count == known and not result.partial and not result.unique
 
 
-@pytest.mark.parametrize("picture", [_rectangle(2, 3), _rectangle(2, 6), _rectangle(4, 4), "....\n.##.\n....\n....", "##..\n....\n....\n..##"])
+@pytest.mark.parametrize(
+    "picture",
+    [_rectangle(2, 3), _rectangle(2, 6), _rectangle(4, 4), "....\n.##.\n....\n....", "##..\n....\n....\n..##"],
+)
 def test_unique_counts_one_solution_per_symmetry_class(picture: str) -> None:
     puzzle = Dominoes(picture)
     unique = puzzle.count(unique=True)

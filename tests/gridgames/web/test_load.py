@@ -48,7 +48,12 @@ def _game(base: str, seed: int, failures: list[str]) -> None:
             client.headers["X-Session"] = _call(client, "POST", "/api/session", {})["session"]
             rng = random.Random(seed)
             options = {"width": 5, "height": 4, "connect": 3}
-            view = _call(client, "POST", "/api/play/connect4/new", {"options": options, "seats": ["human", "random"], "seed": seed})
+            view = _call(
+                client,
+                "POST",
+                "/api/play/connect4/new",
+                {"options": options, "seats": ["human", "random"], "seed": seed},
+            )
             while view["outcome"] is None:
                 if view["computer_to_move"]:
                     assert _job(client, "/api/play/connect4/computer")["result"]["applied"]
