@@ -23,6 +23,51 @@ from gridgames.game import GameKind, GameSpec
 from gridgames.registry import default_registry
 
 
+def generic_command(verb: str, spec: GameSpec) -> Any:
+    """The generic ``play`` / ``show`` (turn-based games) or ``solve`` (puzzles) command for a game, as a click
+    command."""
+    from gridgames import cli_play, cli_solve  # each side only when used
+
+    if verb in ("play", "show"):
+        if spec.kind is not GameKind.TURN_BASED:
+            raise GridGamesError(f"{spec.name} is a puzzle, not played in turns: try 'gridgames solve {spec.name}'")
+        return cli_play.play_command(spec) if verb == "play" else cli_play.show_command(spec)
+    if verb == "solve":
+        if spec.kind is not GameKind.PUZZLE:
+            raise GridGamesError(
+                f"{spec.name} is a turn-based game with nothing to solve: try 'gridgames play {spec.name}'"
+            )
+        return cli_solve.solve_command(spec)
+    raise GridGamesError(f"there is no generic {verb!r} command (only 'play', 'show' and 'solve')")
+
+
+def generic_verbs(spec: GameSpec) -> tuple[str, ...]:
+    """The generic commands a game gets: ``play`` and ``show`` for turn-based games, ``solve`` for puzzles."""
+    return ("play", "show") if spec.kind is GameKind.TURN_BASED else ("solve",)
+
+
+class _GenericGroup(TyperGroup):
+    """``gridgames GAME COMMAND`` for a game without commands of its own: its generic commands, built when used."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        from gridgames.cli_generic import _summary_help
+
+        super().__init__(name=spec.name, help=_summary_help("", spec), no_args_is_help=True)
+        self.spec = spec
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The game's generic commands."""
+        return list(generic_verbs(self.spec))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The named generic command, or None."""
+        return generic_command(cmd_name, self.spec) if cmd_name in generic_verbs(self.spec) else None
+
+
+def generic_group(spec: GameSpec) -> Any:
+    """A click group of the generic commands of a game that brings none (``gridgames mnk show RECORD``)."""
+    return _GenericGroup(spec)
+
 
 def _first_line(text: str) -> str:
     """A command's whole first paragraph (click's short help cuts it off mid-sentence)."""
@@ -44,8 +89,6 @@ class GameGroup(TyperGroup):
             return command
         spec = default_registry().load(cmd_name)
         if spec.app is None:  # a plugin without commands of its own gets the generic ones (gridgames mnk show RECORD)
-            from gridgames.cli_generic import generic_group
-
             return generic_group(spec)
         return game_command(spec)
 
@@ -127,8 +170,6 @@ def info(game: str = typer.Argument(..., help="The game's name (see 'gridgames l
         if names:
             typer.echo(f"\nCommands: {', '.join(names)}  (gridgames {spec.name} COMMAND --help)")
     else:
-        from gridgames.cli_generic import generic_verbs
-
         typer.echo(f"\nCommands: {', '.join(generic_verbs(spec))}  (generic; gridgames {spec.name} COMMAND --help)")
     if spec.doc:
         typer.echo("\n" + spec.doc.strip())
@@ -148,9 +189,7 @@ def _run_game_verb(ctx: typer.Context, verb: str, game: str, args: list[str]) ->
         group = game_command(spec)
         command = group.get_command(None, verb) if hasattr(group, "get_command") else None
     if command is None:
-        from gridgames import cli_generic  # imported only when a game has no command of its own
-
-        command = cli_generic.generic_command(verb, spec)
+        command = generic_command(verb, spec)  # only when a game has no command of its own
     return command.main(list(args), prog_name=f"gridgames {verb} {game}", standalone_mode=False)
 
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import attrs
 import numpy as np
@@ -63,6 +63,10 @@ class Termination(str, Enum):
     RULE = "rule"  # any other rule of the game
 
 
+def _scores(values: Iterable[float] | None) -> tuple[float, ...] | None:
+    return None if values is None else tuple(values)
+
+
 @attrs.frozen
 class Outcome:
     """How a game ended: the winner (a player index) or None for a draw, why, the deciding cells, the kind of end and,
@@ -90,9 +94,7 @@ class Outcome:
     reason: str
     cells: tuple[Cell, ...] = ()
     termination: Termination = attrs.field(default=Termination.RULE, converter=Termination)
-    scores: tuple[float, ...] | None = attrs.field(
-        default=None, converter=attrs.converters.optional(tuple), kw_only=True
-    )
+    scores: tuple[float, ...] | None = attrs.field(default=None, converter=_scores, kw_only=True)
     """Each player's score in player order (e.g. disc counts), or None when the game keeps no score."""
 
     @property
@@ -360,14 +362,17 @@ class Player(Protocol):
 # ----------------------------------------------------------------------------------------------
 # Placement puzzles
 # ----------------------------------------------------------------------------------------------
+def _sorted_cells(cells: Iterable[Iterable[int]]) -> tuple[Cell, ...]:
+    # a lattice's coordinates may have more than two numbers: a Cell in the type, any length in fact
+    return tuple(sorted(cast(Cell, tuple(int(v) for v in cell)) for cell in cells))
+
+
 @attrs.frozen
 class Placement:
     """One piece put on the board: the piece's name and the cells it covers ((row, col), or a lattice's coordinates)."""
 
     piece: str
-    cells: tuple[Cell, ...] = attrs.field(
-        converter=lambda cs: tuple(sorted(tuple(int(v) for v in cell) for cell in cs))
-    )
+    cells: tuple[Cell, ...] = attrs.field(converter=_sorted_cells)
 
     def __iter__(self) -> Iterator[Any]:
         """Unpack as ``piece, cells = placement``."""

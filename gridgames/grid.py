@@ -108,11 +108,15 @@ def _value_char(value: int, alphabet: str) -> str:
     raise GridError(f"value {value} has no character in the alphabet (1..{len(alphabet)})")
 
 
+def _int32_array(values: Any) -> np.ndarray:
+    return np.array(values, dtype=np.int32)
+
+
 @attrs.define(eq=False, repr=False)
 class Grid:
     """A height x width board of cells: empty (0), a value (> 0) or a hole (-1)."""
 
-    cells: np.ndarray = attrs.field(converter=lambda a: np.array(a, dtype=np.int32))
+    cells: np.ndarray = attrs.field(converter=_int32_array)
     lattice: str = attrs.field(default="square", kw_only=True, converter=_check_lattice)
     """Which cells touch: "square" (the default), "hexagonal" or "triangular" (see the module's docstring)."""
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 import attrs
 
@@ -175,11 +176,26 @@ def _coordinate_permutations(flip: Callable[[Coord], Coord]) -> tuple[tuple[Tran
     return tuple(group)
 
 
+def _on_coords(symmetry: Callable[[int, int], tuple[int, int]]) -> Transform:
+    """A square-grid symmetry of (row, col) as a map of coordinates."""
+
+    def transform(cell: Coord) -> Coord:
+        row, col = cell
+        return symmetry(row, col)
+
+    return transform
+
+
+def _square_home(cells: Iterable[Coord]) -> Form:
+    """The polyomino vocabulary's own translation home (gridgames.shapes.normalise, which checks each is a pair)."""
+    return normalise(cast("Iterable[tuple[int, int]]", cells))
+
+
 SQUARE = Lattice(
     "square",
     _square_neighbours,
-    tuple((lambda cell, f=f: f(*cell), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES),
-    normalise,  # the polyomino vocabulary's own (gridgames.shapes)
+    tuple((_on_coords(f), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES),
+    _square_home,
     (0, 0),
 )
 CUBIC = Lattice("cubic", _cubic_neighbours, _signed_permutations(3), _home_by_minimum, (0, 0, 0))

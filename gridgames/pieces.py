@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 
-def _check_name(_: Any, __: Any, name: object) -> None:
+def _check_name(_: Any, __: Any, name: str) -> None:  # checked: a plugin may pass anything
     if not isinstance(name, str) or not name:
         raise PuzzleError("every piece needs a non-empty name")
 
@@ -149,8 +149,12 @@ def as_pieces(pieces: Any, one_sided: bool = False) -> tuple[Piece, ...]:
     return tuple(items)
 
 
-def _lattice_name(_: Any, __: Any, name: object) -> None:
-    lattice_named(name)  # type: ignore[arg-type]  # raises ShapeError for an unknown one
+def _lattice_name(_: Any, __: Any, name: str) -> None:
+    lattice_named(name)  # raises ShapeError for an unknown one
+
+
+def _sorted_coords(cells: Iterable[Iterable[int]]) -> Form:
+    return tuple(sorted(tuple(int(v) for v in c) for c in cells))
 
 
 @frozen
@@ -164,7 +168,7 @@ class LatticePiece:
 
     name: str = field(validator=_check_name)
     lattice: str = field(validator=_lattice_name)
-    cells: Form = field(converter=lambda cells: tuple(sorted(tuple(int(v) for v in c) for c in cells)))
+    cells: Form = field(converter=_sorted_coords)
     count: int = field(default=1, validator=_check_count)
     kind: str = field(default="free", validator=_check_kind)
 
@@ -254,7 +258,7 @@ def board_cells(board: Grid | Iterable[Cell], order: str = "column") -> Cells:
     return tuple(sorted(cells, key=key))
 
 
-def colour_balance(cells: Iterable[Cell]) -> int:
+def colour_balance(cells: Iterable[tuple[int, ...]]) -> int:
     """Dark minus light cells on a checkerboard whose dark cells have an even coordinate sum (row + col even).
 
     On the other lattices' coordinates the same rule colours cubes as a 3D checkerboard and

@@ -93,7 +93,7 @@ def _as_int(value: object) -> int:
     """Return value as an int, refusing bools, floats and other non-integers."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(f"{value!r} is not an integer")
-    return int(value.__index__())  # type: ignore[attr-defined]
+    return int(value.__index__())
 
 
 def _shift(cells: Iterable[Cell]) -> Cells:

@@ -121,7 +121,7 @@ def plan_parts(keys: np.ndarray, plies: np.ndarray, part_size: int = PART_SIZE) 
     Shallow positions cost far more (on 7x6 with the solver of 2026: ~250 s at ply 3 against ~3 s at ply 8), so
     a small ply is cut finely, down to one position per part, and its positions spread over the workers.
     """
-    parts = []
+    parts: list[np.ndarray] = []
     bounds = np.flatnonzero(np.diff(plies)) + 1
     for group in np.split(keys, bounds) if keys.shape[0] else []:
         size = max(1, min(part_size, group.shape[0] // PARTS_PER_PLY))

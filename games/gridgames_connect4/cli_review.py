@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
@@ -18,6 +18,8 @@ from gridgames.errors import OptionError
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from gridgames_connect4.rules import Connect4State
 
 __all__ = ["BOOK_HELP", "NO_BOOK_HELP", "ReviewProgress", "choose_book", "register", "review_lines", "run_review"]
 
@@ -159,7 +161,7 @@ def register(app: typer.Typer) -> None:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")
         else:
             game = Connect4(width or 7, height or 6, connect or 4)
-            state = game.from_notation(moves)
+            state = cast("Connect4State", game.from_notation(moves))
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
         report, seconds = run_review(game, state.history, chosen, start, colour)
         if as_json:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, cast
 
 import attrs
@@ -59,7 +59,7 @@ class ColumnFullError(IllegalMoveError):
     """A disc dropped into a column that is already full."""
 
 
-def _in_range(name: str, low: int, high: int) -> object:
+def _in_range(name: str, low: int, high: int) -> Callable[[object, attrs.Attribute[int], int], None]:
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise OptionError(f"--{name} must be a whole number from {low} to {high}, not {value!r}")

@@ -25,12 +25,12 @@ from gridgames.game import CountResult, ProgressCallback, Solution
 from gridgames_pentomino import render
 from gridgames_pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
 from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
+from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 from gridgames_pentomino.puzzle import TilingPuzzle
 
 if TYPE_CHECKING:
     from gridgames.search.parallel_tiling import ParallelCount
 
-    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
 _BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
 _PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
@@ -61,12 +61,12 @@ def _progress(description: str, show: bool) -> Iterator[ProgressCallback | None]
         yield on_progress
 
 
-def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
+def _piece_labels(puzzle: TilingPuzzle | LatticePuzzle) -> list[str]:
     return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
 
 
 def _summary(
-    puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: int | None
+    puzzle: TilingPuzzle | LatticePuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: int | None
 ) -> dict[str, Any]:
     """The --json object."""
     out: dict[str, Any] = {
@@ -83,7 +83,9 @@ def _summary(
     return out
 
 
-def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, parts: str = "") -> str:
+def _count_line(
+    puzzle: TilingPuzzle | LatticePuzzle, found: int, unique: bool, seconds: float, partial: bool, parts: str = ""
+) -> str:
     what = "solution" if found == 1 else "solutions"
     sym = " up to symmetry" if unique else ""
     tail = (
@@ -126,7 +128,7 @@ def solve(
         None,
         "--pieces-file",
         help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if "
-             "given).",
+        "given).",
     ),
     one_sided: bool = typer.Option(False, "--one-sided", help="Pieces may turn but not flip over."),
     count: bool = typer.Option(False, "--count", "-c", help="Count every solution."),
@@ -158,20 +160,20 @@ def solve(
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
-        help='Count by parts on a Dask cluster: the scheduler\'s address, tcp://HOST:8786 (pip install '
-             '"gridgames[dask]").',
+        help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install "
+        '"gridgames[dask]").',
     ),
     plain: bool = typer.Option(
         False,
         "--plain",
         help="Count or list all tilings by the plain search, not from the distinct ones (orbits under the board's "
-             "symmetries).",
+        "symmetries).",
     ),
     unlimited: bool = typer.Option(
         False,
         "--unlimited",
         help="Any number of copies of each piece (also: a '*' after every piece term, e.g. 'domino*'): count the "
-             "tilings exactly by a frontier dynamic programme.",
+        "tilings exactly by a frontier dynamic programme.",
     ),
     lattice: str | None = typer.Option(None, "--lattice", "-L", help=_LATTICE_HELP),
 ) -> None:
@@ -323,8 +325,6 @@ def _lattice_puzzle(
 ) -> LatticePuzzle:
     from gridgames.errors import ShapeError
 
-    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
-
     try:
         return LatticePuzzle.create(lattice, board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
     except ShapeError as error:  # an unknown lattice name
@@ -332,7 +332,7 @@ def _lattice_puzzle(
 
 
 def _solve_count(
-    puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto"
+    puzzle: TilingPuzzle | LatticePuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto"
 ) -> None:
     """--count (and --json): count every solution with the fast counter."""
     verb = "Counting distinct" if unique else "Counting"
@@ -361,7 +361,7 @@ def _check_parallel(jobs: str | None, scheduler: str | None, *, listing: bool) -
 
 
 def _solve_count_parallel(
-    puzzle: TilingPuzzle,
+    puzzle: TilingPuzzle | LatticePuzzle,
     *,
     jobs: str | None,
     scheduler: str | None,
@@ -401,7 +401,7 @@ def _solve_count_parallel(
 
 
 def _solve_list(
-    puzzle: TilingPuzzle,
+    puzzle: TilingPuzzle | LatticePuzzle,
     wanted: int | None,
     *,
     unique: bool,
@@ -416,7 +416,6 @@ def _solve_list(
 ) -> None:
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
     palette = render.Palette.for_pieces(puzzle.pieces.names)
-    grid = None if hasattr(puzzle, "lattice") else puzzle.board
     console = _console(color)
     draw = not (as_json or as_jsonl or counting)
     drawings: list[Solution] = []
@@ -436,16 +435,16 @@ def _solve_list(
                 elif draw:
                     if wanted != 1:
                         typer.echo(f"Solution {found}:")
-                    if hasattr(puzzle, "lattice"):
+                    if isinstance(puzzle, LatticePuzzle):
                         picture = puzzle.text(solution)
                         if console.is_terminal:
                             console.print(render.lattice_rich(picture, palette))
                         else:
                             typer.echo(picture)
                     elif console.is_terminal:
-                        console.print(render.to_rich(grid, solution, palette))
+                        console.print(render.to_rich(puzzle.board, solution, palette))
                     else:
-                        typer.echo(render.to_text(grid, solution, palette))
+                        typer.echo(render.to_text(puzzle.board, solution, palette))
                     if wanted != 1:
                         typer.echo("")
                 if svg is not None:
@@ -470,13 +469,17 @@ def _solve_list(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _text(puzzle: TilingPuzzle, solution: Solution, palette: render.Palette) -> str:
+def _text(puzzle: TilingPuzzle | LatticePuzzle, solution: Solution, palette: render.Palette) -> str:
     """A solution as plain text (a lattice puzzle draws its own)."""
-    return puzzle.text(solution) if hasattr(puzzle, "lattice") else render.to_text(puzzle.board, solution, palette)
+    return (
+        puzzle.text(solution) if isinstance(puzzle, LatticePuzzle) else render.to_text(puzzle.board, solution, palette)
+    )
 
 
-def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
-    if hasattr(puzzle, "lattice"):
+def _write_svg(
+    path: Path, puzzle: TilingPuzzle | LatticePuzzle, solutions: list[Solution], palette: render.Palette
+) -> None:
+    if isinstance(puzzle, LatticePuzzle):
         text = puzzle.svg(solutions)
     else:
         text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())

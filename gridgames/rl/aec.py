@@ -78,11 +78,11 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         self.state = self.game.new_state()
         self.agents: list[str] = []
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent``: one action per integer action of the game."""
         return self.action_spaces[agent]
 
@@ -95,7 +95,7 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
                 self.action_spaces[agent].seed(seed + i)
         self.state = start_state(self.game, options)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)

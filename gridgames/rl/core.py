@@ -130,7 +130,8 @@ class Observer:
 def _disc(cell: int) -> np.ndarray:
     centre = (cell - 1) / 2
     yy, xx = np.mgrid[0:cell, 0:cell]
-    return (yy - centre) ** 2 + (xx - centre) ** 2 <= (0.42 * cell) ** 2
+    inside: np.ndarray = (yy - centre) ** 2 + (xx - centre) ** 2 <= (0.42 * cell) ** 2
+    return inside
 
 
 def rgb(grid: Grid, cell: int = CELL_PIXELS) -> np.ndarray:
@@ -161,7 +162,8 @@ def _inside(polygon: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     for (x0, y0), (x1, y1) in zip(polygon, np.roll(polygon, -1, axis=0)):
         signs.append((x1 - x0) * (ys - y0) - (y1 - y0) * (xs - x0))
     stacked = np.stack(signs)
-    return (stacked >= 0).all(axis=0) | (stacked <= 0).all(axis=0)
+    inside = np.asarray((stacked >= 0).all(axis=0) | (stacked <= 0).all(axis=0))
+    return inside
 
 
 def _lattice_rgb(grid: Grid, cell: int) -> np.ndarray:

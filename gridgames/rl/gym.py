@@ -76,7 +76,7 @@ def make_opponent(game: Game, level: str, rng: random.Random) -> Player:
     return MCTSPlayer(name=level, seconds=None, iterations=MCTS_ITERATIONS[level], rng=rng)
 
 
-class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
+class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """A gridgames game as a single-agent Gymnasium environment: against a computer player, or alone in a one-player
     game."""
 
@@ -144,7 +144,7 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         self._over = False
         return self._observation(), self._score_info()
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Play the agent's action and the computer's reply; reward +1 / -1 / 0 when the game ends."""
         if self._over:
             raise gymnasium.error.ResetNeeded("the episode is over (or not started): call reset()")

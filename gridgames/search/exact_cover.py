@@ -104,7 +104,14 @@ class CoverSearch:
         links = problem._links
         self.problem = problem
         self._option = links.option
-        self._arrays = tuple(a.copy() for a in (links.top, links.up, links.down, links.left, links.right, links.length))
+        self._arrays = (
+            links.top.copy(),
+            links.up.copy(),
+            links.down.copy(),
+            links.left.copy(),
+            links.right.copy(),
+            links.length.copy(),
+        )
         depth = problem.num_primary + 1
         self._choice = np.zeros(depth, dtype=np.int64)
         self._branches = np.zeros(depth, dtype=np.int64)

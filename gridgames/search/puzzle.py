@@ -52,7 +52,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -129,6 +129,12 @@ def _apply(cell_map: CellMap, cell: Cell) -> Cell:
     return cell_map[cell]
 
 
+def _as_cell(cell: Iterable[int]) -> Cell:
+    """A symmetry's image of a cell as a (row, col) pair (TypeError or ValueError when it is not one)."""
+    row, col = cell
+    return row, col
+
+
 def _kernel_piece(name: str, cells: tuple[Cell, ...], copies: int) -> Piece:
     """A piece for explicit kernel options: its name, one shape (only its size matters: copies never run out),
     copies."""
@@ -198,7 +204,7 @@ class ExactCoverPuzzle(Puzzle):
 
     def placement_group(self) -> PlacementGroup:
         """The declared symmetries acting on the candidates, each proved to map the problem onto itself (built once)."""
-        cached = self.__dict__.get("_gridgames_placement_group")
+        cached: PlacementGroup | None = self.__dict__.get("_gridgames_placement_group")
         if cached is not None:
             return cached
         problem = self.exact_cover()
@@ -220,7 +226,7 @@ class ExactCoverPuzzle(Puzzle):
             reason, changed = "", False
             for k, placement in enumerate(labels):
                 try:
-                    cells = tuple(sorted(tuple(_apply(cell_map, c)) for c in placement.cells))
+                    cells = tuple(sorted(_as_cell(_apply(cell_map, c)) for c in placement.cells))
                 except (KeyError, IndexError, TypeError, ValueError):
                     reason = f"it does not map the cells of {placement.piece} at {list(placement.cells)}"
                     break
@@ -321,7 +327,8 @@ class ExactCoverPuzzle(Puzzle):
         key = "_gridgames_kernel_any" if any_size else "_gridgames_kernel"
         if key not in self.__dict__:
             self.__dict__[key] = self._compile_tiling() or self._compile_general(64 if not any_size else None)
-        return self.__dict__[key]
+        kernel: KernelProblem | None = self.__dict__[key]
+        return kernel
 
     @property
     def engine(self) -> str:
@@ -335,9 +342,10 @@ class ExactCoverPuzzle(Puzzle):
         if problem.num_secondary:
             return None
         labels: tuple[Placement, ...] = problem.labels
-        cells = list(self.primary_items())
-        if len(cells) != len(set(cells)) or set(cells) != set(self.board.board_cells()):
+        items = list(self.primary_items())
+        if len(items) != len(set(items)) or set(items) != set(self.board.board_cells()):
             return None
+        cells = cast("list[Cell]", items)  # the board's cells, as checked just above
         position = {cell: i for i, cell in enumerate(cells)}
         for placement, option in zip(labels, problem.options):
             if sorted(position.get(c, -1) for c in placement.cells) != sorted(option):
@@ -472,10 +480,10 @@ class ExactCoverPuzzle(Puzzle):
                 stream.close()
             return
         problem = self.exact_cover()
-        for chosen in problem.search().solutions(on_progress=on_progress):
-            if check and not self._canonical_indices(np.array(chosen, dtype=np.int64)):
+        for picked in problem.search().solutions(on_progress=on_progress):
+            if check and not self._canonical_indices(np.array(picked, dtype=np.int64)):
                 continue
-            yield tuple(labels[k] for k in chosen)
+            yield tuple(labels[k] for k in picked)
             found += 1
             if limit is not None and found >= limit:
                 return

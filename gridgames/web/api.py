@@ -18,7 +18,7 @@ from gridgames.web.context import (
     server_state,
     session_of,
 )
-from gridgames.web.sessions import Session
+from gridgames.web.sessions import Play, PuzzleRun, Session
 from gridgames.errors import GridGamesError
 from gridgames.web.validate import WebError, one_line
 
@@ -64,8 +64,8 @@ def _play(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
     return _resolve(request, GameKind.TURN_BASED)
 
 
-def _current(session: Session, spec: GameSpec) -> plays.Play:
-    play: plays.Play = _stored(session.plays, spec, "game", "play")
+def _current(session: Session, spec: GameSpec) -> Play:
+    play: Play = _stored(session.plays, spec, "game", "play")
     return play
 
 
@@ -163,8 +163,8 @@ def _puzzle(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
     return _resolve(request, GameKind.PUZZLE)
 
 
-def _run(session: Session, spec: GameSpec) -> puzzles.PuzzleRun:
-    run: puzzles.PuzzleRun = _stored(session.puzzles, spec, "puzzle", "puzzle")
+def _run(session: Session, spec: GameSpec) -> PuzzleRun:
+    run: PuzzleRun = _stored(session.puzzles, spec, "puzzle", "puzzle")
     return run
 
 

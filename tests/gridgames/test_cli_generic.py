@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import gridgames.cli_generic
+import gridgames.cli
 import gridgames.cli_solve
 import gridgames.registry
 from gridgames.cli import app

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import time
+from types import ModuleType
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
@@ -50,7 +51,9 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     return int(dark.sum()), balance.tolist(), by_piece
 
 
-def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Sequence[int] = ()) -> bool:
+def colour_feasible(
+    problem: TilingProblem, remaining: np.ndarray | Sequence[int], prefix: Sequence[int] = ()
+) -> bool:
     """Checkerboard test: can the remaining copies' dark-minus-light counts add up to the uncovered cells'?
 
     Only meaningful when every copy must be used (`TilingProblem.exact`); False proves there is no solution.
@@ -187,7 +190,7 @@ class Search:
                 problem.option_cell_rows,
                 prep.perms,
             )
-            self.kernel = kernel_one_word
+            self.kernel: ModuleType = kernel_one_word
         else:
             if mrv:
                 candidates, run_end = problem.column_options, problem.column_run_end
@@ -255,12 +258,15 @@ def _prefix(prep: Prepared, start: Part | Sequence[int] | Sequence[Placement] | 
         return ()
     if isinstance(start, Part):
         return start.prefix
-    items = list(start)
-    if all(isinstance(x, (int, np.integer)) for x in items):
-        return tuple(int(x) for x in items)
+    items: list[int | Placement] = list(start)
+    placements = [x for x in items if not isinstance(x, (int, np.integer))]
+    if not placements:
+        return tuple(int(x) for x in items if isinstance(x, (int, np.integer)))
+    if len(placements) != len(items):
+        raise SolverError("a start is option indices or placements, not both")
     if prep.method.startswith("restricted"):
         raise SolverError("a start given as placements cannot be combined with unique=True; use a Part from split()")
-    return tuple(prep.problem.option_index(p) for p in items)
+    return tuple(prep.problem.option_index(p) for p in placements)
 
 
 class SolutionStream(Iterator[Solution]):
@@ -484,14 +490,14 @@ def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | 
     """Knuth's estimate of the nodes first-blank search visits below each of ``roots`` (options placed first), summed,
     from ``paths`` random descents, and its standard error (one-word problems; ``search``: tables, start, pruning).
     No roots is an empty tree, (0.0, 0.0): the problem has no solution when they are the options of the first cell."""
-    roots = np.asarray(roots, dtype=np.int64)
-    if roots.size == 0:
+    root_options = np.asarray(roots, dtype=np.int64)
+    if root_options.size == 0:
         return 0.0, 0.0
     mean, error = kernel_one_word.estimate(
         search.tables,
         search.start_occupancy[0],
         search.start_copies,
-        roots,
+        root_options,
         int(search.state.scalars[K.CAP]),
         paths,
         PROBE_SEED if seed is None else seed,
@@ -602,7 +608,10 @@ def _choose(problem: TilingProblem, root: Search, plain: float) -> Preplaced | N
 
 
 def _run_to_the_end(
-    search: Search, budget: NodeBudget, report: Callable[[], None] | None, roots: tuple | None = None
+    search: Search,
+    budget: NodeBudget,
+    report: Callable[[], None] | None,
+    roots: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> bool:
     """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it.
 
@@ -669,12 +678,12 @@ def _count_preplaced(
             search = Search(
                 prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword
             )
-            report = (
+            report_part = (
                 None
                 if on_progress is None
                 else (lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 - used in this iteration only
             )
-            partial = _run_to_the_end(search, budget, report)
+            partial = _run_to_the_end(search, budget, report_part)
             found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
             if partial:
                 break

@@ -100,7 +100,7 @@ class MultiWordTables(NamedTuple):
 @njit(cache=True)
 def ctz(x):
     """Index of the lowest set bit of a non-zero uint64 (LLVM's cttz)."""
-    return np.int64(trailing_zeros(x))
+    return np.int64(trailing_zeros(x))  # type: ignore[call-arg]  # an intrinsic: numba passes its typing context
 
 
 @njit(cache=True)

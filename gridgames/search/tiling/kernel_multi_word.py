@@ -54,7 +54,7 @@ def _first_free(occ):
 def _mrv_column(occ, rem, primary, masks, w0, w1, opt_piece, lst, grp, starts):
     """The column (cell, or piece with one copy left) with the fewest fitting options, and that number."""
     n = starts.shape[0] - rem.shape[0] - 1
-    best = np.int64(1) << 62
+    best = 1 << 62  # an int64 to numba, as every count here
     col = -1
     for w in range(occ.shape[0]):
         free = ~occ[w]

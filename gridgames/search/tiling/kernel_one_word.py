@@ -29,7 +29,7 @@ def _mrv_column(occ, used, copies_left, primary, starts, e_mask, e_piece, e_run_
     """
     n = starts.shape[0] - copies_left.shape[0] - 1
     free = ~occ
-    best = np.int64(1) << 62
+    best = 1 << 62  # an int64 to numba, as every count here
     col = -1
     while free:
         c = ctz(free)

@@ -120,11 +120,13 @@ def preplaced(problem: TilingProblem) -> Preplaced | None:
 class DistinctStream(Protocol):
     """What `OrbitStream` reads from the stream of distinct solutions (a `SolutionStream`)."""
 
-    nodes: int
-    seconds: float
     partial: bool
     finished: bool
 
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
     def __next__(self) -> Solution: ...
     def fraction(self) -> float: ...
     def close(self) -> None: ...
@@ -168,7 +170,7 @@ class OrbitStream(Iterator[Solution]):
         """The distinct images of a solution under the group, itself first."""
         rows = [(p.piece, [self._index[cell] for cell in p.cells]) for p in solution]
         out: list[Solution] = []
-        seen: set[frozenset[tuple[str, tuple]]] = set()
+        seen: set[frozenset[Placement]] = set()
         for perm in self._perms:
             image = tuple(Placement(name, tuple(sorted(self._cells[perm[c]] for c in cs))) for name, cs in rows)
             if self._dedupe:

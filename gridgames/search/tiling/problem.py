@@ -18,7 +18,7 @@ pieces are `gridgames.pieces.LatticePiece`s; the cells go to bits in the lattice
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import functools
 
@@ -29,7 +29,7 @@ from attrs import field, frozen
 from gridgames.errors import PuzzleError, SolverError
 from gridgames.game import Placement, Solution
 from gridgames.grid import ALPHABET, Cell, Grid
-from gridgames.lattices import Lattice, lattice_named, scan_sorted, translation
+from gridgames.lattices import Coord, Lattice, lattice_named, scan_sorted, translation
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
 from gridgames.search.tiling import kernel_build
 from gridgames.shapes import ORDERS, Shape
@@ -151,8 +151,11 @@ def _placement_rows(
     dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
     dense[tuple((coords - low).T)] = np.arange(len(cells))
     if lattice is None and coords.shape[1] == 2:  # square: compiled, all forms at once
-        forms, sizes, owners = _square_forms(tuple(tuple(forms) for forms in shapes))
-        return kernel_build.place(coords, low, extent, dense.reshape(-1), forms, sizes, owners)
+        square_forms, square_sizes, square_owners = _square_forms(tuple(tuple(forms) for forms in shapes))
+        placed_pieces: tuple[np.ndarray, np.ndarray] = kernel_build.place(
+            coords, low, extent, dense.reshape(-1), square_forms, square_sizes, square_owners
+        )
+        return placed_pieces
     width = max(len(o) for forms in shapes for o in forms)
     by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
     for p, forms in enumerate(shapes):
@@ -162,9 +165,9 @@ def _placement_rows(
             group.append(form)
     pieces_out, rows_out = [], []
     for size, (owners, group) in sorted(by_size.items()):
-        forms = np.array(group, dtype=np.int64).reshape(len(group), size, -1)  # (forms, size, dims)
-        shifts = coords[None, :, :] - forms[:, None, 0, :]  # (forms, anchors, dims): first cell onto each board cell
-        placed = forms[:, None, :, :] + shifts[:, :, None, :] - low  # (forms, anchors, size, dims)
+        stacked = np.array(group, dtype=np.int64).reshape(len(group), size, -1)  # (forms, size, dims)
+        shifts = coords[None, :, :] - stacked[:, None, 0, :]  # (forms, anchors, dims): first cell onto each board cell
+        placed = stacked[:, None, :, :] + shifts[:, :, None, :] - low  # (forms, anchors, size, dims)
         inside = ((placed >= 0) & (placed < extent)).all(axis=3)
         idx = np.where(inside, dense[tuple(np.moveaxis(np.clip(placed, 0, extent - 1), 3, 0))], -1)
         fits = (idx >= 0).all(axis=2)
@@ -221,7 +224,8 @@ def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
     """(cells, 4 or more) int32: each cell's neighbours on the board (cell indices), -1 padded."""
     n = len(cells)
     if lattice == "square":
-        return kernel_build.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+        neighbours: np.ndarray = kernel_build.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+        return neighbours
     index = {cell: i for i, cell in enumerate(cells)}
     grid = lattice_named(lattice)
     neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
@@ -256,7 +260,9 @@ class TilingProblem:
     one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
     lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
     _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
-    _facts: tuple | None = field(default=None, init=False, repr=False)  # cache of `_piece_facts`
+    _facts: tuple[np.ndarray, np.ndarray, bool, int] | None = field(
+        default=None, init=False, repr=False
+    )  # cache of `_piece_facts`
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle every field but the caches."""
@@ -275,7 +281,7 @@ class TilingProblem:
     @classmethod
     def build(
         cls,
-        board: Grid | Iterable[Cell],
+        board: Grid | Iterable[Cell] | Iterable[Coord],
         pieces: Any,
         order: str = "auto",
         one_sided: bool = False,
@@ -285,8 +291,11 @@ class TilingProblem:
         """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads), or with
         ``lattice``, a board of that lattice's cells and `LatticePiece`s."""
         if lattice is not None and lattice_named(lattice).name != "square":
+            if isinstance(board, Grid):
+                raise PuzzleError(f"a board on the {lattice_named(lattice).name} lattice is a list of its cells, not a "
+                                  "Grid")
             return cls._build_lattice(lattice_named(lattice), board, pieces, order, one_sided)
-        raw = board_cells(board)
+        raw = board_cells(cast("Grid | Iterable[Cell]", board))  # the square lattice's cells: (row, col) pairs
         order = _pick_order(raw, order)
         cells = _scan_sorted(raw, order)
         items = as_pieces(pieces, one_sided=one_sided)
@@ -295,7 +304,7 @@ class TilingProblem:
 
     @classmethod
     def _build_lattice(
-        cls, lattice: Lattice, board: Iterable[Cell], pieces: Any, order: str, one_sided: bool
+        cls, lattice: Lattice, board: Iterable[Coord], pieces: Any, order: str, one_sided: bool
     ) -> TilingProblem:
         """`build` on the triangular, hexagonal or cubic lattice: lattice cells and `LatticePiece`s."""
         raw = [tuple(int(v) for v in cell) for cell in board]
@@ -317,9 +326,13 @@ class TilingProblem:
             raise PuzzleError("piece names must be unique (use a count instead)")
         if one_sided:
             items = tuple(attrs.evolve(p, kind="one-sided") if p.kind == "free" else p for p in items)
-        shapes = [list(piece.orientations()) for piece in items]
-        piece_of, rows = _placement_rows(cells, shapes, lattice)
-        return cls._compile(cells, "lattice" if order == "auto" else order, items, piece_of, rows, lattice=lattice.name)
+        # a lattice's coordinates (any length) kept where the square lattice keeps (row, col) pairs
+        lattice_cells = cast("tuple[Cell, ...]", cells)
+        shapes = [cast("list[tuple[Cell, ...]]", list(piece.orientations())) for piece in items]
+        piece_of, rows = _placement_rows(lattice_cells, shapes, lattice)
+        return cls._compile(
+            lattice_cells, "lattice" if order == "auto" else order, items, piece_of, rows, lattice=lattice.name
+        )
 
     @classmethod
     def from_options(
@@ -434,7 +447,7 @@ class TilingProblem:
 
     @classmethod
     def _assemble(
-        cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple, lattice: str
+        cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple[Any, ...], lattice: str
     ) -> TilingProblem:
         """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy
         construction)."""
@@ -573,7 +586,7 @@ class TilingProblem:
         name, cells = placement
         index = {cell: i for i, cell in enumerate(self.cells)}
         try:
-            wanted = tuple(sorted(index[tuple(int(v) for v in cell)] for cell in cells))
+            wanted = tuple(sorted(index[cast(Cell, tuple(int(v) for v in cell))] for cell in cells))
             p = self.piece_names.index(name)
         except (KeyError, ValueError):
             raise SolverError(f"placement of {name!r} on {list(cells)} is not on this board or not a piece") from None
@@ -607,6 +620,6 @@ class TilingProblem:
         if self.lattice != "square":
             from gridgames.drawing import lattice_text
 
-            return lattice_text(self.lattice, self.cells, solution)
+            return lattice_text(self.lattice, self.cells, tuple(solution))
         alphabet = "".join(names) if all(len(n) == 1 for n in names) and len(set(names)) == len(names) else ALPHABET
         return self.paint(solution).to_text(alphabet=alphabet)
