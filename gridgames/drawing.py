@@ -28,16 +28,15 @@ from __future__ import annotations
 import colorsys
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 from xml.sax.saxutils import escape
 
 from gridgames.grid import Cell, Grid
 
-if TYPE_CHECKING:  # the protocol's layer comes after this one: placements are anything with .piece and .cells
-    from gridgames.game import Placement, Solution
-
 __all__ = [
+    "Drawn",
     "Picture",
+    "Placed",
     "board_svg",
     "cell_owners",
     "cell_polygons",
@@ -50,16 +49,31 @@ __all__ = [
     "to_text",
 ]
 
+
+class Placed(Protocol):
+    """What a drawing reads of a placement: the piece's name and the cells it covers (`gridgames.game.Placement`
+    is one; this module comes before the game protocol's, so it names no class of it)."""
+
+    @property
+    def piece(self) -> str: ...
+
+    @property
+    def cells(self) -> tuple[Cell, ...]: ...
+
+
+Drawn = Sequence[Placed]
+"""A solution as the drawings read it (`gridgames.game.Solution` is one)."""
+
 CELL = 28.0  # an SVG cell's side, in user units
 MARGIN = 6.0
 
 
-def cell_owners(solution: Iterable[Placement]) -> dict[Cell, int]:
+def cell_owners(solution: Iterable[Placed]) -> dict[Cell, int]:
     """Which placement (its index in the solution) covers each cell."""
     return {cell: index for index, placement in enumerate(solution) for cell in placement.cells}
 
 
-def to_text(board: Grid, solution: Solution) -> str:
+def to_text(board: Grid, solution: Drawn) -> str:
     """The solution as text: each cell shows its piece's name, and ``|`` / ``-`` separate different placements."""
     owners = cell_owners(solution)
     names = [p.piece for p in solution]
@@ -134,7 +148,7 @@ def _svg_start(width: float, height: float, title: str) -> list[str]:
     ]
 
 
-def to_svg(board: Grid, solution: Solution, *, title: str = "") -> str:
+def to_svg(board: Grid, solution: Drawn, *, title: str = "") -> str:
     """One solution as a standalone SVG document: coloured pieces, outlines, names."""
     owners = cell_owners(solution)
     width, height = board.width * CELL + 2 * MARGIN, board.height * CELL + 2 * MARGIN
@@ -379,7 +393,7 @@ def _incentre(triangle: Sequence[tuple[float, float]]) -> tuple[float, float]:
 # ----------------------------------------------------------------------------------------------
 # the other lattices (gridgames.lattices): triangles, hexagons, and cubes as a row of layers
 # ----------------------------------------------------------------------------------------------
-def _letters(solution: Solution, letters: Mapping[str, str] | None) -> dict[str, str]:
+def _letters(solution: Drawn, letters: Mapping[str, str] | None) -> dict[str, str]:
     """One character per piece name: the given ones, the name itself when it is one character, else A, B, ..."""
     out = dict(letters or {})
     spare = iter(
@@ -393,7 +407,7 @@ def _letters(solution: Solution, letters: Mapping[str, str] | None) -> dict[str,
 
 
 def lattice_text(
-    lattice: str, cells: Iterable[tuple[int, ...]], solution: Solution, letters: Mapping[str, str] | None = None
+    lattice: str, cells: Iterable[tuple[int, ...]], solution: Drawn, letters: Mapping[str, str] | None = None
 ) -> str:
     """A solution on a triangular, hexagonal or cubic board as text: one character per cell ('.' uncovered).
 
@@ -451,7 +465,7 @@ def _sin(degrees: float) -> float:
 def lattice_svg(
     lattice: str,
     cells: Iterable[tuple[int, ...]],
-    solution: Solution,
+    solution: Drawn,
     *,
     title: str = "",
     colours: Mapping[str, str] | None = None,

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from gridgames.errors import GridGamesError, PartError
 from gridgames.search._workers import Terminated, sigterm_as_interrupt
-from gridgames.search.parallel import (
+from gridgames.search._parts import (
     DASK_MIN_TASKS,
     DASK_MISSING,
     DASK_TASKS_PER_THREAD,

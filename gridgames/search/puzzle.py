@@ -263,12 +263,6 @@ class ExactCoverPuzzle(Puzzle):
         self.__dict__["_gridgames_placement_group"] = group
         return group
 
-    def is_canonical(self, solution: Solution) -> bool:
-        """True when ``solution`` is the least of its images under the declared group (one per class)."""
-        index = self._placement_index()
-        chosen = np.array(sorted(index[p] for p in solution), dtype=np.int64)
-        return self._canonical_indices(chosen)
-
     def _canonical_indices(self, chosen: np.ndarray) -> bool:
         perms = self.placement_group().perms
         if len(perms) == 1:

@@ -78,10 +78,6 @@ class Budget:
         self.found = found
         self.text = text
 
-    def seconds_left(self) -> float:
-        """Seconds of the time budget still unspent."""
-        return max(0.0, self.seconds - (time.monotonic() - self.started))
-
 
 @attrs.define(eq=False)
 class Job:
