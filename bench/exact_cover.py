@@ -356,9 +356,8 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser.add_argument("--big", action="store_true", help="also 5x12 and 6x10 pentominoes (tens of seconds)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per problem (median reported)")
     parser.add_argument(
-        "--peers",
-        action="store_true",
-        help="instead: our tiling engine beside the exact-cover packages installed, on the tiling boards",
+        "--peers", action="store_true",
+        help="instead: our tiling engine beside the exact-cover packages installed, on the tiling boards"
     )
     parser.add_argument(
         "--limit", type=float, default=300.0, help="seconds a peer may take on one board (--peers), default 300"

@@ -109,22 +109,14 @@ def run_measured(
         out.seek(0)
         err.seek(0)
         return {
-            "code": child.returncode,
-            "out": out.read(),
-            "err": err.read(),
-            "seconds": seconds,
-            "mb": usage.ru_maxrss / 1024,
+            "code": child.returncode, "out": out.read(), "err": err.read(), "seconds": seconds,
+            "mb": usage.ru_maxrss / 1024
         }
 
 
 def judge(
-    result: dict[str, Any],
-    expect: int,
-    max_seconds: float,
-    max_mb: float,
-    check: Callable[[dict[str, Any]], bool] | None,
-    startup: float,
-    timed: bool,
+    result: dict[str, Any], expect: int, max_seconds: float, max_mb: float,
+    check: Callable[[dict[str, Any]], bool] | None, startup: float, timed: bool
 ) -> str:
     """'' when the result meets the bar, else why not."""
     text = result["out"] + result["err"]
@@ -169,20 +161,13 @@ def cases(
     ]:
         table.append(("options", label, [*count, *extra], "", 2, base, None))
     for label, extra in [
-        ("--width 4.0", ["--width", "4.0"]),
-        ("--height 1e1", ["--height", "1e1"]),
-        ("--think nan", ["--think", "nan"]),
+        ("--width 4.0", ["--width", "4.0"]), ("--height 1e1", ["--height", "1e1"]), ("--think nan", ["--think", "nan"])
     ]:
         table.append(("options", label, ["play", "connect4", *extra], "", 2, base, None))
     table.append(
         (
-            "options",
-            "--jobs 256 on 3 parts",
-            [*count, "--jobs", "256"],
-            "",
-            0,
-            base,
-            lambda r: "0 solutions" in r["out"] or "solution" in r["out"],
+            "options", "--jobs 256 on 3 parts", [*count, "--jobs", "256"], "", 0, base,
+            lambda r: "0 solutions" in r["out"] or "solution" in r["out"]
         )
     )
 
@@ -191,35 +176,20 @@ def cases(
 
     table.append(
         (
-            "interrupted play",
-            "end of input (connect4)",
-            ["play", "connect4", "--red", "human", "--yellow", "human"],
-            "4\n4\n",
-            0,
-            base,
-            saved,
+            "interrupted play", "end of input (connect4)", ["play", "connect4", "--red", "human", "--yellow", "human"],
+            "4\n4\n", 0, base, saved
         )
     )
     table.append(
         (
-            "interrupted play",
-            "end of input (mnk)",
-            ["play", "mnk", "--x", "human", "--o", "human"],
-            "b2\n",
-            0,
-            base,
-            saved,
+            "interrupted play", "end of input (mnk)", ["play", "mnk", "--x", "human", "--o", "human"], "b2\n", 0, base,
+            saved
         )
     )
     table.append(
         (
-            "interrupted play",
-            "--resume",
-            ["play", "connect4", "--resume", "--red", "human", "--yellow", "human"],
-            "",
-            0,
-            base,
-            saved,
+            "interrupted play", "--resume", ["play", "connect4", "--resume", "--red", "human", "--yellow", "human"], "",
+            0, base, saved
         )
     )
     env = {**base, "PYTHONPATH": os.pathsep.join([plugins, os.environ.get("PYTHONPATH", "")])}
@@ -237,16 +207,7 @@ def cases(
 def sigterm_run(max_seconds: float) -> dict[str, Any]:
     """SIGTERM a --jobs 2 count once both workers run: time until the command and its workers are gone."""
     args = [
-        *GG,
-        "solve",
-        "pentomino",
-        "--board",
-        "8x8",
-        "--pieces",
-        "pentominoes+tetromino:O",
-        "--count",
-        "--jobs",
-        "2",
+        *GG, "solve", "pentomino", "--board", "8x8", "--pieces", "pentominoes+tetromino:O", "--count", "--jobs", "2"
     ]
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     workers: list[int] = []
@@ -266,12 +227,8 @@ def sigterm_run(max_seconds: float) -> dict[str, Any]:
     seconds = time.perf_counter() - started
     ok = not alive and "partial" in out and "Traceback" not in out + err and seconds <= max_seconds
     return {
-        "seconds": seconds,
-        "workers": len(workers),
-        "alive": alive,
-        "code": child.returncode,
-        "out": out.strip(),
-        "ok": ok,
+        "seconds": seconds, "workers": len(workers), "alive": alive, "code": child.returncode, "out": out.strip(),
+        "ok": ok
     }
 
 
@@ -324,10 +281,8 @@ def main() -> None:
                 f"{fault['alive']}  {fault['out'][:80]}"
             )
             summary["fault: SIGTERM --jobs 2"] = {
-                "tried": 1,
-                "failures": int(not fault["ok"]),
-                "worst_mb": (0.0, "-"),
-                "slowest": (fault["seconds"], "SIGTERM"),
+                "tried": 1, "failures": int(not fault["ok"]), "worst_mb": (0.0, "-"),
+                "slowest": (fault["seconds"], "SIGTERM")
             }
     print()
     print(f"{'surface':<30} {'tried':>5} {'failures':>8}  {'worst peak memory':<40} slowest time to the error")

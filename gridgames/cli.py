@@ -230,13 +230,8 @@ def serve(
     from gridgames.web.server import serve as run
 
     run(
-        host,
-        port,
-        open_browser=open_browser,
-        workers=workers,
-        job_seconds=max_seconds,
-        max_sessions=max_sessions,
-        say=typer.echo,
+        host, port, open_browser=open_browser, workers=workers, job_seconds=max_seconds, max_sessions=max_sessions,
+        say=typer.echo
     )
 
 

@@ -100,10 +100,8 @@ def _command(name: str, help_text: str, parameters: list[inspect.Parameter], bod
 
 def _keyword(name: str, default: Any, annotation: Any, *decls: str, help_text: str) -> inspect.Parameter:
     return inspect.Parameter(
-        name,
-        inspect.Parameter.KEYWORD_ONLY,
-        default=typer.Option(default, *decls, help=help_text),
-        annotation=annotation,
+        name, inspect.Parameter.KEYWORD_ONLY, default=typer.Option(default, *decls, help=help_text),
+        annotation=annotation
     )
 
 

@@ -34,19 +34,8 @@ from xml.sax.saxutils import escape
 from gridgames.grid import Cell, Grid
 
 __all__ = [
-    "Drawn",
-    "Picture",
-    "Placed",
-    "board_svg",
-    "cell_owners",
-    "cell_polygons",
-    "lattice_svg",
-    "lattice_text",
-    "letter_colour",
-    "piece_colour",
-    "svg_document",
-    "to_svg",
-    "to_text",
+    "Drawn", "Picture", "Placed", "board_svg", "cell_owners", "cell_polygons", "lattice_svg", "lattice_text",
+    "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"
 ]
 
 
@@ -226,12 +215,8 @@ PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e
 
 
 def board_svg(
-    grid: Grid,
-    player_names: Sequence[str],
-    *,
-    highlight: Iterable[Cell] = (),
-    title: str = "",
-    colours: Sequence[str] = PLAYER_COLOURS,
+    grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "",
+    colours: Sequence[str] = PLAYER_COLOURS
 ) -> str:
     """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes
     dark.
@@ -258,14 +243,8 @@ def board_svg(
             if value > 0:
                 out.extend(
                     _stone(
-                        value,
-                        player_names,
-                        x + CELL / 2,
-                        y + CELL / 2,
-                        CELL * 0.4,
-                        (r, c) in marked,
-                        font=CELL * 0.45,
-                        colours=colours,
+                        value, player_names, x + CELL / 2, y + CELL / 2, CELL * 0.4, (r, c) in marked, font=CELL * 0.45,
+                        colours=colours
                     )
                 )
     out.append("</svg>")
@@ -303,16 +282,8 @@ def grid_svg(grid: Grid, *, title: str = "") -> str:
 
 
 def _stone(
-    value: int,
-    player_names: Sequence[str],
-    x: float,
-    y: float,
-    radius: float,
-    marked: bool,
-    *,
-    font: float,
-    colours: Sequence[str] = PLAYER_COLOURS,
-    extra: str = "",
+    value: int, player_names: Sequence[str], x: float, y: float, radius: float, marked: bool, *, font: float,
+    colours: Sequence[str] = PLAYER_COLOURS, extra: str = ""
 ) -> list[str]:
     """A player's disc with the player's initial, centred at (x, y) (``extra``: more attributes for both elements)."""
     colour = colours[(value - 1) % len(colours)]
@@ -370,15 +341,8 @@ def _lattice_board_svg(
             radius = size * (0.4 if grid.lattice == "hexagonal" else 0.2)
             out.extend(
                 _stone(
-                    value,
-                    player_names,
-                    x + MARGIN,
-                    y + MARGIN,
-                    radius,
-                    (r, c) in highlight,
-                    font=radius * 1.1,
-                    colours=colours,
-                    extra=' pointer-events="none"',
+                    value, player_names, x + MARGIN, y + MARGIN, radius, (r, c) in highlight, font=radius * 1.1,
+                    colours=colours, extra=' pointer-events="none"'
                 )
             )  # a click on a stone reaches its cell
     out.append("</svg>")
@@ -463,14 +427,8 @@ def _sin(degrees: float) -> float:
 
 
 def lattice_svg(
-    lattice: str,
-    cells: Iterable[tuple[int, ...]],
-    solution: Drawn,
-    *,
-    title: str = "",
-    colours: Mapping[str, str] | None = None,
-    letters: Mapping[str, str] | None = None,
-    size: float = CELL,
+    lattice: str, cells: Iterable[tuple[int, ...]], solution: Drawn, *, title: str = "",
+    colours: Mapping[str, str] | None = None, letters: Mapping[str, str] | None = None, size: float = CELL
 ) -> str:
     """One solution on a triangular, hexagonal or cubic board as a standalone SVG document.
 

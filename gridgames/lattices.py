@@ -192,11 +192,9 @@ def _square_home(cells: Iterable[Coord]) -> Form:
 
 
 SQUARE = Lattice(
-    "square",
-    _square_neighbours,
-    tuple((_on_coords(f), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES),
-    _square_home,
-    (0, 0),
+    "square", _square_neighbours,
+    tuple((_on_coords(f), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES), _square_home,
+    (0, 0)
 )
 CUBIC = Lattice("cubic", _cubic_neighbours, _signed_permutations(3), _home_by_minimum, (0, 0, 0))
 TRIANGULAR = Lattice(
@@ -207,11 +205,8 @@ TRIANGULAR = Lattice(
     (0, 0, 1),
 )
 HEXAGONAL = Lattice(
-    "hexagonal",
-    _hexagon_neighbours,
-    _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])),
-    _home_keeping_sum,
-    (0, 0, 0),
+    "hexagonal", _hexagon_neighbours, _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])), _home_keeping_sum,
+    (0, 0, 0)
 )
 LATTICES = {lattice.name: lattice for lattice in (SQUARE, TRIANGULAR, HEXAGONAL, CUBIC)}
 

@@ -212,10 +212,8 @@ class LatticePiece:
 
 
 def is_lattice_tiling(
-    lattice: Lattice | str,
-    board: Iterable[tuple[int, ...]],
-    pieces: Iterable[LatticePiece],
-    solution: Iterable[Placement],
+    lattice: Lattice | str, board: Iterable[tuple[int, ...]], pieces: Iterable[LatticePiece],
+    solution: Iterable[Placement]
 ) -> bool:
     """True when the placements cover every board cell once, respect piece counts, and are orientations of their
     pieces."""
@@ -223,12 +221,8 @@ def is_lattice_tiling(
     by_name = {p.name: p for p in pieces}
     allowed = {name: set(p.orientations()) for name, p in by_name.items()}
     return _covers_once(
-        {tuple(c) for c in board},
-        by_name,
-        allowed,
-        solution,
-        lambda placed: tuple(tuple(int(v) for v in c) for c in placed),
-        grid.normalise,
+        {tuple(c) for c in board}, by_name, allowed, solution,
+        lambda placed: tuple(tuple(int(v) for v in c) for c in placed), grid.normalise
     )
 
 
@@ -291,22 +285,14 @@ def is_tiling(board: Grid | Iterable[Cell], pieces: Any, solution: Iterable[Plac
     by_name = {p.name: p for p in as_pieces(pieces)}
     allowed = {name: {o.cells for o in p.orientations()} for name, p in by_name.items()}
     return _covers_once(
-        set(board_cells(board)),
-        by_name,
-        allowed,
-        solution,
-        lambda placed: tuple((int(r), int(c)) for r, c in placed),
-        normalise,
+        set(board_cells(board)), by_name, allowed, solution, lambda placed: tuple((int(r), int(c)) for r, c in placed),
+        normalise
     )
 
 
 def _covers_once(
-    cells: set[Any],
-    by_name: dict[str, Any],
-    allowed: dict[str, set[Any]],
-    solution: Iterable[Placement],
-    convert: Callable[[Any], tuple[Any, ...]],
-    normal: Callable[[Any], Any],
+    cells: set[Any], by_name: dict[str, Any], allowed: dict[str, set[Any]], solution: Iterable[Placement],
+    convert: Callable[[Any], tuple[Any, ...]], normal: Callable[[Any], Any]
 ) -> bool:
     """The check of `is_tiling` and `is_lattice_tiling`: every placement a known piece within its count, its cells
     (``convert``-ed) distinct and, ``normal``-ised, an allowed orientation; no cell covered twice; all covered."""

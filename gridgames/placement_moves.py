@@ -129,17 +129,9 @@ class PieceMoves:
                             masks.append(sum(1 << (rr * board.width + cc) for rr, cc in placed))
         table = np.array(rows, dtype=np.int64).reshape(-1, 4)
         return cls(
-            board.height,
-            board.width,
-            names,
-            orientations,
-            on,
-            table[:, 0].copy(),
-            table[:, 1].copy(),
-            table[:, 2:].copy(),
-            tuple(masks),
-            _words(masks, board.height * board.width),
-            {row: i for i, row in enumerate(rows)},
+            board.height, board.width, names, orientations, on, table[:, 0].copy(), table[:, 1].copy(),
+            table[:, 2:].copy(), tuple(masks), _words(masks, board.height * board.width),
+            {row: i for i, row in enumerate(rows)}
         )
 
     def __repr__(self) -> str:

@@ -245,11 +245,8 @@ class _Probe:
     def _start(name: str, ep: EntryPoint) -> subprocess.Popen[bytes]:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         return subprocess.Popen(
-            [sys.executable, "-m", "gridgames._plugin_probe", json.dumps([[name, ep.value]])],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
+            [sys.executable, "-m", "gridgames._plugin_probe", json.dumps([[name, ep.value]])], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
         )
 
     def _fill(self) -> None:
@@ -292,9 +289,8 @@ class _Probe:
             child.process.wait(timeout=5)
             broken.append(
                 BrokenPlugin(
-                    child.name,
-                    _source(child.ep),
-                    f"its import ended the process (exit code {child.process.returncode})",
+                    child.name, _source(child.ep),
+                    f"its import ended the process (exit code {child.process.returncode})"
                 )
             )
             return True

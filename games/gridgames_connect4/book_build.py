@@ -237,16 +237,8 @@ def build_book(
         for part, at in zip(parts, np.cumsum([0] + [part.shape[0] for part in parts[:-1]]))
     ]
     header = CHECKPOINT_HEADER.pack(
-        CHECKPOINT_MAGIC,
-        CHECKPOINT_VERSION,
-        width,
-        height,
-        connect,
-        depth,
-        part_size,
-        len(parts),
-        leaves,
-        hashlib.sha256(keys[:leaves].tobytes()).digest(),
+        CHECKPOINT_MAGIC, CHECKPOINT_VERSION, width, height, connect, depth, part_size, len(parts), leaves,
+        hashlib.sha256(keys[:leaves].tobytes()).digest()
     )
     partial = checkpoint_path(out)
     scores = _read_checkpoint(partial, header, parts)
@@ -271,14 +263,10 @@ def build_book(
                     on_progress(done_count[0], leaves)
 
             result = run_parts(
-                _solve_bounded,
-                [bounded[i] for i in todo[first : first + window]],
-                jobs=jobs,
-                scheduler=scheduler,
-                shared=BookJob(width, height, connect, table_bits),
-                on_result=finished,
+                _solve_bounded, [bounded[i] for i in todo[first : first + window]], jobs=jobs, scheduler=scheduler,
+                shared=BookJob(width, height, connect, table_bits), on_result=finished,
                 preload=("gridgames_connect4.solver",),
-                describe=lambda part: f"{part[0].shape[0]} positions from key {int(part[0][0]):#x}",
+                describe=lambda part: f"{part[0].shape[0]} positions from key {int(part[0][0]):#x}"
             )
             reruns += result.reruns
             if result.partial:
@@ -428,12 +416,8 @@ class UpgradeReport:
 
 
 def upgrade_legacy(
-    source: str | os.PathLike[str],
-    out: str | os.PathLike[str] | None = None,
-    *,
-    samples: int = 32,
-    seed: int = 0,
-    table_bits: int | None = None,
+    source: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, samples: int = 32, seed: int = 0,
+    table_bits: int | None = None
 ) -> UpgradeReport:
     """Check a book of format 1 or 2 (whose checksum does not cover its header) and write it again in the current
     format.

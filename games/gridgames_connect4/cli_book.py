@@ -25,13 +25,7 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
     """A context giving ``on_progress(done, total)`` that drives a rich bar with the time left, on standard error."""
     from rich.console import Console
     from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
+        BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     )
 
     console = Console(file=sys.stderr)
@@ -39,14 +33,8 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
         yield lambda done, total: None
         return
     columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TaskProgressColumn(),
-        MofNCompleteColumn(),
-        TextColumn("positions"),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
+        TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), MofNCompleteColumn(),
+        TextColumn("positions"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn()
     )
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(description, total=None)
@@ -82,10 +70,8 @@ def make_book_app() -> typer.Typer:
         ),
         scheduler: str | None = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
         table_bits: int | None = typer.Option(
-            None,
-            "--table-bits",
-            parser=whole_number,
-            help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB).",
+            None, "--table-bits", parser=whole_number,
+            help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."
         ),
         bounds_from: Path | None = typer.Option(
             None,
@@ -124,16 +110,8 @@ def make_book_app() -> typer.Typer:
             typer.echo(f"Lower bounds from the depth-{bounds.depth} book {bounds.path}.", err=True)
         with build_progress(f"Book {width}x{height} depth {depth}") as on_progress:
             report = build_book(
-                width,
-                height,
-                connect,
-                depth,
-                out,
-                jobs=jobs if scheduler is None else None,
-                scheduler=scheduler,
-                table_bits=table_bits,
-                on_progress=on_progress,
-                bounds=bounds,
+                width, height, connect, depth, out, jobs=jobs if scheduler is None else None, scheduler=scheduler,
+                table_bits=table_bits, on_progress=on_progress, bounds=bounds
             )
         done = report.solved + report.resumed
         if report.partial:
@@ -243,17 +221,9 @@ def describe(book: Any) -> dict[str, Any]:
     plies = geometry.heights(book.keys).sum(axis=1)
     counts = np.bincount(plies, minlength=book.depth + 1) if len(book) else np.zeros(book.depth + 1, dtype=np.int64)
     return {
-        "format": book.version,
-        "width": book.width,
-        "height": book.height,
-        "connect": book.connect,
-        "depth": book.depth,
-        "entries": len(book),
-        "bytes": book.file_size,
-        "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())},
-        "wins": int((book.scores > 0).sum()),
-        "draws": int((book.scores == 0).sum()),
-        "losses": int((book.scores < 0).sum()),
-        "root": book.score([]) if geometry.cells else None,
-        "sha256": book.checksum.hex(),
+        "format": book.version, "width": book.width, "height": book.height, "connect": book.connect,
+        "depth": book.depth, "entries": len(book), "bytes": book.file_size,
+        "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())}, "wins": int((book.scores > 0).sum()),
+        "draws": int((book.scores == 0).sum()), "losses": int((book.scores < 0).sum()),
+        "root": book.score([]) if geometry.cells else None, "sha256": book.checksum.hex()
     }

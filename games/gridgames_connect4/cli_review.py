@@ -95,13 +95,8 @@ def run_review(game: Any, moves: Any, book: Any, start: int = 1, first: str = "r
     started = time.perf_counter()
     with ReviewProgress() as progress:
         report = review_game(
-            game,
-            moves,
-            book=book,
-            first=start,
-            on_progress=progress.update,
-            keep_partial=True,
-            colours=colour_names(first),
+            game, moves, book=book, first=start, on_progress=progress.update, keep_partial=True,
+            colours=colour_names(first)
         )
     return report, time.perf_counter() - started
 
@@ -133,10 +128,8 @@ def register(app: typer.Typer) -> None:
         book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
         start: int = typer.Option(
-            1,
-            "--from",
-            parser=whole_number,
-            help="Review from this move number on (the opening of a 7x6 game is slow without a book).",
+            1, "--from", parser=whole_number,
+            help="Review from this move number on (the opening of a 7x6 game is slow without a book)."
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
@@ -153,9 +146,7 @@ def register(app: typer.Typer) -> None:
             state, colour = saved.state, saved.first
             game = state.game
             for name, given, kept in (
-                ("width", width, game.width),
-                ("height", height, game.height),
-                ("connect", connect, game.connect),
+                ("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)
             ):
                 if given is not None and given != kept:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")

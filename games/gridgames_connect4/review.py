@@ -84,15 +84,9 @@ class MoveReview:
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form, with 1-based columns (``colours``: the colour of the first mover, then the other's)."""
         return {
-            "move": self.number,
-            "player": colours[self.player],
-            "column": self.column + 1,
-            "score": self.score,
-            "best": self.best,
-            "best_columns": [c + 1 for c in self.best_columns],
-            "columns": list(self.columns),
-            "mark": self.mark,
-            "change": self.change,
+            "move": self.number, "player": colours[self.player], "column": self.column + 1, "score": self.score,
+            "best": self.best, "best_columns": [c + 1 for c in self.best_columns], "columns": list(self.columns),
+            "mark": self.mark, "change": self.change
         }
 
 
@@ -140,16 +134,10 @@ class Review:
         """The JSON form: board, moves, result and every move's review."""
         game = self.game
         return {
-            "width": game.width,
-            "height": game.height,
-            "connect": game.connect,
-            "moves": game.join_notation(self.moves),
-            "result": self.result,
-            "reviews": [r.as_dict(self.colours) for r in self.reviews],
-            "from_book": self.from_book,
-            "partial": self.partial,
-            "stopped": self.stopped,
-            "not_reviewed": self.missing,
+            "width": game.width, "height": game.height, "connect": game.connect,
+            "moves": game.join_notation(self.moves), "result": self.result,
+            "reviews": [r.as_dict(self.colours) for r in self.reviews], "from_book": self.from_book,
+            "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing
         }
 
     def lines(self) -> list[str]:
@@ -214,16 +202,9 @@ def _solve_alone(solver: Solver, pos: PendingColumns, keep_going: Callable[[], b
 
 
 def review_game(
-    game: Connect4,
-    moves: Sequence[int],
-    *,
-    book: Book | None = None,
-    solver: Solver | None = None,
-    first: int = 1,
-    on_progress: Callable[[int, int], object] | None = None,
-    keep_going: Callable[[], bool] | None = None,
-    keep_partial: bool = False,
-    colours: Sequence[str] = PLAYER_NAMES,
+    game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None, first: int = 1,
+    on_progress: Callable[[int, int], object] | None = None, keep_going: Callable[[], bool] | None = None,
+    keep_partial: bool = False, colours: Sequence[str] = PLAYER_NAMES
 ) -> Review:
     """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers.
 
@@ -291,12 +272,8 @@ def review_game(
 
 
 def _solve_positions(
-    solver: Solver,
-    positions: dict[int, PendingColumns],
-    order: Sequence[int],
-    scored: dict[int, list[int | None]],
-    report: Callable[[], None],
-    keep_going: Callable[[], bool] | None,
+    solver: Solver, positions: dict[int, PendingColumns], order: Sequence[int], scored: dict[int, list[int | None]],
+    report: Callable[[], None], keep_going: Callable[[], bool] | None
 ) -> str | None:
     """Solve the positions in ``order`` into ``scored`` (batches, then one by one in slices); STOPPED or None."""
     size = 4  # positions in the next batch: doubled while batches stay short

@@ -183,16 +183,10 @@ def solve(
     pieces, starred = _unlimited_terms(pieces)
     if unlimited or starred:
         refused = {
-            "--limit": limit is not None,
-            "--jsonl": as_jsonl,
-            "--svg": svg is not None,
-            "--unique": unique,
-            "--mrv": mrv,
-            "--no-prune": not prune,
-            "--plain": plain,
-            "--jobs": jobs is not None,
+            "--limit": limit is not None, "--jsonl": as_jsonl, "--svg": svg is not None, "--unique": unique,
+            "--mrv": mrv, "--no-prune": not prune, "--plain": plain, "--jobs": jobs is not None,
             "--scheduler": scheduler is not None,
-            "--lattice": lattice is not None and lattice.strip().lower() != "square",
+            "--lattice": lattice is not None and lattice.strip().lower() != "square"
         }
         if any(refused.values()):
             raise fail(
@@ -227,17 +221,8 @@ def solve(
         return
     wanted = None if counting or (as_jsonl and limit is None) else (1 if limit is None else limit)
     _solve_list(
-        puzzle,
-        wanted,
-        unique=unique,
-        mrv=mrv,
-        prune=prune,
-        as_json=as_json,
-        as_jsonl=as_jsonl,
-        svg=svg,
-        counting=counting,
-        color=color,
-        method=method,
+        puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg,
+        counting=counting, color=color, method=method
     )
 
 
@@ -300,15 +285,8 @@ def _solve_unlimited(
     seconds = time.perf_counter() - started
     if as_json:
         out = {
-            "board": layout.name,
-            "pieces": [p.name for p in piece_set],
-            "unlimited": True,
-            "one_sided": one_sided,
-            "solutions": found,
-            "unique": False,
-            "seconds": round(seconds, 4),
-            "partial": False,
-            "method": "frontier",
+            "board": layout.name, "pieces": [p.name for p in piece_set], "unlimited": True, "one_sided": one_sided,
+            "solutions": found, "unique": False, "seconds": round(seconds, 4), "partial": False, "method": "frontier"
         }
         typer.echo(json.dumps(out))
     else:
@@ -316,12 +294,8 @@ def _solve_unlimited(
 
 
 def _lattice_puzzle(
-    lattice: str,
-    board: str | None,
-    board_file: Path | None,
-    pieces: str | None,
-    pieces_file: Path | None,
-    one_sided: bool,
+    lattice: str, board: str | None, board_file: Path | None, pieces: str | None, pieces_file: Path | None,
+    one_sided: bool
 ) -> LatticePuzzle:
     from gridgames.errors import ShapeError
 
@@ -361,15 +335,8 @@ def _check_parallel(jobs: str | None, scheduler: str | None, *, listing: bool) -
 
 
 def _solve_count_parallel(
-    puzzle: TilingPuzzle | LatticePuzzle,
-    *,
-    jobs: str | None,
-    scheduler: str | None,
-    unique: bool,
-    mrv: bool,
-    prune: bool,
-    as_json: bool,
-    method: str = "auto",
+    puzzle: TilingPuzzle | LatticePuzzle, *, jobs: str | None, scheduler: str | None, unique: bool, mrv: bool,
+    prune: bool, as_json: bool, method: str = "auto"
 ) -> None:
     """--count (and --json) with --jobs or --scheduler: count independent parts in parallel and add them up."""
     from gridgames.progress import search_progress_later
@@ -388,12 +355,8 @@ def _solve_count_parallel(
     else:
         typer.echo(
             _count_line(
-                puzzle,
-                result.count,
-                unique,
-                result.seconds,
-                result.partial,
-                _parts_note(result) if result.parts else "",
+                puzzle, result.count, unique, result.seconds, result.partial,
+                _parts_note(result) if result.parts else ""
             )
         )
     if result.partial:
@@ -401,18 +364,8 @@ def _solve_count_parallel(
 
 
 def _solve_list(
-    puzzle: TilingPuzzle | LatticePuzzle,
-    wanted: int | None,
-    *,
-    unique: bool,
-    mrv: bool,
-    prune: bool,
-    as_json: bool,
-    as_jsonl: bool,
-    svg: Path | None,
-    counting: bool,
-    color: bool | None,
-    method: str = "auto",
+    puzzle: TilingPuzzle | LatticePuzzle, wanted: int | None, *, unique: bool, mrv: bool, prune: bool, as_json: bool,
+    as_jsonl: bool, svg: Path | None, counting: bool, color: bool | None, method: str = "auto"
 ) -> None:
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
     palette = render.Palette.for_pieces(puzzle.pieces.names)

@@ -21,10 +21,9 @@ class PentominoWeb:
         """The preset boards, each with its usual pieces."""
         return [
             {
-                "name": name,
-                "description": description,
+                "name": name, "description": description,
                 "options": {"board": name, "pieces": _PIECES_OF.get(name, DEFAULT_PIECES)},
-                "board_text": Board.preset(name).to_text(),
+                "board_text": Board.preset(name).to_text()
             }
             for name, (description, _) in PRESETS.items()
         ]

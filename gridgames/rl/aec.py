@@ -32,14 +32,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from gridgames.rl.core import (
-    RENDER_MODES,
-    Observer,
-    check_render_mode,
-    check_reward,
-    final_reward,
-    load_turn_based,
-    render,
-    start_state,
+    RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
 )
 from gridgames.rl.judge import Judge
 
@@ -128,8 +121,7 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[self.state.current_player]
             if self.judge is not None:
                 self.infos[self.agent_selection] = {
-                    **self.infos[self.agent_selection],
-                    "score": self.judge.score(self.state),
+                    **self.infos[self.agent_selection], "score": self.judge.score(self.state)
                 }
         self._accumulate_rewards()
         if outcome is not None:

@@ -33,14 +33,7 @@ from gymnasium import spaces
 from gridgames.errors import OptionError
 from gridgames.game import Game, Player, State
 from gridgames.rl.core import (
-    RENDER_MODES,
-    Observer,
-    check_render_mode,
-    check_reward,
-    final_reward,
-    load_turn_based,
-    render,
-    start_state,
+    RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
 )
 from gridgames.rl.judge import Judge
 
@@ -167,9 +160,8 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def render(self) -> str | np.ndarray | None:
         """The position as text (``ansi``) or RGB pixels (``rgb_array``); None without a render mode."""
         return render(
-            self.state,
-            self.render_mode,
-            ["agent" if s == self.seat else "computer" for s in range(self.game.info.num_players)],
+            self.state, self.render_mode,
+            ["agent" if s == self.seat else "computer" for s in range(self.game.info.num_players)]
         )
 
     def close(self) -> None:
@@ -190,14 +182,8 @@ def gym_env(
     """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent``
     (``reward``: "outcome" or "margin")."""
     return GridGamesGymEnv(
-        game_name,
-        opponent,
-        seat,
-        render_mode=render_mode,
-        judge=judge,
-        judge_table_bits=judge_table_bits,
-        reward=reward,
-        **options,
+        game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits,
+        reward=reward, **options
     )
 
 

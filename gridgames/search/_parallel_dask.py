@@ -20,16 +20,8 @@ from urllib.parse import urlsplit
 from gridgames.errors import GridGamesError, PartError
 from gridgames.search._workers import Terminated, sigterm_as_interrupt
 from gridgames.search._parts import (
-    DASK_MIN_TASKS,
-    DASK_MISSING,
-    DASK_TASKS_PER_THREAD,
-    UNSHARED,
-    PartsResult,
-    _batch_failed,
-    _PartFailure,
-    _run_batch,
-    batches,
-    require_dask,
+    DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, _run_batch,
+    batches, require_dask
 )
 
 R = TypeVar("R")

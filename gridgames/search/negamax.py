@@ -278,12 +278,8 @@ class NegamaxPlayer:
     def choose(self, state: State) -> Move:
         """The best move found within the budget; `note` describes the search."""
         self.last = search(
-            state,
-            seconds=self.seconds,
-            max_depth=self.max_depth,
-            max_nodes=self.max_nodes,
-            noise=self.noise,
-            rng=self.rng,
+            state, seconds=self.seconds, max_depth=self.max_depth, max_nodes=self.max_nodes, noise=self.noise,
+            rng=self.rng
         )
         self.note = self.last.describe()
         return self.last.move

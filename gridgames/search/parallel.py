@@ -49,15 +49,8 @@ import attrs
 
 from gridgames.errors import OptionError, PartError
 from gridgames.search._parts import (
-    DASK_MIN_TASKS,
-    DASK_MISSING,
-    DASK_TASKS_PER_THREAD,
-    UNSHARED,
-    PartsResult,
-    _batch_failed,
-    _PartFailure,
-    batches,
-    require_dask,
+    DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, batches,
+    require_dask
 )
 from gridgames.search._workers import (
     Beats,
@@ -72,20 +65,9 @@ from gridgames.search._workers import (
 )
 
 __all__ = [
-    "DASK_MIN_TASKS",
-    "DASK_MISSING",
-    "DASK_TASKS_PER_THREAD",
-    "LOCAL_TASKS_PER_WORKER",
-    "MAX_JOBS",
-    "UNSHARED",
-    "WATCHDOG_TICK",
-    "PartsResult",
-    "batches",
-    "check_scheduler",
-    "require_dask",
-    "resolve_jobs",
-    "run_parts",
-    "start_method",
+    "DASK_MIN_TASKS", "DASK_MISSING", "DASK_TASKS_PER_THREAD", "LOCAL_TASKS_PER_WORKER", "MAX_JOBS", "UNSHARED",
+    "WATCHDOG_TICK", "PartsResult", "batches", "check_scheduler", "require_dask", "resolve_jobs", "run_parts",
+    "start_method"
 ]
 
 P = TypeVar("P")
@@ -217,11 +199,8 @@ def _failed(index: int, part: Any, describe: Callable[[Any], str], error: BaseEx
 
 
 def _run_here(
-    fn: Callable[..., R],
-    parts: Sequence[P],
-    shared: Any,
-    on_result: Callable[[int, R], None] | None,
-    describe: Callable[[P], str],
+    fn: Callable[..., R], parts: Sequence[P], shared: Any, on_result: Callable[[int, R], None] | None,
+    describe: Callable[[P], str]
 ) -> PartsResult[R]:
     results: list[R | None] = [None] * len(parts)
     done = [False] * len(parts)

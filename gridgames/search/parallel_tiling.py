@@ -139,28 +139,12 @@ def count_parallel(
             on_progress(finished[0], int(finished[1]))
 
     outcome: PartsResult[PartCount] = run_parts(
-        count_one,
-        parts,
-        shared=(problem, options),
-        jobs=workers,
-        scheduler=scheduler,
-        on_result=on_result,
-        describe=lambda part: describe_part(problem, part, unique, method),
-        start=start,
-        preload=(WARM_UP,),
+        count_one, parts, shared=(problem, options), jobs=workers, scheduler=scheduler, on_result=on_result,
+        describe=lambda part: describe_part(problem, part, unique, method), start=start, preload=(WARM_UP,)
     )
     done = outcome.finished_results()
     return ParallelCount(
-        sum(r.count for r in done),
-        outcome.partial,
-        unique is not False,
-        time.perf_counter() - began,
-        sum(r.nodes for r in done),
-        how.method,
-        len(parts),
-        outcome.finished,
-        outcome.reruns,
-        workers=0 if scheduler else outcome.workers,
-        scheduler=scheduler or None,
-        note=outcome.note,
+        sum(r.count for r in done), outcome.partial, unique is not False, time.perf_counter() - began,
+        sum(r.nodes for r in done), how.method, len(parts), outcome.finished, outcome.reruns,
+        workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note
     )

@@ -384,9 +384,8 @@ class ExactCoverPuzzle(Puzzle):
         labels: tuple[Placement, ...] = problem.labels
         try:
             compiled = general_problem(
-                problem.num_primary,
-                problem.num_secondary,
-                ((p.piece, items) for p, items in zip(labels, problem.options)),
+                problem.num_primary, problem.num_secondary,
+                ((p.piece, items) for p, items in zip(labels, problem.options))
             )
         except PuzzleError:  # two candidates of one name on the same items: the kernel would merge them
             return None
@@ -436,12 +435,8 @@ class ExactCoverPuzzle(Puzzle):
         return kernel
 
     def solutions(
-        self,
-        *,
-        limit: int | None = None,
-        unique: bool = False,
-        on_progress: ProgressCallback | None = None,
-        engine: str | None = None,
+        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None,
+        engine: str | None = None
     ) -> Iterator[Solution]:
         """Solutions, lazily (one per symmetry class when ``unique``), at most ``limit`` of them."""
         if limit is not None and limit <= 0:
@@ -455,11 +450,8 @@ class ExactCoverPuzzle(Puzzle):
         if kernel is not None:
             own = check and self._kernel_counts_unique(kernel)
             stream = tiling_engine.solve(
-                kernel.problem,
-                limit=limit if own or not check else None,
-                unique="canonical" if own else False,
-                prune=kernel.geometric,
-                on_progress=on_progress,
+                kernel.problem, limit=limit if own or not check else None, unique="canonical" if own else False,
+                prune=kernel.geometric, on_progress=on_progress
             )
             try:
                 for solution in stream:
@@ -508,22 +500,14 @@ class ExactCoverPuzzle(Puzzle):
                 kernel.problem, unique="canonical" if check else False, prune=kernel.geometric, on_progress=on_progress
             )
             return CountResult(
-                result.count,
-                partial=result.partial,
-                unique=unique,
-                seconds=result.seconds,
-                nodes=result.nodes,
-                method=f"{method}; {name}",
+                result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes,
+                method=f"{method}; {name}"
             )
         if kernel is None and not check:
             result = self.exact_cover().count(on_progress=on_progress)
             return CountResult(
-                result.count,
-                partial=result.partial,
-                unique=unique,
-                seconds=result.seconds,
-                nodes=result.nodes,
-                method=f"{method}; {name}",
+                result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes,
+                method=f"{method}; {name}"
             )
         started = time.perf_counter()
         found = 0
@@ -555,21 +539,13 @@ class ExactCoverPuzzle(Puzzle):
         if kernel is not None and stream is not None:
             stream.close()
         return CountResult(
-            found,
-            partial=partial,
-            unique=True,
-            seconds=time.perf_counter() - started,
-            nodes=stream.nodes if stream else 0,
-            method=f"{method}; {name}",
+            found, partial=partial, unique=True, seconds=time.perf_counter() - started,
+            nodes=stream.nodes if stream else 0, method=f"{method}; {name}"
         )
 
     def count_parallel(
-        self,
-        *,
-        jobs: int | str | None = 1,
-        scheduler: str | None = None,
-        unique: bool = False,
-        on_progress: ProgressCallback | None = None,
+        self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
+        on_progress: ProgressCallback | None = None
     ) -> Any:
         """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (on the bitmask kernel); a
         `ParallelCount`."""
@@ -589,12 +565,8 @@ class ExactCoverPuzzle(Puzzle):
         from gridgames.search.parallel_tiling import count_parallel
 
         return count_parallel(
-            kernel.problem,
-            jobs=jobs,
-            scheduler=scheduler,
-            unique="canonical" if check else False,
-            prune=kernel.geometric,
-            on_progress=on_progress,
+            kernel.problem, jobs=jobs, scheduler=scheduler, unique="canonical" if check else False,
+            prune=kernel.geometric, on_progress=on_progress
         )
 
     def is_solution(self, solution: Solution) -> bool:

@@ -87,13 +87,8 @@ def _submit(state: ServerState, session: Session, kind: str, start: Callable[[],
 
 
 def _replace(
-    state: ServerState,
-    session: Session,
-    store: dict[str, Any],
-    spec: GameSpec,
-    item: Any,
-    view: Callable[[], dict[str, Any]],
-    status: int = 200,
+    state: ServerState, session: Session, store: dict[str, Any], spec: GameSpec, item: Any,
+    view: Callable[[], dict[str, Any]], status: int = 200
 ) -> Response:
     """Put a new game or puzzle in the session in place of its old one (whose jobs are cancelled) and show it."""
     with session.lock:
@@ -144,9 +139,8 @@ async def play_save(request: Request) -> Response:
     with session.lock:
         text = plays.save_text(_current(session, spec), hooks)
     return Response(
-        text,
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'},
+        text, media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'}
     )
 
 
@@ -211,9 +205,8 @@ async def puzzle_svg(request: Request) -> Response:
     with session.lock:
         svg = puzzles.solution_svg(_run(session, spec), number)
     return Response(
-        svg,
-        media_type="image/svg+xml",
-        headers={"Content-Disposition": f'attachment; filename="{spec.name}-{number}.svg"'},
+        svg, media_type="image/svg+xml",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-{number}.svg"'}
     )
 
 
@@ -222,9 +215,8 @@ async def puzzle_json(request: Request) -> Response:
     with session.lock:
         text = puzzles.export_json(_run(session, spec))
     return Response(
-        text,
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'},
+        text, media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'}
     )
 
 

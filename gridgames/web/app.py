@@ -50,10 +50,8 @@ TOKEN_HEADER = "x-gridgames-token"
 
 STATIC = files("gridgames.web") / "static"
 SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'",
+    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'"
 }
 
 
@@ -124,10 +122,8 @@ async def status(request: Request) -> Response:
     state = server_state(request)
     return json_response(
         {
-            "sessions": len(state.sessions),
-            "expired": state.sessions.expired,
-            "jobs": state.jobs.stats(),
-            "limits": attrs.asdict(state.config, filter=lambda field, _: field.name != "token"),
+            "sessions": len(state.sessions), "expired": state.sessions.expired, "jobs": state.jobs.stats(),
+            "limits": attrs.asdict(state.config, filter=lambda field, _: field.name != "token")
         }
     )
 

@@ -102,11 +102,9 @@ class Job:
     def view(self) -> dict[str, Any]:
         """The job as the page polls it."""
         data: dict[str, Any] = {
-            "id": self.id,
-            "kind": self.kind,
-            "status": self.status,
+            "id": self.id, "kind": self.kind, "status": self.status,
             "progress": {"fraction": self.budget.fraction, "found": self.budget.found, "text": self.budget.text},
-            "seconds": round(time.monotonic() - self.budget.started, 3),
+            "seconds": round(time.monotonic() - self.budget.started, 3)
         }
         if self.status in ("done", "cancelled") and self.result is not None:  # a cancelled count keeps what it found
             data["result"] = self.result
@@ -137,12 +135,8 @@ class JobPool:
         self.completed = 0
 
     def submit(
-        self,
-        session: str,
-        kind: str,
-        work: Callable[[Budget], Any],
-        budget: Budget,
-        on_done: Callable[[Job], None] | None = None,
+        self, session: str, kind: str, work: Callable[[Budget], Any], budget: Budget,
+        on_done: Callable[[Job], None] | None = None
     ) -> Job:
         """Start ``work(budget)`` for a session; `ServerBusyError` when ``max_jobs`` are already waiting or running."""
         self.sweep()
@@ -223,11 +217,8 @@ class JobPool:
         """Jobs known, active and running, and completed so far."""
         with self._lock:
             return {
-                "jobs": len(self._jobs),
-                "active": sum(j.active for j in self._jobs.values()),
-                "running": self.running,
-                "completed": self.completed,
-                "workers": self.workers,
+                "jobs": len(self._jobs), "active": sum(j.active for j in self._jobs.values()), "running": self.running,
+                "completed": self.completed, "workers": self.workers
             }
 
     def shutdown(self) -> None:

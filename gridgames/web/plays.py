@@ -25,17 +25,8 @@ from gridgames.web.sessions import Play
 from gridgames.web.validate import WebError, integer, number, option_values, text
 
 __all__ = [
-    "computer_work",
-    "load_play",
-    "new_play",
-    "play_move",
-    "redo",
-    "review_work",
-    "save_text",
-    "scores_work",
-    "seat_kinds",
-    "undo",
-    "view",
+    "computer_work", "load_play", "new_play", "play_move", "redo", "review_work", "save_text", "scores_work",
+    "seat_kinds", "undo", "view"
 ]
 
 DEFAULT_THINK = 2.0
@@ -83,14 +74,8 @@ def new_play(spec: GameSpec, data: dict[str, Any]) -> Play:
     seed = integer(data, "seed", None, 0, 2**63)
     think = number(data, "think", DEFAULT_THINK, 0.05, MAX_THINK)
     return Play(
-        spec.name,
-        game,
-        game.new_state(),
-        _seats(game, data.get("seats")),
-        think,
-        random.Random(seed),
-        options,
-        seed=seed,
+        spec.name, game, game.new_state(), _seats(game, data.get("seats")), think, random.Random(seed), options,
+        seed=seed
     )
 
 
@@ -177,9 +162,8 @@ def _pieces(state: State) -> dict[str, Any] | None:
     playable = {moves.piece_index(m) for m in state.legal_moves()}
     pieces = [
         {
-            "name": name,
-            "orientations": [[list(cell) for cell in cells] for cells in moves.orientations[i]],
-            "playable": i in playable,
+            "name": name, "orientations": [[list(cell) for cell in cells] for cells in moves.orientations[i]],
+            "playable": i in playable
         }
         for i, name in enumerate(moves.names)
     ]
@@ -216,11 +200,8 @@ def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     )
     scores = None if outcome.scores is None else [float(s) for s in outcome.scores]
     return {
-        "winner": outcome.winner,
-        "reason": outcome.reason,
-        "text": line,
-        "cells": [list(c) for c in outcome.cells],
-        "scores": scores,
+        "winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells],
+        "scores": scores
     }
 
 

@@ -19,20 +19,8 @@ from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
 __all__ = [
-    "MAX_CELLS",
-    "MAX_COPIES",
-    "MAX_KEPT",
-    "MAX_SETUP",
-    "KEPT_CELLS",
-    "MAX_SIDE",
-    "check_size",
-    "kept_limit",
-    "count_work",
-    "export_json",
-    "list_work",
-    "new_run",
-    "solution_view",
-    "view",
+    "MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "KEPT_CELLS", "MAX_SIDE", "check_size", "kept_limit",
+    "count_work", "export_json", "list_work", "new_run", "solution_view", "view"
 ]
 
 MAX_KEPT = 2000
@@ -118,14 +106,9 @@ def _describe(puzzle: Puzzle) -> str:
 def view(run: PuzzleRun) -> dict[str, Any]:
     """What the page shows of a puzzle: its description, the empty board, the solutions listed, the last count."""
     return {
-        "game": run.name,
-        "source": run.source,
-        "describe": _describe(run.puzzle),
-        "board_svg": run.puzzle.svg(()),
-        "listed": run.first + len(run.solutions),
-        "kept_from": run.first,
-        "exhausted": run.exhausted,
-        "count": run.count,
+        "game": run.name, "source": run.source, "describe": _describe(run.puzzle), "board_svg": run.puzzle.svg(()),
+        "listed": run.first + len(run.solutions), "kept_from": run.first, "exhausted": run.exhausted,
+        "count": run.count
     }
 
 
@@ -202,11 +185,8 @@ def count_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, An
 
         result = run.puzzle.count(unique=unique, on_progress=progress)
         return {
-            "count": result.count,
-            "partial": bool(result.partial or budget.stopped),
-            "unique": unique,
-            "seconds": round(result.seconds, 3),
-            "stopped": budget.stopped,
+            "count": result.count, "partial": bool(result.partial or budget.stopped), "unique": unique,
+            "seconds": round(result.seconds, 3), "stopped": budget.stopped
         }
 
     def done(job: Job) -> None:
@@ -228,11 +208,10 @@ def solution_view(run: PuzzleRun, number: int) -> dict[str, Any]:
     """Solution ``number`` (1 first): its SVG, text and placements."""
     solution = _solution(run, number)
     return {
-        "number": number,
-        "svg": run.puzzle.svg(solution, title=f"solution {number}"),
+        "number": number, "svg": run.puzzle.svg(solution, title=f"solution {number}"),
         "text": run.puzzle.to_text(solution),
         "placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in solution],
-        "valid": run.puzzle.is_solution(solution),
+        "valid": run.puzzle.is_solution(solution)
     }
 
 
@@ -244,11 +223,8 @@ def solution_svg(run: PuzzleRun, number: int) -> str:
 def export_json(run: PuzzleRun) -> str:
     """The puzzle and its kept solutions as JSON (placements as piece names and cells)."""
     data = {
-        "game": run.name,
-        "puzzle": _describe(run.puzzle),
-        "source": run.source,
-        "first": run.first + 1,
+        "game": run.name, "puzzle": _describe(run.puzzle), "source": run.source, "first": run.first + 1,
         "solutions": [[{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in s] for s in run.solutions],
-        "count": run.count,
+        "count": run.count
     }
     return json.dumps(data, indent=1) + "\n"

@@ -24,14 +24,8 @@ def is_loopback(host: str) -> bool:
 
 
 def serve(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    *,
-    open_browser: bool = False,
-    workers: int = 2,
-    job_seconds: float = 60.0,
-    max_sessions: int = 256,
-    say: Callable[[str], None] = print,
+    host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False, workers: int = 2,
+    job_seconds: float = 60.0, max_sessions: int = 256, say: Callable[[str], None] = print
 ) -> None:
     """Serve every installed game's page at http://HOST:PORT/ until Ctrl-C (says where, and whether only this machine
     can reach it)."""

@@ -89,14 +89,8 @@ class SessionStore:
     """At most ``max_sessions`` sessions and ``per_client`` per client; only empty or idle sessions are evicted."""
 
     def __init__(
-        self,
-        max_sessions: int = 256,
-        idle_seconds: float = 3600.0,
-        on_expire: Callable[[str], None] | None = None,
-        *,
-        per_client: int = 64,
-        evict_seconds: float = 60.0,
-        kept_cells: int = KEPT_CELLS_TOTAL,
+        self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None, *,
+        per_client: int = 64, evict_seconds: float = 60.0, kept_cells: int = KEPT_CELLS_TOTAL
     ) -> None:
         self.max_sessions = max_sessions
         self.kept_cells = kept_cells

@@ -176,11 +176,8 @@ def test_seats_are_named_from_the_players_names_unless_a_name_cannot_be_an_optio
     from gridgames.game import GameKind, GameSpec, Option
 
     spec = GameSpec(
-        name="toy",
-        summary="Toy: a game",
-        kind=GameKind.TURN_BASED,
-        create=lambda: None,
-        options=(Option("size", int, 3, "side"),),
+        name="toy", summary="Toy: a game", kind=GameKind.TURN_BASED, create=lambda: None,
+        options=(Option("size", int, 3, "side"),)
     )
     assert seat_flags(spec, ("Vertical", "Horizontal")) == [["--vertical", "--first"], ["--horizontal", "--second"]]
     assert seat_flags(spec, ("Size", "1st")) == [["--first"], ["--second"]]  # clashes with --size; not a name

@@ -39,13 +39,8 @@ def test_the_import_scan_sees_lazy_imports(tmp_path: Path) -> None:
 
 
 BOARD_LAYER = {
-    "gridgames.errors",
-    "gridgames.grid",
-    "gridgames.lattices",
-    "gridgames.shapes",
-    "gridgames.files",
-    "gridgames.placement_moves",
-    "gridgames.parsing",
+    "gridgames.errors", "gridgames.grid", "gridgames.lattices", "gridgames.shapes", "gridgames.files",
+    "gridgames.placement_moves", "gridgames.parsing"
 }
 """The board-and-files layer: its modules import gridgames' modules of this layer only (not the protocol or above)."""
 

@@ -251,8 +251,7 @@ def test_save_then_load_resumes_with_the_same_seats_position_think_and_seed(tmp_
     again = tmp_path / "again.json"
     _play(["--load", str(path)], f"s {again}\nq\n")
     assert json.loads(again.read_text())["moves"] == moves and json.loads(again.read_text())["seats"] == [
-        "human",
-        "random",
+        "human", "random"
     ]
 
 
@@ -367,13 +366,8 @@ def test_connect4_version_1_files_still_load(tmp_path: Path) -> None:
     path.write_text(
         json.dumps(
             {
-                "format": "gridgames-connect4",
-                "version": 1,
-                "width": 7,
-                "height": 6,
-                "connect": 4,
-                "first": "red",
-                "moves": "44",
+                "format": "gridgames-connect4", "version": 1, "width": 7, "height": 6, "connect": 4, "first": "red",
+                "moves": "44"
             }
         )
     )

@@ -18,8 +18,7 @@ COUNT = ["solve", "pentomino", "--board", "3x5", "--pieces", "L,P,U", "--count"]
     ("args", "needle"),
     [
         (
-            [*COUNT, "--jobs", "99999999999999999999"],
-            "--jobs must be at most",
+            [*COUNT, "--jobs", "99999999999999999999"], "--jobs must be at most"
         ),  # case 5: was an OverflowError traceback
         ([*COUNT, "--jobs", "1000"], f"--jobs must be at most {MAX_JOBS}"),
         ([*COUNT, "--jobs", ""], "--jobs must be a whole number"),  # case 12: ran silently in one process

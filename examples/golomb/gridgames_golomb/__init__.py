@@ -255,10 +255,8 @@ SPEC = GameSpec(
         Option("width", int, 8, "number of columns (1-26)"),
         Option("height", int, 8, "number of rows (1-26)"),
         Option(
-            "pieces",
-            str,
-            "pentominoes",
-            "the shared pieces: a set name, optionally ':' and names to keep (pentominoes:I,L,X)",
+            "pieces", str, "pentominoes",
+            "the shared pieces: a set name, optionally ':' and names to keep (pentominoes:I,L,X)"
         ),
     ),
     doc=__doc__ or "",

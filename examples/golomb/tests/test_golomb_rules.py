@@ -53,11 +53,8 @@ def _naive_first_player_wins(width: int, height: int, names: tuple[str, ...]) ->
 @pytest.mark.parametrize(
     ("width", "height", "names"),
     [
-        (5, 1, ("I", "L")),
-        (5, 2, ("I", "L", "P", "U")),
-        (4, 4, ("L", "P", "T", "X")),
-        (5, 3, ("I", "L", "P", "V", "X")),
-        (4, 5, ("F", "N", "W", "Y")),
+        (5, 1, ("I", "L")), (5, 2, ("I", "L", "P", "U")), (4, 4, ("L", "P", "T", "X")),
+        (5, 3, ("I", "L", "P", "V", "X")), (4, 5, ("F", "N", "W", "Y"))
     ],
 )
 def test_exact_search_agrees_with_a_naive_minimax_on_small_boards(
@@ -163,11 +160,8 @@ def test_the_planes_show_both_players_cells_and_the_unused_pieces() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"width": 0}, "width"),
-        ({"height": 27}, "height"),
-        ({"pieces": "heptagons"}, "unknown piece set"),
-        ({"pieces": "pentominoes:I,Q"}, "no piece 'Q'"),
-        ({"width": 2, "height": 2}, "no piece of pentominoes fits"),
+        ({"width": 0}, "width"), ({"height": 27}, "height"), ({"pieces": "heptagons"}, "unknown piece set"),
+        ({"pieces": "pentominoes:I,Q"}, "no piece 'Q'"), ({"width": 2, "height": 2}, "no piece of pentominoes fits")
     ],
 )
 def test_impossible_options_are_refused(options: dict[str, object], message: str) -> None:

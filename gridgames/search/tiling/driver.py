@@ -94,17 +94,8 @@ class Search:
     """One resumable search: the kernel's tables and state, and the calls that advance them."""
 
     def __init__(
-        self,
-        prep: Prepared,
-        *,
-        mrv: bool,
-        prune: bool,
-        prefix: Sequence[int],
-        target: int,
-        store: bool,
-        buffer: int,
-        multiword: bool = False,
-        orbits: bool = False,
+        self, prep: Prepared, *, mrv: bool, prune: bool, prefix: Sequence[int], target: int, store: bool, buffer: int,
+        multiword: bool = False, orbits: bool = False
     ) -> None:
         problem = prep.problem
         self.problem = problem
@@ -143,17 +134,9 @@ class Search:
         scalars[K.PRIMARY] = int(problem.exact)
         scalars[K.ORBITS] = int(orbits)
         self.state = SearchState(
-            scalars,
-            occ,
-            rem,
-            beg,
-            pos,
-            lim,
-            chosen,
-            np.ones(depths + 2, dtype=np.float64),
-            np.zeros((rows, depths + 1), dtype=np.int32),
-            np.zeros(rows, dtype=np.int32),
-            np.zeros(rows, dtype=np.float64),
+            scalars, occ, rem, beg, pos, lim, chosen, np.ones(depths + 2, dtype=np.float64),
+            np.zeros((rows, depths + 1), dtype=np.int32), np.zeros(rows, dtype=np.int32),
+            np.zeros(rows, dtype=np.float64)
         )
         self.seconds = 0.0
         if problem.exact and not colour_feasible(problem, rem, prefix):
@@ -163,32 +146,17 @@ class Search:
         if arrays is not None:
             if mrv:
                 entries = (
-                    problem.column_start,
-                    arrays.mrv_mask,
-                    arrays.mrv_piece,
-                    arrays.mrv_run_end,
-                    arrays.mrv_option,
+                    problem.column_start, arrays.mrv_mask, arrays.mrv_piece, arrays.mrv_run_end, arrays.mrv_option
                 )
             else:
                 entries = (
-                    arrays.blank_start,
-                    arrays.blank_mask,
-                    arrays.blank_piece,
-                    arrays.blank_run_end,
-                    arrays.blank_option,
+                    arrays.blank_start, arrays.blank_mask, arrays.blank_piece, arrays.blank_run_end,
+                    arrays.blank_option
                 )
             self.tables = OneWordTables(
-                *entries,
-                arrays.probe_bits,
-                arrays.late,
-                arrays.option_mask,
-                problem.option_piece,
-                arrays.option_border,
-                arrays.neighbours,
-                problem.sizes,
-                arrays.region_sizes,
-                problem.option_cell_rows,
-                prep.perms,
+                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece,
+                arrays.option_border, arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows,
+                prep.perms
             )
             self.kernel: ModuleType = kernel_one_word
         else:
@@ -197,20 +165,9 @@ class Search:
             else:
                 candidates, run_end = np.arange(problem.n_options, dtype=np.int32), problem.run_end
             self.tables = MultiWordTables(
-                problem.option_masks,
-                problem.first_word,
-                problem.last_word,
-                problem.option_piece,
-                candidates,
-                run_end,
-                problem.anchor_start,
-                problem.column_start,
-                problem.deadline_piece,
-                problem.deadline_anchor,
-                problem.neighbour_list,
-                problem.sizes,
-                problem.option_cell_rows,
-                prep.perms,
+                problem.option_masks, problem.first_word, problem.last_word, problem.option_piece, candidates, run_end,
+                problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
+                problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms
             )
             self.kernel = kernel_multi_word
 
@@ -336,17 +293,9 @@ class SolutionStream(Iterator[Solution]):
 
 
 def solve(
-    problem: TilingProblem,
-    *,
-    limit: int | None = None,
-    mrv: bool = False,
-    prune: bool = True,
-    unique: Unique = False,
-    start: Part | Sequence[int] | Sequence[Placement] | None = None,
-    on_progress: Progress | None = None,
-    buffer: int = 1024,
-    multiword: bool = False,
-    method: str = "auto",
+    problem: TilingProblem, *, limit: int | None = None, mrv: bool = False, prune: bool = True, unique: Unique = False,
+    start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
+    buffer: int = 1024, multiword: bool = False, method: str = "auto"
 ) -> SolutionStream | OrbitStream:
     """Stream the solutions (up to ``limit``; one per symmetry class when ``unique``), resumably.
 
@@ -366,15 +315,9 @@ def solve(
 
 
 def count(
-    problem: TilingProblem,
-    *,
-    mrv: bool = False,
-    prune: bool = True,
-    unique: Unique = False,
-    start: Part | Sequence[int] | Sequence[Placement] | None = None,
-    on_progress: Progress | None = None,
-    multiword: bool = False,
-    method: str = "auto",
+    problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
+    start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
+    multiword: bool = False, method: str = "auto"
 ) -> CountResult:
     """Count the solutions (up to symmetry when ``unique``); a Ctrl-C returns the partial count flagged partial.
 
@@ -400,14 +343,8 @@ def count(
         spent = (time.perf_counter() - cpu, 0)
         if isinstance(pre, Preplaced):
             found = _count_preplaced(
-                searched,
-                pre,
-                mrv=mrv,
-                prune=prune,
-                on_progress=on_progress,
-                multiword=multiword,
-                spent=spent,
-                distinct=unique is True,
+                searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent,
+                distinct=unique is True
             )
             return (
                 found
@@ -419,14 +356,8 @@ def count(
     elif method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
         quick = Search(
-            plan(problem, False, "search").prep,
-            mrv=mrv,
-            prune=prune,
-            prefix=(),
-            target=-1,
-            store=False,
-            buffer=0,
-            multiword=multiword,
+            plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0,
+            multiword=multiword
         )
         try:
             quick.step(PLAIN_FIRST)
@@ -447,25 +378,14 @@ def count(
     else:
         prefix = _prefix(prep, start)
         search = Search(
-            prep,
-            mrv=mrv,
-            prune=prune,
-            prefix=prefix,
-            target=-1,
-            store=False,
-            buffer=0,
-            multiword=multiword,
-            orbits=how.weighted,
+            prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword,
+            orbits=how.weighted
         )
     report = None if on_progress is None else lambda: on_progress(search.fraction(), search.solutions * how.factor)
     partial = _run_to_the_end(search, NodeBudget(first=1 << 14), report)
     return CountResult(
-        search.solutions * how.factor,
-        partial=partial or not search.done,
-        unique=unique is not False,
-        seconds=search.seconds + spent[0],
-        nodes=search.nodes + spent[1],
-        method=how.method,
+        search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
+        seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method
     )
 
 
@@ -494,13 +414,8 @@ def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | 
     if root_options.size == 0:
         return 0.0, 0.0
     mean, error = kernel_one_word.estimate(
-        search.tables,
-        search.start_occupancy[0],
-        search.start_copies,
-        root_options,
-        int(search.state.scalars[K.CAP]),
-        paths,
-        PROBE_SEED if seed is None else seed,
+        search.tables, search.start_occupancy[0], search.start_copies, root_options, int(search.state.scalars[K.CAP]),
+        paths, PROBE_SEED if seed is None else seed
     )
     return float(mean), float(error)
 
@@ -608,10 +523,8 @@ def _choose(problem: TilingProblem, root: Search, plain: float) -> Preplaced | N
 
 
 def _run_to_the_end(
-    search: Search,
-    budget: NodeBudget,
-    report: Callable[[], None] | None,
-    roots: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+    search: Search, budget: NodeBudget, report: Callable[[], None] | None,
+    roots: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 ) -> bool:
     """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it.
 
@@ -635,15 +548,8 @@ def _run_to_the_end(
 
 
 def _count_preplaced(
-    problem: TilingProblem,
-    pre: Preplaced,
-    *,
-    mrv: bool,
-    prune: bool,
-    on_progress: Progress | None,
-    multiword: bool,
-    spent: tuple[float, int],
-    distinct: bool = False,
+    problem: TilingProblem, pre: Preplaced, *, mrv: bool, prune: bool, on_progress: Progress | None, multiword: bool,
+    spent: tuple[float, int], distinct: bool = False
 ) -> CountResult:
     """All tilings as |G| x the sum of the counts with the free piece on each orbit representative; with ``distinct``,
     the tilings up to symmetry as that sum (every orbit is full and has one tiling with the piece on a representative).
@@ -692,23 +598,14 @@ def _count_preplaced(
         method = f"distinct by orbits: {name} pre-placed at {k} placements, one per orbit"
         return CountResult(found, partial=partial, unique=True, seconds=seconds, nodes=nodes, method=method)
     return CountResult(
-        found * factor,
-        partial=partial,
-        seconds=seconds,
-        nodes=nodes,
-        method=pre.method.replace(f"piece {pre.piece}", name),
+        found * factor, partial=partial, seconds=seconds, nodes=nodes,
+        method=pre.method.replace(f"piece {pre.piece}", name)
     )
 
 
 def split(
-    problem: TilingProblem,
-    min_parts: int = 1,
-    *,
-    depth: int | None = None,
-    mrv: bool = False,
-    prune: bool = True,
-    unique: Unique = False,
-    method: str = "auto",
+    problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
+    unique: Unique = False, method: str = "auto"
 ) -> list[Part]:
     """Independent parts of the search whose counts (`count_part`) add up to the whole count.
 
@@ -736,14 +633,8 @@ def split(
 
 
 def count_part(
-    problem: TilingProblem,
-    part: Part,
-    *,
-    mrv: bool = False,
-    prune: bool = True,
-    unique: Unique = False,
-    on_progress: Progress | None = None,
-    method: str = "auto",
+    problem: TilingProblem, part: Part, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
+    on_progress: Progress | None = None, method: str = "auto"
 ) -> CountResult:
     """Count the solutions under one part of `split` (pass the same ``mrv``, ``prune``, ``unique`` and ``method``)."""
     return count(problem, mrv=mrv, prune=prune, unique=unique, start=part, on_progress=on_progress, method=method)

@@ -112,19 +112,10 @@ def run(t, s, node_limit):
     or after cell c (zeros unless every copy must be used).
     """
     starts, e_mask, e_piece, e_run_end, e_opt = (
-        t.entry_start,
-        t.entry_mask,
-        t.entry_piece,
-        t.entry_run_end,
-        t.entry_option,
+        t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end, t.entry_option
     )
     late, masks, opt_piece, border, nbr, sizes = (
-        t.late,
-        t.option_mask,
-        t.option_piece,
-        t.option_border,
-        t.neighbours,
-        t.piece_size,
+        t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
     )
     st, rem, beg, pos, lim, chosen, wt = s.scalars, s.copies_left, s.beg, s.pos, s.lim, s.chosen, s.weight
     out, out_len, out_w = s.out, s.out_len, s.out_weight
@@ -379,12 +370,7 @@ def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover
     np.random.seed(seed)
     starts, e_mask, e_piece, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_option
     late, masks, opt_piece, border, nbr, sizes = (
-        t.late,
-        t.option_mask,
-        t.option_piece,
-        t.option_border,
-        t.neighbours,
-        t.piece_size,
+        t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
     )
     probe = t.probe_bits
     pmask = (ONE << np.uint64(probe)) - ONE

@@ -117,21 +117,9 @@ class OneWordArrays:
         sizes = set(problem.sizes.tolist())
         regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
         return cls(
-            probe,
-            blank_start,
-            blank_mask,
-            blank_piece,
-            blank_run_end,
-            blank_option,
-            masks[mrv_option],
-            piece[mrv_option].astype(np.uint8),
-            problem.column_run_end,
-            mrv_option,
-            masks,
-            neighbours,
-            border,
-            late,
-            regions,
+            probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option, masks[mrv_option],
+            piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option, masks, neighbours, border, late,
+            regions
         )
 
 
@@ -203,9 +191,8 @@ def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.
     for f, (_, form) in enumerate(flat):
         cells[f, : len(form)] = form
     return (
-        cells,
-        np.array([len(form) for _, form in flat], dtype=np.int64),
-        np.array([p for p, _ in flat], dtype=np.int64),
+        cells, np.array([len(form) for _, form in flat], dtype=np.int64),
+        np.array([p for p, _ in flat], dtype=np.int64)
     )
 
 
@@ -280,13 +267,8 @@ class TilingProblem:
     # --- construction ---------------------------------------------------
     @classmethod
     def build(
-        cls,
-        board: Grid | Iterable[Cell] | Iterable[Coord],
-        pieces: Any,
-        order: str = "auto",
-        one_sided: bool = False,
-        *,
-        lattice: Lattice | str | None = None,
+        cls, board: Grid | Iterable[Cell] | Iterable[Coord], pieces: Any, order: str = "auto", one_sided: bool = False,
+        *, lattice: Lattice | str | None = None
     ) -> TilingProblem:
         """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads), or with
         ``lattice``, a board of that lattice's cells and `LatticePiece`s."""
@@ -336,13 +318,8 @@ class TilingProblem:
 
     @classmethod
     def from_options(
-        cls,
-        cells: Sequence[Cell],
-        order: str,
-        pieces: Sequence[Piece],
-        options: Iterable[tuple[int, Sequence[int]]],
-        *,
-        lattice: str = "square",
+        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]],
+        *, lattice: str = "square"
     ) -> TilingProblem:
         """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
         listed = [(int(p), [int(c) for c in cs]) for p, cs in options]
@@ -355,14 +332,8 @@ class TilingProblem:
 
     @classmethod
     def _compile(
-        cls,
-        cells: Sequence[Cell],
-        order: str,
-        pieces: Sequence[Piece],
-        piece_of: np.ndarray,
-        rows: np.ndarray,
-        *,
-        lattice: str = "square",
+        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], piece_of: np.ndarray, rows: np.ndarray, *,
+        lattice: str = "square"
     ) -> TilingProblem:
         """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats
         allowed).
@@ -423,23 +394,9 @@ class TilingProblem:
         else:
             deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
         problem = cls(
-            cells,
-            order,
-            pieces,
-            option_piece,
-            option_cell_rows,
-            masks,
-            first_word,
-            last_word,
-            run_end,
-            anchor_start,
-            column_start,
-            column_options,
-            column_run_end,
-            neighbour_list,
-            deadline_piece,
-            deadline_anchor,
-            lattice=lattice,
+            cells, order, pieces, option_piece, option_cell_rows, masks, first_word, last_word, run_end, anchor_start,
+            column_start, column_options, column_run_end, neighbour_list, deadline_piece, deadline_anchor,
+            lattice=lattice
         )
         if words == 1 and len(pieces) <= 64:
             object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
@@ -452,15 +409,8 @@ class TilingProblem:
         """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy
         construction)."""
         (
-            option_piece,
-            option_cell_rows,
-            masks,
-            run_end,
-            anchor_start,
-            column_start,
-            column_options,
-            column_run_end,
-            last,
+            option_piece, option_cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end,
+            last
         ) = laid
         n_opt = len(option_piece)
         if sum(p.area for p in pieces) == len(cells):  # every copy must be used: deadlines apply
@@ -470,23 +420,9 @@ class TilingProblem:
             deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
         zeros = np.zeros(n_opt, dtype=np.int32)
         problem = cls(
-            cells,
-            order,
-            pieces,
-            option_piece,
-            option_cell_rows,
-            masks,
-            zeros,
-            zeros.copy(),
-            run_end,
-            anchor_start,
-            column_start,
-            column_options,
-            column_run_end,
-            _neighbour_list(cells, lattice),
-            deadline_piece,
-            deadline_anchor,
-            lattice=lattice,
+            cells, order, pieces, option_piece, option_cell_rows, masks, zeros, zeros.copy(), run_end, anchor_start,
+            column_start, column_options, column_run_end, _neighbour_list(cells, lattice), deadline_piece,
+            deadline_anchor, lattice=lattice
         )
         object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
         return problem
@@ -495,12 +431,8 @@ class TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
         keep = np.unique(np.fromiter((int(o) for o in keep), dtype=np.int64))
         return TilingProblem._compile(
-            self.cells,
-            self.order,
-            self.pieces,
-            self.option_piece[keep].astype(np.int64),
-            self.option_cell_rows[keep].astype(np.int64),
-            lattice=self.lattice,
+            self.cells, self.order, self.pieces, self.option_piece[keep].astype(np.int64),
+            self.option_cell_rows[keep].astype(np.int64), lattice=self.lattice
         )
 
     def reordered(self, order: str) -> TilingProblem:
@@ -512,12 +444,8 @@ class TilingProblem:
         index = {cell: i for i, cell in enumerate(cells)}
         moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)  # old bit -> new bit; -1 stays
         return TilingProblem._compile(
-            cells,
-            order,
-            self.pieces,
-            self.option_piece.astype(np.int64),
-            moved[self.option_cell_rows],
-            lattice=self.lattice,
+            cells, order, self.pieces, self.option_piece.astype(np.int64), moved[self.option_cell_rows],
+            lattice=self.lattice
         )
 
     # --- properties -------------------------------------------------------

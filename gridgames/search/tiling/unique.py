@@ -54,10 +54,8 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     word, else numpy)."""
     if problem.words == 1:
         images: np.ndarray = kernel_build.option_images(
-            problem.option_masks[:, 0],
-            problem.option_piece,
-            problem.option_cell_rows,
-            np.asarray(perms, dtype=np.int64),
+            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows,
+            np.asarray(perms, dtype=np.int64)
         )
         return images
     rows = problem.option_cell_rows

@@ -144,14 +144,8 @@ def test_a_build_searches_only_the_deepest_ply(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(book_build, "solve_part", counting)
     progress: list[tuple[int, int]] = []
     report = build_book(
-        5,
-        4,
-        4,
-        5,
-        tmp_path / "b.bin",
-        table_bits=16,
-        part_size=64,
-        on_progress=lambda done, total: progress.append((done, total)),
+        5, 4, 4, 5, tmp_path / "b.bin", table_bits=16, part_size=64,
+        on_progress=lambda done, total: progress.append((done, total))
     )
     keys, plies = enumerate_entries(5, 4, 4, 5)
     assert sorted(searched) == sorted(keys[plies == 5].tolist())
@@ -464,16 +458,8 @@ def _legacy_file(
     keys = book.keys.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :key_bytes].tobytes()
     body = keys + book.scores.astype(np.int8).tobytes()
     header = struct.pack(
-        "<8sHBBBBBxQ32s8x",
-        b"GGC4BOOK",
-        version,
-        key_bytes,
-        book.width,
-        height or book.height,
-        connect or book.connect,
-        book.depth,
-        len(book),
-        hashlib.sha256(body).digest(),
+        "<8sHBBBBBxQ32s8x", b"GGC4BOOK", version, key_bytes, book.width, height or book.height, connect or book.connect,
+        book.depth, len(book), hashlib.sha256(body).digest()
     )
     path.write_bytes(header + body)
     return path
@@ -557,19 +543,8 @@ def test_cli_build_info_and_verify(tmp_path: Path, books: dict[tuple[int, int], 
     result = runner.invoke(
         app,
         [
-            "connect4",
-            "book",
-            "build",
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--depth",
-            "6",
-            "--out",
-            str(path),
-            "--table-bits",
-            "18",
+            "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "6", "--out", str(path),
+            "--table-bits", "18"
         ],
     )
     assert result.exit_code == 0, result.output
@@ -600,19 +575,8 @@ def test_cli_interrupted_build_says_how_far_it_got(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(book_build, "solve_part", interrupting)
     path = tmp_path / "cli.bin"
     argv = [
-        "connect4",
-        "book",
-        "build",
-        "--width",
-        "5",
-        "--height",
-        "4",
-        "--depth",
-        "5",
-        "--out",
-        str(path),
-        "--table-bits",
-        "16",
+        "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5", "--out", str(path),
+        "--table-bits", "16"
     ]
     result = runner.invoke(app, argv)
     keys, plies = enumerate_entries(5, 4, 4, 5)
@@ -661,11 +625,8 @@ def test_bad_build_options_fail_in_one_line(tmp_path: Path) -> None:
     ],
 )
 def test_cli_build_takes_bounds_from_the_book_it_is_given_or_the_shipped_one(
-    tmp_path: Path,
-    books: dict[tuple[int, int], Path],
-    monkeypatch: pytest.MonkeyPatch,
-    args: list[str],
-    expected: str | None,
+    tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch, args: list[str],
+    expected: str | None
 ) -> None:
     shipped = default_book()
     if shipped is None and "--width" not in args:
@@ -716,10 +677,8 @@ def test_book_files_go_through_the_bounded_reader(surface: list[str], tmp_path: 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     for target, message in [
-        ("/dev/zero", "is a device, not a regular file"),
-        (str(fifo), "is a pipe (FIFO)"),
-        (str(tmp_path), "is a directory"),
-        (str(tmp_path / "absent"), "no such file"),
+        ("/dev/zero", "is a device, not a regular file"), (str(fifo), "is a pipe (FIFO)"),
+        (str(tmp_path), "is a directory"), (str(tmp_path / "absent"), "no such file")
     ]:
         result = runner.invoke(app, [*surface, target])
         assert result.exit_code == 2 and result.stderr.startswith("error: ") and "book file" in result.stderr, (

@@ -162,20 +162,8 @@ def test_computer_against_computer_finishes(red: str, yellow: str) -> None:
 def test_medium_against_easy_on_a_small_board_finishes() -> None:
     code, out, _ = play(
         [
-            "play",
-            "connect4",
-            "--red",
-            "medium",
-            "--yellow",
-            "easy",
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--connect",
-            "3",
-            "--seed",
-            "0",
+            "play", "connect4", "--red", "medium", "--yellow", "easy", "--width", "5", "--height", "4", "--connect",
+            "3", "--seed", "0"
         ],
         "",
     )
@@ -376,11 +364,8 @@ def _show_in_a_colour_terminal(env_extra: dict[str, str]) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
     env.update(env_extra)
     result = subprocess.run(
-        [sys.executable, "-m", "gridgames", "connect4", "show", "4453"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+        [sys.executable, "-m", "gridgames", "connect4", "show", "4453"], capture_output=True, text=True, env=env,
+        timeout=120
     )
     assert result.returncode == 0, result.stderr
     return result.stdout

@@ -98,20 +98,8 @@ def test_perfect_with_the_book_wins_as_yellow_on_6x4(tmp_path: Path) -> None:
     for seed in range(3):
         code, out, _ = run(
             [
-                "play",
-                "connect4",
-                "--width",
-                "6",
-                "--height",
-                "4",
-                "--red",
-                "random",
-                "--yellow",
-                "perfect",
-                "--seed",
-                str(seed),
-                "--book",
-                str(book),
+                "play", "connect4", "--width", "6", "--height", "4", "--red", "random", "--yellow", "perfect", "--seed",
+                str(seed), "--book", str(book)
             ]
         )
         assert code == 0
@@ -123,9 +111,8 @@ def test_perfect_with_the_book_wins_as_yellow_on_6x4(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        ["connect4", "analyze", "33", *SMALL],
-        ["play", "connect4", *SMALL, "--red", "human", "--yellow", "perfect"],
-        ["connect4", "review", "3344", *SMALL],
+        ["connect4", "analyze", "33", *SMALL], ["play", "connect4", *SMALL, "--red", "human", "--yellow", "perfect"],
+        ["connect4", "review", "3344", *SMALL]
     ],
     ids=["analyze", "play", "review"],
 )
@@ -135,9 +122,8 @@ def test_a_bad_book_is_one_line_and_exit_2(book_files: dict[str, Path], kind: st
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and str(book_files[kind].name) in lines[0], err
     expected = {
-        "wrong board": "is a book for 4x4 with lines of 4, not 5x4",
-        "truncated": "is truncated",
-        "corrupt": "is corrupt",
+        "wrong board": "is a book for 4x4 with lines of 4, not 5x4", "truncated": "is truncated",
+        "corrupt": "is corrupt"
     }[kind]
     assert expected in lines[0]
     assert "Traceback" not in out + err
@@ -168,8 +154,7 @@ def test_other_words_after_the_end_are_explained_and_q_leaves() -> None:
     code, out, _ = run(["play", "connect4", "--red", "human", "--yellow", "human", "--no-book"], script)
     assert code == 0
     assert out.rstrip().splitlines()[-2:] == [
-        "'x' is not a command here: r reviews the game, s FILE saves it, q quits.",
-        "q",
+        "'x' is not a command here: r reviews the game, s FILE saves it, q quits.", "q"
     ]
 
 

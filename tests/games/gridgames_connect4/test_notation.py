@@ -28,13 +28,8 @@ def test_column_ten_exists_on_a_board_ten_wide() -> None:
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        ("0", ColumnOutOfRangeError),
-        ("8", ColumnOutOfRangeError),
-        ("x", NotationError),
-        ("-1", NotationError),
-        ("", NotationError),
-        ("4.0", NotationError),
-        ("٤", NotationError),
+        ("0", ColumnOutOfRangeError), ("8", ColumnOutOfRangeError), ("x", NotationError), ("-1", NotationError),
+        ("", NotationError), ("4.0", NotationError), ("٤", NotationError)
     ],
 )
 def test_bad_move_texts_are_refused(text: str, error: type) -> None:

@@ -298,14 +298,8 @@ class _FillScoresUnbounded(Solver):
     """The solver as before: best_move scored its other columns without their parents' bounds."""
 
     def _fill_scores(
-        self,
-        p: int,
-        mask: int,
-        n: int,
-        scores: list[int | None],
-        playable: list[int],
-        budget: int,
-        bounds: dict[int, int] | None = None,
+        self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int], budget: int,
+        bounds: dict[int, int] | None = None
     ) -> None:
         super()._fill_scores(p, mask, n, scores, playable, budget)
 

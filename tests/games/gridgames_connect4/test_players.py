@@ -212,9 +212,8 @@ def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.M
     for name in ("solve_many", "best_move"):
         original = getattr(solver_module.Solver, name)
         monkeypatch.setattr(
-            solver_module.Solver,
-            name,
-            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1],
+            solver_module.Solver, name,
+            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1]
         )
     exact = tuple(solver_module.Solver().analyze(list(state.history)))
     assert advise(state, random.Random(0), think=30).scores == exact and calls == ["best_move"]

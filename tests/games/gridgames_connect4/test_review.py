@@ -278,9 +278,8 @@ def test_positions_with_many_empty_cells_are_searched_alone_never_in_a_batch(mon
     batched: list[int] = []
     original = module.solve_pending
     monkeypatch.setattr(
-        module,
-        "solve_pending",
-        lambda solver, batch: (batched.extend(p.index for p in batch), original(solver, batch))[1],
+        module, "solve_pending",
+        lambda solver, batch: (batched.extend(p.index for p in batch), original(solver, batch))[1]
     )
     monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, alone := []))
     assert review_game(GAME, moves).reviews == expected

@@ -139,14 +139,8 @@ def test_the_spec_passes_the_conformance_checks() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"width": 3},
-        {"width": 11},
-        {"height": 3},
-        {"height": 11},
-        {"connect": 2},
-        {"connect": 7},
-        {"width": True},
-        {"width": "7"},
+        {"width": 3}, {"width": 11}, {"height": 3}, {"height": 11}, {"connect": 2}, {"connect": 7}, {"width": True},
+        {"width": "7"}
     ],
 )
 def test_options_out_of_range_are_refused(options: dict[str, object]) -> None:
@@ -295,9 +289,7 @@ def test_undo_restores_every_earlier_position(playout: tuple) -> None:
         assert state.undo() == moves[n - 1]
         expected = game.from_moves(moves[: n - 1])
         assert (state.history, state.to_text(), state.outcome) == (
-            expected.history,
-            expected.to_text(),
-            expected.outcome,
+            expected.history, expected.to_text(), expected.outcome
         )
         assert (state.bitboard, state.heights) == (expected.bitboard, expected.heights)
     assert state.to_text() == game.new_state().to_text()

@@ -14,13 +14,8 @@ from gridgames_connect4.save import from_json, load_game, save_game, to_json
 from gridgames.errors import SaveFileError
 
 GOOD = {
-    "format": "gridgames-connect4",
-    "version": 1,
-    "width": 7,
-    "height": 6,
-    "connect": 4,
-    "first": "red",
-    "moves": "4453",
+    "format": "gridgames-connect4", "version": 1, "width": 7, "height": 6, "connect": 4, "first": "red",
+    "moves": "4453"
 }
 
 
@@ -46,10 +41,8 @@ def test_version_2_keeps_the_seats_think_time_and_seed(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ({"seats": {"red": "genius"}}, "'seats' must give"),
-        ({"seats": {"green": "easy"}}, "'seats' must give"),
-        ({"think": 0}, "'think' must be"),
-        ({"seed": "7"}, "'seed' must be"),
+        ({"seats": {"red": "genius"}}, "'seats' must give"), ({"seats": {"green": "easy"}}, "'seats' must give"),
+        ({"think": 0}, "'think' must be"), ({"seed": "7"}, "'seed' must be")
     ],
 )
 def test_bad_seats_think_or_seed_are_one_error(extra: dict[str, object], message: str) -> None:

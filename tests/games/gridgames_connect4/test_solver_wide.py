@@ -36,8 +36,7 @@ def test_small_boards_in_the_two_word_layout_agree_with_one_word_and_with_minima
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "connect"),
-    [(10, 6, 4), (9, 7, 4), (8, 8, 4), (11, 5, 4), (10, 10, 6), (14, 7, 5)],
+    ("width", "height", "connect"), [(10, 6, 4), (9, 7, 4), (8, 8, 4), (11, 5, 4), (10, 10, 6), (14, 7, 5)]
 )
 def test_boards_up_to_128_bits_solve_late_positions_like_a_plain_minimax(width, height, connect):
     rng = random.Random(width * height)

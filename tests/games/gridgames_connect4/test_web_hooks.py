@@ -50,11 +50,8 @@ def test_a_yellow_first_save_goes_back_to_a_file_with_its_own_colours() -> None:
 
     hooks = hooks_of(SPEC)
     text = to_json(
-        Connect4(6, 5, 4).from_notation("3443"),
-        first="yellow",
-        seats={"red": "perfect", "yellow": "human"},
-        think=1.5,
-        seed=7,
+        Connect4(6, 5, 4).from_notation("3443"), first="yellow", seats={"red": "perfect", "yellow": "human"}, think=1.5,
+        seed=7
     )
     loaded, seats = hooks.load_text(text)
     assert seats == ["human", "perfect"] and (loaded.game.width, loaded.game.height) == (6, 5)

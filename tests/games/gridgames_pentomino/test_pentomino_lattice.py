@@ -94,12 +94,8 @@ def test_every_preset_round_trips_through_its_picture(lattice: str, name: str) -
 @pytest.mark.parametrize(
     ("lattice", "spec", "area"),
     [
-        ("triangle", "3x4", 24),
-        ("triangle", "hexagon-2", 24),
-        ("triangle", "triangle-5", 25),
-        ("hex", "hexagon-3", 19),
-        ("hex", "3x5", 15),
-        ("cube", "2x2x7", 28),
+        ("triangle", "3x4", 24), ("triangle", "hexagon-2", 24), ("triangle", "triangle-5", 25),
+        ("hex", "hexagon-3", 19), ("hex", "3x5", 15), ("cube", "2x2x7", 28)
     ],
 )
 def test_board_shapes_have_their_areas(lattice: str, spec: str, area: int) -> None:
@@ -115,9 +111,8 @@ def test_board_pictures_look_like_the_lattice() -> None:
 @pytest.mark.parametrize(
     ("lattice", "spec", "message"),
     [
-        ("cube", "6x10", "use a preset .* or AxBxC"),
-        ("hex", "triangle-3", "on the hexagonal lattice"),
-        ("triangle", "0x4", "at least 1"),
+        ("cube", "6x10", "use a preset .* or AxBxC"), ("hex", "triangle-3", "on the hexagonal lattice"),
+        ("triangle", "0x4", "at least 1")
     ],
 )
 def test_bad_board_names_are_one_line_errors(lattice: str, spec: str, message: str) -> None:

@@ -46,12 +46,8 @@ def solve(*args: str) -> Any:
 @pytest.mark.parametrize(
     "options",
     [
-        ["--count"],
-        ["--unique"],
-        ["--count", "--unique"],
-        ["--count", "--plain"],
-        ["--count", "--mrv"],
-        ["--count", "--jobs", "2"],
+        ["--count"], ["--unique"], ["--count", "--unique"], ["--count", "--plain"], ["--count", "--mrv"],
+        ["--count", "--jobs", "2"]
     ],
     ids=" ".join,
 )

@@ -18,12 +18,8 @@ from gridgames_pentomino.puzzle import TilingPuzzle
 runner = CliRunner()
 
 KNOWN = [
-    ("3x20", False, 8),
-    ("3x20", True, 2),
-    ("4x15", False, 1472),
-    ("4x15", True, 368),
-    ("8x8-centre", False, 520),
-    ("8x8-centre", True, 65),
+    ("3x20", False, 8), ("3x20", True, 2), ("4x15", False, 1472), ("4x15", True, 368), ("8x8-centre", False, 520),
+    ("8x8-centre", True, 65)
 ]
 
 

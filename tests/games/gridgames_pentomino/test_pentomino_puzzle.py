@@ -253,10 +253,8 @@ def test_chessboard_colouring_rules_out_the_tetrominoes_and_hexominoes_at_once()
 @pytest.mark.parametrize(
     ("board", "pieces"),
     [
-        ("4x5", "tetromino:T*5"),
-        ("4x4", "tetromino:T*4"),
-        ("4x4", "tetromino:T*2,tetromino:L*2"),
-        ("2x4", "tetromino:T*2"),
+        ("4x5", "tetromino:T*5"), ("4x4", "tetromino:T*4"), ("4x4", "tetromino:T*2,tetromino:L*2"),
+        ("2x4", "tetromino:T*2")
     ],
 )
 def test_colouring_rule_agrees_with_brute_force(board: str, pieces: str) -> None:

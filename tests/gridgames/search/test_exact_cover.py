@@ -18,18 +18,8 @@ from gridgames_test_support.strategies import exact_cover_problems
 QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724}
 
 PENTOMINOES = {
-    "F": ".XX/XX./.X.",
-    "I": "XXXXX",
-    "L": "XXXX/X...",
-    "N": "XX../.XXX",
-    "P": "XX/XX/X.",
-    "T": "XXX/.X./.X.",
-    "U": "X.X/XXX",
-    "V": "X../X../XXX",
-    "W": "X../XX./.XX",
-    "X": ".X./XXX/.X.",
-    "Y": "XXXX/.X..",
-    "Z": "XX./.X./.XX",
+    "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
+    "U": "X.X/XXX", "V": "X../X../XXX", "W": "X../XX./.XX", "X": ".X./XXX/.X.", "Y": "XXXX/.X..", "Z": "XX./.X./.XX"
 }
 TETROMINOES = {"I": "XXXX", "O": "XX/XX", "T": "XXX/.X.", "L": "XXX/X..", "S": ".XX/XX."}
 

@@ -158,9 +158,6 @@ def test_dask_reports_a_part_that_fails_in_a_worker(problems: dict[str, TilingPr
         PartError, match=r"^part 2 \(prefix \(1000000,\)\) failed: SolverError: option 1000000 is not an option"
     ):
         parallel.run_parts(
-            count_one,
-            parts,
-            shared=(problems["3x20"], SearchOptions()),
-            scheduler=dask_scheduler,
-            describe=lambda part: f"prefix {part.prefix}",
+            count_one, parts, shared=(problems["3x20"], SearchOptions()), scheduler=dask_scheduler,
+            describe=lambda part: f"prefix {part.prefix}"
         )

@@ -50,9 +50,7 @@ def test_6x10_has_2339_tilings_up_to_symmetry() -> None:
     problem = pentomino_problem(Grid.empty(6, 10))
     result = count(problem, unique=True)  # X on one placement per orbit: one tiling of each class
     assert (result.count, result.unique, result.method) == (
-        2339,
-        True,
-        "distinct by orbits: X pre-placed at 8 placements, one per orbit",
+        2339, True, "distinct by orbits: X pre-placed at 8 placements, one per orbit"
     )
     restricted = count(problem, unique="X")
     assert (restricted.count, restricted.method) == (2339, "restricted to X")

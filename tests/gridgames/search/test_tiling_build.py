@@ -60,9 +60,7 @@ def test_one_sided_build_equals_the_reference_construction() -> None:
     ("lattice", "board", "size"),
     [
         (
-            TRIANGULAR,
-            [(a, b, s - a - b) for a in range(4) for b in range(6) for s in (1, 2)],
-            6,
+            TRIANGULAR, [(a, b, s - a - b) for a in range(4) for b in range(6) for s in (1, 2)], 6
         ),  # 6x6 rhombus, hexiamonds
         (HEXAGONAL, [(x, -x - z, z) for z in range(4) for x in range(5)], 4),
         (CUBIC, [(x, y, z) for x in range(2) for y in range(3) for z in range(4)], 4),

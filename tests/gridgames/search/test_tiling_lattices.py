@@ -7,14 +7,7 @@ import pytest
 
 from gridgames.errors import PuzzleError
 from gridgames.lattices import (
-    CUBIC,
-    HEXAGONAL,
-    TRIANGULAR,
-    Lattice,
-    board_symmetries,
-    cell_at,
-    free_forms,
-    one_sided_forms,
+    CUBIC, HEXAGONAL, TRIANGULAR, Lattice, board_symmetries, cell_at, free_forms, one_sided_forms
 )
 from gridgames.pieces import LatticePiece, is_lattice_tiling
 from gridgames.search.tiling import TilingProblem, count, solve
@@ -87,9 +80,7 @@ CASES = [
     (TRIANGULAR, parallelogram(TRIANGULAR, 3, 3), {4: 1, 3: 2}),
     (TRIANGULAR, [cell_at(TRIANGULAR, (r, c)) for r in range(3) for c in range(-r, r + 1)], {3: 3}),  # a triangle
     (
-        TRIANGULAR,
-        [(a, b, s - a - b) for s in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= s - a - b <= 1],
-        {2: 3},
+        TRIANGULAR, [(a, b, s - a - b) for s in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= s - a - b <= 1], {2: 3}
     ),  # hexagon
     (HEXAGONAL, parallelogram(HEXAGONAL, 3, 4), {3: 2, 2: 3}),
     (HEXAGONAL, [(x, y, -x - y) for x in (-1, 0, 1) for y in (-1, 0, 1) if abs(x + y) <= 1], {3: 1, 2: 2}),

@@ -91,16 +91,8 @@ def test_the_problems_are_the_ones_meant(problem: TilingProblem, request: pytest
 
 
 COUNTS = [
-    {},
-    {"unique": True},
-    {"unique": "canonical"},
-    {"method": "orbits"},
-    {"method": "search"},
-    {"mrv": True},
-    {"prune": False},
-    {"multiword": True},
-    {"multiword": True, "unique": True},
-    {"multiword": True, "method": "orbits"},
+    {}, {"unique": True}, {"unique": "canonical"}, {"method": "orbits"}, {"method": "search"}, {"mrv": True},
+    {"prune": False}, {"multiword": True}, {"multiword": True, "unique": True}, {"multiword": True, "method": "orbits"}
 ]
 
 

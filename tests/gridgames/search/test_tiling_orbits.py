@@ -92,14 +92,8 @@ def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_p
         (Grid.empty(3, 6), [Piece.of(STRAIGHT, count=4), Piece.of(L_TROMINO, count=2)]),
     ],
     ids=[
-        "dominoes-4x4",
-        "dominoes-4x6",
-        "squares-4x4",
-        "squares+dominoes-4x4",
-        "squares+dominoes-4x6",
-        "ring-dominoes",
-        "L-6x6",
-        "I+L-3x6",
+        "dominoes-4x4", "dominoes-4x6", "squares-4x4", "squares+dominoes-4x4", "squares+dominoes-4x6", "ring-dominoes",
+        "L-6x6", "I+L-3x6"
     ],
 )
 def test_orbit_weighted_counts_and_listings_equal_the_plain_search_on_boards_with_symmetric_tilings(

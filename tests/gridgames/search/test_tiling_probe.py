@@ -57,9 +57,8 @@ def test_the_estimates_choose_a_piece_with_a_smaller_tree_than_the_fewest_orbits
 
 
 @pytest.mark.parametrize(
-    ("board", "expected", "small"),
-    [(Grid.empty(3, 20), 8, True), (Grid.empty(5, 12), 4040, False)],
-    ids=["3x20", "5x12"],
+    ("board", "expected", "small"), [(Grid.empty(3, 20), 8, True), (Grid.empty(5, 12), 4040, False)],
+    ids=["3x20", "5x12"]
 )
 def test_a_small_tree_pre_places_the_fewest_orbits_piece_and_a_large_one_the_estimates_choice(
     board: Grid, expected: int, small: bool

@@ -108,12 +108,7 @@ def test_another_host_name_is_refused(client: Any) -> None:
 
 def test_pages_and_assets_ship_with_the_package(client: Any) -> None:
     for path in (
-        "/",
-        "/play/connect4",
-        "/puzzle/pentomino",
-        "/static/common.js",
-        "/static/play.js",
-        "/static/style.css",
+        "/", "/play/connect4", "/puzzle/pentomino", "/static/common.js", "/static/play.js", "/static/style.css"
     ):
         response = client.get(path)
         assert response.status_code == 200, path

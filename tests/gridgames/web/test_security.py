@@ -23,19 +23,10 @@ with warnings.catch_warnings():
 
 EVIL = "http://evil.example"
 STATE_CHANGING = [
-    "/api/session",
-    "/api/play/connect4/new",
-    "/api/play/connect4/move",
-    "/api/play/connect4/undo",
-    "/api/play/connect4/redo",
-    "/api/play/connect4/computer",
-    "/api/play/connect4/scores",
-    "/api/play/connect4/review",
-    "/api/play/connect4/load",
-    "/api/puzzle/pentomino/new",
-    "/api/puzzle/pentomino/list",
-    "/api/puzzle/pentomino/count",
-    "/api/jobs/j1-00/cancel",
+    "/api/session", "/api/play/connect4/new", "/api/play/connect4/move", "/api/play/connect4/undo",
+    "/api/play/connect4/redo", "/api/play/connect4/computer", "/api/play/connect4/scores", "/api/play/connect4/review",
+    "/api/play/connect4/load", "/api/puzzle/pentomino/new", "/api/puzzle/pentomino/list", "/api/puzzle/pentomino/count",
+    "/api/jobs/j1-00/cancel"
 ]
 
 
@@ -131,19 +122,13 @@ def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
 
 
 BAD_PUZZLES = [
-    {"board": ""},
-    {"board": "..\n."},
-    {"board": "." * 4999},
-    {"board": "\x00\u2028é"},
-    {"board": "....", "pieces": "domino*0"},
-    {"board": "....", "pieces": "domino*99999999999999999999"},
-    {"board": "....", "pieces": "A\n. .\n"},
-    {"board": 5},
+    {"board": ""}, {"board": "..\n."}, {"board": "." * 4999}, {"board": "\x00\u2028é"},
+    {"board": "....", "pieces": "domino*0"}, {"board": "....", "pieces": "domino*99999999999999999999"},
+    {"board": "....", "pieces": "A\n. .\n"}, {"board": 5},
     {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}},
     {"options": {"board": "1001x1", "pieces": "monomino*1001"}},
     {"options": {"board": "2x1100", "pieces": "domino*1100"}},
-    {"options": {"board": "30x30", "pieces": "pentominoes*15"}},
-    {"options": {"board": "x"}},
+    {"options": {"board": "30x30", "pieces": "pentominoes*15"}}, {"options": {"board": "x"}}
 ]
 
 

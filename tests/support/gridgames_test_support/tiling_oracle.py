@@ -23,14 +23,7 @@ from attrs import frozen
 
 from gridgames.errors import PuzzleError
 from gridgames.lattices import (
-    HEXAGONAL,
-    SQUARE,
-    TRIANGULAR,
-    Lattice,
-    board_symmetries,
-    free_forms,
-    lattice_named,
-    scan_sorted,
+    HEXAGONAL, SQUARE, TRIANGULAR, Lattice, board_symmetries, free_forms, lattice_named, scan_sorted
 )
 
 Cell = tuple[int, ...]
@@ -302,9 +295,8 @@ def engine_answers(problem: Problem) -> list[tuple[str, bool, Callable[[], Any]]
             ("count mrv", False, lambda: tiling.count(built, mrv=True).count),
             ("count multiword", False, lambda: tiling.count(built, multiword=True).count),
             (
-                "count by parts",
-                False,
-                lambda: sum(tiling.count_part(built, part).count for part in tiling.split(built, 3)),
+                "count by parts", False,
+                lambda: sum(tiling.count_part(built, part).count for part in tiling.split(built, 3))
             ),
             ("solve", False, lambda: as_tilings(tiling.solve(built))),
             ("solve method=search", False, lambda: as_tilings(tiling.solve(built, method="search"))),
@@ -337,9 +329,8 @@ def _puzzle(problem: Problem) -> Any:
     try:
         if problem.lattice == "square":
             return TilingPuzzle(
-                Board.from_text(problem.board_text()),
-                PieceSet.from_text(problem.pieces_text()),
-                one_sided=problem.one_sided,
+                Board.from_text(problem.board_text()), PieceSet.from_text(problem.pieces_text()),
+                one_sided=problem.one_sided
             )
         board = LatticeBoard("random", problem.lattice, tuple(sorted(problem.board)))
         return LatticePuzzle(

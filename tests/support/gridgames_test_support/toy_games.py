@@ -77,11 +77,8 @@ class NimState(State):
 
 
 NIM_SPEC = GameSpec(
-    "nim",
-    "Take 1 to 3 stones; whoever takes the last one wins.",
-    GameKind.TURN_BASED,
-    Nim,
-    (Option("stones", int, 7, "stones in the pile"),),
+    "nim", "Take 1 to 3 stones; whoever takes the last one wins.", GameKind.TURN_BASED, Nim,
+    (Option("stones", int, 7, "stones in the pile"),)
 )
 WRONG_OBJECT = "not a GameSpec"
 AN_INT = 42
