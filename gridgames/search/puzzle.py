@@ -427,9 +427,8 @@ class ExactCoverPuzzle(Puzzle):
             raise PuzzleError(f"unknown engine {engine!r} (auto, kernel or 'dancing links')")
         if engine == "dancing links":
             return None
-        kernel = self.kernel_problem(
-            any_size=engine not in (None, "auto")
-        )  # asked for by name: the multi-word form too
+        # asked for by name: the multi-word form too
+        kernel = self.kernel_problem(any_size=engine not in (None, "auto"))
         if kernel is None and engine not in (None, "auto"):
             raise PuzzleError(f"{type(self).__name__} has no primary item; it cannot run on the bitmask kernel")
         return kernel

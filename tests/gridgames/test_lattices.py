@@ -106,9 +106,8 @@ def test_board_symmetries_of_known_boards() -> None:
     assert len(board_symmetries(CUBIC, cube)) == 48 and len(board_symmetries(CUBIC, cube, rotations_only=True)) == 24
     assert len(board_symmetries(HEXAGONAL, hexagon)) == 12
     assert len(board_symmetries(TRIANGULAR, big_triangle)) == 6
-    assert (
-        len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2
-    )  # a diamond of two triangles plus one: a mirror only
+    # a diamond of two triangles plus one: a mirror only
+    assert (len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2)
     for mapping in board_symmetries(SQUARE, rectangle):
         assert sorted(mapping.values()) == sorted(rectangle)  # a permutation of the board's cells
         for cell, image in mapping.items():

@@ -113,9 +113,8 @@ def test_a_symmetry_that_does_not_map_the_placements_is_refused_and_named() -> N
     result = puzzle.count(unique=True)
     assert "refused: symmetry" in result.method and "where there is no candidate" in result.method
     group = puzzle.placement_group()
-    assert (
-        group.size == 4 and len(group.refused) == 4
-    )  # the identity, the half turn and the two mirror reflections remain
+    # the identity, the half turn and the two mirror reflections remain
+    assert (group.size == 4 and len(group.refused) == 4)
     assert (puzzle.count().count, result.count) == (1, 1)
 
 

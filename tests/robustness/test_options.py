@@ -17,9 +17,8 @@ COUNT = ["solve", "pentomino", "--board", "3x5", "--pieces", "L,P,U", "--count"]
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (
-            [*COUNT, "--jobs", "99999999999999999999"], "--jobs must be at most"
-        ),  # case 5: was an OverflowError traceback
+        # case 5: was an OverflowError traceback
+        ([*COUNT, "--jobs", "99999999999999999999"], "--jobs must be at most"),
         ([*COUNT, "--jobs", "1000"], f"--jobs must be at most {MAX_JOBS}"),
         ([*COUNT, "--jobs", ""], "--jobs must be a whole number"),  # case 12: ran silently in one process
         ([*COUNT, "--jobs", "2.5"], "--jobs must be a whole number"),

@@ -38,9 +38,8 @@ about as much as the nodes it saves."""
 @functools.lru_cache(maxsize=16)
 def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     """The board's colour balance, each option's, and each piece's set of them (computed once per problem)."""
-    dark = 1 - 2 * (
-        np.array(problem.cells, dtype=np.int64).reshape(problem.n_cells, -1).sum(axis=1) % 2
-    )  # colour_balance
+    # colour_balance
+    dark = 1 - 2 * (np.array(problem.cells, dtype=np.int64).reshape(problem.n_cells, -1).sum(axis=1) % 2)
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
     span = 2 * int(np.abs(balance).max(initial=0)) + 1

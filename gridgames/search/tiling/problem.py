@@ -240,16 +240,14 @@ class TilingProblem:
     column_options: np.ndarray = field(repr=False)  # int32: options covering each cell (by piece), then of each piece
     column_run_end: np.ndarray = field(repr=False)  # int32: end of each position's (column, piece) run
     neighbour_list: np.ndarray = field(repr=False)  # int32 (cells, 4): neighbour cell indices, -1 padded
-    deadline_piece: np.ndarray = field(
-        repr=False
-    )  # int64: pieces by their last anchor cell (empty unless all must be used)
+    # int64: pieces by their last anchor cell (empty unless all must be used)
+    deadline_piece: np.ndarray = field(repr=False)
     deadline_anchor: np.ndarray = field(repr=False)  # int64: the last anchor cell of each of those pieces
     one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
     lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
     _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
-    _facts: tuple[np.ndarray, np.ndarray, bool, int] | None = field(
-        default=None, init=False, repr=False
-    )  # cache of `_piece_facts`
+    # cache of `_piece_facts`
+    _facts: tuple[np.ndarray, np.ndarray, bool, int] | None = field(default=None, init=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle every field but the caches."""

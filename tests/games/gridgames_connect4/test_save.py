@@ -33,9 +33,8 @@ def test_version_2_keeps_the_seats_think_time_and_seed(tmp_path: Path) -> None:
     seats = {"red": "human", "yellow": "perfect"}
     loaded = load_game(save_game(state, tmp_path / "seats.json", seats=seats, think=0.5, seed=11))
     assert (loaded.seats, loaded.think, loaded.seed) == (seats, 0.5, 11)
-    assert (
-        load_game(save_game(state, tmp_path / "none.json")).seats == {}
-    )  # as version 1 files: the command line decides
+    # as version 1 files: the command line decides
+    assert (load_game(save_game(state, tmp_path / "none.json")).seats == {})
 
 
 @pytest.mark.parametrize(

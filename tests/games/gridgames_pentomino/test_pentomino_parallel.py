@@ -55,9 +55,8 @@ def test_jobs_auto_and_0_use_every_core() -> None:
 
 
 def test_the_readme_pieces_for_dana_scotts_problem_are_accepted() -> None:
-    puzzle = TilingPuzzle.create(
-        "8x8", "pentominoes+tetromino:O"
-    )  # the README's parallel example (counted in bench/parallel.py)
+    # the README's parallel example (counted in bench/parallel.py)
+    puzzle = TilingPuzzle.create("8x8", "pentominoes+tetromino:O")
     assert puzzle.pieces.copies == 13 and puzzle.pieces.area == 64 and "O" in puzzle.pieces.names
 
 

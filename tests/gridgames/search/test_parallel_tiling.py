@@ -43,9 +43,8 @@ def test_parts_counted_in_this_process_add_up_to_the_known_totals(problems: dict
 
 
 def test_two_local_processes_count_the_known_totals(problems: dict[str, TilingProblem]) -> None:
-    check_known_totals(
-        problems, ("8x8-centre",), jobs=2
-    )  # every board: tests/games/gridgames_pentomino/test_pentomino_parallel.py
+    # every board: tests/games/gridgames_pentomino/test_pentomino_parallel.py
+    check_known_totals(problems, ("8x8-centre",), jobs=2)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])

@@ -59,9 +59,8 @@ def test_one_sided_build_equals_the_reference_construction() -> None:
 @pytest.mark.parametrize(
     ("lattice", "board", "size"),
     [
-        (
-            TRIANGULAR, [(a, b, s - a - b) for a in range(4) for b in range(6) for s in (1, 2)], 6
-        ),  # 6x6 rhombus, hexiamonds
+        # 6x6 rhombus, hexiamonds
+        (TRIANGULAR, [(a, b, s - a - b) for a in range(4) for b in range(6) for s in (1, 2)], 6),
         (HEXAGONAL, [(x, -x - z, z) for z in range(4) for x in range(5)], 4),
         (CUBIC, [(x, y, z) for x in range(2) for y in range(3) for z in range(4)], 4),
     ],

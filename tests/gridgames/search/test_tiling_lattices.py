@@ -79,9 +79,8 @@ CASES = [
     # (lattice, board, pieces): small enough for the brute force, with copies, several sizes and symmetric boards
     (TRIANGULAR, parallelogram(TRIANGULAR, 3, 3), {4: 1, 3: 2}),
     (TRIANGULAR, [cell_at(TRIANGULAR, (r, c)) for r in range(3) for c in range(-r, r + 1)], {3: 3}),  # a triangle
-    (
-        TRIANGULAR, [(a, b, s - a - b) for s in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= s - a - b <= 1], {2: 3}
-    ),  # hexagon
+    # hexagon
+    (TRIANGULAR, [(a, b, s - a - b) for s in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= s - a - b <= 1], {2: 3}),
     (HEXAGONAL, parallelogram(HEXAGONAL, 3, 4), {3: 2, 2: 3}),
     (HEXAGONAL, [(x, y, -x - y) for x in (-1, 0, 1) for y in (-1, 0, 1) if abs(x + y) <= 1], {3: 1, 2: 2}),
     (CUBIC, [(x, y, z) for x in range(2) for y in range(2) for z in range(3)], {3: 2}),

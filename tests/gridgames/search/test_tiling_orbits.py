@@ -171,9 +171,8 @@ def test_an_unknown_method_is_refused() -> None:
 
 
 def test_without_a_free_piece_the_plain_search_tried_first_goes_on_to_the_end() -> None:
-    problem = TilingProblem.build(
-        Grid.empty(5, 8), [Piece.of(s, count=2) for s in TETROMINOES.values()]
-    )  # every piece twice
+    # every piece twice
+    problem = TilingProblem.build(Grid.empty(5, 8), [Piece.of(s, count=2) for s in TETROMINOES.values()])
     auto, plain = count(problem), count(problem, method="search")
     assert tiling.orbits.preplaced(problem) is None and plain.nodes > tiling.driver.PLAIN_FIRST
     assert (auto.count, auto.nodes, auto.method) == (plain.count, plain.nodes, "all")

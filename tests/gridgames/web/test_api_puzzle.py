@@ -141,9 +141,8 @@ def test_kept_solutions_are_bounded_over_all_sessions_and_the_oldest_go_first(ap
     assert other.ok("GET", f"{PENTOMINO}/solution/4")["valid"]
     gone = api.get(f"{PENTOMINO}/solution/1")
     assert gone.status_code == 404 and "not listed" in gone.json()["error"]
-    assert api.job(f"{PENTOMINO}/list", {"n": 2})["result"] == {
-        "found": 2, "exhausted": False, "listed": 8
-    }  # it resumes
+    # it resumes
+    assert api.job(f"{PENTOMINO}/list", {"n": 2})["result"] == {"found": 2, "exhausted": False, "listed": 8}
     assert api.ok("GET", f"{PENTOMINO}/solution/8")["valid"]
     kept = sum(len(run.solutions) * 60 for session in store._sessions.values() for run in session.puzzles.values())
     assert kept <= store.kept_cells
