@@ -90,6 +90,7 @@ def _command(name: str, help_text: str, parameters: list[inspect.Parameter], bod
             _TYPED.reset(token)
 
     context = inspect.Parameter("_gridgames_context", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)
+    # typer reads the options from inspect.signature(command); functions have no declared __signature__
     command.__signature__ = inspect.Signature([context, *parameters])  # type: ignore[attr-defined]
     command.__name__ = name
     command.__doc__ = help_text

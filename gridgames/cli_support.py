@@ -13,6 +13,8 @@ gridgames.errors.OptionError: --jobs runs local processes and --scheduler a Dask
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from gridgames.errors import OptionError
@@ -43,14 +45,14 @@ def whole_number(text: str | int) -> int:
     return int(digits)
 
 
-def command_app(help: str | None = None, **settings: object) -> typer.Typer:
+def command_app(help: str | None = None, **settings: Any) -> typer.Typer:
     """A typer app set up as every gridgames command is: plain help text, no shell completion, no rich tracebacks."""
     return typer.Typer(
         help=help,
         add_completion=False,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
-        **settings,  # type: ignore[arg-type]
+        **settings,
     )
 
 

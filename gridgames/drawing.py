@@ -470,8 +470,8 @@ def lattice_svg(
             'stroke-width="0.5"/>'
         )
         for a, b in zip(poly, poly[1:] + poly[:1]):
-            key = tuple(sorted(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1)))))
-            edges.setdefault(key, []).append(who if who is not None else ("blank", cell))  # type: ignore[arg-type]
+            low, high = sorted(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1))))
+            edges.setdefault((low, high), []).append(who if who is not None else ("blank", cell))
     thick = [f"M{point(*a)}L{point(*b)}" for (a, b), sides in edges.items() if len(sides) == 1 or sides[0] != sides[1]]
     if thick:
         out.append(f'<path d="{"".join(thick)}" stroke="#222222" stroke-width="2" fill="none" stroke-linecap="round"/>')

@@ -471,5 +471,13 @@ def read_picture(lattice: Lattice, text: str, *, cell: str = ".", empty: str = "
                     f"{what}, line {r + 1}, column {c + 1}: off the hexagonal grid (the cells of a line sit two columns"
                     " apart, each line shifted by one column against the one above)"
                 )
-        return lattice.normalise(cell_at(lattice, (r, c - parity)) for r, c in spots)  # type: ignore[misc]
-    return lattice.normalise(cell_at(lattice, spot) for spot in spots)  # type: ignore[misc]
+        return lattice.normalise(_drawn(lattice, (r, c - parity)) for r, c in spots)
+    return lattice.normalise(_drawn(lattice, spot) for spot in spots)
+
+
+def _drawn(lattice: Lattice, pos: Coord) -> Coord:
+    """The cell drawn at a picture's position (`cell_at`); ShapeError when none is (the parity check rules it out)."""
+    cell = cell_at(lattice, pos)
+    if cell is None:
+        raise ShapeError(f"no cell of the {lattice.name} lattice is drawn at line {pos[0] + 1}, column {pos[1] + 1}")
+    return cell

@@ -43,11 +43,13 @@ def check_spec(spec: GameSpec, *, playouts: int = 20, seed: int = 0, solution_li
     _require(len(names) == len(set(names)), f"option names repeat: {names}")
     thing = spec.make(**{o.name: o.default for o in spec.options if o.default is not None})
     if spec.kind is GameKind.TURN_BASED:
-        _require(isinstance(thing, Game), f"a turn-based spec must create a Game, got {type(thing).__name__}")
-        check_game(thing, playouts=playouts, seed=seed)  # type: ignore[arg-type]
+        if not isinstance(thing, Game):
+            raise ConformanceError(f"a turn-based spec must create a Game, got {type(thing).__name__}")
+        check_game(thing, playouts=playouts, seed=seed)
     else:
-        _require(isinstance(thing, Puzzle), f"a puzzle spec must create a Puzzle, got {type(thing).__name__}")
-        check_puzzle(thing, limit=solution_limit)  # type: ignore[arg-type]
+        if not isinstance(thing, Puzzle):
+            raise ConformanceError(f"a puzzle spec must create a Puzzle, got {type(thing).__name__}")
+        check_puzzle(thing, limit=solution_limit)
     if spec.app is not None:
         app = spec.app()
         _require(hasattr(app, "registered_commands"), "GameSpec.app must return a typer.Typer")

@@ -97,7 +97,8 @@ async def read_body(request: Request) -> dict[str, Any]:
 
 
 def server_state(request: Request) -> ServerState:
-    return request.app.state.gridgames  # type: ignore[no-any-return]
+    state: ServerState = request.app.state.gridgames
+    return state
 
 
 MAX_TOKEN = 64
