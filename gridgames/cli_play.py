@@ -90,7 +90,7 @@ def play_command(spec: GameSpec) -> Any:
                                f"[default: {'human' if i == 0 else 'ai'}]"))
         for i, flags in enumerate(seat_flags(spec, names))
         if flags
-    ]  # fmt: skip
+    ]
     parameters = [
         *(p for _, p in seats),
         _keyword("think", None, Optional[float], "--think", help_text=f"seconds a computer player thinks per move [default: {DEFAULT_THINK}]"),
@@ -239,7 +239,7 @@ class TerminalPlay:
         except KeyboardInterrupt:
             typer.echo(f"\ninterrupted: {self.keep()}")
             return 0
-        except Exception as error:  # noqa: BLE001 - whatever failed, the game is kept first, then one line says what
+        except Exception as error:
             kept = self.keep()
             typer.echo(f"error: {type(error).__name__}: {one_line(str(error))[:300]}; {kept}", err=True)
             return 1

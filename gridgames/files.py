@@ -70,7 +70,8 @@ def _kind(mode: int) -> str:
 def read_user_text(
     path: str | os.PathLike[str], *, what: str, max_bytes: int, error: type[GridGamesError] | None = None
 ) -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes``; one line of ``error`` (`UserFileError`) for anything else."""
+    """The UTF-8 text of a regular file of at most ``max_bytes``; one line of ``error`` (`UserFileError`) for anything
+    else."""
     try:
         return _read(path, what, max_bytes)
     except UserFileError as problem:
@@ -82,7 +83,8 @@ def read_user_text(
 def read_user_bytes(
     path: str | os.PathLike[str], *, what: str, max_bytes: int, error: type[GridGamesError] | None = None
 ) -> bytes:
-    """The bytes of a regular file of at most ``max_bytes`` (a binary file, e.g. an opening book); errors as `read_user_text`."""
+    """The bytes of a regular file of at most ``max_bytes`` (a binary file, e.g. an opening book); errors as
+    `read_user_text`."""
     try:
         return _read_bytes(path, what, max_bytes)
     except UserFileError as problem:
@@ -96,7 +98,9 @@ def _read(path: str | os.PathLike[str], what: str, max_bytes: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as problem:
-        raise UserFileError(f"{what} {repr(str(path))} is not a text file (not UTF-8 at byte {problem.start})") from None
+        raise UserFileError(
+            f"{what} {repr(str(path))} is not a text file (not UTF-8 at byte {problem.start})"
+        ) from None
 
 
 def _read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> bytes:
@@ -170,11 +174,11 @@ def _remove_stale_temporaries(folder: Path, target: Path) -> None:
     """Remove the temporary files of earlier writes of ``target`` whose writing process is gone (killed mid-save)."""
     prefix = _temp_prefix(target)
     try:
-        names = [entry.name for entry in os.scandir(folder) if entry.name.startswith(prefix) and entry.name.endswith(TEMP_SUFFIX)]
+        names = [e.name for e in os.scandir(folder) if e.name.startswith(prefix) and e.name.endswith(TEMP_SUFFIX)]
     except OSError:
         return
     for name in names:
-        pid_text = name[len(prefix):].split(".", 1)[0]
+        pid_text = name[len(prefix) :].split(".", 1)[0]
         if not pid_text.isdigit() or len(pid_text) > 9:
             continue  # not one of ours
         pid = int(pid_text)
@@ -277,7 +281,9 @@ def write_autosave(game: str, text: str) -> Path:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as problem:
-        raise UserFileError(f"cannot create the autosave folder {str(path.parent)!r}: {problem.strerror or problem}") from None
+        raise UserFileError(
+            f"cannot create the autosave folder {str(path.parent)!r}: {problem.strerror or problem}"
+        ) from None
     write_user_text(path, text, what="autosave")
     for old in autosaves(game)[:-AUTOSAVE_KEEP]:
         with contextlib.suppress(OSError):

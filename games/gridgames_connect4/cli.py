@@ -105,7 +105,7 @@ class TerminalGame:
         except KeyboardInterrupt:
             self.say(("\n" if self._at_prompt else "") + "Interrupted: " + self.keep())
             return EXIT_INTERRUPTED
-        except Exception as error:  # noqa: BLE001 - whatever failed, the game is kept first, then one line says what
+        except Exception as error:
             self.say(f"Error: {type(error).__name__}: {' '.join(str(error).split())[:300]}; {self.keep()}")
             return 1
 

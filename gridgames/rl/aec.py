@@ -32,7 +32,17 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gridgames.rl.core import RENDER_MODES, Observer, check_action, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
+from gridgames.rl.core import (
+    RENDER_MODES,
+    Observer,
+    check_action,
+    check_render_mode,
+    check_reward,
+    final_reward,
+    load_turn_based,
+    render,
+    start_state,
+)
 from gridgames.rl.judge import Judge
 
 ILLEGAL_REWARD = -1
@@ -65,28 +75,29 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         space = self._observer.space()
-        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(self.game.info.num_actions) for agent in self.possible_agents}
         self.state = self.game.new_state()
         self.agents: list[str] = []
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent``: one action per integer action of the game."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game, after ``options["moves"]`` if given; ``seed`` seeds ``np_random`` and the action spaces' sampling."""
+        """A new game, after ``options["moves"]`` if given; ``seed`` seeds ``np_random`` and the action spaces'
+        sampling."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
         self.state = start_state(self.game, options)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -119,7 +130,9 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         else:
             self.agent_selection = self.possible_agents[self.state.current_player]
             if self.judge is not None:
-                self.infos[self.agent_selection] = {**self.infos[self.agent_selection], "score": self.judge.score(self.state)}
+                self.infos[self.agent_selection] = {
+                    **self.infos[self.agent_selection], "score": self.judge.score(self.state)
+                }
         self._accumulate_rewards()
         if outcome is not None:
             self.agent_selection = self.possible_agents[self.state.current_player]
@@ -141,7 +154,8 @@ def aec_env(
     reward: str = "outcome",
     **options: Any,
 ) -> AECEnv:
-    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games (``reward``: "outcome" or "margin")."""
+    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games
+    (``reward``: "outcome" or "margin")."""
     env: AECEnv = GridGamesAECEnv(
         game_name, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
     )

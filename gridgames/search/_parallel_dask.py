@@ -32,19 +32,11 @@ from urllib.parse import urlsplit
 import attrs
 
 from gridgames.errors import GridGamesError, PartError
-from gridgames.search._workers import Terminated, sigterm_as_interrupt, watchdog_seconds
-from gridgames.search.parallel import (
-    DASK_MIN_TASKS,
-    DASK_MISSING,
-    DASK_TASKS_PER_THREAD,
-    UNSHARED,
-    PartsResult,
-    _batch_failed,
-    _PartFailure,
-    _run_batch,
-    batches,
-    require_dask,
+from gridgames.search._parts import (
+    DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, _run_batch,
+    batches, require_dask
 )
+from gridgames.search._workers import Terminated, sigterm_as_interrupt, watchdog_seconds
 
 R = TypeVar("R")
 
@@ -81,13 +73,19 @@ def probe(address: str, timeout: float = PROBE_SECONDS, answer: float = ANSWER_S
     try:
         parsed = urlsplit(address if "://" in address else f"tcp://{address}")
     except ValueError as error:  # 'tcp://[::1': an unclosed IPv6 bracket
-        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})") from None
+        raise GridGamesError(
+            f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})"
+        ) from None
     if parsed.scheme not in SCHEMES:
-        raise GridGamesError(f"a Dask scheduler address is tcp://HOST:PORT (or tls://), not {parsed.scheme}://: {_shown(address)}")
+        raise GridGamesError(
+            f"a Dask scheduler address is tcp://HOST:PORT (or tls://), not {parsed.scheme}://: {_shown(address)}"
+        )
     try:
         host, port = parsed.hostname, parsed.port or 8786
     except ValueError as error:
-        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})") from None
+        raise GridGamesError(
+            f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})"
+        ) from None
     if not host:
         raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r}")
     try:
@@ -105,24 +103,31 @@ def _shown(address: str) -> str:
 
 
 def _check_greeting(connection: socket.socket, address: str, answer: float) -> None:
-    """Read a tcp:// scheduler's first message: one line unless it is a Dask greeting, sent within ``answer`` seconds."""
+    """Read a tcp:// scheduler's first message: one line unless it is a Dask greeting, sent within ``answer``
+    seconds."""
     deadline = time.monotonic() + answer
     data = b""
     wanted = 8  # the frames' total length, little-endian, then the frames
     while len(data) < wanted:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise GridGamesError(f"the Dask scheduler at {_shown(address)} accepted the connection but did not answer "
-                                 f"in {answer:g} s: is it a Dask scheduler?")
+            raise GridGamesError(
+                f"the Dask scheduler at {_shown(address)} accepted the connection but did not answer "
+                f"in {answer:g} s: is it a Dask scheduler?"
+            )
         connection.settimeout(left)
         try:
             chunk = connection.recv(4096)
         except TimeoutError:
             continue
         except OSError as error:
-            raise GridGamesError(f"cannot reach the Dask scheduler at {_shown(address)}: {error.strerror or error}") from None
+            raise GridGamesError(
+                f"cannot reach the Dask scheduler at {_shown(address)}: {error.strerror or error}"
+            ) from None
         if not chunk:
-            raise GridGamesError(f"the Dask scheduler at {_shown(address)} closed the connection without a word: is it a Dask scheduler?")
+            raise GridGamesError(
+                f"the Dask scheduler at {_shown(address)} closed the connection without a word: is it a Dask scheduler?"
+            )
         data += chunk
         if wanted == 8 and len(data) >= 8:
             total = int.from_bytes(data[:8], "little")
@@ -130,7 +135,9 @@ def _check_greeting(connection: socket.socket, address: str, answer: float) -> N
                 break
             wanted = 8 + total
     if not (8 <= len(data) and int.from_bytes(data[:8], "little") <= MAX_GREETING_BYTES and b"pickle-protocol" in data):
-        raise GridGamesError(f"the server at {_shown(address)} does not speak Dask's protocol (its first answer is not a Dask greeting)")
+        raise GridGamesError(
+            f"the server at {_shown(address)} does not speak Dask's protocol (its first answer is not a Dask greeting)"
+        )
 
 
 def run_dask(
@@ -209,8 +216,16 @@ def _one_round(
     groups = [[todo[k] for k in g] for g in batches(len(todo), max(DASK_MIN_TASKS, DASK_TASKS_PER_THREAD * threads))]
 
     def submit(group: list[int], workers: list[str]) -> Any:
-        return client.submit(_run_batch, fn, group, [parts[i] for i in group], *shared_args, pure=False, workers=workers,
-                             allow_other_workers=False)  # fmt: skip
+        return client.submit(
+            _run_batch,
+            fn,
+            group,
+            [parts[i] for i in group],
+            *shared_args,
+            pure=False,
+            workers=workers,
+            allow_other_workers=False,
+        )
 
     futures = {submit(g, healthy): g for g in groups}
     remaining = set(futures)
@@ -230,7 +245,7 @@ def _one_round(
                 client.cancel(list(remaining))
                 i, text = failure.args
                 raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}") from None
-            except Exception as error:  # noqa: BLE001 - sorted below: a lost worker, or a batch that failed outside fn
+            except Exception as error:  # sorted below: a lost worker, or a batch that failed outside fn
                 if not _lost(future, error):
                     client.cancel(list(remaining))
                     raise _batch_failed(group, parts, describe, error) from None
@@ -302,12 +317,16 @@ class _Watch:
                 self.stalls[i] = self.stalls.get(i, 0) + 1
                 if self.stalls[i] > self.max_reruns:
                     self.gave_up = True
-                    return f"part {i} ({describe(parts[i])}) was on a Dask worker that stopped answering {self.stalls[i]} times; giving up"
+                    return (
+                        f"part {i} ({describe(parts[i])}) was on a Dask worker that stopped answering "
+                        f"{self.stalls[i]} times; giving up"
+                    )
         return ""
 
     def stopped_note(self) -> str:
         """Why the run stops when every worker left is silent."""
-        return f"the Dask workers stopped answering (no heartbeat for {self.silence:g} s): {', '.join(sorted(self.excluded))}"
+        stalled = ", ".join(sorted(self.excluded))
+        return f"the Dask workers stopped answering (no heartbeat for {self.silence:g} s): {stalled}"
 
     def take_reruns(self) -> int:
         """The parts submitted again since the last call."""

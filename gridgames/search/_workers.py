@@ -160,7 +160,8 @@ def _kill_live() -> None:
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP raise `Terminated` (only the main thread can set handlers; elsewhere nothing changes)."""
+    """While inside, SIGTERM and SIGHUP raise `Terminated` (only the main thread can set handlers; elsewhere nothing
+    changes)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -20,8 +20,12 @@ PARTS = 8
 @pytest.fixture
 def two_workers() -> Iterator[str]:
     """A LocalCluster of two one-thread workers of its own (a stopped worker must not reach other tests)."""
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'gridgames[dask]')")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+    distributed = pytest.importorskip(
+        "distributed", reason="the dask extra is not installed (pip install 'gridgames[dask]')"
+    )
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         yield cluster.scheduler_address
 
 
@@ -35,7 +39,9 @@ def _wake(pid: int) -> None:
 def test_a_stopped_dask_worker_has_its_batch_run_elsewhere(two_workers: str, tmp_path: Path) -> None:
     marker = str(tmp_path / "stopped")
     try:
-        result = run_parts(signal_self_once, [(x, marker, signal.SIGSTOP) for x in range(PARTS)], scheduler=two_workers, watchdog=3)
+        result = run_parts(
+            signal_self_once, [(x, marker, signal.SIGSTOP) for x in range(PARTS)], scheduler=two_workers, watchdog=3
+        )
     finally:
         if Path(marker).exists() and Path(marker).read_text().strip().isdigit():
             _wake(int(Path(marker).read_text()))
@@ -45,7 +51,9 @@ def test_a_stopped_dask_worker_has_its_batch_run_elsewhere(two_workers: str, tmp
 
 def test_a_part_that_stops_every_worker_ends_partial_with_the_rest_kept(two_workers: str, tmp_path: Path) -> None:
     try:
-        result = run_parts(always_stop, [(x, str(tmp_path)) for x in range(PARTS)], scheduler=two_workers, watchdog=3, max_reruns=1)
+        result = run_parts(
+            always_stop, [(x, str(tmp_path)) for x in range(PARTS)], scheduler=two_workers, watchdog=3, max_reruns=1
+        )
     finally:
         for path in tmp_path.iterdir():
             _wake(int(path.name))

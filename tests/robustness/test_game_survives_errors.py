@@ -1,4 +1,5 @@
-"""A game is never lost on an unexpected error mid-game (issue 46): it is autosaved first, then one line says what failed."""
+"""A game is never lost on an unexpected error mid-game (issue 46): it is autosaved first, then one line says what
+failed."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def _feed(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
 
 
-def test_an_error_in_the_terminal_play_loop_autosaves_first(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_error_in_the_terminal_play_loop_autosaves_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = NIM_SPEC.make()
     real = gridgames.cli_play._parse_typed
     calls = []

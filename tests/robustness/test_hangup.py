@@ -1,4 +1,5 @@
-"""SIGHUP (a terminal closed) behaves as SIGTERM and Ctrl-C (issue 38): the partial count is reported, a game is kept."""
+"""SIGHUP (a terminal closed) behaves as SIGTERM and Ctrl-C (issue 38): the partial count is reported, a game is
+kept."""
 
 from __future__ import annotations
 
@@ -58,8 +59,14 @@ def test_a_count_ended_by_a_signal_reports_its_partial_count(signum: int, jobs: 
 
 def test_a_game_whose_terminal_closes_is_autosaved(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    child = subprocess.Popen([*GG, "play", "connect4", "--red", "human", "--yellow", "human"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    child = subprocess.Popen(
+        [*GG, "play", "connect4", "--red", "human", "--yellow", "human"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     assert child.stdin is not None
     child.stdin.write("4\n5\n")
     child.stdin.flush()

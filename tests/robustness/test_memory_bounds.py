@@ -24,7 +24,7 @@ def test_a_checkpoint_that_is_a_symlink_to_dev_zero_is_refused(tmp_path: Path) -
 def test_a_checkpoint_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "b.book.partial")
     result = subprocess.run([sys.executable, "-m", "gridgames", *BUILD, "--out", str(tmp_path / "b.book")],
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
+                            capture_output=True, text=True, timeout=120)
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines() == [result.stderr.strip()] and "a pipe (FIFO)" in result.stderr
 
@@ -42,17 +42,26 @@ def test_a_table_larger_than_the_memory_limit_is_refused_in_one_line() -> None:
 
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))
 
-    result = subprocess.run([sys.executable, "-m", "gridgames", "connect4", "analyze", "4453", "--no-book", "--table-mb", "16000"],
-                            capture_output=True, text=True, timeout=300, preexec_fn=limit)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames", "connect4", "analyze", "4453", "--no-book", "--table-mb", "16000"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limit,
+    )
     assert result.returncode == 2, result.stderr[-500:]
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: --table-mb 16000 needs 16,000 MiB"), result.stderr[-500:]
 
 
 def test_memory_available_is_below_the_address_space_limit() -> None:
-    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.RLIM_INFINITY)); "
-            "from gridgames.parsing import memory_available; print(memory_available())")  # fmt: skip
-    left = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout)
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.RLIM_INFINITY)); "
+        "from gridgames.parsing import memory_available; print(memory_available())"
+    )
+    left = int(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
+    )
     assert 0 < left < 2 << 30
 
 
@@ -73,8 +82,25 @@ def test_distinct_dominoes_beyond_a_memory_limit_are_refused_in_one_line(tmp_pat
 
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.RLIM_INFINITY))
 
-    result = subprocess.run([sys.executable, "-m", "gridgames", "solve", "pentomino", "--board", "40x100", "--pieces-file", str(pieces),
-                             "--limit", "1"], capture_output=True, text=True, timeout=600, preexec_fn=limit)  # fmt: skip
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gridgames",
+            "solve",
+            "pentomino",
+            "--board",
+            "40x100",
+            "--pieces-file",
+            str(pieces),
+            "--limit",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=limit,
+    )
     assert result.returncode == 2, result.stderr[-800:]
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "MiB of memory" in lines[0], result.stderr[-800:]
@@ -105,4 +131,6 @@ def test_the_symmetry_shortcut_is_skipped_when_it_would_cost_gigabytes(monkeypat
 @pytest.mark.parametrize("board", ["63x63", "64x64"])
 def test_a_board_too_wide_for_the_frontier_count_is_one_line(board: str) -> None:
     """``--board 63x63 --pieces 'domino*' --count`` ended in OverflowError (a frontier mask past 64 bits)."""
-    assert_one_line_error(["solve", "pentomino", "--board", board, "--pieces", "domino*", "--count"], "the frontier would track")
+    assert_one_line_error(
+        ["solve", "pentomino", "--board", board, "--pieces", "domino*", "--count"], "the frontier would track"
+    )

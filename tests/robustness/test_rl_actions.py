@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
-from gridgames.rl import ActionError, aec_env, gym_env  # noqa: E402
+from gridgames.rl import ActionError, aec_env, gym_env
 
 NOT_ACTIONS = [3.5, 3.0, "3", None, True, np.float64(2.0), np.array([3]), -1, 7, 10**30, np.int64(99)]
 

@@ -25,13 +25,17 @@ GAMES = {"connect4": (["play", "connect4", "--red", "human", "--yellow", "human"
 
 @pytest.mark.parametrize("name", BAD_NAMES, ids=["5000 chars", "NUL", "~nouser"])
 @pytest.mark.parametrize("game", GAMES)
-def test_a_bad_save_name_at_the_prompt_is_one_line_and_the_game_goes_on(game: str, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bad_save_name_at_the_prompt_is_one_line_and_the_game_goes_on(
+    game: str, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     args, move = GAMES[game]
     result = runner.invoke(app, args, input=f"{move}\ns {name}\ns good.json\nq\n")
     text = result.stdout + result.stderr
-    assert "Traceback" not in text and not isinstance(result.exception, (OSError, ValueError, RuntimeError)), text[-500:]
+    assert "Traceback" not in text and not isinstance(result.exception, (OSError, ValueError, RuntimeError)), text[
+        -500:
+    ]
     assert result.exit_code == 0, text[-500:]
     refusal = [line for line in text.splitlines() if line.lower().startswith("not saved")]
     assert len(refusal) == 1 and len(refusal[0]) < 300, refusal
@@ -72,8 +76,10 @@ def test_the_next_save_removes_the_temporary_files_of_killed_saves(tmp_path: Pat
 
 def test_kill_9_during_saves_leaves_nothing_after_the_next_save(tmp_path: Path) -> None:
     target = tmp_path / "game.json"
-    code = ("import sys\nfrom gridgames.files import write_user_text\n"
-            "while True:\n    write_user_text(sys.argv[1], 'x' * 200_000)\n")
+    code = (
+        "import sys\nfrom gridgames.files import write_user_text\n"
+        "while True:\n    write_user_text(sys.argv[1], 'x' * 200_000)\n"
+    )
     for _ in range(8):
         child = subprocess.Popen([sys.executable, "-c", code, str(target)])
         try:

@@ -110,8 +110,19 @@ def test_a_scheduler_killed_mid_run_gives_the_parts_finished_so_far() -> None:
     port.close()
     address = f"tcp://127.0.0.1:{number}"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
-                                  str(number), "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+    scheduler = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(number),
+            "--no-dashboard",
+        ],
+        **quiet,
+    )  # type: ignore[call-overload]
     worker = None
     try:
         for _ in range(600):  # bounded: up to 60 s for the scheduler to listen
@@ -120,8 +131,21 @@ def test_a_scheduler_killed_mid_run_gives_the_parts_finished_so_far() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                   "--no-nanny", "--host", "127.0.0.1", "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_worker",
+                address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--host",
+                "127.0.0.1",
+                "--no-dashboard",
+            ],
+            **quiet,
+        )  # type: ignore[call-overload]
         finished: list[int] = []
 
         def on_result(i: int, _result: object) -> None:

@@ -35,7 +35,7 @@ HOSTILE = {
     ),
 }
 
-START_SECONDS = 120.0  # a cold start compiles Connect Four's solver; the sleepy plugin is reported broken, not waited for
+START_SECONDS = 120.0
 
 
 def install_hostile_plugins(folder: Path) -> dict[str, str]:
@@ -52,9 +52,13 @@ def install_hostile_plugins(folder: Path) -> dict[str, str]:
     return env
 
 
-def _call(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+def _call(
+    base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
     data = json.dumps(body).encode() if body is not None else (b"{}" if method == "POST" else None)
-    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        base + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -67,12 +71,14 @@ def test_serve_with_every_hostile_plugin_serves_connect4(tmp_path: Path) -> None
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([sys.executable, "-m", "gridgames", "serve", "--port", str(port)], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         start = time.monotonic()
         status, games = 0, None
         while time.monotonic() - start < START_SECONDS:
-            assert server.poll() is None, f"the server ended with {server.returncode}: {server.stdout.read() if server.stdout else ''}"
+            assert server.poll() is None, (
+                f"the server ended with {server.returncode}: {server.stdout.read() if server.stdout else ''}"
+            )
             try:
                 status, games = _call(base, "GET", "/api/games")
                 break
@@ -115,12 +121,20 @@ def test_serve_with_every_hostile_plugin_serves_connect4(tmp_path: Path) -> None
 def test_other_games_work_with_every_hostile_plugin_installed(tmp_path: Path, args: list[str], needle: str) -> None:
     """info/play/solve of the other games never import a hostile plugin (only the named game is loaded)."""
     env = install_hostile_plugins(tmp_path)
-    result = subprocess.run([sys.executable, "-m", "gridgames", *args], capture_output=True, text=True, env=env, timeout=120)
-    assert result.returncode == 0 and needle in result.stdout, (result.returncode, result.stdout[-300:], result.stderr[-300:])
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0 and needle in result.stdout, (
+        result.returncode,
+        result.stdout[-300:],
+        result.stderr[-300:],
+    )
 
 
 def test_a_hostile_plugin_named_itself_is_one_line(tmp_path: Path) -> None:
     env = install_hostile_plugins(tmp_path)
-    result = subprocess.run([sys.executable, "-m", "gridgames", "info", "sysexit"], capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames", "info", "sysexit"], capture_output=True, text=True, env=env, timeout=120
+    )
     assert result.returncode == 2 and result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert "sys.exit(3)" in result.stderr

@@ -18,7 +18,9 @@ def test_a_busy_port_is_one_line_and_exit_2() -> None:
     assert code == 2, (code, out, err)
     assert out == ""  # no banner first
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and f"port {port}" in lines[0] and "in use" in lines[0], err
+    assert len(lines) == 1 and lines[0].startswith("error: ") and f"port {port}" in lines[0] and "in use" in lines[0], (
+        err
+    )
     assert "Errno" not in err and "Traceback" not in err
 
 

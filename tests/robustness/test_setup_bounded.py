@@ -36,7 +36,9 @@ def test_reachable_balances_match_the_naive_reference(pieces: list[tuple[list[in
 
 @settings(max_examples=300, deadline=None)
 @given(choices, st.integers(-40, 40))
-def test_the_bounded_test_is_exact_and_its_fallback_never_refuses_wrongly(pieces: list[tuple[list[int], int]], board: int) -> None:
+def test_the_bounded_test_is_exact_and_its_fallback_never_refuses_wrongly(
+    pieces: list[tuple[list[int], int]], board: int
+) -> None:
     exact = board in naive(pieces)
     assert colouring_allows(board, pieces) is exact
     if exact:

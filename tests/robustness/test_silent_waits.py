@@ -11,14 +11,19 @@ from gridgames.cli import app
 pytest.importorskip("numba")
 
 
-def test_the_first_hint_without_a_computer_seat_says_the_solver_compiles(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_first_hint_without_a_computer_seat_says_the_solver_compiles(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     from gridgames_connect4 import solver
 
     monkeypatch.setattr(solver, "kernels_to_build", lambda: False)
     monkeypatch.setattr(solver, "kernels_compiled", lambda ahead=True: False)  # as in a fresh install
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    result = runner.invoke(app, ["play", "connect4", "--red", "human", "--yellow", "human", "--no-book"],
-                           input="4\n4\n4\n4\n4\n3\n6\n5\n6\n3\nh\nq\n")
+    result = runner.invoke(
+        app,
+        ["play", "connect4", "--red", "human", "--yellow", "human", "--no-book"],
+        input="4\n4\n4\n4\n4\n3\n6\n5\n6\n3\nh\nq\n",
+    )
     text = result.stdout + result.stderr
     assert result.exit_code == 0, text[-500:]
     assert "Hint: play" in result.stdout

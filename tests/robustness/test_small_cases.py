@@ -16,7 +16,9 @@ def test_book_upgrade_out_must_name_a_file(tmp_path: object) -> None:
     assert_one_line_error(["connect4", "book", "upgrade", "x.book", "--out", ""], "--out must name a file")
 
 
-@pytest.mark.parametrize(("option", "value"), [("--width", "0"), ("--height", "0"), ("--connect", "0"), ("--width", "1_0")])
+@pytest.mark.parametrize(
+    ("option", "value"), [("--width", "0"), ("--height", "0"), ("--connect", "0"), ("--width", "1_0")]
+)
 def test_review_board_sizes_are_strict(option: str, value: str) -> None:
     code, out, err = invoke(["connect4", "review", "4", option, value])
     assert code == 2 and "Traceback" not in out + err and err.startswith("error: "), (code, out, err)
@@ -43,9 +45,12 @@ def test_ctrl_c_on_a_generic_listing_exits_130(monkeypatch: pytest.MonkeyPatch) 
     assert code == 130 and "interrupted" in out and "Traceback" not in out + err
 
 
-@pytest.mark.parametrize("args", [["solve", "pentomino", "--board", "6x10", "--count"], ["solve", "nqueens", "--n", "8", "--count"]])
+@pytest.mark.parametrize(
+    "args", [["solve", "pentomino", "--board", "6x10", "--count"], ["solve", "nqueens", "--n", "8", "--count"]]
+)
 def test_ctrl_c_during_a_counts_set_up_says_so(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
-    """Ctrl-C before the count's search starts (its set-up) says one line and exits 130; it printed nothing (issue 46)."""
+    """Ctrl-C before the count's search starts (its set-up) says one line and exits 130; it printed nothing (issue
+    46)."""
     import gridgames.search.puzzle
 
     def interrupted(*args: object, **kwargs: object) -> object:

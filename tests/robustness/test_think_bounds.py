@@ -13,9 +13,9 @@ import pytest
 
 pytest.importorskip("numba")
 
-from gridgames_connect4 import players  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import nodes_for_seconds  # noqa: E402
+from gridgames_connect4 import players
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import nodes_for_seconds
 
 
 class JumpingClock:
@@ -30,7 +30,9 @@ class JumpingClock:
 
 
 @pytest.mark.parametrize("level", ["perfect", "hard"])
-def test_the_solver_stops_at_the_deadline_on_a_board_it_cannot_solve(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_solver_stops_at_the_deadline_on_a_board_it_cannot_solve(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = Connect4(9, 7, 5)
     state = game.from_notation("5")
     player = players.make_player(level, game, random.Random(1), 2.0)

@@ -88,7 +88,10 @@ class Preplaced:
     @property
     def method(self) -> str:
         """For CountResult.method."""
-        return f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, x {self.group} symmetries"
+        return (
+            f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, "
+            f"x {self.group} symmetries"
+        )
 
 
 SHORTCUT_BYTES = 1 << 30
@@ -129,11 +132,13 @@ def preplaced(problem: TilingProblem) -> Preplaced | None:
 class DistinctStream(Protocol):
     """What `OrbitStream` reads from the stream of distinct solutions (a `SolutionStream`)."""
 
-    nodes: int
-    seconds: float
     partial: bool
     finished: bool
 
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
     def __next__(self) -> Solution: ...
     def fraction(self) -> float: ...
     def close(self) -> None: ...
@@ -177,7 +182,7 @@ class OrbitStream(Iterator[Solution]):
         """The distinct images of a solution under the group, itself first."""
         rows = [(p.piece, [self._index[cell] for cell in p.cells]) for p in solution]
         out: list[Solution] = []
-        seen: set[frozenset[tuple[str, tuple]]] = set()
+        seen: set[frozenset[Placement]] = set()
         for perm in self._perms:
             image = tuple(Placement(name, tuple(sorted(self._cells[perm[c]] for c in cs))) for name, cs in rows)
             if self._dedupe:
