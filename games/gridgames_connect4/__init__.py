@@ -104,8 +104,14 @@ def _web() -> Any:
     return Connect4Web()
 
 
-def _create(width: int = 7, height: int = 6, connect: int = 4) -> Connect4:
-    return Connect4(width, height, connect)
+def _create(width: int = 7, height: int = 6, connect: int = 4, first: str = "red") -> Connect4:
+    return Connect4(width, height, connect, first=first.lower())
+
+
+def _upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
+    from gridgames_connect4.old_saves import upgrade
+
+    return upgrade(data, where)
 
 
 SPEC = GameSpec(
@@ -117,10 +123,12 @@ SPEC = GameSpec(
         Option("width", int, 7, "columns, 4 to 10"),
         Option("height", int, 6, "rows, 4 to 10"),
         Option("connect", int, 4, "line length that wins, 3 to 6"),
+        Option("first", str, "red", "colour of the first mover: red or yellow"),
     ),
     doc=__doc__ or "",
     app=_make_app,
     web=_web,
+    save_upgrades={"gridgames-connect4": _upgrade},  # 0.1's own save files (gridgames_connect4.old_saves)
 )
 
 __all__ = ["SPEC", "Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"]
