@@ -31,15 +31,15 @@ from typing import Any, Optional
 import attrs
 import typer
 
-from gridgames.cli_look import PlayLook
 from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help, _typed_game_options
+from gridgames.cli_look import PlayLook
 from gridgames.cli_support import EXIT_INTERRUPTED, whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, write_autosave
 from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Outcome, Player, State
+from gridgames.parsing import check_seconds
 from gridgames.saves import SEAT_KINDS, SavedPlay, load_play, restore, save_play, to_json
 from gridgames.search.players import make_ai
-from gridgames.parsing import check_seconds
 
 __all__ = ["SEAT_KINDS", "TerminalPlay", "play_command", "play_in_terminal", "result_line", "seat_flags", "show_command"]
 
@@ -120,8 +120,8 @@ def play_command(spec: GameSpec) -> Any:
                     raise OptionError(f"{_flag(name)} {value} differs from the saved game's {saved.options[name]}; --load takes the game from the file")
             game, state = restore(spec, saved, source=str(load))
             options = dict(saved.options)
-            saved_seats = list(saved.seats) or [None] * len(names)
-            kinds = [g if g is not None else s for g, s in zip(given, saved_seats)]
+            saved_seats: list[str | None] = [*saved.seats] or [None] * len(names)
+            chosen = [g if g is not None else s for g, s in zip(given, saved_seats)]
             think = think if think is not None else saved.think
             seed = seed if seed is not None else saved.seed
             nodes = nodes if nodes is not None else saved.nodes
@@ -129,8 +129,8 @@ def play_command(spec: GameSpec) -> Any:
             made = spec.make(**options)
             if not isinstance(made, Game):
                 raise PluginError(f"{spec.name} is declared turn-based but creates a {type(made).__name__}")
-            game, state, kinds = made, made.new_state(), given
-        kinds = [k if k is not None else ("human" if i == 0 else "ai") for i, k in enumerate(kinds)]
+            game, state, chosen = made, made.new_state(), given
+        kinds = [k if k is not None else ("human" if i == 0 else "ai") for i, k in enumerate(chosen)]
         think = DEFAULT_THINK if think is None else think
         players = _seats(game, kinds, think, random.Random(seed), nodes)
         match = TerminalPlay(spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes)
@@ -243,7 +243,8 @@ class TerminalPlay:
         line = sys.stdin.readline()
         self._at_prompt = False
         if not line:
-            self.look.say("")  # end the prompt's line
+            if prompt:
+                self.look.say("")  # end the prompt's line
             return None
         if not self.is_interactive:
             self.look.say(line.rstrip("\r\n"))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from gridgames.game import Game, GameKind, GameSpec, State
 from gridgames.parsing import check_seconds
 from gridgames.search.players import AI_KINDS
 
-__all__ = ["FORMAT", "VERSION", "SEAT_KINDS", "SavedPlay", "check_save_version", "from_json", "load_play", "parse_save_object",
+__all__ = ["FORMAT", "SEAT_KINDS", "VERSION", "SavedPlay", "check_save_version", "from_json", "load_play", "parse_save_object",
            "restore", "save_play", "to_json"]
 
 FORMAT = "gridgames-moves"
@@ -56,6 +57,10 @@ def _options(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
+def _kinds(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
 @attrs.frozen
 class SavedPlay:
     """A saved game: its name and options, the moves so far, and (from version 2) who sat where, think time, seed."""
@@ -63,7 +68,7 @@ class SavedPlay:
     game: str
     options: dict[str, Any] = attrs.field(converter=_options, factory=dict)
     moves: str = ""
-    seats: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    seats: tuple[str, ...] = attrs.field(converter=_kinds, default=())
     think: float | None = None
     seed: int | None = None
     nodes: int | None = None

@@ -125,15 +125,16 @@ def register(app: typer.Typer) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""
         from gridgames_connect4.review import INTERRUPTED
         from gridgames_connect4.rules import Connect4
-        from gridgames_connect4.save import load_game
+        from gridgames_connect4 import SPEC
+        from gridgames.saves import load_play, restore
 
         colour = "red"
         if load is not None:
             if moves:
                 raise OptionError("give the moves or --load FILE, not both")
-            saved = load_game(load)
-            state, colour = saved.state, saved.first
-            game = state.game
+            game, state = restore(SPEC, load_play(load, SPEC), source=str(load))
+            assert isinstance(game, Connect4)  # SPEC makes Connect Four games
+            colour = game.first
             for name, given, kept in (("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)):
                 if given is not None and given != kept:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")

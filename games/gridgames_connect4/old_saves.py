@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
 from gridgames.errors import SaveFileError
 from gridgames.saves import FORMAT, VERSION, check_save_version
-
-from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
 
 OLD_FORMAT = "gridgames-connect4"
 OLD_VERSION = 2

@@ -343,7 +343,7 @@ class Connect4State(State):
         """The position as SVG: discs told apart by mark as well as colour (`gridgames_connect4.svg`; Jupyter shows it)."""
         from gridgames_connect4.svg import state_svg
 
-        return state_svg(self, first=getattr(self.game, "first", "red"))  # a loaded game may remember a yellow first mover
+        return state_svg(self, first=self.game.first)
 
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the player to move (exactly -1, 0 or 1 once the game is over)."""

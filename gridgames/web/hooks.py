@@ -24,13 +24,10 @@ Turn-based games:
   "inaccuracy" or None);
 * ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
   ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
-* ``player_styles(state) -> list[tuple[str, int]]``: each player's name and the colour and mark
-  (an index: 0 is the first colour) the page draws its pieces with, in turn order (default: the
-  game's `GameInfo.player_names`, player i in style i); e.g. a Connect Four game whose
-  first mover is yellow;
-* ``save_text(state, seats, think, seed) -> str`` and ``load_text(text) -> (state, seats)``:
-  the game's own save-file format (the one its terminal game writes), instead of
-  `gridgames.saves`; ``seats`` is one player kind per player, in turn order.
+
+Players' names and colours, and save files, need no hook: the page names and draws each player after
+`GameInfo.player_names` and `Game.player_styles`, and saves and loads `gridgames.saves`' files as the
+terminal does (a game's older formats converted on read, `GameSpec.save_upgrades`).
 
 Any game:
 
@@ -59,8 +56,7 @@ from gridgames.game import GameSpec
 
 __all__ = ["HOOKS", "hooks_of"]
 
-HOOKS = ("move_targets", "computer_move", "move_scores", "review", "player_styles", "save_text", "load_text", "prepare",
-         "presets", "puzzle_from_text")
+HOOKS = ("move_targets", "computer_move", "move_scores", "review", "prepare", "presets", "puzzle_from_text")
 
 
 class _NoHooks:

@@ -342,7 +342,7 @@ def test_connect4_load_resumes_against_the_saved_opponent(tmp_path: Path) -> Non
     result = runner.invoke(app, ["connect4", "play", "--yellow", "easy", "--think", "0.1", "--seed", "4"], input=f"4\ns {path}\nq\n")
     assert result.exit_code == 0, result.output
     saved = json.loads(path.read_text())
-    assert saved["version"] == 2 and saved["seats"] == {"red": "human", "yellow": "easy"} and saved["seed"] == 4
+    assert saved["format"] == "gridgames-moves" and saved["seats"] == ["human", "easy"] and saved["seed"] == 4
     resumed = runner.invoke(app, ["connect4", "play", "--load", str(path)], input="q\n")
     assert "Yellow: easy" in resumed.stdout  # not the default medium
 

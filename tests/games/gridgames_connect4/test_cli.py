@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from gridgames_connect4 import Connect4
+from gridgames_test_support.connect4_play import load_game, save_game, two_humans
 from typer.testing import CliRunner
 
-from gridgames_connect4 import Connect4
-from gridgames_connect4.cli import SEAT_KINDS, Seat, TerminalGame, console
-from gridgames_connect4.save import load_game, save_game
 from gridgames.cli import app
 
 runner = CliRunner()
@@ -33,6 +32,31 @@ def test_human_against_human_to_a_win() -> None:
     assert out.rstrip().splitlines()[-1] == "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)."
     assert "| . . . X X X X |" in out  # the final board, without colour codes
     assert "\x1b[" not in out
+
+
+TRANSCRIPT_GAMES = [
+    ([*HUMANS], "4\n\n9\nx\n4 5\nu\nu\nh\ns\nS\n4\n4\n5\n5\n6\n6\n7\nx\ns\nq\n"),
+    (["play", "connect4", "--yellow", "random", "--seed", "5"], "4\n3\nu\nU\n5\nq\n"),
+    ([*HUMANS, "--first", "yellow", "--width", "5", "--height", "4", "--connect", "3"], "1\n2\n"),
+]
+"""Scripted games whose whole transcripts 0.1's own terminal game printed (data/transcripts-0.1.txt)."""
+
+
+def transcript(args: list[str], text: str) -> str:
+    """The exit code and standard output of a scripted game, the autosave's folder and name made neutral."""
+    import re
+
+    from gridgames.files import autosave_dir
+
+    result = runner.invoke(app, args, input=text)
+    out = result.stdout.replace(str(autosave_dir()), "AUTOSAVES")
+    return f"### {result.exit_code} {' '.join(args)}\n" + re.sub(r"connect4-[^ )]*\.json", "NAME.json", out)
+
+
+def test_scripted_games_print_what_the_old_terminal_game_printed() -> None:
+    # undo, hint, save without a name, bad input, the end-of-game commands, a seeded computer, yellow first, autosave
+    expected = (Path(__file__).parent / "data" / "transcripts-0.1.txt").read_text()
+    assert "".join(transcript(args, text) for args, text in TRANSCRIPT_GAMES) == expected
 
 
 def test_the_board_has_column_numbers_and_marks_the_last_move() -> None:
@@ -97,14 +121,14 @@ def test_undo_against_the_computer_takes_back_its_reply_too(tmp_path: Path) -> N
     code, out, _ = play(["play", "connect4", "--yellow", "random", "--seed", "1"], f"4\n3\nu\ns {path}\nq\n")
     assert code == 0
     assert "Took back 2 moves." in out
-    assert load_game(path).state.notation() == "4" + out.split("Yellow (random) plays ")[1][0]
+    assert load_game(path).notation() == "4" + out.split("Yellow (random) plays ")[1][0]
 
 
 def test_save_then_load_resumes_the_game(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     code, out, _ = play(HUMANS, f"4\n4\n5\ns {path}\nq\n")
     assert code == 0 and f"Saved to {path}" in out
-    assert load_game(path).state.notation() == "445"
+    assert load_game(path).notation() == "445"
     code, out, _ = play([*HUMANS, "--load", str(path)], "5\n6\n6\n7\n")
     assert code == 0
     assert out.rstrip().endswith("Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
@@ -189,7 +213,7 @@ def test_other_sizes_and_line_lengths() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--red", "nobody"], f"--red must be one of {', '.join(SEAT_KINDS)}, not 'nobody'"),
+        (["--red", "nobody"], "--red must be one of human, random, easy, medium, hard, perfect, not 'nobody'"),
         (["--first", "green"], "--first must be red or yellow"),
         (["--width", "11"], "--width must be a whole number from 4 to 10, not 11"),
         (["--connect", "2"], "--connect must be a whole number from 3 to 6"),
@@ -211,7 +235,7 @@ def test_ctrl_c_quits_with_one_line_and_code_130(monkeypatch: pytest.MonkeyPatch
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdin", Interrupting())
     monkeypatch.setattr(sys, "stdout", out)
-    game = TerminalGame(Connect4().new_state(), (Seat("human"), Seat("human")), console(), rng=random.Random(0))
+    game = two_humans(Connect4().new_state(), rng=random.Random(0))
     assert game.run() == 130
     assert out.getvalue().rstrip().splitlines()[-1] == "Interrupted: no move played, nothing to save."
 
@@ -293,7 +317,7 @@ def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_
     from gridgames_connect4 import players
 
     state = Connect4().from_notation("1111114")  # column 1 full, red to move
-    match = TerminalGame(state, (Seat("human"), Seat("human")), console())
+    match = two_humans(state)
     unsolved = players.Advice(3, (None, 2, None, 5, -1, 0, 1), source=players.SOLVER)
     monkeypatch.setattr(players, "advise", lambda *args: unsolved)
     assert match.hint() == ("Hint: play 4. Solver scores for yellow: 1: full  2: +2  3: ?  4: +5  5: -1  6: +0  7: +1 "
@@ -304,7 +328,6 @@ def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_
 
 def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the_end_of_game_commands() -> None:
     import typer.main
-
     from gridgames_connect4.cli import END_HELP, make_app
 
     info = runner.invoke(app, ["info", "connect4"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from gridgames_connect4 import Connect4  # noqa: E402
 from gridgames_connect4 import book as book_module  # noqa: E402
 from gridgames_connect4.book import HEADER_SIZE, Book  # noqa: E402
 from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.cli import Seat, TerminalGame, console  # noqa: E402
+from gridgames_test_support.connect4_play import two_humans  # noqa: E402
 from gridgames.cli import app  # noqa: E402
 
 runner = CliRunner()
@@ -152,7 +151,7 @@ def test_the_interactive_end_prompt_offers_the_review(monkeypatch: pytest.Monkey
     monkeypatch.setattr(sys, "stdout", out)
     state = Connect4(5, 4, 4).from_notation(THROWN_GAME)
     book = Book.load(book_files["good"], width=5, height=4, connect=4)
-    game = TerminalGame(state, (Seat("human"), Seat("human")), console(), rng=random.Random(0), interactive=True, book=book)
+    game = two_humans(state, book=book, interactive=True)
     assert game.run() == 0
     text = out.getvalue()
     assert "Game over: r reviews the game, s FILE saves it, q quits [r, s FILE, q]: " in text

@@ -14,7 +14,7 @@ from gridgames_connect4.book import Book  # noqa: E402
 from gridgames_connect4.book_build import build_book  # noqa: E402
 from gridgames_connect4.review import INACCURACY, MISTAKE, review_game  # noqa: E402
 from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.save import save_game  # noqa: E402
+from gridgames_test_support.connect4_play import save_game  # noqa: E402
 from gridgames_connect4.solver import Solver  # noqa: E402
 from gridgames.cli import app  # noqa: E402
 
