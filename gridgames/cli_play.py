@@ -16,8 +16,13 @@ human's commands from standard input, so it also runs from a script:
 instead of ``--think`` seconds: with ``--seed`` the same replies on every run and machine.
 ``--load FILE`` resumes a saved game with its seats, think time, seed and node budget (options given
 on the command line win, except the game's own options, which must agree); ``--resume``
-the last autosave (written on Ctrl-C or end of input). ``gridgames GAME show RECORD``
+the last autosave (written on Ctrl-C or end of input; Ctrl-C exits with 130). ``gridgames GAME show RECORD``
 replays a save file (or a notation string) move by move.
+
+`TerminalPlay` is the one terminal game of gridgames: a game with a ``play`` command of its own
+(Connect Four) runs it too, with its own `gridgames.cli_look.PlayLook` (picture, prompt, messages,
+hints, a review after the end); save files of a game's older formats load through
+`GameSpec.save_upgrades`.
 """
 
 from __future__ import annotations

@@ -384,3 +384,24 @@ def test_in_colour_the_players_differ_by_mark_as_well_as_by_hue() -> None:
 
     out = re.sub(r"\x1b\[[0-9;]*m", "", _show_in_a_colour_terminal({"FORCE_COLOR": "1", "TERM": "xterm-256color"}))
     assert "│ · · O X X · · │" in out
+
+
+def _play_in_a_colour_terminal(env_extra: dict[str, str]) -> str:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
+    env.update(env_extra)
+    args = [sys.executable, "-m", "gridgames", "play", "connect4", "--red", "human", "--yellow", "human"]
+    result = subprocess.run(args, input="4\n5\nq\n", capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_the_game_in_play_draws_x_and_o_with_no_color_and_colours_them_otherwise() -> None:
+    import re
+
+    plain = _play_in_a_colour_terminal({"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in plain and "| . . . X O . . |" in plain and "Red (X) to move [1-7, u, h, s FILE, q]: q" in plain
+    coloured = _play_in_a_colour_terminal({"FORCE_COLOR": "1", "TERM": "xterm-256color"})
+    assert "\x1b[" in coloured  # colour codes, and still the marks: red X, yellow O
+    assert "│ · · · X O · · │" in re.sub(r"\x1b\[[0-9;]*m", "", coloured) and "Red to move [1-7" in coloured
