@@ -188,6 +188,14 @@ def _game_of(play: TerminalPlay) -> Connect4:
     return _state_of(play).game
 
 
+def _is_file(text: str) -> bool:
+    """True when ``text`` names an existing file (False for what no file name can be: a NUL byte, too long)."""
+    try:
+        return bool(text) and Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _check_kind(option: str, kind: str, kinds: tuple[str, ...]) -> str:
     kind = kind.lower()
     if kind not in kinds:
@@ -331,22 +339,25 @@ def make_app() -> typer.Typer:
 
     @app.command("show")
     def show(
-        moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns)."),
+        moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns), or a save file."),
         width: int = typer.Option(7, "--width", help="Columns, 4 to 10."),
         height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
         picture: bool = typer.Option(False, "--picture", help="Print the plain picture (X red, O yellow) instead."),
     ) -> None:
-        """Print the position after a move string."""
-        state = Connect4(width, height, connect).from_notation(moves)
+        """Print the position after a move string, or the one a save file holds (s FILE, an autosave)."""
+        if moves.endswith(".json") or _is_file(moves):  # the board and colours are the file's
+            state = cast(Connect4State, restore(SPEC, load_play(moves, SPEC), source=moves)[1])
+        else:
+            state = Connect4(width, height, connect).from_notation(moves)
         out = console()
         if picture:
             out.print(state.to_text(), markup=False)
             return
-        plain = not render.shows_colour(out)
-        out.print(render.board(state, plain=plain), end="")
+        plain, first = not render.shows_colour(out), state.game.first
+        out.print(render.board(state, first=first, plain=plain), end="")
         played = f"Moves: {state.notation() or '(none)'} ({len(state.history)} played). "
-        status = render.result(state) if state.is_over else render.to_move(state, plain=plain) + "."
+        status = render.result(state, first=first) if state.is_over else render.to_move(state, first=first, plain=plain) + "."
         out.print(played + status, markup=False, soft_wrap=True)
 
     @app.command("analyze")

@@ -248,6 +248,19 @@ def test_show_prints_the_position() -> None:
     assert result.stdout.rstrip().endswith("Moves: 4453 (4 played). Red (X) to move.")
 
 
+def test_show_prints_the_position_a_save_file_holds_in_its_colours(tmp_path: Path) -> None:
+    old = Path(__file__).parent / "data" / "v2-yellow-first-wide.json"  # 0.1's format: yellow moved first
+    result = runner.invoke(app, ["connect4", "show", str(old)])
+    assert result.exit_code == 0, result.output
+    assert "| X . . . . . . . . O |" in result.stdout  # 10x5, yellow's discs O
+    assert result.stdout.rstrip().endswith("Moves: 10,1,10 (3 played). Red (X) to move.")
+    path = save_game(Connect4().from_notation("4455667"), tmp_path / "won.json")
+    assert runner.invoke(app, ["connect4", "show", str(path)]).stdout.rstrip().endswith(
+        "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
+    missing = runner.invoke(app, ["connect4", "show", str(tmp_path / "none.json")])
+    assert missing.exit_code == 2 and "cannot read save file" in missing.stderr and missing.stderr.count("\n") == 1
+
+
 def test_show_accepts_the_comma_form_and_other_sizes() -> None:
     result = runner.invoke(app, ["connect4", "show", "10,1,10", "--width", "10"])
     assert result.exit_code == 0
