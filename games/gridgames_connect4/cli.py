@@ -347,9 +347,10 @@ def make_app() -> typer.Typer:
     ) -> None:
         """Print the position after a move string, or the one a save file holds (s FILE, an autosave)."""
         if moves.endswith(".json") or _is_file(moves):  # the board and colours are the file's
-            state = cast(Connect4State, restore(SPEC, load_play(moves, SPEC), source=moves)[1])
+            shown = restore(SPEC, load_play(moves, SPEC), source=moves)[1]
         else:
-            state = Connect4(width, height, connect).from_notation(moves)
+            shown = Connect4(width, height, connect).from_notation(moves)
+        state = cast(Connect4State, shown)
         out = console()
         if picture:
             out.print(state.to_text(), markup=False)
