@@ -418,3 +418,17 @@ def test_the_game_in_play_draws_x_and_o_with_no_color_and_colours_them_otherwise
     coloured = _play_in_a_colour_terminal({"FORCE_COLOR": "1", "TERM": "xterm-256color"})
     assert "\x1b[" in coloured  # colour codes, and still the marks: red X, yellow O
     assert "│ · · · X O · · │" in re.sub(r"\x1b\[[0-9;]*m", "", coloured) and "Red to move [1-7" in coloured
+
+
+def test_quit_at_a_terminal_offers_to_save_first(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = tmp_path / "kept.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"q\n{path}\n"))
+    monkeypatch.setattr(sys, "stdout", out)
+    game = two_humans(Connect4().from_notation("445"), interactive=True)
+    assert game.run() == 0
+    lines = out.getvalue().splitlines()  # (a terminal echoes what is typed after each prompt)
+    assert lines[-1] == "Quit."
+    assert lines[-2].endswith(f"[1-7, u, h, s FILE, q]: Save the game first? File name (empty: don't save): "
+                              f"Saved to {path}; resume with: gridgames play connect4 --load {path}")
+    assert load_game(path).notation() == "445"
