@@ -10,7 +10,8 @@ import pytest
 from gridgames_connect4 import SPEC, Connect4
 from gridgames_connect4.solver import Solver
 
-from gridgames.web.hooks import has, hooks_of
+from gridgames.web.hooks import (ComputerMove, MoveScores, MoveTargets, Prepare, Presets, PuzzleFromText, Review, has,
+                                 hooks_of)
 from gridgames.web.jobs import Budget
 
 
@@ -18,6 +19,10 @@ def test_connect4_offers_every_turn_based_hook() -> None:
     hooks = hooks_of(SPEC)
     assert all(has(hooks, name) for name in ("move_targets", "computer_move", "move_scores", "review"))
     assert not any(has(hooks, name) for name in ("save_text", "load_text", "player_styles"))  # the framework saves and draws it
+    assert all(isinstance(hooks, hook) for hook in (MoveTargets, ComputerMove, MoveScores, Review, Prepare))  # the protocols
+    assert not isinstance(hooks, Presets) and not isinstance(hooks, PuzzleFromText)  # those are the puzzles'
+    pentomino = hooks_of(__import__("gridgames_pentomino").SPEC)
+    assert isinstance(pentomino, Presets) and isinstance(pentomino, PuzzleFromText) and not isinstance(pentomino, MoveScores)
 
 
 def test_scores_are_the_solvers_and_the_partial_result_ends_equal_to_them() -> None:
