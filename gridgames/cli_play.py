@@ -16,8 +16,13 @@ human's commands from standard input, so it also runs from a script:
 instead of ``--think`` seconds: with ``--seed`` the same replies on every run and machine.
 ``--load FILE`` resumes a saved game with its seats, think time, seed and node budget (options given
 on the command line win, except the game's own options, which must agree); ``--resume``
-the last autosave (written on Ctrl-C or end of input). ``gridgames GAME show RECORD``
+the last autosave (written on Ctrl-C or end of input; Ctrl-C exits with 130). ``gridgames GAME show RECORD``
 replays a save file (or a notation string) move by move.
+
+`TerminalPlay` is the one terminal game of gridgames: a game with a ``play`` command of its own
+(Connect Four) runs it too, with its own `gridgames.cli_look.PlayLook` (picture, prompt, messages,
+hints, a review after the end); save files of a game's older formats load through
+`GameSpec.save_upgrades`.
 """
 
 from __future__ import annotations
@@ -26,32 +31,47 @@ import inspect
 import random
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import attrs
 import typer
 
-from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help, _typed_game_options
-from gridgames.cli_support import one_line, whole_number
+from gridgames.cli_generic import (
+    _command,
+    _flag,
+    _game_options,
+    _game_parameters,
+    _keyword,
+    _summary_help,
+    _typed_game_options,
+)
+from gridgames.cli_look import PlayLook
+from gridgames.cli_support import EXIT_INTERRUPTED, one_line, whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, user_path, write_autosave
 from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Outcome, Player, State
-from gridgames.saves import SavedPlay, load_play, restore, save_play, to_json
-from gridgames.search.players import AI_KINDS, make_ai
 from gridgames.parsing import check_seconds
+from gridgames.saves import SEAT_KINDS, SavedPlay, load_play, restore, save_play, to_json
+from gridgames.search.players import make_ai
 
-__all__ = ["SEAT_KINDS", "TerminalPlay", "play_command", "play_in_terminal", "result_line", "seat_flags", "show_command"]
+__all__ = [
+    "SEAT_KINDS",
+    "TerminalPlay",
+    "play_command",
+    "play_in_terminal",
+    "result_line",
+    "seat_flags",
+    "show_command",
+]
 
-SEAT_KINDS = ("human", *AI_KINDS)
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-PLAY_OPTIONS = ("think", "seed", "nodes", "load", "resume", *ORDINALS)
+PLAY_OPTIONS = ("think", "seed", "nodes", "load", "resume")  # and the seats' flags, which yield to the game's options
 UNDO_WORDS = ("u", "undo")
 HINT_WORDS = ("h", "hint")
 SAVE_WORDS = ("s", "save")
 QUIT_WORDS = ("q", "quit", "exit")
 PASS_WORDS = ("p", PASS_TEXT)
 DEFAULT_THINK = 1.0
-COMMANDS_HELP = "u: undo, h: hint, s FILE: save, q: quit"
 
 
 def _slug(name: str) -> str:
@@ -63,12 +83,20 @@ def _slug(name: str) -> str:
 
 def seat_flags(spec: GameSpec, names: tuple[str, ...]) -> list[list[str]]:
     """Each seat's option names: the player's own name (``--x``, ``--vertical``) and its place (``--first``)."""
-    taken = {_flag(name) for name in ("think", "seed", "nodes", "help", "load", "resume")} | {_flag(o.name) for o in spec.options}
+    taken = {_flag(name) for name in ("think", "seed", "nodes", "help", "load", "resume")} | {
+        _flag(o.name) for o in spec.options
+    }
     slugs = [_slug(name) for name in names]
     flags = []
     for i, slug in enumerate(slugs):
-        own = f"--{slug}" if slug and slugs.count(slug) == 1 and f"--{slug}" not in taken and slug not in ORDINALS else None
-        ordinal = f"--{ORDINALS[i]}" if i < len(ORDINALS) else None
+        own = (
+            f"--{slug}"
+            if slug and slugs.count(slug) == 1 and f"--{slug}" not in taken and slug not in ORDINALS
+            else None
+        )
+        ordinal = (
+            f"--{ORDINALS[i]}" if i < len(ORDINALS) and f"--{ORDINALS[i]}" not in taken else None
+        )  # a game option wins
         flags.append([flag for flag in (own, ordinal) if flag])
     return flags
 
@@ -85,25 +113,62 @@ def play_command(spec: GameSpec) -> Any:
     kinds = "/".join((*SEAT_KINDS, *(level for level in levels if level not in SEAT_KINDS)))
     names = _player_names(spec)
     seats = [
-        (i, _keyword(f"seat_{i}", None, Optional[str], *flags,
-                     help_text=f"who plays {names[i]} ({ORDINALS[i] if i < len(ORDINALS) else i + 1} to move): {kinds} "
-                               f"[default: {'human' if i == 0 else 'ai'}]"))
+        (
+            i,
+            _keyword(
+                f"seat_{i}",
+                None,
+                str | None,
+                *flags,
+                help_text=f"who plays {names[i]} ({ORDINALS[i] if i < len(ORDINALS) else i + 1} to move): {kinds} "
+                f"[default: {'human' if i == 0 else 'ai'}]",
+            ),
+        )
         for i, flags in enumerate(seat_flags(spec, names))
         if flags
     ]
     parameters = [
         *(p for _, p in seats),
-        _keyword("think", None, Optional[float], "--think", help_text=f"seconds a computer player thinks per move [default: {DEFAULT_THINK}]"),
-        _keyword("seed", None, Optional[int], "--seed", help_text="seed of the computer players' random choices"),
-        inspect.Parameter("nodes", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[int], default=typer.Option(
-            None, "--nodes", parser=whole_number, help="a fixed budget per computer move instead of --think: negamax "
-            "positions or MCTS playouts (with --seed, the same replies on every run)")),
-        _keyword("load", None, Optional[Path], "--load", help_text="resume a game saved with 's FILE' (its seats, think time and seed too)"),
-        _keyword("resume", False, bool, "--resume", help_text="resume the last interrupted game (autosaved on Ctrl-C or end of input)"),
+        _keyword(
+            "think",
+            None,
+            float | None,
+            "--think",
+            help_text=f"seconds a computer player thinks per move [default: {DEFAULT_THINK}]",
+        ),
+        _keyword("seed", None, int | None, "--seed", help_text="seed of the computer players' random choices"),
+        inspect.Parameter(
+            "nodes",
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=int | None,
+            default=typer.Option(
+                None,
+                "--nodes",
+                parser=whole_number,
+                help="a fixed budget per computer move instead of --think: negamax "
+                "positions or MCTS playouts (with --seed, the same replies on every run)",
+            ),
+        ),
+        _keyword(
+            "load",
+            None,
+            Path | None,
+            "--load",
+            help_text="resume a game saved with 's FILE' (its seats, think time and seed too)",
+        ),
+        _keyword(
+            "resume",
+            False,
+            bool,
+            "--resume",
+            help_text="resume the last interrupted game (autosaved on Ctrl-C or end of input)",
+        ),
         *_game_parameters(spec, PLAY_OPTIONS),
     ]
 
-    def body(think: float | None, seed: int | None, nodes: int | None, load: Path | None, resume: bool, **values: Any) -> int:
+    def body(
+        think: float | None, seed: int | None, nodes: int | None, load: Path | None, resume: bool, **values: Any
+    ) -> int:
         given: list[str | None] = [None] * len(names)
         for i, parameter in seats:
             given[i] = values.pop(parameter.name)
@@ -115,14 +180,17 @@ def play_command(spec: GameSpec) -> Any:
             if load is None:
                 raise OptionError(f"no interrupted {spec.name} game to resume (autosaves are kept in {autosave_dir()})")
         if load is not None:
-            saved = load_play(load)
+            saved = load_play(load, spec)
             for name, value in _typed_game_options(spec, options).items():  # defaults do not count as typed
                 if name in saved.options and saved.options[name] != value:
-                    raise OptionError(f"{_flag(name)} {value} differs from the saved game's {saved.options[name]}; --load takes the game from the file")
+                    raise OptionError(
+                        f"{_flag(name)} {value} differs from the saved game's {saved.options[name]}; "
+                        "--load takes the game from the file"
+                    )
             game, state = restore(spec, saved, source=str(load))
             options = dict(saved.options)
-            saved_seats = list(saved.seats) or [None] * len(names)
-            kinds = [g if g is not None else s for g, s in zip(given, saved_seats)]
+            saved_seats: list[str | None] = [*saved.seats] or [None] * len(names)
+            chosen = [g if g is not None else s for g, s in zip(given, saved_seats)]
             think = think if think is not None else saved.think
             seed = seed if seed is not None else saved.seed
             nodes = nodes if nodes is not None else saved.nodes
@@ -130,17 +198,21 @@ def play_command(spec: GameSpec) -> Any:
             made = spec.make(**options)
             if not isinstance(made, Game):
                 raise PluginError(f"{spec.name} is declared turn-based but creates a {type(made).__name__}")
-            game, state, kinds = made, made.new_state(), given
-        kinds = [k if k is not None else ("human" if i == 0 else "ai") for i, k in enumerate(kinds)]
+            game, state, chosen = made, made.new_state(), given
+        kinds = [k if k is not None else ("human" if i == 0 else "ai") for i, k in enumerate(chosen)]
         think = DEFAULT_THINK if think is None else think
         players = _seats(game, kinds, think, random.Random(seed), nodes)
-        match = TerminalPlay(spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes)
+        match = TerminalPlay(
+            spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes
+        )
         return match.run()
 
     return _command("play", _summary_help("Play", spec), parameters, body)
 
 
-def _seats(game: Game, kinds: list[str], think: float, rng: random.Random, nodes: int | None = None) -> list[Player | None]:
+def _seats(
+    game: Game, kinds: list[str], think: float, rng: random.Random, nodes: int | None = None
+) -> list[Player | None]:
     """One player per seat (None for a human); seats past the second are computer players."""
     check_seconds(think)
     kinds = (kinds + ["ai"] * game.info.num_players)[: game.info.num_players]
@@ -156,37 +228,32 @@ def _seats(game: Game, kinds: list[str], think: float, rng: random.Random, nodes
     return seats
 
 
-def _read_line(prompt: str) -> str | None:
-    """One line from standard input after the prompt, or None at the end of input."""
-    typer.echo(prompt, nl=False)
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        typer.echo()  # end the prompt's line
-        return None
-    if not sys.stdin.isatty():
-        typer.echo(line.rstrip("\n"))  # echo scripted input so that the transcript reads like a session
-    return line.strip()
-
-
-def _undo_own_move(state: State, player: int) -> bool:
-    """Take back ``player``'s last move and every move after it; False when they have not moved."""
+def _undo_own_move(state: State, players: set[int]) -> int:
+    """Take back the last move of any of ``players`` and every move after it; how many moves (0: they have not
+    moved)."""
     movers = []
     replay = state.game.new_state()
     for move in state.history:
         movers.append(replay.current_player)
         replay.play(move)
-    if player not in movers:
-        return False
-    last_own = len(movers) - 1 - movers[::-1].index(player)
+    own = [i for i, mover in enumerate(movers) if mover in players]
+    if not own:
+        return 0
+    last_own = own[-1]
+    count = len(state.history) - last_own
     while len(state.history) > last_own:
         state.undo()
-    return True
+    return count
 
 
 @attrs.define
 class TerminalPlay:
-    """One game at the terminal: the position, who sits where (None: a human), and what a save file records."""
+    """One game at the terminal: the position, who sits where (None: a human), what a save file records, and the look.
+
+    ``look`` (`gridgames.cli_look.PlayLook`) draws the game and words every message; ``interactive`` says whether
+    a person types at a terminal (None: ask standard input), else typed lines are echoed so that a scripted
+    game's transcript reads like a session.
+    """
 
     name: str
     options: dict[str, Any]
@@ -196,109 +263,168 @@ class TerminalPlay:
     think: float = DEFAULT_THINK
     seed: int | None = None
     nodes: int | None = None
+    look: PlayLook = attrs.field(factory=PlayLook)
+    interactive: bool | None = None
+    _at_prompt: bool = attrs.field(default=False, init=False)
+
+    @property
+    def is_interactive(self) -> bool:
+        """True when a person types at a terminal."""
+        return sys.stdin.isatty() if self.interactive is None else self.interactive
 
     def record(self) -> SavedPlay:
         """The game as a save file holds it."""
-        return SavedPlay(self.name, self.options, self.state.notation(), tuple(self.kinds), self.think, self.seed, self.nodes)
+        return SavedPlay(
+            self.name, self.options, self.state.notation(), tuple(self.kinds), self.think, self.seed, self.nodes
+        )
 
     def keep(self) -> str:
         """Autosave an unfinished game; what happened, as one line for the player."""
-        moves = self.state.notation()
+        texts, moves = self.look.texts, self.state.notation()
         if not self.state.history:
-            return "no move played, nothing to save"
+            return texts.nothing_to_keep
         try:
             path = write_autosave(self.name, to_json(self.record()))
         except (GridGamesError, OSError, ValueError) as error:
-            return f"could not autosave ({one_line(str(error))[:300]}); moves: {moves}"
-        return f"game saved to {path} (moves: {moves})"
+            return texts.not_kept.format(error=one_line(str(error))[:300], moves=moves)
+        return texts.kept.format(path=path, moves=moves, name=self.name)
 
     def hint(self) -> str:
-        """The move the game's AI would play here (its strongest own level, else `make_ai`), as one line."""
-        rng = random.Random(None if self.seed is None else self.seed + len(self.state.history))
-        game = self.state.game
-        levels = game.computer_levels()  # the game's own strongest player, else the generic AI
-        advisor = game.computer_player(levels[-1], rng) if levels else make_ai(game, "ai", seconds=min(self.think, 5.0), rng=rng, nodes=self.nodes)
-        move = advisor.choose(self.state.copy())
-        note = getattr(advisor, "note", "")
-        return f"hint: {self.state.game.format_move(move)} ({advisor.name}" + (f", {note})" if note else ")")
+        """The look's hint for the side to move, as one line."""
+        return self.look.hint(self)
 
     def save(self, path: str) -> str:
         """Save the game to ``path``; what happened, as one line."""
+        texts = self.look.texts
         if not path:
-            return "type 's' and a file name, e.g. 's game.json'"
+            return texts.save_needs_a_name
         try:
             written = save_play(user_path(path, what="save file"), self.record())
         except GridGamesError as error:
-            return f"not saved: {error}"
-        return f"saved to {written}; resume with: gridgames play {self.name} --load {written}"
+            return texts.not_saved.format(error=error)
+        return texts.saved.format(path=written, name=self.name)
 
     def run(self) -> int:
-        """Play to the end, the end of input, ``q`` or Ctrl-C (which autosaves); the exit code."""
+        """Play to the end, the end of input, ``q`` or Ctrl-C (which autosaves, exit code 130); the exit code."""
         try:
             return self._loop()
         except KeyboardInterrupt:
-            typer.echo(f"\ninterrupted: {self.keep()}")
-            return 0
-        except Exception as error:
+            self.look.say(("\n" if self._at_prompt else "") + self.look.texts.interrupted.format(kept=self.keep()))
+            return EXIT_INTERRUPTED
+        except Exception as error:  # a failure nobody foresaw: the game is kept first, then one line says what failed
             kept = self.keep()
             typer.echo(f"error: {type(error).__name__}: {one_line(str(error))[:300]}; {kept}", err=True)
             return 1
 
+    def read(self, prompt: str) -> str | None:
+        """One line from standard input after the prompt (echoed when scripted), or None at the end of input."""
+        self.look.say(prompt, end="")
+        self._at_prompt = True
+        line = sys.stdin.readline()
+        self._at_prompt = False
+        if not line:
+            if prompt:
+                self.look.say("")  # end the prompt's line
+            return None
+        if not self.is_interactive:
+            self.look.say(line.rstrip("\r\n"))
+        return line.strip()
+
     def _loop(self) -> int:
-        state, game = self.state, self.state.game
-        names = game.info.player_names
-        typer.echo(state.to_text())
+        state, look = self.state, self.look
+        for line in look.opening(self):
+            look.say(line)
+        look.draw(self)
         while not state.is_over:
-            player = state.current_player
-            seat = self.seats[player]
+            seat = self.seats[state.current_player]
             if seat is None:
-                line = _read_line(_prompt(state))
-                if line is None:
-                    typer.echo(f"end of input: {self.keep()}")
-                    return 0
-                word, _, rest = line.partition(" ")
-                word = word.lower()
-                if line.lower() in QUIT_WORDS:
-                    typer.echo("game abandoned")
-                    return 0
-                if line.lower() in UNDO_WORDS:
-                    if not _undo_own_move(state, player):
-                        typer.echo("nothing to undo")
-                        continue
-                elif line.lower() in HINT_WORDS:
-                    typer.echo(self.hint())
-                    continue
-                elif word in SAVE_WORDS and (rest.strip() or line.lower() in SAVE_WORDS):
-                    typer.echo(self.save(rest.strip()))
-                    continue
-                elif not line:
-                    continue
-                else:
-                    try:
-                        state.play(_parse_typed(game, line))
-                    except GridGamesError as error:
-                        typer.echo(f"{error}; try again")
-                        continue
+                code = self._human_turn()
+                if code is not None:
+                    return code
             else:
+                player = state.current_player
                 move = seat.choose(state)
                 note = getattr(seat, "note", "")
-                typer.echo(f"{names[player]} ({seat.name}) plays {game.format_move(move)}" + (f"  [{note}]" if note else ""))
                 state.play(move)
-            typer.echo(state.to_text())
-        typer.echo(f"moves: {state.notation()}")
-        typer.echo(_result(state))
+                for line in look.computer_moved(self, player, seat, move, note):
+                    look.say(line)
+            look.draw(self)
+        for line in look.ending(self):
+            look.say(line)
+        return self._after_the_end()
+
+    def _human_turn(self) -> int | None:
+        """Read commands until a move is played or taken back; an exit code when the game ends here."""
+        state, look, texts = self.state, self.look, self.look.texts
+        while True:
+            line = self.read(look.prompt(self))
+            if line is None:
+                look.say(texts.end_of_input.format(kept=self.keep()))
+                return 0
+            word, _, rest = line.partition(" ")
+            word, lowered = word.lower(), line.lower()
+            if lowered in QUIT_WORDS:
+                return self._quit()
+            if lowered in UNDO_WORDS:
+                humans = {p for p, seat in enumerate(self.seats) if seat is None}
+                count = _undo_own_move(state, humans if look.undo_any_human else {state.current_player})
+                if count:
+                    if texts.took_back:
+                        look.say(texts.took_back.format(count=count, s="s" if count > 1 else ""))
+                    return None
+                look.say(texts.nothing_to_undo)
+            elif lowered in HINT_WORDS:
+                look.say(self.hint())
+            elif word in SAVE_WORDS and (rest.strip() or lowered in SAVE_WORDS):
+                look.say(self.save(rest.strip()))
+            elif not line:
+                said = look.empty_line(self)
+                if said:
+                    look.say(said)
+            else:
+                try:
+                    state.play(_parse_typed(state.game, line))
+                    return None
+                except GridGamesError as error:
+                    look.say(look.refused(self, line, error))
+
+    def _quit(self) -> int:
+        """``q``: leave (a look may first offer to save, or say how one keeps a game)."""
+        texts = self.look.texts
+        if self.state.history and texts.save_first is not None and self.is_interactive:
+            name = self.read(texts.save_first)
+            if name:
+                self.look.say(self.save(name))
+        elif self.state.history and texts.quit_unsaved is not None:
+            self.look.say(texts.quit_unsaved)
+            return 0
+        self.look.say(texts.quit)
         return 0
 
+    def _after_the_end(self) -> int:
+        """After the last move, when the look offers it and someone may type: r reviews, s FILE saves, q leaves.
 
-def _prompt(state: State) -> str:
-    """The human's prompt: who is to move, the commands, and the pass when it is the only move."""
-    name = state.game.info.player_names[state.current_player]
-    pass_move = state.game.pass_move
-    if pass_move is None:
-        return f"{name} to move ({COMMANDS_HELP}): "
-    if list(state.legal_moves()) == [pass_move]:
-        return f"{name} has no move and must pass (type p or pass; {COMMANDS_HELP}): "
-    return f"{name} to move ({COMMANDS_HELP}, p: pass when you have no move): "
+        Nothing is printed when input is not a terminal and has nothing more to say (scripted games end there).
+        """
+        texts = self.look.texts
+        if texts.end_help is None or not (self.is_interactive or any(seat is None for seat in self.seats)):
+            return 0
+        prompt = texts.game_over_prompt.format(help=texts.end_help) if self.is_interactive else ""
+        while True:
+            line = self.read(prompt)
+            if line is None:
+                return 0
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            if word in ("", *QUIT_WORDS):
+                return 0
+            if word in ("r", "review"):
+                for text in self.look.review(self):
+                    self.look.say(text)
+            elif word in SAVE_WORDS:
+                self.look.say(self.save(rest.strip()))
+            else:
+                self.look.say(texts.not_a_command_at_the_end.format(line=line, help=texts.end_help))
 
 
 def _parse_typed(game: Game, line: str) -> Move:
@@ -309,7 +435,8 @@ def _parse_typed(game: Game, line: str) -> Move:
 
 
 def result_line(outcome: Outcome, player_names: tuple[str, ...]) -> str:
-    """The end of a game as one line: ``Black wins 40-24 (the board is full)`` (the winner's score first), ``draw (...)``."""
+    """The end of a game as one line: ``Black wins 40-24 (the board is full)`` (the winner's score first), ``draw
+    (...)``."""
     scores = ""
     if outcome.scores is not None:
         order = list(range(len(outcome.scores)))
@@ -328,7 +455,9 @@ def _result(state: State) -> str:
     return result_line(outcome, state.game.info.player_names)
 
 
-def play_in_terminal(game: Game, seats: list[Player | None], *, name: str = "game", options: dict[str, Any] | None = None) -> int:
+def play_in_terminal(
+    game: Game, seats: list[Player | None], *, name: str = "game", options: dict[str, Any] | None = None
+) -> int:
     """Play a game with these seats (None: a human at the terminal) to the end; returns the exit code."""
     kinds = ["human" if seat is None else getattr(seat, "name", "ai") for seat in seats]
     kinds = [k if k in SEAT_KINDS else "ai" for k in kinds]
@@ -350,13 +479,15 @@ def show_command(spec: GameSpec) -> Any:
         _keyword("final", False, bool, "--final", help_text="print only the final position"),
         *_game_parameters(spec, ("final", "record")),
     ]
-    parameters[0] = parameters[0].replace(default=typer.Argument("", help="a save file (s FILE, an autosave) or the moves in the game's notation"))
+    parameters[0] = parameters[0].replace(
+        default=typer.Argument("", help="a save file (s FILE, an autosave) or the moves in the game's notation")
+    )
 
     def body(record: str, final: bool, **values: Any) -> int:
         options = _game_options(spec, values)
         path = user_path(record, what="save file") if record else None
         if path is not None and (_is_file(path) or record.endswith(".json")):
-            saved = load_play(path)
+            saved = load_play(path, spec)
             game, state = restore(spec, saved, source=record)
         else:
             made = spec.make(**options)
@@ -379,4 +510,6 @@ def show_command(spec: GameSpec) -> Any:
         typer.echo(_result(replay) if replay.is_over else f"{names[replay.current_player]} to move")
         return 0
 
-    return _command("show", f"Replay a game of {spec.name}: a save file or the moves in its notation.", parameters, body)
+    return _command(
+        "show", f"Replay a game of {spec.name}: a save file or the moves in its notation.", parameters, body
+    )

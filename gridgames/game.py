@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
@@ -197,6 +197,12 @@ class Game(ABC):
         Pass button and `gridgames.testing.check_game` read this property.
         """
         return None
+
+    # --- optional: how the players are drawn ----------------------------------
+    def player_styles(self) -> tuple[int, ...]:
+        """Each player's drawing style (colour and mark; 0 is the first) in turn order; by default player i in style
+        i."""
+        return tuple(range(self.info.num_players))
 
     # --- optional: the game's own computer players --------------------------
     def computer_levels(self) -> tuple[str, ...]:
@@ -501,6 +507,9 @@ class GameSpec:
     web: Callable[[], Any] | None = None
     """A factory for the game's optional hooks in ``gridgames serve`` (exact move scores, review, own save files,
     presets...; see `gridgames.web.hooks`); None: the generic pages only."""
+    save_upgrades: Mapping[str, Callable[[dict[str, Any], str], dict[str, Any]]] = attrs.field(factory=dict)
+    """The game's older save formats, read on load: format name -> ``upgrade(data, where)`` turning such a file's
+    JSON object into a `gridgames.saves` one (``where`` names the file in its `SaveFileError`s)."""
 
     def make(self, **options: Any) -> Game | Puzzle:
         """A game (or puzzle) built with the given options; unknown options are an error."""

@@ -43,7 +43,8 @@ PLAY
   command below; Ctrl-C stops it and shows the moves reviewed so far), s FILE saves it,
   q leaves. Input may come from a pipe, one command per line:
     printf '4\\n4\\n5\\n5\\n6\\n6\\n7\\n' | gridgames play connect4 --red human --yellow human
-  --load FILE resumes a saved game (a small JSON file: board size, line length, moves);
+  --load FILE resumes a saved game (a small JSON file: board size, line length, first
+  colour, moves, seats; the files of gridgames 0.1 load too);
   --resume resumes the last interrupted game (saved automatically on Ctrl-C or at the
   end of input).
   --book FILE gives hard, perfect, hints and the review an opening book (default: the
@@ -51,7 +52,8 @@ PLAY
 
 COMMANDS
   gridgames connect4 show 4453 [--width W --height H --connect N] [--picture]
-      prints the position (or, with --picture, its plain picture).
+      prints the position (or, with --picture, its plain picture); given a save file
+      (show game.json), the position it holds, in its colours.
   gridgames connect4 analyze 4453 [--weak] [--json] [--think S] [--table-mb M]
                                    [--jobs N | --scheduler tcp://HOST:8786] [--book FILE | --no-book]
       solves the position: its score and every column's from the side to move's view
@@ -104,8 +106,14 @@ def _web() -> Any:
     return Connect4Web()
 
 
-def _create(width: int = 7, height: int = 6, connect: int = 4) -> Connect4:
-    return Connect4(width, height, connect)
+def _create(width: int = 7, height: int = 6, connect: int = 4, first: str = "red") -> Connect4:
+    return Connect4(width, height, connect, first=first.lower())
+
+
+def _upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
+    from gridgames_connect4.old_saves import upgrade
+
+    return upgrade(data, where)
 
 
 SPEC = GameSpec(
@@ -117,10 +125,12 @@ SPEC = GameSpec(
         Option("width", int, 7, "columns, 4 to 10"),
         Option("height", int, 6, "rows, 4 to 10"),
         Option("connect", int, 4, "line length that wins, 3 to 6"),
+        Option("first", str, "red", "colour of the first mover: red or yellow"),
     ),
     doc=__doc__ or "",
     app=_make_app,
     web=_web,
+    save_upgrades={"gridgames-connect4": _upgrade},  # 0.1's own save files (gridgames_connect4.old_saves)
 )
 
 __all__ = ["SPEC", "Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"]

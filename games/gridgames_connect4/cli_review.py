@@ -173,16 +173,18 @@ def register(app: typer.Typer) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""
         from gridgames_connect4.review import INTERRUPTED
         from gridgames_connect4.rules import Connect4
-        from gridgames_connect4.save import load_game
+        from gridgames_connect4 import SPEC
+        from gridgames.saves import load_play, restore
 
         budget = DEFAULT_REVIEW_SECONDS if think is None else check_seconds(think)
         colour = "red"
         if load is not None:
             if moves:
                 raise OptionError("give the moves or --load FILE, not both")
-            saved = load_game(load)
-            state, colour = saved.state, saved.first
-            game = state.game
+            game, state = restore(SPEC, load_play(load, SPEC), source=str(load))
+            if not isinstance(game, Connect4):  # SPEC makes Connect Four games
+                raise OptionError(f"{load} does not hold a Connect Four game")
+            colour = game.first
             for name, given, kept in (
                 ("width", width, game.width),
                 ("height", height, game.height),

@@ -67,6 +67,11 @@ def _in_range(name: str, low: int, high: int) -> Callable[[object, attrs.Attribu
     return check
 
 
+def _one_of_the_colours(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in PLAYER_NAMES:
+        raise OptionError(f"--first must be red or yellow, not {value!r}")
+
+
 @attrs.frozen
 class Connect4(Game):
     """The rules of Connect Four on a width x height board, winning with lines of ``connect`` discs."""
@@ -74,16 +79,27 @@ class Connect4(Game):
     width: int = attrs.field(default=7, validator=_in_range("width", MIN_SIZE, MAX_SIZE))
     height: int = attrs.field(default=6, validator=_in_range("height", MIN_SIZE, MAX_SIZE))
     connect: int = attrs.field(default=4, validator=_in_range("connect", MIN_CONNECT, MAX_CONNECT))
+    first: str = attrs.field(default="red", validator=_one_of_the_colours, kw_only=True)
+    """The colour shown for the player who moves first (player 0, X in pictures): only what is drawn changes."""
+
+    @property
+    def colours(self) -> tuple[str, str]:
+        """The colour of player 0 (who moves first) and of player 1."""
+        return ("red", "yellow") if self.first == "red" else ("yellow", "red")
 
     @property
     def info(self) -> GameInfo:
-        """Two players (red moves first), one action per column, at most width x height moves."""
+        """Two players (red moves first unless told otherwise), one action per column, at most width x height moves."""
         return GameInfo(
             num_players=2,
             num_actions=self.width,
-            player_names=PLAYER_NAMES,
+            player_names=self.colours,
             max_game_length=self.width * self.height,
         )
+
+    def player_styles(self) -> tuple[int, ...]:
+        """Each player's drawing style in turn order: red 0, yellow 1, whoever moves first."""
+        return tuple(PLAYER_NAMES.index(colour) for colour in self.colours)
 
     @property
     def size(self) -> str:
@@ -334,8 +350,7 @@ class Connect4State(State):
         it)."""
         from gridgames_connect4.svg import state_svg
 
-        # a loaded game may remember a yellow first mover
-        return state_svg(self, first=getattr(self.game, "first", "red"))
+        return state_svg(self, first=self.game.first)
 
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the player to move (exactly -1, 0 or 1 once the game is over)."""

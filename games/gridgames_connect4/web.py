@@ -1,4 +1,5 @@
-"""Connect Four's hooks for ``gridgames serve`` (see `gridgames.web.hooks`): exact column scores, review, its save files.
+"""Connect Four's hooks for ``gridgames serve`` (see `gridgames.web.hooks`): exact column scores, review, its save
+files.
 
 * ``move_targets``: a click anywhere in a column drops a disc there;
 * ``computer_move``: the levels of `gridgames_connect4.players` (their shared solver is used
@@ -7,15 +8,13 @@
   from the opening book or the solver, stopped by the page's budget (unsolved columns are then None);
 * ``review``: after the game, every move's score against the best (mistakes marked),
   the last positions first (they solve fastest), in batches, as far as the budget goes;
-* ``save_text`` / ``load_text``: the same JSON as ``gridgames play connect4`` (``s FILE``, ``--load``).
 
 The opening book shipped for the board (`gridgames_connect4.book.default_book`), if any, answers as in the
 terminal: the positions it covers at once, the others through the solver, which probes it in its search.
 
-Colours: a save file whose first mover is yellow (``--first yellow``) loads with its seats in turn
-order and its own colours: the game remembers them (`SavedColours`), `player_styles` tells the page
-to draw and name player 0 yellow, and saving it again writes ``"first": "yellow"`` with each seat
-under its own colour, as the terminal game had it.
+Save files, and the colours of a game whose first mover is yellow, need no hook: the page saves and loads
+through `gridgames.saves` as the terminal does (0.1's own files converted on read), the colours are the
+game's ``first`` option and `Connect4.player_styles` tells the page to draw player 0 yellow.
 """
 
 from __future__ import annotations
@@ -25,26 +24,17 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
-from gridgames_connect4 import save
 from gridgames_connect4.analysis import Analysis
 from gridgames_connect4.review import review_game
-from gridgames_connect4.render import colour_names
-from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
+from gridgames_connect4.rules import Connect4State
 
-__all__ = ["Connect4Web", "SavedColours"]
-
-
-@attrs.frozen
-class SavedColours(Connect4):
-    """A Connect Four game loaded from a save file, remembering the colour its first mover had there."""
-
-    first: str = attrs.field(default="red", validator=attrs.validators.in_(PLAYER_NAMES))
+__all__ = ["Connect4Web"]
 
 SCORE_HELP = "exact score of each column for the side to move: + wins (bigger is sooner), 0 draws, - loses"
 TABLE_MB = 32
-_PLAYER_LOCK = threading.Lock()  # the players share one solver per board size (gridgames_connect4.players.shared_solver)
+_PLAYER_LOCK = (
+    threading.Lock()
+)  # the players share one solver per board size (gridgames_connect4.players.shared_solver)
 _local = threading.local()
 
 
@@ -87,7 +77,8 @@ class Connect4Web:
     score_help = SCORE_HELP
 
     def prepare(self, say: Callable[[str], None]) -> None:
-        """Build (or compile) the solver's kernels now, so that the first hint or perfect move does not wait for them."""
+        """Build (or compile) the solver's kernels now, so that the first hint or perfect move does not wait for
+        them."""
         from gridgames_connect4.solver import Solver, prepare_kernels
 
         prepare_kernels(say)
@@ -133,45 +124,44 @@ class Connect4Web:
         return {"scores": {c: columns[c] for c in legal}, "exact": exact, "note": note, "help": SCORE_HELP}
 
     def review(self, state: Connect4State, budget: Any) -> list[dict[str, Any]]:
-        """Every move's score against the best (None where the budget ran out), mistakes marked; last moves solved first.
+        """Every move's score against the best (None where the budget ran out), mistakes marked; last moves solved
+        first.
 
         The positions are solved in batches (`gridgames_connect4.review.review_game`), the budget asked between them.
         """
         game, moves = state.game, list(state.history)
-        names = colour_names(getattr(game, "first", "red"))
+        names = game.colours
         total = max(1, len(moves))
 
         def progress(done: int, _total: int) -> None:
             budget.report(done / total, done, f"{done} of {len(moves)} moves reviewed")
 
-        report = review_game(game, moves, book=_book(state), solver=_solver(state, budget), on_progress=progress,
-                             keep_going=budget.keep_going)
+        report = review_game(
+            game,
+            moves,
+            book=_book(state),
+            solver=_solver(state, budget),
+            on_progress=progress,
+            keep_going=budget.keep_going,
+        )
         done = {r.number: r for r in report.reviews}
         entries: list[dict[str, Any]] = []
         for i, column in enumerate(moves):
-            entry: dict[str, Any] = {"number": i + 1, "player": names[i % 2], "move": game.format_move(column),
-                                     "score": None, "best": None, "mark": None}
+            entry: dict[str, Any] = {
+                "number": i + 1,
+                "player": names[i % 2],
+                "move": game.format_move(column),
+                "score": None,
+                "best": None,
+                "mark": None,
+            }
             review = done.get(i + 1)
             if review is not None:
-                entry.update(score=review.score, best=review.best, mark=review.mark,
-                             best_moves=[game.format_move(c) for c in review.best_columns])
+                entry.update(
+                    score=review.score,
+                    best=review.best,
+                    mark=review.mark,
+                    best_moves=[game.format_move(c) for c in review.best_columns],
+                )
             entries.append(entry)
         return entries
-
-    def player_styles(self, state: Connect4State) -> list[tuple[str, int]]:
-        """Each player's colour, in turn order, drawn in that colour's style (red 0, yellow 1) whoever moved first."""
-        return [(name, PLAYER_NAMES.index(name)) for name in colour_names(getattr(state.game, "first", "red"))]
-
-    def save_text(self, state: Connect4State, seats: list[str], think: float | None, seed: int | None) -> str:
-        """The terminal game's save file (gridgames-connect4 JSON), in the colours of the file it was loaded from."""
-        first = getattr(state.game, "first", "red")
-        named = dict(zip(colour_names(first), seats)) if all(s in save.SEAT_KINDS for s in seats) else None
-        return save.to_json(state, first=first, seats=named, think=think, seed=seed)
-
-    def load_text(self, text: str) -> tuple[Connect4State, list[str | None]]:
-        """A position and its seats (in turn order; None where the file names none) from a save file's text."""
-        saved = save.from_json(text, source="the uploaded file")
-        game = saved.state.game
-        if saved.first != "red":  # keep the file's colours for the next save (the page draws the first mover red)
-            game = SavedColours(game.width, game.height, game.connect, first=saved.first)
-        return game.from_moves(saved.state.history), [saved.seats.get(c) for c in colour_names(saved.first)]

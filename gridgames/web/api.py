@@ -135,9 +135,9 @@ def play_job(make: Any, kind: str) -> Any:
 
 
 async def play_save(request: Request) -> Response:
-    _, spec, hooks, session = _play(request)
+    _, spec, _, session = _play(request)
     with session.lock:
-        text = plays.save_text(_current(session, spec), hooks)
+        text = plays.save_text(_current(session, spec))
     return Response(
         text, media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'}
@@ -147,7 +147,7 @@ async def play_save(request: Request) -> Response:
 async def play_load(request: Request) -> Response:
     state, spec, hooks, session = _play(request)
     data = await read_body(request)
-    play = _from_input("the saved game", lambda: plays.load_play(spec, hooks, data))
+    play = _from_input("the saved game", lambda: plays.load_play(spec, data))
     puzzles.check_size(play.state, spec.name)
     return _replace(state, session, session.plays, spec, play, lambda: plays.view(play, hooks))
 

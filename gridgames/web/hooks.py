@@ -1,7 +1,10 @@
 """The optional hooks a game offers ``gridgames serve``, beyond the generic protocol.
 
 A `GameSpec` may carry ``web=FACTORY``: a function returning an object with any of the
-methods below (duck-typed; a missing method means the page does without). The web
+methods below, each typed by a `typing.Protocol` of this module (`MoveTargets`,
+`MoveScores`, `Review`, `ComputerMove`, `Prepare`, `Presets`, `PuzzleFromText`): an
+object offers a hook when it has the method (`has`; a missing one means the page does
+without), and ``isinstance(hooks, MoveScores)`` says the same. The web
 framework never imports a game module: whatever is particular to a game reaches the
 page through these hooks, which any plugin may implement.
 
@@ -24,13 +27,10 @@ Turn-based games:
   "inaccuracy" or None);
 * ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
   ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
-* ``player_styles(state) -> list[tuple[str, int]]``: each player's name and the colour and mark
-  (an index: 0 is the first colour) the page draws its pieces with, in turn order (default: the
-  game's `GameInfo.player_names`, player i in style i); e.g. a Connect Four game whose
-  first mover is yellow;
-* ``save_text(state, seats, think, seed) -> str`` and ``load_text(text) -> (state, seats)``:
-  the game's own save-file format (the one its terminal game writes), instead of
-  `gridgames.saves`; ``seats`` is one player kind per player, in turn order.
+
+Players' names and colours, and save files, need no hook: the page names and draws each player after
+`GameInfo.player_names` and `Game.player_styles`, and saves and loads `gridgames.saves`' files as the
+terminal does (a game's older formats converted on read, `GameSpec.save_upgrades`).
 
 Any game:
 
@@ -53,14 +53,88 @@ moves as text) is shown before the end (Connect Four: the columns solved so far)
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from gridgames.game import GameSpec
+from gridgames.game import GameSpec, Move, Puzzle, State
+from gridgames.grid import Cell
 
-__all__ = ["HOOKS", "hooks_of"]
+if TYPE_CHECKING:
+    from gridgames.web.jobs import Budget
 
-HOOKS = ("move_targets", "computer_move", "move_scores", "review", "player_styles", "save_text", "load_text", "prepare",
-         "presets", "puzzle_from_text")
+__all__ = [
+    "HOOKS",
+    "ComputerMove",
+    "MoveScores",
+    "MoveTargets",
+    "Prepare",
+    "Presets",
+    "PuzzleFromText",
+    "Review",
+    "has",
+    "hooks_of",
+]
+
+
+@runtime_checkable
+class MoveTargets(Protocol):
+    """The board cells a click plays each legal move on."""
+
+    def move_targets(self, state: State) -> Mapping[Move, Sequence[Cell]]:
+        """``{move: [cell, ...]}`` for the legal moves of ``state``."""
+
+
+@runtime_checkable
+class ComputerMove(Protocol):
+    """A computer level's move, instead of ``Game.computer_player(level, rng).choose``."""
+
+    def computer_move(self, state: State, level: str, rng: random.Random, think: float) -> tuple[Move, str]:
+        """The move of ``level`` (thinking at most ``think`` seconds) and a note about it ('' for none)."""
+
+
+@runtime_checkable
+class MoveScores(Protocol):
+    """The exact value of every legal move, within the page's budget."""
+
+    def move_scores(self, state: State, budget: Budget) -> Mapping[str, Any]:
+        """``{"scores": {move: int | None}, "exact": bool, "note": str}`` (None where the budget ran out)."""
+
+
+@runtime_checkable
+class Review(Protocol):
+    """After the end, every move played scored against the best."""
+
+    def review(self, state: State, budget: Budget) -> Sequence[Mapping[str, Any]]:
+        """One ``{"number", "player", "move", "score", "best", "mark"}`` per move played."""
+
+
+@runtime_checkable
+class Prepare(Protocol):
+    """Slow one-time setup, run when ``gridgames serve`` starts."""
+
+    def prepare(self, say: Callable[[str], None]) -> None:
+        """Do the setup, telling the person starting the server what it does through ``say``."""
+
+
+@runtime_checkable
+class Presets(Protocol):
+    """Named puzzles."""
+
+    def presets(self) -> Sequence[Mapping[str, Any]]:
+        """``[{"name", "description", "options"}, ...]``."""
+
+
+@runtime_checkable
+class PuzzleFromText(Protocol):
+    """A puzzle from a pasted board picture and piece list."""
+
+    def puzzle_from_text(self, board: str, pieces: str, one_sided: bool) -> Puzzle:
+        """The puzzle of the pasted ``board`` and ``pieces``."""
+
+
+HOOKS = ("move_targets", "computer_move", "move_scores", "review", "prepare", "presets", "puzzle_from_text")
+"""The hooks' method names (one per protocol above)."""
 
 
 class _NoHooks:

@@ -181,11 +181,9 @@ def _piece_texts(moves: PieceMoves) -> dict[str, str]:
     return texts
 
 
-def player_styles(play: Play, hooks: Any) -> list[tuple[str, int]]:
-    """Each player's name and drawing style (colour and mark), from the game's hook or its player names."""
-    if has(hooks, "player_styles"):
-        return [(str(name), int(style)) for name, style in hooks.player_styles(play.state)]
-    return [(name, i) for i, name in enumerate(play.game.info.player_names)]
+def player_styles(play: Play) -> list[tuple[str, int]]:
+    """Each player's name and drawing style (colour and mark): `GameInfo.player_names` and `Game.player_styles`."""
+    return list(zip(play.game.info.player_names, play.game.player_styles()))
 
 
 def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
@@ -228,7 +226,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
     fmt = game.format_move
     grid = state.board()
     over = state.is_over
-    looks = player_styles(play, hooks)
+    looks = player_styles(play)
     names = [name for name, _ in looks]
     return {
         "game": play.name,
@@ -345,28 +343,20 @@ def review_work(play: Play, hooks: Any, lock: Any) -> Work:
     return work, done
 
 
-def save_text(play: Play, hooks: Any) -> str:
-    """The save file of the game: the game's own format (hook ``save_text``) or `gridgames.saves`' JSON."""
-    if has(hooks, "save_text"):
-        return str(hooks.save_text(play.state, list(play.seats), play.think, play.seed))
-    # SavedPlay's converter=tuple leaves its seats parameter generic to mypy (gridgames/saves.py: h-play rewrites it)
-    saved = SavedPlay(play.name, play.options, play.state.notation(), play.seats, play.think, play.seed)  # type: ignore[arg-type]
-    return to_json(saved)
+def save_text(play: Play) -> str:
+    """The save file of the game (`gridgames.saves`' JSON, the one the terminal writes)."""
+    return to_json(SavedPlay(play.name, play.options, play.state.notation(), tuple(play.seats), play.think, play.seed))
 
 
-def load_play(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> Play:
-    """A play from an uploaded save file's text (``{"text": ...}``), the same JSON the terminal game writes."""
+def load_play(spec: GameSpec, data: dict[str, Any]) -> Play:
+    """A play from an uploaded save file's text (``{"text": ...}``): any format the game's terminal wrote."""
     body = text(data, "text", limit=200_000)
-    think, seed = DEFAULT_THINK, None
-    if has(hooks, "load_text"):
-        state, seats = hooks.load_text(body)
-        game = state.game
-        options = {o.name: getattr(game, o.name) for o in spec.options if hasattr(game, o.name)}
-    else:
-        saved = from_json(body, source="the uploaded file")
-        game, state = restore(spec, saved, source="the uploaded file")
-        options, seats = dict(saved.options), list(saved.seats) or [None] * game.info.num_players
-        think, seed = saved.think or DEFAULT_THINK, saved.seed
+    saved = from_json(body, source="the uploaded file", spec=spec)
+    game, state = restore(spec, saved, source="the uploaded file")
+    option_defaults = {o.name: o.default for o in spec.options if o.default is not None}
+    options = {**option_defaults, **saved.options}  # the page shows every option's value
+    seats: list[str | None] = [*saved.seats] or [None] * game.info.num_players
+    think, seed = saved.think or DEFAULT_THINK, saved.seed
     kinds = seat_kinds(game)
     defaults = _default_seats(game)
     chosen = [s if s in kinds else d for s, d in zip(seats, defaults)] if len(seats) == len(defaults) else defaults

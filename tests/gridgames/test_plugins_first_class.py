@@ -355,7 +355,7 @@ def test_connect4_load_resumes_against_the_saved_opponent(tmp_path: Path) -> Non
     )
     assert result.exit_code == 0, result.output
     saved = json.loads(path.read_text())
-    assert saved["version"] == 2 and saved["seats"] == {"red": "human", "yellow": "easy"} and saved["seed"] == 4
+    assert saved["format"] == "gridgames-moves" and saved["seats"] == ["human", "easy"] and saved["seed"] == 4
     resumed = runner.invoke(app, ["connect4", "play", "--load", str(path)], input="q\n")
     assert "Yellow: easy" in resumed.stdout  # not the default medium
 

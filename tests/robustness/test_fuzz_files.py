@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gridgames.errors import GridGamesError
-from gridgames_connect4.save import load_game
+from gridgames_test_support.connect4_play import load_game
 from gridgames_pentomino.boards import Board
 from gridgames_pentomino.pieces import PieceSet
 

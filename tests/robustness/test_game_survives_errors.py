@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import sys
 
 import pytest
@@ -14,7 +13,6 @@ import gridgames.cli_play
 from gridgames.cli_play import TerminalPlay
 from gridgames.files import latest_autosave
 from gridgames_connect4 import Connect4
-from gridgames_connect4.cli import Seat, TerminalGame, console
 from gridgames_test_support.toy_games import NIM_SPEC
 
 
@@ -48,19 +46,19 @@ def test_an_error_in_the_terminal_play_loop_autosaves_first(
     assert len(err) == 1 and "OSError" in err[0] and str(path) in err[0]
 
 
-def test_an_error_in_connect4s_terminal_game_autosaves_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    out = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
+def test_an_error_in_connect4s_terminal_game_autosaves_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _feed(monkeypatch, "5\n")
     state = Connect4().from_notation("4453")
-    game = TerminalGame(state, (Seat("human"), Seat("human")), console(), rng=random.Random(0))
+    play = TerminalPlay("connect4", {}, state, [None, None], ["human", "human"])  # Connect Four plays on TerminalPlay
 
-    def broken_loop(self: TerminalGame) -> int:
+    def broken_loop(self: TerminalPlay) -> int:
         raise ValueError("Exceeds the limit (4300 digits) for integer string conversion")
 
-    monkeypatch.setattr(TerminalGame, "_loop", broken_loop)
-    assert game.run() == 1
+    monkeypatch.setattr(TerminalPlay, "_loop", broken_loop)
+    assert play.run() == 1
     path = latest_autosave("connect4")
     assert path is not None and "4453" in path.read_text()
-    last = out.getvalue().rstrip().splitlines()[-1]
-    assert "ValueError" in last and str(path) in last
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ValueError" in err[0] and str(path) in err[0]

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import sys
 from pathlib import Path
 
 import pytest
+from gridgames_connect4 import Connect4
+from gridgames_test_support.connect4_play import load_game, two_humans
 from typer.testing import CliRunner
 
 from gridgames.cli import app
 from gridgames.files import autosave_dir, latest_autosave
-from gridgames_connect4 import Connect4
-from gridgames_connect4.cli import Seat, TerminalGame, console
-from gridgames_connect4.save import load_game
 
 runner = CliRunner()
 HUMANS = ["play", "connect4", "--red", "human", "--yellow", "human"]
@@ -26,7 +24,7 @@ def test_end_of_input_autosaves_and_resume_picks_it_up(private_data_home: Path) 
     assert first.exit_code == 0
     path = latest_autosave("connect4")
     assert path is not None and path.parent == private_data_home / "gridgames" / "autosave"
-    assert str(path) in first.stdout and load_game(path).state.notation() == "445"
+    assert str(path) in first.stdout and load_game(path).notation() == "445"
     again = runner.invoke(app, [*HUMANS, "--resume"], input="5\n6\n6\n7\n")  # red completes d1 e1 f1 g1
     assert again.exit_code == 0, again.output
     last = again.stdout.rstrip().splitlines()[-1]
@@ -50,10 +48,10 @@ def test_ctrl_c_autosaves_with_the_moves_and_exits_130(monkeypatch: pytest.Monke
     monkeypatch.setattr(sys, "stdin", Interrupting())
     monkeypatch.setattr(sys, "stdout", out)
     state = Connect4().from_notation("4453")
-    game = TerminalGame(state, (Seat("human"), Seat("human")), console(), rng=random.Random(0))
+    game = two_humans(state)
     assert game.run() == 130
     path = latest_autosave("connect4")
-    assert path is not None and load_game(path).state.notation() == "4453"
+    assert path is not None and load_game(path).notation() == "4453"
     assert out.getvalue().rstrip().splitlines()[-1].startswith(f"Interrupted: game saved to {path} (moves: 4453)")
 
 

@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from gridgames_connect4 import Connect4
+from gridgames_test_support.connect4_play import load_game, save_game, two_humans
 from typer.testing import CliRunner
 
-from gridgames_connect4 import Connect4
-from gridgames_connect4.cli import SEAT_KINDS, Seat, TerminalGame, console
-from gridgames_connect4.save import load_game, save_game
 from gridgames.cli import app
 
 runner = CliRunner()
@@ -33,6 +32,31 @@ def test_human_against_human_to_a_win() -> None:
     assert out.rstrip().splitlines()[-1] == "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)."
     assert "| . . . X X X X |" in out  # the final board, without colour codes
     assert "\x1b[" not in out
+
+
+TRANSCRIPT_GAMES = [
+    ([*HUMANS], "4\n\n9\nx\n4 5\nu\nu\nh\ns\nS\n4\n4\n5\n5\n6\n6\n7\nx\ns\nq\n"),
+    (["play", "connect4", "--yellow", "random", "--seed", "5"], "4\n3\nu\nU\n5\nq\n"),
+    ([*HUMANS, "--first", "yellow", "--width", "5", "--height", "4", "--connect", "3"], "1\n2\n"),
+]
+"""Scripted games whose whole transcripts 0.1's own terminal game printed (data/transcripts-0.1.txt)."""
+
+
+def transcript(args: list[str], text: str) -> str:
+    """The exit code and standard output of a scripted game, the autosave's folder and name made neutral."""
+    import re
+
+    from gridgames.files import autosave_dir
+
+    result = runner.invoke(app, args, input=text)
+    out = result.stdout.replace(str(autosave_dir()), "AUTOSAVES")
+    return f"### {result.exit_code} {' '.join(args)}\n" + re.sub(r"connect4-[^ )]*\.json", "NAME.json", out)
+
+
+def test_scripted_games_print_what_the_old_terminal_game_printed() -> None:
+    # undo, hint, save without a name, bad input, the end-of-game commands, a seeded computer, yellow first, autosave
+    expected = (Path(__file__).parent / "data" / "transcripts-0.1.txt").read_text()
+    assert "".join(transcript(args, text) for args, text in TRANSCRIPT_GAMES) == expected
 
 
 def test_the_board_has_column_numbers_and_marks_the_last_move() -> None:
@@ -100,14 +124,14 @@ def test_undo_against_the_computer_takes_back_its_reply_too(tmp_path: Path) -> N
     code, out, _ = play(["play", "connect4", "--yellow", "random", "--seed", "1"], f"4\n3\nu\ns {path}\nq\n")
     assert code == 0
     assert "Took back 2 moves." in out
-    assert load_game(path).state.notation() == "4" + out.split("Yellow (random) plays ")[1][0]
+    assert load_game(path).notation() == "4" + out.split("Yellow (random) plays ")[1][0]
 
 
 def test_save_then_load_resumes_the_game(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     code, out, _ = play(HUMANS, f"4\n4\n5\ns {path}\nq\n")
     assert code == 0 and f"Saved to {path}" in out
-    assert load_game(path).state.notation() == "445"
+    assert load_game(path).notation() == "445"
     code, out, _ = play([*HUMANS, "--load", str(path)], "5\n6\n6\n7\n")
     assert code == 0
     assert out.rstrip().endswith("Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
@@ -199,7 +223,7 @@ def test_other_sizes_and_line_lengths() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--red", "nobody"], f"--red must be one of {', '.join(SEAT_KINDS)}, not 'nobody'"),
+        (["--red", "nobody"], "--red must be one of human, random, easy, medium, hard, perfect, not 'nobody'"),
         (["--first", "green"], "--first must be red or yellow"),
         (["--width", "11"], "--width must be a whole number from 4 to 10, not 11"),
         (["--connect", "2"], "--connect must be a whole number from 3 to 6"),
@@ -221,7 +245,7 @@ def test_ctrl_c_quits_with_one_line_and_code_130(monkeypatch: pytest.MonkeyPatch
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdin", Interrupting())
     monkeypatch.setattr(sys, "stdout", out)
-    game = TerminalGame(Connect4().new_state(), (Seat("human"), Seat("human")), console(), rng=random.Random(0))
+    game = two_humans(Connect4().new_state(), rng=random.Random(0))
     assert game.run() == 130
     assert out.getvalue().rstrip().splitlines()[-1] == "Interrupted: no move played, nothing to save."
 
@@ -232,6 +256,19 @@ def test_show_prints_the_position() -> None:
     assert result.exit_code == 0
     assert "| . . O X X . . |" in result.stdout
     assert result.stdout.rstrip().endswith("Moves: 4453 (4 played). Red (X) to move.")
+
+
+def test_show_prints_the_position_a_save_file_holds_in_its_colours(tmp_path: Path) -> None:
+    old = Path(__file__).parent / "data" / "v2-yellow-first-wide.json"  # 0.1's format: yellow moved first
+    result = runner.invoke(app, ["connect4", "show", str(old)])
+    assert result.exit_code == 0, result.output
+    assert "| X . . . . . . . . O |" in result.stdout  # 10x5, yellow's discs O
+    assert result.stdout.rstrip().endswith("Moves: 10,1,10 (3 played). Red (X) to move.")
+    path = save_game(Connect4().from_notation("4455667"), tmp_path / "won.json")
+    assert runner.invoke(app, ["connect4", "show", str(path)]).stdout.rstrip().endswith(
+        "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
+    missing = runner.invoke(app, ["connect4", "show", str(tmp_path / "none.json")])
+    assert missing.exit_code == 2 and "cannot read save file" in missing.stderr and missing.stderr.count("\n") == 1
 
 
 def test_show_accepts_the_comma_form_and_other_sizes() -> None:
@@ -306,7 +343,7 @@ def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_
     from gridgames_connect4 import players
 
     state = Connect4().from_notation("1111114")  # column 1 full, red to move
-    match = TerminalGame(state, (Seat("human"), Seat("human")), console())
+    match = two_humans(state)
     unsolved = players.Advice(3, (None, 2, None, 5, -1, 0, 1), source=players.SOLVER)
     monkeypatch.setattr(players, "advise", lambda *args: unsolved)
     assert match.hint() == (
@@ -321,7 +358,6 @@ def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_
 
 def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the_end_of_game_commands() -> None:
     import typer.main
-
     from gridgames_connect4.cli import END_HELP, make_app
 
     info = runner.invoke(app, ["info", "connect4"])
@@ -382,3 +418,41 @@ def test_in_colour_the_players_differ_by_mark_as_well_as_by_hue() -> None:
 
     out = re.sub(r"\x1b\[[0-9;]*m", "", _show_in_a_colour_terminal({"FORCE_COLOR": "1", "TERM": "xterm-256color"}))
     assert "│ · · O X X · · │" in out
+
+
+def _play_in_a_colour_terminal(env_extra: dict[str, str]) -> str:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
+    env.update(env_extra)
+    args = [sys.executable, "-m", "gridgames", "play", "connect4", "--red", "human", "--yellow", "human"]
+    result = subprocess.run(args, input="4\n5\nq\n", capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_the_game_in_play_draws_x_and_o_with_no_color_and_colours_them_otherwise() -> None:
+    import re
+
+    plain = _play_in_a_colour_terminal({"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in plain and "| . . . X O . . |" in plain
+    assert "Red (X) to move [1-7, u, h, s FILE, q]: q" in plain
+    coloured = _play_in_a_colour_terminal({"FORCE_COLOR": "1", "TERM": "xterm-256color"})
+    assert "\x1b[" in coloured  # colour codes, and still the marks: red X, yellow O
+    assert "│ · · · X O · · │" in re.sub(r"\x1b\[[0-9;]*m", "", coloured) and "Red to move [1-7" in coloured
+
+
+def test_quit_at_a_terminal_offers_to_save_first(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = tmp_path / "kept.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"q\n{path}\n"))
+    monkeypatch.setattr(sys, "stdout", out)
+    game = two_humans(Connect4().from_notation("445"), interactive=True)
+    assert game.run() == 0
+    lines = out.getvalue().splitlines()  # (a terminal echoes what is typed after each prompt)
+    assert lines[-1] == "Quit."
+    assert lines[-2].endswith(
+        f"[1-7, u, h, s FILE, q]: Save the game first? File name (empty: don't save): "
+        f"Saved to {path}; resume with: gridgames play connect4 --load {path}"
+    )
+    assert load_game(path).notation() == "445"

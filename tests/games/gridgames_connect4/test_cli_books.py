@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from gridgames_connect4 import Connect4
 from gridgames_connect4 import book as book_module
 from gridgames_connect4.book import HEADER_SIZE, Book
 from gridgames_connect4.book_build import build_book
-from gridgames_connect4.cli import Seat, TerminalGame, console
+from gridgames_test_support.connect4_play import two_humans
 from gridgames.cli import app
 
 runner = CliRunner()
@@ -166,9 +165,7 @@ def test_the_interactive_end_prompt_offers_the_review(
     monkeypatch.setattr(sys, "stdout", out)
     state = Connect4(5, 4, 4).from_notation(THROWN_GAME)
     book = Book.load(book_files["good"], width=5, height=4, connect=4)
-    game = TerminalGame(
-        state, (Seat("human"), Seat("human")), console(), rng=random.Random(0), interactive=True, book=book
-    )
+    game = two_humans(state, book=book, interactive=True)
     assert game.run() == 0
     text = out.getvalue()
     assert "Game over: r reviews the game, s FILE saves it, q quits [r, s FILE, q]: " in text

@@ -199,6 +199,13 @@ def test_advice_says_when_the_solver_could_not_finish() -> None:
 def test_a_hint_that_proves_only_the_win_in_time_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     solver_module = pytest.importorskip("gridgames_connect4.solver")
     monkeypatch.setattr(players, "shared_solver", lambda *size: solver_module.Solver(table_bits=20))  # a fresh table
+
+    class StoppedClock:  # the node budget alone decides (the wall-clock deadline only backs it up on a slow machine)
+        @staticmethod
+        def monotonic() -> float:
+            return 0.0
+
+    monkeypatch.setattr(players, "time", StoppedClock)
     state = Connect4().from_notation("673232646611")  # won: the outcome takes ~27 k positions, the score ~237 k
     advice = advise(state, random.Random(0), think=0.025)  # about 100 k positions
     assert advice.scores is None and advice.reason == "it keeps the win, proven; the scores did not fit in 0.025 s"

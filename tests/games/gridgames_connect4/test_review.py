@@ -14,7 +14,7 @@ from gridgames_connect4.book import Book
 from gridgames_connect4.book_build import build_book
 from gridgames_connect4.review import INACCURACY, MISTAKE, review_game
 from gridgames_connect4.rules import Connect4
-from gridgames_connect4.save import save_game
+from gridgames_test_support.connect4_play import save_game
 from gridgames_connect4.solver import Solver
 from gridgames.cli import app
 

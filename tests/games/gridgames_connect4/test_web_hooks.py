@@ -8,18 +8,28 @@ from pathlib import Path
 import pytest
 
 from gridgames_connect4 import SPEC, Connect4
-from gridgames_connect4.save import to_json
 from gridgames_connect4.solver import Solver
 
-from gridgames.web.hooks import has, hooks_of
+from gridgames.web.hooks import (ComputerMove, MoveScores, MoveTargets, Prepare, Presets, PuzzleFromText, Review, has,
+                                 hooks_of)
 from gridgames.web.jobs import Budget
 
 
 def test_connect4_offers_every_turn_based_hook() -> None:
     hooks = hooks_of(SPEC)
+    assert all(has(hooks, name) for name in ("move_targets", "computer_move", "move_scores", "review"))
+    assert not any(
+        has(hooks, name) for name in ("save_text", "load_text", "player_styles")
+    )  # the framework saves and draws it
     assert all(
-        has(hooks, name)
-        for name in ("move_targets", "computer_move", "move_scores", "review", "save_text", "load_text")
+        isinstance(hooks, hook) for hook in (MoveTargets, ComputerMove, MoveScores, Review, Prepare)
+    )  # the protocols
+    assert not isinstance(hooks, Presets) and not isinstance(hooks, PuzzleFromText)  # those are the puzzles'
+    pentomino = hooks_of(__import__("gridgames_pentomino").SPEC)
+    assert (
+        isinstance(pentomino, Presets)
+        and isinstance(pentomino, PuzzleFromText)
+        and not isinstance(pentomino, MoveScores)
     )
 
 
@@ -38,29 +48,22 @@ def test_scores_out_of_budget_are_marked_not_exact() -> None:
     assert not result["exact"] and None in result["scores"].values() and "not exact" in result["note"]
 
 
-def test_a_save_file_with_yellow_first_loads_its_seats_in_turn_order() -> None:
-    state = Connect4().from_notation("44")
-    text = to_json(state, first="yellow", seats={"red": "perfect", "yellow": "human"})
-    loaded, seats = hooks_of(SPEC).load_text(text)
-    assert loaded.notation() == "44" and seats == ["human", "perfect"]  # yellow moved first
+def test_an_old_save_file_with_yellow_first_loads_its_seats_in_turn_order_and_saves_back_with_its_colours() -> None:
+    import json
 
+    from gridgames.saves import from_json
+    from gridgames.web.plays import load_play, player_styles, save_text
 
-def test_a_yellow_first_save_goes_back_to_a_file_with_its_own_colours() -> None:
-    from gridgames_connect4.save import from_json
-
-    hooks = hooks_of(SPEC)
-    text = to_json(
-        Connect4(6, 5, 4).from_notation("3443"), first="yellow", seats={"red": "perfect", "yellow": "human"}, think=1.5,
-        seed=7
-    )
-    loaded, seats = hooks.load_text(text)
-    assert seats == ["human", "perfect"] and (loaded.game.width, loaded.game.height) == (6, 5)
-    loaded.play(0)  # the page goes on with the game, then saves it
-    again = from_json(hooks.save_text(loaded, seats, 1.5, 7))
-    assert again.first == "yellow" and again.seats == {"yellow": "human", "red": "perfect"}
-    assert again.state.notation() == "34431" and (again.think, again.seed) == (1.5, 7)
-    red_first, seats = hooks.load_text(to_json(Connect4().from_notation("4"), seats={"red": "human", "yellow": "hard"}))
-    assert from_json(hooks.save_text(red_first, seats, None, None)).first == "red" and seats == ["human", "hard"]
+    text = (Path(__file__).parent / "data" / "v2-written-by-0.1-yellow-first.json").read_text()
+    play = load_play(SPEC, {"text": text})
+    assert play.state.notation() == "3443" and play.seats == ["human", "perfect"]  # yellow moved first
+    assert (play.game.width, play.game.height) == (6, 5) and (play.think, play.seed) == (1.5, 7)
+    assert player_styles(play) == [("yellow", 1), ("red", 0)]  # the page draws the first mover yellow
+    play.state.play(0)  # the page goes on with the game, then saves it
+    again = from_json(save_text(play), spec=SPEC)
+    assert again.options["first"] == "yellow" and again.seats == ("human", "perfect")
+    assert again.moves == "34431" and (again.think, again.seed) == (1.5, 7)
+    assert json.loads(save_text(play))["format"] == "gridgames-moves"
 
 
 def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from gridgames_connect4.save import from_json as read_connect4_save
+from gridgames_connect4 import SPEC
+from gridgames.saves import from_json
 from gridgames_connect4.solver import Solver
 from gridgames_test_support.web import Api
 
@@ -67,29 +68,37 @@ def test_the_save_file_is_the_terminal_games_and_loads_back_with_its_seats(api: 
     api.ok("POST", f"{C4}/new", {"options": {"width": 6, "height": 5}, "seats": ["human", "hard"]})
     api.ok("POST", f"{C4}/move", {"move": "3"})
     text = api.get(f"{C4}/save").text
-    saved = read_connect4_save(text)  # the format of gridgames play connect4's 's FILE'
-    assert saved.state.notation() == "3" and saved.seats == {"red": "human", "yellow": "hard"}
+    saved = from_json(text, spec=SPEC)  # the format of gridgames play connect4's 's FILE'
+    assert saved.moves == "3" and saved.seats == ("human", "hard")
     other = Api(client)
     view = other.ok("POST", f"{C4}/load", {"text": text})
-    assert (
-        view["moves"] == "3"
-        and view["seats"] == ["human", "hard"]
-        and view["options"] == {"width": 6, "height": 5, "connect": 4}
-    )
+    assert view["moves"] == "3" and view["seats"] == ["human", "hard"]
+    assert view["options"] == {"width": 6, "height": 5, "connect": 4, "first": "red"}
+
 
 
 def test_a_yellow_first_save_loads_plays_and_saves_back_with_its_colours(api: Api) -> None:
-    from gridgames_connect4 import Connect4
-    from gridgames_connect4.save import to_json
+    import json
 
-    text = to_json(Connect4(6, 5, 4).from_notation("34"), first="yellow", seats={"yellow": "human", "red": "hard"})
+    text = json.dumps(
+        {
+            "format": "gridgames-connect4",
+            "version": 2,
+            "width": 6,
+            "height": 5,
+            "connect": 4,
+            "first": "yellow",
+            "moves": "34",
+            "seats": {"yellow": "human", "red": "hard"},
+        }
+    )  # as 0.1 saved it
     view = api.ok("POST", f"{C4}/load", {"text": text})
     assert view["seats"] == ["human", "hard"] and view["to_move"] == 0 and view["options"]["width"] == 6
     assert view["players"] == ["yellow", "red"] and view["styles"] == [1, 0]  # drawn in the file's colours
     api.ok("POST", f"{C4}/move", {"move": "3"})
-    saved = read_connect4_save(api.get(f"{C4}/save").text)
-    assert saved.first == "yellow" and saved.seats == {"yellow": "human", "red": "hard"}
-    assert saved.state.notation() == "343"
+    saved = from_json(api.get(f"{C4}/save").text, spec=SPEC)
+    assert saved.options["first"] == "yellow" and saved.seats == ("human", "hard")
+    assert saved.moves == "343"
     fresh = api.ok(
         "POST", f"{C4}/new", {"options": {"width": 6, "height": 5, "connect": 4}, "seats": ["human", "human"]}
     )
@@ -117,7 +126,7 @@ def test_the_generic_game_plays_by_notation_and_its_ai_replies(api: Api) -> None
     view = api.ok("POST", "/api/play/mnk/new", {"seats": ["human", "ai"], "think": 0.2})
     assert view["kinds"][0] == "human" and "ai" in view["kinds"]
     assert view["targets"]["b2"] == [[1, 1]]  # found by playing the move on a copy
-    assert view["styles"] == [0, 1] and len(view["players"]) == 2  # no player_styles hook: player i in style i
+    assert view["styles"] == [0, 1] and len(view["players"]) == 2  # Game.player_styles by default: player i in style i
     api.ok("POST", "/api/play/mnk/move", {"move": "b2"})
     assert api.job("/api/play/mnk/computer")["status"] == "done"
     view = api.ok("GET", "/api/play/mnk")
@@ -153,7 +162,7 @@ def test_a_generic_save_file_round_trips(api: Api) -> None:
             f"{C4}/load",
             {
                 "text": '{"format": "gridgames-connect4", "version": 2, "width": 7, "height": 6, "connect": 4, '
-                        '"moves": "1111111"}'
+                '"moves": "1111111"}'
             },
             400,
             "not a legal game",

@@ -134,7 +134,8 @@ def test_two_humans_undo_save_and_load(page: Any, base_url: str, tmp_path: Path)
     saved = tmp_path / "game.json"
     download.value.save_as(saved)
     data = json.loads(saved.read_text())
-    assert data["format"] == "gridgames-connect4" and data["moves"] == "44"
+    # as the terminal saves it
+    assert data["format"] == "gridgames-moves" and data["game"] == "connect4" and data["moves"] == "44"
     page.click("#new-game")
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
     page.set_input_files("#load-file", str(saved))

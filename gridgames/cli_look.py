@@ -1,0 +1,148 @@
+"""How a game looks and talks at the terminal: pictures, prompts, messages, hints and the review.
+
+`gridgames.cli_play.TerminalPlay` runs every turn-based game in the terminal (moves,
+undo, hints, save files, autosave, the end); all it shows and says goes through a
+`PlayLook`. The default look draws `State.to_text` and speaks in short lower-case
+lines -- the generic ``gridgames play GAME``. A game with commands of its own makes a
+`TerminalPlay` with its own look, a subclass overriding what it wants: its messages
+(`PlayTexts`, one format string each), its picture and prompt, its players' names and
+colours, a hint with every move's score, a review offered after the end (``r``).
+Connect Four's look (`gridgames_connect4.cli.Connect4Look`) is the worked example.
+
+>>> PlayTexts().saved.format(path="g.json", name="mnk")
+'saved to g.json; resume with: gridgames play mnk --load g.json'
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TYPE_CHECKING
+
+import attrs
+import typer
+
+from gridgames.game import Move, Player
+from gridgames.search.players import make_ai
+
+if TYPE_CHECKING:
+    from gridgames.cli_play import TerminalPlay
+
+__all__ = ["COMMANDS_HELP", "PlayLook", "PlayTexts"]
+
+COMMANDS_HELP = "u: undo, h: hint, s FILE: save, q: quit"
+
+
+@attrs.frozen
+class PlayTexts:
+    """The messages of terminal play, as format strings (``{name}`` and the like are filled in); a look may change any.
+
+    A message that is empty is not said (e.g. `took_back` by default: the new picture shows it);
+    `quit_unsaved` and `save_first` (None by default) are said on ``q`` with moves played, the first when
+    input is scripted, the second asks for a file name at a terminal.
+    """
+
+    nothing_to_undo: str = "nothing to undo"
+    took_back: str = ""
+    """After an undo; ``{count}`` moves, ``{s}`` is "s" when more than one."""
+    save_needs_a_name: str = "type 's' and a file name, e.g. 's game.json'"
+    saved: str = "saved to {path}; resume with: gridgames play {name} --load {path}"
+    not_saved: str = "not saved: {error}"
+    nothing_to_keep: str = "no move played, nothing to save"
+    kept: str = "game saved to {path} (moves: {moves})"
+    not_kept: str = "could not autosave ({error}); moves: {moves}"
+    end_of_input: str = "end of input: {kept}"
+    interrupted: str = "interrupted: {kept}"
+    quit: str = "game abandoned"
+    quit_unsaved: str | None = None
+    save_first: str | None = None
+    end_help: str | None = None
+    """After the last move, the commands offered (``r`` review, ``s FILE`` save, ``q``); None: the game just ends."""
+    not_a_command_at_the_end: str = "{line!r} is not a command here: {help}"
+    game_over_prompt: str = "Game over: {help} [r, s FILE, q]: "
+
+
+@attrs.define
+class PlayLook:
+    """The generic look: ``State.to_text`` pictures, the game's player names, lower-case messages."""
+
+    texts: PlayTexts = attrs.field(factory=PlayTexts)
+    undo_any_human: bool = False
+    """What ``u`` takes back: the last move of any human seat (True) or the mover's own (False), and every move after
+    it."""
+
+    def say(self, text: str, *, end: str = "\n") -> None:
+        """Print ``text`` (no markup) and ``end`` on standard output."""
+        typer.echo(text + end, nl=False)
+        sys.stdout.flush()
+
+    def draw(self, play: TerminalPlay) -> None:
+        """Show the position."""
+        self.say(play.state.to_text())
+
+    def player_name(self, play: TerminalPlay, player: int) -> str:
+        """The name a player is called by (the game's `GameInfo.player_names`)."""
+        return play.state.game.info.player_names[player]
+
+    def opening(self, play: TerminalPlay) -> list[str]:
+        """The lines before the first picture (none by default)."""
+        return []
+
+    def prompt(self, play: TerminalPlay) -> str:
+        """The human's prompt: who is to move, the commands, and the pass when it is the only move."""
+        state = play.state
+        name = self.player_name(play, state.current_player)
+        pass_move = state.game.pass_move
+        if pass_move is None:
+            return f"{name} to move ({COMMANDS_HELP}): "
+        if list(state.legal_moves()) == [pass_move]:
+            return f"{name} has no move and must pass (type p or pass; {COMMANDS_HELP}): "
+        return f"{name} to move ({COMMANDS_HELP}, p: pass when you have no move): "
+
+    def empty_line(self, play: TerminalPlay) -> str | None:
+        """What to say when the human types nothing (None: just ask again)."""
+        return None
+
+    def refused(self, play: TerminalPlay, line: str, error: Exception) -> str:
+        """What to say when a typed line is not a legal move (the error says why)."""
+        return f"{error}; try again"
+
+    def computer_moved(self, play: TerminalPlay, player: int, seat: Player, move: Move, note: str) -> list[str]:
+        """The lines announcing a computer player's move (``note``: what it says about it, if anything)."""
+        name = getattr(seat, "name", "ai")
+        return [
+            f"{self.player_name(play, player)} ({name}) plays {play.state.game.format_move(move)}"
+            + (f"  [{note}]" if note else "")
+        ]
+
+    def hint(self, play: TerminalPlay) -> str:
+        """The move the game's AI would play here (its strongest own level, else `make_ai`), as one line."""
+        state = play.state
+        rng = random.Random(None if play.seed is None else play.seed + len(state.history))
+        game = state.game
+        levels = game.computer_levels()  # the game's own strongest player, else the generic AI
+        advisor = (
+            game.computer_player(levels[-1], rng)
+            if levels
+            else make_ai(game, "ai", seconds=min(play.think, 5.0), rng=rng, nodes=play.nodes)
+        )
+        move = advisor.choose(state.copy())
+        note = getattr(advisor, "note", "")
+        return f"hint: {game.format_move(move)} ({advisor.name}" + (f", {note})" if note else ")")
+
+    def ending(self, play: TerminalPlay) -> list[str]:
+        """The lines under the final picture: the moves and the result."""
+        from gridgames.cli_play import result_line
+
+        state = play.state
+        outcome = state.outcome
+        if outcome is None:
+            return []
+        return [
+            f"moves: {state.notation()}",
+            result_line(outcome, tuple(self.player_name(play, p) for p in range(state.game.info.num_players))),
+        ]
+
+    def review(self, play: TerminalPlay) -> list[str]:
+        """The review of the finished game, offered by ``r`` when `PlayTexts.end_help` is set (none by default)."""
+        return []
