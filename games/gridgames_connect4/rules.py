@@ -24,7 +24,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 import numpy as np
@@ -137,6 +137,12 @@ class Connect4(Game):
         from gridgames_connect4.players import make_player
 
         return make_player(level, self, rng)  # type: ignore[no-any-return]
+
+    def vector_backend(self, num_envs: int, opponent: str, seat: int) -> Any:
+        """The compiled batch of ``num_envs`` games behind ``gridgames.rl.vector_env`` (`gridgames_connect4.vector`)."""
+        from gridgames_connect4.vector import Connect4VectorBackend
+
+        return Connect4VectorBackend(self, num_envs, opponent, seat)
 
     def exact_solver(self, table_bits: int | None = None) -> Solver:
         """The perfect solver for this board (`gridgames_connect4.solver.Solver`; numba is imported here, not before)."""
