@@ -12,7 +12,8 @@ Vocabulary:
 Any board the game offers (up to 10x10, lines of 3 to 6) runs on the same kernels: a disc's line is found by
 counting along the four directions from the cell it landed on, so no bitboard limits the size.
 The ``random`` opponent plays inside the compiled step (a xorshift64* stream per env, seeded per env);
-``perfect`` is chosen for all envs at once from the shipped opening book and the solver's `Solver.analyze_many`;
+``perfect`` is chosen for all envs at once: from the shipped opening book, else from each position's score (all
+solved in one `Solver.solve_many` call) and a child proved to reach it (`Solver.solve` with a lower bound);
 ``easy``, ``medium`` and ``hard`` are the game's own players, one per env (exact, but at their own speed).
 """
 
@@ -215,7 +216,7 @@ class Connect4VectorBackend:
         self._illegal = np.zeros(n, np.bool_)
         self._reply = np.zeros(n, np.bool_)
         self._players: dict[int, Any] = {}
-        self._scores: dict[tuple[int, ...], list[int | None]] = {}
+        self._scores: dict[tuple[int, ...], int] = {}
         self._book: Any = None
         self._solver: Any = None
 
@@ -249,27 +250,21 @@ class Connect4VectorBackend:
         """The columns played in env ``i`` since its reset, both sides'."""
         return tuple(self._moves[i, : self._lengths[i]].tolist())
 
-    def column_scores(self, positions: Sequence[tuple[int, ...]]) -> list[list[int | None]]:
-        """Each column's exact score (None: full) for the player to move after each position's moves: book, else solver.
-
-        Positions the book does not cover are solved together (`Solver.analyze_many`: one compiled call).
-        """
+    def position_scores(self, positions: Sequence[tuple[int, ...]]) -> list[int]:
+        """The exact score of each position (after its moves, for the player to move; none may be over), in one
+        batch call of the solver (`Solver.solve_many`, probing the shipped book, its table kept between calls)."""
         if len(self._scores) > _CACHE_LIMIT:
             self._scores.clear()
-        book, solver = self._exact()
-        todo = []
-        for moves in dict.fromkeys(positions):
-            if moves in self._scores:
-                continue
-            known = book.column_scores(list(moves)) if book is not None else None
-            if known is not None:
-                self._scores[moves] = known
-            else:
-                todo.append(moves)
+        todo = [moves for moves in dict.fromkeys(positions) if moves not in self._scores]
         if todo:
-            for moves, scores in zip(todo, solver.analyze_many([list(m) for m in todo])):
-                self._scores[moves] = scores
+            _, solver = self._exact()
+            for moves, score in zip(todo, solver.solve_many([list(m) for m in todo], reset=False)):
+                self._scores[moves] = score
         return [self._scores[moves] for moves in positions]
+
+    def win_score(self, moves_before: int) -> int:
+        """The score of winning with the next disc after ``moves_before`` discs (Pons' convention)."""
+        return (self.game.width * self.game.height + 1 - moves_before) // 2
 
     # --- the opponents ---------------------------------------------------------------------------------------------
     def _exact(self) -> tuple[Any, Any]:
@@ -288,18 +283,68 @@ class Connect4VectorBackend:
         idx = np.flatnonzero(self._reply).tolist()
         columns = np.zeros(self.num_envs, np.int64)
         if self.opponent == "perfect":
-            for i, scores in zip(idx, self.column_scores([self.history(i) for i in idx])):
-                top = max(s for s in scores if s is not None)
-                columns[i] = self._py_rngs[i].choice([c for c, s in enumerate(scores) if s == top])
+            for i, column in zip(idx, self._perfect_columns(idx)):
+                columns[i] = column
         else:
             for i in idx:
                 player = self._players.get(i)
                 if player is None:
                     player = self._players[i] = self.game.computer_player(self.opponent, self._py_rngs[i])
-                state = self.game.new_state()
-                for m in self.history(i):
-                    state.play(m)
-                columns[i] = player.choose(state)
+                columns[i] = player.choose(self._state(i))
         h, w, k = self._dims
         reply_kernel(columns, self._reply, self.observation, self.action_mask, self._heights, self._lengths,
                      self._moves, self._reward, self._terminated, h, w, k)
+
+    def _state(self, i: int) -> Any:
+        """Env ``i``'s position as the game's own `Connect4State`."""
+        state = self.game.new_state()
+        for m in self.history(i):
+            state.play(m)
+        return state
+
+    def _perfect_columns(self, idx: list[int]) -> list[int]:
+        """A best column (exact score; a random one of the best, from each env's stream) in each env of ``idx``.
+
+        Where the book covers the position, its column scores; else the position's score first (every such
+        position in one `Solver.solve_many` call: one disc past the book, its parents there bound it), then the
+        open columns in a random order, each child solved knowing its score is at least minus the position's
+        (`Solver.solve` with ``lower``: one null window proves a best child) until one reaches it. That column
+        is uniformly random among the best, and only the children tried are searched.
+        """
+        book, solver = self._exact()
+        chosen: dict[int, int] = {}
+        waiting = []
+        for i in idx:
+            moves = self.history(i)
+            scores = book.column_scores(list(moves)) if book is not None else None
+            if scores is None:
+                waiting.append(i)
+                continue
+            top = max(s for s in scores if s is not None)
+            chosen[i] = self._py_rngs[i].choice([c for c, s in enumerate(scores) if s == top])
+        if waiting:
+            histories = [self.history(i) for i in waiting]
+            for i, moves, score in zip(waiting, histories, self.position_scores(histories)):
+                chosen[i] = self._best_child(i, moves, score, solver)
+        return [chosen[i] for i in idx]
+
+    def _best_child(self, i: int, moves: tuple[int, ...], score: int, solver: Any) -> int:
+        """A random column of env ``i`` whose child has the exact ``score`` of the position after ``moves``."""
+        rng = self._py_rngs[i]
+        state = self._state(i)
+        open_columns = list(state.legal_moves())
+        rng.shuffle(open_columns)
+        n = len(moves)
+        if score == self.win_score(n):  # a win at once: only those columns score that much
+            for c in open_columns:
+                child = state.copy()
+                child.play(c)
+                if child.outcome is not None and child.outcome.winner is not None:
+                    return int(c)
+        cells = self.game.width * self.game.height
+        for c in open_columns:
+            child_moves = [*moves, c]
+            child_score = 0 if n + 1 == cells else -solver.solve(child_moves, lower=-score)
+            if child_score == score:
+                return int(c)
+        raise RuntimeError(f"no column reaches the position's score {score} after {moves}")  # the solver is exact

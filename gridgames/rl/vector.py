@@ -21,9 +21,10 @@ The compiled step: a game may offer ``Game.vector_backend(num_envs, opponent, se
 following `VectorBackend` (Connect Four does: `gridgames_connect4.vector`, every board, numba);
 any other turn-based game of one or two players runs on `GenericBackend`, its states one by one.
 
-The judge (``judge=True``; backends with ``column_scores``, i.e. Connect Four): the exact score of
-every column of each position the agent faces, all sub-envs' positions scored in one batch call
-(the shipped opening book, then the solver's ``analyze_many``). ``info`` then carries, as
+The judge (``judge=True``; backends with ``position_scores`` and ``win_score``, i.e. Connect Four):
+the exact score of each position the agent faces and of the position each of its moves leads to,
+all sub-envs' positions scored in one batch call per step (the solver's ``solve_many``, probing
+the shipped opening book); a move's score is minus the score of the position it leads to. ``info`` then carries, as
 Gymnasium's vector infos do (an array per key and a ``"_key"`` bool array saying which sub-envs
 have it): ``score`` (the position the agent faces now), ``move_score``, ``best_score``, ``regret``
 (best minus move score, >= 0), ``is_best`` (regret 0) for the move just played, and at the end of
@@ -175,9 +176,10 @@ class GridGamesVectorEnv(VectorEnv):  # type: ignore[misc]
         self.copy = copy
         hook = getattr(self.game, "vector_backend", None) if compiled else None
         self.backend: VectorBackend = hook(num_envs, opponent, seat) if hook is not None else GenericBackend(self.game, game_name, num_envs, opponent, seat)
-        if judge and not callable(getattr(self.backend, "column_scores", None)):
-            raise JudgeError(f"there is no batched exact judge for {game_name}: its vector backend scores no columns")
+        if judge and not callable(getattr(self.backend, "position_scores", None)):
+            raise JudgeError(f"there is no batched exact judge for {game_name}: its vector backend scores no positions")
         self.judge = judge
+        self._scorer: Any = self.backend
         observer = Observer.of(self.game, game_name)
         self.single_observation_space = observer.space()
         self.single_action_space = spaces.Discrete(self.game.info.num_actions)
@@ -185,7 +187,7 @@ class GridGamesVectorEnv(VectorEnv):  # type: ignore[misc]
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._autoreset = np.zeros(num_envs, np.bool_)
         self._started = False
-        self._columns: list[list[int | None] | None] = [None] * num_envs
+        self._score = np.zeros(num_envs, np.int64)
         self._moves = np.zeros(num_envs, np.int64)
         self._best = np.zeros(num_envs, np.int64)
 
@@ -197,32 +199,43 @@ class GridGamesVectorEnv(VectorEnv):  # type: ignore[misc]
         return {"observation": b.observation, "action_mask": b.action_mask}
 
     def _judge_positions(self, which: np.ndarray, info: Info) -> None:
-        """Score every column of the positions the sub-envs where ``which`` face now; ``info["score"]`` their best."""
+        """Score the positions the sub-envs where ``which`` face now (one batch call); ``info["score"]``."""
         idx = np.flatnonzero(which).tolist()
-        scores = np.zeros(self.num_envs, np.int64)
         if idx:
-            rows = self.backend.column_scores([self.backend.history(i) for i in idx])  # type: ignore[attr-defined]
-            for i, row in zip(idx, rows):
-                self._columns[i] = row
-                scores[i] = max(s for s in row if s is not None)
-        _add(info, "score", scores, which.copy())
+            scores = self._scorer.position_scores([self.backend.history(i) for i in idx])
+            self._score[idx] = scores
+        _add(info, "score", np.where(which, self._score, 0), which.copy())
 
-    def _judge_moves(self, actions: np.ndarray, played: np.ndarray, info: Info) -> None:
-        """The verdict on the agent's moves where ``played`` (legal actions), from the positions' scores before them."""
+    def _judge_step(self, actions: np.ndarray, before: dict[int, tuple[int, ...]], reward: np.ndarray,
+                    terminated: np.ndarray, resetting: np.ndarray, info: Info) -> None:
+        """The verdict on the agent's moves (the sub-envs in ``before``: legal moves, with their positions before
+        them) and the scores of the positions the sub-envs face now, every unknown position in one batch call."""
         n = self.num_envs
+        played = np.zeros(n, np.bool_)
         move_score, best_score = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        for i in np.flatnonzero(played).tolist():
-            row = self._columns[i]
-            assert row is not None  # every position the agent faces was scored at its reset or last step
-            score = row[int(actions[i])]
-            assert score is not None  # a legal action's column is open
-            move_score[i], best_score[i] = score, max(s for s in row if s is not None)
+        children: dict[int, tuple[int, ...]] = {}
+        for i, moves in before.items():
+            played[i] = True
+            best_score[i] = self._score[i]
+            if terminated[i] and len(self.backend.history(i)) == len(moves) + 1:  # the agent's move ended the game
+                move_score[i] = self._scorer.win_score(len(moves)) if reward[i] > 0 else 0
+            else:
+                children[i] = (*moves, int(actions[i]))
+        facing = np.flatnonzero(resetting | (~resetting & ~terminated)).tolist()
+        positions = list(children.values()) + [self.backend.history(i) for i in facing]
+        scores = self._scorer.position_scores(positions) if positions else []
+        for i, score in zip(children, scores):
+            move_score[i] = -score
+        now = np.zeros(n, np.bool_)
+        now[facing] = True
+        self._score[facing] = scores[len(children):]
         regret = best_score - move_score
         is_best = played & (regret == 0)
         self._moves += played
         self._best += is_best
         for key, values in (("move_score", move_score), ("best_score", best_score), ("regret", regret), ("is_best", is_best)):
             _add(info, key, values, played.copy())
+        _add(info, "score", np.where(now, self._score, 0), now)
 
     # --- the VectorEnv API ------------------------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], Info]:
@@ -282,14 +295,18 @@ class GridGamesVectorEnv(VectorEnv):  # type: ignore[misc]
             self._moves[resetting] = 0
             self._best[resetting] = 0
         active = ~resetting
+        before: dict[int, tuple[int, ...]] = {}
+        if self.judge:
+            for i in np.flatnonzero(active).tolist():
+                if 0 <= acts[i] < self.backend.action_mask.shape[1] and self.backend.action_mask[i, acts[i]]:
+                    before[i] = self.backend.history(i)
         reward, terminated, illegal = self.backend.step(acts, active)
         reward, terminated = reward.copy(), terminated.copy()
         info: Info = {}
         if illegal.any():
             _add(info, "illegal", illegal.copy(), illegal.copy())
         if self.judge:
-            self._judge_moves(acts, active & ~illegal, info)
-            self._judge_positions(resetting | (active & ~terminated), info)
+            self._judge_step(acts, before, reward, terminated, resetting, info)
             ended = terminated & ~illegal
             if ended.any():
                 rate = np.where(ended, self._best / np.maximum(self._moves, 1), 0.0)
