@@ -210,7 +210,8 @@ class Connect4VectorBackend:
         self._lengths = np.zeros(n, np.int64)
         self._moves = np.zeros((n, h * w), np.int8)
         self._rng = np.ones(n, np.uint64)
-        self._py_rngs = [random.Random(i) for i in range(n)]
+        self._py_seeds: list[int] = list(range(n))
+        self._py_rngs: dict[int, random.Random] = {}  # made at the first use (seeding one costs tens of microseconds)
         self._reward = np.zeros(n, np.float64)
         self._terminated = np.zeros(n, np.bool_)
         self._illegal = np.zeros(n, np.bool_)
@@ -227,7 +228,8 @@ class Connect4VectorBackend:
             seed = seeds[i]
             if seed is not None:
                 self._rng[i] = _splitmix64(seed)
-                self._py_rngs[i] = random.Random(seed)
+                self._py_seeds[i] = seed
+                self._py_rngs.pop(i, None)
                 self._players.pop(i, None)
         h, w, k = self._dims
         rand = self.opponent == "random"
@@ -255,7 +257,16 @@ class Connect4VectorBackend:
         batch call of the solver (`Solver.solve_many`, probing the shipped book, its table kept between calls)."""
         if len(self._scores) > _CACHE_LIMIT:
             self._scores.clear()
-        todo = [moves for moves in dict.fromkeys(positions) if moves not in self._scores]
+        book = self._shipped()
+        todo = []
+        for moves in dict.fromkeys(positions):
+            if moves in self._scores:
+                continue
+            known = book.column_scores(list(moves)) if book is not None else None
+            if known is not None:  # in the book: no solver needed (nor its compiled code loaded)
+                self._scores[moves] = max(s for s in known if s is not None)
+            else:
+                todo.append(moves)
         if todo:
             _, solver = self._exact()
             for moves, score in zip(todo, solver.solve_many([list(m) for m in todo], reset=False)):
@@ -267,16 +278,23 @@ class Connect4VectorBackend:
         return (self.game.width * self.game.height + 1 - moves_before) // 2
 
     # --- the opponents ---------------------------------------------------------------------------------------------
+    def _shipped(self) -> Any:
+        """The opening book shipped for this board (None when there is none), read at the first use."""
+        if self._book is None:
+            from gridgames_connect4.rules import shipped_book
+
+            g = self.game
+            self._book = shipped_book(g.width, g.height, g.connect) or False
+        return self._book or None
+
     def _exact(self) -> tuple[Any, Any]:
         """The shipped book for this board (or None) and a solver probing it, made at the first use."""
         if self._solver is None:
-            from gridgames_connect4.book import default_book
             from gridgames_connect4.oracle import solver_for
 
             g = self.game
-            self._book = default_book(g.width, g.height, g.connect)
-            self._solver = solver_for(g.width, g.height, g.connect, self._book)
-        return self._book, self._solver
+            self._solver = solver_for(g.width, g.height, g.connect, self._shipped())
+        return self._shipped(), self._solver
 
     def _replies(self) -> None:
         """The opponent's moves in the envs flagged in ``_reply``: all ``perfect`` ones at once, else one by one."""
@@ -289,11 +307,18 @@ class Connect4VectorBackend:
             for i in idx:
                 player = self._players.get(i)
                 if player is None:
-                    player = self._players[i] = self.game.computer_player(self.opponent, self._py_rngs[i])
+                    player = self._players[i] = self.game.computer_player(self.opponent, self._py_rng(i))
                 columns[i] = player.choose(self._state(i))
         h, w, k = self._dims
         reply_kernel(columns, self._reply, self.observation, self.action_mask, self._heights, self._lengths,
                      self._moves, self._reward, self._terminated, h, w, k)
+
+    def _py_rng(self, i: int) -> random.Random:
+        """Env ``i``'s Python random stream (the computer players' and the perfect player's ties), from its seed."""
+        rng = self._py_rngs.get(i)
+        if rng is None:
+            rng = self._py_rngs[i] = random.Random(self._py_seeds[i])
+        return rng
 
     def _state(self, i: int) -> Any:
         """Env ``i``'s position as the game's own `Connect4State`."""
@@ -321,7 +346,7 @@ class Connect4VectorBackend:
                 waiting.append(i)
                 continue
             top = max(s for s in scores if s is not None)
-            chosen[i] = self._py_rngs[i].choice([c for c, s in enumerate(scores) if s == top])
+            chosen[i] = self._py_rng(i).choice([c for c, s in enumerate(scores) if s == top])
         if waiting:
             histories = [self.history(i) for i in waiting]
             for i, moves, score in zip(waiting, histories, self.position_scores(histories)):
@@ -330,7 +355,7 @@ class Connect4VectorBackend:
 
     def _best_child(self, i: int, moves: tuple[int, ...], score: int, solver: Any) -> int:
         """A random column of env ``i`` whose child has the exact ``score`` of the position after ``moves``."""
-        rng = self._py_rngs[i]
+        rng = self._py_rng(i)
         state = self._state(i)
         open_columns = list(state.legal_moves())
         rng.shuffle(open_columns)
