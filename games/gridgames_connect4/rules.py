@@ -21,10 +21,11 @@ the open columns and feeds the evaluation. A move that completes a line ends the
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 import numpy as np
@@ -36,6 +37,7 @@ from gridgames.game import Game, GameInfo, Move, Outcome, Player, State, Termina
 from gridgames.grid import Cell, Direction, Grid
 
 if TYPE_CHECKING:
+    from gridgames_connect4.book import Book
     from gridgames_connect4.solver import Solver
 
 RED, YELLOW = 0, 1
@@ -70,6 +72,14 @@ def _in_range(name: str, low: int, high: int) -> Callable[[object, attrs.Attribu
 def _one_of_the_colours(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in PLAYER_NAMES:
         raise OptionError(f"--first must be red or yellow, not {value!r}")
+
+
+@functools.lru_cache(maxsize=4)
+def shipped_book(width: int, height: int, connect: int) -> Book | None:
+    """The opening book shipped for this board (read once per process), None when there is none."""
+    from gridgames_connect4.book import default_book
+
+    return default_book(width, height, connect)
 
 
 @attrs.frozen
@@ -153,15 +163,29 @@ class Connect4(Game):
         replays)."""
         from gridgames_connect4.players import make_player
 
-        return make_player(level, self, rng)  # type: ignore[no-any-return]
+        book = shipped_book(self.width, self.height, self.connect) if level in ("hard", "perfect") else None
+        return make_player(level, self, rng, book=book)  # type: ignore[no-any-return]
+
+    def vector_backend(self, num_envs: int, opponent: str, seat: int) -> Any:
+        """The compiled batch of ``num_envs`` games behind ``gridgames.rl.vector_env`` (`gridgames_connect4.vector`)."""
+        from gridgames_connect4.vector import Connect4VectorBackend
+
+        return Connect4VectorBackend(self, num_envs, opponent, seat)
 
     def exact_solver(self, table_bits: int | None = None) -> Solver:
         """The perfect solver for this board (`gridgames_connect4.solver.Solver`; numba is imported here, not
-        before)."""
-        from gridgames_connect4.solver import Solver
+        before), probing the opening book shipped for the board when there is one (7x6: the empty board is then
+        solved at once)."""
+        from gridgames_connect4.oracle import solver_for
 
         try:
-            return Solver(self.width, self.height, self.connect, table_bits=table_bits)
+            return solver_for(
+                self.width,
+                self.height,
+                self.connect,
+                shipped_book(self.width, self.height, self.connect),
+                table_bits=table_bits,
+            )
         except SolverError as error:
             raise SolverError(f"Connect Four {self.size}, connect {self.connect}: {error}") from None
 

@@ -1,9 +1,10 @@
 """Learning environments: PettingZoo (AEC) and Gymnasium adapters for every installed turn-based game.
 
-    from gridgames.rl import aec_env, gym_env
+    from gridgames.rl import aec_env, gym_env, vector_env
     env = aec_env("connect4")                          # two agents, PettingZoo's AEC API
     env = gym_env("connect4", opponent="medium")       # one agent against a computer level
     env = gymnasium.make("gridgames/connect4-v0", opponent="perfect")   # the same, registered
+    envs = vector_env("connect4", num_envs=4096, opponent="random")   # a Gymnasium VectorEnv, one compiled step
 
 Needs the optional extra: ``pip install "gridgames[rl]"`` (PettingZoo and Gymnasium).
 The guide is ``docs/rl.md``.
@@ -34,6 +35,7 @@ from gridgames.rl.aec import GridGamesAECEnv, aec_env  # noqa: E402
 from gridgames.rl.core import ActionError  # noqa: E402
 from gridgames.rl.gym import GridGamesGymEnv, gym_env, register_envs  # noqa: E402
 from gridgames.rl.judge import Judge, JudgeError, Judgement  # noqa: E402
+from gridgames.rl.vector import GenericBackend, GridGamesVectorEnv, VectorBackend, vector_env  # noqa: E402
 
 register_envs()
 
@@ -41,11 +43,15 @@ __all__ = [
     "INSTALL",
     "ActionError",
     "GridGamesAECEnv",
+    "GenericBackend",
     "GridGamesGymEnv",
+    "GridGamesVectorEnv",
     "Judge",
     "JudgeError",
     "Judgement",
+    "VectorBackend",
     "aec_env",
     "gym_env",
     "register_envs",
+    "vector_env",
 ]

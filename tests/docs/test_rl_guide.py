@@ -16,7 +16,7 @@ def test_the_guides_examples_run_and_print_what_they_promise(capsys: pytest.Capt
     pytest.importorskip("pettingzoo", reason=REASON)
     pytest.importorskip("gymnasium", reason=REASON)
     blocks = BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
-    assert len(blocks) == 3, "the guide lost its code"
+    assert len(blocks) == 4, "the guide lost its code"
     namespace: dict[str, object] = {"__name__": "rl_guide"}
     for number, block in enumerate(blocks, start=1):
         exec(compile(block, f"{GUIDE.name} (python block {number})", "exec"), namespace)
@@ -25,6 +25,8 @@ def test_the_guides_examples_run_and_print_what_they_promise(capsys: pytest.Capt
     assert re.search(r"^(player_[01] wins: . has 3 in a row|draw: the board is full)$", out, re.MULTILINE)
     assert "the position is worth" in out and re.search(r"column \d: score [+-]\d+ \(best\)", out)
     assert re.search(r"reward -?1\.0|reward 0\.0", out)
+    games = re.search(r"random against random: (\d+) won, (\d+) drawn, (\d+) lost", out)
+    assert games is not None and int(games[1]) > int(games[3]) > 0  # the first mover wins more often
 
 
 def test_the_readme_points_to_the_guide() -> None:

@@ -1,0 +1,430 @@
+"""Many Connect Four games stepped together: the compiled backend of ``gridgames.rl.vector_env("connect4")``.
+
+Vocabulary:
+
+* env: one of the ``num_envs`` games, numbered 0..N-1;
+* agent: the learner, in seat ``seat`` of every env (0 moves first); opponent: the computer in the other seat;
+* observation: the agent's view, int8 (N, height, width, 2): plane 0 its own discs, plane 1 the opponent's,
+  row 0 at the top (what ``gym_env("connect4")`` shows); kept up to date disc by disc, never rebuilt;
+* mask: int8 (N, width), 1 for each open column while the agent is to move, all 0 once an env is over;
+* history: the columns played in an env since its reset, both sides', in order (``moves[i, :lengths[i]]``).
+
+Any board the game offers (up to 10x10, lines of 3 to 6) runs on the same kernels: a disc's line is found by
+counting along the four directions from the cell it landed on, so no bitboard limits the size.
+The ``random`` opponent plays inside the compiled step (a xorshift64* stream per env, seeded per env);
+``perfect`` is chosen for all envs at once: from the shipped opening book, else from each position's score (all
+solved in one `Solver.solve_many` call) and a child proved to reach it (`Solver.solve` with a lower bound);
+``easy``, ``medium`` and ``hard`` are the game's own players, one per env (exact, but at their own speed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from gridgames.errors import OptionError
+
+__all__ = ["OPPONENTS", "Connect4VectorBackend"]
+
+OPPONENTS = ("random", "easy", "medium", "hard", "perfect")
+_DR = (0, 1, 1, 1)
+_DC = (1, 0, 1, -1)
+_ONGOING, _LINE, _FULL = 0, 1, 2
+_CACHE_LIMIT = 200_000
+"""Positions whose column scores are remembered (a dict; cleared when it grows past this)."""
+
+
+@njit(cache=True, nogil=True)
+def _drop(obs: Any, heights: Any, lengths: Any, moves: Any, i: int, column: int, plane: int, height: int,
+          width: int, connect: int) -> int:
+    """Drop a disc of ``plane`` (0 agent, 1 opponent) in ``column`` of env ``i``; _LINE, _FULL or _ONGOING."""
+    row = height - 1 - heights[i, column]
+    obs[i, row, column, plane] = 1
+    heights[i, column] += 1
+    moves[i, lengths[i]] = column
+    lengths[i] += 1
+    for d in range(4):
+        dr, dc = _DR[d], _DC[d]
+        count = 1
+        r, c = row + dr, column + dc
+        while 0 <= r < height and 0 <= c < width and obs[i, r, c, plane] == 1:
+            count += 1
+            r += dr
+            c += dc
+        r, c = row - dr, column - dc
+        while 0 <= r < height and 0 <= c < width and obs[i, r, c, plane] == 1:
+            count += 1
+            r -= dr
+            c -= dc
+        if count >= connect:
+            return _LINE
+    if lengths[i] == height * width:
+        return _FULL
+    return _ONGOING
+
+
+@njit(cache=True, nogil=True)
+def _random_column(heights: Any, rng: Any, i: int, height: int, width: int) -> int:
+    """A uniformly random open column of env ``i`` (it has one), drawn from its xorshift64* stream."""
+    x = rng[i]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[i] = x
+    draw = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33)
+    open_count = 0
+    for c in range(width):
+        if heights[i, c] < height:
+            open_count += 1
+    k = int(draw % np.uint64(open_count))
+    for c in range(width):
+        if heights[i, c] < height:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _set_mask(mask: Any, heights: Any, i: int, height: int, width: int) -> None:
+    for c in range(width):
+        mask[i, c] = 1 if heights[i, c] < height else 0
+
+
+@njit(cache=True, nogil=True)
+def _opponent_moved(outcome: int, mask: Any, heights: Any, reward: Any, terminated: Any, i: int, height: int,
+                    width: int) -> None:
+    """After the opponent's disc in env ``i``: its reward (-1 on a line), the end, or the agent's mask."""
+    if outcome == _ONGOING:
+        _set_mask(mask, heights, i, height, width)
+        return
+    if outcome == _LINE:
+        reward[i] = -1.0
+    terminated[i] = True
+    mask[i, :] = 0
+
+
+@njit(cache=True, nogil=True)
+def step_kernel(actions: Any, active: Any, random_opponent: bool, obs: Any, mask: Any, heights: Any, lengths: Any,
+                moves: Any, rng: Any, reward: Any, terminated: Any, illegal: Any, reply: Any, height: int, width: int,
+                connect: int) -> None:
+    """One step of every active env: the agent's action, then (``random_opponent``) the opponent's random reply.
+
+    actions: int64 (N,), the agent's column in each env (out of range or full: illegal).
+    active: bool (N,), the envs to step (the others are left alone, their outputs zeroed).
+    random_opponent: True to play the random reply here; False to flag the envs needing a reply in ``reply``.
+    obs, mask, heights (int8 (N, width): discs per column), lengths (int64 (N,)), moves (int8 (N, cells)),
+    rng (uint64 (N,)): the envs' state, updated in place.
+    reward (float64 (N,)), terminated (bool (N,)), illegal (bool (N,)), reply (bool (N,)): outputs.
+    height, width, connect: the board and the line length that wins.
+    """
+    for i in range(actions.shape[0]):
+        reward[i] = 0.0
+        terminated[i] = False
+        illegal[i] = False
+        reply[i] = False
+        if not active[i]:
+            continue
+        a = actions[i]
+        if a < 0 or a >= width or heights[i, a] >= height:
+            reward[i] = -1.0
+            terminated[i] = True
+            illegal[i] = True
+            continue
+        outcome = _drop(obs, heights, lengths, moves, i, a, 0, height, width, connect)
+        if outcome != _ONGOING:
+            reward[i] = 1.0 if outcome == _LINE else 0.0
+            terminated[i] = True
+            mask[i, :] = 0
+            continue
+        if random_opponent:
+            c = _random_column(heights, rng, i, height, width)
+            outcome = _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)
+            _opponent_moved(outcome, mask, heights, reward, terminated, i, height, width)
+        else:
+            mask[i, :] = 0
+            reply[i] = True
+
+
+@njit(cache=True, nogil=True)
+def reply_kernel(columns: Any, which: Any, obs: Any, mask: Any, heights: Any, lengths: Any, moves: Any, reward: Any,
+                 terminated: Any, height: int, width: int, connect: int) -> None:
+    """The opponent's replies: ``columns[i]`` (legal) in each env ``i`` where ``which[i]``; rewards and ends as in a
+    step."""
+    for i in range(columns.shape[0]):
+        if which[i]:
+            outcome = _drop(obs, heights, lengths, moves, i, columns[i], 1, height, width, connect)
+            _opponent_moved(outcome, mask, heights, reward, terminated, i, height, width)
+
+
+@njit(cache=True, nogil=True)
+def reset_kernel(
+    which: Any,
+    opponent_first: bool,
+    random_opponent: bool,
+    obs: Any,
+    mask: Any,
+    heights: Any,
+    lengths: Any,
+    moves: Any,
+    rng: Any,
+    reply: Any,
+    height: int,
+    width: int,
+    connect: int,
+) -> None:
+    """Empty the boards of the envs where ``which``; when the opponent moves first, its random first disc (or a
+    flag in ``reply`` for the caller to choose it). Other arguments as in `step_kernel`."""
+    for i in range(which.shape[0]):
+        reply[i] = False
+        if not which[i]:
+            continue
+        obs[i] = 0
+        heights[i] = 0
+        lengths[i] = 0
+        _set_mask(mask, heights, i, height, width)
+        if opponent_first:
+            mask[i, :] = 0
+            if random_opponent:
+                c = _random_column(heights, rng, i, height, width)
+                _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)  # one disc: no line, not full
+                _set_mask(mask, heights, i, height, width)
+            else:
+                reply[i] = True
+
+
+def _splitmix64(seed: int) -> int:
+    """A well-mixed non-zero 64-bit word from any integer seed (the xorshift stream's start)."""
+    x = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    x ^= x >> 31
+    return x or 1
+
+
+class Connect4VectorBackend:
+    """``num_envs`` Connect Four games of the agent in ``seat`` against ``opponent`` (see the module's docstring)."""
+
+    def __init__(self, game: Any, num_envs: int, opponent: str, seat: int) -> None:
+        if opponent not in OPPONENTS:
+            raise OptionError(f"unknown opponent {opponent!r} (choose from {', '.join(OPPONENTS)})")
+        self.game = game
+        self.num_envs = n = num_envs
+        self.opponent = opponent
+        self.seat = seat
+        h, w = game.height, game.width
+        self._dims = (h, w, game.connect)
+        self.observation = np.zeros((n, h, w, 2), np.int8)
+        self.action_mask = np.zeros((n, w), np.int8)
+        self._heights = np.zeros((n, w), np.int8)
+        self._lengths = np.zeros(n, np.int64)
+        self._moves = np.zeros((n, h * w), np.int8)
+        self._rng = np.ones(n, np.uint64)
+        self._py_seeds: list[int] = list(range(n))
+        self._py_rngs: dict[int, random.Random] = {}  # made at the first use (seeding one costs tens of microseconds)
+        self._reward = np.zeros(n, np.float64)
+        self._terminated = np.zeros(n, np.bool_)
+        self._illegal = np.zeros(n, np.bool_)
+        self._reply = np.zeros(n, np.bool_)
+        self._players: dict[int, Any] = {}
+        self._scores: dict[tuple[int, ...], int] = {}
+        self._book: Any = None
+        self._solver: Any = None
+
+    # --- the protocol of gridgames.rl.vector.VectorBackend -------------------------------------------------------
+    def reset(self, which: np.ndarray, seeds: Sequence[int | None]) -> None:
+        """New games in the envs where ``which`` (the opponent's first move included); a seed restarts an env's
+        streams."""
+        for i in np.flatnonzero(which).tolist():
+            seed = seeds[i]
+            if seed is not None:
+                self._rng[i] = _splitmix64(seed)
+                self._py_seeds[i] = seed
+                self._py_rngs.pop(i, None)
+                self._players.pop(i, None)
+        h, w, k = self._dims
+        rand = self.opponent == "random"
+        reset_kernel(
+            which,
+            self.seat == 1,
+            rand,
+            self.observation,
+            self.action_mask,
+            self._heights,
+            self._lengths,
+            self._moves,
+            self._rng,
+            self._reply,
+            h,
+            w,
+            k,
+        )
+        if self._reply.any():
+            self._replies()
+
+    def step(self, actions: np.ndarray, active: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The agent's actions and the opponent's replies in the active envs: (reward, terminated, illegal)."""
+        h, w, k = self._dims
+        step_kernel(
+            actions,
+            active,
+            self.opponent == "random",
+            self.observation,
+            self.action_mask,
+            self._heights,
+            self._lengths,
+            self._moves,
+            self._rng,
+            self._reward,
+            self._terminated,
+            self._illegal,
+            self._reply,
+            h,
+            w,
+            k,
+        )
+        if self._reply.any():
+            self._replies()
+        return self._reward, self._terminated, self._illegal
+
+    def history(self, i: int) -> tuple[int, ...]:
+        """The columns played in env ``i`` since its reset, both sides'."""
+        return tuple(self._moves[i, : self._lengths[i]].tolist())
+
+    def position_scores(self, positions: Sequence[tuple[int, ...]]) -> list[int]:
+        """The exact score of each position (after its moves, for the player to move; none may be over), in one
+        batch call of the solver (`Solver.solve_many`, probing the shipped book, its table kept between calls)."""
+        if len(self._scores) > _CACHE_LIMIT:
+            self._scores.clear()
+        book = self._shipped()
+        todo = []
+        for moves in dict.fromkeys(positions):
+            if moves in self._scores:
+                continue
+            known = book.column_scores(list(moves)) if book is not None else None
+            if known is not None:  # in the book: no solver needed (nor its compiled code loaded)
+                self._scores[moves] = max(s for s in known if s is not None)
+            else:
+                todo.append(moves)
+        if todo:
+            _, solver = self._exact()
+            for moves, score in zip(todo, solver.solve_many([list(m) for m in todo], reset=False)):
+                self._scores[moves] = score
+        return [self._scores[moves] for moves in positions]
+
+    def win_score(self, moves_before: int) -> int:
+        """The score of winning with the next disc after ``moves_before`` discs (Pons' convention)."""
+        return (self.game.width * self.game.height + 1 - moves_before) // 2
+
+    # --- the opponents ---------------------------------------------------------------------------------------------
+    def _shipped(self) -> Any:
+        """The opening book shipped for this board (None when there is none), read at the first use."""
+        if self._book is None:
+            from gridgames_connect4.rules import shipped_book
+
+            g = self.game
+            self._book = shipped_book(g.width, g.height, g.connect) or False
+        return self._book or None
+
+    def _exact(self) -> tuple[Any, Any]:
+        """The shipped book for this board (or None) and a solver probing it, made at the first use."""
+        if self._solver is None:
+            from gridgames_connect4.oracle import solver_for
+
+            g = self.game
+            self._solver = solver_for(g.width, g.height, g.connect, self._shipped())
+        return self._shipped(), self._solver
+
+    def _replies(self) -> None:
+        """The opponent's moves in the envs flagged in ``_reply``: all ``perfect`` ones at once, else one by one."""
+        idx = np.flatnonzero(self._reply).tolist()
+        columns = np.zeros(self.num_envs, np.int64)
+        if self.opponent == "perfect":
+            for i, column in zip(idx, self._perfect_columns(idx)):
+                columns[i] = column
+        else:
+            for i in idx:
+                player = self._players.get(i)
+                if player is None:
+                    player = self._players[i] = self.game.computer_player(self.opponent, self._py_rng(i))
+                columns[i] = player.choose(self._state(i))
+        h, w, k = self._dims
+        reply_kernel(
+            columns,
+            self._reply,
+            self.observation,
+            self.action_mask,
+            self._heights,
+            self._lengths,
+            self._moves,
+            self._reward,
+            self._terminated,
+            h,
+            w,
+            k,
+        )
+
+    def _py_rng(self, i: int) -> random.Random:
+        """Env ``i``'s Python random stream (the computer players' and the perfect player's ties), from its seed."""
+        rng = self._py_rngs.get(i)
+        if rng is None:
+            rng = self._py_rngs[i] = random.Random(self._py_seeds[i])
+        return rng
+
+    def _state(self, i: int) -> Any:
+        """Env ``i``'s position as the game's own `Connect4State`."""
+        state = self.game.new_state()
+        for m in self.history(i):
+            state.play(m)
+        return state
+
+    def _perfect_columns(self, idx: list[int]) -> list[int]:
+        """A best column (exact score; a random one of the best, from each env's stream) in each env of ``idx``.
+
+        Where the book covers the position, its column scores; else the position's score first (every such
+        position in one `Solver.solve_many` call: one disc past the book, its parents there bound it), then the
+        open columns in a random order, each child solved knowing its score is at least minus the position's
+        (`Solver.solve` with ``lower``: one null window proves a best child) until one reaches it. That column
+        is uniformly random among the best, and only the children tried are searched.
+        """
+        book, solver = self._exact()
+        chosen: dict[int, int] = {}
+        waiting = []
+        for i in idx:
+            moves = self.history(i)
+            scores = book.column_scores(list(moves)) if book is not None else None
+            if scores is None:
+                waiting.append(i)
+                continue
+            top = max(s for s in scores if s is not None)
+            chosen[i] = self._py_rng(i).choice([c for c, s in enumerate(scores) if s == top])
+        if waiting:
+            histories = [self.history(i) for i in waiting]
+            for i, moves, score in zip(waiting, histories, self.position_scores(histories)):
+                chosen[i] = self._best_child(i, moves, score, solver)
+        return [chosen[i] for i in idx]
+
+    def _best_child(self, i: int, moves: tuple[int, ...], score: int, solver: Any) -> int:
+        """A random column of env ``i`` whose child has the exact ``score`` of the position after ``moves``."""
+        rng = self._py_rng(i)
+        state = self._state(i)
+        open_columns = list(state.legal_moves())
+        rng.shuffle(open_columns)
+        n = len(moves)
+        if score == self.win_score(n):  # a win at once: only those columns score that much
+            for c in open_columns:
+                child = state.copy()
+                child.play(c)
+                if child.outcome is not None and child.outcome.winner is not None:
+                    return int(c)
+        cells = self.game.width * self.game.height
+        for c in open_columns:
+            child_moves = [*moves, c]
+            child_score = 0 if n + 1 == cells else -solver.solve(child_moves, lower=-score)
+            if child_score == score:
+                return int(c)
+        raise RuntimeError(f"no column reaches the position's score {score} after {moves}")  # the solver is exact
