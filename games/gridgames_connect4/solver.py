@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from attrs import define, field, frozen
 
-from gridgames_connect4 import _kernels
-from gridgames_connect4 import _layout as L
+from gridgames_connect4.engine import aot as _kernels
+from gridgames_connect4.engine import layout as L
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 
 __all__ = [
@@ -321,7 +321,7 @@ class Solver:
             raise SolverError(f"jobs must be a positive integer, got {self.jobs!r}")
         self._busy = np.zeros(0, np.uint64)  # alone: no busy marks
         if self.jobs > 1:  # helper threads share the table
-            from gridgames_connect4 import _smp  # numba's JIT kernels: helper threads need the GIL released
+            from gridgames_connect4.engine import smp as _smp  # numba's JIT kernels: helper threads need the GIL released
 
             self._helpers = _smp.Helpers(self.jobs - 1)
             self._busy = np.zeros(L.BUSY_SLOTS, np.uint64)

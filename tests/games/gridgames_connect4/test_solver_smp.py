@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from gridgames_connect4 import _search as S
-from gridgames_connect4 import _smp
-from gridgames_connect4 import _table as T
+from gridgames_connect4.engine import search as S
+from gridgames_connect4.engine import smp as _smp
+from gridgames_connect4.engine import table as T
 from gridgames_connect4 import solver as solver_module
 from gridgames_connect4.solver import Solver
 from gridgames.errors import GridGamesError

@@ -24,15 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames_connect4._bits import (
+from gridgames_connect4.engine.bits import (
     badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, popcount64,
     prefetch, shl, shr, st2,
 )
-from gridgames_connect4._layout import (  # noqa: F401 (the state layout, re-exported)
+from gridgames_connect4.engine.layout import (  # noqa: F401 (the state layout, re-exported)
     FRAME_INTS, S_D, S_HI, S_LO, S_MED, S_NODES, S_PHASE, S_R, S_SCORE, S_STEP, STATE_SIZE,
 )
-from gridgames_connect4._kernel import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
-from gridgames_connect4._table import (
+from gridgames_connect4.engine.board import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
+from gridgames_connect4.engine.table import (
     NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, next_generation, tt_find, tt_store, upper_of,
 )
 

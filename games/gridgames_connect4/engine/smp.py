@@ -7,7 +7,7 @@ processes measured 15% slower per position here). An entry is a single aligned u
 never takes another position's bounds; a bucket being cleared by another searcher only loses entries, and an
 entry of an older generation still holds true bounds. Wide entries (boards whose keys need two words) are two
 stores, and a probe that reads one word of one write and the other of another recovers a key that does not match
-(see _table's lockless check), so boards with wide entries share the table too.
+(see table's lockless check), so boards with wide entries share the table too.
 
 Helpers run the same search with their own tie-breaking between equally rated moves and their own stacks, and every
 searcher marks the nodes near the root it is searching in a small shared array of busy keys and searches a child
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from gridgames_connect4 import _search as S
+from gridgames_connect4.engine import search as S
 
 # control block (int64): stop flag, who answered (helper number, 0: none), the score, each helper's positions
 C_STOP, C_WHO, C_SCORE, C_EXPLORED = 0, 1, 2, 3

@@ -29,7 +29,7 @@ from typing import Any
 MODULE = "_gridgames_c4_kernels"
 """The extension module's name (its init function is PyInit_<MODULE>)."""
 EXPORTED = ("run_search", "solve_moves", "replay", "winning_cells", "limited_search")
-_SOURCES = ("_bits.py", "_kernel.py", "_kernels.py", "_layout.py", "_search.py", "_table.py")
+_SOURCES = ("bits.py", "board.py", "aot.py", "layout.py", "search.py", "table.py")
 _HERE = Path(__file__).resolve().parent
 _loaded: list[Any] = []  # [module or None] once looked for
 _why: list[str] = []
@@ -133,8 +133,8 @@ def _import(path: Path) -> ModuleType:
 
 def jit() -> Any:
     """numba's JIT kernels (imports numba): any board, parallel searchers."""
-    from gridgames_connect4 import _kernel as K
-    from gridgames_connect4 import _search as S
+    from gridgames_connect4.engine import board as K
+    from gridgames_connect4.engine import search as S
 
     return _Jit(S.run_search, S.solve_moves, K.replay, K.winning_cells, K.limited_search)
 
@@ -196,8 +196,8 @@ def _build(folder: Path | None) -> Path:
         warnings.simplefilter("ignore")
         from numba.pycc import CC
 
-    from gridgames_connect4 import _kernel as K
-    from gridgames_connect4 import _search as S
+    from gridgames_connect4.engine import board as K
+    from gridgames_connect4.engine import search as S
 
     functions = {"run_search": S.run_search, "solve_moves": S.solve_moves, "replay": K.replay,
                  "winning_cells": K.winning_cells, "limited_search": K.limited_search}
