@@ -178,7 +178,7 @@ class Solver:
     book: Any = field(default=None, kw_only=True)
     kernels: str = field(default="auto", kw_only=True)
     _k: Any = field(init=False, repr=False)
-    _book: tuple[np.ndarray, np.ndarray, int] = field(init=False, repr=False)
+    _book: L.BookArrays = field(init=False, repr=False)
     _helpers: Any = field(default=None, init=False, repr=False)
     _busy: np.ndarray = field(init=False, repr=False)
     _words: int = field(default=1, init=False, repr=False)
@@ -195,10 +195,12 @@ class Solver:
     _wide: bool = field(init=False, repr=False)
     _gen: np.ndarray = field(init=False, repr=False)
     _gens: np.ndarray = field(init=False, repr=False)
-    _kargs: tuple[Any, ...] = field(init=False, repr=False)
+    _kargs: tuple[Any, ...] = field(init=False, repr=False)  # solve_moves' arguments after the batch
+    _geometry: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Geometry
+    _ttable: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Table
     _io: np.ndarray = field(init=False, repr=False)
     _lower_rows: Any = field(init=False, repr=False)
-    _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)
+    _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)  # a plain L.Stack
     _stats: np.ndarray = field(init=False, repr=False)
     _rate_nodes: int = field(default=0, init=False, repr=False)
     _rate_seconds: float = field(default=0.0, init=False, repr=False)
@@ -230,13 +232,13 @@ class Solver:
         self._cell_values = _cell_values(w, h, k)
         depth = self._cells + 2
         pair = (2,) if self._words == 2 else ()
-        self._stack = (
-            np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, L.FRAME_INTS), np.int64),  # frames
+        self._stats = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        self._stack = tuple(L.Stack(
+            self._stats, np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, L.FRAME_INTS), np.int64),
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
             np.zeros(w, np.int64),  # move scores
-        )
-        self._stats = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        ))
         self._book = self._book_arrays(self.book)
         self._io = np.zeros(5, dtype=np.int64)  # one solve's starts, score, explored, replay status
         self._k = self._choose_kernels()
@@ -255,10 +257,10 @@ class Solver:
             raise SolverError(f"no ahead-of-time kernels: {why}")
         return _kernels.jit()
 
-    def _book_arrays(self, book: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    def _book_arrays(self, book: Any) -> L.BookArrays:
         """An opening book as the kernel probes it: sorted canonical keys, scores, depth (-1: no book)."""
         if book is None:
-            return np.zeros(0, np.uint64), np.zeros(0, np.int8), -1
+            return L.BookArrays(np.zeros(0, np.uint64), np.zeros(0, np.int8), -1)
         try:
             keys, scores, depth = book.keys, book.scores, book.depth
         except AttributeError:
@@ -273,13 +275,14 @@ class Solver:
         scores = np.ascontiguousarray(scores, dtype=np.int8)
         if keys.ndim != 1 or keys.shape != scores.shape:
             raise SolverError("the book's keys and scores must be two arrays of the same length")
-        return keys, scores, int(depth)
+        return L.BookArrays(keys, scores, int(depth))
 
     def _bind_kernel_args(self) -> None:
-        """The arguments every batch kernel call passes after the positions (built once: calls stay cheap)."""
-        self._kargs = (self._stats, *self._stack, self.width, self.height, self.connect, self._cells, self._bottom,
-                       self._board, self._order, self._colmask, self._cell_values, self._table, self._gens,
-                       self._buckets, self._wide, self._gen, self._lower_rows, self._book)
+        """The kernels' structured arguments (plain tuples, see layout), built once: calls stay cheap."""
+        self._geometry = tuple(L.Geometry(self.width, self.height, self.connect, self._cells, self._bottom, self._board,
+                                          self._order, self._colmask, self._cell_values, self._lower_rows))
+        self._ttable = tuple(L.Table(self._table, self._gens, self._buckets, self._wide, self._gen))
+        self._kargs = (self._stack, self._geometry, self._ttable, tuple(self._book), _NO_BUSY)
 
     def _b(self, x: int) -> Any:
         """A bitboard as the kernels take it: a uint64, or a (low, high) pair of them."""
@@ -399,7 +402,7 @@ class Solver:
             cols = self._columns_array(moves)
             io = self._io
             io[1] = cols.shape[0]
-            self._k.solve_moves(cols, io[:2], weak, False, io[2:3], io[3:4], io[4:5], *self._kargs, _NO_BUSY)
+            self._k.solve_moves((cols, io[:2], weak, False, io[2:3], io[3:4], io[4:5]), *self._kargs)
             if io[4]:
                 self._raise_replay(cols, int(io[4]), int(io[2]))
             self.explored = int(io[3])
@@ -448,7 +451,7 @@ class Solver:
         out = np.zeros(count, np.int64)
         explored = np.zeros(count, np.int64)
         status = np.zeros(count, np.int64)
-        self._k.solve_moves(cols, starts, weak, reset, out, explored, status, *self._kargs, _NO_BUSY)
+        self._k.solve_moves((cols, starts, weak, reset, out, explored, status), *self._kargs)
         if status.any():
             i = int(np.flatnonzero(status)[0])
             self._raise_replay(cols[starts[i]:starts[i + 1]], int(status[i]), int(out[i]))
@@ -620,14 +623,14 @@ class Solver:
         return self._search(p, mask, n, -((self._cells - n) // 2), top, budget)
 
     def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int,
-                book: tuple[np.ndarray, np.ndarray, int] | None = None) -> int | None:
+                book: L.BookArrays | None = None) -> int | None:
         """The score, or where it lies against [lo, hi]; None when the budget ran out (or on_progress said stop).
 
         The side to move must not be able to win at once. Adds to explored. With jobs > 1, a search still running
         after _SMP_START positions gets jobs - 1 helper threads on the shared table; the first to finish answers.
         ``book``: the book the kernel probes (as `_book_arrays` gives it), default the solver's.
         """
-        book = self._book if book is None else book
+        plain_book = tuple(self._book if book is None else book)
         st = self._stats
         fresh = True
         start = time.perf_counter()
@@ -636,9 +639,6 @@ class Solver:
         stopped = False
         helpers = self._helpers
         answer = None
-        gen = int(self._gen[0])
-        kargs = (self.height, self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
-                 self._cell_values, self._table, self._gens, self._buckets, self._wide)
         try:
             while True:
                 step = budget - (0 if fresh else int(st[L.S_NODES]))
@@ -647,8 +647,8 @@ class Solver:
                     break
                 if watch is not None or helpers is not None:
                     step = min(step, _SLICE)
-                paused = self._k.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask),
-                                            lo, hi, self._lower_rows, 0, book, self._busy)
+                job = (n, step, fresh, self._b(p), self._b(mask), int(lo), int(hi), 0)  # a plain L.Job
+                paused = self._k.run_search(self._stack, self._geometry, self._ttable, plain_book, self._busy, job)
                 fresh = False
                 self.explored = base + int(st[L.S_NODES])
                 if not paused:
@@ -658,9 +658,8 @@ class Solver:
                     if answer is not None:
                         break
                     if not helpers.threads and st[L.S_NODES] >= _SMP_START:
-                        helpers.start(kargs, self._stack,
-                                      (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
-                                       book, self._busy))
+                        helpers.start(self._stack, (self._geometry, self._ttable, plain_book, self._busy),
+                                      (n, self._b(p), self._b(mask), int(lo), int(hi)))
                 if watch is not None:
                     phase_window = (int(st[L.S_LO]), int(st[L.S_HI]))
                     if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:

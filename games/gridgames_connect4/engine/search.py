@@ -29,9 +29,13 @@ from gridgames_connect4.engine.bits import (
     prefetch, shl, shr, st2,
 )
 from gridgames_connect4.engine.layout import (  # noqa: F401 (the state layout, re-exported)
-    FRAME_INTS, S_D, S_HI, S_LO, S_MED, S_NODES, S_PHASE, S_R, S_SCORE, S_STEP, STATE_SIZE,
+    FRAME_INTS, S_D, S_HI, S_LO, S_MED, S_NODES, S_PHASE, S_R, S_SCORE, S_STEP, STATE_SIZE, Batch, BookArrays,
+    Geometry, Job, Stack, Table,
 )
-from gridgames_connect4.engine.board import can_win_next, column_of, has_line, mirror, mirror_cell, replay, winning_cells
+from gridgames_connect4.engine.board import can_win_next, column_of, mirror, mirror_cell, replay, winning_cells
+from gridgames_connect4.engine.rules import (
+    NO_VALUE, cannot_line_up, claimeven_first, claimeven_paired, opponent_zugzwang, own_zugzwang, rate_move, safe_moves,
+)
 from gridgames_connect4.engine.table import (
     NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, next_generation, tt_find, tt_store, upper_of,
 )
@@ -41,14 +45,10 @@ from gridgames_connect4.engine.table import (
 # best score a child has returned so far (NO_VALUE: none yet).
 U_P, U_M, U_PM, U_MM, U_KEY = 0, 1, 2, 3, 4
 I_A, I_B, I_CNT, I_FLAGS, I_NODES, I_BEST, I_BASE, I_V = 0, 1, 2, 3, 4, 5, 6, 7
-NO_VALUE = -1000
 F_FORCED, F_MIRRORED = 1, 2
 NOT_IN_BOOK = 1000
 CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
 ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
-# move order weights: each useful threat a move creates, and again if the opponent could play on it next (it must
-# block) or one cell above such a cell (measured in bench/README.md, "Fail-soft and forcing threats")
-W_THREAT, W_PLAYABLE, W_ABOVE_PLAYABLE = 32, 32, 16
 BUSY_PLIES = 20  # with searchers in parallel: nodes this close to the root are marked busy while searched
 
 
@@ -96,30 +96,40 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, order, colmask, cellv,
-               table, gens, nbuckets, wide, gen, budget, fresh, p0, mask0, lo0, hi0, lower_rows, jitter, book, busy):
-    """Advance a search by at most `budget` positions (fresh: start one of p0, mask0 within [lo0, hi0]); 1 if paused.
+def run_search(stack, geometry, tt, book, busy, job):
+    """Advance a search by at most `job.budget` positions (a fresh job starts one); 1 if paused, else 0.
 
+    stack, geometry, tt (the table), book, job: plain tuples laid out as layout's Stack, Geometry, Table, BookArrays and Job.
     Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
     step is a negamax with alpha-beta on an explicit stack, so a paused search resumes where it stopped.
-    lower_rows: the rows of the lower cell of each pair when every column has an even number of empty cells.
-    cellv: each cell's value (the number of lines of k cells through it), by bit index: the tie-break between equally
-    rated moves at nodes with at least CELL_VALUE_MIN_EMPTY empty cells (the centre column first below that).
-    jitter: 0 for the usual move order; another number breaks ties between equally rated moves differently (the
-    helpers of a parallel search each take their own).
-    book: (sorted canonical keys, exact scores, depth) of an opening book, probed at nodes within its depth (an
-    empty one with depth -1 when there is none; 64-bit boards only).
+    The cells' values (Geometry.cell_values) break ties between equally rated moves at nodes with at least
+    CELL_VALUE_MIN_EMPTY empty cells (the centre column first below that).
+    The book is probed at nodes within its depth (an empty one with depth -1 when there is none).
     busy: shared by searchers running in parallel (empty when alone; else a power of 2 of slots): a node within
     BUSY_PLIES of the root has its key in slot busy_slot(key) while its children are searched, and a child marked
     busy there is searched last, so parallel searchers take different subtrees first.
     """
+    # one state machine, not one function per node kind: the explicit stack is what lets a search pause and resume,
+    # and locals shared across its steps (the frame being searched) stay in registers; the rules it applies at a
+    # node are the functions of `rules`
+    sk = Stack(*stack)
+    st, FU, FI, MV, MC = sk.state, sk.frames, sk.frame_ints, sk.moves, sk.move_columns
+    CK, CB, SC = sk.child_keys, sk.child_buckets, sk.move_scores
+    g = Geometry(*geometry)
+    w, h, k, cells, bottom, board = g.width, g.height, g.connect, g.cells, g.bottom, g.full
+    order, colmask, cellv, lower_rows = g.order, g.column_masks, g.cell_values, g.lower_rows
+    tb = Table(*tt)
+    table, gens, nbuckets, wide, gen = tb.entries, tb.generations, tb.buckets, tb.wide, tb.current[0]
+    bk = BookArrays(*book)
+    book_keys, book_scores, book_depth = bk.keys, bk.scores, bk.depth
+    jb = Job(*job)
+    n0, budget, fresh, jitter = jb.plies, jb.budget, jb.fresh, jb.jitter
     nbusy = busy.shape[0]
     late = h // 2  # claimeven's win bound reaches late (the cell a winner needs last has at most h - 2 cells above)
     minv = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(nbuckets)
-    w = order.shape[0]
     jmul = (np.uint64(jitter) * np.uint64(0xBF58476D1CE4E5B9)) | np.uint64(1)
     if fresh:
-        start_search(st, FU, FI, p0, mask0, w, h, lo0, hi0)
+        start_search(st, FU, FI, jb.stones, jb.mask, w, h, jb.lo, jb.hi)
     nodes = st[S_NODES]
     limit = nodes + budget
     d = st[S_D]
@@ -178,17 +188,9 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             opp = bxor(p, mask)
             possible = band(badd(mask, bottom), board)
             opp_win = winning_cells(opp, mask, board, h, k)
-            forced = band(possible, opp_win)
-            if not is_zero(forced):
-                if not is_zero(band(forced, bdec(forced))):
-                    r = -((cells - n) // 2)  # two threats to block
-                    step = 1
-                    continue
-                moves = bandnot(forced, shr(opp_win, 1))
-            else:
-                moves = bandnot(possible, shr(opp_win, 1))
+            moves = safe_moves(possible, opp_win)
             if is_zero(moves):
-                r = -((cells - n) // 2)  # every move lets the opponent win
+                r = -((cells - n) // 2)  # two threats to block, or every move lets the opponent win
                 step = 1
                 continue
             if n >= cells - 2:
@@ -214,21 +216,15 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             # static bounds, computed only when they could end the search here: a side that can no longer line up
             # k cells scores at most a draw
             empty = bandnot(board, mask)
-            if alpha >= 0 and not has_line(bor(p, empty), h, k):
+            if alpha >= 0 and cannot_line_up(p, empty, h, k):
                 r = 0
                 step = 1
                 continue
-            if beta <= 0 and not has_line(bor(opp, empty), h, k):
+            if beta <= 0 and cannot_line_up(opp, empty, h, k):
                 r = 0
                 step = 1
                 continue
-            # Allis' claimeven with the odd columns paired: with an even number of columns holding an odd number of
-            # empty cells, the opponent answers a move in an even column right above it, and a move on the lowest
-            # cell of an odd column with the lowest cell of another odd column (each column is even then); so the
-            # side to move gets at most the lower cells of the pairs and the odd columns' lowest cells, the
-            # opponent at least the other upper cells. The side to move cannot win if it cannot line up in its
-            # cells, and loses if the opponent lines up in its own. With an odd number of odd columns the side to
-            # move plays one move first (the lowest cell of any column), then answers in the same way.
+            # Allis' pairing rules (see rules): the odd columns' lowest cells, the pairs' lower and upper cells
             odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
             m = popcount(odd)
             lower = band(empty, lower_rows)
@@ -236,115 +232,30 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             own_win = opp_win  # the side to move's threats once own_known (computed at most once per node)
             own_known = False
             if m % 2 == 1 and alpha >= -late:
-                # Allis' zugzwang, for the opponent: with an odd number of columns of odd height it keeps one of them,
-                # x, answering a move there right above it (it gets x's cells at odd heights over x's lowest), pairs
-                # the other odd columns' lowest cells and answers right above elsewhere. A threat of its own on one of
-                # its cells of x wins when the side to move has no other move left, unless the side to move lines up
-                # in what the pairing leaves it; the loss comes at the latest when all but the cells above it are full
-                zug = band(opp_win, lower)
-                zworst = 0
-                while not is_zero(zug):
-                    zt = bandnot(zug, bdec(zug))
-                    zug = bxor(zug, zt)
-                    zcol = ld1(colmask, column_of(zt, h))
-                    if is_zero(band(odd, zcol)):
-                        continue  # an even column: the pairing gives that cell to the side to move
-                    zcells = bor(bor(bandnot(lower, zcol), odd), band(upper, zcol))
-                    if has_line(bor(p, zcells), h, k):
-                        continue
-                    zabove = popcount(bandnot(band(empty, zcol), bor(zt, bdec(zt))))
-                    if -((zabove + 2) // 2) < zworst:
-                        zworst = -((zabove + 2) // 2)
+                zworst = opponent_zugzwang(p, opp_win, lower, upper, odd, empty, colmask, h, k)
                 if zworst < 0 and zworst <= alpha:
                     r = zworst
                     step = 1
                     continue
             if m % 2 == 0 and beta <= late:
-                # the same zugzwang for the side to move, one move first: after it, a column x of odd height holds a
-                # threat of its own on a cell at odd height over x's lowest (x's lowest itself when x is even now,
-                # any other column's lowest when x is odd), and the opponent cannot line up in what is left to it
                 own_win = winning_cells(p, mask, board, h, k)
                 own_known = True
-                zug = bandnot(band(own_win, lower), possible)
-                zbest = 0
-                while not is_zero(zug) and zbest < beta:
-                    zt = bandnot(zug, bdec(zug))
-                    zug = bxor(zug, zt)
-                    zcol = ld1(colmask, column_of(zt, h))
-                    zabove = popcount(bandnot(band(empty, zcol), bor(zt, bdec(zt))))
-                    if (zabove + 2) // 2 <= zbest:
-                        continue
-                    zfirsts = bandnot(possible, zcol) if not is_zero(band(odd, zcol)) else band(possible, zcol)
-                    while not is_zero(zfirsts):
-                        zf = bandnot(zfirsts, bdec(zfirsts))
-                        zfirsts = bxor(zfirsts, zf)
-                        zmask = bor(mask, zf)
-                        zempty = bxor(empty, zf)
-                        zodd = bandnot(band(badd(zmask, bottom), board), lower_rows)
-                        zcells = bor(bor(bandnot(band(zempty, lower_rows), zcol), zodd),
-                                    band(bandnot(zempty, lower_rows), zcol))
-                        if not has_line(bor(opp, zcells), h, k):
-                            zbest = (zabove + 2) // 2
-                            break
+                zbest = own_zugzwang(opp, mask, own_win, possible, lower, odd, empty, bottom, board, lower_rows,
+                                     colmask, beta, h, k)
                 if zbest > 0 and zbest >= beta:
                     r = zbest
                     step = 1
                     continue
-            if (m % 2 == 0 and alpha >= -1) or (m % 2 == 1 and beta <= late):
-                if m % 2 == 0:
-                    if not has_line(bor(p, bor(lower, odd)), h, k):
-                        if alpha >= 0:
-                            r = 0
-                            step = 1
-                            continue
-                        if has_line(bor(opp, bandnot(upper, odd)), h, k):
-                            r = -1  # (how late the loss comes is bounded at the parent, as a win below)
-                            step = 1
-                            continue
-                else:  # the side to move plays first (any column), then answers as above
-                    found = NO_VALUE
-                    # the opponent lines up whichever odd column is first / whichever even column is first
-                    skip_odd = has_line(bor(opp, lower), h, k)
-                    skip_even = has_line(bor(opp, bor(bandnot(lower, possible), odd)), h, k)
-                    rest = possible
-                    if skip_odd:
-                        rest = bandnot(rest, odd)
-                    if skip_even:
-                        rest = band(rest, odd)
-                    for _ in range(popcount(rest)):
-                        first = bandnot(rest, bdec(rest))  # the first move goes to this cell
-                        rest = bxor(rest, first)
-                        if is_zero(band(first, lower_rows)):  # an odd column's lowest cell
-                            others = bxor(odd, first)  # the odd columns' lowest cells after it
-                            theirs = bor(lower, others)
-                            mine = bandnot(upper, others)
-                        else:  # an even column's lowest cell: the cell above becomes an odd column's lowest
-                            others = bor(odd, shl(first, 1))
-                            theirs = bor(bxor(lower, first), others)
-                            mine = bor(bandnot(upper, others), first)
-                        if not has_line(bor(opp, theirs), h, k):
-                            if beta <= 0:
-                                found = 0
-                                break
-                            if has_line(bor(p, mine), h, k):
-                                # the opponent can delay the line only by leaving the column of the cell it needs
-                                # last for last (every other cell can fill first): with a empty cells above that
-                                # cell, a win by the time all but a cells are filled, a score of (a + 2) // 2 at
-                                # least; try a = 2, 4, ... while the bound could reach beta
-                                win = 1
-                                tall = empty
-                                while win < beta:
-                                    tall = band(tall, shr(band(tall, shr(tall, 1)), 1))  # 2 more empty cells above
-                                    if not has_line(bor(p, bor(first, band(mine, tall))), h, k):
-                                        break
-                                    win += 1
-                                if win >= beta:
-                                    found = win
-                                    break
-                    if found != NO_VALUE:
-                        r = found
-                        step = 1
-                        continue
+            if m % 2 == 0 and alpha >= -1:
+                found = claimeven_paired(p, opp, lower, upper, odd, alpha, h, k)
+            elif m % 2 == 1 and beta <= late:
+                found = claimeven_first(p, opp, lower, upper, odd, possible, empty, lower_rows, beta, h, k)
+            else:
+                found = NO_VALUE
+            if found != NO_VALUE:
+                r = found
+                step = 1
+                continue
             FI[d, I_NODES] = nodes
             if is_zero(band(moves, bdec(moves))):  # a single move: play it without the table
                 FI[d, I_FLAGS] = F_FORCED
@@ -360,8 +271,8 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
             base = FI[d, I_BASE]
             skey = ld2(FU, d, U_KEY)
             mirrored = FI[d, I_FLAGS] == F_MIRRORED
-            if n <= book[2]:  # within the opening book's depth: its exact score, if it has the position
-                found = book_score(book[0], book[1], low64(skey))
+            if n <= book_depth:  # within the opening book's depth: its exact score, if it has the position
+                found = book_score(book_keys, book_scores, low64(skey))
                 if found != NOT_IN_BOOK:
                     r = found
                     step = 1
@@ -407,21 +318,11 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                 c = order[i]
                 mv = band(moves, ld1(colmask, c))
                 if not is_zero(mv):
-                    wc = winning_cells(bor(p, mv), mask, board, h, k)
-                    uw = bandnot(wc, useless)
-                    s = popcount(uw) * W_THREAT
-                    if cells - n >= CELL_VALUE_MIN_EMPTY:
-                        s += cellv[bit_index(mv)]
-                    after = bor(bandnot(possible, mv), band(shl(mv, 1), board))  # playable after mv
-                    wp = band(wc, after)
-                    if is_zero(wp):  # the opponent loses at once only if every move it has is under a threat
-                        win2 = not is_zero(after) and is_zero(bandnot(after, shr(wc, 1)))
-                    else:  # two threats to block, or one under another
-                        win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
+                    s, win2 = rate_move(p, mask, mv, possible, useless, own_under, board, h, k)
                     if win2:
                         break
-                    s += (popcount(band(uw, after)) * W_PLAYABLE
-                          + popcount(band(uw, band(shl(after, 1), board))) * W_ABOVE_PLAYABLE)
+                    if cells - n >= CELL_VALUE_MIN_EMPTY:
+                        s += cellv[bit_index(mv)]
                     # the child's key and bucket: start loading the bucket now (the probes below find it there)
                     ckey = badd(opp, bor(mask, mv))
                     cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
@@ -430,10 +331,6 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
                     cbase = bucket_of(ckey, nbuckets, minv)
                     prefetch(table, cbase)
                     prefetch(gens, cbase // 8)
-                    if not is_zero(band(mv, shr(own_under, 1))):
-                        s += 16  # two under one's own threat: the opponent cannot play on top of it
-                    if not is_zero(band(mv, own_under)):
-                        s -= 10000  # it would let the opponent block that threat: last
                     if c == tt_col:
                         s = 1000000
                     elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
@@ -571,38 +468,39 @@ def run_search(st, FU, FI, MV, MC, CK, CB, SC, n0, h, k, cells, bottom, board, o
 
 
 @njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
-def solve_moves(cols, starts, weak, reset, out, explored, status, st, FU, FI, MV, MC, CK, CB, SC, width, h, k,
-                cells, bottom, board, order, colmask, cellv, table, gens, nbuckets, wide, gen_box, lower_rows, book,
-                busy):
-    """Replay and score every position i (the 0-based columns cols[starts[i]:starts[i + 1]]) into out[i].
+def solve_moves(batch, stack, geometry, table, book, busy):
+    """Replay and score every position i of the batch (layout.Batch; the rest as run_search takes them).
 
-    explored[i] gets its positions explored. Every position is replayed first: at the first bad one, status[i]
-    gets the replay's status (see replay) and out[i] the index of the offending move, and nothing is searched.
-    reset: a fresh table for each position. busy: no slots (one searcher).
+    Every position is replayed first: at the first bad one, its status gets the replay's status (see board.replay)
+    and its out the index of the offending move, and nothing is searched. busy: no slots (one searcher).
     """
+    b = Batch(*batch)
+    cols, starts, out, explored, status = b.columns, b.starts, b.out, b.explored, b.status
+    g = Geometry(*geometry)
+    t = Table(*table)
     count = starts.shape[0] - 1
     for i in range(count):  # check every position before searching any
-        p, mask, code, at = replay(cols, starts[i], starts[i + 1], width, h, k, bottom, board)
+        p, mask, code, at = replay(cols, starts[i], starts[i + 1], g.width, g.height, g.connect, g.bottom, g.full)
         status[i] = code
         if code != 0:
             out[i] = at
             explored[i] = 0
             return
+    st = Stack(*stack).state
     for i in range(count):
-        p, mask, code, at = replay(cols, starts[i], starts[i + 1], width, h, k, bottom, board)
-        if reset:
-            next_generation(gen_box, gens)
+        p, mask, code, at = replay(cols, starts[i], starts[i + 1], g.width, g.height, g.connect, g.bottom, g.full)
+        if b.reset:
+            next_generation(t.current, t.generations)
         n = starts[i + 1] - starts[i]
-        if can_win_next(p, mask, bottom, board, h, k):
-            out[i] = (cells + 1 - n) // 2
+        if can_win_next(p, mask, g.bottom, g.full, g.height, g.connect):
+            out[i] = (g.cells + 1 - n) // 2
             explored[i] = 0
             continue
-        lo = -((cells - n) // 2)
-        hi = (cells + 1 - n) // 2
-        if weak:
+        lo = -((g.cells - n) // 2)
+        hi = (g.cells + 1 - n) // 2
+        if b.weak:
             lo = -1
             hi = 1
-        run_search(st, FU, FI, MV, MC, CK, CB, SC, n, h, k, cells, bottom, board, order, colmask, cellv, table, gens,
-                   nbuckets, wide, gen_box[0], 1 << 62, True, p, mask, lo, hi, lower_rows, 0, book, busy)
+        run_search(stack, geometry, table, book, busy, (n, np.int64(1 << 62), True, p, mask, lo, hi, np.int64(0)))
         out[i] = st[S_SCORE]
         explored[i] = st[S_NODES]

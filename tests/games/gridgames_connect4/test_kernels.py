@@ -134,7 +134,7 @@ def test_the_fingerprint_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPa
         (tmp_path / name).write_bytes((_kernels._HERE / name).read_bytes())
     monkeypatch.setattr(_kernels, "_HERE", tmp_path)
     assert _kernels.fingerprint() == before
-    (tmp_path / "_search.py").write_bytes((tmp_path / "_search.py").read_bytes() + b"\n# changed\n")
+    (tmp_path / "rules.py").write_bytes((tmp_path / "rules.py").read_bytes() + b"\n# changed\n")
     assert _kernels.fingerprint() != before
 
 
