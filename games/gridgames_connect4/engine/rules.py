@@ -1,7 +1,8 @@
 """The static rules of the exact search: what a node can settle, or learn, without searching its children.
 
 Each rule is a small compiled function of bitboards (see the package's vocabulary) that `search.run_search` calls at
-a node before it orders and searches the moves; numba compiles them into the search (LLVM inlines the calls). A rule
+a node before it orders and searches the moves. numba inlines each into the search (``inline="always"``): left to
+LLVM, some stay calls, and the search must run as fast as when they were written inline in it. A rule
 that settles the node returns the score (or the bound) it proves; NO_VALUE means it proves nothing here.
 
 Allis' pairing strategies (claimeven, zugzwang) work on the parity of the empty cells: pair each column's empty cells
@@ -28,7 +29,7 @@ W_UNDER_TWO = 16  # a move two cells under one's own threat: the opponent cannot
 W_UNDER_OWN = -10000  # a move right under one's own threat lets the opponent block it: searched last
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safe_moves(possible, opp_win):
     """The moves that do not lose at once (0: every move does, the side to move loses next turn).
 
@@ -43,7 +44,7 @@ def safe_moves(possible, opp_win):
     return bandnot(possible, shr(opp_win, 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cannot_line_up(stones, empty, h, k):
     """Whether a side with these stones can no longer complete k in a row, even given every empty cell.
 
@@ -52,7 +53,7 @@ def cannot_line_up(stones, empty, h, k):
     return not has_line(bor(stones, empty), h, k)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opponent_zugzwang(p, opp_win, lower, upper, odd, empty, colmask, h, k):
     """The score the opponent's zugzwang proves for the side to move (a loss, at most this), 0 if none.
 
@@ -80,7 +81,7 @@ def opponent_zugzwang(p, opp_win, lower, upper, odd, empty, colmask, h, k):
     return zworst
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def own_zugzwang(opp, mask, own_win, possible, lower, odd, empty, bottom, board, lower_rows, colmask, beta, h, k):
     """The score the side to move's zugzwang proves (a win, at least this), 0 if none found up to beta.
 
@@ -114,7 +115,7 @@ def own_zugzwang(opp, mask, own_win, possible, lower, odd, empty, bottom, board,
     return zbest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def claimeven_paired(p, opp, lower, upper, odd, alpha, h, k):
     """What claimeven proves with an even number of odd columns: an upper bound, 0 or -1, or NO_VALUE.
 
@@ -133,7 +134,7 @@ def claimeven_paired(p, opp, lower, upper, odd, alpha, h, k):
     return NO_VALUE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def claimeven_first(p, opp, lower, upper, odd, possible, empty, lower_rows, beta, h, k):
     """What claimeven proves with an odd number of odd columns (the side to move plays first), or NO_VALUE.
 
@@ -183,7 +184,7 @@ def claimeven_first(p, opp, lower, upper, odd, possible, empty, lower_rows, beta
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rate_move(p, mask, mv, possible, useless, own_under, board, h, k):
     """(rating, wins_next): how early to search the move mv, and whether it wins with the mover's next disc.
 
@@ -211,3 +212,42 @@ def rate_move(p, mask, mv, possible, useless, own_under, board, h, k):
     if not is_zero(band(mv, own_under)):
         s += W_UNDER_OWN
     return s, False
+
+
+@njit(cache=True, inline="always")
+def settle(p, opp, mask, possible, opp_win, alpha, beta, bottom, board, lower_rows, colmask, h, k):
+    """Apply the static rules that could end the search of a node within [alpha, beta); (score, own_win, own_known).
+
+    score: what a rule proves beyond the window (NO_VALUE: nothing); own_win: the side to move's threats when a
+    rule needed them (own_known), so the move ordering need not compute them again. Each rule runs only when its
+    answer could end the search: a side that cannot line up scores at most a draw, then the zugzwangs and claimeven
+    as the parity of the odd columns allows (see the functions above).
+    """
+    empty = bandnot(board, mask)
+    if alpha >= 0 and cannot_line_up(p, empty, h, k):
+        return 0, opp_win, False
+    if beta <= 0 and cannot_line_up(opp, empty, h, k):
+        return 0, opp_win, False
+    late = h // 2  # claimeven's win bound reaches late (the cell a winner needs last has at most h - 2 cells above)
+    odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
+    m = popcount(odd)
+    lower = band(empty, lower_rows)
+    upper = bandnot(empty, lower_rows)  # the upper cells of the pairs, and the odd columns' lowest
+    own_win = opp_win  # a placeholder of the right type until own_known
+    own_known = False
+    if m % 2 == 1 and alpha >= -late:
+        zworst = opponent_zugzwang(p, opp_win, lower, upper, odd, empty, colmask, h, k)
+        if zworst < 0 and zworst <= alpha:
+            return zworst, own_win, own_known
+    if m % 2 == 0 and beta <= late:
+        own_win = winning_cells(p, mask, board, h, k)
+        own_known = True
+        zbest = own_zugzwang(opp, mask, own_win, possible, lower, odd, empty, bottom, board, lower_rows, colmask, beta,
+                             h, k)
+        if zbest > 0 and zbest >= beta:
+            return zbest, own_win, own_known
+    if m % 2 == 0 and alpha >= -1:
+        return claimeven_paired(p, opp, lower, upper, odd, alpha, h, k), own_win, own_known
+    if m % 2 == 1 and beta <= late:
+        return claimeven_first(p, opp, lower, upper, odd, possible, empty, lower_rows, beta, h, k), own_win, own_known
+    return NO_VALUE, own_win, own_known

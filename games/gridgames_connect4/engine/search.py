@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4.engine.bits import (
-    badd, band, bandnot, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount, popcount64,
+    badd, band, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount64,
     prefetch, shl, shr, st2,
 )
 from gridgames_connect4.engine.layout import (  # noqa: F401 (the state layout, re-exported)
@@ -34,7 +34,7 @@ from gridgames_connect4.engine.layout import (  # noqa: F401 (the state layout, 
 )
 from gridgames_connect4.engine.board import can_win_next, column_of, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4.engine.rules import (
-    NO_VALUE, cannot_line_up, claimeven_first, claimeven_paired, opponent_zugzwang, own_zugzwang, rate_move, safe_moves,
+    NO_VALUE, rate_move, safe_moves, settle,
 )
 from gridgames_connect4.engine.table import (
     NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, next_generation, tt_find, tt_store, upper_of,
@@ -82,6 +82,111 @@ def unmark(busy, key):
         busy[slot] = 0
 
 
+@njit(cache=True, inline="always")
+def next_window(lo, hi):
+    """The value v of the root's next null window [v, v + 1) while the score lies within [lo, hi] (bisection).
+
+    Halfway, or nearer the draw: the value halfway to 0 from the farther end when that is nearer 0, and 0 first in a
+    narrow window around the draw (the null windows next to the score cost the most; this saves one of them when the
+    score is 0, +1 or +2).
+    """
+    med = lo + (hi - lo) // 2
+    half_lo = lo // 2 if lo >= 0 else -((-lo) // 2)
+    half_hi = hi // 2 if hi >= 0 else -((-hi) // 2)
+    if lo < 0 < hi and hi - lo <= 5:
+        med = 0
+    elif med <= 0 and half_lo < med:
+        med = half_lo
+    elif med >= 0 and half_hi > med:
+        med = half_hi
+    return med
+
+
+@njit(cache=True, inline="always")
+def order_moves(sk, d, p, mask, moves, possible, opp_win, own_win, tt_col, skey, n, jitter, jmul, g, table, gens,
+                nbuckets, minv):
+    """Rate the moves of the node at depth d and store them in search order in its frame; (count, wins_next).
+
+    The frame's moves end up sorted by rating, the best last (searched first): the table's move above all, then by
+    rules.rate_move (useful threats), the cells' values breaking ties near the root. Each child's symmetric key and
+    bucket are stored too, and the bucket's load started (the probes that follow find it in the cache). Stops at a
+    move that wins with the side to move's next disc (wins_next true; the frame is then incomplete).
+    sk: a layout.Stack; g: a layout.Geometry; jitter, jmul: a parallel helper's tie-breaking (0: none).
+    """
+    MV, MC, CK, CB, SC = sk.moves, sk.move_columns, sk.child_keys, sk.child_buckets, sk.move_scores
+    FU = sk.frames
+    w, h, k, board, order, colmask = g.width, g.height, g.connect, g.full, g.order, g.column_masks
+    opp = bxor(p, mask)
+    useless = shl(opp_win, 1)
+    own_under = shr(own_win, 1)  # cells under the side to move's threats
+    cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))  # the children's mirrored stones to move
+    mm = ld2(FU, d, U_MM)
+    count = 0
+    for i in range(w - 1, -1, -1):
+        c = order[i]
+        mv = band(moves, ld1(colmask, c))
+        if is_zero(mv):
+            continue
+        s, win2 = rate_move(p, mask, mv, possible, useless, own_under, board, h, k)
+        if win2:
+            return count, True
+        if g.cells - n >= CELL_VALUE_MIN_EMPTY:
+            s += g.cell_values[bit_index(mv)]
+        # the child's key and bucket: start loading the bucket now (the probes that follow find it there)
+        ckey = badd(opp, bor(mask, mv))
+        cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
+        if blt(cmkey, ckey):
+            ckey = cmkey
+        cbase = bucket_of(ckey, nbuckets, minv)
+        prefetch(table, cbase)
+        prefetch(gens, cbase // 8)
+        if c == tt_col:
+            s = 1000000
+        elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
+            s = s * 8 + np.int64(((low64(skey) + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15)) * jmul)
+                                 >> np.uint64(61))
+        j = count  # insertion sort, ascending
+        count += 1
+        while j > 0 and SC[j - 1] > s:
+            st2(MV, d, j, ld2(MV, d, j - 1))
+            MC[d, j] = MC[d, j - 1]
+            SC[j] = SC[j - 1]
+            st2(CK, d, j, ld2(CK, d, j - 1))
+            CB[d, j] = CB[d, j - 1]
+            j -= 1
+        st2(MV, d, j, mv)
+        MC[d, j] = c
+        SC[j] = s
+        st2(CK, d, j, ckey)
+        CB[d, j] = cbase
+    return count, False
+
+
+@njit(cache=True, inline="always")
+def busy_last(sk, d, count, busy):
+    """Move the node's children another searcher marked busy to the front of its frame (searched last), stably."""
+    MV, MC, CK, CB = sk.moves, sk.move_columns, sk.child_keys, sk.child_buckets
+    nbusy = busy.shape[0]
+    front = 0
+    for i in range(count):
+        ck = ld2(CK, d, i)
+        if busy[busy_slot(ck, nbusy)] == low64(ck):
+            for j in range(i, front, -1):
+                t = ld2(MV, d, j)
+                st2(MV, d, j, ld2(MV, d, j - 1))
+                st2(MV, d, j - 1, t)
+                t = ld2(CK, d, j)
+                st2(CK, d, j, ld2(CK, d, j - 1))
+                st2(CK, d, j - 1, t)
+                tc = MC[d, j]
+                MC[d, j] = MC[d, j - 1]
+                MC[d, j - 1] = tc
+                tc = CB[d, j]
+                CB[d, j] = CB[d, j - 1]
+                CB[d, j - 1] = tc
+            front += 1
+
+
 @njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
 def start_search(st, FU, FI, p, mask, w, h, lo, hi):
     """Set up a search of the position (p, mask) for its exact score within [lo, hi] (null-window bisection)."""
@@ -114,10 +219,10 @@ def run_search(stack, geometry, tt, book, busy, job):
     # node are the functions of `rules`
     sk = Stack(*stack)
     st, FU, FI, MV, MC = sk.state, sk.frames, sk.frame_ints, sk.moves, sk.move_columns
-    CK, CB, SC = sk.child_keys, sk.child_buckets, sk.move_scores
+    CK, CB = sk.child_keys, sk.child_buckets
     g = Geometry(*geometry)
     w, h, k, cells, bottom, board = g.width, g.height, g.connect, g.cells, g.bottom, g.full
-    order, colmask, cellv, lower_rows = g.order, g.column_masks, g.cell_values, g.lower_rows
+    colmask, lower_rows = g.column_masks, g.lower_rows
     tb = Table(*tt)
     table, gens, nbuckets, wide, gen = tb.entries, tb.generations, tb.buckets, tb.wide, tb.current[0]
     bk = BookArrays(*book)
@@ -125,7 +230,6 @@ def run_search(stack, geometry, tt, book, busy, job):
     jb = Job(*job)
     n0, budget, fresh, jitter = jb.plies, jb.budget, jb.fresh, jb.jitter
     nbusy = busy.shape[0]
-    late = h // 2  # claimeven's win bound reaches late (the cell a winner needs last has at most h - 2 cells above)
     minv = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(nbuckets)
     jmul = (np.uint64(jitter) * np.uint64(0xBF58476D1CE4E5B9)) | np.uint64(1)
     if fresh:
@@ -144,17 +248,7 @@ def run_search(stack, geometry, tt, book, busy, job):
                 st[S_SCORE] = lo
                 st[S_NODES] = nodes
                 return 0
-            med = lo + (hi - lo) // 2
-            half_lo = lo // 2 if lo >= 0 else -((-lo) // 2)
-            half_hi = hi // 2 if hi >= 0 else -((-hi) // 2)
-            if lo < 0 < hi and hi - lo <= 5:
-                # a narrow window around the draw: ask "above 0?" first (the null windows next to the score cost
-                # the most; this saves one of them when the score is 0, +1 or +2)
-                med = 0
-            elif med <= 0 and half_lo < med:
-                med = half_lo
-            elif med >= 0 and half_hi > med:
-                med = half_hi
+            med = next_window(lo, hi)
             st[S_MED] = med
             st[S_PHASE] = 1
             d = 0
@@ -213,45 +307,8 @@ def run_search(stack, geometry, tt, book, busy, job):
                     r = beta
                     step = 1
                     continue
-            # static bounds, computed only when they could end the search here: a side that can no longer line up
-            # k cells scores at most a draw
-            empty = bandnot(board, mask)
-            if alpha >= 0 and cannot_line_up(p, empty, h, k):
-                r = 0
-                step = 1
-                continue
-            if beta <= 0 and cannot_line_up(opp, empty, h, k):
-                r = 0
-                step = 1
-                continue
-            # Allis' pairing rules (see rules): the odd columns' lowest cells, the pairs' lower and upper cells
-            odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
-            m = popcount(odd)
-            lower = band(empty, lower_rows)
-            upper = bandnot(empty, lower_rows)  # the upper cells of the pairs, and the odd columns' lowest
-            own_win = opp_win  # the side to move's threats once own_known (computed at most once per node)
-            own_known = False
-            if m % 2 == 1 and alpha >= -late:
-                zworst = opponent_zugzwang(p, opp_win, lower, upper, odd, empty, colmask, h, k)
-                if zworst < 0 and zworst <= alpha:
-                    r = zworst
-                    step = 1
-                    continue
-            if m % 2 == 0 and beta <= late:
-                own_win = winning_cells(p, mask, board, h, k)
-                own_known = True
-                zbest = own_zugzwang(opp, mask, own_win, possible, lower, odd, empty, bottom, board, lower_rows,
-                                     colmask, beta, h, k)
-                if zbest > 0 and zbest >= beta:
-                    r = zbest
-                    step = 1
-                    continue
-            if m % 2 == 0 and alpha >= -1:
-                found = claimeven_paired(p, opp, lower, upper, odd, alpha, h, k)
-            elif m % 2 == 1 and beta <= late:
-                found = claimeven_first(p, opp, lower, upper, odd, possible, empty, lower_rows, beta, h, k)
-            else:
-                found = NO_VALUE
+            found, own_win, own_known = settle(p, opp, mask, possible, opp_win, alpha, beta, bottom, board, lower_rows,
+                                               colmask, h, k)
             if found != NO_VALUE:
                 r = found
                 step = 1
@@ -303,53 +360,10 @@ def run_search(stack, geometry, tt, book, busy, job):
             FI[d, I_B] = beta
             FI[d, I_BEST] = NO_MOVE
             FI[d, I_V] = NO_VALUE
-            # order the moves: most useful new threats last (searched first; a threat right above an opponent's
-            # is useless), a move right under one's own threat first (searched last), one two cells under it half a
-            # threat higher, the table's move above all
-            useless = shl(opp_win, 1)
             if not own_known:
                 own_win = winning_cells(p, mask, board, h, k)
-            own_under = shr(own_win, 1)  # cells under the side to move's threats
-            win2 = False  # whether a move wins with the side to move's next disc (two plies on)
-            count = 0
-            cpm = bxor(ld2(FU, d, U_PM), ld2(FU, d, U_MM))  # the children's mirrored stones to move
-            mm = ld2(FU, d, U_MM)
-            for i in range(w - 1, -1, -1):
-                c = order[i]
-                mv = band(moves, ld1(colmask, c))
-                if not is_zero(mv):
-                    s, win2 = rate_move(p, mask, mv, possible, useless, own_under, board, h, k)
-                    if win2:
-                        break
-                    if cells - n >= CELL_VALUE_MIN_EMPTY:
-                        s += cellv[bit_index(mv)]
-                    # the child's key and bucket: start loading the bucket now (the probes below find it there)
-                    ckey = badd(opp, bor(mask, mv))
-                    cmkey = badd(cpm, bor(mm, mirror_cell(mv, c, w, h)))
-                    if blt(cmkey, ckey):
-                        ckey = cmkey
-                    cbase = bucket_of(ckey, nbuckets, minv)
-                    prefetch(table, cbase)
-                    prefetch(gens, cbase // 8)
-                    if c == tt_col:
-                        s = 1000000
-                    elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
-                        s = s * 8 + np.int64(((low64(skey) + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15))
-                                              * jmul) >> np.uint64(61))
-                    j = count
-                    count += 1
-                    while j > 0 and SC[j - 1] > s:
-                        st2(MV, d, j, ld2(MV, d, j - 1))
-                        MC[d, j] = MC[d, j - 1]
-                        SC[j] = SC[j - 1]
-                        st2(CK, d, j, ld2(CK, d, j - 1))
-                        CB[d, j] = CB[d, j - 1]
-                        j -= 1
-                    st2(MV, d, j, mv)
-                    MC[d, j] = c
-                    SC[j] = s
-                    st2(CK, d, j, ckey)
-                    CB[d, j] = cbase
+            count, win2 = order_moves(sk, d, p, mask, moves, possible, opp_win, own_win, tt_col, skey, n, jitter, jmul,
+                                      g, table, gens, nbuckets, minv)
             if win2:  # mv wins with the side to move's next disc: the best score it can still have
                 r = (cells - 1 - n) // 2
                 step = 1
@@ -366,25 +380,8 @@ def run_search(stack, geometry, tt, book, busy, job):
             # near the root, look for a cutoff in the children's table entries (their buckets are on their way)
             etc = cells - n >= ETC_MIN_EMPTY
             cut = False
-            if nbusy > 0 and d <= BUSY_PLIES:  # children another searcher is busy with go last (stable)
-                front = 0
-                for i in range(count):
-                    ck = ld2(CK, d, i)
-                    if busy[busy_slot(ck, nbusy)] == low64(ck):
-                        for j in range(i, front, -1):
-                            t = ld2(MV, d, j)
-                            st2(MV, d, j, ld2(MV, d, j - 1))
-                            st2(MV, d, j - 1, t)
-                            t = ld2(CK, d, j)
-                            st2(CK, d, j, ld2(CK, d, j - 1))
-                            st2(CK, d, j - 1, t)
-                            tc = MC[d, j]
-                            MC[d, j] = MC[d, j - 1]
-                            MC[d, j - 1] = tc
-                            tc = CB[d, j]
-                            CB[d, j] = CB[d, j - 1]
-                            CB[d, j - 1] = tc
-                        front += 1
+            if nbusy > 0 and d <= BUSY_PLIES:
+                busy_last(sk, d, count, busy)
             if etc:  # probe once every child's bucket is on its way (the loads overlap)
                 for i in range(count - 1, -1, -1):
                     cdata = tt_find(table, gens, CB[d, i], wide, ld2(CK, d, i), gen)
