@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -18,6 +18,9 @@ from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.errors import GameOverError, SolverError
 from gridgames.parsing import check_seconds
+
+if TYPE_CHECKING:
+    from gridgames_connect4.solver import Solver
 
 
 @attrs.frozen
@@ -146,11 +149,10 @@ def column_score(position: Position, column: int) -> int | None:
     return None if score is None else -score
 
 
-def _solver_class() -> Any:
-    try:
-        from gridgames_connect4.solver import Solver  # numba: imported only when analysing
-    except ImportError as error:
-        raise SolverError(f"the Connect Four solver is not available ({error})") from None
+def _solver_class() -> type[Solver]:
+    """The solver class, imported when first needed (the book answers most positions without it)."""
+    from gridgames_connect4.solver import Solver
+
     return Solver
 
 

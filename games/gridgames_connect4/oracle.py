@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from gridgames_connect4.solver import Solver
 
 __all__ = ["BATCH_EMPTY_CELLS", "PendingColumns", "best_from_book", "book_columns", "check_book", "column_scores", "pending_columns",
-           "solve_pending", "solver_for", "solver_takes_book"]
+           "solve_pending", "solver_for"]
 
 
 def _sign(x: int) -> int:
@@ -63,22 +63,11 @@ def best_from_book(book: Book, moves: Sequence[int], rng: random.Random | None =
     return (rng.choice(best) if rng is not None else best[0]), scores
 
 
-def solver_takes_book() -> bool:
-    """True when this version's `Solver` accepts ``book=`` (a book probed inside the search)."""
-    import attrs
-
-    from gridgames_connect4.solver import Solver
-
-    return "book" in attrs.fields_dict(Solver)
-
-
 def solver_for(width: int, height: int, connect: int, book: Book | None = None, **options: Any) -> Solver:
-    """A solver for the board, given the book to probe inside its search when the solver supports that."""
+    """A solver for the board, given the book to probe inside its search."""
     from gridgames_connect4.solver import Solver
 
-    if book is not None and solver_takes_book():
-        return Solver(width, height, connect, book=book, **options)  # type: ignore[call-arg]
-    return Solver(width, height, connect, **options)
+    return Solver(width, height, connect, book=book, **options)
 
 
 def column_scores(width: int, height: int, connect: int, moves: Sequence[int], *, book: Book | None = None,

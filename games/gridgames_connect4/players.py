@@ -139,13 +139,11 @@ class HeuristicPlayer:
 @lru_cache(maxsize=2)
 def shared_solver(width: int, height: int, connect: int, book: Book | None = None) -> Solver | None:
     """The solver for a board size (one per size and book, reused), or None when it cannot handle that board."""
-    try:
-        from gridgames_connect4.oracle import solver_for
-    except ImportError:  # the solver module is optional
-        return None
+    from gridgames_connect4.oracle import solver_for
+
     try:
         return solver_for(width, height, connect, book)
-    except (GridGamesError, ImportError):
+    except GridGamesError:  # a board too big for its bitboards
         return None
 
 
