@@ -159,7 +159,7 @@ class Solver:
     search it too, sharing the table.
     ``book``: an opening book (``depth``, sorted mirror-canonical uint64 ``keys``, int8 strong ``scores``, as
     `gridgames_connect4.book.Book`), probed by the search at positions within its depth.
-    ``kernels``: "auto" runs the kernels built ahead of time (`gridgames_connect4._kernels`: no numba in the
+    ``kernels``: "auto" runs the kernels built ahead of time (`gridgames_connect4.engine.aot`: no numba in the
     process) when they exist and fit (a one-word board, one searcher), else numba's JIT ones; "jit" always the JIT
     ones; "aot" requires the others.
     """
