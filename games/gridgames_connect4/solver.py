@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from attrs import define, field, frozen
@@ -20,6 +20,10 @@ from attrs import define, field, frozen
 from gridgames_connect4.engine import aot as _kernels
 from gridgames_connect4.engine import layout as L
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
+
+if TYPE_CHECKING:
+    from gridgames_connect4.book import Book
+    from gridgames_connect4.engine.smp import Helpers
 
 __all__ = [
     "DEFAULT_NODE_RATE",
@@ -175,11 +179,11 @@ class Solver:
     _cells: int = field(init=False, repr=False)
     two_words: bool = field(default=False, kw_only=True)
     jobs: int = field(default=1, kw_only=True)
-    book: Any = field(default=None, kw_only=True)
+    book: Book | None = field(default=None, kw_only=True)
     kernels: str = field(default="auto", kw_only=True)
     _k: Any = field(init=False, repr=False)
     _book: L.BookArrays = field(init=False, repr=False)
-    _helpers: Any = field(default=None, init=False, repr=False)
+    _helpers: Helpers | None = field(default=None, init=False, repr=False)
     _busy: np.ndarray = field(init=False, repr=False)
     _words: int = field(default=1, init=False, repr=False)
     _bottom: Any = field(init=False, repr=False)
@@ -257,7 +261,7 @@ class Solver:
             raise SolverError(f"no ahead-of-time kernels: {why}")
         return _kernels.jit()
 
-    def _book_arrays(self, book: Any) -> L.BookArrays:
+    def _book_arrays(self, book: Book | None) -> L.BookArrays:
         """An opening book as the kernel probes it: sorted canonical keys, scores, depth (-1: no book)."""
         if book is None:
             return L.BookArrays(np.zeros(0, np.uint64), np.zeros(0, np.int8), -1)

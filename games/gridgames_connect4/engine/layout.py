@@ -137,7 +137,10 @@ def numba_type(spec: str, words: int = 1) -> Any:
     return types.Array(dtype, ndim, "C", readonly=readonly)
 
 
-def tuple_type(cls: type, words: int = 1) -> Any:
+KernelTuple = Union[type[Stack], type[Geometry], type[Table], type[BookArrays], type[Job], type[Batch]]
+
+
+def tuple_type(cls: KernelTuple, words: int = 1) -> Any:
     """The numba type of one of the classes above passed as a plain tuple (imports numba)."""
     from numba import types
 
