@@ -2,6 +2,7 @@
 
 Usage: python bench/connect4_solver.py [FILE ...] [--sample N [--first]] [--hard-sample N] [--steininger 7x6|9x5|10x6]
                                        [--weak] [--table-mb M] [--batch] [--jobs N] [--no-compile-timing]
+                                       [--explored-out JSON]   (each line's positions explored, to compare runs)
                                        [--peer-python PATH]    (connect-four-ai on the same lines, side by side)
        python bench/connect4_solver.py --empty [WxH ...] [--weak] [--jobs N] [--max-seconds S]   (empty boards)
        python bench/connect4_solver.py --tromp 13                      (who wins, every board with w + h <= 13)
@@ -15,6 +16,7 @@ figures for his final solver.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -136,6 +138,7 @@ def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tupl
     cpu = time.process_time()
     worst = 0.0
     ref = {"n": 0, "same": 0, "nodes": 0, "ours": 0, "micros": 0, "seconds": 0.0}
+    lines = []
     for moves, expected in rows:
         columns = [int(ch) - 1 if one_based else int(ch) for ch in moves]
         solver.reset()
@@ -148,6 +151,7 @@ def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tupl
         if weak:
             expected = (expected > 0) - (expected < 0)
         right += score == expected
+        lines.append((moves, score, solver.explored))
         if moves in reference:
             ref_nodes, ref_micros = reference[moves]
             ref["n"] += 1
@@ -158,7 +162,7 @@ def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tupl
             ref["seconds"] += elapsed
     return {
         "n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst, "ref": ref,
-        "cpu": time.process_time() - cpu
+        "cpu": time.process_time() - cpu, "lines": lines
     }
 
 
@@ -248,6 +252,8 @@ def main() -> None:
         "--shipped-book", action="store_true", help="Pons' sets with the shipped 7x6 book in the search"
     )
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
+    parser.add_argument("--explored-out", type=Path, default=None, metavar="JSON",
+                        help="write each line's score and positions explored (per set) to this file, to compare runs")
     args = parser.parse_args()
 
     from gridgames_connect4.solver import Solver
@@ -340,6 +346,7 @@ def main() -> None:
         print("connect-four-ai column skipped (give --peer-python PATH, a Python with connect-four-ai installed)")
     print(f"the table's first touch, before timing: {1000 * warm_up(solver):.0f} ms")
     header()
+    explored: dict[str, list[tuple[str, int, int]]] = {}
     for name, path, pons, one_based in jobs:
         if not path.exists():
             print(f"{name:<22} missing: {path}")
@@ -350,6 +357,9 @@ def main() -> None:
         rows = sample_lines(path, sample, args.first)
         totals = run_set(solver, rows, one_based, args.weak, reference)
         report(name, totals, None if args.weak else pons)
+        explored[name] = totals["lines"]
+        if args.explored_out is not None:
+            args.explored_out.write_text(json.dumps(explored) + "\n", encoding="utf-8")
         batch_ms = None
         if args.batch:
             positions = [[int(ch) - 1 if one_based else int(ch) for ch in moves] for moves, _ in rows]

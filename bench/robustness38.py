@@ -328,12 +328,26 @@ def scheduler(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
         _server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") as http,
         _server(b"") as mute,
     ):
-        for label, args in (("solve: accepts, says nothing", [*count, silent]), ("analyze: accepts, says nothing",
-                            ["connect4", "analyze", "4453", "--scheduler", silent]), ("book build: accepts, says nothing", [*book, silent]),
-                            ("solve: answers random bytes", [*count, garbage]), ("solve: a length prefix of 2^62", [*count, huge]),
-                            ("solve: an HTTP server", [*count, http]), ("analyze: answers random bytes", ["connect4", "analyze", "4453",
-                             # fmt: skip
-                             "--scheduler", garbage]), ("solve: accepts, no greeting (mute)", [*count, mute])):
+        for label, args in (
+            ("solve: accepts, says nothing", [*count, silent]),
+            ("analyze: accepts, says nothing", ["connect4", "analyze", "4453", "--scheduler", silent]),
+            ("book build: accepts, says nothing", [*book, silent]),
+            ("solve: answers random bytes", [*count, garbage]),
+            ("solve: a length prefix of 2^62", [*count, huge]),
+            ("solve: an HTTP server", [*count, http]),
+            (
+                "analyze: answers random bytes",
+                [
+                    "connect4",
+                    "analyze",
+                    "4453",
+                    # fmt: skip
+                    "--scheduler",
+                    garbage,
+                ],
+            ),
+            ("solve: accepts, no greeting (mute)", [*count, mute]),
+        ):
             result = _run([*GG, *args], env=env, timeout=120)
             rows.append((surface, label, _verdict(result, (2,), 7.0, startup), result))
     for address in (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -19,10 +19,14 @@ from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.errors import GameOverError, SolverError
 from gridgames.parsing import check_seconds
 
+if TYPE_CHECKING:
+    from gridgames_connect4.solver import Solver
+
 
 @attrs.frozen
 class Analysis:
-    """The solved position: its move string, the score and each column's (None: full or unsolved), the best columns (1-based).
+    """The solved position: its move string, the score and each column's (None: full or unsolved), the best columns
+    (1-based).
 
     ``stopped`` says why some playable columns are unsolved: "interrupted" (Ctrl-C) or "time" (the think limit);
     then ``score`` is the best solved column's (a lower bound, None if none was solved) and ``best`` is empty.
@@ -46,8 +50,14 @@ class Analysis:
         return tuple(c + 1 for c, s in enumerate(self.columns) if s is None and self.state.is_legal(c))
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form: {"moves", "score", "columns", "best"}, plus "partial", "stopped" and "unsolved" when partial."""
-        data: dict[str, Any] = {"moves": self.state.notation(), "score": self.score, "columns": list(self.columns), "best": list(self.best)}
+        """The JSON form: {"moves", "score", "columns", "best"}, plus "partial", "stopped" and "unsolved" when
+        partial."""
+        data: dict[str, Any] = {
+            "moves": self.state.notation(),
+            "score": self.score,
+            "columns": list(self.columns),
+            "best": list(self.best),
+        }
         if self.partial:
             data.update(partial=True, stopped=self.stopped, unsolved=list(self.unsolved))
         return data
@@ -74,11 +84,16 @@ class Analysis:
         legal = [self.state.is_legal(c) for c in range(game.width)]
         cells = [("full" if not ok else "?" if s is None else f"{s:+d}") for s, ok in zip(self.columns, legal)]
         width = max(4, *(len(c) for c in cells))
-        lines = [f"Position: {self.state.notation() or '(empty board)'} ({game.size}, {line_words(game.connect)}); {mover} to move."]
+        lines = [
+            f"Position: {self.state.notation() or '(empty board)'} ({game.size}, {line_words(game.connect)}); "
+            f"{mover} to move."
+        ]
         if self.partial:
             why = "interrupted" if self.stopped == "interrupted" else "out of time (--think)"
             unsolved = ", ".join(str(c) for c in self.unsolved)
-            lines.append(f"Not exact: {why} before solving column{'s' if len(self.unsolved) > 1 else ''} {unsolved} (marked ?).")
+            lines.append(
+                f"Not exact: {why} before solving column{'s' if len(self.unsolved) > 1 else ''} {unsolved} (marked ?)."
+            )
             if self.score is not None:
                 lines.append(f"Score: at least {self.score:+d} (the best solved column).")
         else:
@@ -91,7 +106,9 @@ class Analysis:
             lines.append(f"Best: {', '.join(str(b) for b in self.best)}")
         lines.append(
             "Scores are for the side to move: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later)."
-            if not self.weak else "Scores are for the side to move: +1 win, 0 draw, -1 loss.")
+            if not self.weak
+            else "Scores are for the side to move: +1 win, 0 draw, -1 loss."
+        )
         return lines
 
 
@@ -116,10 +133,14 @@ class Position:
     table_mb: float | None = None
 
     @classmethod
-    def of(cls, state: Connect4State, weak: bool = False, deadline: float | None = None, table_mb: float | None = None) -> Position:
+    def of(
+        cls, state: Connect4State, weak: bool = False, deadline: float | None = None, table_mb: float | None = None
+    ) -> Position:
         """The position of a game state."""
         game = state.game
-        return cls(game.width, game.height, game.connect, tuple(int(m) for m in state.history), weak, deadline, table_mb)
+        return cls(
+            game.width, game.height, game.connect, tuple(int(m) for m in state.history), weak, deadline, table_mb
+        )
 
 
 _WORKER_SOLVERS: dict[tuple[int, int, int, float | None], Any] = {}
@@ -146,11 +167,10 @@ def column_score(position: Position, column: int) -> int | None:
     return None if score is None else -score
 
 
-def _solver_class() -> Any:
-    try:
-        from gridgames_connect4.solver import Solver  # numba: imported only when analysing
-    except ImportError as error:
-        raise SolverError(f"the Connect Four solver is not available ({error})") from None
+def _solver_class() -> type[Solver]:
+    """The solver class, imported when first needed (the book answers most positions without it)."""
+    from gridgames_connect4.solver import Solver
+
     return Solver
 
 
@@ -232,10 +252,17 @@ def analyze_position(
 
 
 def _analyze_by_columns(
-    state: Connect4State, weak: bool, jobs: int | str | None, scheduler: str | None, deadline: float | None,
-    table_mb: float | None, scores: list[int | None], on_progress: Callable[[Any], None] | None,
+    state: Connect4State,
+    weak: bool,
+    jobs: int | str | None,
+    scheduler: str | None,
+    deadline: float | None,
+    table_mb: float | None,
+    scores: list[int | None],
+    on_progress: Callable[[Any], None] | None,
 ) -> str | None:
-    """Every column's score, each solved in a worker (local processes or Dask), into ``scores``; why it stopped early."""
+    """Every column's score, each solved in a worker (local processes or Dask), into ``scores``; why it stopped
+    early."""
     from gridgames.search.parallel import run_parts
 
     game = state.game
@@ -250,8 +277,12 @@ def _analyze_by_columns(
             on_progress(solved)
 
     done = run_parts(
-        column_score, list(range(game.width)), shared=Position.of(state, weak, deadline, table_mb), jobs=jobs,
-        scheduler=scheduler, on_result=collect,
+        column_score,
+        list(range(game.width)),
+        shared=Position.of(state, weak, deadline, table_mb),
+        jobs=jobs,
+        scheduler=scheduler,
+        on_result=collect,
         describe=lambda column: f"column {column + 1} after {state.notation() or 'no move'}",
     )
     for column, (result, finished) in enumerate(zip(done.results, done.done)):

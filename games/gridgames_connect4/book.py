@@ -91,13 +91,15 @@ class BookError(GridGamesError, ValueError):
 
 
 def read_book_file(path: str | os.PathLike[str], limit: int = MAX_BOOK_BYTES) -> bytes:
-    """The bytes of a book file of at most ``limit`` bytes, through the project's bounded reader; `BookError` otherwise."""
+    """The bytes of a book file of at most ``limit`` bytes, through the project's bounded reader; `BookError`
+    otherwise."""
     return read_user_bytes(path, what="book file", max_bytes=limit, error=BookError)
 
 
 @attrs.frozen
 class BookKeys:
-    """Position keys of a width x height board (Pons' layout, as `heuristic.Geometry`), vectorised: Python ints or numpy uint64 arrays."""
+    """Position keys of a width x height board (Pons' layout, as `heuristic.Geometry`), vectorised: Python ints or
+    numpy uint64 arrays."""
 
     width: int
     height: int
@@ -347,7 +349,9 @@ class Book:
         return HEADER_SIZE + len(self) * (_file_key_bytes(self.version, self.width, self.height) + 1)
 
     @classmethod
-    def from_entries(cls, width: int, height: int, connect: int, depth: int, keys: np.ndarray, scores: np.ndarray) -> Book:
+    def from_entries(
+        cls, width: int, height: int, connect: int, depth: int, keys: np.ndarray, scores: np.ndarray
+    ) -> Book:
         """A book from canonical keys and scores in any order (sorted here; duplicate keys refused)."""
         _check_board(width, height, connect, depth, "a book")
         keys = np.asarray(keys, dtype="<u8")
@@ -377,8 +381,17 @@ class Book:
         """The book file's bytes (header, keys, scores), in the current format version."""
         key_bytes = key_width(self.width, self.height)
         body = _body(self.keys, self.scores, key_bytes)
-        fields = HEADER.pack(BOOK_MAGIC, FORMAT_VERSION, key_bytes, self.width, self.height, self.connect,
-                             self.depth, len(self), bytes(32))[:HEADER_FIELDS]
+        fields = HEADER.pack(
+            BOOK_MAGIC,
+            FORMAT_VERSION,
+            key_bytes,
+            self.width,
+            self.height,
+            self.connect,
+            self.depth,
+            len(self),
+            bytes(32),
+        )[:HEADER_FIELDS]
         hasher = hashlib.sha256(fields)  # hashed here: a book read from an older file holds that file's digest
         hasher.update(body)
         digest = hasher.digest()
@@ -401,22 +414,30 @@ class Book:
         if magic != BOOK_MAGIC:
             raise BookError(f"{source} is not a gridgames Connect Four book (it does not start with {BOOK_MAGIC!r})")
         if version > FORMAT_VERSION:
-            raise BookError(f"{source} was made by a newer gridgames (book format {version}; this one reads {FORMAT_VERSION})")
+            raise BookError(
+                f"{source} was made by a newer gridgames (book format {version}; this one reads {FORMAT_VERSION})"
+            )
         if version < 1:
             raise BookError(f"{source} has an impossible format version {version}")
         _check_board(width, height, connect, depth, source)
         wanted = _file_key_bytes(version, width, height)
         if key_bytes != wanted:
-            raise BookError(f"{source} has {key_bytes}-byte keys; a version-{version} book of {width}x{height} "
-                            f"has {wanted}-byte keys")
+            raise BookError(
+                f"{source} has {key_bytes}-byte keys; a version-{version} book of {width}x{height} "
+                f"has {wanted}-byte keys"
+            )
         expected = HEADER_SIZE + count * (key_bytes + 1)
         if len(data) < expected:
-            raise BookError(f"{source} is truncated: {len(data)} bytes, its header promises {count} entries ({expected} bytes)")
+            raise BookError(
+                f"{source} is truncated: {len(data)} bytes, its header promises {count} entries ({expected} bytes)"
+            )
         if len(data) > expected:
             raise BookError(f"{source} has {len(data) - expected} bytes after its {count} entries: not a valid book")
         if version < FIRST_VERIFIED_VERSION and not legacy:
-            raise BookError(f"{source} is a book of format {version}, whose checksum does not cover its header; "
-                            f"check and convert it once with: gridgames connect4 book upgrade FILE")
+            raise BookError(
+                f"{source} is a book of format {version}, whose checksum does not cover its header; "
+                f"check and convert it once with: gridgames connect4 book upgrade FILE"
+            )
         body = memoryview(data)[HEADER_SIZE:]
         if version >= FIRST_VERIFIED_VERSION:
             if data[15] != 0 or any(data[CHECKSUM_END:HEADER_SIZE]):
@@ -438,16 +459,24 @@ class Book:
         return cls(width, height, connect, depth, keys, scores, checksum, version=version)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, width: int | None = None, height: int | None = None,
-             connect: int | None = None) -> Book:
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        width: int | None = None,
+        height: int | None = None,
+        connect: int | None = None,
+    ) -> Book:
         """Read and validate a book file; with a board given, refuse a book for another board (`BookError`)."""
         name = repr(str(path))
         book = cls.from_bytes(read_book_file(path), source=name)
         book = attrs.evolve(book, path=str(path))
         expected = (width or book.width, height or book.height, connect or book.connect)
         if expected != (book.width, book.height, book.connect):
-            raise BookError(f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
-                            f"not {expected[0]}x{expected[1]} with lines of {expected[2]}")
+            raise BookError(
+                f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
+                f"not {expected[0]}x{expected[1]} with lines of {expected[2]}"
+            )
         return book
 
     def score_of_key(self, key: int) -> int | None:
@@ -468,15 +497,20 @@ class Book:
         return self.score_of_key(geometry.canonical(p + mask))
 
     def column_scores(self, moves: Sequence[int]) -> list[int | None] | None:
-        """Each column's score after ``moves`` (None: full) when the book or a quick check settles every child, else None."""
+        """Each column's score after ``moves`` (None: full) when the book or a quick check settles every child, else
+        None."""
         geometry = self.geometry
         if len(moves) >= min(self.depth, geometry.cells):
             return None
         p, mask, over = geometry.replay(moves)
         if over:
             return None
-        row = geometry.child_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64), len(moves),
-                                    lambda wanted: scores_of_keys(self.keys, self.scores, wanted))[0].tolist()
+        row = geometry.child_scores(
+            np.array([p], dtype=np.uint64),
+            np.array([mask], dtype=np.uint64),
+            len(moves),
+            lambda wanted: scores_of_keys(self.keys, self.scores, wanted),
+        )[0].tolist()
         if UNKNOWN in row:
             return None
         return [None if score == FULL else score for score in row]

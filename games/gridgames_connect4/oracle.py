@@ -26,8 +26,17 @@ if TYPE_CHECKING:
     from gridgames_connect4.book import Book
     from gridgames_connect4.solver import Solver
 
-__all__ = ["BATCH_EMPTY_CELLS", "PendingColumns", "best_from_book", "book_columns", "check_book", "column_scores", "pending_columns",
-           "solve_pending", "solver_for", "solver_takes_book"]
+__all__ = [
+    "BATCH_EMPTY_CELLS",
+    "PendingColumns",
+    "best_from_book",
+    "book_columns",
+    "check_book",
+    "column_scores",
+    "pending_columns",
+    "solve_pending",
+    "solver_for",
+]
 
 
 def _sign(x: int) -> int:
@@ -38,8 +47,10 @@ def check_book(book: Book, width: int, height: int, connect: int) -> None:
     """Refuse (`BookError`, one line) a book made for another board than width x height with lines of connect."""
     if (book.width, book.height, book.connect) != (width, height, connect):
         name = repr(book.path) if book.path else "the book"
-        raise BookError(f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
-                        f"not {width}x{height} with lines of {connect}")
+        raise BookError(
+            f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
+            f"not {width}x{height} with lines of {connect}"
+        )
 
 
 def book_columns(book: Book, moves: Sequence[int], weak: bool = False) -> list[int | None] | None:
@@ -53,7 +64,9 @@ def book_columns(book: Book, moves: Sequence[int], weak: bool = False) -> list[i
     return [None if s is None else _sign(s) if weak else s for s in scores]
 
 
-def best_from_book(book: Book, moves: Sequence[int], rng: random.Random | None = None) -> tuple[int, list[int | None]] | None:
+def best_from_book(
+    book: Book, moves: Sequence[int], rng: random.Random | None = None
+) -> tuple[int, list[int | None]] | None:
     """A best column (a random one of the best with ``rng``, else the first) and every column's score, or None."""
     scores = book_columns(book, moves)
     if scores is None:
@@ -63,26 +76,23 @@ def best_from_book(book: Book, moves: Sequence[int], rng: random.Random | None =
     return (rng.choice(best) if rng is not None else best[0]), scores
 
 
-def solver_takes_book() -> bool:
-    """True when this version's `Solver` accepts ``book=`` (a book probed inside the search)."""
-    import attrs
-
-    from gridgames_connect4.solver import Solver
-
-    return "book" in attrs.fields_dict(Solver)
-
-
 def solver_for(width: int, height: int, connect: int, book: Book | None = None, **options: Any) -> Solver:
-    """A solver for the board, given the book to probe inside its search when the solver supports that."""
+    """A solver for the board, given the book to probe inside its search."""
     from gridgames_connect4.solver import Solver
 
-    if book is not None and solver_takes_book():
-        return Solver(width, height, connect, book=book, **options)  # type: ignore[call-arg]
-    return Solver(width, height, connect, **options)
+    return Solver(width, height, connect, book=book, **options)
 
 
-def column_scores(width: int, height: int, connect: int, moves: Sequence[int], *, book: Book | None = None,
-                  solver: Solver | None = None, weak: bool = False) -> tuple[list[int | None], bool]:
+def column_scores(
+    width: int,
+    height: int,
+    connect: int,
+    moves: Sequence[int],
+    *,
+    book: Book | None = None,
+    solver: Solver | None = None,
+    weak: bool = False,
+) -> tuple[list[int | None], bool]:
     """Every column's exact score after ``moves`` and whether the book gave them (else ``solver`` or a new one did)."""
     if book is not None:
         check_book(book, width, height, connect)
@@ -104,7 +114,8 @@ has no time limit: on Pons' 7x6 sets (a sample of every set) every column of suc
 @attrs.frozen
 class PendingColumns:
     """A position whose columns are to be scored: its index (discs played), moves, the scores known without a search
-    (a win at once, the last cell: a draw; None elsewhere) and the columns whose child positions the solver must score."""
+    (a win at once, the last cell: a draw; None elsewhere) and the columns whose child positions the solver must
+    score."""
 
     index: int
     moves: tuple[int, ...]

@@ -149,13 +149,11 @@ class HeuristicPlayer:
 @lru_cache(maxsize=2)
 def shared_solver(width: int, height: int, connect: int, book: Book | None = None) -> Solver | None:
     """The solver for a board size (one per size and book, reused), or None when it cannot handle that board."""
-    try:
-        from gridgames_connect4.oracle import solver_for
-    except ImportError:  # the solver module is optional
-        return None
+    from gridgames_connect4.oracle import solver_for
+
     try:
         return solver_for(width, height, connect, book)
-    except (GridGamesError, ImportError):
+    except GridGamesError:  # a board too big for its bitboards
         return None
 
 
@@ -233,7 +231,8 @@ class SolverPlayer:
         if solver is None:
             self.fallback.think = self.think
             column = self.fallback.choose(state)
-            self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {self.fallback.depth_reached})"
+            depth = self.fallback.depth_reached
+            self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {depth})"
             return column
         if slipped is None:
             slipped = bool(self.slip) and self.rng.random() < self.slip
@@ -251,8 +250,14 @@ class SolverPlayer:
             budget = min(budget, self.max_nodes)
         if self.exact_first:  # best_move keeps a quarter of max_nodes for its depth-limited search
             budget = budget * 4 // 3 + 1
-        result = _best_move_by(solver, list(state.history), stop_at, max_nodes=max(budget, 1), rng=self.rng,
-                               all_scores=not self.exact_first)
+        result = _best_move_by(
+            solver,
+            list(state.history),
+            stop_at,
+            max_nodes=max(budget, 1),
+            rng=self.rng,
+            all_scores=not self.exact_first,
+        )
         if result.exact:
             self.note = ""
             return result.column
@@ -260,14 +265,17 @@ class SolverPlayer:
         given = self.think * (self.fallback_share if self.exact_first else 1 - self.share)
         left = _fallback_seconds(self.think, started, given)
         if left < MIN_FALLBACK_SECONDS:  # no time left for a search: the solver's depth-limited choice
-            self.note = "" if self.quiet else (
-                f"depth-limited search (depth {result.depth}): no exact result within {self.think:g} s")
+            self.note = (
+                ""
+                if self.quiet
+                else (f"depth-limited search (depth {result.depth}): no exact result within {self.think:g} s")
+            )
             return result.column if result.column in not_lost or not not_lost else not_lost[0]
         self.fallback.think = left
         column = self.fallback.choose(state, not_lost)
         depth = self.fallback.depth_reached
-        self.note = "" if self.quiet else (
-            f"depth-limited search (depth {depth}): no exact result within {self.think:g} s"
+        self.note = (
+            "" if self.quiet else (f"depth-limited search (depth {depth}): no exact result within {self.think:g} s")
         )
         return column
 
@@ -314,7 +322,8 @@ class Advice:
 
 
 def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THINK, book: Book | None = None) -> Advice:
-    """The perfect player's advice: exact scores from the book or the solver when either answers in time, else a search's choice."""
+    """The perfect player's advice: exact scores from the book or the solver when either answers in time, else a
+    search's choice."""
     _require_turn(state)
     game = state.game
     if _book_for(book, game) is not None:
@@ -333,14 +342,21 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
         from gridgames_connect4.solver import nodes_for_seconds
 
         moves = list(state.history)
-        if game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS:  # cheap: every column in one call (no time limit)
+        if (
+            game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS
+        ):  # cheap: every column in one call (no time limit)
             scores = solve_pending(solver, [pending_columns(game, moves, [len(moves)])[len(moves)]])[0]
             top = max(s for s in scores if s is not None)
             best = [c for c in _centre_first(game.width) if scores[c] == top]
             return Advice(rng.choice(best), tuple(scores), source=SOLVER)
         started = time.monotonic()
-        result = _best_move_by(solver, moves, started + think * SOLVER_SHARE_OF_THINK,
-                               max_nodes=nodes_for_seconds(think) * 4 // 3 + 1, rng=rng)
+        result = _best_move_by(
+            solver,
+            moves,
+            started + think * SOLVER_SHARE_OF_THINK,
+            max_nodes=nodes_for_seconds(think) * 4 // 3 + 1,
+            rng=rng,
+        )
         if result.exact and result.weak:
             return Advice(result.column, None, f"it keeps the win, proven; the scores did not fit in {think:g} s")
         if result.exact:
@@ -365,9 +381,11 @@ def _centre_first(width: int) -> list[int]:
     return [width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width)]
 
 
-def make_player(kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK,
-                book: Book | None = None) -> Any:
-    """A computer player of the given level (one of `KINDS`), thinking at most ``think`` seconds a move; hard and perfect use ``book``."""
+def make_player(
+    kind: str, game: Connect4, rng: random.Random | None = None, think: float = DEFAULT_THINK, book: Book | None = None
+) -> Any:
+    """A computer player of the given level (one of `KINDS`), thinking at most ``think`` seconds a move; hard and
+    perfect use ``book``."""
     rng = rng if rng is not None else random.Random()
     book = _book_for(book, game)
     check_seconds(think, what="the thinking time")
@@ -379,12 +397,17 @@ def make_player(kind: str, game: Connect4, rng: random.Random | None = None, thi
     if kind == "medium":
         return medium
     if kind in ("hard", "perfect") and kind not in KINDS:
-        raise OptionError(f"the {kind} player needs the solver module gridgames_connect4.solver, which is not installed")
+        raise OptionError(
+            f"the {kind} player needs the solver module gridgames_connect4.solver, which is not installed"
+        )
     if kind == "hard":
         fallback = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
-        return SolverPlayer("hard", rng, fallback, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True, book=book)
+        return SolverPlayer(
+            "hard", rng, fallback, think, HARD_SHARE_OF_THINK, HARD_MAX_NODES, HARD_SLIP, quiet=True, book=book
+        )
     if kind == "perfect":
         fallback = HeuristicPlayer("perfect", PERFECT_FALLBACK_DEPTH, rng, think)
-        return SolverPlayer("perfect", rng, fallback, think, 1.0, book=book, exact_first=True,
-                            fallback_share=PERFECT_FALLBACK_SHARE)
+        return SolverPlayer(
+            "perfect", rng, fallback, think, 1.0, book=book, exact_first=True, fallback_share=PERFECT_FALLBACK_SHARE
+        )
     raise OptionError(f"unknown player {kind!r} (choose from {', '.join(KINDS)})")

@@ -12,14 +12,18 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from attrs import define, field, frozen
 
-from gridgames_connect4 import _kernels
-from gridgames_connect4 import _layout as L
+from gridgames_connect4.engine import aot as _kernels
+from gridgames_connect4.engine import layout as L
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
+
+if TYPE_CHECKING:
+    from gridgames_connect4.book import Book
+    from gridgames_connect4.engine.smp import Helpers
 
 __all__ = [
     "DEFAULT_NODE_RATE",
@@ -160,7 +164,7 @@ class Solver:
     search it too, sharing the table.
     ``book``: an opening book (``depth``, sorted mirror-canonical uint64 ``keys``, int8 strong ``scores``, as
     `gridgames_connect4.book.Book`), probed by the search at positions within its depth.
-    ``kernels``: "auto" runs the kernels built ahead of time (`gridgames_connect4._kernels`: no numba in the
+    ``kernels``: "auto" runs the kernels built ahead of time (`gridgames_connect4.engine.aot`: no numba in the
     process) when they exist and fit (a one-word board, one searcher), else numba's JIT ones; "jit" always the JIT
     ones; "aot" requires the others.
     """
@@ -176,11 +180,11 @@ class Solver:
     _cells: int = field(init=False, repr=False)
     two_words: bool = field(default=False, kw_only=True)
     jobs: int = field(default=1, kw_only=True)
-    book: Any = field(default=None, kw_only=True)
+    book: Book | None = field(default=None, kw_only=True)
     kernels: str = field(default="auto", kw_only=True)
     _k: Any = field(init=False, repr=False)
-    _book: tuple[np.ndarray, np.ndarray, int] = field(init=False, repr=False)
-    _helpers: Any = field(default=None, init=False, repr=False)
+    _book: L.BookArrays = field(init=False, repr=False)
+    _helpers: Helpers | None = field(default=None, init=False, repr=False)
     _busy: np.ndarray = field(init=False, repr=False)
     _words: int = field(default=1, init=False, repr=False)
     _bottom: Any = field(init=False, repr=False)
@@ -196,10 +200,12 @@ class Solver:
     _wide: bool = field(init=False, repr=False)
     _gen: np.ndarray = field(init=False, repr=False)
     _gens: np.ndarray = field(init=False, repr=False)
-    _kargs: tuple[Any, ...] = field(init=False, repr=False)
+    _kargs: tuple[Any, ...] = field(init=False, repr=False)  # solve_moves' arguments after the batch
+    _geometry: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Geometry
+    _ttable: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Table
     _io: np.ndarray = field(init=False, repr=False)
     _lower_rows: Any = field(init=False, repr=False)
-    _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)
+    _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)  # a plain L.Stack
     _stats: np.ndarray = field(init=False, repr=False)
     _rate_nodes: int = field(default=0, init=False, repr=False)
     _rate_seconds: float = field(default=0.0, init=False, repr=False)
@@ -231,13 +237,13 @@ class Solver:
         self._cell_values = _cell_values(w, h, k)
         depth = self._cells + 2
         pair = (2,) if self._words == 2 else ()
-        self._stack = (
-            np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, L.FRAME_INTS), np.int64),  # frames
+        self._stats = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        self._stack = tuple(L.Stack(
+            self._stats, np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, L.FRAME_INTS), np.int64),
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
             np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
             np.zeros(w, np.int64),  # move scores
-        )
-        self._stats = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        ))
         self._book = self._book_arrays(self.book)
         self._io = np.zeros(5, dtype=np.int64)  # one solve's starts, score, explored, replay status
         self._k = self._choose_kernels()
@@ -256,10 +262,10 @@ class Solver:
             raise SolverError(f"no ahead-of-time kernels: {why}")
         return _kernels.jit()
 
-    def _book_arrays(self, book: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    def _book_arrays(self, book: Book | None) -> L.BookArrays:
         """An opening book as the kernel probes it: sorted canonical keys, scores, depth (-1: no book)."""
         if book is None:
-            return np.zeros(0, np.uint64), np.zeros(0, np.int8), -1
+            return L.BookArrays(np.zeros(0, np.uint64), np.zeros(0, np.int8), -1)
         try:
             keys, scores, depth = book.keys, book.scores, book.depth
         except AttributeError:
@@ -274,13 +280,14 @@ class Solver:
         scores = np.ascontiguousarray(scores, dtype=np.int8)
         if keys.ndim != 1 or keys.shape != scores.shape:
             raise SolverError("the book's keys and scores must be two arrays of the same length")
-        return keys, scores, int(depth)
+        return L.BookArrays(keys, scores, int(depth))
 
     def _bind_kernel_args(self) -> None:
-        """The arguments every batch kernel call passes after the positions (built once: calls stay cheap)."""
-        self._kargs = (self._stats, *self._stack, self.width, self.height, self.connect, self._cells, self._bottom,
-                       self._board, self._order, self._colmask, self._cell_values, self._table, self._gens,
-                       self._buckets, self._wide, self._gen, self._lower_rows, self._book)
+        """The kernels' structured arguments (plain tuples, see layout), built once: calls stay cheap."""
+        self._geometry = tuple(L.Geometry(self.width, self.height, self.connect, self._cells, self._bottom, self._board,
+                                          self._order, self._colmask, self._cell_values, self._lower_rows))
+        self._ttable = tuple(L.Table(self._table, self._gens, self._buckets, self._wide, self._gen))
+        self._kargs = (self._stack, self._geometry, self._ttable, tuple(self._book), _NO_BUSY)
 
     def _b(self, x: int) -> Any:
         """A bitboard as the kernels take it: a uint64, or a (low, high) pair of them."""
@@ -322,7 +329,8 @@ class Solver:
             raise SolverError(f"jobs must be a positive integer, got {self.jobs!r}")
         self._busy = np.zeros(0, np.uint64)  # alone: no busy marks
         if self.jobs > 1:  # helper threads share the table
-            from gridgames_connect4 import _smp  # numba's JIT kernels: helper threads need the GIL released
+            # numba's JIT kernels: helper threads need the GIL released
+            from gridgames_connect4.engine import smp as _smp
 
             self._helpers = _smp.Helpers(self.jobs - 1)
             self._busy = np.zeros(L.BUSY_SLOTS, np.uint64)
@@ -400,7 +408,7 @@ class Solver:
             cols = self._columns_array(moves)
             io = self._io
             io[1] = cols.shape[0]
-            self._k.solve_moves(cols, io[:2], weak, False, io[2:3], io[3:4], io[4:5], *self._kargs, _NO_BUSY)
+            self._k.solve_moves((cols, io[:2], weak, False, io[2:3], io[3:4], io[4:5]), *self._kargs)
             if io[4]:
                 self._raise_replay(cols, int(io[4]), int(io[2]))
             self.explored = int(io[3])
@@ -442,17 +450,18 @@ class Solver:
                 raise InvalidMoveError(f"move {i + 1}: column {c} is out of range 0..{self.width - 1}")
         return np.array(columns, dtype=np.uint8)
 
-    def _solve_moves(self, cols: np.ndarray, starts: np.ndarray, weak: bool, reset: bool
-                     ) -> tuple[np.ndarray, np.ndarray]:
+    def _solve_moves(
+        self, cols: np.ndarray, starts: np.ndarray, weak: bool, reset: bool
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Run the batch kernel; raise the replay's error of the first bad position."""
         count = starts.shape[0] - 1
         out = np.zeros(count, np.int64)
         explored = np.zeros(count, np.int64)
         status = np.zeros(count, np.int64)
-        self._k.solve_moves(cols, starts, weak, reset, out, explored, status, *self._kargs, _NO_BUSY)
+        self._k.solve_moves((cols, starts, weak, reset, out, explored, status), *self._kargs)
         if status.any():
             i = int(np.flatnonzero(status)[0])
-            self._raise_replay(cols[starts[i]:starts[i + 1]], int(status[i]), int(out[i]))
+            self._raise_replay(cols[starts[i] : starts[i + 1]], int(status[i]), int(out[i]))
         return out, explored
 
     def _raise_replay(self, columns: np.ndarray, status: int, i: int) -> None:
@@ -466,8 +475,9 @@ class Solver:
         if status == 4:
             raise SolverError(f"the position is already won (move {i + 1} completes {self.connect} in a row)")
 
-    def solve_within(self, moves: Sequence[int], weak: bool = False, max_nodes: int | None = None,
-                     step: bool = False) -> int | None:
+    def solve_within(
+        self, moves: Sequence[int], weak: bool = False, max_nodes: int | None = None, step: bool = False
+    ) -> int | None:
         """Like solve, but None when `max_nodes` runs out or on_progress returns False.
 
         ``step``: null windows step out from 0 instead of bisecting (fewer positions when the score is near 0, as a
@@ -479,8 +489,11 @@ class Solver:
         score = solve(p, mask, n, weak, _UNLIMITED if max_nodes is None else max_nodes)
         return None if score is None else _sign(score) if weak else score
 
-    def analyze(self, moves: Sequence[int], weak: bool = False, *, into: list[int | None] | None = None) -> list[int | None]:
-        """Score of each column for the side to move (None if the column is full, or unsolved when on_progress stopped it).
+    def analyze(
+        self, moves: Sequence[int], weak: bool = False, *, into: list[int | None] | None = None
+    ) -> list[int | None]:
+        """Score of each column for the side to move (None if the column is full, or unsolved when on_progress stopped
+        it).
 
         ``into`` (a list of width items) receives each score as soon as it is known, so that a caller interrupted by
         Ctrl-C keeps the columns already solved.
@@ -490,7 +503,8 @@ class Solver:
         return self._analyze_raw(p, mask, n, weak, _UNLIMITED, into)
 
     def analyze_many(self, positions: Sequence[Sequence[int]], weak: bool = False) -> list[list[int | None]]:
-        """Every column's score of many positions, the children solved in one compiled call (one fresh table for all)."""
+        """Every column's score of many positions, the children solved in one compiled call (one fresh table for
+        all)."""
         children: list[list[int]] = []
         slots: list[tuple[int, int]] = []
         results: list[list[int | None]] = []
@@ -562,8 +576,9 @@ class Solver:
                     lo = least
                 score = self._step_search(p, mask, n, lo, hi, budget - self.explored, at_lo=least is not None)
             if score is not None:  # a won position's score columns get 3/8: the rest, to 7/8, keeps the win if need be
-                best = self._columns_reaching(p, mask, n, score, playable, total * 3 // 8 if outcome == 1 else budget,
-                                              bounds=bounds)
+                best = self._columns_reaching(
+                    p, mask, n, score, playable, total * 3 // 8 if outcome == 1 else budget, bounds=bounds
+                )
             if not best and outcome == 1:  # the score's columns did not fit: keep the win (exact when the score is +1)
                 best = self._a_winning_column(p, mask, n, playable, total - total // 8, bounds)
                 weak = score != 1
@@ -605,8 +620,9 @@ class Solver:
     def _position(self, moves: Sequence[int]) -> tuple[int, int, int]:
         """Bitboards (stones of the side to move, all stones) and ply count after `moves`, validated."""
         columns = self._columns_array(moves)
-        p, mask, status, i = self._k.replay(columns, 0, len(columns), self.width, self.height, self.connect,
-                                            self._bottom, self._board)
+        p, mask, status, i = self._k.replay(
+            columns, 0, len(columns), self.width, self.height, self.connect, self._bottom, self._board
+        )
         if status:
             self._raise_replay(columns, int(status), int(i))
         return _int(p), _int(mask), len(columns)
@@ -620,15 +636,16 @@ class Solver:
             return self._search(p, mask, n, -1, 1, budget)
         return self._search(p, mask, n, -((self._cells - n) // 2), top, budget)
 
-    def _search(self, p: int, mask: int, n: int, lo: int, hi: int, budget: int,
-                book: tuple[np.ndarray, np.ndarray, int] | None = None) -> int | None:
+    def _search(
+        self, p: int, mask: int, n: int, lo: int, hi: int, budget: int, book: L.BookArrays | None = None
+    ) -> int | None:
         """The score, or where it lies against [lo, hi]; None when the budget ran out (or on_progress said stop).
 
         The side to move must not be able to win at once. Adds to explored. With jobs > 1, a search still running
         after _SMP_START positions gets jobs - 1 helper threads on the shared table; the first to finish answers.
         ``book``: the book the kernel probes (as `_book_arrays` gives it), default the solver's.
         """
-        book = self._book if book is None else book
+        plain_book = tuple(self._book if book is None else book)
         st = self._stats
         fresh = True
         start = time.perf_counter()
@@ -638,9 +655,6 @@ class Solver:
         helpers = self._helpers
         answer = None
         slice_nodes = _SLICE >> 4  # grows to _SLICE on a fast board (a slow one, e.g. 10x10, keeps slices short)
-        gen = int(self._gen[0])
-        kargs = (self.height, self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
-                 self._cell_values, self._table, self._gens, self._buckets, self._wide)
         try:
             while True:
                 step = budget - (0 if fresh else int(st[L.S_NODES]))
@@ -650,8 +664,8 @@ class Solver:
                 if watch is not None or helpers is not None:
                     step = min(step, slice_nodes)
                 sliced = time.perf_counter()
-                paused = self._k.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask),
-                                            lo, hi, self._lower_rows, 0, book, self._busy)
+                job = (n, step, fresh, self._b(p), self._b(mask), int(lo), int(hi), 0)  # a plain L.Job
+                paused = self._k.run_search(self._stack, self._geometry, self._ttable, plain_book, self._busy, job)
                 fresh = False
                 self.explored = base + int(st[L.S_NODES])
                 if not paused:
@@ -666,9 +680,11 @@ class Solver:
                     if answer is not None:
                         break
                     if not helpers.threads and st[L.S_NODES] >= _SMP_START:
-                        helpers.start(kargs, self._stack,
-                                      (n, self._b(p), self._b(mask), lo, hi, gen, self._lower_rows,
-                                       book, self._busy))
+                        helpers.start(
+                            self._stack,
+                            (self._geometry, self._ttable, plain_book, self._busy),
+                            (n, self._b(p), self._b(mask), int(lo), int(hi)),
+                        )
                 if watch is not None:
                     phase_window = (int(st[L.S_LO]), int(st[L.S_HI]))
                     if watch(SearchProgress(self.explored, time.perf_counter() - start, *phase_window)) is False:
@@ -683,8 +699,9 @@ class Solver:
             return answer
         return None if stopped else int(st[L.S_SCORE])
 
-    def _analyze_raw(self, p: int, mask: int, n: int, weak: bool, budget: int,
-                     into: list[int | None] | None = None) -> list[int | None]:
+    def _analyze_raw(
+        self, p: int, mask: int, n: int, weak: bool, budget: int, into: list[int | None] | None = None
+    ) -> list[int | None]:
         """Score of each playable column (None: full, or not reached before the budget ran out)."""
         scores: list[int | None] = [None] * self.width if into is None else into
         wins = self._wins(p, mask)
@@ -707,7 +724,9 @@ class Solver:
             scores[c] = -_sign(child) if weak else -child
         return scores
 
-    def _solve_probing(self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None) -> int | None:
+    def _solve_probing(
+        self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None
+    ) -> int | None:
         """As `_solve_raw`, but the null windows step out from the draw, not by bisection (for positions in play).
 
         The kernel's bisection probes halfway towards 0 (Pons'), which suits a position whose score is far from 0 (the
@@ -769,12 +788,21 @@ class Solver:
             return []
         geometry = BookKeys(self.width, self.height, self.connect)
         book_keys, book_scores = self._book[0], self._book[1]
-        found = geometry.parent_bounds(geometry.canonical(np.array(keys, dtype=np.uint64)),
-                                       lambda wanted: scores_of_keys(book_keys, book_scores, wanted))
+        found = geometry.parent_bounds(
+            geometry.canonical(np.array(keys, dtype=np.uint64)),
+            lambda wanted: scores_of_keys(book_keys, book_scores, wanted),
+        )
         return [None if b == UNKNOWN else int(b) for b in found.tolist()]
 
     def _columns_reaching(
-        self, p: int, mask: int, n: int, score: int, playable: list[int], budget: int, first: bool = False,
+        self,
+        p: int,
+        mask: int,
+        n: int,
+        score: int,
+        playable: list[int],
+        budget: int,
+        first: bool = False,
         bounds: dict[int, int] | None = None,
     ) -> list[int]:
         """Playable columns proven to keep `score`, the position's exact score or outcome (no win at once exists).
@@ -818,8 +846,9 @@ class Solver:
             step *= 2
         return [column for column in playable if column in best]
 
-    def _a_winning_column(self, p: int, mask: int, n: int, playable: list[int], budget: int,
-                          bounds: dict[int, int] | None = None) -> list[int]:
+    def _a_winning_column(
+        self, p: int, mask: int, n: int, playable: list[int], budget: int, bounds: dict[int, int] | None = None
+    ) -> list[int]:
         """One column that keeps a won position's win, [] if out of budget.
 
         The position is searched for a win first (its best move then sits in the table, so the column is found at
@@ -832,8 +861,16 @@ class Solver:
             return []
         return self._columns_reaching(p, mask, n, 1, playable, budget, first=True, bounds=bounds)
 
-    def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
-                     budget: int, bounds: dict[int, int] | None = None) -> None:
+    def _fill_scores(
+        self,
+        p: int,
+        mask: int,
+        n: int,
+        scores: list[int | None],
+        playable: list[int],
+        budget: int,
+        bounds: dict[int, int] | None = None,
+    ) -> None:
         """Score the unscored playable columns in place until `budget` (total explored) runs out.
 
         ``bounds``: known least scores of some children, by column (each child's search starts there).
@@ -852,9 +889,7 @@ class Solver:
             if child is not None:
                 scores[c] = -child
 
-    def _deepening(
-        self, p: int, mask: int, n: int, budget: int, rng: random.Random | None
-    ) -> tuple[int, int]:
+    def _deepening(self, p: int, mask: int, n: int, budget: int, rng: random.Random | None) -> tuple[int, int]:
         """Iterative-deepening depth-limited search: (best column, deepest completed depth)."""
         stats = self._stats
         moves_at = np.zeros((self._cells + 2, *self._colmask.shape), np.uint64)  # the search's scratch rows by ply
@@ -878,10 +913,25 @@ class Solver:
                     values[c] = L.WIN_BASE + (self._cells + 1 - n) // 2
                     alpha = max(alpha, values[c])
                     continue
-                v = -self._k.limited_search(self._b(p ^ mask), self._b(mask | cell), n + 1, depth - 1,
-                                            -L.INF, 1 - alpha, self.height, self.connect, self._cells,
-                                            self._bottom, self._board, self._order, self._colmask, stats, limit,
-                                            moves_at, scores_at)
+                v = -self._k.limited_search(
+                    self._b(p ^ mask),
+                    self._b(mask | cell),
+                    n + 1,
+                    depth - 1,
+                    -L.INF,
+                    1 - alpha,
+                    self.height,
+                    self.connect,
+                    self._cells,
+                    self._bottom,
+                    self._board,
+                    self._order,
+                    self._colmask,
+                    stats,
+                    limit,
+                    moves_at,
+                    scores_at,
+                )
                 if stats[1]:
                     break
                 values[c] = v
@@ -910,7 +960,7 @@ def _huge_page_zeros(count: int, dtype: Any) -> np.ndarray:
     align = _HUGE_PAGE if nbytes >= _HUGE_PAGE // 2 else _LINE
     raw = np.zeros(max(nbytes + align, 2 * _HUGE_PAGE if align == _HUGE_PAGE else 0), np.uint8)
     start = -raw.ctypes.data % align
-    return raw[start:start + nbytes].view(dtype)
+    return raw[start : start + nbytes].view(dtype)
 
 
 def _int(board: Any) -> int:

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import _kernels
+from gridgames_connect4.engine import aot as _kernels
 from gridgames_connect4 import solver as solver_module
 from gridgames_connect4.book_build import build_book
 from gridgames_connect4.book import Book
@@ -94,7 +94,7 @@ def test_kernels_built_ahead_probe_an_opening_book_as_the_jit_ones(ahead: Path, 
 
 
 def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built: Path) -> None:
-    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4 import _kernels\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.engine import aot as _kernels\n"
             f"_kernels._folders = lambda: [Path({str(built)!r})]\n"
             "from gridgames_connect4.solver import Solver\n"
             "solver = Solver()\n"
@@ -134,7 +134,7 @@ def test_the_fingerprint_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPa
         (tmp_path / name).write_bytes((_kernels._HERE / name).read_bytes())
     monkeypatch.setattr(_kernels, "_HERE", tmp_path)
     assert _kernels.fingerprint() == before
-    (tmp_path / "_search.py").write_bytes((tmp_path / "_search.py").read_bytes() + b"\n# changed\n")
+    (tmp_path / "rules.py").write_bytes((tmp_path / "rules.py").read_bytes() + b"\n# changed\n")
     assert _kernels.fingerprint() != before
 
 

@@ -505,7 +505,7 @@ def test_the_table_and_its_generations_are_aligned_to_cache_lines_or_huge_pages(
 
 
 def test_the_tables_subtree_size_is_the_bit_length_of_the_count():
-    from gridgames_connect4._table import bit_length
+    from gridgames_connect4.engine.table import bit_length
 
     for x in [0, 1, 2, 3, 4, 7, 8, 1000, 2**31 - 1, 2**31, 2**40 + 5, 2**62 + 1]:
         assert bit_length(x) == x.bit_length(), x

@@ -104,7 +104,7 @@ def test_ctrl_c_with_two_local_processes_prints_what_was_solved(monkeypatch: pyt
 def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from gridgames_connect4 import _smp
+    from gridgames_connect4.engine import smp as _smp
 
     expected = full_columns()
     monkeypatch.setattr(solver_module, "_SMP_START", 40)  # start the helper early in each column's search

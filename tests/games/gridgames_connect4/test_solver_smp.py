@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from gridgames_connect4 import _search as S
-from gridgames_connect4 import _smp
-from gridgames_connect4 import _table as T
+from gridgames_connect4.engine import search as S
+from gridgames_connect4.engine import smp as _smp
+from gridgames_connect4.engine import table as T
 from gridgames_connect4 import solver as solver_module
 from gridgames_connect4.solver import Solver
 from gridgames.errors import GridGamesError
@@ -111,11 +111,9 @@ def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
     two = Solver(table_mb=16, jobs=2)
     p, mask, n = two._position(moves)
     lo, hi = -((42 - n) // 2), (43 - n) // 2
-    kargs = (two.height, two.connect, 42, two._bottom, two._board, two._order, two._colmask, two._cell_values,
-             two._table, two._gens, two._buckets, two._wide)
     helpers = two._helpers
-    helpers.start(kargs, two._stack, (n, two._b(p), two._b(mask), lo, hi, int(two._gen[0]), two._lower_rows,
-                                         two._book, two._busy))
+    helpers.start(two._stack, (two._geometry, two._ttable, tuple(two._book), two._busy),
+                  (n, two._b(p), two._b(mask), lo, hi))
     helpers.threads[0].join(timeout=120)
     assert helpers.answer() == expected  # the helper (jittered order) finished and reported
     assert helpers.stop() > 1000

@@ -3,10 +3,10 @@
 Bitboard layout (Pascal Pons'): column c uses bits c*(H+1) .. c*(H+1)+H-1 from bottom to top, plus one
 always-empty guard bit on top. A position is (pos, mask): pos holds the stones of the side to move, mask all
 stones. The key pos + mask identifies a position uniquely. A board is one uint64 when (H+1)*W <= 64, else a pair
-of them (see _bits); the same source compiles for both.
+of them (see bits); the same source compiles for both.
 
 Every board parameter is a runtime argument, so one compiled kernel serves every board size; `cache=True`
-keeps the machine code on disk between processes. The exact search is in _search.
+keeps the machine code on disk between processes. The exact search is in search.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames_connect4._bits import (
+from gridgames_connect4.engine.bits import (
     badd, band, bandnot, bdec, bit_index, bor, bxor, is_zero, ld1, ld2, one_like, popcount, shl, shr, st2,
     zero_like,
 )
-from gridgames_connect4._layout import INF, WIN_BASE
+from gridgames_connect4.engine.layout import INF, WIN_BASE
 
 
 @njit(cache=True)

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames_connect4._bits import bmodf, high32, low32, low64, popcount64
-from gridgames_connect4._layout import BUCKET_WORDS, GENERATIONS
+from gridgames_connect4.engine.bits import bmodf, high32, low32, low64, popcount64
+from gridgames_connect4.engine.layout import BUCKET_WORDS, GENERATIONS
 
 NO_LOWER = -60
 NO_UPPER = 60
@@ -35,7 +35,7 @@ HIGH32 = np.uint64(0xFFFFFFFF00000000)
 
 @njit(cache=True)
 def bucket_of(skey, nbuckets, minv):
-    """First word of the bucket of skey (minv: (2**64 - 1) // nbuckets, see _bits.bmodf)."""
+    """First word of the bucket of skey (minv: (2**64 - 1) // nbuckets, see bits.bmodf)."""
     return bmodf(skey, nbuckets, minv) * BUCKET_WORDS
 
 

@@ -26,10 +26,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from gridgames_connect4.engine import layout as L
+
 MODULE = "_gridgames_c4_kernels"
 """The extension module's name (its init function is PyInit_<MODULE>)."""
 EXPORTED = ("run_search", "solve_moves", "replay", "winning_cells", "limited_search")
-_SOURCES = ("_bits.py", "_kernel.py", "_kernels.py", "_layout.py", "_search.py", "_table.py")
+_SOURCES = ("bits.py", "board.py", "aot.py", "layout.py", "rules.py", "search.py", "table.py")
 _HERE = Path(__file__).resolve().parent
 _loaded: list[Any] = []  # [module or None] once looked for
 _why: list[str] = []
@@ -133,8 +135,8 @@ def _import(path: Path) -> ModuleType:
 
 def jit() -> Any:
     """numba's JIT kernels (imports numba): any board, parallel searchers."""
-    from gridgames_connect4 import _kernel as K
-    from gridgames_connect4 import _search as S
+    from gridgames_connect4.engine import board as K
+    from gridgames_connect4.engine import search as S
 
     return _Jit(S.run_search, S.solve_moves, K.replay, K.winning_cells, K.limited_search)
 
@@ -148,29 +150,25 @@ class _Jit:
 
 
 def signatures() -> dict[str, Any]:
-    """The one-word signatures the solver calls each kernel with (numba types; imports numba)."""
+    """The one-word signatures the solver calls each kernel with (numba types; imports numba).
+
+    The search's arguments come from their declarations in `layout` (Stack, Geometry, Table, BookArrays, Job, Batch).
+    """
     from numba import types as t
 
-    i64, u64, b1 = t.int64, t.uint64, t.boolean
-
-    def arr(dtype: Any, ndim: int = 1, readonly: bool = False) -> Any:
-        return t.Array(dtype, ndim, "C", readonly=readonly)
-
-    book = t.Tuple((arr(u64), arr(t.int8), i64))
-    # the search stack, then the board and table arguments every search takes
-    stack = (arr(i64), arr(u64, 2), arr(i64, 2), arr(u64, 2), arr(i64, 2), arr(u64, 2), arr(i64, 2), arr(i64))
-    board = (i64, i64, i64, u64, u64, arr(i64), arr(u64), arr(i64), arr(u64), arr(t.uint16), i64, b1)
-    cols = arr(t.uint8, 1, readonly=True)
+    i64, u64 = t.int64, t.uint64
+    stack, geometry, table, book = (L.tuple_type(c) for c in (L.Stack, L.Geometry, L.Table, L.BookArrays))
+    busy = L.numba_type("uint64[:]")
+    cols = L.numba_type("uint8[:] readonly")
     return {
-        "run_search": i64(*stack, i64, *board, i64, i64, b1, u64, u64, i64, i64, u64, i64, book, arr(u64)),
-        "solve_moves": t.none(cols, arr(i64), b1, b1, arr(i64), arr(i64), arr(i64), *stack, i64, *board, arr(i64), u64,
-                              book, arr(u64)),
+        "run_search": i64(stack, geometry, table, book, busy, L.tuple_type(L.Job)),
+        "solve_moves": t.none(L.tuple_type(L.Batch), stack, geometry, table, book, busy),
         "replay": t.Tuple((u64, u64, i64, i64))(cols, i64, i64, i64, i64, i64, u64, u64),
         "winning_cells": u64(u64, u64, u64, i64, i64),
-        "limited_search": i64(u64, u64, i64, i64, i64, i64, i64, i64, i64, u64, u64, arr(i64), arr(u64), arr(i64),
-                              i64, arr(u64, 2), arr(i64, 2)),
+        "limited_search": i64(u64, u64, i64, i64, i64, i64, i64, i64, i64, u64, u64, L.numba_type("int64[:]"),
+                              L.numba_type("uint64[:]"), L.numba_type("int64[:]"), i64, L.numba_type("uint64[:, :]"),
+                              L.numba_type("int64[:, :]")),
     }
-
 
 
 def build(folder: Path | None = None) -> Path:
@@ -196,8 +194,8 @@ def _build(folder: Path | None) -> Path:
         warnings.simplefilter("ignore")
         from numba.pycc import CC
 
-    from gridgames_connect4 import _kernel as K
-    from gridgames_connect4 import _search as S
+    from gridgames_connect4.engine import board as K
+    from gridgames_connect4.engine import search as S
 
     functions = {"run_search": S.run_search, "solve_moves": S.solve_moves, "replay": K.replay,
                  "winning_cells": K.winning_cells, "limited_search": K.limited_search}

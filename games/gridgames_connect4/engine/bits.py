@@ -18,8 +18,8 @@ from numba.extending import intrinsic, overload
 from gridgames.search.compiled import drop_stale_cache
 
 # every kernel module imports this one first: before any of them compiles or loads, drop numba's cache of them if any
-# kernel source changed since (numba would not notice an edit of _table or _layout in _search's cached kernels)
-drop_stale_cache([Path(__file__).with_name(f"{m}.py") for m in ("_bits", "_kernel", "_layout", "_search", "_table")])
+# kernel source changed since (numba would not notice an edit of table or layout in search's cached kernels)
+drop_stale_cache([Path(__file__).with_name(f"{m}.py") for m in ("bits", "board", "layout", "rules", "search", "table")])
 
 U64 = np.uint64
 M64 = np.uint64(0xFFFFFFFFFFFFFFFF)

@@ -7,7 +7,7 @@ processes measured 15% slower per position here). An entry is a single aligned u
 never takes another position's bounds; a bucket being cleared by another searcher only loses entries, and an
 entry of an older generation still holds true bounds. Wide entries (boards whose keys need two words) are two
 stores, and a probe that reads one word of one write and the other of another recovers a key that does not match
-(see _table's lockless check), so boards with wide entries share the table too.
+(see table's lockless check), so boards with wide entries share the table too.
 
 Helpers run the same search with their own tie-breaking between equally rated moves and their own stacks, and every
 searcher marks the nodes near the root it is searching in a small shared array of busy keys and searches a child
@@ -23,22 +23,21 @@ from typing import Any
 
 import numpy as np
 
-from gridgames_connect4 import _search as S
+from gridgames_connect4.engine import search as S
 
 # control block (int64): stop flag, who answered (helper number, 0: none), the score, each helper's positions
 C_STOP, C_WHO, C_SCORE, C_EXPLORED = 0, 1, 2, 3
 HELPER_SLICE = 1 << 18  # positions between two looks at the stop flag (a few hundredths of a second)
 
 
-def _helper_main(kargs: tuple[Any, ...], stack: tuple[np.ndarray, ...], ctl: np.ndarray, number: int,
-                 search: tuple[Any, ...]) -> None:
+def _helper_main(stack: tuple[np.ndarray, ...], shared: tuple[Any, ...], ctl: np.ndarray, number: int,
+                 root: tuple[Any, ...]) -> None:
     """One helper thread: search until done or told to stop; report the score if first."""
-    st = np.zeros(S.STATE_SIZE, np.int64)
+    st = stack[0]  # the state (Stack.state)
     fresh = True
-    n, p, mask, lo, hi, gen, lower_rows, book, busy = search
+    n, p, mask, lo, hi = root
     while ctl[C_STOP] == 0:
-        paused = S.run_search(st, *stack, n, *kargs, gen, HELPER_SLICE, fresh, p, mask, lo, hi, lower_rows,
-                              number, book, busy)
+        paused = S.run_search(stack, *shared, (n, HELPER_SLICE, fresh, p, mask, lo, hi, number))
         fresh = False
         ctl[C_EXPLORED + number - 1] = st[S.S_NODES]
         if not paused:
@@ -57,17 +56,17 @@ class Helpers:
         self.ctl = np.zeros(C_EXPLORED + count, np.int64)
         self.threads: list[threading.Thread] = []
 
-    def start(self, kargs: tuple[Any, ...], stack: tuple[np.ndarray, ...], search: tuple[Any, ...]) -> None:
-        """Start the helpers on `search` = (plies, p, mask, lo, hi, generation, lower rows, book, busy marks).
+    def start(self, stack: tuple[np.ndarray, ...], shared: tuple[Any, ...], root: tuple[Any, ...]) -> None:
+        """Start the helpers on `root` = (plies, stones, mask, lo, hi): the score lies within [lo, hi].
 
-        kargs: run_search's arguments from the board's height to `wide`; stack: the caller's stack arrays (each
-        helper gets its own of the same shapes).
+        stack: the caller's plain layout.Stack (each helper gets its own of the same shapes); shared: run_search's
+        arguments the searchers share (plain layout.Geometry, layout.Table, layout.BookArrays, the busy marks).
         """
         self.ctl[:] = 0
-        search[8][:] = 0  # busy marks a stopped helper may have left
+        shared[3][:] = 0  # busy marks a stopped helper may have left
         for number in range(1, self.count + 1):
             own = tuple(np.zeros_like(a) for a in stack)
-            thread = threading.Thread(target=_helper_main, args=(kargs, own, self.ctl, number, search),
+            thread = threading.Thread(target=_helper_main, args=(own, shared, self.ctl, number, root),
                                       name=f"connect4-helper-{number}", daemon=True)
             thread.start()
             self.threads.append(thread)
