@@ -50,7 +50,8 @@ def test_a_table_larger_than_the_memory_limit_is_refused_in_one_line() -> None:
         preexec_fn=limit,
     )
     assert result.returncode == 2, result.stderr[-500:]
-    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("Compiling")]  # a cold start's notice
+    # a cold start prints "Compiling ... (first use only)" first
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("Compiling")]
     assert len(lines) == 1 and lines[0].startswith("error: --table-mb 16000 needs 16,000 MiB"), result.stderr[-500:]
 
 
@@ -103,7 +104,8 @@ def test_distinct_dominoes_beyond_a_memory_limit_are_refused_in_one_line(tmp_pat
         preexec_fn=limit,
     )
     assert result.returncode == 2, result.stderr[-800:]
-    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("Compiling")]  # a cold start's notice
+    # a cold start prints "Compiling ... (first use only)" first
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("Compiling")]
     assert len(lines) == 1 and lines[0].startswith("error: ") and "MiB of memory" in lines[0], result.stderr[-800:]
 
 
