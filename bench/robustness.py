@@ -325,11 +325,11 @@ def issue46_cases(tmp: Path, home: str) -> list[Case46]:
         ),
         (
             "46 memory",
-            "2,000 distinct dominoes on 40x100 under 2 GB",
+            "2,000 distinct dominoes on 40x100 under 4 GB",
             ["solve", "pentomino", "--board", "40x100", "--pieces-file", str(dominoes), "--limit", "1"],
             "",
             (2,),
-            2048,
+            4096,
             20.0,
             None,
         ),

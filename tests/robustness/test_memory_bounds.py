@@ -24,7 +24,7 @@ def test_a_checkpoint_that_is_a_symlink_to_dev_zero_is_refused(tmp_path: Path) -
 def test_a_checkpoint_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "b.book.partial")
     result = subprocess.run([sys.executable, "-m", "gridgames", *BUILD, "--out", str(tmp_path / "b.book")],
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines() == [result.stderr.strip()] and "a pipe (FIFO)" in result.stderr
 
@@ -50,7 +50,8 @@ def test_a_table_larger_than_the_memory_limit_is_refused_in_one_line() -> None:
         preexec_fn=limit,
     )
     assert result.returncode == 2, result.stderr[-500:]
-    lines = result.stderr.strip().splitlines()
+    # a cold start prints "Compiling ... (first use only)" first
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("Compiling")]
     assert len(lines) == 1 and lines[0].startswith("error: --table-mb 16000 needs 16,000 MiB"), result.stderr[-500:]
 
 
@@ -74,13 +75,14 @@ def _distinct_dominoes(folder: Path, n: int) -> Path:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="address-space limits as on Linux")
 def test_distinct_dominoes_beyond_a_memory_limit_are_refused_in_one_line(tmp_path: Path) -> None:
     """1,000 distinct dominoes on 20x100 took 16.2 GB (under a 3 GB limit: a MemoryError traceback); here 2,000 on
-    40x100 (7.9 million placements) under a 2 GB limit are refused before the placements' masks are allocated."""
+    40x100 (15.7 million placements, about 19 GB) under a 4 GB limit (room for a cold start's compiling) are refused
+    before the placements' masks are allocated."""
     pieces = _distinct_dominoes(tmp_path, 2000)
 
     def limit() -> None:
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.RLIM_INFINITY))
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))
 
     result = subprocess.run(
         [
@@ -102,7 +104,8 @@ def test_distinct_dominoes_beyond_a_memory_limit_are_refused_in_one_line(tmp_pat
         preexec_fn=limit,
     )
     assert result.returncode == 2, result.stderr[-800:]
-    lines = result.stderr.strip().splitlines()
+    # a cold start prints "Compiling ... (first use only)" first
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("Compiling")]
     assert len(lines) == 1 and lines[0].startswith("error: ") and "MiB of memory" in lines[0], result.stderr[-800:]
 
 
