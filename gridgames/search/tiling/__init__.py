@@ -66,7 +66,7 @@ the multi-word kernel (for testing it on small boards).
 
 from __future__ import annotations
 
-from gridgames.search.tiling.driver import Part, SolutionStream, colour_feasible, count, count_part, solve, split
+from gridgames.search.tiling.driver import Part, SolutionStream, SplitPlan, colour_feasible, count, count_part, solve, split, split_plan
 from gridgames.search.tiling.orbits import METHODS, OrbitStream, Plan, plan
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
@@ -87,6 +87,7 @@ __all__ = [
     "Plan",
     "Prepared",
     "SolutionStream",
+    "SplitPlan",
     "TilingProblem",
     "Unique",
     "colour_feasible",
@@ -98,4 +99,5 @@ __all__ = [
     "prune_cap",
     "solve",
     "split",
+    "split_plan",
 ]
