@@ -73,11 +73,11 @@ from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
 
 
 def kernels_compiled() -> bool:
-    """Whether the tiling kernels are ready (False: the next build and count compile them, about 15 s once per install)."""
-    from gridgames.search.compiled import kernels_ready
-    from gridgames.search.tiling import kernel_build, kernel_one_word
+    """Whether the tiling kernels are ready: built ahead of time (`kernels`), or numba's JIT kernels compiled or cached
+    (False: the next build and count compile them, about 15 s once per install)."""
+    from gridgames.search.tiling import kernels
 
-    return kernels_ready(kernel_build.place, kernel_build.layout, kernel_one_word.run)
+    return kernels.load() is not None or kernels.jit_ready()
 
 
 __all__ = [

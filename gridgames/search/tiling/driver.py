@@ -14,9 +14,9 @@ from attrs import frozen
 from gridgames.errors import SolverError
 from gridgames.game import CountResult, Placement, Solution
 from gridgames.pieces import colouring_allows
-from gridgames.search.tiling import kernel_multi_word, kernel_one_word
-from gridgames.search.tiling import kernel_common as K
-from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
+from gridgames.search.tiling import kernel_types as K
+from gridgames.search.tiling import kernels
+from gridgames.search.tiling.kernel_types import MultiWordTables, OneWordTables, SearchState
 from gridgames.search.tiling.orbits import OrbitStream, Plan, Preplaced, free_pieces, plan, preplaced
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique
@@ -145,7 +145,7 @@ class Search:
                 *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece, arrays.option_border,
                 arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows, prep.perms,
             )  # fmt: skip
-            self.kernel = kernel_one_word
+            self.run_kernel, self.fraction_kernel, self.one_word = kernels.run, kernels.fraction, True
         else:
             if mrv:
                 candidates, run_end = problem.column_options, problem.column_run_end
@@ -156,7 +156,7 @@ class Search:
                 problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
                 problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms,
             )  # fmt: skip
-            self.kernel = kernel_multi_word
+            self.run_kernel, self.fraction_kernel, self.one_word = kernels.multi_word_run, kernels.multi_word_fraction, False
 
     @property
     def done(self) -> bool:
@@ -179,14 +179,14 @@ class Search:
         if room is not None and room < s.out.shape[0]:
             s = s._replace(out=s.out[:room])
         start = time.perf_counter()
-        rows = self.kernel.run(self.tables, s, self.nodes + budget)
+        rows = self.run_kernel(self.tables, s, self.nodes + budget)
         self.seconds += time.perf_counter() - start
         return [(tuple(int(x) for x in s.out[i, : s.out_len[i]]), float(s.out_weight[i])) for i in range(rows)]
 
     def fraction(self) -> float:
         """Knuth's estimate of the share of the search tree explored so far."""
-        start = self.start_occupancy[0] if self.kernel is kernel_one_word else self.start_occupancy
-        return float(self.kernel.fraction(self.tables, self.state, start, self.start_copies))
+        start = self.start_occupancy[0] if self.one_word else self.start_occupancy
+        return float(self.fraction_kernel(self.tables, self.state, start, self.start_copies))
 
 
 def _plan(problem: TilingProblem, unique: Unique, method: str, start: object) -> Plan:
@@ -376,7 +376,7 @@ def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | 
     roots = np.asarray(roots, dtype=np.int64)
     if roots.size == 0:
         return 0.0, 0.0
-    mean, error = kernel_one_word.estimate(
+    mean, error = kernels.estimate(
         search.tables, search.start_occupancy[0], search.start_copies, roots,
         int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
     )  # fmt: skip
@@ -490,7 +490,7 @@ def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], Non
             if roots is None:
                 search.step(budget.nodes)
             else:
-                kernel_one_word.run_roots(search.tables, search.state, *roots, search.nodes + budget.nodes)
+                kernels.run_roots(search.tables, search.state, *roots, search.nodes + budget.nodes)
                 search.seconds += time.perf_counter() - start_time
             budget.update(search.nodes - before, time.perf_counter() - start_time)
             if report is not None:

@@ -31,7 +31,7 @@ from attrs import frozen
 
 from gridgames.errors import SolverError
 from gridgames.game import Placement, Solution
-from gridgames.search.tiling import kernel_build
+from gridgames.search.tiling import kernels
 from gridgames.search.tiling.problem import TilingProblem
 from gridgames.search.tiling.unique import Prepared, Unique, option_images, prepare_unique, problem_symmetries  # noqa: F401 (option_images: re-exported)
 
@@ -102,7 +102,7 @@ def free_pieces(problem: TilingProblem) -> tuple[Preplaced, ...]:
     perms, images = problem_symmetries(problem)  # the board's symmetry group on its lattice, as cell permutations
     if len(perms) == 1:
         return ()
-    heads = kernel_build.free_representatives(images, problem.option_piece, problem.counts)
+    heads = kernels.free_representatives(images, problem.option_piece, problem.counts)
     found: dict[int, list[int]] = {}
     for o, p in zip(heads.tolist(), problem.option_piece[heads].tolist()):
         found.setdefault(p, []).append(o)
