@@ -17,19 +17,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
-from rich.console import Console
 
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, fail
 from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, ProgressCallback, Solution
 
-from gridgames_pentomino import render
 from gridgames_pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
 from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
 from gridgames_pentomino.puzzle import TilingPuzzle
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from gridgames.search.parallel_tiling import ParallelCount
+
+    from gridgames_pentomino import render
 
     from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
@@ -43,6 +45,8 @@ def _puzzle(board: str, board_file: Optional[Path], pieces: Optional[str], piece
 
 def _console(color: Optional[bool]) -> Console:
     """The standard-output console; colour when it is a terminal, unless told otherwise."""
+    from rich.console import Console
+
     if color is None:
         return Console(highlight=False, soft_wrap=True)
     return Console(highlight=False, soft_wrap=True, force_terminal=color, color_system="truecolor" if color else None)
@@ -51,13 +55,23 @@ def _console(color: Optional[bool]) -> Console:
 @contextmanager
 def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallback]]:
     """The rich progress bar's callback on standard error (only on a terminal), or None."""
-    if not show:
+    if not show or not _stderr_may_be_a_terminal():  # no bar: neither rich's import nor the searches' progress reports
         yield None
         return
     from gridgames.progress import search_progress
 
     with search_progress(description) as on_progress:
         yield on_progress
+
+
+def _stderr_may_be_a_terminal() -> bool:
+    """False when standard error is surely no terminal for rich (not a TTY, and no variable telling rich otherwise)."""
+    if any(os.environ.get(name) for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS")):
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return True
 
 
 def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
@@ -300,6 +314,8 @@ def _solve_list(
     svg: Optional[Path], counting: bool, color: Optional[bool], method: str = "auto",
 ) -> None:  # fmt: skip
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
+    from gridgames_pentomino import render
+
     palette = render.Palette.for_pieces(puzzle.pieces.names)
     grid = None if hasattr(puzzle, "lattice") else puzzle.board
     console = _console(color)
@@ -355,10 +371,14 @@ def _solve_list(
 
 def _text(puzzle: TilingPuzzle, solution: Solution, palette: render.Palette) -> str:
     """A solution as plain text (a lattice puzzle draws its own)."""
+    from gridgames_pentomino import render
+
     return puzzle.text(solution) if hasattr(puzzle, "lattice") else render.to_text(puzzle.board, solution, palette)
 
 
 def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
+    from gridgames_pentomino import render
+
     if hasattr(puzzle, "lattice"):
         text = puzzle.svg(solutions)
     else:
@@ -422,6 +442,8 @@ def show(
         return
     layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
     from gridgames.search.symmetry import board_symmetries
+
+    from gridgames_pentomino import render
 
     cells = layout.grid.board_cells()
     symmetries = len(board_symmetries(cells))

@@ -393,7 +393,7 @@ class TilingProblem:
 
     def restrict(self, keep: Iterable[int]) -> TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
-        keep = np.unique(np.fromiter((int(o) for o in keep), dtype=np.int64))
+        keep = np.array(sorted({int(o) for o in keep}), dtype=np.int64)  # (not np.unique: it imports numpy.ma)
         return TilingProblem._compile(
             self.cells, self.order, self.pieces, self.option_piece[keep].astype(np.int64),
             self.option_cell_rows[keep].astype(np.int64), lattice=self.lattice,
