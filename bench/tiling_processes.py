@@ -1,6 +1,7 @@
 """Whole processes timed from outside: `gridgames solve pentomino ... --count` against the exact-cover peers.
 
 Usage: python bench/tiling_processes.py [--repeat N] [--peer-python PATH] [--limit SECONDS] [--cases NAME ...] [--parts]
+       [--before CHECKOUT]
 
 Each case is run as fresh processes, in turn: ours (``python -m gridgames solve pentomino ... --count``), then
 each peer installed for ``--peer-python`` (xcover, miniexact, pyxcc: pip install them into a venv of their own)
@@ -94,13 +95,17 @@ def matrix(lattice: str | None, board: str, pieces: str, unique: bool) -> tuple[
     return {"items": items, "rows": rows}, what
 
 
-def timed(command: list[str], limit: float) -> tuple[float, float, str]:
-    """Run a process to its end: wall seconds, CPU seconds (its and its children's user + system), its output."""
+def timed(command: list[str], limit: float, path: str | None = None) -> tuple[float, float, str]:
+    """Run a process to its end: wall seconds, CPU seconds (its and its children's user + system), its output.
+    ``path``: a checkout whose gridgames (and games) the process imports instead of the installed one."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join([path, os.path.join(path, "games")])
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=limit, env=env, check=False)
+        # from a neutral folder: `python -m` puts the working folder first on sys.path (a checkout there would win)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=limit, env=env, check=False, cwd=tempfile.gettempdir())
         out = done.stdout.strip() if done.returncode == 0 else f"failed: {done.stderr.strip().splitlines()[-1:]}"
     except subprocess.TimeoutExpired:
         out = "timeout"
@@ -120,12 +125,15 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def run_cases(names: list[str], repeat: int, peer_python: str, limit: float) -> None:
+def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, before: str | None = None) -> None:
     ours = [sys.executable, "-m", "gridgames", "solve", "pentomino"]
     peers = [p for p in PEERS if subprocess.run([peer_python, "-c", f"import {p}"], capture_output=True, check=False).returncode == 0]
     print(f"cores: {os.cpu_count()}; rounds: {repeat} (medians); ours: {' '.join(ours[1:])} ... --count; peers ({peer_python}): {', '.join(peers)}")
     print("seconds of whole processes, wall / CPU (user + system); ratio: the best peer's median over ours (> 1: ours ahead)")
-    print(f"{'case':<13} {'count':>7} {'ours':>13}  " + "  ".join(f"{p:>15}" for p in peers) + "  best/ours wall, CPU   load before -> after")
+    if before is not None:
+        print(f"before: the same command with the checkout {before} first on PYTHONPATH")
+    olds = ["before"] if before is not None else []
+    print(f"{'case':<13} {'count':>7} {'ours':>13}  " + "  ".join(f"{p:>15}" for p in olds + peers) + "  best/ours wall, CPU   load before -> after")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "peer.py"
         script.write_text(PEER_SCRIPT, encoding="utf-8")
@@ -135,15 +143,20 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float) -> 
             path = Path(tmp) / f"{name}.json"
             path.write_text(json.dumps(data), encoding="utf-8")
             programs = {"ours": [*ours, *args, "--count"], **{p: [peer_python, str(script), p, str(path)] for p in peers}}
+            if before is not None:
+                programs = {"ours": programs["ours"], "before": programs["ours"], **{p: programs[p] for p in peers}}
+            for program in ("ours", "before"):  # a first run may compile kernels: not timed
+                if program in programs:
+                    timed(programs[program], limit * 4, before if program == "before" else None)
             times: dict[str, list[tuple[float, float]]] = {p: [] for p in programs}
             wrong: dict[str, str] = {}
             given_up: set[str] = set()
-            before = load()
+            loaded = load()
             for _ in range(repeat):
                 for program, command in programs.items():
                     if program in given_up:
                         continue
-                    wall, cpu, out = timed(command, limit)
+                    wall, cpu, out = timed(command, limit, before if program == "before" else None)
                     found = first_number(out)
                     if out == "timeout" or found is None:
                         given_up.add(program)
@@ -168,7 +181,7 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float) -> 
                 ratio = f"{best_wall / medians['ours'][0]:>5.2f}x {best_cpu / medians['ours'][1]:>5.2f}x"
             else:
                 ratio = "-"
-            print(f"{name:<13} {known:>7} {cells['ours']:>13}  " + "  ".join(f"{cells[p]:>15}" for p in peers) + f"  {ratio:>13}   {before} -> {load()}", flush=True)
+            print(f"{name:<13} {known:>7} {cells['ours']:>13}  " + "  ".join(f"{cells[p]:>15}" for p in olds + peers) + f"  {ratio:>13}   {loaded} -> {load()}", flush=True)
 
 
 def run_parts(repeat: int) -> None:
@@ -198,11 +211,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=float, default=120.0, help="seconds after which a process is stopped")
     parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
     parser.add_argument("--parts", action="store_true", help="time Dana Scott's board by parts instead")
+    parser.add_argument("--before", help="a checkout of an earlier gridgames to time as well (first on PYTHONPATH)")
     args = parser.parse_args(argv)
     if args.parts:
         run_parts(args.repeat)
     else:
-        run_cases(args.cases, args.repeat, args.peer_python, args.limit)
+        run_cases(args.cases, args.repeat, args.peer_python, args.limit, args.before)
 
 
 if __name__ == "__main__":
