@@ -10,7 +10,7 @@ matrix of the problem our engine searches, one piece restricted to one placement
 a few lines that import the peer and count. The clock runs from the process's start to its exit: interpreter,
 imports, set-up and search. Medians of ``--repeat`` rounds (default 7), wall and CPU seconds (user + system of the
 process and its children, from ``getrusage``); the ratio is the best peer's median over ours. A peer slower than
-``--limit`` seconds on a case is not run again on it. ``--parts`` times Dana Scott's board (pentominoes+O on 8x8):
+``--limit`` seconds on a case is not run again on it (when every peer is, the ratio is a bound on wall time). ``--parts`` times Dana Scott's board (pentominoes+O on 8x8):
 a plain ``--count`` against ``--jobs 1`` and ``--jobs 2`` (counts by parts), alternating. The machine's core count
 and its load average before and after each case are printed: the machine may be shared, so read CPU seconds too.
 """
@@ -175,10 +175,11 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, bef
                 cells[program] = f"{medians[program][0]:.2f} / {medians[program][1]:.2f}"
             rivals = [medians[p] for p in peers if p in medians]
             slow = [p for p in peers if wrong.get(p, "").startswith(">")]
-            if "ours" in medians and (rivals or slow):
-                best_wall = min([r[0] for r in rivals] + [limit] * len(slow))
-                best_cpu = min([r[1] for r in rivals] + [limit] * len(slow))
+            if "ours" in medians and rivals:
+                best_wall, best_cpu = min(r[0] for r in rivals), min(r[1] for r in rivals)
                 ratio = f"{best_wall / medians['ours'][0]:>5.2f}x {best_cpu / medians['ours'][1]:>5.2f}x"
+            elif "ours" in medians and slow:  # every peer stopped at the limit: a bound on wall time only
+                ratio = f"> {limit / medians['ours'][0]:.1f}x wall"
             else:
                 ratio = "-"
             print(f"{name:<13} {known:>7} {cells['ours']:>13}  " + "  ".join(f"{cells[p]:>15}" for p in olds + peers) + f"  {ratio:>13}   {loaded} -> {load()}", flush=True)

@@ -8,9 +8,9 @@ The kernels (`kernel_one_word`, `kernel_multi_word`) and the compiled build (`ke
 Each kernel is called through a `Kernel` (``kernels.run(tables, state, limit)``, ``kernels.place(...)``). A module
 built ahead of time exports each kernel once per argument types the build saw (``build`` runs a set of problems
 through the JIT kernels and records them; a JSON file beside the module maps each call's argument types to its
-export). A call whose argument types were not seen (or with no module built) runs numba's JIT kernel: the module's
-wrappers must never be given other types (they do not check them). `build` needs a C compiler; `load` returns the
-module built from these sources with this numba, Python and CPU, or None. The multi-word kernel is JIT only.
+export, whose name holds a hash of them). A call whose argument types were not seen (or with no module built) runs
+numba's JIT kernel: the module's wrappers must never be given other types (they do not check them). `build` needs a
+C compiler; `load` returns the module built from these sources with this numba, Python and CPU, or None.
 """
 
 from __future__ import annotations
@@ -84,15 +84,22 @@ class Kernel:
         key = args_key(args)
         if found is not None:
             module, exports = found
-            export = exports.get(self.qualname, {}).get(key)
-            if export is not None:
-                return getattr(module, export)(*args)
+            function = getattr(module, exports.get(self.qualname, {}).get(key, ""), None)
+            if function is not None:  # named by its argument key: never given other types (`export_name`)
+                return function(*args)
         dispatcher = self.jit()
         result = dispatcher(*args)
         if _recording:
             types = tuple(dispatcher.typeof_pyval(a) for a in args)
             _recording[0].setdefault(self.qualname, {})[key] = dispatcher.overloads[types].signature
         return result
+
+
+def export_name(kernel: Kernel, key: str) -> str:
+    """The built module's name for a kernel compiled for one argument key: the key's hash is in it, so a JSON file
+    that does not match the module (two builds at once) finds no function rather than one of other types."""
+    digest = hashlib.sha256(f"{kernel.qualname}|{key}".encode()).hexdigest()[:12]
+    return f"{kernel.module.removeprefix('kernel_')}_{kernel.name}__{digest}"
 
 
 def _kernel(module: str, name: str) -> Kernel:
@@ -311,8 +318,8 @@ def _build(folder: Path | None, calls: Callable[[], None]) -> Path:
                 cc.verbose = False
                 exports: dict[str, dict[str, str]] = {}
                 for kernel in KERNELS:
-                    for i, (key, signature) in enumerate(sorted(seen.get(kernel.qualname, {}).items(), key=lambda kv: kv[0])):
-                        name = f"{kernel.module.removeprefix('kernel_')}_{kernel.name}__{i}"
+                    for key, signature in sorted(seen.get(kernel.qualname, {}).items(), key=lambda kv: kv[0]):
+                        name = export_name(kernel, key)
                         cc.export(name, signature)(kernel.jit().py_func)
                         exports.setdefault(kernel.qualname, {})[key] = name
                 with warnings.catch_warnings(), _captured_output(Path(tmp) / "build.log"):
@@ -324,7 +331,9 @@ def _build(folder: Path | None, calls: Callable[[], None]) -> Path:
                 except Exception as exc:
                     raise OSError(f"the built module does not load ({exc})") from exc
                 path = target / file_name()
-                path.with_suffix(".json").write_text(json.dumps(exports, indent=1, sort_keys=True), encoding="utf-8")
+                table = Path(tmp) / "exports.json"
+                table.write_text(json.dumps(exports, indent=1, sort_keys=True), encoding="utf-8")
+                os.replace(table, path.with_suffix(".json"))
                 os.replace(built, path)
             for old in target.glob(f"{MODULE}.*"):  # built from older sources: never loaded again
                 if old not in (path, path.with_suffix(".json")):

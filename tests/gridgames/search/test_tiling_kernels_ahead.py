@@ -62,3 +62,12 @@ def _env() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if k != "GRIDGAMES_TILING_JIT"}
+
+
+def test_an_export_missing_from_the_module_runs_the_jit_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    coords = np.array([(0, 0), (0, 1), (1, 0)], dtype=np.int64)
+    key = kernels.args_key((coords,))
+    assert kernels.export_name(kernels.square_neighbours, key) != kernels.export_name(kernels.square_neighbours, key + "x")
+    table = {kernels.square_neighbours.qualname: {key: kernels.export_name(kernels.square_neighbours, key + "x")}}
+    monkeypatch.setattr(kernels, "_loaded", [(object(), table)])  # a JSON file of another build than the module's
+    assert np.array_equal(kernels.square_neighbours(coords), kernels.square_neighbours.jit()(coords))
