@@ -7,6 +7,7 @@ below it (puzzle, boards, pieces, render) returns data.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -16,21 +17,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, fail
 from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, ProgressCallback, Solution
 
-from gridgames_pentomino import render
 from gridgames_pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
 from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
 from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 from gridgames_pentomino.puzzle import TilingPuzzle
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from gridgames.search.parallel_tiling import ParallelCount
 
+    from gridgames_pentomino import render
+
+    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
 _BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
 _PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
@@ -44,6 +48,8 @@ def _puzzle(
 
 def _console(color: bool | None) -> Console:
     """The standard-output console; colour when it is a terminal, unless told otherwise."""
+    from rich.console import Console
+
     if color is None:
         return Console(highlight=False, soft_wrap=True)
     return Console(highlight=False, soft_wrap=True, force_terminal=color, color_system="truecolor" if color else None)
@@ -52,7 +58,7 @@ def _console(color: bool | None) -> Console:
 @contextmanager
 def _progress(description: str, show: bool) -> Iterator[ProgressCallback | None]:
     """The rich progress bar's callback on standard error (only on a terminal), or None."""
-    if not show:
+    if not show or not _stderr_may_be_a_terminal():  # no bar: neither rich's import nor the searches' progress reports
         yield None
         return
     from gridgames.progress import search_progress
@@ -61,7 +67,17 @@ def _progress(description: str, show: bool) -> Iterator[ProgressCallback | None]
         yield on_progress
 
 
-def _piece_labels(puzzle: TilingPuzzle | LatticePuzzle) -> list[str]:
+def _stderr_may_be_a_terminal() -> bool:
+    """False when standard error is surely no terminal for rich (not a TTY, and no variable telling rich otherwise)."""
+    if any(os.environ.get(name) for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS")):
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
+def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
     return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
 
 
@@ -239,14 +255,36 @@ def solve(
 
 
 def _notice_compiling() -> None:
-    """Say so on standard error when this run compiles the tiling kernels (the first use of an install only)."""
-    from gridgames.search.tiling import kernels_compiled
+    """At the first use of an install: build the tiling kernels ahead of time (a fresh process then starts without
+    numba), or, where that failed before (no C compiler), say that numba compiles them now."""
+    from gridgames.search import tiling
+    from gridgames.search.tiling import kernels
 
-    if not kernels_compiled():
+    if kernels.load() is None and not kernels.failed_before() and not os.environ.get("GRIDGAMES_TILING_JIT"):
+        typer.echo("Compiling the tiling kernels (first use only, about a minute)...", err=True)
+        try:
+            kernels.build(calls=_kernel_calls)
+        except OSError as exc:  # no C compiler, say: numba's JIT kernels serve (compiled by now)
+            kernels.remember_failure(str(exc))
+    elif not tiling.kernels_compiled():
         typer.echo("Compiling the tiling kernels (first use only, about 15 s)...", err=True)
 
 
-def _unlimited_terms(spec: str | None) -> tuple[str | None, bool]:
+def _kernel_calls() -> None:
+    """The calls whose argument types the kernels built ahead of time serve: the engine's own, and the lattices'."""
+    from gridgames.search.tiling import kernels
+
+    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
+
+    kernels.workload()
+    for lattice, board, pieces in (("triangle", "6x6", "hexiamonds"), ("cube", "2x3x10", "flat-pentacubes")):
+        puzzle = LatticePuzzle.create(lattice, board, pieces)
+        for unique in (False, True):
+            puzzle.count(unique=unique, on_progress=lambda fraction, found: None)
+            list(puzzle.solutions(unique=unique, limit=2))
+
+
+def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:
     """The piece specification without a trailing '*' on its terms, and whether they had one (any number of copies)."""
     if spec is None:
         return None, False
@@ -448,6 +486,8 @@ def _solve_list(
     method: str = "auto",
 ) -> None:
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
+    from gridgames_pentomino import render
+
     palette = render.Palette.for_pieces(puzzle.pieces.names)
     console = _console(color)
     draw = not (as_json or as_jsonl or counting)
@@ -504,15 +544,15 @@ def _solve_list(
 
 def _text(puzzle: TilingPuzzle | LatticePuzzle, solution: Solution, palette: render.Palette) -> str:
     """A solution as plain text (a lattice puzzle draws its own)."""
-    return (
-        puzzle.text(solution) if isinstance(puzzle, LatticePuzzle) else render.to_text(puzzle.board, solution, palette)
-    )
+    from gridgames_pentomino import render
+
+    return puzzle.text(solution) if hasattr(puzzle, "lattice") else render.to_text(puzzle.board, solution, palette)
 
 
-def _write_svg(
-    path: Path, puzzle: TilingPuzzle | LatticePuzzle, solutions: list[Solution], palette: render.Palette
-) -> None:
-    if isinstance(puzzle, LatticePuzzle):
+def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
+    from gridgames_pentomino import render
+
+    if hasattr(puzzle, "lattice"):
         text = puzzle.svg(solutions)
     else:
         text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
@@ -600,6 +640,8 @@ def show(
         return
     layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
     from gridgames.search.symmetry import board_symmetries
+
+    from gridgames_pentomino import render
 
     cells = layout.grid.board_cells()
     symmetries = len(board_symmetries(cells))

@@ -102,7 +102,7 @@ def default_parts(workers: int) -> int:
 
 
 def describe_part(problem: TilingProblem, part: Part, unique: Unique = False, method: str = "auto") -> str:
-    """The placements a part starts from, e.g. 'L at (0,0) (1,0) (2,0) (3,0) (3,1); ...'."""
+    """The placements a part of `tiling.split` starts from, e.g. 'L at (0,0) (1,0) (2,0) (3,0) (3,1); ...'."""
     searched = tiling.plan(problem, unique, method).prep.problem
     placed = [searched.placement(o) for o in part.prefix]
     return "; ".join(f"{p.piece} at {' '.join(f'({r},{c})' for r, c in p.cells)}" for p in placed) or "the whole search"
@@ -125,26 +125,27 @@ def count_parallel(
     """Count the solutions by parts in ``jobs`` local processes or on a Dask ``scheduler``; partial after Ctrl-C."""
     began = time.perf_counter()
     workers = 1 if scheduler else resolve_jobs(jobs)
-    options = SearchOptions(mrv, prune, unique, method)
-    how = tiling.plan(problem, unique, method)
+    how = tiling.split_plan(problem, mrv=mrv, prune=prune, unique=unique, method=method)  # the tree `tiling.count` searches
+    options = SearchOptions(mrv, prune, how.unique, how.method)
     parts = tiling.split(
-        problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=unique, method=method
-    )
+        how.problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=how.unique,
+        method=how.method, roots=how.roots,
+    )  # fmt: skip
     finished = [0.0, 0]  # weight done, solutions so far
 
     def on_result(index: int, result: PartCount) -> None:
         finished[0] += parts[index].weight
-        finished[1] += result.count
+        finished[1] += result.count * how.factor
         if on_progress is not None:
             on_progress(finished[0], int(finished[1]))
 
     outcome: PartsResult[PartCount] = run_parts(
-        count_one, parts, shared=(problem, options), jobs=workers, scheduler=scheduler, on_result=on_result,
-        describe=lambda part: describe_part(problem, part, unique, method), start=start, preload=(WARM_UP,)
-    )
+        count_one, parts, shared=(how.problem, options), jobs=workers, scheduler=scheduler, on_result=on_result,
+        describe=lambda part: describe_part(how.problem, part, how.unique, how.method), start=start, preload=(WARM_UP,),
+    )  # fmt: skip
     done = outcome.finished_results()
     return ParallelCount(
-        sum(r.count for r in done), outcome.partial, unique is not False, time.perf_counter() - began,
-        sum(r.nodes for r in done), how.method, len(parts), outcome.finished, outcome.reruns,
-        workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note
-    )
+        sum(r.count for r in done) * how.factor, outcome.partial, unique is not False, time.perf_counter() - began,
+        sum(r.nodes for r in done), how.description, len(parts), outcome.finished, outcome.reruns,
+        workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note,
+    )  # fmt: skip

@@ -66,19 +66,18 @@ the multi-word kernel (for testing it on small boards).
 
 from __future__ import annotations
 
-from gridgames.search.tiling.driver import Part, SolutionStream, colour_feasible, count, count_part, solve, split
+from gridgames.search.tiling.driver import Part, SolutionStream, SplitPlan, colour_feasible, count, count_part, solve, split, split_plan
 from gridgames.search.tiling.orbits import METHODS, OrbitStream, Plan, plan
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
 
 
 def kernels_compiled() -> bool:
-    """Whether the tiling kernels are ready (False: the next build and count compile them, about 15 s once per
-    install)."""
-    from gridgames.search.compiled import kernels_ready
-    from gridgames.search.tiling import kernel_build, kernel_one_word
+    """Whether the tiling kernels are ready: built ahead of time (`kernels`), or numba's JIT kernels compiled or cached
+    (False: the next build and count compile them, about 15 s once per install)."""
+    from gridgames.search.tiling import kernels
 
-    return kernels_ready(kernel_build.place, kernel_build.layout, kernel_one_word.run)
+    return kernels.load() is not None or kernels.jit_ready()
 
 
 __all__ = [
@@ -88,6 +87,7 @@ __all__ = [
     "Plan",
     "Prepared",
     "SolutionStream",
+    "SplitPlan",
     "TilingProblem",
     "Unique",
     "colour_feasible",
@@ -99,4 +99,5 @@ __all__ = [
     "prune_cap",
     "solve",
     "split",
+    "split_plan",
 ]

@@ -16,9 +16,9 @@ from attrs import frozen
 from gridgames.errors import SolverError
 from gridgames.game import CountResult, Placement, Solution
 from gridgames.pieces import colouring_allows
-from gridgames.search.tiling import kernel_multi_word, kernel_one_word
-from gridgames.search.tiling import kernel_common as K
-from gridgames.search.tiling.kernel_common import MultiWordTables, OneWordTables, SearchState
+from gridgames.search.tiling import kernel_types as K
+from gridgames.search.tiling import kernels
+from gridgames.search.tiling.kernel_types import MultiWordTables, OneWordTables, SearchState
 from gridgames.search.tiling.orbits import OrbitStream, Plan, Preplaced, free_pieces, plan, preplaced
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique
@@ -43,9 +43,9 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
     span = 2 * int(np.abs(balance).max(initial=0)) + 1
-    pairs = np.unique(problem.option_piece.astype(np.int64) * span + balance + span // 2)  # (piece, balance) as one key
+    pairs = set((problem.option_piece.astype(np.int64) * span + balance + span // 2).tolist())  # (piece, balance) as one key
     by_piece: list[set[int]] = [set() for _ in problem.pieces]
-    for key in pairs.tolist():
+    for key in pairs:  # (a set, not np.unique: that imports numpy.ma, 10-20 ms of a fresh process)
         by_piece[key // span].add(key % span - span // 2)
     return int(dark.sum()), balance.tolist(), by_piece
 
@@ -153,11 +153,10 @@ class Search:
                     arrays.blank_option
                 )
             self.tables = OneWordTables(
-                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece,
-                arrays.option_border, arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows,
-                prep.perms
-            )
-            self.kernel: ModuleType = kernel_one_word
+                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece, arrays.option_border,
+                arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows, prep.perms,
+            )  # fmt: skip
+            self.run_kernel, self.fraction_kernel, self.one_word = kernels.run, kernels.fraction, True
         else:
             if mrv:
                 candidates, run_end = problem.column_options, problem.column_run_end
@@ -166,9 +165,9 @@ class Search:
             self.tables = MultiWordTables(
                 problem.option_masks, problem.first_word, problem.last_word, problem.option_piece, candidates, run_end,
                 problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
-                problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms
-            )
-            self.kernel = kernel_multi_word
+                problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms,
+            )  # fmt: skip
+            self.run_kernel, self.fraction_kernel, self.one_word = kernels.multi_word_run, kernels.multi_word_fraction, False
 
     @property
     def done(self) -> bool:
@@ -191,14 +190,14 @@ class Search:
         if room is not None and room < s.out.shape[0]:
             s = s._replace(out=s.out[:room])
         start = time.perf_counter()
-        rows = self.kernel.run(self.tables, s, self.nodes + budget)
+        rows = self.run_kernel(self.tables, s, self.nodes + budget)
         self.seconds += time.perf_counter() - start
         return [(tuple(int(x) for x in s.out[i, : s.out_len[i]]), float(s.out_weight[i])) for i in range(rows)]
 
     def fraction(self) -> float:
         """Knuth's estimate of the share of the search tree explored so far."""
-        start = self.start_occupancy[0] if self.kernel is kernel_one_word else self.start_occupancy
-        return float(self.kernel.fraction(self.tables, self.state, start, self.start_copies))
+        start = self.start_occupancy[0] if self.one_word else self.start_occupancy
+        return float(self.fraction_kernel(self.tables, self.state, start, self.start_copies))
 
 
 def _plan(problem: TilingProblem, unique: Unique, method: str, start: object) -> Plan:
@@ -412,10 +411,10 @@ def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | 
     root_options = np.asarray(roots, dtype=np.int64)
     if root_options.size == 0:
         return 0.0, 0.0
-    mean, error = kernel_one_word.estimate(
-        search.tables, search.start_occupancy[0], search.start_copies, root_options, int(search.state.scalars[K.CAP]),
-        paths, PROBE_SEED if seed is None else seed
-    )
+    mean, error = kernels.estimate(
+        search.tables, search.start_occupancy[0], search.start_copies, roots,
+        int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
+    )  # fmt: skip
     return float(mean), float(error)
 
 
@@ -536,7 +535,7 @@ def _run_to_the_end(
             if roots is None:
                 search.step(budget.nodes)
             else:
-                kernel_one_word.run_roots(search.tables, search.state, *roots, search.nodes + budget.nodes)
+                kernels.run_roots(search.tables, search.state, *roots, search.nodes + budget.nodes)
                 search.seconds += time.perf_counter() - start_time
             budget.update(search.nodes - before, time.perf_counter() - start_time)
             if report is not None:
@@ -602,30 +601,75 @@ def _count_preplaced(
     )
 
 
+@frozen(eq=False)
+class SplitPlan:
+    """What a count by parts searches: the tree `count` would search, so that the parts cost what the whole count costs.
+
+    ``problem``, ``unique`` and ``method`` are what `split` and `count_part` are given; ``roots`` are options placed
+    first, one after another, the parts being the nodes below each (a free piece's representatives, `Preplaced`);
+    each solution the parts count stands for ``factor`` tilings; ``description`` is for `CountResult.method`.
+    """
+
+    problem: TilingProblem
+    unique: Unique
+    method: str
+    roots: tuple[int, ...]
+    factor: int
+    description: str
+
+
+@functools.lru_cache(maxsize=16)
+def split_plan(problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False, method: str = "auto") -> SplitPlan:
+    """How to count ``problem`` by parts: on one word with first-blank search, counting all or distinct tilings with
+    ``method="auto"``, the scan order and pre-placed piece `count` chooses (`plan_count`: the parts add up to the same
+    tree); otherwise the parts of the search `plan` describes."""
+    if method == "auto" and unique in (False, True) and problem.exact and not mrv and problem.one_word is not None:
+        searched, pre = plan_count(problem, prune=prune)
+        order = "" if searched is problem else f", cells in {searched.order} order"
+        if isinstance(pre, Preplaced):
+            name = problem.pieces[pre.piece].name
+            if unique is True:
+                text = f"distinct by orbits: {name} pre-placed at {len(pre.representatives)} placements, one per orbit"
+                return SplitPlan(searched, False, "search", pre.representatives, 1, text + order)
+            text = pre.method.replace(f"piece {pre.piece}", name)
+            return SplitPlan(searched, False, "search", pre.representatives, pre.group, text + order)
+        if unique is False:
+            return SplitPlan(searched, False, "search", (), 1, "all" + order)
+    return SplitPlan(problem, unique, method, (), 1, plan(problem, unique, method).method)
+
+
 def split(
     problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
-    unique: Unique = False, method: str = "auto"
-) -> list[Part]:
+    unique: Unique = False, method: str = "auto", roots: Sequence[int] = (),
+) -> list[Part]:  # fmt: skip
     """Independent parts of the search whose counts (`count_part`) add up to the whole count.
 
     The parts are the search nodes at ``depth`` placements, or at the first depth giving at least
     ``min_parts`` of them (fewer when the whole tree is smaller); solutions found above that depth
     are parts too. Weights (Knuth's estimate of each part's share of the tree) sum to 1.
     Parts of all solutions are, by default, parts of the search by orbits (``method``, as in `count`).
+    With ``roots`` (options of the searched problem, e.g. `SplitPlan.roots`), the parts are the nodes below each root
+    placed first, depths counted from the root; each root's parts share an equal weight.
     """
     if min_parts < 1:
         raise SolverError(f"min_parts must be at least 1, got {min_parts}")
     if depth is not None and depth < 1:
         raise SolverError(f"depth must be at least 1, got {depth}")
     prep = plan(problem, unique, method).prep
+    starts: list[tuple[int, ...]] = [(int(r),) for r in roots] or [()]
     parts: list[Part] = []
     for level in [depth] if depth is not None else range(1, prep.problem.max_depth + 1):
-        search = Search(prep, mrv=mrv, prune=prune, prefix=(), target=level, store=True, buffer=4096)
-        rows: list[tuple[tuple[int, ...], float]] = []
-        while not search.done:
-            rows.extend(search.step(1 << 40))
-        parts = [Part(prefix, weight) for prefix, weight in rows]
-        if len(parts) >= min_parts or all(len(p.prefix) < level for p in parts):
+        parts = []
+        deepest = 0
+        for prefix in starts:
+            search = Search(prep, mrv=mrv, prune=prune, prefix=prefix, target=len(prefix) + level, store=True, buffer=4096)
+            rows: list[tuple[tuple[int, ...], float]] = []
+            while not search.done:
+                rows.extend(search.step(1 << 40))
+            share = sum(w for _, w in rows)
+            parts.extend(Part(p, w / share / len(starts)) for p, w in rows if share > 0)
+            deepest = max([deepest, *(len(p) - len(prefix) for p, _ in rows)])
+        if len(parts) >= min_parts or deepest < level:
             break
     total = sum(p.weight for p in parts)
     return [Part(p.prefix, p.weight / total) for p in parts] if total > 0 else parts

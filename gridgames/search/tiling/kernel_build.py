@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from gridgames.search.tiling.kernel_common import ONE, ZERO
+from gridgames.search.tiling.kernel_types import SQUARE_MAPS  # noqa: F401 (the maps `square_symmetries` is given)
 
 MAX_BUCKET = 256
 """Most options with one (first cell, piece) that `layout` sorts (by insertion); more: the numpy construction."""
@@ -356,17 +357,6 @@ def option_images(masks, piece, cell_rows, perms):  # pragma: no cover - compile
                 h = (h + 1) & size_mask
             images[g, o] = found
     return images
-
-
-SQUARE_MAPS = np.array(
-    [
-        (1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0),
-        (0, -1, -1, 0)
-    ],
-    dtype=np.int64,
-)
-"""`gridgames.shapes.SQUARE_SYMMETRIES` in its order, as matrices: (r, c) -> (a r + b c, c' r + d c) for rows (a, b, c',
-d)."""
 
 
 @njit(cache=True)

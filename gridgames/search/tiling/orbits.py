@@ -31,7 +31,7 @@ from attrs import frozen
 
 from gridgames.errors import PuzzleError, SolverError
 from gridgames.game import Placement, Solution
-from gridgames.search.tiling import kernel_build
+from gridgames.search.tiling import kernels
 from gridgames.search.tiling.problem import TilingProblem
 from gridgames.search.tiling.unique import (  # noqa: F401 (option_images: re-exported)
     Prepared, Unique, board_permutations, images_bytes, option_images, prepare_unique, problem_symmetries,
@@ -117,7 +117,7 @@ def free_pieces(problem: TilingProblem) -> tuple[Preplaced, ...]:
         return ()
     if len(perms) == 1:
         return ()
-    heads = kernel_build.free_representatives(images, problem.option_piece, problem.counts)
+    heads = kernels.free_representatives(images, problem.option_piece, problem.counts)
     found: dict[int, list[int]] = {}
     for o, p in zip(heads.tolist(), problem.option_piece[heads].tolist()):
         found.setdefault(p, []).append(o)

@@ -32,7 +32,7 @@ from gridgames.grid import ALPHABET, Cell, Grid
 from gridgames.lattices import Coord, Lattice, lattice_named, scan_sorted, translation
 from gridgames.parsing import check_memory
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
-from gridgames.search.tiling import kernel_build
+from gridgames.search.tiling import kernels
 from gridgames.shapes import ORDERS, Shape
 
 PROBE_BITS = 8
@@ -106,13 +106,13 @@ class OneWordArrays:
         masks = np.ascontiguousarray(problem.option_masks[:, 0])
         piece = problem.option_piece
         probe = min(PROBE_BITS, n)
-        while kernel_build.probe_size(masks, problem.anchor_start, probe) > MAX_TABLE and probe > 1:
+        while kernels.probe_size(masks, problem.anchor_start, probe) > MAX_TABLE and probe > 1:
             probe -= 2
-        blank_start, blank_option, blank_run_end, blank_mask, blank_piece = kernel_build.probe_entries(
+        blank_start, blank_option, blank_run_end, blank_mask, blank_piece = kernels.probe_entries(
             masks, piece, problem.anchor_start, probe
         )
         mrv_option = problem.column_options
-        neighbours, border, late = kernel_build.one_word_tables(
+        neighbours, border, late = kernels.one_word_tables(
             masks, problem.option_cell_rows, problem.neighbour_list, problem.deadline_piece, problem.deadline_anchor
         )
         sizes = set(problem.sizes.tolist())
@@ -140,11 +140,8 @@ def _placement_rows(
     dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
     dense[tuple((coords - low).T)] = np.arange(len(cells))
     if lattice is None and coords.shape[1] == 2:  # square: compiled, all forms at once
-        square_forms, square_sizes, square_owners = _square_forms(tuple(tuple(forms) for forms in shapes))
-        placed_pieces: tuple[np.ndarray, np.ndarray] = kernel_build.place(
-            coords, low, extent, dense.reshape(-1), square_forms, square_sizes, square_owners
-        )
-        return placed_pieces
+        forms, sizes, owners = _square_forms(tuple(tuple(forms) for forms in shapes))
+        return kernels.place(coords, low, extent, dense.reshape(-1), forms, sizes, owners)
     width = max(len(o) for forms in shapes for o in forms)
     by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
     for p, forms in enumerate(shapes):
@@ -212,8 +209,7 @@ def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
     """(cells, 4 or more) int32: each cell's neighbours on the board (cell indices), -1 padded."""
     n = len(cells)
     if lattice == "square":
-        neighbours: np.ndarray = kernel_build.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
-        return neighbours
+        return kernels.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
     index = {cell: i for i, cell in enumerate(cells)}
     grid = lattice_named(lattice)
     neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
@@ -353,9 +349,7 @@ class TilingProblem:
             error=PuzzleError,
         )
         if n <= 64 and len(pieces) <= 64:
-            laid = kernel_build.layout(
-                np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces)
-            )
+            laid = kernels.layout(np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces))
             if laid[0]:
                 return cls._assemble(cells, order, pieces, laid[1:], lattice)
         rows = np.sort(np.where(rows < 0, n, rows), axis=1)  # each row ascending, padding (n) last
@@ -470,7 +464,7 @@ class TilingProblem:
 
     def restrict(self, keep: Iterable[int]) -> TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
-        keep = np.unique(np.fromiter((int(o) for o in keep), dtype=np.int64))
+        keep = np.array(sorted({int(o) for o in keep}), dtype=np.int64)  # (not np.unique: it imports numpy.ma)
         return TilingProblem._compile(
             self.cells,
             self.order,

@@ -16,7 +16,8 @@ from gridgames import lattices
 from gridgames.errors import PuzzleError, SolverError
 from gridgames.parsing import check_memory
 from gridgames.search import symmetry
-from gridgames.search.tiling import kernel_build
+from gridgames.search.tiling import kernels
+from gridgames.search.tiling.kernel_types import SQUARE_MAPS
 from gridgames.search.tiling.problem import TilingProblem
 
 Unique = bool | str
@@ -38,11 +39,8 @@ class Prepared:
 def board_permutations(problem: TilingProblem) -> np.ndarray:
     """The board's symmetry group as (G, n) cell-index permutations, identity first, on the problem's lattice."""
     if problem.lattice == "square":  # compiled (`symmetry.board_symmetries` in Python cost 0.2-0.3 ms)
-        square: np.ndarray = kernel_build.square_symmetries(
-            np.array(problem.cells, dtype=np.int64).reshape(-1, 2), kernel_build.SQUARE_MAPS
-        )
-        return square
-    index: dict[tuple[int, ...], int] = {cell: i for i, cell in enumerate(problem.cells)}
+        return kernels.square_symmetries(np.array(problem.cells, dtype=np.int64).reshape(-1, 2), SQUARE_MAPS)
+    index = {cell: i for i, cell in enumerate(problem.cells)}
     maps = lattices.board_symmetries(lattices.lattice_named(problem.lattice), problem.cells)
     perms = [[index[m[cell]] for cell in problem.cells] for m in maps]
     identity = list(range(problem.n_cells))
@@ -62,9 +60,8 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     """For each permutation and option, the option of the same piece covering the image cells, or -1 (compiled on one
     word, else numpy)."""
     if problem.words == 1:
-        images: np.ndarray = kernel_build.option_images(
-            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows,
-            np.asarray(perms, dtype=np.int64)
+        images: np.ndarray = kernels.option_images(
+            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows, np.asarray(perms, dtype=np.int64)
         )
         return images
     rows = problem.option_cell_rows

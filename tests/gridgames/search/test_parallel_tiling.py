@@ -84,11 +84,15 @@ def test_a_part_is_described_by_its_placements(problems: dict[str, TilingProblem
     assert text.count(" at (") == 2 and "(0,0)" in text  # two placements, the first covers the first cell
 
 
-def test_a_part_that_raises_is_reported_with_its_placements(
-    problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def parts_of(problem: TilingProblem, unique: bool = False) -> tuple[tiling.SplitPlan, list[tiling.Part]]:
+    """The split plan `count_parallel` follows and the parts it counts in this process."""
+    how = tiling.split_plan(problem, unique=unique)
+    return how, tiling.split(how.problem, default_parts(1), unique=how.unique, method=how.method, roots=how.roots)
+
+
+def test_a_part_that_raises_is_reported_with_its_placements(problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch) -> None:
     problem = problems["4x15"]
-    bad = tiling.split(problem, default_parts(1), unique=True)[3]
+    bad = parts_of(problem, unique=True)[1][3]
     real = tiling.count_part
 
     def fail_on_bad(problem: TilingProblem, part: tiling.Part, **kw: Any) -> Any:
@@ -97,7 +101,7 @@ def test_a_part_that_raises_is_reported_with_its_placements(
         return real(problem, part, **kw)
 
     monkeypatch.setattr(tiling, "count_part", fail_on_bad)
-    with pytest.raises(PartError, match=r"^part 3 \([A-Z] at \(0,0\).*\) failed: RuntimeError: boom$"):
+    with pytest.raises(PartError, match=r"^part 3 \([A-Z] at (\(\d,\d+\) ){4}\(\d,\d+\); .*\) failed: RuntimeError: boom$"):
         count_parallel(problem, unique=True, jobs=1)
 
 
@@ -105,7 +109,7 @@ def test_ctrl_c_in_this_process_keeps_the_finished_parts_only(
     problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     problem = problems["4x15"]
-    parts = tiling.split(problem, default_parts(1))
+    how, parts = parts_of(problem)
     real = tiling.count_part
 
     def interrupt_fourth(problem: TilingProblem, part: tiling.Part, **kw: Any) -> Any:
@@ -116,7 +120,7 @@ def test_ctrl_c_in_this_process_keeps_the_finished_parts_only(
     monkeypatch.setattr(tiling, "count_part", interrupt_fourth)
     result = count_parallel(problem, jobs=1)
     assert (result.partial, result.parts_done, result.parts) == (True, 3, len(parts))
-    assert result.count == sum(real(problem, p).count for p in parts[:3])
+    assert result.count == how.factor * sum(real(how.problem, p, method=how.method).count for p in parts[:3])
 
 
 def test_a_part_interrupted_inside_the_kernel_is_not_added(
@@ -160,3 +164,12 @@ def test_dask_reports_a_part_that_fails_in_a_worker(problems: dict[str, TilingPr
             count_one, parts, shared=(problems["3x20"], SearchOptions()), scheduler=dask_scheduler,
             describe=lambda part: f"prefix {part.prefix}"
         )
+
+
+@pytest.mark.parametrize("name", list(KNOWN))
+@pytest.mark.parametrize("unique", [False, True])
+def test_the_parts_search_the_tree_a_plain_count_searches(problems: dict[str, TilingProblem], name: str, unique: bool) -> None:
+    whole = tiling.count(problems[name], unique=unique)
+    by_parts = count_parallel(problems[name], unique=unique, jobs=1)
+    assert (by_parts.count, by_parts.method) == (whole.count, whole.method)
+    assert abs(by_parts.nodes - whole.nodes) <= 0.02 * whole.nodes, name  # the same tree (give or take the parts' roots)
