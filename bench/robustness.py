@@ -19,6 +19,9 @@ Issue 46's cases (``--only 46``; `issue46_cases` and `issue46_runs`, kept apart 
 every budget, memory without a ceiling (under address-space limits), hostile plugins under ``gridgames serve``,
 a game lost on an error mid-game, server options, a SIGSTOPped Dask worker and the smaller cases, with their
 own table of tried / traceback / unbounded / wrong / lost.
+
+Issue 38's cases (``--only 38``; bench/robustness38.py: unbounded work, a hanging or lying Dask peer, what is lost,
+silent waits and the cases fixed before) print their own table of tried / traceback / unbounded / wrong / lost.
 """
 
 from __future__ import annotations
@@ -692,6 +695,10 @@ def main() -> None:
             )
         if not opts.only or "46" in opts.only:
             print_issue46(issue46_runs(tmp, home, startup), summary)
+        if not opts.only or "38" in opts.only:  # issue 38's cases: bench/robustness38.py (its own table, then the summary)
+            from robustness38 import issue38_runs, print_table
+
+            print_table(issue38_runs(tmp, home, startup), summary)
         if not opts.only or "fault" in opts.only:
             fault = sigterm_run(opts.max_seconds)
             print(

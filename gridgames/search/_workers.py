@@ -158,6 +158,30 @@ def _kill_live() -> None:
     _live.clear()
 
 
+_received: list[int] = []  # the signal the handler below turned into Terminated, until the next context clears it
+
+
+def raise_if_signalled() -> None:
+    """Raise `Terminated` again when the handler's was swallowed: a signal that arrives while a fork runs the
+    after-fork callbacks (logging's lock release) is printed as 'Exception ignored' and the run went on."""
+    if _received:
+        raise Terminated(_received.pop())
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP wait (blocked in this thread; delivered on leaving): around forks, whose
+    after-fork callbacks would swallow the handler's exception. Workers unblock them in their initializer."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, HANGUP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """While inside, SIGTERM and SIGHUP raise `Terminated` (only the main thread can set handlers; elsewhere nothing
@@ -167,8 +191,10 @@ def sigterm_as_interrupt() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: Any) -> None:
+        _received[:] = [signum]  # in case the exception is swallowed (raised inside an after-fork callback, say)
         raise Terminated(signum)
 
+    _received.clear()
     previous = {signum: signal.signal(signum, handler) for signum in HANGUP_SIGNALS}
     try:
         yield

@@ -58,6 +58,8 @@ from gridgames.search._workers import (
     Terminated,
     die_with_parent,
     kill_processes,
+    raise_if_signalled,
+    signals_held,
     sigterm_as_interrupt,
     stall_bound,
     track,
@@ -178,6 +180,8 @@ def _init_worker(shared: tuple[Any, ...], beats: Beats | None = None, parent: in
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in HANGUP_SIGNALS:  # a fork inherits the parent's handlers: a worker just dies
         signal.signal(signum, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # and the signals the parent held while it forked
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HANGUP_SIGNALS)
     _SHARED_ARGS = shared
     _BEATS = beats
 
@@ -264,8 +268,9 @@ def _run_local(
             with sigterm_as_interrupt():
                 pending: dict[Any, tuple[int, list[int]]] = {}
                 try:
-                    for slot, g in enumerate(groups):
-                        pending[pool.submit(_call_batch, fn, slot, g, [parts[i] for i in g])] = (slot, g)
+                    with signals_held():  # the workers fork here: a SIGTERM or SIGHUP waits until they are out
+                        for slot, g in enumerate(groups):
+                            pending[pool.submit(_call_batch, fn, slot, g, [parts[i] for i in g])] = (slot, g)
                 except BrokenProcessPool:  # a worker died while the batches were still being handed out
                     tally.broken = True
                 track(_processes(pool))
@@ -309,6 +314,7 @@ def _collect(
     """Gather one pool's results as they come; kill the worker of a stuck part; stop at the first broken batch."""
     killed: set[int] = set()
     while pending:
+        raise_if_signalled()  # a SIGTERM or SIGHUP swallowed while the pool forked its workers
         finished, _ = wait(pending, timeout=WATCHDOG_TICK, return_when=FIRST_COMPLETED)
         lost_slots = []
         for future in finished:

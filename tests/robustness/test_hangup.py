@@ -23,7 +23,7 @@ def _wait_for_children(pid: int, n: int, seconds: float = 60) -> None:
             children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         except OSError:
             children = []
-        if len(children) >= n:
+        if len(children) >= n:  # noqa: SIM102
             return
         time.sleep(0.05)
 
@@ -77,3 +77,16 @@ def test_a_game_whose_terminal_closes_is_autosaved(tmp_path: Path) -> None:
     saves = list((tmp_path / "gridgames" / "autosave").glob("connect4-*.json"))
     assert len(saves) == 1, out[-300:]
     assert '"moves": "45"' in saves[0].read_text()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_while_the_workers_fork_is_not_swallowed(signum: int) -> None:
+    """A signal during the fork ran the handler in logging's after-fork callback: 'Exception ignored', and the count
+    went on to its end (exit 0 after 33 s). The signals now wait until the workers are out."""
+    for _ in range(3):
+        child = subprocess.Popen([*COUNT, "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_for_children(child.pid, 1)
+        child.send_signal(signum)
+        out, err = child.communicate(timeout=120)
+        assert "Traceback" not in err and "Exception ignored" not in err, err[-500:]
+        assert child.returncode == 130 and "so far (partial" in out, (child.returncode, out, err[-300:])
