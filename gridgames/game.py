@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 import attrs
 import numpy as np
 
-from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError, PluginError
+from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError, OptionError, PluginError
 from gridgames.grid import Cell, Grid
 from gridgames.parsing import clip
 
@@ -503,11 +503,18 @@ class GameSpec:
     presets...; see `gridgames.web.hooks`); None: the generic pages only."""
 
     def make(self, **options: Any) -> Game | Puzzle:
-        """A game (or puzzle) built with the given options; unknown options are an error."""
+        """A game (or puzzle) built with the given options; unknown options are an error, and so is a ``create``
+        that fails in any other way than a `GridGamesError` (an exception, ``sys.exit``): one `PluginError` line."""
         known = {o.name for o in self.options}
         unknown = sorted(set(options) - known)
         if unknown:
             raise OptionError(
                 f"{self.name} has no option {unknown[0]!r} (options: {', '.join(sorted(known)) or 'none'})"
             )
-        return self.create(**options)
+        try:
+            return self.create(**options)
+        except GridGamesError:
+            raise
+        except (Exception, SystemExit) as error:  # a plugin's bug: not a traceback, not its exit code (issue 38)
+            what = f"sys.exit({error.code!r})" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
+            raise PluginError(f"{self.name} could not create its game: {what}"[:300]) from None
