@@ -178,7 +178,12 @@ def run_dask(
                         break
                     if attempt:
                         reruns += len(todo)
-                    note = _one_round(client, fn, parts, todo, shared, results, done, on_result, describe, watch)
+                    try:
+                        note = _one_round(client, fn, parts, todo, shared, results, done, on_result, describe, watch)
+                    except OSError as error:  # a connection closed: the scheduler's, or only a lost worker's
+                        if client.status != "running":
+                            raise
+                        note = f"a Dask connection was lost ({type(error).__name__})"  # the next round reruns
                     reruns += watch.take_reruns()
                     if not note or note.startswith(("no Dask worker", "the Dask workers stopped")) or watch.gave_up:
                         break
