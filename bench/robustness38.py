@@ -393,12 +393,80 @@ def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Ro
     return rows
 
 
+HERE = Path(__file__).resolve().parent
+WEB_PROBE = HERE / "robustness38_web.py"
+"""The web server's hostile requests, in process (Starlette's test client): one JSON list of {label, ok, detail}."""
+RL_PROBE = HERE / "robustness38_rl.py"
+"""The learning environments' hostile actions and seeds, in process: one JSON list of {label, ok, detail}."""
+
+PLUGIN = """\
+import sys, attrs
+from gridgames_connect4 import SPEC as _C4
+def _raise(**o): raise RuntimeError("boom in make")
+def _exit(**o): sys.exit(5)
+def _wrong(**o): return 42
+def _memory(**o): raise MemoryError
+def _prints(**o):
+    print("HELLO FROM MAKE")
+    return _C4.create(**o)
+RAISES = attrs.evolve(_C4, name="p38raise", create=_raise, app=None, web=None)
+EXITS = attrs.evolve(_C4, name="p38exit", create=_exit, app=None, web=None)
+WRONG = attrs.evolve(_C4, name="p38wrong", create=_wrong, app=None, web=None)
+MEMORY = attrs.evolve(_C4, name="p38memory", create=_memory, app=None, web=None)
+PRINTS = attrs.evolve(_C4, name="p38prints", create=_prints, app=None, web=None)
+"""
+PLUGIN_NAMES = {"p38raise": "RAISES", "p38exit": "EXITS", "p38wrong": "WRONG", "p38memory": "MEMORY", "p38prints": "PRINTS"}
+
+
+def _probe_rows(surface: str, script: Path, env: dict[str, str], timeout: float) -> list[Row]:
+    """Run an in-process probe script printing a JSON list of {label, ok, detail}: one record per case."""
+    result = _run([sys.executable, str(script)], env=env, timeout=timeout)
+    try:
+        cases = json.loads(result["out"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return [(surface, "the probe itself", "traceback" if "Traceback" in result["err"] else "wrong", result)]
+    return [(surface, case["label"], "" if case["ok"] else "wrong",
+             {"code": 0, "out": case["detail"], "err": "", "seconds": result["seconds"] / len(cases), "mb": result["mb"]})
+            for case in cases]
+
+
+def widened(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
+    """Surfaces the suite did not attack before: the web server, the learning environments, plugins' make()."""
+    rows = _probe_rows("38 web server", WEB_PROBE, env, 300)
+    try:
+        import gymnasium  # noqa: F401
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        rows += _probe_rows("38 learning environments", RL_PROBE, env, 300)
+    folder = tmp / "p38plugins"
+    folder.mkdir()
+    (folder / "pl38.py").write_text(PLUGIN)
+    info = folder / "p38-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: p38\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gridgames.games]\n" + "".join(f"{n} = pl38:{v}\n" for n, v in PLUGIN_NAMES.items()))
+    plugin_env = {**env, "PYTHONPATH": os.pathsep.join([str(folder), env.get("PYTHONPATH", "")])}
+    for name in PLUGIN_NAMES:
+        for command in (["play", name], [name, "show", "4"], [name, "play"], ["info", name], ["solve", name]):
+            result = _run([*GG, *command], stdin="q\n", env=plugin_env)
+            codes = (0,) if (name == "p38prints" and command[0] != "solve") or command[0] == "info" else (2,)
+            rows.append(("38 plugins' make()", f"{' '.join(command)}", _verdict(result, codes, 5.0, startup), result))
+    plain = _run([*GG, "list"], env=env)["seconds"]  # list probes each plugin in a child: judged against a plain list
+    result = _run([*GG, "list"], env=plugin_env)
+    rows.append(("38 plugins' make()", "list with the five", _verdict(result, (0,), 5.0 * 2.0, plain, lambda r: "connect4" in r["out"]),
+                 result))
+    return rows
+
+
 def issue38_runs(tmp: Path, home: str, startup: float, only: str | None = None) -> list[Row]:
     """Every case of issue 38 (and ours), as records."""
     env = {**os.environ, "XDG_DATA_HOME": home}
     rows: list[Row] = []
     for name, run in (("unbounded", lambda: unbounded(env, startup)), ("scheduler", lambda: scheduler(env, startup, tmp)),
-                      ("lost", lambda: lost(env, startup, tmp)), ("waits", lambda: waits_and_earlier(env, startup, tmp))):
+                      ("lost", lambda: lost(env, startup, tmp)), ("waits", lambda: waits_and_earlier(env, startup, tmp)),
+                      ("widened", lambda: widened(env, startup, tmp))):
         if only is None or only in name:
             rows += run()
     return rows
