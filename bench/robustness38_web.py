@@ -1,6 +1,6 @@
 """Issue 38: the web server's hostile requests, through Starlette's test client (bench/robustness38.py runs this)."""
 
-import json, sys, time
+import json, time
 from starlette.testclient import TestClient
 from gridgames.web.app import ServerConfig, create_app
 rows = []
