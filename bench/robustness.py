@@ -695,7 +695,7 @@ def main() -> None:
             )
         if not opts.only or "46" in opts.only:
             print_issue46(issue46_runs(tmp, home, startup), summary)
-        if not opts.only or "38" in opts.only:  # issue 38's cases: bench/robustness38.py (its own table, then the summary)
+        if not opts.only or "38" in opts.only:  # issue 38: bench/robustness38.py
             from robustness38 import issue38_runs, print_table
 
             print_table(issue38_runs(tmp, home, startup), summary)

@@ -7,6 +7,8 @@ surface tried / traceback / unbounded / wrong / lost and the totals (the same re
 Run through ``python bench/robustness.py --only 38`` (or ``python bench/robustness38.py`` alone).
 """
 
+# ruff: noqa: E501 -- the case tables keep one case a line
+
 from __future__ import annotations
 
 import json
@@ -54,12 +56,25 @@ def _run(args: list[str], stdin: str = "", env: dict[str, str] | None = None, ti
             time.sleep(0.01)
         out.seek(0)
         err.seek(0)
-        return {"code": os.waitstatus_to_exitcode(status), "out": out.read(), "err": err.read(),
-                "seconds": time.perf_counter() - started, "mb": usage.ru_maxrss / 1024}
+        return {
+            "code": os.waitstatus_to_exitcode(status),
+            "out": out.read(),
+            "err": err.read(),
+            "seconds": time.perf_counter() - started,
+            "mb": usage.ru_maxrss / 1024,
+        }
 
 
-def _signalled(args: list[str], signum: int, *, env: dict[str, str], stdin: str = "", wait_cpu: float = 0.0,
-               after: float = 0.0, children: int = 0) -> dict[str, Any]:
+def _signalled(
+    args: list[str],
+    signum: int,
+    *,
+    env: dict[str, str],
+    stdin: str = "",
+    wait_cpu: float = 0.0,
+    after: float = 0.0,
+    children: int = 0,
+) -> dict[str, Any]:
     """Run a command, send ``signum`` once it has used ``wait_cpu`` s of CPU and has ``children`` child processes,
     ``after`` s more; time its end."""
     child = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -93,8 +108,14 @@ def _signalled(args: list[str], signum: int, *, env: dict[str, str], stdin: str 
     return {"code": child.returncode, "out": out, "err": err, "seconds": time.perf_counter() - started, "mb": 0.0}
 
 
-def _verdict(result: dict[str, Any], codes: tuple[int, ...], bar: float, base: float,
-             check: Callable[[dict[str, Any]], bool] | None = None, lost: bool = False) -> str:
+def _verdict(
+    result: dict[str, Any],
+    codes: tuple[int, ...],
+    bar: float,
+    base: float,
+    check: Callable[[dict[str, Any]], bool] | None = None,
+    lost: bool = False,
+) -> str:
     """'' or the failure's kind. ``base``: the seconds not counted against ``bar`` (start-up); ``lost``: a failed
     check means something was lost (else a wrong answer)."""
     text = result["out"] + result["err"]
@@ -139,13 +160,24 @@ def unbounded(env: dict[str, str], startup: float) -> list[Row]:
     def partial_review(r: dict[str, Any]) -> bool:
         return "Partial review (stopped)" in r["out"] and "time budget" in r["out"]
 
-    for moves, width, think in (("4,10", "10", None), ("4 10", "10", "2"), ("10 1", "10", "2"), ("4", "7", "1"),
-                                ("1,2,3,4,5,6,7", "8", "2")):
+    for moves, width, think in (
+        ("4,10", "10", None),
+        ("4 10", "10", "2"),
+        ("10 1", "10", "2"),
+        ("4", "7", "1"),
+        ("1,2,3,4,5,6,7", "8", "2"),
+    ):
         args = ["connect4", "review", moves, "--width", width, "--no-book", *(["--think", think] if think else [])]
         bar = (60.0 if think is None else float(think)) * (1 + THINK_SLACK) + 15  # + the kernels' first load
         result = _run([*GG, *args], env=env, timeout=bar + 60)
-        rows.append((surface, f"review {moves!r} --width {width}" + (f" --think {think}" if think else " (default budget)"),
-                     _verdict(result, (0,), bar, startup, partial_review), result))
+        rows.append(
+            (
+                surface,
+                f"review {moves!r} --width {width}" + (f" --think {think}" if think else " (default budget)"),
+                _verdict(result, (0,), bar, startup, partial_review),
+                result,
+            )
+        )
     fib = [1, 1]
     while len(fib) < 502:
         fib.append(fib[-1] + fib[-2])
@@ -156,34 +188,77 @@ def unbounded(env: dict[str, str], startup: float) -> list[Row]:
         except (ValueError, KeyError):
             return False
 
-    result = _run([*GG, "solve", "pentomino", "--board", "2x500", "--pieces", "domino*500", "--count", "--json"], env=env)
+    result = _run(
+        [*GG, "solve", "pentomino", "--board", "2x500", "--pieces", "domino*500", "--count", "--json"], env=env
+    )
     rows.append((surface, "2x500 domino*500 --count (frontier)", _verdict(result, (0,), 20.0, startup, exact), result))
-    for label, board, pieces, more in (("10x10 domino*25,monomino*50 --count", "10x10", "domino*25,monomino*50", []),
-                                       ("2x100 domino*100 --count --unique", "2x100", "domino*100", ["--unique"]),
-                                       ("12x12 monomino*44,domino*50 --count", "12x12", "monomino*44,domino*50", [])):
-        result = _signalled([*GG, "solve", "pentomino", "--board", board, "--pieces", pieces, "--count", *more], signal.SIGINT,
-                            env=env, wait_cpu=3.0)
-        rows.append((surface, label + ": Ctrl-C, partial", _verdict(result, (130,), 1.0, 0.0, lambda r: "so far (partial" in r["out"]),
-                     result))
-    for w, h, k, level, think in ((9, 7, 5, "perfect", 2.0), (9, 7, 5, "perfect", 0.5), (9, 7, 5, "hard", 1.0),
-                                  (10, 10, 6, "perfect", 0.5), (10, 10, 4, "perfect", 1.0), (10, 10, 6, "medium", 0.5),
-                                  (8, 8, 4, "perfect", 0.5), (7, 6, 4, "perfect", 0.3)):
-        result = _run([sys.executable, "-c", THINK_SCRIPT, str(w), str(h), str(k), level, str(think), "3"], env=env, timeout=120)
+    for label, board, pieces, more in (
+        ("10x10 domino*25,monomino*50 --count", "10x10", "domino*25,monomino*50", []),
+        ("2x100 domino*100 --count --unique", "2x100", "domino*100", ["--unique"]),
+        ("12x12 monomino*44,domino*50 --count", "12x12", "monomino*44,domino*50", []),
+    ):
+        result = _signalled(
+            [*GG, "solve", "pentomino", "--board", board, "--pieces", pieces, "--count", *more],
+            signal.SIGINT,
+            env=env,
+            wait_cpu=3.0,
+        )
+        rows.append(
+            (
+                surface,
+                label + ": Ctrl-C, partial",
+                _verdict(result, (130,), 1.0, 0.0, lambda r: "so far (partial" in r["out"]),
+                result,
+            )
+        )
+    for w, h, k, level, think in (
+        (9, 7, 5, "perfect", 2.0),
+        (9, 7, 5, "perfect", 0.5),
+        (9, 7, 5, "hard", 1.0),
+        (10, 10, 6, "perfect", 0.5),
+        (10, 10, 4, "perfect", 1.0),
+        (10, 10, 6, "medium", 0.5),
+        (8, 8, 4, "perfect", 0.5),
+        (7, 6, 4, "perfect", 0.3),
+    ):
+        result = _run(
+            [sys.executable, "-c", THINK_SCRIPT, str(w), str(h), str(k), level, str(think), "3"], env=env, timeout=120
+        )
         try:
             worst = json.loads(result["out"])["worst"]
         except (ValueError, KeyError):
             worst = float("inf")
         result["out"] = f"slowest of 3 moves {worst:.2f} s for --think {think:g}"
-        verdict = "traceback" if "Traceback" in result["err"] else "unbounded" if worst > think * (1 + THINK_SLACK) else ""
+        verdict = (
+            "traceback" if "Traceback" in result["err"] else "unbounded" if worst > think * (1 + THINK_SLACK) else ""
+        )
         rows.append((surface, f"{level} {w}x{h} connect-{k} --think {think:g}: a move", verdict, result))
-    args = [*GG, "play", "connect4", "--width", "9", "--height", "7", "--connect", "5", "--red", "perfect", "--yellow", "perfect",
-            "--think", "10"]
+    args = [
+        *GG,
+        "play",
+        "connect4",
+        "--width",
+        "9",
+        "--height",
+        "7",
+        "--connect",
+        "5",
+        "--red",
+        "perfect",
+        "--yellow",
+        "perfect",
+        "--think",
+        "10",
+    ]
     result = _signalled(args, signal.SIGINT, env=env, after=6.0)
-    rows.append((surface, "Ctrl-C while perfect thinks (9x7 c5, --think 10)", _verdict(result, (130,), 1.0, 0.0), result))
+    rows.append(
+        (surface, "Ctrl-C while perfect thinks (9x7 c5, --think 10)", _verdict(result, (130,), 1.0, 0.0), result)
+    )
     return rows
 
 
 # --- a Dask peer that hangs or lies -----------------------------------------------------------------------------------
+
 
 @contextmanager
 def _server(answer: bytes | None) -> Iterator[str]:
@@ -246,10 +321,28 @@ def scheduler(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
     rows: list[Row] = []
     surface = "38 --scheduler peer"
     count = ["solve", "pentomino", "--board", "3x5", "--pieces", "L,P,U", "--count", "--scheduler"]
-    book = ["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "2", "--out", str(tmp / "b.book"), "--scheduler"]
+    book = [
+        "connect4",
+        "book",
+        "build",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--depth",
+        "2",
+        "--out",
+        str(tmp / "b.book"),
+        "--scheduler",
+    ]
     greeting_lie = struct.pack("<Q", 1 << 62) + b"\0" * 64  # a length prefix asking for exabytes
-    with _server(None) as silent, _server(os.urandom(4096)) as garbage, _server(greeting_lie) as huge, \
-            _server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") as http, _server(b"") as mute:
+    with (
+        _server(None) as silent,
+        _server(os.urandom(4096)) as garbage,
+        _server(greeting_lie) as huge,
+        _server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") as http,
+        _server(b"") as mute,
+    ):
         for label, args in (("solve: accepts, says nothing", [*count, silent]), ("analyze: accepts, says nothing",
                             ["connect4", "analyze", "4453", "--scheduler", silent]), ("book build: accepts, says nothing", [*book, silent]),
                             ("solve: answers random bytes", [*count, garbage]), ("solve: a length prefix of 2^62", [*count, huge]),
@@ -257,8 +350,17 @@ def scheduler(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
                              "--scheduler", garbage]), ("solve: accepts, no greeting (mute)", [*count, mute])):  # fmt: skip
             result = _run([*GG, *args], env=env, timeout=120)
             rows.append((surface, label, _verdict(result, (2,), 7.0, startup), result))
-    for address in ("udp://127.0.0.1:9", "inproc://x", "ucx://127.0.0.1:9", "ws://127.0.0.1:9", "tls://127.0.0.1:1",
-                    "tcp://[::1", "tcp://127.0.0.1:99999", "tcp://" + "h" * 300 + ":1"):
+    for address in (
+        "udp://127.0.0.1:9",
+        "inproc://x",
+        "ucx://127.0.0.1:9",
+        "ws://127.0.0.1:9",
+        "tls://127.0.0.1:1",
+        "tcp://[::1",
+        "tcp://127.0.0.1:99999",
+        "tcp://" + "h" * 300 + ":1",
+    ):
+
         def ours(r: dict[str, Any]) -> bool:
             return "UCXConnector" not in r["err"] and "known schemes" not in r["err"] and len(r["err"]) < 300
 
@@ -275,8 +377,14 @@ def scheduler(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
         result["out"] = f"{got['done']} of 40 parts kept: {got['note']}"
     except (ValueError, KeyError, IndexError):
         ok = False
-    rows.append((surface, "scheduler killed mid-run: partial kept", "traceback" if "Traceback" in result["err"] else "" if ok else "lost",
-                 result))
+    rows.append(
+        (
+            surface,
+            "scheduler killed mid-run: partial kept",
+            "traceback" if "Traceback" in result["err"] else "" if ok else "lost",
+            result,
+        )
+    )
     return rows
 
 
@@ -304,24 +412,67 @@ def lost(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
     rows: list[Row] = []
     surface = "38 lost or left behind"
     count = [*GG, "solve", "pentomino", "--board", "8x8", "--pieces", "pentominoes+tetromino:O", "--count"]
-    for label, signum, jobs in (("SIGHUP, one process", signal.SIGHUP, []), ("SIGHUP, --jobs 2", signal.SIGHUP, ["--jobs", "2"]),
-                                ("SIGTERM, one process", signal.SIGTERM, []), ("SIGTERM, --jobs 2", signal.SIGTERM, ["--jobs", "2"])):
-        result = _signalled([*count, *jobs], signum, env=env, wait_cpu=3.0 if not jobs else 0.0, after=2.0 if jobs else 0.0,
-                            children=2 if jobs else 0)
-        rows.append((surface, f"count: {label}", _verdict(result, (130,), 2.0, 0.0, lambda r: "so far (partial" in r["out"], lost=True),
-                     result))
-    for label, signum in (("SIGTERM as the workers fork", signal.SIGTERM), ("SIGHUP as the workers fork", signal.SIGHUP)):
+    for label, signum, jobs in (
+        ("SIGHUP, one process", signal.SIGHUP, []),
+        ("SIGHUP, --jobs 2", signal.SIGHUP, ["--jobs", "2"]),
+        ("SIGTERM, one process", signal.SIGTERM, []),
+        ("SIGTERM, --jobs 2", signal.SIGTERM, ["--jobs", "2"]),
+    ):
+        result = _signalled(
+            [*count, *jobs],
+            signum,
+            env=env,
+            wait_cpu=3.0 if not jobs else 0.0,
+            after=2.0 if jobs else 0.0,
+            children=2 if jobs else 0,
+        )
+        rows.append(
+            (
+                surface,
+                f"count: {label}",
+                _verdict(result, (130,), 2.0, 0.0, lambda r: "so far (partial" in r["out"], lost=True),
+                result,
+            )
+        )
+    for label, signum in (
+        ("SIGTERM as the workers fork", signal.SIGTERM),
+        ("SIGHUP as the workers fork", signal.SIGHUP),
+    ):
         for _ in range(2):
             result = _signalled([*count, "--jobs", "2"], signum, env=env, children=1)
-            rows.append((surface, f"count --jobs 2: {label}", _verdict(result, (130,), 2.0, 0.0,
-                         lambda r: "so far (partial" in r["out"] and "Exception ignored" not in r["err"], lost=True), result))
-    for game, seats, moves in (("connect4", ["--red", "human", "--yellow", "human"], "4\n5\n"), ("mnk", ["--x", "human", "--o", "human"], "b2\n")):
+            rows.append(
+                (
+                    surface,
+                    f"count --jobs 2: {label}",
+                    _verdict(
+                        result,
+                        (130,),
+                        2.0,
+                        0.0,
+                        lambda r: "so far (partial" in r["out"] and "Exception ignored" not in r["err"],
+                        lost=True,
+                    ),
+                    result,
+                )
+            )
+    for game, seats, moves in (
+        ("connect4", ["--red", "human", "--yellow", "human"], "4\n5\n"),
+        ("mnk", ["--x", "human", "--o", "human"], "b2\n"),
+    ):
         home = tmp / f"hup-{game}"
-        result = _signalled([*GG, "play", game, *seats], signal.SIGHUP, env={**env, "XDG_DATA_HOME": str(home)}, stdin=moves, after=4.0)
+        result = _signalled(
+            [*GG, "play", game, *seats], signal.SIGHUP, env={**env, "XDG_DATA_HOME": str(home)}, stdin=moves, after=4.0
+        )
         saved = list((home / "gridgames" / "autosave").glob(f"{game}-*.json"))
         result["out"] += f"\n{len(saved)} autosave(s)"
-        rows.append((surface, f"{game}: SIGHUP mid-game autosaves", _verdict(result, (0, 130), 2.0, 0.0, lambda r, s=saved: len(s) == 1,
-                                                                             lost=True), result))
+        rows.append(
+            (
+                surface,
+                f"{game}: SIGHUP mid-game autosaves",
+                _verdict(result, (0, 130), 2.0, 0.0, lambda r, s=saved: len(s) == 1, lost=True),
+                result,
+            )
+        )
     folder = tmp / "saves"
     folder.mkdir()
     result = _run([sys.executable, "-c", SAVES_UNDER_KILL, str(folder), "30"], env=env, timeout=300)
@@ -331,18 +482,32 @@ def lost(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
         before, after = -1, -1
     result["out"] = f"30 kill -9s during saves: {before} temporary file(s), {after - 1} after the next save"
     rows.append((surface, "30 kill -9s during saves, then one save", "" if after == 1 else "lost", result))
-    for game, seats, first in (("connect4", ["--red", "human", "--yellow", "human"], "4"), ("mnk", ["--x", "human", "--o", "human"], "b2")):
-        for label, name in (("5,000-character name", "a" * 5000), ("NUL byte", "a\0b.json"), ("~nouser", "~nouser-gg/x.json")):
+    for game, seats, first in (
+        ("connect4", ["--red", "human", "--yellow", "human"], "4"),
+        ("mnk", ["--x", "human", "--o", "human"], "b2"),
+    ):
+        for label, name in (
+            ("5,000-character name", "a" * 5000),
+            ("NUL byte", "a\0b.json"),
+            ("~nouser", "~nouser-gg/x.json"),
+        ):
             play_dir = tmp / f"play-{game}-{len(rows)}"
             play_dir.mkdir()
             stdin = f"{first}\ns {name}\ns {play_dir}/good.json\nq\n"
             result = _run([*GG, "play", game, *seats], stdin=stdin.replace("\0", "\x00"), env=env)
-            rows.append((surface, f"{game}: s with a {label}", _verdict(result, (0,), 2.0, startup,
-                         lambda r, d=play_dir: (d / "good.json").is_file(), lost=True), result))
+            rows.append(
+                (
+                    surface,
+                    f"{game}: s with a {label}",
+                    _verdict(result, (0,), 2.0, startup, lambda r, d=play_dir: (d / "good.json").is_file(), lost=True),
+                    result,
+                )
+            )
     return rows
 
 
 # --- silent waits, and issue 38's cases fixed before -------------------------------------------------------------------
+
 
 def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
     rows: list[Row] = []
@@ -350,14 +515,26 @@ def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Ro
     with socket.create_server(("127.0.0.1", 0)) as busy:
         port = busy.getsockname()[1]
         result = _run([*GG, "serve", "--port", str(port)], env=env, timeout=60)
-    rows.append((surface, "serve on a busy port", _verdict(result, (2,), 2.0, startup, lambda r: r["out"] == "" and "Errno" not in r["err"]),
-                 result))
+    rows.append(
+        (
+            surface,
+            "serve on a busy port",
+            _verdict(result, (2,), 2.0, startup, lambda r: r["out"] == "" and "Errno" not in r["err"]),
+            result,
+        )
+    )
     result = _run([*GG, "serve", "--port", "99999"], env=env, timeout=60)
     rows.append((surface, "serve --port 99999", _verdict(result, (2,), 2.0, startup), result))
     hint = "4\n4\n4\n4\n4\n3\n6\n5\n6\n3\nh\nq\n"
     result = _run([*GG, "play", "connect4", "--red", "human", "--yellow", "human", "--no-book"], stdin=hint, env=env)
-    rows.append((surface, "first hint, human vs human (warm)", _verdict(result, (0,), 10.0, startup, lambda r: "Hint: play" in r["out"]),
-                 result))
+    rows.append(
+        (
+            surface,
+            "first hint, human vs human (warm)",
+            _verdict(result, (0,), 10.0, startup, lambda r: "Hint: play" in r["out"]),
+            result,
+        )
+    )
     surface = "38 fixed before (verified)"
     huge = "9" * 5000
     for label, args in (("show 4,<5000 digits>", ["connect4", "show", f"4,{huge}"]), ("analyze 4,<5000 digits>", ["connect4", "analyze", f"4,{huge}"]),
@@ -368,10 +545,20 @@ def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Ro
         result = _run([*GG, *args], env=env)
         rows.append((surface, label, _verdict(result, (2,), 2.0, startup, lambda r: len(r["err"]) < 300), result))
     result = _run([*GG, "connect4", "show", "4453"], env={**env, "NO_COLOR": "1"})
-    rows.append((surface, "NO_COLOR=1 show 4453: X and O", _verdict(result, (0,), 2.0, startup,
-                 lambda r: "X" in r["out"] and "O" in r["out"] and "●" not in r["out"]), result))
+    rows.append(
+        (
+            surface,
+            "NO_COLOR=1 show 4453: X and O",
+            _verdict(result, (0,), 2.0, startup, lambda r: "X" in r["out"] and "O" in r["out"] and "●" not in r["out"]),
+            result,
+        )
+    )
     book = tmp / "small.book"
-    built = _run([*GG, "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "3", "--out", str(book)], env=env, timeout=300)
+    built = _run(
+        [*GG, "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "3", "--out", str(book)],
+        env=env,
+        timeout=300,
+    )
     if built["code"] == 0 and book.is_file():
         data = bytearray(book.read_bytes())
         named = {11: "width", 12: "height", 13: "connect", 14: "depth", 16: "entry count", 24: "checksum"}
@@ -381,15 +568,31 @@ def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Ro
             flipped[offset] ^= 1
             bad = tmp / f"flipped{offset}.book"
             bad.write_bytes(bytes(flipped))
-            result = _run([*GG, "connect4", "analyze", "", "--book", str(bad), "--width", "5", "--height", "4"], env=env)
+            result = _run(
+                [*GG, "connect4", "analyze", "", "--book", str(bad), "--width", "5", "--height", "4"], env=env
+            )
             if offset in named:
-                rows.append((surface, f"5x4 book, a bit of its {named[offset]} flipped", _verdict(result, (2,), 2.0, startup), result))
+                rows.append(
+                    (
+                        surface,
+                        f"5x4 book, a bit of its {named[offset]} flipped",
+                        _verdict(result, (2,), 2.0, startup),
+                        result,
+                    )
+                )
             else:
                 others.append(result)
         failed = [r for r in others if _verdict(r, (2,), 2.0, startup)]
-        summary = {"code": 2 if not failed else failed[0]["code"], "out": f"{len(others) - len(failed)} of {len(others)} refused",
-                   "err": "" if not failed else failed[0]["err"], "seconds": max(r["seconds"] for r in others), "mb": 0.0}
-        rows.append((surface, f"5x4 book, each of {len(others)} other header bytes", "wrong" if failed else "", summary))
+        summary = {
+            "code": 2 if not failed else failed[0]["code"],
+            "out": f"{len(others) - len(failed)} of {len(others)} refused",
+            "err": "" if not failed else failed[0]["err"],
+            "seconds": max(r["seconds"] for r in others),
+            "mb": 0.0,
+        }
+        rows.append(
+            (surface, f"5x4 book, each of {len(others)} other header bytes", "wrong" if failed else "", summary)
+        )
     return rows
 
 
@@ -415,7 +618,13 @@ WRONG = attrs.evolve(_C4, name="p38wrong", create=_wrong, app=None, web=None)
 MEMORY = attrs.evolve(_C4, name="p38memory", create=_memory, app=None, web=None)
 PRINTS = attrs.evolve(_C4, name="p38prints", create=_prints, app=None, web=None)
 """
-PLUGIN_NAMES = {"p38raise": "RAISES", "p38exit": "EXITS", "p38wrong": "WRONG", "p38memory": "MEMORY", "p38prints": "PRINTS"}
+PLUGIN_NAMES = {
+    "p38raise": "RAISES",
+    "p38exit": "EXITS",
+    "p38wrong": "WRONG",
+    "p38memory": "MEMORY",
+    "p38prints": "PRINTS",
+}
 
 
 def _probe_rows(surface: str, script: Path, env: dict[str, str], timeout: float) -> list[Row]:
@@ -425,9 +634,21 @@ def _probe_rows(surface: str, script: Path, env: dict[str, str], timeout: float)
         cases = json.loads(result["out"].strip().splitlines()[-1])
     except (ValueError, IndexError):
         return [(surface, "the probe itself", "traceback" if "Traceback" in result["err"] else "wrong", result)]
-    return [(surface, case["label"], "" if case["ok"] else "wrong",
-             {"code": 0, "out": case["detail"], "err": "", "seconds": result["seconds"] / len(cases), "mb": result["mb"]})
-            for case in cases]
+    return [
+        (
+            surface,
+            case["label"],
+            "" if case["ok"] else "wrong",
+            {
+                "code": 0,
+                "out": case["detail"],
+                "err": "",
+                "seconds": result["seconds"] / len(cases),
+                "mb": result["mb"],
+            },
+        )
+        for case in cases
+    ]
 
 
 def widened(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
@@ -446,7 +667,9 @@ def widened(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
     info = folder / "p38-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: p38\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[gridgames.games]\n" + "".join(f"{n} = pl38:{v}\n" for n, v in PLUGIN_NAMES.items()))
+    (info / "entry_points.txt").write_text(
+        "[gridgames.games]\n" + "".join(f"{n} = pl38:{v}\n" for n, v in PLUGIN_NAMES.items())
+    )
     plugin_env = {**env, "PYTHONPATH": os.pathsep.join([str(folder), env.get("PYTHONPATH", "")])}
     for name in PLUGIN_NAMES:
         for command in (["play", name], [name, "show", "4"], [name, "play"], ["info", name], ["solve", name]):
@@ -455,8 +678,14 @@ def widened(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
             rows.append(("38 plugins' make()", f"{' '.join(command)}", _verdict(result, codes, 5.0, startup), result))
     plain = _run([*GG, "list"], env=env)["seconds"]  # list probes each plugin in a child: judged against a plain list
     result = _run([*GG, "list"], env=plugin_env)
-    rows.append(("38 plugins' make()", "list with the five", _verdict(result, (0,), 5.0 * 2.0, plain, lambda r: "connect4" in r["out"]),
-                 result))
+    rows.append(
+        (
+            "38 plugins' make()",
+            "list with the five",
+            _verdict(result, (0,), 5.0 * 2.0, plain, lambda r: "connect4" in r["out"]),
+            result,
+        )
+    )
     return rows
 
 
@@ -464,19 +693,29 @@ def issue38_runs(tmp: Path, home: str, startup: float, only: str | None = None) 
     """Every case of issue 38 (and ours), as records."""
     env = {**os.environ, "XDG_DATA_HOME": home}
     rows: list[Row] = []
-    for name, run in (("unbounded", lambda: unbounded(env, startup)), ("scheduler", lambda: scheduler(env, startup, tmp)),
-                      ("lost", lambda: lost(env, startup, tmp)), ("waits", lambda: waits_and_earlier(env, startup, tmp)),
-                      ("widened", lambda: widened(env, startup, tmp))):
+    for name, run in (
+        ("unbounded", lambda: unbounded(env, startup)),
+        ("scheduler", lambda: scheduler(env, startup, tmp)),
+        ("lost", lambda: lost(env, startup, tmp)),
+        ("waits", lambda: waits_and_earlier(env, startup, tmp)),
+        ("widened", lambda: widened(env, startup, tmp)),
+    ):
         if only is None or only in name:
             rows += run()
     return rows
 
 
-def print_table(rows: list[Row], summary: dict[str, dict[str, Any]] | None = None, title: str = "issue 38 surface") -> None:
+def print_table(
+    rows: list[Row], summary: dict[str, dict[str, Any]] | None = None, title: str = "issue 38 surface"
+) -> None:
     """Each run's line, then per surface tried / traceback / unbounded / wrong / lost and the totals."""
     table: dict[str, dict[str, int]] = {}
     for surface, label, verdict, result in rows:
-        first = (result["err"].strip().splitlines() or [""])[-1] if result["err"].strip() else (result["out"].strip().splitlines() or [""])[-1]
+        first = (
+            (result["err"].strip().splitlines() or [""])[-1]
+            if result["err"].strip()
+            else (result["out"].strip().splitlines() or [""])[-1]
+        )
         print(f"{'FAIL ' + verdict if verdict else 'ok':<14} {surface:<26} {label[:50]:<50} exit {result['code']:>4} "
               f"{result['seconds']:6.2f} s  {first[:90]}")  # fmt: skip
         counts = table.setdefault(surface, dict.fromkeys(("tried", *KINDS), 0))
@@ -492,19 +731,27 @@ def print_table(rows: list[Row], summary: dict[str, dict[str, Any]] | None = Non
     print(f"\n{title:<30} {'tried':>5} {'traceback':>9} {'unbounded':>9} {'wrong':>5} {'lost':>4}")
     totals = dict.fromkeys(("tried", *KINDS), 0)
     for surface, counts in table.items():
-        print(f"{surface:<30} {counts['tried']:>5} {counts['traceback']:>9} {counts['unbounded']:>9} {counts['wrong']:>5} {counts['lost']:>4}")
+        print(
+            f"{surface:<30} {counts['tried']:>5} {counts['traceback']:>9} {counts['unbounded']:>9} {counts['wrong']:>5} {counts['lost']:>4}"
+        )
         for key in totals:
             totals[key] += counts[key]
-    print(f"{'total':<30} {totals['tried']:>5} {totals['traceback']:>9} {totals['unbounded']:>9} {totals['wrong']:>5} {totals['lost']:>4}\n")
+    print(
+        f"{'total':<30} {totals['tried']:>5} {totals['traceback']:>9} {totals['unbounded']:>9} {totals['wrong']:>5} {totals['lost']:>4}\n"
+    )
 
 
 if __name__ == "__main__":
     part = sys.argv[1] if len(sys.argv) > 1 else None
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         started = time.perf_counter()
         startup = min(_run([*GG, "--help"])["seconds"] for _ in range(3))
         print(f"start-up (gridgames --help, best of 3): {startup:.2f} s")
         print_table(issue38_runs(tmp, str(tmp / "home"), startup, part))
-        print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {time.perf_counter() - started:.0f} s in all")
+        print(
+            f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {time.perf_counter() - started:.0f} s in all"
+        )

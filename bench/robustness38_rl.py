@@ -1,6 +1,11 @@
 """Issue 38: the learning environments' hostile actions and seeds (bench/robustness38.py runs this)."""
 
-import json, subprocess, sys
+# ruff: noqa: E501 -- the case tables keep one case a line
+
+import json
+import subprocess
+import sys
+import gymnasium
 import numpy as np
 from gridgames.rl import ActionError, aec_env, gym_env
 
@@ -53,7 +58,6 @@ env = aec()
 env.step(np.int64(3))
 env.step(np.array(4))
 row("aec: numpy integers are actions", env.agent_selection == "player_0")
-import gymnasium
 
 env = gym()
 over = False

@@ -1,6 +1,7 @@
 """Issue 38: the web server's hostile requests, through Starlette's test client (bench/robustness38.py runs this)."""
 
-import json, time
+import json
+import time
 from starlette.testclient import TestClient
 from gridgames.web.app import ServerConfig, create_app
 

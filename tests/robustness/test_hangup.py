@@ -23,7 +23,7 @@ def _wait_for_children(pid: int, n: int, seconds: float = 60) -> None:
             children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         except OSError:
             children = []
-        if len(children) >= n:  # noqa: SIM102
+        if len(children) >= n:
             return
         time.sleep(0.05)
 
