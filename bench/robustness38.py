@@ -7,6 +7,8 @@ surface tried / traceback / unbounded / wrong / lost and the totals (the same re
 Run through ``python bench/robustness.py --only 38`` (or ``python bench/robustness38.py`` alone).
 """
 
+# ruff: noqa: E501 -- the case tables keep one case a line
+
 from __future__ import annotations
 
 import json
@@ -54,12 +56,25 @@ def _run(args: list[str], stdin: str = "", env: dict[str, str] | None = None, ti
             time.sleep(0.01)
         out.seek(0)
         err.seek(0)
-        return {"code": os.waitstatus_to_exitcode(status), "out": out.read(), "err": err.read(),
-                "seconds": time.perf_counter() - started, "mb": usage.ru_maxrss / 1024}
+        return {
+            "code": os.waitstatus_to_exitcode(status),
+            "out": out.read(),
+            "err": err.read(),
+            "seconds": time.perf_counter() - started,
+            "mb": usage.ru_maxrss / 1024,
+        }
 
 
-def _signalled(args: list[str], signum: int, *, env: dict[str, str], stdin: str = "", wait_cpu: float = 0.0,
-               after: float = 0.0, children: int = 0) -> dict[str, Any]:
+def _signalled(
+    args: list[str],
+    signum: int,
+    *,
+    env: dict[str, str],
+    stdin: str = "",
+    wait_cpu: float = 0.0,
+    after: float = 0.0,
+    children: int = 0,
+) -> dict[str, Any]:
     """Run a command, send ``signum`` once it has used ``wait_cpu`` s of CPU and has ``children`` child processes,
     ``after`` s more; time its end."""
     child = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -328,26 +343,11 @@ def scheduler(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
         _server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") as http,
         _server(b"") as mute,
     ):
-        for label, args in (
-            ("solve: accepts, says nothing", [*count, silent]),
-            ("analyze: accepts, says nothing", ["connect4", "analyze", "4453", "--scheduler", silent]),
-            ("book build: accepts, says nothing", [*book, silent]),
-            ("solve: answers random bytes", [*count, garbage]),
-            ("solve: a length prefix of 2^62", [*count, huge]),
-            ("solve: an HTTP server", [*count, http]),
-            (
-                "analyze: answers random bytes",
-                [
-                    "connect4",
-                    "analyze",
-                    "4453",
-                    # fmt: skip
-                    "--scheduler",
-                    garbage,
-                ],
-            ),
-            ("solve: accepts, no greeting (mute)", [*count, mute]),
-        ):
+        for label, args in (("solve: accepts, says nothing", [*count, silent]), ("analyze: accepts, says nothing",
+                            ["connect4", "analyze", "4453", "--scheduler", silent]), ("book build: accepts, says nothing", [*book, silent]),
+                            ("solve: answers random bytes", [*count, garbage]), ("solve: a length prefix of 2^62", [*count, huge]),
+                            ("solve: an HTTP server", [*count, http]), ("analyze: answers random bytes", ["connect4", "analyze", "4453",
+                             "--scheduler", garbage]), ("solve: accepts, no greeting (mute)", [*count, mute])):  # fmt: skip
             result = _run([*GG, *args], env=env, timeout=120)
             rows.append((surface, label, _verdict(result, (2,), 7.0, startup), result))
     for address in (

@@ -1,13 +1,21 @@
 """Issue 38: the learning environments' hostile actions and seeds (bench/robustness38.py runs this)."""
 
+# ruff: noqa: E501 -- the case tables keep one case a line
+
 import json
 import subprocess
 import sys
+import gymnasium
 import numpy as np
 from gridgames.rl import ActionError, aec_env, gym_env
+
 rows = []
+
+
 def row(label, ok, detail=""):
     rows.append({"label": label, "ok": bool(ok), "detail": str(detail)[:150]})
+
+
 def refused(make, action):
     env = make()
     try:
@@ -17,10 +25,20 @@ def refused(make, action):
     except Exception as error:
         return False, f"{type(error).__name__}: {error}"
     return False, "accepted"
+
+
 def gym():
-    env = gym_env("connect4", opponent="random"); env.reset(seed=0); return env
+    env = gym_env("connect4", opponent="random")
+    env.reset(seed=0)
+    return env
+
+
 def aec():
-    env = aec_env("connect4"); env.reset(seed=0); return env
+    env = aec_env("connect4")
+    env.reset(seed=0)
+    return env
+
+
 for label, action in (
     ("3.5", 3.5),
     ("3.0", 3.0),
@@ -40,7 +58,6 @@ env = aec()
 env.step(np.int64(3))
 env.step(np.array(4))
 row("aec: numpy integers are actions", env.agent_selection == "player_0")
-import gymnasium
 
 env = gym()
 over = False

@@ -4,9 +4,14 @@ import json
 import time
 from starlette.testclient import TestClient
 from gridgames.web.app import ServerConfig, create_app
+
 rows = []
+
+
 def row(label, ok, detail):
     rows.append({"label": label, "ok": bool(ok), "detail": str(detail)[:150]})
+
+
 app = create_app(ServerConfig(workers=1, job_seconds=20))
 with TestClient(app, base_url="http://127.0.0.1:8000") as c:
     h = {"X-Session": c.post("/api/session", json={}).json()["session"]}

@@ -654,7 +654,8 @@ class Solver:
         stopped = False
         helpers = self._helpers
         answer = None
-        slice_nodes = _SLICE >> 4  # grows to _SLICE on a fast board (a slow one, e.g. 10x10, keeps slices short)
+        # grows to _SLICE on a fast board (a slow one, e.g. 10x10, keeps slices short); never 0 positions
+        slice_nodes = max(1, _SLICE >> 4)
         try:
             while True:
                 step = budget - (0 if fresh else int(st[L.S_NODES]))
@@ -672,7 +673,7 @@ class Solver:
                     break
                 took = time.perf_counter() - sliced  # slices of about _SLICE_SECONDS, whatever the board's rate
                 if took > 2 * _SLICE_SECONDS:
-                    slice_nodes = max(_SLICE >> 6, slice_nodes // 2)
+                    slice_nodes = max(1, _SLICE >> 6, slice_nodes // 2)
                 elif took < _SLICE_SECONDS / 2:
                     slice_nodes = min(_SLICE, slice_nodes * 2)
                 if helpers is not None:

@@ -11,7 +11,7 @@ import pytest
 
 from gridgames.errors import OptionError, PluginError
 
-PLUGIN = '''\
+PLUGIN = """\
 import sys, attrs
 from gridgames_connect4 import SPEC as _C4
 def _raise(**o): raise RuntimeError("boom in make")
@@ -22,7 +22,7 @@ RAISES = attrs.evolve(_C4, name="p38raise", create=_raise, app=None, web=None)
 EXITS = attrs.evolve(_C4, name="p38exit", create=_exit, app=None, web=None)
 WRONG = attrs.evolve(_C4, name="p38wrong", create=_wrong, app=None, web=None)
 MEMORY = attrs.evolve(_C4, name="p38memory", create=_memory, app=None, web=None)
-'''
+"""
 NAMES = {"p38raise": "RAISES", "p38exit": "EXITS", "p38wrong": "WRONG", "p38memory": "MEMORY"}
 
 
