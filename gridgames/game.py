@@ -30,13 +30,13 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
-import numpy as np
 
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError, PluginError
 from gridgames.grid import Cell, Grid
 from gridgames.parsing import clip
 
-if TYPE_CHECKING:  # typer is only needed by game modules that bring their own commands
+if TYPE_CHECKING:  # numpy: imported where an array is made; typer: only by game modules with their own commands
+    import numpy as np
     import typer
 
     from gridgames.placement_moves import PieceMoves
@@ -305,6 +305,8 @@ class State(ABC):
     # --- optional: what learning environments read (gridgames.rl) ----------
     def legal_mask(self) -> np.ndarray:
         """An int8 array of ``num_actions`` entries: 1 where the action is legal now, else 0."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         mask = np.zeros(self.game.info.num_actions, dtype=np.int8)
         mask[list(self.legal_moves())] = 1
         return mask
@@ -316,6 +318,8 @@ class State(ABC):
 
     def planes(self) -> np.ndarray | None:
         """The position as 0/1 int8 planes, shape (height, width, players + extra): player p's pieces in plane p, then the game's own planes; None without a `board`."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         grid = self.board()
         if grid is None:
             return None
