@@ -488,6 +488,10 @@ class GameSpec:
     web: Callable[[], Any] | None = None
     """A factory for the game's optional hooks in ``gridgames serve`` (exact move scores, review, own save files,
     presets...; see `gridgames.web.hooks`); None: the generic pages only."""
+    quick: Callable[[list[str]], int | None] | None = None
+    """Answers ``gridgames NAME ARGS...`` before the command-line library is imported, given ARGS: the exit code, or
+    None to decline (then the game's own commands, `app`, run as usual). For the commands people run most, where a
+    process costs more than the work (docs/startup.md); it must print exactly what the full command would."""
 
     def make(self, **options: Any) -> Game | Puzzle:
         """A game (or puzzle) built with the given options; unknown options are an error."""

@@ -98,6 +98,12 @@ def _make_app() -> Any:
     return make_app()
 
 
+def _quick(args: list[str]) -> int | None:
+    from gridgames_connect4.quick import answer  # analyze from the book, before typer is imported
+
+    return answer(args)
+
+
 def _web() -> Any:
     from gridgames_connect4.web import Connect4Web  # only for gridgames serve
 
@@ -121,6 +127,7 @@ SPEC = GameSpec(
     doc=__doc__ or "",
     app=_make_app,
     web=_web,
+    quick=_quick,
 )
 
 __all__ = ["SPEC", "Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"]

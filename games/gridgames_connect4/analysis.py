@@ -154,6 +154,19 @@ def _solver_class() -> Any:
     return Solver
 
 
+def book_analysis(state: Connect4State, book: Any, weak: bool = False) -> Analysis | None:
+    """The analysis of a position the opening book covers (every column from the book or a quick check), else None."""
+    from gridgames_connect4.oracle import book_columns, check_book
+
+    game = state.game
+    check_book(book, game.width, game.height, game.connect)
+    known = book_columns(book, state.history, weak)
+    if known is None:
+        return None
+    top = max(s for s in known if s is not None)
+    return Analysis(state, top, tuple(known), tuple(c + 1 for c, s in enumerate(known) if s == top), weak)
+
+
 def analyze_position(
     state: Connect4State,
     *,
@@ -186,13 +199,9 @@ def analyze_position(
         check_seconds(think, what="think", error=SolverError)
     game = state.game
     if book is not None:  # the opening book answers the positions it covers, at once
-        from gridgames_connect4.oracle import book_columns, check_book
-
-        check_book(book, game.width, game.height, game.connect)
-        known = book_columns(book, state.history, weak)
-        if known is not None:
-            top = max(s for s in known if s is not None)
-            return Analysis(state, top, tuple(known), tuple(c + 1 for c, s in enumerate(known) if s == top), weak)
+        answered = book_analysis(state, book, weak)
+        if answered is not None:
+            return answered
     solver_cls = _solver_class()  # numba: only when the book does not answer
     deadline = None if think is None else time.time() + think
     scores: list[int | None] = [None] * game.width

@@ -1,0 +1,47 @@
+"""``gridgames connect4 analyze`` answered from the book before typer is imported (`GameSpec.quick`): the same
+output as the full command, declined for everything else, and a fresh process that imports neither typer nor numpy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from gridgames.cli import app
+from gridgames.launch import quick_answer
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("args", [
+    ["4", "--json"], ["4"], ["--json"], [], ["4453", "--weak"], ["4453", "--weak", "--json"], ["12121", "--json"],
+    ["444444", "--json"], ["4", "--json", "--width", "7", "--height", "6", "--connect", "4"],
+])
+def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code = quick_answer(["connect4", "analyze", *args])
+    quick = capsys.readouterr().out
+    full = runner.invoke(app, ["connect4", "analyze", *args])
+    assert code == 0 and full.exit_code == 0, full.output
+    assert quick == full.output
+
+
+@pytest.mark.parametrize("args", [
+    ["analyze", "4", "--help"], ["analyze", "4", "--no-book"], ["analyze", "4", "--think", "1"], ["analyze", "x"],
+    ["analyze", "4444444"], ["analyze", "4", "--width", "11"], ["analyze", "4", "--width", "8"],
+    ["analyze", "1212121", "--json"], ["analyze", "4", "5"], ["show", "4"], ["analyze", "1" * 12, "--json"],
+])
+def test_anything_else_is_declined_to_the_full_command(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert quick_answer(["connect4", *args]) is None  # bad input, other options, a position the book does not cover
+    assert capsys.readouterr().out == ""
+
+
+def test_a_book_answer_in_a_fresh_process_imports_neither_typer_nor_numpy() -> None:
+    code = ("import sys; from gridgames.launch import main; sys.argv = ['gridgames', 'connect4', 'analyze', '4', '--json']\n"
+            "try:\n    main()\nexcept SystemExit as end:\n"
+            "    print(end.code, sorted(m for m in ('typer', 'numpy', 'rich', 'importlib.metadata') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.splitlines()
+    assert json.loads(out[0])["columns"] == [-4, -2, -2, -1, -2, -2, -4]
+    assert out[1] == "0 []"
