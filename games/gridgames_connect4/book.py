@@ -51,7 +51,6 @@ import attrs
 
 from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
 from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
-from gridgames.files import read_user_bytes
 
 if TYPE_CHECKING:  # numpy is imported where arrays are made: a lookup in the shipped book needs none (docs/startup.md)
     import numpy as np
@@ -96,6 +95,8 @@ class BookError(GridGamesError, ValueError):
 
 def read_book_file(path: str | os.PathLike[str], limit: int = MAX_BOOK_BYTES) -> bytes:
     """The bytes of a book file of at most ``limit`` bytes, through the project's bounded reader; `BookError` otherwise."""
+    from gridgames.files import read_user_bytes  # (tempfile and shutil: not for a lookup in the shipped book)
+
     return read_user_bytes(path, what="book file", max_bytes=limit, error=BookError)
 
 
