@@ -63,6 +63,12 @@ class Termination(str, Enum):
     RULE = "rule"  # any other rule of the game
 
 
+def _optional_tuple(value: Any) -> tuple[Any, ...] | None:
+    """None, or the value as a tuple (attrs.converters.optional(tuple) asks inspect for the builtin's signature, which
+    compiles tokenize's patterns: 13 ms of every process that imports gridgames, docs/startup.md)."""
+    return None if value is None else tuple(value)
+
+
 @attrs.frozen
 class Outcome:
     """How a game ended: the winner (a player index) or None for a draw, why, the deciding cells, the kind of end and, optionally, each player's score.
@@ -89,7 +95,7 @@ class Outcome:
     reason: str
     cells: tuple[Cell, ...] = ()
     termination: Termination = attrs.field(default=Termination.RULE, converter=Termination)
-    scores: tuple[float, ...] | None = attrs.field(default=None, converter=attrs.converters.optional(tuple), kw_only=True)
+    scores: tuple[float, ...] | None = attrs.field(default=None, converter=_optional_tuple, kw_only=True)
     """Each player's score in player order (e.g. disc counts), or None when the game keeps no score."""
 
     @property

@@ -48,6 +48,10 @@ def _options(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
+def _seats(value: Any) -> tuple[str, ...]:
+    return tuple(value)  # a function, not the builtin: attrs reads a builtin's signature with inspect (slow start-up)
+
+
 @attrs.frozen
 class SavedPlay:
     """A saved game: its name and options, the moves so far, and (from version 2) who sat where, think time, seed."""
@@ -55,7 +59,7 @@ class SavedPlay:
     game: str
     options: dict[str, Any] = attrs.field(converter=_options, factory=dict)
     moves: str = ""
-    seats: tuple[str, ...] = attrs.field(converter=tuple, default=())
+    seats: tuple[str, ...] = attrs.field(converter=_seats, default=())
     think: float | None = None
     seed: int | None = None
     nodes: int | None = None
