@@ -44,7 +44,6 @@ import os
 import struct
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -52,7 +51,9 @@ import attrs
 from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
 from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
 
-if TYPE_CHECKING:  # numpy is imported where arrays are made: a lookup in the shipped book needs none (docs/startup.md)
+if TYPE_CHECKING:  # numpy (and pathlib) are imported where used: a lookup in the shipped book needs neither (docs/startup.md)
+    from pathlib import Path
+
     import numpy as np
 
 __all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "FULL", "UNKNOWN", "Book", "BookError", "BookKeys", "default_book",
@@ -513,6 +514,8 @@ class Book:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the book atomically (temporary file, fsync, rename) and return the path."""
+        from pathlib import Path
+
         return write_atomically(Path(path), self.to_bytes())
 
     @classmethod
@@ -771,6 +774,7 @@ def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
 def write_atomically(path: Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder, fsync'ed, then renamed over it."""
     import tempfile
+    from pathlib import Path
 
     folder = path.parent if str(path.parent) else Path(".")
     try:
@@ -805,7 +809,7 @@ def _package_data() -> Any:
     """The folder of the package's data files (books): the directory beside this module, else importlib.resources' view."""
     here = os.path.join(os.path.dirname(__file__), "data")
     if os.path.isdir(here):
-        return Path(here)
+        return here
     from importlib import resources  # a package imported from a zip file, say
 
     return resources.files("gridgames_connect4").joinpath("data")
@@ -818,11 +822,13 @@ def default_book(width: int = 7, height: int = 6, connect: int = 4) -> Book | No
     Opened in place (`Book.open`): a lookup reads only the pages it needs, and the whole file is read and
     checked when the whole book is first used (the solver's search, the book tools).
     """
-    resource = _package_data().joinpath(book_name(width, height, connect))
+    folder = _package_data()
+    if isinstance(folder, str | os.PathLike):  # a folder on disk (the usual case)
+        path = os.path.join(folder, book_name(width, height, connect))
+        return Book.open(path, width=width, height=height, connect=connect) if os.path.isfile(path) else None
+    resource = folder.joinpath(book_name(width, height, connect))
     if not resource.is_file():
         return None
-    if isinstance(resource, Path):
-        return Book.open(resource, width=width, height=height, connect=connect)
     from importlib import resources
 
     with resources.as_file(resource) as path:
