@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import mmap
 import operator
 import os
 import struct
@@ -445,7 +444,7 @@ class Book:
     def _read_all(self) -> None:
         """Check a book opened in place as `from_bytes` checks a file (checksum, order, scores) and keep its arrays."""
         assert self._entries is not None
-        whole = Book.from_bytes(self._entries.data, source=repr(self.path) if self.path else "the book")
+        whole = Book.from_bytes(self._entries.whole(), source=repr(self.path) if self.path else "the book")
         object.__setattr__(self, "_keys", whole._keys)
         object.__setattr__(self, "_scores", whole._scores)
 
@@ -552,23 +551,27 @@ class Book:
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, width: int | None = None, height: int | None = None,
              connect: int | None = None) -> Book:
-        """A book file read in place (mmap): the header is checked now, the entries at the first use of the whole book.
+        """A book file read in place: the header is checked now, the entries at the first use of the whole book.
 
-        Lookups of single positions (`score`, `column_scores`) before that read only the pages they touch, so a
-        book's answer costs microseconds and no copy of the file; `keys` and `scores` (the solver, the book tools)
+        Lookups of single positions (`score`, `column_scores`) before that read only the bytes they need (a few
+        per probe), so a book's answer costs microseconds and neither a copy of the file nor memory; `keys` and `scores` (the solver, the book tools)
         read and check every byte as `load` does. For the book shipped in the package (`default_book`), whose
         bytes the tests check; `load` checks a file every time before any use.
         """
         name = repr(str(path))
         try:
-            with open(path, "rb") as handle:
-                data: Any = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError) as error:  # ValueError: an empty file cannot be mapped
-            data = read_book_file(path) if isinstance(error, ValueError) else None
-            if data is None:
-                raise BookError(f"cannot read the book file {name}: {getattr(error, 'strerror', None) or error}") from None
-        version, key_bytes, w, h, c, depth, count, checksum = _header(data, name, legacy=False)
-        book = cls(w, h, c, depth, None, None, checksum, str(path), version, entries=_Entries(data, HEADER_SIZE, count, key_bytes))
+            handle = open(path, "rb")  # noqa: SIM115 - kept open for the book's lookups (closed with the book)
+        except OSError as error:
+            raise BookError(f"cannot read the book file {name}: {error.strerror or error}") from None
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            head = handle.read(HEADER_SIZE)
+        except OSError as error:
+            handle.close()
+            raise BookError(f"cannot read the book file {name}: {error.strerror or error}") from None
+        version, key_bytes, w, h, c, depth, count, checksum = _header(_Sized(head, size), name, legacy=False)
+        entries = _Entries(None, HEADER_SIZE, count, key_bytes, file=handle)
+        book = cls(w, h, c, depth, None, None, checksum, str(path), version, entries=entries)
         _check_expected(book, name, width, height, connect)
         return book
 
@@ -619,7 +622,7 @@ def _header(data: Any, source: str, legacy: bool) -> tuple[int, int, int, int, i
     checked against the others and the file's length (`BookError` naming ``source``); the entries are not read."""
     if len(data) < HEADER_SIZE:
         raise BookError(f"{source} is truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte header")
-    magic, version, key_bytes, width, height, connect, depth, count, checksum = HEADER.unpack_from(data)
+    magic, version, key_bytes, width, height, connect, depth, count, checksum = HEADER.unpack_from(data[:HEADER_SIZE])
     if magic != BOOK_MAGIC:
         raise BookError(f"{source} is not a gridgames Connect Four book (it does not start with {BOOK_MAGIC!r})")
     if version > FORMAT_VERSION:
@@ -644,6 +647,19 @@ def _header(data: Any, source: str, legacy: bool) -> tuple[int, int, int, int, i
     return version, key_bytes, width, height, connect, depth, count, checksum
 
 
+class _Sized:
+    """A file's first bytes standing for the whole file in `_header` (which reads the header and the length only)."""
+
+    def __init__(self, head: bytes, size: int) -> None:
+        self.head, self.size = head, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.head[index]
+
+
 def _check_expected(book: Book, name: str, width: int | None, height: int | None, connect: int | None) -> None:
     """Refuse a book for another board than the one given (`BookError`)."""
     expected = (width or book.width, height or book.height, connect or book.connect)
@@ -654,45 +670,62 @@ def _check_expected(book: Book, name: str, width: int | None, height: int | None
 
 class _Entries:
     """A book's entries as its file stores them (``count`` keys of ``key_bytes`` little-endian bytes from ``offset``,
-    then one signed byte per score), looked up where they lie: a file mapping or bytes.
+    then one signed byte per score), looked up where they lie: in ``data`` (the file's bytes), or in an open
+    ``file`` read a few bytes at a time with ``os.pread`` (a book opened in place: no copy of the file, nothing
+    mapped into the process's memory).
 
-    `score_of_key` bisects the keys in place, reading a few bytes per probe; after `INDEX_AFTER` lookups it keeps
-    every `STRIDE`-th key in a list, bisected in C, and finds the key among the `STRIDE` keys after it with one
-    ``find`` (no Python step per probe).
+    `score_of_key` bisects the keys, reading one key per probe; after `INDEX_AFTER` lookups (a long-lived
+    process) it holds the bytes in memory and a list of every `STRIDE`-th key, bisected in C, and finds the key
+    among the `STRIDE` keys after it with one ``bytes.find`` (no Python step per probe).
     """
 
     STRIDE = 64
     INDEX_AFTER = 256
 
-    def __init__(self, data: Any, offset: int, count: int, key_bytes: int) -> None:
-        self.data, self.offset, self.count, self.key_bytes = data, offset, count, key_bytes
+    def __init__(self, data: Any, offset: int, count: int, key_bytes: int, file: Any = None) -> None:
+        self.data, self.file = data, file
+        self.offset, self.count, self.key_bytes = offset, count, key_bytes
         self.scores_at = offset + count * key_bytes
         self.index: list[int] | None = None
         self.lookups = 0
 
-    def _key(self, i: int) -> int:
-        start = self.offset + i * self.key_bytes
-        return int.from_bytes(self.data[start : start + self.key_bytes], "little")
+    def read(self, start: int, size: int) -> bytes:
+        """``size`` bytes of the file from ``start``."""
+        if self.data is not None:
+            return bytes(self.data[start : start + size])
+        if hasattr(os, "pread"):
+            return os.pread(self.file.fileno(), size, start)
+        self.file.seek(start)  # (no pread: Windows)
+        return bytes(self.file.read(size))
+
+    def _bisect(self, key: int) -> int:
+        k, lo, hi = self.key_bytes, 0, self.count
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            found = int.from_bytes(self.read(self.offset + mid * k, k), "little")
+            if found < key:
+                lo = mid + 1
+            elif found > key:
+                hi = mid
+            else:
+                return mid
+        return -1
+
+    def _make_index(self) -> list[int]:
+        if self.data is None:
+            self.data = self.read(0, self.scores_at + self.count)
+        k, data, at = self.key_bytes, self.data, self.offset
+        step = self.STRIDE * k
+        return [int.from_bytes(data[i : i + k], "little") for i in range(at, at + self.count * k, step)]
 
     def _position(self, key: int) -> int:
         """The entry index of ``key``, -1 when absent."""
         index = self.index
         if index is None:
             self.lookups += 1
-            if self.lookups > self.INDEX_AFTER:
-                self.index = index = [self._key(i) for i in range(0, self.count, self.STRIDE)]
-            else:
-                lo, hi = 0, self.count
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    found = self._key(mid)
-                    if found < key:
-                        lo = mid + 1
-                    elif found > key:
-                        hi = mid
-                    else:
-                        return mid
-                return -1
+            if self.lookups <= self.INDEX_AFTER:
+                return self._bisect(key)
+            self.index = index = self._make_index()
         block = bisect.bisect_right(index, key) - 1
         if block < 0 or key >> (8 * self.key_bytes):
             return -1
@@ -712,8 +745,14 @@ class _Entries:
         i = self._position(key)
         if i < 0:
             return None
-        score = self.data[self.scores_at + i]
+        score = self.data[self.scores_at + i] if self.data is not None else self.read(self.scores_at + i, 1)[0]
         return score - 256 if score > 127 else score
+
+    def whole(self) -> Any:
+        """The file's bytes (read once from the file, for `Book.from_bytes`)."""
+        if self.data is None:
+            self.data = self.read(0, self.scores_at + self.count)
+        return self.data
 
 
 def _check_board(width: int, height: int, connect: int, depth: int, source: str) -> None:

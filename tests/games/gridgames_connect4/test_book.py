@@ -762,7 +762,7 @@ def test_the_shipped_book_is_read_in_place_and_checked_when_used_whole(tmp_path:
     loaded = Book.load(path)
     opened = Book.open(path, width=5, height=4)
     assert opened._keys is None and len(opened) == len(loaded) and opened.score([]) == loaded.score([])
-    assert opened._keys is None  # single lookups read no array
+    assert opened._keys is None and opened._entries.data is None  # single lookups read neither arrays nor the file
     assert opened.column_scores([2]) == loaded.column_scores([2])
     assert np.array_equal(opened.keys, loaded.keys) and np.array_equal(opened.scores, loaded.scores)
     again = pickle.loads(pickle.dumps(opened))  # a worker process gets the arrays, not the file mapping
