@@ -289,6 +289,23 @@ class BookKeys:
                 out.append(UNKNOWN if child is None else -child)
         return out
 
+    def parent_bound_of(self, p: int, mask: int, lookup: Callable[[int], int | None]) -> int | None:
+        """`parent_bounds` of one position given as Python ints (``lookup``: one canonical key to its score or None).
+
+        The least score the position reaches by its parents' scores, None when ``lookup`` knows none of them.
+        """
+        last, best = p ^ mask, None
+        for c in range(self.width):
+            column = mask & self.column_mask(c)
+            if not column:
+                continue
+            top = 1 << (column.bit_length() - 1)  # the column's top disc
+            if last & top:
+                parent = lookup(self.canonical((last ^ top) + (mask ^ top)))
+                if parent is not None and (best is None or -parent > best):
+                    best = -parent
+        return best
+
     def parent_bounds(self, keys: np.ndarray, lookup: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
         """Each position's least score by its parents' (``lookup``: canonical keys to scores), an int64 array.
 

@@ -778,3 +778,17 @@ def test_the_shipped_book_is_read_in_place_and_checked_when_used_whole(tmp_path:
     path.write_bytes(bytes(data[:100]))
     with pytest.raises(BookError, match="truncated"):
         Book.open(path)
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (4, 5)])
+def test_one_positions_parent_bound_is_the_array_rules(books: dict[tuple[int, int], Path], width: int, height: int) -> None:
+    book = Book.load(books[width, height])
+    geometry = book.geometry
+    for moves in _random_positions(width, height, range(1, book.depth + 3), 300, seed=3 * width):
+        p, mask, _ = geometry.replay(moves)
+        key = geometry.canonical(p + mask)
+        array_rule = int(geometry.parent_bounds(np.array([key], dtype=np.uint64),
+                                                lambda wanted: scores_of_keys(book.keys, book.scores, wanted))[0])
+        one = geometry.parent_bound_of(p, mask, book.score_of_key)
+        assert (UNKNOWN if one is None else one) == array_rule, moves
+        assert Solver(width, height, 4, table_bits=12, book=book)._parents_bounds([p + mask]) == [one]
