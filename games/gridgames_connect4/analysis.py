@@ -214,7 +214,10 @@ def analyze_position(
         if together > 1 and not shared_table:
             together = 0  # split the columns over workers
     if scheduler is None and together >= 1:
-        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together, book=book)
+        # the search never meets a position with fewer discs than this one: a book shallower than its children's parents
+        # cannot help it, and is not read (whole, checked) for nothing
+        useful = book if book is not None and len(state.history) <= book.depth + 1 else None
+        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together, book=useful)
 
         def watch(progress: Any) -> bool:
             if on_progress is not None:
