@@ -98,6 +98,69 @@ def pair(ours: list[str], peer: list[str], index: int, timeout: float) -> tuple[
     return a[:3], b[:3], a[3], b[3]
 
 
+PEER_LOOKUPS = """\
+import json, sys, time
+from connect_four_ai import Position, Solver
+solver = Solver()
+positions = [Position.from_moves(m) for m in json.loads(sys.argv[1])]
+for p in positions:
+    solver.solve(p)
+best = None
+for _ in range(5):
+    start = time.perf_counter()
+    for p in positions:
+        solver.solve(p)
+    t = (time.perf_counter() - start) / len(positions)
+    best = t if best is None else min(best, t)
+lines = json.loads(sys.argv[1])
+start = time.perf_counter()
+for m in lines:
+    solver.solve(Position.from_moves(m))
+with_moves = (time.perf_counter() - start) / len(lines)
+print(json.dumps({"solve": best, "explored": solver.explored_positions, "with_moves": with_moves}))
+"""
+
+
+def lookups(peer_python: str) -> None:
+    """In-process lookups: ours (score_of_key, score, column_scores, scores_of_keys batched) and connect-four-ai's
+    ``Solver.solve`` on positions both books hold (8 discs), each the best of 5 passes over the positions."""
+    import numpy as np
+
+    from gridgames_connect4.book import default_book
+
+    book = default_book()
+    assert book is not None
+    lines = [random_position(8, 500 + i) for i in range(400)]
+    moves = [[int(c) - 1 for c in line] for line in lines]
+    geometry = book.geometry
+    keys = [geometry.canonical(sum(geometry.replay(m)[:2])) for m in moves]
+    keys = [k for k in keys if book.score_of_key(k) is not None]  # (warms the index: > 256 lookups)
+    wanted = np.array(keys, dtype=np.uint64)
+
+    def best(call: object, count: int) -> float:
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            call()  # type: ignore[operator]
+            times.append((time.perf_counter() - start) / count)
+        return min(times)
+
+    ours = {
+        "score_of_key (one key)": best(lambda: [book.score_of_key(k) for k in keys], len(keys)),
+        "score (moves: replay + key + lookup)": best(lambda: [book.score(m) for m in moves], len(moves)),
+        "column_scores (every column)": best(lambda: [book.column_scores(m[:7]) for m in moves], len(moves)),
+        "scores_of_keys (batched, per key)": best(lambda: book.scores_of_keys(wanted), len(keys)),
+    }
+    out = subprocess.run([peer_python, "-c", PEER_LOOKUPS, json.dumps(lines)], capture_output=True, text=True, check=True)
+    peer = json.loads(out.stdout)
+    print(f"cores: {os.cpu_count()}, load average: {load()}; {len(keys)} keys of 8-disc positions in our book")
+    for name, seconds in ours.items():
+        print(f"  ours {name:<40} {seconds * 1e6:8.2f} us")
+    print(f"  connect-four-ai Solver.solve (its book, 8 discs)     {peer['solve'] * 1e6:8.2f} us "
+          f"(explored {peer['explored']} on the last)")
+    print(f"  connect-four-ai Position.from_moves + Solver.solve    {peer['with_moves'] * 1e6:8.2f} us")
+
+
 def columns_of(text: str) -> list[int | None] | None:
     try:
         return json.loads(text)["columns"]
@@ -117,14 +180,26 @@ def main() -> None:
     parser.add_argument("--per-ply", type=int, default=3, help="seeded positions of each ply 1-40")
     parser.add_argument("--no-plies", action="store_true", help="only the book answers")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a process may take")
+    parser.add_argument("--positions", type=int, default=0, help=argparse.SUPPRESS)  # (the child that lists them)
+    parser.add_argument("--lookups", action="store_true", help="in-process book lookups against the peer's")
     args = parser.parse_args()
+    if args.positions:  # in a child process: this one stays small (a child's peak memory starts at its parent's)
+        deep = random_position(14, 1)
+        plies = [(0, "")] + [(ply, random_position(ply, 1000 * ply + i)) for ply in range(1, 41) for i in range(args.positions)]
+        print(json.dumps({"deep": deep, "plies": plies}))
+        return
+    if args.lookups:
+        lookups(args.peer_python)
+        return
     script = Path(tempfile.gettempdir()) / "gridgames_bench_peer_analyze.py"
     script.write_text(PEER_SCRIPT)
     ours = lambda moves: [args.gridgames, "connect4", "analyze", moves, "--json"]  # noqa: E731
     peer = lambda moves: [args.peer_python, str(script), moves]  # noqa: E731
     print(f"cores: {os.cpu_count()}, load average before: {load()}")
     print(f"ours: {args.gridgames} ({sys.version.split()[0]} here); peer: {args.peer_python} {script.name}")
-    deep = random_position(14, 1)  # beyond both books: the warm-up builds our kernels ahead of time, caches bytecode
+    listed = json.loads(subprocess.run([sys.executable, __file__, "--peer-python", args.peer_python, "--positions",
+                                        str(args.per_ply)], capture_output=True, text=True, check=True).stdout)
+    deep = listed["deep"]  # beyond both books: the warm-up builds our kernels ahead of time, caches bytecode
     run(ours(deep), args.timeout)
     run(peer(deep), args.timeout)
 
@@ -155,7 +230,7 @@ def main() -> None:
     if args.no_plies:
         return
 
-    positions = [(0, "")] + [(ply, random_position(ply, 1000 * ply + i)) for ply in range(1, 41) for i in range(args.per_ply)]
+    positions = [tuple(item) for item in listed["plies"]]
     print(f"\nEvery ply: {len(positions)} seeded positions (plies 0-40), one alternating pair each; medians per band")
     by_band: dict[tuple[int, int], list[tuple[tuple[float, ...], tuple[float, ...]]]] = {band: [] for band in BANDS}
     differ = 0

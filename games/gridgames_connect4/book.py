@@ -155,6 +155,14 @@ class BookKeys:
     def _wins_of_ints(self, p: int, mask: int) -> int:
         """`wins` of one position given as Python ints (no numpy: a lookup in a book needs none)."""
         h, k = self.height, self.connect
+        if k == 4:  # the usual game, unrolled (Pons' formula): about 2 us instead of 10
+            r = (p << 1) & (p << 2) & (p << 3)
+            for s in (h, h + 1, h + 2):
+                pair = (p << s) & (p << 2 * s)
+                r |= pair & ((p << 3 * s) | (p >> s))
+                pair = (p >> s) & (p >> 2 * s)
+                r |= pair & ((p << s) | (p >> 3 * s))
+            return r & (self.board ^ mask)
         r = p << 1
         for i in range(2, k):
             r &= p << i
