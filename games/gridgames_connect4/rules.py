@@ -312,7 +312,19 @@ class Connect4State(State):
 
     def to_text(self) -> str:
         """The picture: one line per row, top first; X red, O yellow, . empty (parses back with `Connect4.from_picture`)."""
-        return notation.picture(self.board())
+        return notation.picture_of_rows(self.rows())
+
+    def rows(self) -> list[list[int]]:
+        """The board as lists of cell values, top row first (0 empty, 1 red, 2 yellow), read off the moves (no numpy)."""
+        if self._grid is not None:
+            return self._grid.cells.tolist()
+        height, width = self.game.height, self.game.width
+        rows = [[0] * width for _ in range(height)]
+        depth = [0] * width
+        for i, column in enumerate(self._moves):
+            depth[column] += 1
+            rows[height - depth[column]][column] = i % 2 + 1
+        return rows
 
     def legal_mask(self) -> np.ndarray:
         """An int8 array with one entry per column: 1 where a disc may be dropped now (read off the bitboard)."""
