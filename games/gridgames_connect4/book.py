@@ -737,8 +737,7 @@ class _Entries:
         return -1
 
     def _make_index(self) -> list[int]:
-        if self.data is None:
-            self.data = self.read(0, self.scores_at + self.count)
+        self.whole()
         k, data, at = self.key_bytes, self.data, self.offset
         step = self.STRIDE * k
         return [int.from_bytes(data[i : i + k], "little") for i in range(at, at + self.count * k, step)]
@@ -777,7 +776,17 @@ class _Entries:
         """The file's bytes (read once from the file, for `Book.from_bytes`)."""
         if self.data is None:
             self.data = self.read(0, self.scores_at + self.count)
+            self.close()
         return self.data
+
+    def close(self) -> None:
+        """Close the file (its bytes, once read, stay)."""
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+    def __del__(self) -> None:
+        self.close()
 
 
 def _check_board(width: int, height: int, connect: int, depth: int, source: str) -> None:
