@@ -161,10 +161,13 @@ def book_analysis(state: Connect4State, book: Any, weak: bool = False) -> Analys
     game = state.game
     check_book(book, game.width, game.height, game.connect)
     known = book_columns(book, state.history, weak)
-    if known is None:
-        return None
-    top = max(s for s in known if s is not None)
-    return Analysis(state, top, tuple(known), tuple(c + 1 for c, s in enumerate(known) if s == top), weak)
+    return None if known is None else analysis_of_columns(state, known, weak)
+
+
+def analysis_of_columns(state: Connect4State, columns: list[int | None], weak: bool = False) -> Analysis:
+    """The exact analysis of every column's score (None: full; signs only when ``weak``): the best score and columns."""
+    top = max(s for s in columns if s is not None)
+    return Analysis(state, top, tuple(columns), tuple(c + 1 for c, s in enumerate(columns) if s == top), weak)
 
 
 def analyze_position(
