@@ -20,10 +20,10 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from connect4_solver import DATA, PONS_SETS  # noqa: E402
+from connect4_solver import DATA, PONS_SETS
 
-from gridgames_connect4.book import default_book  # noqa: E402
-from gridgames_connect4.solver import Solver, parse_pons_moves  # noqa: E402
+from gridgames_connect4.book import default_book
+from gridgames_connect4.solver import Solver, parse_pons_moves
 
 
 def timed(solver: Solver, moves: list[int], repeat: int) -> tuple[int, float, int]:

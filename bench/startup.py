@@ -193,8 +193,8 @@ def main() -> None:
         return
     script = Path(tempfile.gettempdir()) / "gridgames_bench_peer_analyze.py"
     script.write_text(PEER_SCRIPT)
-    ours = lambda moves: [args.gridgames, "connect4", "analyze", moves, "--json"]  # noqa: E731
-    peer = lambda moves: [args.peer_python, str(script), moves]  # noqa: E731
+    ours = lambda moves: [args.gridgames, "connect4", "analyze", moves, "--json"]
+    peer = lambda moves: [args.peer_python, str(script), moves]
     print(f"cores: {os.cpu_count()}, load average before: {load()}")
     print(f"ours: {args.gridgames} ({sys.version.split()[0]} here); peer: {args.peer_python} {script.name}")
     listed = json.loads(subprocess.run([sys.executable, __file__, "--peer-python", args.peer_python, "--positions",
@@ -214,14 +214,14 @@ def main() -> None:
             b_runs.append(b)
             if columns_of(out_a) != columns_of(out_b):
                 print(f"  columns differ on {moves!r}: ours {columns_of(out_a)}, peer {columns_of(out_b)}")
-        med = lambda runs, k: statistics.median(r[k] for r in runs)  # noqa: E731
+        med = lambda runs, k: statistics.median(r[k] for r in runs)
         ratio = med(a_runs, 0) / med(b_runs, 0)
         all_ratios.append(ratio)
         ours_all += a_runs
         peer_all += b_runs
         print(f"{moves or '(empty)':<10} {1000 * med(a_runs, 0):8.1f} {1000 * med(b_runs, 0):8.1f} {ratio:6.2f}   "
               f"{1000 * med(a_runs, 1):9.1f} {1000 * med(b_runs, 1):9.1f}   {med(a_runs, 2):8.1f} {med(b_runs, 2):8.1f}")
-    med = lambda runs, k: statistics.median(r[k] for r in runs)  # noqa: E731
+    med = lambda runs, k: statistics.median(r[k] for r in runs)
     print(f"{'all':<10} {1000 * med(ours_all, 0):8.1f} {1000 * med(peer_all, 0):8.1f} "
           f"{med(ours_all, 0) / med(peer_all, 0):6.2f}   {1000 * med(ours_all, 1):9.1f} {1000 * med(peer_all, 1):9.1f}   "
           f"{med(ours_all, 2):8.1f} {med(peer_all, 2):8.1f}   (peak MiB: max ours {max(r[2] for r in ours_all):.1f}, "

@@ -187,14 +187,13 @@ class BookKeys:
             return out
         import numpy as np
 
-        numpy_form = isinstance(key, np.ndarray | np.integer)
-        sh = (lambda x: np.uint64(x)) if numpy_form else int
-        full = sh((1 << (self.height + 1)) - 1)
-        out = key & sh(0)
+        sh = np.uint64
+        column = sh((1 << (self.height + 1)) - 1)
+        mirrored = key & sh(0)
         for c in range(self.width):
             src, dst = c * (self.height + 1), (self.width - 1 - c) * (self.height + 1)
-            out |= ((key >> sh(src)) & full) << sh(dst)
-        return out
+            mirrored |= ((key >> sh(src)) & column) << sh(dst)
+        return mirrored
 
     def canonical(self, key: Any) -> Any:
         """The smaller of a key and its mirror image's: one key for a position and its mirror."""
@@ -897,8 +896,8 @@ def default_book(width: int = 7, height: int = 6, connect: int = 4) -> Book | No
     """
     folder = _package_data()
     if isinstance(folder, str | os.PathLike):  # a folder on disk (the usual case)
-        path = os.path.join(folder, book_name(width, height, connect))
-        return Book.open(path, width=width, height=height, connect=connect) if os.path.isfile(path) else None
+        on_disk = os.path.join(folder, book_name(width, height, connect))
+        return Book.open(on_disk, width=width, height=height, connect=connect) if os.path.isfile(on_disk) else None
     resource = folder.joinpath(book_name(width, height, connect))
     if not resource.is_file():
         return None

@@ -50,11 +50,11 @@ def answer(args: list[str]) -> int | None:
     from gridgames_connect4 import endgame
     from gridgames_connect4.analysis import analysis_of_columns, book_analysis
     from gridgames_connect4.book import BookKeys, default_book
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.rules import Connect4, Connect4State
     from gridgames.errors import GridGamesError
 
     try:
-        state = Connect4(**size).from_notation(moves)
+        state: Connect4State = Connect4(**size).from_notation(moves)  # type: ignore[assignment]
         if state.is_over:
             return None
         book = None if no_book else default_book(size["width"], size["height"], size["connect"])
