@@ -18,11 +18,11 @@ BUDGET = 8000
 """Positions searched at most (about 30 ms of CPU): most positions of 20 empty cells or fewer fit."""
 
 
-class _OutOfBudget(Exception):
+class _BudgetSpent(Exception):
     pass
 
 
-class _Search:
+class _EndgameSearch:
     def __init__(self, geometry: BookKeys, budget: int) -> None:
         self.g, self.budget = geometry, budget
         self.cells = geometry.cells
@@ -34,7 +34,7 @@ class _Search:
         """The score of the side to move (stones ``p``) when it lies in (alpha, beta), else a bound beyond it."""
         self.budget -= 1
         if self.budget < 0:
-            raise _OutOfBudget
+            raise _BudgetSpent
         g, cells = self.g, self.cells
         possible = (mask + g.bottom) & g.board
         if g.wins(p, mask) & possible:
@@ -74,7 +74,7 @@ def column_scores(geometry: BookKeys, moves: list[int], budget: int = BUDGET) ->
     p, mask, over = geometry.replay(moves)
     if over:
         return None
-    search = _Search(geometry, budget)
+    search = _EndgameSearch(geometry, budget)
     cells, wins = geometry.cells, geometry.wins(p, mask)
     out: list[int | None] = []
     try:
@@ -88,6 +88,6 @@ def column_scores(geometry: BookKeys, moves: list[int], budget: int = BUDGET) ->
                 out.append(0)
             else:
                 out.append(-search.negamax(p ^ mask, mask | cell, n + 1, -cells, cells))
-    except _OutOfBudget:
+    except _BudgetSpent:
         return None
     return out
