@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
-from gridgames_test_support.toy_games import Nim, NimState  # noqa: E402
+from gridgames_test_support.toy_games import Nim, NimState
 
-from gridgames.search.mcts import mcts  # noqa: E402
-from gridgames.search.negamax import search  # noqa: E402
+from gridgames.search.mcts import mcts
+from gridgames.search.negamax import search
 
 
 class SlowNim(Nim):
@@ -64,7 +64,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     SlowNim.move_seconds = args.move_ms / 1000
-    print(f"cores {os.cpu_count()}, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}, a move costs {args.move_ms:g} ms of CPU")
+    print(
+        f"cores {os.cpu_count()}, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}, a move costs {args.move_ms:g} "
+        "ms of CPU"
+    )
     print(f"{'engine':<8} {'budget':>7} {'median s':>9} {'over':>7} {'over (moves)':>13} {'work':>8}")
     for budget in (0.1, 0.3, 1.0):
         times: dict[str, list[float]] = {"mcts": [], "negamax": []}
@@ -77,8 +80,11 @@ def main() -> None:
         for engine in ("mcts", "negamax"):
             median = statistics.median(times[engine])
             over = median - budget
-            print(f"{engine:<8} {budget:>6.1f}s {median:>9.3f} {100 * over / budget:>6.1f}% {over / SlowNim.move_seconds:>13.1f} "
-                  f"{int(statistics.median(work[engine])):>8}")
+            print(
+                f"{engine:<8} {budget:>6.1f}s {median:>9.3f} {100 * over / budget:>6.1f}% "
+                f"{over / SlowNim.move_seconds:>13.1f} "
+                f"{int(statistics.median(work[engine])):>8}"
+            )
 
 
 if __name__ == "__main__":

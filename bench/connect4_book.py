@@ -54,7 +54,9 @@ GAMES_7X6 = [
 ]
 
 
-def timed_build(folder: Path, name: str, w: int, h: int, depth: int, bits: int | None, **options: object) -> tuple[float, bytes, int]:
+def timed_build(
+    folder: Path, name: str, w: int, h: int, depth: int, bits: int | None, **options: object
+) -> tuple[float, bytes, int]:
     path = folder / name
     started = time.perf_counter()
     report = build_book(w, h, 4, depth, path, table_bits=bits, **options)  # type: ignore[arg-type]
@@ -70,21 +72,30 @@ def small_board(spec: str, bits: int | None, parallel: bool, dask: bool) -> None
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         one, reference, entries = timed_build(folder, "one.bin", w, h, depth, bits)
-        print(f"  this process  {one:7.2f} s  {entries:,} positions  {entries / one:8,.0f} positions/s per core  "
-              f"{len(reference):,} bytes")
+        print(
+            f"  this process  {one:7.2f} s  {entries:,} positions  {entries / one:8,.0f} positions/s per core  "
+            f"{len(reference):,} bytes"
+        )
         if parallel:
             two, data, _ = timed_build(folder, "two.bin", w, h, depth, bits, jobs=2)
-            print(f"  --jobs 2      {two:7.2f} s  {one / two:.2f}x  {entries / two / 2:8,.0f} positions/s per core  "
-                  f"same bytes: {data == reference}")
+            print(
+                f"  --jobs 2      {two:7.2f} s  {one / two:.2f}x  {entries / two / 2:8,.0f} positions/s per core  "
+                f"same bytes: {data == reference}"
+            )
         if dask:
             from distributed import LocalCluster
 
-            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                              dashboard_address=None) as cluster:
+            with LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+            ) as cluster:
                 for run in ("first run", "warm"):
-                    seconds, data, _ = timed_build(folder, f"dask-{run}.bin", w, h, depth, bits,
-                                                   scheduler=cluster.scheduler_address)
-                    print(f"  Dask 2 workers, {run:9} {seconds:7.2f} s  {one / seconds:.2f}x  same bytes: {data == reference}")
+                    seconds, data, _ = timed_build(
+                        folder, f"dask-{run}.bin", w, h, depth, bits, scheduler=cluster.scheduler_address
+                    )
+                    print(
+                        f"  Dask 2 workers, {run:9} {seconds:7.2f} s  {one / seconds:.2f}x  same bytes: "
+                        f"{data == reference}"
+                    )
 
 
 def sample_7x6(sample: int, plies: range, bits: int | None) -> None:
@@ -105,8 +116,12 @@ def sample_7x6(sample: int, plies: range, bits: int | None) -> None:
             times.append(time.perf_counter() - started)
             nodes += solver.explored
         means[ply] = sum(times) / len(times)
-        print(f"  ply {ply:2}: {counts[ply]:9,} positions, mean {means[ply]:7.3f} s, median {sorted(times)[len(times) // 2]:7.3f} s, "
-              f"max {max(times):7.2f} s, {nodes / sum(times) / 1e6:.2f} M nodes/s", flush=True)
+        print(
+            f"  ply {ply:2}: {counts[ply]:9,} positions, mean {means[ply]:7.3f} s, median "
+            f"{sorted(times)[len(times) // 2]:7.3f} s, "
+            f"max {max(times):7.2f} s, {nodes / sum(times) / 1e6:.2f} M nodes/s",
+            flush=True,
+        )
     shallowest = min(means)
     print("  depth   entries   book bytes   one core (extrapolated)")
     total = 0.0
@@ -124,8 +139,11 @@ def review_time() -> None:
         started = time.perf_counter()
         review = review_game(game, moves, first=len(moves) - 19)
         seconds = time.perf_counter() - started
-        print(f"Review of moves {len(moves) - 19}-{len(moves)} of a 7x6 game {text} (no book): {seconds:.2f} s, "
-              f"{len(review.mistakes())} mistake(s)", flush=True)
+        print(
+            f"Review of moves {len(moves) - 19}-{len(moves)} of a 7x6 game {text} (no book): {seconds:.2f} s, "
+            f"{len(review.mistakes())} mistake(s)",
+            flush=True,
+        )
 
 
 def _random_position(ply: int, seed: int) -> str:
@@ -149,8 +167,9 @@ def _fresh(args: list[str], timeout: float) -> tuple[float, float, str]:
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "gridgames", *args], capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "gridgames", *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -172,15 +191,20 @@ def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = Fa
     _fresh(["connect4", "analyze", "4444443", "--json", "--no-book"], 600)  # numba's on-disk cache is warm after this
     which = "the shipped book" if shipped else "no book"
     source = f"lines of Pons' {from_set}" if from_set else "seeded random playouts"
-    print(f"7x6 analyze --json {' '.join(book) or '(shipped book)'}, a fresh process per position, --think {cap:g}"
-          f" (today's solver, {which}; positions: {source}; bytecode cached, as in a user's install)")
+    print(
+        f"7x6 analyze --json {' '.join(book) or '(shipped book)'}, a fresh process per position, --think {cap:g}"
+        f" (today's solver, {which}; positions: {source}; bytecode cached, as in a user's install)"
+    )
     slow: list[tuple[float, str]] = []  # issue 12's bar: every position in at most 1 s (wall)
     runs = 0
     for ply in plies:
         walls, cpus, partial = [], [], 0
         count = 1 if ply == 0 else per_ply
-        chosen = (_set_positions(from_set, ply, count) if from_set
-                  else [_random_position(ply, 1000 * ply + i) for i in range(count)])
+        chosen = (
+            _set_positions(from_set, ply, count)
+            if from_set
+            else [_random_position(ply, 1000 * ply + i) for i in range(count)]
+        )
         for moves in chosen:
             wall, cpu, out = _fresh(["connect4", "analyze", moves, "--json", *book, "--think", f"{cap:g}"], cap + 120)
             answer = json.loads(out)
@@ -191,11 +215,18 @@ def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = Fa
             if wall > 1.0:
                 slow.append((wall, moves))
             shown = "exact" if not answer.get("partial") else f"stopped, {len(answer['unsolved'])} column(s) unsolved"
-            print(f"    ply {ply:2} {moves or '(empty)':<32} {wall:7.2f} s wall {cpu:7.2f} s cpu  score {answer['score']}  {shown}",
-                  flush=True)
+            print(
+                f"    ply {ply:2} {moves or '(empty)':<32} {wall:7.2f} s wall {cpu:7.2f} s cpu  score "
+                f"{answer['score']}  {shown}",
+                flush=True,
+            )
         mark = ">=" if partial else "  "
-        print(f"  ply {ply:2}: mean {mark}{sum(walls) / len(walls):7.2f} s wall, {mark}{sum(cpus) / len(cpus):7.2f} s cpu "
-              f"({len(walls)} position(s), {partial} stopped at {cap:g} s)", flush=True)
+        print(
+            f"  ply {ply:2}: mean {mark}{sum(walls) / len(walls):7.2f} s wall, {mark}{sum(cpus) / len(cpus):7.2f} s "
+            "cpu "
+            f"({len(walls)} position(s), {partial} stopped at {cap:g} s)",
+            flush=True,
+        )
     shown = ", ".join(f"{moves} ({len(moves)} discs) {wall:.2f} s" for wall, moves in sorted(slow, reverse=True))
     print(f"over 1 s wall: {len(slow)} of {runs} position(s){': ' + shown if slow else ''}", flush=True)
 
@@ -212,12 +243,19 @@ def book_load_fresh(depth: int, repeat: int) -> None:
         started = time.perf_counter()
         Book.load(path, width=7, height=6, connect=4)
         load = time.perf_counter() - started
-        print(f"7x6 book of depth {depth}'s size ({len(book):,} entries, {size:,} bytes; placeholder scores): "
-              f"Book.load {load * 1000:.1f} ms in this process")
+        print(
+            f"7x6 book of depth {depth}'s size ({len(book):,} entries, {size:,} bytes; placeholder scores): "
+            f"Book.load {load * 1000:.1f} ms in this process"
+        )
         for moves in ("", "44", "4453", "44556612"):
-            runs = [_fresh(["connect4", "analyze", moves, "--json", "--book", str(path)], 60)[:2] for _ in range(repeat)]
+            runs = [
+                _fresh(["connect4", "analyze", moves, "--json", "--book", str(path)], 60)[:2] for _ in range(repeat)
+            ]
             wall, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
-            print(f"  analyze {moves or '(empty)':<9} --json --book: {wall:.2f} s wall, {cpu:.2f} s cpu (best of {repeat}, fresh process)")
+            print(
+                f"  analyze {moves or '(empty)':<9} --json --book: {wall:.2f} s wall, {cpu:.2f} s cpu (best of "
+                f"{repeat}, fresh process)"
+            )
         wall, cpu = min((_fresh(["--help"], 60)[:2] for _ in range(repeat)), key=lambda r: r[0])
         print(f"  gridgames --help (start-up alone): {wall:.2f} s wall, {cpu:.2f} s cpu")
 
@@ -232,14 +270,18 @@ def perfect_games(count: int, book_path: str | None, opponents: list[str], seat:
     me = 0 if seat == "red" else 1
     for opponent in opponents:
         other = "yellow" if me == 0 else "red"
-        print(f"7x6: perfect ({seat}, --think {DEFAULT_THINK:g}, {'book ' + book_path if book else 'no book'}) "
-              f"against {opponent} ({other}), {count} games (seeds 0..{count - 1})")
+        print(
+            f"7x6: perfect ({seat}, --think {DEFAULT_THINK:g}, {'book ' + book_path if book else 'no book'}) "
+            f"against {opponent} ({other}), {count} games (seeds 0..{count - 1})"
+        )
         tally = {f"{seat} (perfect) wins": 0, "draw": 0, f"{other} ({opponent}) wins": 0}
         inexact_games, total_cpu, total_moves, worst = 0, 0.0, 0, 0.0
         for seed in range(count):
             state = game.new_state()
-            seats = [make_player("perfect", game, random.Random(seed * 2), book=book),
-                     make_player(opponent, game, random.Random(seed * 2 + 1), book=book)]
+            seats = [
+                make_player("perfect", game, random.Random(seed * 2), book=book),
+                make_player(opponent, game, random.Random(seed * 2 + 1), book=book),
+            ]
             if me == 1:
                 seats.reverse()
             inexact, cpu, moves = [], 0.0, 0
@@ -256,17 +298,27 @@ def perfect_games(count: int, book_path: str | None, opponents: list[str], seat:
                         inexact.append(len(state.history))
                 state.play(column)
             outcome = state.outcome
-            result = "draw" if outcome.winner is None else (
-                f"{seat} (perfect) wins" if outcome.winner == me else f"{other} ({opponent}) wins")
+            result = (
+                "draw"
+                if outcome.winner is None
+                else (f"{seat} (perfect) wins" if outcome.winner == me else f"{other} ({opponent}) wins")
+            )
             tally[result] += 1
             inexact_games += bool(inexact)
             total_cpu += cpu
             total_moves += moves
-            print(f"  seed {seed}: {result} in {len(state.history)} moves; perfect's moves not exact at plies "
-                  f"{inexact or 'none'}; {cpu / moves:.2f} s cpu per move ({moves} moves)  {state.notation()}", flush=True)
-        print(f"  against {opponent}: " + ", ".join(f"{name} {n}" for name, n in tally.items())
-              + f"; games with a move not exact: {inexact_games}; perfect's CPU {total_cpu / total_moves:.2f} s per move"
-              f" (worst {worst:.2f} s)", flush=True)
+            print(
+                f"  seed {seed}: {result} in {len(state.history)} moves; perfect's moves not exact at plies "
+                f"{inexact or 'none'}; {cpu / moves:.2f} s cpu per move ({moves} moves)  {state.notation()}",
+                flush=True,
+            )
+        print(
+            f"  against {opponent}: "
+            + ", ".join(f"{name} {n}" for name, n in tally.items())
+            + f"; games with a move not exact: {inexact_games}; perfect's CPU {total_cpu / total_moves:.2f} s per move"
+            f" (worst {worst:.2f} s)",
+            flush=True,
+        )
 
 
 def bounded_parts(parts: list[int], bounds_path: str | None) -> None:
@@ -283,8 +335,10 @@ def bounded_parts(parts: list[int], bounds_path: str | None) -> None:
     leaves = int((plies == depth).sum())
     plan = plan_parts(keys[:leaves], plies[:leaves])
     g = BookKeys(7, 6, 4)
-    print(f"7x6 depth {depth} plan: {leaves:,} positions in {len(plan)} parts; bounds from the depth-{book.depth} book"
-          f" ({book.path}); parts {parts}, one Solver per mode (table kept between positions, as a worker does)")
+    print(
+        f"7x6 depth {depth} plan: {leaves:,} positions in {len(plan)} parts; bounds from the depth-{book.depth} book"
+        f" ({book.path}); parts {parts}, one Solver per mode (table kept between positions, as a worker does)"
+    )
     chosen = np.concatenate([plan[i] for i in parts])
     lower = g.parent_bounds(chosen, lambda wanted: scores_of_keys(book.keys, book.scores, wanted))
     results = {}
@@ -300,8 +354,10 @@ def bounded_parts(parts: list[int], bounds_path: str | None) -> None:
         cpu = time.process_time() - start
         results[mode] = (explored, cpu, scores)
         settled = sum(1 for b, s in zip(lower.tolist(), scores) if b == s)
-        print(f"  {mode:8s} {len(scores)} positions: {explored:,} explored, {cpu:.1f} CPU s, "
-              f"{cpu / len(scores) * 1000:.0f} ms each; score equals the bound for {settled}")
+        print(
+            f"  {mode:8s} {len(scores)} positions: {explored:,} explored, {cpu:.1f} CPU s, "
+            f"{cpu / len(scores) * 1000:.0f} ms each; score equals the bound for {settled}"
+        )
     (pe, pc, ps), (be, bc, bs) = results["plain"], results["bounded"]
     print(f"  same scores: {ps == bs}; bounded / plain: positions {be / pe:.2f}x, CPU {bc / pc:.2f}x")
 
@@ -319,15 +375,31 @@ def main() -> None:
     parser.add_argument("--per-ply", type=int, default=2)
     parser.add_argument("--cap", type=float, default=30.0, help="--think for each analyze run (seconds)")
     parser.add_argument("--shipped", action="store_true", help="--analyze with the shipped book (default: --no-book)")
-    parser.add_argument("--analyze-set", default="", help="--analyze takes each ply's positions from this Pons set "
-                        "(a file name in the shared data, e.g. Test_L1_R3 for Begin-Hard) instead of random playouts")
-    parser.add_argument("--book-load", type=int, default=0, help="time analyze from a placeholder 7x6 book of this depth")
-    parser.add_argument("--perfect-games", type=int, default=0, help="seeded 7x6 games of perfect against each opponent")
-    parser.add_argument("--opponents", default="medium", help="levels perfect plays in --perfect-games (comma-separated)")
+    parser.add_argument(
+        "--analyze-set",
+        default="",
+        help="--analyze takes each ply's positions from this Pons set "
+        "(a file name in the shared data, e.g. Test_L1_R3 for Begin-Hard) instead of random playouts",
+    )
+    parser.add_argument(
+        "--book-load", type=int, default=0, help="time analyze from a placeholder 7x6 book of this depth"
+    )
+    parser.add_argument(
+        "--perfect-games", type=int, default=0, help="seeded 7x6 games of perfect against each opponent"
+    )
+    parser.add_argument(
+        "--opponents", default="medium", help="levels perfect plays in --perfect-games (comma-separated)"
+    )
     parser.add_argument("--book", default=None, help="the 7x6 book perfect uses in --perfect-games")
-    parser.add_argument("--perfect-as", choices=["red", "yellow"], default="red", help="perfect's seat in --perfect-games")
-    parser.add_argument("--bounded-parts", default="", help="parts (e.g. 300,700,1000) of the 7x6 plan one ply deeper "
-                        "than --book (default the shipped book): solved plainly and from the book's parent bounds")
+    parser.add_argument(
+        "--perfect-as", choices=["red", "yellow"], default="red", help="perfect's seat in --perfect-games"
+    )
+    parser.add_argument(
+        "--bounded-parts",
+        default="",
+        help="parts (e.g. 300,700,1000) of the 7x6 plan one ply deeper "
+        "than --book (default the shipped book): solved plainly and from the book's parent bounds",
+    )
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.small:

@@ -131,10 +131,13 @@ def hint_bench(text: str, repeat: int) -> None:
     best_old = min(timed(before)[0] for _ in range(repeat))
     best_new = min(timed(after)[0] for _ in range(repeat))
     same = [tuple(x) for x in before()] == [tuple(x) for x in after()]
-    print(f"Hints on the {len(plies)} positions of that game with at most {BATCH_EMPTY_CELLS} empty cells"
-          f" (plies {plies[0]}-{plies[-1]}, in game order, table reset before each pass), best of {repeat}:"
-          f" before (best_move) {best_old / len(plies) * 1e3:.3f} ms, after (one solve_many) {best_new / len(plies) * 1e3:.3f}"
-          f" ms per hint, {best_old / best_new:.2f}x; same scores: {same}")
+    print(
+        f"Hints on the {len(plies)} positions of that game with at most {BATCH_EMPTY_CELLS} empty cells"
+        f" (plies {plies[0]}-{plies[-1]}, in game order, table reset before each pass), best of {repeat}:"
+        f" before (best_move) {best_old / len(plies) * 1e3:.3f} ms, after (one solve_many) "
+        f"{best_new / len(plies) * 1e3:.3f}"
+        f" ms per hint, {best_old / best_new:.2f}x; same scores: {same}"
+    )
 
 
 class _OneAtATime:
@@ -150,7 +153,9 @@ class _OneAtATime:
         return int(self._solver.win_score(moves_before))
 
 
-def judged_run(width: int, height: int, steps: int, opening: int, judge: str | None, seed: int = 0) -> tuple[float, int]:
+def judged_run(
+    width: int, height: int, steps: int, opening: int, judge: str | None, seed: int = 0
+) -> tuple[float, int]:
     """CPU seconds of ``steps`` random agent steps (whole games from random openings), and the games played."""
     from gridgames.rl import gym_env
 
@@ -189,7 +194,10 @@ def _opening(width: int, height: int, plies: int, rng: np.random.Generator) -> l
 
 def judge_bench(steps: int, repeat: int) -> None:
     print(f"Judge: gym_env('connect4', 'random', judge=True), a random agent, {steps} agent steps, best of {repeat}")
-    print(f"  {'board':>5} {'opening':>7}  {'no judge cpu s':>14}  {'before: judge ms/step':>21}  {'after: judge ms/step':>20}  games")
+    print(
+        f"  {'board':>5} {'opening':>7}  {'no judge cpu s':>14}  {'before: judge ms/step':>21}  "
+        f"{'after: judge ms/step':>20}  games"
+    )
     for width, height, opening in ((5, 4, 0), (6, 5, 0), (7, 6, 16)):
         judged_run(width, height, 20, opening, "after")  # compile, and the first touch of a table
         best = {"none": float("inf"), "before": float("inf"), "after": float("inf")}
@@ -199,7 +207,10 @@ def judge_bench(steps: int, repeat: int) -> None:
                 cpu, games = judged_run(width, height, steps, opening, None if kind == "none" else kind)
                 best[kind] = min(best[kind], cpu)
         per = {k: (best[k] - best["none"]) / steps * 1e3 for k in ("before", "after")}
-        print(f"  {width}x{height:<3} {opening:>7}  {best['none']:>14.3f}  {per['before']:>21.3f}  {per['after']:>20.3f}  {games}")
+        print(
+            f"  {width}x{height:<3} {opening:>7}  {best['none']:>14.3f}  {per['before']:>21.3f}  {per['after']:>20.3f} "
+            f" {games}"
+        )
 
 
 def main() -> None:
@@ -214,7 +225,10 @@ def main() -> None:
     repeat, steps = args.repeat, args.steps
     if args.quick:
         starts, repeat, steps = [25, 15], 1, 100
-    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {load()}")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: "
+        f"{load()}"
+    )
     from gridgames_connect4.solver import Solver
 
     timed(lambda: Solver(5, 4).solve([2, 2]))  # compile (or load the cache) first

@@ -4,8 +4,8 @@ Usage: python bench/connect4_parallel.py [MOVES ...] [--jobs N] [--repeat R]   (
 
 Prints wall seconds of analyze_position sequentially (one Solver, one table shared by the columns), with N
 searchers (threads) searching each column together on one shared table (lazy SMP, `shared_table=True`), and with
-the columns split over N processes (`--jobs N`: one column per task, a fresh table each), best of R alternating runs, the speed-ups, the
-core count and the load average (the machine may be shared).
+the columns split over N processes (`--jobs N`: one column per task, a fresh table each), best of R alternating runs,
+the speed-ups, the core count and the load average (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -43,9 +43,12 @@ def main() -> None:
                 results[name] = analyze_position(state, **options)
                 best[name] = min(best[name], time.perf_counter() - start)
         assert results["one"] == results["shared"] == results["split"], moves
-        print(f"{moves:<12} {results['one'].score:>+5d} {best['one']:>12.2f} {best['shared']:>9.2f}"
-              f" {best['one'] / best['shared']:>5.2f} {best['split']:>8.2f} {best['one'] / best['split']:>5.2f}"
-              f"  {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"{moves:<12} {results['one'].score:>+5d} {best['one']:>12.2f} {best['shared']:>9.2f}"
+            f" {best['one'] / best['shared']:>5.2f} {best['split']:>8.2f} {best['one'] / best['split']:>5.2f}"
+            f"  {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

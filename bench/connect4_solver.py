@@ -24,8 +24,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 # the shared data sits in "shared" next to the repository (or next to the folder of its git worktrees)
-DATA = next((folder / "shared" / "bench" / "data" / "connect4" for folder in REPO.parents
-             if (folder / "shared" / "bench" / "data" / "connect4").is_dir()), REPO.parent / "shared" / "bench" / "data" / "connect4")
+DATA = next(
+    (
+        folder / "shared" / "bench" / "data" / "connect4"
+        for folder in REPO.parents
+        if (folder / "shared" / "bench" / "data" / "connect4").is_dir()
+    ),
+    REPO.parent / "shared" / "bench" / "data" / "connect4",
+)
 
 # (file, name, Pons' mean positions explored with his final solver)
 PONS_SETS = [
@@ -68,15 +74,18 @@ for line in lines:
 
 def run_peer(python: str, rows: list[tuple[str, int]]) -> dict | None:
     """connect-four-ai's results on the same lines, in a subprocess of its interpreter (None if it fails)."""
-    out = subprocess.run([python, "-c", _PEER_SCRIPT], input="\n".join(m for m, _ in rows), capture_output=True,
-                         text=True)
+    out = subprocess.run(
+        [python, "-c", _PEER_SCRIPT], input="\n".join(m for m, _ in rows), capture_output=True, text=True
+    )
     if out.returncode != 0:
         print(f"{'':<22} peer failed: {out.stderr.strip().splitlines()[-1:]}", flush=True)
         return None
     results = [line.split() for line in out.stdout.splitlines()]
     right = sum(int(r[0]) == e for r, (_, e) in zip(results, rows))
-    return {"n": len(rows), "right": right, "nodes": sum(int(r[1]) for r in results),
-            "seconds": sum(float(r[2]) for r in results)}
+    return {
+        "n": len(rows), "right": right, "nodes": sum(int(r[1]) for r in results),
+        "seconds": sum(float(r[2]) for r in results)
+    }
 
 
 def compile_times() -> tuple[float, float]:
@@ -85,8 +94,9 @@ def compile_times() -> tuple[float, float]:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         runs = []
         for _ in range(2):
-            out = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], env=env, capture_output=True,
-                                 text=True, check=True, cwd=REPO)
+            out = subprocess.run(
+                [sys.executable, "-c", _COMPILE_PROBE], env=env, capture_output=True, text=True, check=True, cwd=REPO
+            )
             runs.append(float(out.stdout.strip().splitlines()[-1]))
     return runs[0], runs[1]
 
@@ -146,8 +156,10 @@ def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tupl
             ref["ours"] += solver.explored
             ref["micros"] += ref_micros
             ref["seconds"] += elapsed
-    return {"n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst, "ref": ref,
-            "cpu": time.process_time() - cpu}
+    return {
+        "n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst, "ref": ref,
+        "cpu": time.process_time() - cpu
+    }
 
 
 def report(name: str, totals: dict, pons: float | None) -> None:
@@ -155,14 +167,20 @@ def report(name: str, totals: dict, pons: float | None) -> None:
     mean_nodes = totals["nodes"] / n
     rate = totals["nodes"] / totals["seconds"] if totals["seconds"] else float("nan")
     ratio = f"{mean_nodes / pons:6.3f}" if pons else "     -"
-    print(f"{name:<22} {n:>5} {totals['right']:>5}/{n:<5} {mean_nodes:>14,.1f} {ratio}"
-          f" {1000 * totals['seconds'] / n:>11.3f} {1000 * totals['worst']:>10.1f} {rate / 1e6:>8.2f}"
-          f" {1000 * totals['cpu'] / n:>10.3f}  {load()}", flush=True)
+    print(
+        f"{name:<22} {n:>5} {totals['right']:>5}/{n:<5} {mean_nodes:>14,.1f} {ratio}"
+        f" {1000 * totals['seconds'] / n:>11.3f} {1000 * totals['worst']:>10.1f} {rate / 1e6:>8.2f}"
+        f" {1000 * totals['cpu'] / n:>10.3f}  {load()}",
+        flush=True,
+    )
     ref = totals["ref"]
     if ref["n"]:
-        print(f"{'':<22} vs Pons' solver on the same {ref['n']} lines: identical explored counts on {ref['same']},"
-              f" explored ratio {ref['ours'] / ref['nodes']:.3f}, his {ref['micros'] / 1000 / ref['n']:.3f}"
-              f" ms/position, ours {1000 * ref['seconds'] / ref['n']:.3f}", flush=True)
+        print(
+            f"{'':<22} vs Pons' solver on the same {ref['n']} lines: identical explored counts on {ref['same']},"
+            f" explored ratio {ref['ours'] / ref['nodes']:.3f}, his {ref['micros'] / 1000 / ref['n']:.3f}"
+            f" ms/position, ours {1000 * ref['seconds'] / ref['n']:.3f}",
+            flush=True,
+        )
 
 
 def load() -> str:
@@ -171,8 +189,10 @@ def load() -> str:
 
 
 def header() -> None:
-    print(f"{'set':<22} {'lines':>5} {'right':>11} {'mean explored':>14} {'/Pons':>6}"
-          f" {'ms/position':>11} {'worst ms':>10} {'M pos/s':>8} {'cpu ms/pos':>10}  load")
+    print(
+        f"{'set':<22} {'lines':>5} {'right':>11} {'mean explored':>14} {'/Pons':>6}"
+        f" {'ms/position':>11} {'worst ms':>10} {'M pos/s':>8} {'cpu ms/pos':>10}  load"
+    )
 
 
 def warm_up(solver) -> float:
@@ -196,24 +216,37 @@ def main() -> None:
     parser.add_argument("--hard-sample", type=int, default=100, help="lines of Begin-Hard (default 100)")
     parser.add_argument("--steininger", choices=sorted(STEININGER_BOARDS), help="run Steininger's sets instead")
     parser.add_argument("--only", default="", help="with --steininger: run only files whose name contains this")
-    parser.add_argument("--reference", type=Path, default=None,
-                        help="per-line output of Pons' own solver (moves score nodes micros) on the same lines:"
-                             " compare explored counts line by line")
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        default=None,
+        help="per-line output of Pons' own solver (moves score nodes micros) on the same lines:"
+        " compare explored counts line by line",
+    )
     parser.add_argument("--weak", action="store_true", help="weak solve (compare signs only)")
     parser.add_argument("--table-bits", type=int, default=None, help="about 2^B table entries (8 bytes each)")
     parser.add_argument("--table-mb", type=float, default=None, help="table size in MiB (default 56)")
     parser.add_argument("--batch", action="store_true", help="also time solve_many on each set (one compiled call)")
     parser.add_argument("--empty", nargs="*", default=None, metavar="WxH", help="solve empty boards (default 7x6)")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="searchers on one position (Solver(jobs=N): helper threads, one table)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="searchers on one position (Solver(jobs=N): helper threads, one table)"
+    )
     parser.add_argument("--first", action="store_true", help="--sample takes the first lines, not evenly spread ones")
-    parser.add_argument("--max-seconds", type=float, default=None,
-                        help="with --empty: stop a solve after this many seconds and report it unfinished")
-    parser.add_argument("--tromp", type=int, default=None, metavar="N",
-                        help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N")
-    parser.add_argument("--peer-python", default=None, metavar="PATH",
-                        help="a Python with connect-four-ai installed: run its solver on the same lines (subprocess)")
-    parser.add_argument("--shipped-book", action="store_true", help="Pons' sets with the shipped 7x6 book in the search")
+    parser.add_argument(
+        "--max-seconds", type=float, default=None,
+        help="with --empty: stop a solve after this many seconds and report it unfinished"
+    )
+    parser.add_argument(
+        "--tromp", type=int, default=None, metavar="N",
+        help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N"
+    )
+    parser.add_argument(
+        "--peer-python", default=None, metavar="PATH",
+        help="a Python with connect-four-ai installed: run its solver on the same lines (subprocess)"
+    )
+    parser.add_argument(
+        "--shipped-book", action="store_true", help="Pons' sets with the shipped 7x6 book in the search"
+    )
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
     args = parser.parse_args()
 
@@ -222,11 +255,17 @@ def main() -> None:
 
     print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}   load {load()}", flush=True)
     if args.empty is not None or args.tromp is not None:
-        boards = ([tuple(map(int, b.split("x"))) for b in args.empty] or [(7, 6)]) if args.empty is not None else [
-            (w, h) for h in range(4, args.tromp - 3) for w in range(4, args.tromp - h + 1)]
+        boards = (
+            ([tuple(map(int, b.split("x"))) for b in args.empty] or [(7, 6)])
+            if args.empty is not None
+            else [(w, h) for h in range(4, args.tromp - 3) for w in range(4, args.tromp - h + 1)]
+        )
         weak = args.weak or args.tromp is not None
         print(f"jobs {args.jobs} (cpu s: every thread of the process)")
-        print(f"{'board':<6} {'mode':<6} {'score':>5} {'explored':>15} {'wall s':>8} {'cpu s':>8} {'M pos/cpu-s':>11}  load")
+        print(
+            f"{'board':<6} {'mode':<6} {'score':>5} {'explored':>15} {'wall s':>8} {'cpu s':>8} {'M pos/cpu-s':>11}  "
+            "load"
+        )
         for width, height in boards:
             solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb, jobs=args.jobs)
             # compile outside the timing, on a small board with the same layout (a few discs on a big board can
@@ -240,8 +279,12 @@ def main() -> None:
             def watch(progress, deadline=deadline, last=last) -> bool:
                 if time.time() - last[0] >= 60:
                     last[0] = time.time()
-                    print(f"  ... {progress.explored:,} positions, {progress.seconds:.0f} s, window "
-                          f"[{progress.lo}, {progress.hi}], load {load()}", file=sys.stderr, flush=True)
+                    print(
+                        f"  ... {progress.explored:,} positions, {progress.seconds:.0f} s, window "
+                        f"[{progress.lo}, {progress.hi}], load {load()}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 return deadline is None or time.time() < deadline
 
             solver.on_progress = watch
@@ -249,8 +292,11 @@ def main() -> None:
             score = solver.solve_within([], weak=weak)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             shown = "  n/a" if score is None else f"{score:>+5d}"
-            print(f"{width}x{height:<4} {'weak' if weak else 'strong':<6} {shown} {solver.explored:>15,d}"
-                  f" {wall:>8.2f} {cpu:>8.2f} {solver.explored / max(cpu, 1e-9) / 1e6:>11.2f}  {load()}", flush=True)
+            print(
+                f"{width}x{height:<4} {'weak' if weak else 'strong':<6} {shown} {solver.explored:>15,d}"
+                f" {wall:>8.2f} {cpu:>8.2f} {solver.explored / max(cpu, 1e-9) / 1e6:>11.2f}  {load()}",
+                flush=True,
+            )
             if score is None:
                 print(f"  {width}x{height}: not finished within --max-seconds {args.max_seconds:g}", flush=True)
         return
@@ -266,8 +312,9 @@ def main() -> None:
         except SolverError as exc:
             print(f"steininger {args.steininger}: unsupported: {exc}")
             return
-        jobs = [(f"{args.steininger} {p.stem}", p, None, False) for p in sorted(folder.glob("*.txt"))
-                if args.only in p.stem]
+        jobs = [
+            (f"{args.steininger} {p.stem}", p, None, False) for p in sorted(folder.glob("*.txt")) if args.only in p.stem
+        ]
     else:
         book = None
         if args.shipped_book:
@@ -282,9 +329,11 @@ def main() -> None:
             jobs = [(name, p, pons, one) for (name, pons, one), p in zip(jobs, args.files)]
         else:
             jobs = [(name, DATA / f, pons, True) for f, name, pons in PONS_SETS]
-    print(f"board {solver.width}x{solver.height} connect {solver.connect}, table {solver.table_entries:,d} entries"
-          f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'},"
-          f" jobs {args.jobs}")
+    print(
+        f"board {solver.width}x{solver.height} connect {solver.connect}, table {solver.table_entries:,d} entries"
+        f" ({solver.table_bytes / 2**20:.1f} MiB), reset per position, {'weak' if args.weak else 'strong'},"
+        f" jobs {args.jobs}"
+    )
     reference = load_reference(args.reference)
     peer_python = args.peer_python
     if peer_python is None:
@@ -309,17 +358,23 @@ def main() -> None:
             seconds = time.perf_counter() - start
             batch_ms = 1000 * seconds / len(rows)
             right = sum(s == ((e > 0) - (e < 0) if args.weak else e) for s, (_, e) in zip(scores, rows))
-            print(f"{'':<22} solve_many: {right}/{len(rows)} right, {batch_ms:.3f} ms/position,"
-                  f" mean explored {solver.explored / len(rows):,.1f}", flush=True)
+            print(
+                f"{'':<22} solve_many: {right}/{len(rows)} right, {batch_ms:.3f} ms/position,"
+                f" mean explored {solver.explored / len(rows):,.1f}",
+                flush=True,
+            )
         if peer_python and one_based and not args.weak:
             peer = run_peer(peer_python, rows)
             if peer is not None:
                 ours = 1000 * totals["seconds"] / len(rows)
                 theirs = 1000 * peer["seconds"] / peer["n"]
                 batch = f", solve_many {batch_ms:.3f} ms ({batch_ms / theirs:.2f}x)" if batch_ms is not None else ""
-                print(f"{'':<22} connect-four-ai: {peer['right']}/{peer['n']} right, {theirs:.3f} ms/position,"
-                      f" mean explored {peer['nodes'] / peer['n']:,.1f}; ours/peer: solve {ours:.3f} ms"
-                      f" ({ours / theirs:.2f}x){batch}  load {load()}", flush=True)
+                print(
+                    f"{'':<22} connect-four-ai: {peer['right']}/{peer['n']} right, {theirs:.3f} ms/position,"
+                    f" mean explored {peer['nodes'] / peer['n']:,.1f}; ours/peer: solve {ours:.3f} ms"
+                    f" ({ours / theirs:.2f}x){batch}  load {load()}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

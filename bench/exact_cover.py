@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gridgames.search.exact_cover import ExactCover  # noqa: E402
-from gridgames.shapes import Shape  # noqa: E402
+from gridgames.search.exact_cover import ExactCover
+from gridgames.shapes import Shape
 
 PENTOMINOES = {
     "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
@@ -46,7 +46,7 @@ def queens(n: int) -> ExactCover:
 
 def _orientations(picture: str) -> set[tuple[tuple[int, int], ...]]:
     """The fixed orientations of a picture ('X' a square, '/' between rows), from the shared `Shape`."""
-    return set(o.cells for o in Shape.from_text(picture.replace("/", "\n")).orientations())
+    return {o.cells for o in Shape.from_text(picture.replace("/", "\n")).orientations()}
 
 
 def pentominoes(height: int, width: int) -> ExactCover:
@@ -66,7 +66,12 @@ def pentominoes(height: int, width: int) -> ExactCover:
 def dominoes(height: int, width: int) -> ExactCover:
     """Domino tilings of a rectangle."""
     cells = [(r, c) for r in range(height) for c in range(width)]
-    options = [(i, [(r, c), (r + dr, c + dc)]) for i, (r, c) in enumerate(cells) for dr, dc in ((0, 1), (1, 0)) if r + dr < height and c + dc < width]
+    options = [
+        (i, [(r, c), (r + dr, c + dc)])
+        for i, (r, c) in enumerate(cells)
+        for dr, dc in ((0, 1), (1, 0))
+        if r + dr < height and c + dc < width
+    ]
     return ExactCover.from_items(cells, options)
 
 
@@ -130,7 +135,12 @@ def _xcover() -> Callable[[ExactCover], int] | None:
     def count(problem: ExactCover) -> int:
         names = [f"i{i}" for i in range(problem.num_items)]
         options = [[names[i] for i in option] for option in problem.options]
-        return sum(1 for _ in xcover.covers(options, primary=names[: problem.num_primary], secondary=names[problem.num_primary :]))
+        return sum(
+            1
+            for _ in xcover.covers(
+                options, primary=names[: problem.num_primary], secondary=names[problem.num_primary :]
+            )
+        )
 
     return count
 
@@ -188,7 +198,8 @@ def _peer_exact_cover(items: list[str], rows: Rows) -> int:
 
 
 PEERS = {"xcover": _peer_xcover, "miniexact": _peer_miniexact, "pyxcc": _peer_pyxcc, "exact_cover": _peer_exact_cover}
-"""Counting functions of the exact-cover packages on PyPI that install here (pip install xcover miniexact pyxcc exact-cover)."""
+"""Counting functions of the exact-cover packages on PyPI that install here (pip install xcover miniexact pyxcc
+exact-cover)."""
 
 
 def tiling_matrix(board: object, pieces: object) -> tuple[list[str], Rows]:
@@ -197,7 +208,10 @@ def tiling_matrix(board: object, pieces: object) -> tuple[list[str], Rows]:
 
     problem = TilingProblem.build(board, pieces)  # type: ignore[arg-type]
     items = [f"c{i}" for i in range(problem.n_cells)] + list(problem.piece_names)
-    rows = [[f"c{c}" for c in problem.option_cells(o)] + [problem.piece_names[problem.option_piece[o]]] for o in range(problem.n_options)]
+    rows = [
+        [f"c{c}" for c in problem.option_cells(o)] + [problem.piece_names[problem.option_piece[o]]]
+        for o in range(problem.n_options)
+    ]
     return items, rows
 
 
@@ -263,20 +277,36 @@ def peers_on_tiling_boards(limit: float, boards: list[str] | None = None) -> Non
     from gridgames.shapes import PENTOMINOES as SHAPES, TETROMINOES
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from tiling import BOARDS  # type: ignore[import-not-found]  # noqa: E402
+    from tiling import BOARDS  # type: ignore[import-not-found]
 
     cases = {name: (board, dict(SHAPES), everything) for name, (board, everything, _) in BOARDS.items()}
     cases["dana-scott"] = (Grid.empty(8, 8), dict(SHAPES, O=TETROMINOES["O"]), 129_168)
     count(TilingProblem.build(Grid.empty(3, 20), SHAPES))  # load the kernels
     available = [name for name in PEERS if _importable(name)]
-    print(f"peers installed: {', '.join(available) or 'none'}; each in a fresh process, stopped after {limit:.0f} s; CPU seconds")
-    print("peers: from the matrix (cell and piece names) to the count, after import and a warm-up on a tiny matrix (not timed)")
-    print("ours: from the board and pieces to the count: build the problem + count all (count() as it is: by orbits when a")
-    print("      piece can be pre-placed, order and piece chosen by Knuth's estimates); plain: the same by the plain search;")
+    print(
+        f"peers installed: {', '.join(available) or 'none'}; each in a fresh process, stopped after {limit:.0f} s; CPU "
+        "seconds"
+    )
+    print(
+        "peers: from the matrix (cell and piece names) to the count, after import and a warm-up on a tiny matrix (not "
+        "timed)"
+    )
+    print(
+        "ours: from the board and pieces to the count: build the problem + count all (count() as it is: by orbits when "
+        "a"
+    )
+    print(
+        "      piece can be pre-placed, order and piece chosen by Knuth's estimates); plain: the same by the plain "
+        "search;"
+    )
     print("      'w/o build': the count alone, the problem built (our kernels are loaded before anything is timed)")
     print(f"both: a run under {REPEAT_BELOW:.0f} s CPU is run twice more and the median is given")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'board':<11} {'count':>7} {'ours':>7} {'plain':>7}  " + "  ".join(f"{n:>14}" for n in available) + "  best peer / ours, / ours w/o build (/ plain)  ours by")
+    print(
+        f"{'board':<11} {'count':>7} {'ours':>7} {'plain':>7}  "
+        + "  ".join(f"{n:>14}" for n in available)
+        + "  best peer / ours, / ours w/o build (/ plain)  ours by"
+    )
     for name in boards or list(cases):
         board, pieces, known = cases[name]
         builds: list[float] = []
@@ -302,9 +332,16 @@ def peers_on_tiling_boards(limit: float, boards: list[str] | None = None) -> Non
             cells.append(f"{seconds:>9.3f}{'' if found == known else ' (!=)':>5}")
             best = seconds if best is None else min(best, seconds)
         ok = "ok" if ours.count == plain.count == known else "MISMATCH"
-        ratio = f"{best / ours_cpu:>6.1f}x {best / searched:>6.1f}x  ({best / plain_cpu:>6.1f}x)" if best else f"{'-':>10}"
+        ratio = (
+            f"{best / ours_cpu:>6.1f}x {best / searched:>6.1f}x  ({best / plain_cpu:>6.1f}x)" if best else f"{'-':>10}"
+        )
         how = "orbits" if ours.method.startswith("all by orbits") else "search"
-        print(f"{name:<11} {ours.count:>7} {ours_cpu:>7.4f} {plain_cpu:>7.4f}  " + "  ".join(cells) + f"  {ratio}  {how} [{ok}]", flush=True)
+        print(
+            f"{name:<11} {ours.count:>7} {ours_cpu:>7.4f} {plain_cpu:>7.4f}  "
+            + "  ".join(cells)
+            + f"  {ratio}  {how} [{ok}]",
+            flush=True,
+        )
 
 
 def _importable(name: str) -> bool:
@@ -318,9 +355,16 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="also 5x12 and 6x10 pentominoes (tens of seconds)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per problem (median reported)")
-    parser.add_argument("--peers", action="store_true", help="instead: our tiling engine beside the exact-cover packages installed, on the tiling boards")
-    parser.add_argument("--limit", type=float, default=300.0, help="seconds a peer may take on one board (--peers), default 300")
-    parser.add_argument("--boards", nargs="*", help="with --peers: only these boards (6x10 5x12 4x15 3x20 8x8-centre dana-scott)")
+    parser.add_argument(
+        "--peers", action="store_true",
+        help="instead: our tiling engine beside the exact-cover packages installed, on the tiling boards"
+    )
+    parser.add_argument(
+        "--limit", type=float, default=300.0, help="seconds a peer may take on one board (--peers), default 300"
+    )
+    parser.add_argument(
+        "--boards", nargs="*", help="with --peers: only these boards (6x10 5x12 4x15 3x20 8x8-centre dana-scott)"
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.peers:
         peers_on_tiling_boards(args.limit, args.boards)
@@ -342,14 +386,24 @@ def main(argv: Iterable[str] | None = None) -> None:
         ("pentominoes 4x15", lambda: pentominoes(4, 15), 1_472, False),
     ]
     if args.big:
-        problems += [("pentominoes 5x12", lambda: pentominoes(5, 12), 4_040, False), ("pentominoes 6x10", lambda: pentominoes(6, 10), 9_356, False)]
+        problems += [
+            ("pentominoes 5x12", lambda: pentominoes(5, 12), 4_040, False),
+            ("pentominoes 6x10", lambda: pentominoes(6, 10), 9_356, False),
+        ]
     xcover_count = _xcover()
-    print(f"{'problem':<18} {'count':>11} {'ok':>3} {'seconds':>8} {'nodes':>11} {'nodes/s':>10} {'python ref':>10} {'ratio':>7}" + ("  xcover  ratio" if xcover_count else ""))
+    print(
+        f"{'problem':<18} {'count':>11} {'ok':>3} {'seconds':>8} {'nodes':>11} {'nodes/s':>10} {'python ref':>10} "
+        f"{'ratio':>7}"
+        + ("  xcover  ratio" if xcover_count else "")
+    )
     for name, build, known, with_reference in problems:
         problem = build()
         seconds, found = _median_time(lambda: problem.count().count, args.repeat)
         nodes = problem.count().nodes
-        line = f"{name:<18} {found:>11,} {'yes' if found == known else 'NO':>3} {seconds:>8.3f} {nodes:>11,} {nodes / seconds:>10,.0f}"
+        line = (
+            f"{name:<18} {found:>11,} {'yes' if found == known else 'NO':>3} {seconds:>8.3f} {nodes:>11,} "
+            f"{nodes / seconds:>10,.0f}"
+        )
         if with_reference:
             ref_seconds, ref_found = _median_time(lambda: reference_count(problem), 1)
             assert ref_found == known, f"the reference counts {ref_found} for {name}"
@@ -358,7 +412,9 @@ def main(argv: Iterable[str] | None = None) -> None:
             line += f" {'-':>10} {'-':>7}"
         if xcover_count is not None:
             x_seconds, x_found = _median_time(lambda: xcover_count(problem), 1)
-            line += f"  {x_seconds:>6.3f} {x_seconds / seconds:>6.2f}" + ("" if x_found == known else " (xcover count differs!)")
+            line += f"  {x_seconds:>6.3f} {x_seconds / seconds:>6.2f}" + (
+                "" if x_found == known else " (xcover count differs!)"
+            )
         print(line, flush=True)
 
 

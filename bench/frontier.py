@@ -34,7 +34,10 @@ OTHER_SETS = [
 
 def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [8, 12, 16, 18, 20]
-    print(f"machine: {platform.machine()}, os.cpu_count() = {os.cpu_count()}, python {platform.python_version()}, one core")
+    print(
+        f"machine: {platform.machine()}, os.cpu_count() = {os.cpu_count()}, python {platform.python_version()}, one "
+        "core"
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     count_tilings(Grid.empty(2, 2), DOMINOES)  # compile or load the kernels
     print(f"{'board':>7} {'span':>5} {'seconds':>9} {'cpu s':>8}  domino tilings")

@@ -38,10 +38,13 @@ class GridGolombState(GolombState):
         if self._legal is None:
             moves = self.game.piece_moves
             self._legal = [
-                a for a in range(len(moves))
+                a
+                for a in range(len(moves))
                 if (self.available >> moves.piece_index(a)) & 1
-                and self.grid.can_place(self._shapes[moves.piece_index(a)][moves.orientation_of(a)], at=moves.anchor_of(a))
-            ]  # fmt: skip
+                and self.grid.can_place(
+                    self._shapes[moves.piece_index(a)][moves.orientation_of(a)], at=moves.anchor_of(a)
+                )
+            ]
         return self._legal
 
     def play(self, move: int) -> None:
@@ -80,7 +83,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--mcts-seconds", type=float, default=1.0)
     args = parser.parse_args()
-    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     game = GolombGame()
     moves = game.piece_moves
     rng = random.Random(1)
@@ -107,13 +113,22 @@ def main() -> None:
         grid_rate.append(playouts(lambda: GridGolombState(game), 3, round_))
         mask_rate.append(playouts(game.new_state, 300, round_))
     g, m = statistics.median(grid_ns), statistics.median(mask_ns)
-    print(f"{'can_place per call (8x8, 4 pieces down)':<44} Grid {g:>9,.0f} ns   bitmask {m:>7,.0f} ns   ratio {g / m:>6.1f}x")
+    print(
+        f"{'can_place per call (8x8, 4 pieces down)':<44} Grid {g:>9,.0f} ns   bitmask {m:>7,.0f} ns   ratio "
+        f"{g / m:>6.1f}x"
+    )
     g, m = statistics.median(grid_rate), statistics.median(mask_rate)
     print(f"{'random playouts per second (8x8)':<44} Grid {g:>9,.1f}      bitmask {m:>7,.0f}      ratio {m / g:>6.1f}x")
     print(f"{'  = ms per playout':<44} Grid {1000 / g:>9,.1f} ms   bitmask {1000 / m:>7,.2f} ms")
-    for label, state in (("MCTS from the empty board", game.new_state()), ("MCTS after 2 random moves", game.from_moves(position.history[:2]))):
+    for label, state in (
+        ("MCTS from the empty board", game.new_state()),
+        ("MCTS after 2 random moves", game.from_moves(position.history[:2])),
+    ):
         result = mcts(state, seconds=args.mcts_seconds, rng=random.Random(0))
-        print(f"{label:<44} {result.iterations / result.seconds:>9,.0f} playouts/s ({result.iterations:,} in {result.seconds:.2f} s)")
+        print(
+            f"{label:<44} {result.iterations / result.seconds:>9,.0f} playouts/s ({result.iterations:,} in "
+            f"{result.seconds:.2f} s)"
+        )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

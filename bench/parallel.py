@@ -64,7 +64,9 @@ def check(count: int, unique: bool) -> str:
     return "ok" if count == KNOWN[unique] else f"MISMATCH (expected {KNOWN[unique]})"
 
 
-def line(label: str, run: tuple[float, float, Any], unique: bool, reference: float | None, extra: str = "", cpu: bool = True) -> None:
+def line(
+    label: str, run: tuple[float, float, Any], unique: bool, reference: float | None, extra: str = "", cpu: bool = True
+) -> None:
     seconds, used, result = run
     ratio = f"{reference / seconds:5.2f}x" if reference else "   ref"
     busy = f"cpu {used:6.2f} s" if cpu else " " * 12
@@ -77,7 +79,10 @@ def parts_note(result: ParallelCount) -> str:
 
 def cli_seconds(*args: str) -> tuple[float, str]:
     """Wall seconds of one CLI run in a fresh process, and its output."""
-    command = [sys.executable, "-c", "from gridgames.cli import main; main()", "solve", "pentomino", "--board", BOARD, "--pieces", PIECES, "--count", *args]
+    command = [
+        sys.executable, "-c", "from gridgames.cli import main; main()", "solve", "pentomino", "--board", BOARD,
+        "--pieces", PIECES, "--count", *args
+    ]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     return time.perf_counter() - start, done.stdout.strip()
@@ -119,38 +124,61 @@ def main() -> None:
         bar = "meets" if one[0] / many[0] >= BAR_JOBS else "BELOW"
         line(f"by parts, --jobs {args.jobs}", many, unique, one[0], parts_note(many[2]) + f"{bar} the {BAR_JOBS}x bar ")
     if distributed is None:
-        print("\n(distributed is not installed: no Dask figures; pip install \"gridgames[dask]\")")
+        print('\n(distributed is not installed: no Dask figures; pip install "gridgames[dask]")')
     else:
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        with distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster:
             address = cluster.scheduler_address
             print(f"\nDask LocalCluster, 2 worker processes x 1 thread at {address} (started before timing)")
             for unique in cases:
                 first = timed(lambda: count_parallel(problem, unique=unique, scheduler=address))
-                later = best_of([timed(lambda: count_parallel(problem, unique=unique, scheduler=address)) for _ in range(args.repeat)])
+                later = best_of(
+                    [
+                        timed(lambda: count_parallel(problem, unique=unique, scheduler=address))
+                        for _ in range(args.repeat)
+                    ]
+                )
                 for label, run in (("first run", first), (f"best of {args.repeat} more", later)):
                     bar = "meets" if reference[unique] / run[0] >= BAR_DASK else "BELOW"
                     what = f"{'unique' if unique else 'all'}, Dask, {label}"
-                    line(what, run, unique, reference[unique], parts_note(run[2]) + f"{bar} the {BAR_DASK}x bar ", cpu=False)
+                    line(
+                        what, run, unique, reference[unique], parts_note(run[2]) + f"{bar} the {BAR_DASK}x bar ",
+                        cpu=False
+                    )
             seconds, out = cli_seconds("--unique", "--scheduler", address)
             print(f"  CLI --unique --scheduler {address}: {seconds:.2f} s end to end: {out}")
         with distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, preload=[WARM_UP]
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+            preload=[WARM_UP]
         ) as cluster:
             print(f"Dask LocalCluster as above, workers started with --preload {WARM_UP}")
             for unique in cases:
                 run = timed(lambda: count_parallel(problem, unique=unique, scheduler=cluster.scheduler_address))
                 bar = "meets" if reference[unique] / run[0] >= BAR_DASK else "BELOW"
                 what = f"{'unique' if unique else 'all'}, Dask, first run"
-                line(what, run, unique, reference[unique], parts_note(run[2]) + f"{bar} the {BAR_DASK}x bar ", cpu=False)
-    print(f"\nCLI end to end, up to symmetry, best of {args.repeat} (fresh processes: start-up and kernel loading included)")
-    variants = {"plain count": ("--unique",), "--jobs 1": ("--unique", "--jobs", "1"), f"--jobs {args.jobs}": ("--unique", "--jobs", str(args.jobs))}
+                line(
+                    what, run, unique, reference[unique], parts_note(run[2]) + f"{bar} the {BAR_DASK}x bar ", cpu=False
+                )
+    print(
+        f"\nCLI end to end, up to symmetry, best of {args.repeat} (fresh processes: start-up and kernel loading "
+        "included)"
+    )
+    variants = {
+        "plain count": ("--unique",), "--jobs 1": ("--unique", "--jobs", "1"),
+        f"--jobs {args.jobs}": ("--unique", "--jobs", str(args.jobs))
+    }
     cli: dict[str, list[tuple[float, str]]] = {name: [] for name in variants}
     for _ in range(args.repeat):
         for name, options in variants.items():
             cli[name].append(cli_seconds(*options))
     best = {name: min(runs) for name, runs in cli.items()}
     for name, (seconds, out) in best.items():
-        ratio = f"  ({best['--jobs 1'][0] / seconds:.2f}x vs --jobs 1)" if name.startswith("--jobs") and name != "--jobs 1" else ""
+        ratio = (
+            f"  ({best['--jobs 1'][0] / seconds:.2f}x vs --jobs 1)"
+            if name.startswith("--jobs") and name != "--jobs 1"
+            else ""
+        )
         print(f"  {name:<12} {seconds:6.2f} s{ratio}   {out}")
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -8,10 +8,9 @@ Each line: the puzzle, the engine (the bitmask tiling kernel or dancing links), 
 (checked against the known one), and the best wall time of ``--repeat`` runs of the
 search (after a warm-up run that compiles the kernels; the problem, its bitmask tables
 and its proved symmetry group are built once per puzzle, the dominoes' build timed on a
-line of its own). N-queens has secondary items (the diagonals), so it runs on the bitmask kernel as a general exact cover (each secondary item gets a
-slack option) when its 2n + 2(2n - 1) items fit one 64-bit word (n <= 11), and on
-dancing links above (the kernel's multi-word form is timed too); the dominoes are a
-tiling and run on both.
+line of its own). N-queens has secondary items (the diagonals), so it runs on the bitmask kernel as a general exact
+cover (each secondary item gets a slack option) when its 2n + 2(2n - 1) items fit one 64-bit word (n <= 11), and on
+dancing links above (the kernel's multi-word form is timed too); the dominoes are a tiling and run on both.
 
 Then the game rows (issue 37): each two-player example plugin installed (Othello 8x8,
 Hex 7x7, Golomb's pentomino game 8x8) plays its generic AI (``make_ai(game, "ai")``: negamax
@@ -109,7 +108,10 @@ def games_table(games: int, think: float) -> None:
     """The game rows: each installed two-player example's AI against random."""
     from gridgames.errors import UnknownGameError
 
-    print(f"{'game':<24} {'think s':>8} {'wins':>5} {'draws':>5} {'losses':>6} {'margin':>7} {'AI moves':>9} {'s/move':>8}")
+    print(
+        f"{'game':<24} {'think s':>8} {'wins':>5} {'draws':>5} {'losses':>6} {'margin':>7} {'AI moves':>9} "
+        f"{'s/move':>8}"
+    )
     for label, name in GAMES:
         try:
             wins, draws, losses, margin, moves, per_move = ai_against_random(name, games, think)
@@ -127,7 +129,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="seeded games per two-player example")
     parser.add_argument("--think", type=float, default=1.0, help="the AI's seconds per move")
     args = parser.parse_args()
-    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     if not args.games_only:
         puzzles(args)
     games_table(args.games, args.think)
@@ -170,7 +175,9 @@ def puzzles(args: argparse.Namespace) -> None:
         puzzle = Dominoes(h, w)
         started = time.perf_counter()
         puzzle.kernel_problem()  # the bitmask problem and the symmetry group, built once per puzzle
-        print(f"{f'dominoes {h}x{w} compile':<24} {'tiling':<15} {'':>12} {'':>12} {time.perf_counter() - started:>9.3f}")
+        print(
+            f"{f'dominoes {h}x{w} compile':<24} {'tiling':<15} {'':>12} {'':>12} {time.perf_counter() - started:>9.3f}"
+        )
         for engine, unique in runs:
             repeat = 1 if h > 6 else args.repeat
             result, seconds = best(lambda e=engine, u=unique: puzzle.count(unique=u, engine=e), repeat)

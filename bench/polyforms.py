@@ -47,7 +47,10 @@ def forms() -> None:
         cpu = time.process_time()
         ours = [len(generate(lattice, n)) for n in range(1, len(counts) + 1)]
         verdict = "ok" if ours == counts else f"MISMATCH (published {counts})"
-        print(f"{label:<22} n=1..{len(counts):<2} {time.perf_counter() - started:7.2f} s wall {time.process_time() - cpu:7.2f} s cpu  {ours}  [{verdict}]")
+        print(
+            f"{label:<22} n=1..{len(counts):<2} {time.perf_counter() - started:7.2f} s wall "
+            f"{time.process_time() - cpu:7.2f} s cpu  {ours}  [{verdict}]"
+        )
 
 
 def orbit_sum(problem: object, solutions: list[object], perms: object) -> int:
@@ -68,7 +71,9 @@ def tilings(quick: bool) -> None:
     from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
     tiling.count(LatticePuzzle.create("cube", "3x3x3", "soma").problem())  # compile the kernels first
-    print(f"{'puzzle':<44} {'G':>3} {'unique':>7} {'cpu s':>7} {'method':<24} {'all':>7} {'cpu s':>7}  orbits  published")
+    print(
+        f"{'puzzle':<44} {'G':>3} {'unique':>7} {'cpu s':>7} {'method':<24} {'all':>7} {'cpu s':>7}  orbits  published"
+    )
     for lattice, board, pieces, published, source in PUZZLES:
         if quick and board == "3x4x5":
             continue
@@ -96,7 +101,10 @@ def tilings(quick: bool) -> None:
 
 def main() -> None:
     quick = "--quick" in sys.argv[1:]
-    print(f"machine: {platform.machine()}, os.cpu_count() = {os.cpu_count()}, python {platform.python_version()}, one core")
+    print(
+        f"machine: {platform.machine()}, os.cpu_count() = {os.cpu_count()}, python {platform.python_version()}, one "
+        "core"
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     forms()
     print()

@@ -61,7 +61,9 @@ def gym_steps_per_second(steps: int, seed: int = 0) -> float:
     observation, _ = env.reset(seed=seed)
     started = time.perf_counter()
     for _ in range(steps):
-        observation, _reward, terminated, _truncated, _ = env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        observation, _reward, terminated, _truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        )
         if terminated:
             observation, _ = env.reset()
     return steps / (time.perf_counter() - started)
@@ -81,9 +83,17 @@ def main() -> None:
 
     from gridgames.rl import aec_env
 
-    print(f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, "
-          f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("versions: " + ", ".join(f"{p} {version(p)}" for p in ("gridgames", "pettingzoo", "gymnasium", "numpy", "pygame-ce" if _has("pygame-ce") else "pygame")))
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, "
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(
+        "versions: "
+        + ", ".join(
+            f"{p} {version(p)}"
+            for p in ("gridgames", "pettingzoo", "gymnasium", "numpy", "pygame-ce" if _has("pygame-ce") else "pygame")
+        )
+    )
     print(f"random play on 7x6 Connect Four, AEC API, {steps:,} steps per round, best of {repeat}")
     ours: list[float] = []
     theirs: list[float] = []
@@ -91,8 +101,14 @@ def main() -> None:
         ours.append(aec_steps_per_second(lambda: aec_env("connect4"), steps))
         theirs.append(aec_steps_per_second(connect_four_v3.env, steps))
     best_ours, best_theirs = max(ours), max(theirs)
-    print(f"  gridgames.rl aec_env('connect4'):   {best_ours:>9,.0f} steps/s  (rounds: {', '.join(f'{x:,.0f}' for x in ours)})")
-    print(f"  pettingzoo connect_four_v3.env():   {best_theirs:>9,.0f} steps/s  (rounds: {', '.join(f'{x:,.0f}' for x in theirs)})")
+    print(
+        f"  gridgames.rl aec_env('connect4'):   {best_ours:>9,.0f} steps/s  (rounds: "
+        f"{', '.join(f'{x:,.0f}' for x in ours)})"
+    )
+    print(
+        f"  pettingzoo connect_four_v3.env():   {best_theirs:>9,.0f} steps/s  (rounds: "
+        f"{', '.join(f'{x:,.0f}' for x in theirs)})"
+    )
     print(f"  ratio ours / connect_four_v3: {best_ours / best_theirs:.2f}x")
     gym = max(gym_steps_per_second(steps // 2) for _ in range(repeat))
     print(f"  gridgames.rl gym_env('connect4', opponent='random'): {gym:,.0f} steps/s (agent move + reply)")

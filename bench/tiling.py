@@ -1,6 +1,7 @@
 """Benchmark of the polyomino tiling engine (the gridgames.search.tiling package) against the reference solver.
 
-Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing] [--choices [BOARD ...]] [--stages [BOARD ...]]
+Usage: python bench/tiling.py [--repeat N] [--quick] [--no-compile-timing] [--choices [BOARD ...]] [--stages [BOARD
+...]]
 
 Prints, for the 12 pentominoes on 6x10, 5x12, 4x15, 3x20 and 8x8 without its centre:
 the count of all tilings and of distinct ones, wall and CPU seconds (median of --repeat
@@ -69,7 +70,10 @@ def reordered(problem: TilingProblem, key: Callable[[tuple[int, int]], tuple[int
     """The same problem with its cells (bits) in another order: the first blank cell of the search changes."""
     cells = sorted(problem.cells, key=key)
     index = {cell: i for i, cell in enumerate(cells)}
-    options = [(int(problem.option_piece[o]), [index[problem.cells[c]] for c in problem.option_cells(o)]) for o in range(problem.n_options)]
+    options = [
+        (int(problem.option_piece[o]), [index[problem.cells[c]] for c in problem.option_cells(o)])
+        for o in range(problem.n_options)
+    ]
     return TilingProblem.from_options(cells, problem.order, problem.pieces, options)
 
 
@@ -79,7 +83,9 @@ def compile_times() -> tuple[float, float]:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         runs = []
         for _ in range(2):
-            out = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], env=env, capture_output=True, text=True, check=True, cwd=REPO)
+            out = subprocess.run(
+                [sys.executable, "-c", _COMPILE_PROBE], env=env, capture_output=True, text=True, check=True, cwd=REPO
+            )
             runs.append(float(out.stdout.strip().splitlines()[-1]))
     return runs[0], runs[1]
 
@@ -107,7 +113,8 @@ def check(name: str, got: int, want: int) -> str:
 
 
 def choices(names: list[str]) -> None:
-    """Exact cost of counting all by orbits with each candidate piece pre-placed, in both scan orders, and the choice."""
+    """Exact cost of counting all by orbits with each candidate piece pre-placed, in both scan orders, and the
+    choice."""
     from gridgames.search.tiling.driver import Search, plan_count
     from gridgames.search.tiling.orbits import free_pieces, plan
 
@@ -136,8 +143,11 @@ def choices(names: list[str]) -> None:
                     while not search.done:
                         search.step(1 << 24)
                     nodes, found = nodes + search.nodes, found + search.solutions
-                print(f"    {order:<9} {problem.pieces[free.piece].name} at {len(free.representatives):3d} placements: "
-                      f"{found * free.group:7d} tilings, {nodes:12,d} nodes, {time.process_time() - cpu:7.3f} s CPU", flush=True)
+                print(
+                    f"    {order:<9} {problem.pieces[free.piece].name} at {len(free.representatives):3d} placements: "
+                    f"{found * free.group:7d} tilings, {nodes:12,d} nodes, {time.process_time() - cpu:7.3f} s CPU",
+                    flush=True,
+                )
 
 
 def stages(names: list[str], repeat: int) -> None:
@@ -164,7 +174,10 @@ def stages(names: list[str], repeat: int) -> None:
             for key, spent in zip(times, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)):
                 times[key].append(spent * 1000)
         cells = " ".join(f"{statistics.median(v):6.2f}/{min(v):6.2f}" for v in times.values())
-        print(f"{name:<11} {cells}  {result.nodes:<9,d}  {result.method}  [{check(name, result.count, BOARDS[name][1])}]", flush=True)
+        print(
+            f"{name:<11} {cells}  {result.nodes:<9,d}  {result.method}  [{check(name, result.count, BOARDS[name][1])}]",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -173,10 +186,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing (median), default 3")
     parser.add_argument("--quick", action="store_true", help="skip the reference on 4x15 and the Dana Scott full count")
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile measurement")
-    parser.add_argument("--stages", nargs="*", help="instead: CPU time of build, plan and count of the whole job, per board "
-                        "(default all five; --repeat runs each)")
-    parser.add_argument("--choices", nargs="*", help="instead: each piece and order's cost beside the estimates' choice "
-                        "(boards: 6x10 5x12 4x15 3x20 8x8-centre dana-scott; default 8x8-centre dana-scott)")
+    parser.add_argument(
+        "--stages",
+        nargs="*",
+        help="instead: CPU time of build, plan and count of the whole job, per board "
+        "(default all five; --repeat runs each)",
+    )
+    parser.add_argument(
+        "--choices",
+        nargs="*",
+        help="instead: each piece and order's cost beside the estimates' choice "
+        "(boards: 6x10 5x12 4x15 3x20 8x8-centre dana-scott; default 8x8-centre dana-scott)",
+    )
     args = parser.parse_args(argv)
     if args.stages is not None:
         stages(args.stages or list(BOARDS), args.repeat)
@@ -184,8 +205,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.choices is not None:
         choices(args.choices or ["8x8-centre", "dana-scott"])
         return
-    print(f"machine: {platform.machine()} {platform.processor() or ''}, os.cpu_count() = {os.cpu_count()}, "
-          f"python {platform.python_version()}, numba {numba.__version__}; timings: one core, median of {args.repeat}")  # fmt: skip
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''}, os.cpu_count() = {os.cpu_count()}, "
+        f"python {platform.python_version()}, numba {numba.__version__}; timings: one core, median of {args.repeat}"
+    )
     print(f"load average before: {load()}")
 
     if not args.no_compile_timing:
@@ -196,10 +219,18 @@ def main(argv: list[str] | None = None) -> None:
         count(warm, **kwargs)
 
     print(f"\n12 pentominoes, first blank cell along the short side, pruning on (the defaults); load {load()}")
-    print("all: by the plain search (method='search'); orbits: count() as it is by default (all from the distinct ones);")
-    print("first: build + first count() in CPU s, with the one-off symmetry set-up; others: median of repeats, set-up cached")
-    print(f"{'board':<11} {'build s':>8} {'all':>6} {'wall s':>8} {'cpu s':>7} {'nodes':>11}   {'orbits':>6} {'cpu s':>7} {'first':>6} "
-          f"{'nodes':>10}   {'unique':>6} {'cpu s':>7} {'nodes':>10}  method of the orbit count")  # fmt: skip
+    print(
+        "all: by the plain search (method='search'); orbits: count() as it is by default (all from the distinct ones);"
+    )
+    print(
+        "first: build + first count() in CPU s, with the one-off symmetry set-up; others: median of repeats, set-up "
+        "cached"
+    )
+    print(
+        f"{'board':<11} {'build s':>8} {'all':>6} {'wall s':>8} {'cpu s':>7} {'nodes':>11}   {'orbits':>6} "
+        f"{'cpu s':>7} {'first':>6} "
+        f"{'nodes':>10}   {'unique':>6} {'cpu s':>7} {'nodes':>10}  method of the orbit count"
+    )
     fast: dict[str, float] = {}
     for name, (board, everything, distinct) in BOARDS.items():
         first_cpu = time.process_time()
@@ -210,16 +241,22 @@ def main(argv: list[str] | None = None) -> None:
         orbit, _, ocpu = timed(lambda p=problem: count(p), args.repeat)
         uniq, uwall, ucpu = timed(lambda p=problem: count(p, unique=True), args.repeat)
         fast[name] = wall
-        print(f"{name:<11} {build_wall:8.3f} {full.count:6d} {wall:8.3f} {cpu:7.3f} {full.nodes:11,d}   {orbit.count:6d} {ocpu:7.3f} "
-              f"{first_cpu:6.3f} {orbit.nodes:10,d}   {uniq.count:6d} {ucpu:7.3f} {uniq.nodes:10,d}  {orbit.method}  "
-              f"[{check(name, full.count, everything)}, {check(name, orbit.count, everything)}, {check(name, uniq.count, distinct)}]")  # fmt: skip
+        print(
+            f"{name:<11} {build_wall:8.3f} {full.count:6d} {wall:8.3f} {cpu:7.3f} {full.nodes:11,d}   {orbit.count:6d} "
+            f"{ocpu:7.3f} "
+            f"{first_cpu:6.3f} {orbit.nodes:10,d}   {uniq.count:6d} {ucpu:7.3f} {uniq.nodes:10,d}  {orbit.method}  "
+            f"[{check(name, full.count, everything)}, {check(name, orbit.count, everything)}, "
+            f"{check(name, uniq.count, distinct)}]"
+        )
 
     print("\nreference solver (gridgames/search/backtrack.py, plain Python on a Grid), same process")
     for name in ("3x20",) if args.quick else ("3x20", "4x15"):
         board, everything, _ = BOARDS[name]
         found, wall, cpu = timed(lambda b=board: backtrack.count_solutions(b, PENTOMINOES), 1)
-        print(f"{name:<11} {found:6d} tilings in {wall:8.2f} s wall ({cpu:.2f} s cpu): "
-              f"fast engine is {wall / fast[name]:,.0f}x faster  [{check(name, found, everything)}]")  # fmt: skip
+        print(
+            f"{name:<11} {found:6d} tilings in {wall:8.2f} s wall ({cpu:.2f} s cpu): "
+            f"fast engine is {wall / fast[name]:,.0f}x faster  [{check(name, found, everything)}]"
+        )
 
     print(f"\n6x10 search variants (count all / count unique); load {load()}")
     six = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
@@ -239,16 +276,24 @@ def main(argv: list[str] | None = None) -> None:
         full, wall, _ = timed(lambda p=problem, o=options: count(p, method="search", **o), 1)
         uniq, uwall, _ = timed(lambda p=problem, o=options: count(p, unique=True, **o), 1)
         base = base or (wall, uwall)
-        print(f"  {label:<32} {full.count:5d} {wall:7.3f} s {full.nodes:12,d} nodes ({wall / base[0]:5.2f}x)   "
-              f"{uniq.count:5d} {uwall:7.3f} s {uniq.nodes:11,d} nodes ({uwall / base[1]:5.2f}x)")  # fmt: skip
+        print(
+            f"  {label:<32} {full.count:5d} {wall:7.3f} s {full.nodes:12,d} nodes ({wall / base[0]:5.2f}x)   "
+            f"{uniq.count:5d} {uwall:7.3f} s {uniq.nodes:11,d} nodes ({uwall / base[1]:5.2f}x)"
+        )
 
-    print(f"\nplain search (count all, method='search') by cell order: the bit order decides the first blank cell; load {load()}")
+    print(
+        "\nplain search (count all, method='search') by cell order: the bit order decides the first blank cell; load "
+        f"{load()}"
+    )
     for name in ("6x10", "5x12", "8x8-centre"):
         built = TilingProblem.build(BOARDS[name][0], PENTOMINOES)
         for label, key in CELL_ORDERS.items():
             problem = reordered(built, key)
             full, _, cpu = timed(lambda p=problem: count(p, method="search"), 1)
-            print(f"  {name:<11} {label:<32} {full.count:6d} {cpu:7.3f} s cpu {full.nodes:12,d} nodes  [{check(name, full.count, BOARDS[name][1])}]")
+            print(
+                f"  {name:<11} {label:<32} {full.count:6d} {cpu:7.3f} s cpu {full.nodes:12,d} nodes  "
+                f"[{check(name, full.count, BOARDS[name][1])}]"
+            )
 
     first, wall, _ = timed(lambda: next(iter(solve(six, limit=1))), args.repeat)
     print(f"\nfirst 6x10 solution: {wall * 1000:.2f} ms (solve(limit=1), problem already built)")
@@ -258,9 +303,14 @@ def main(argv: list[str] | None = None) -> None:
     print("\nboards over 64 cells (multi-word kernel)")
     tromino = [Piece.of(Shape.from_text("###", "I3"), count=22)]
     result, wall, _ = timed(lambda: count(TilingProblem.build(Grid.empty(3, 22), tromino)), 1)
-    print(f"  3x22 by 22 straight trominoes: {result.count} tilings (a(n) = a(n-1) + a(n-3) gives 2745) in {wall:.3f} s")
+    print(
+        f"  3x22 by 22 straight trominoes: {result.count} tilings (a(n) = a(n-1) + a(n-3) gives 2745) in {wall:.3f} s"
+    )
     hexo, wall, _ = timed(lambda: count(TilingProblem.build(Grid.empty(6, 35), polyominoes(6))), 1)
-    print(f"  6x35 by the 35 hexominoes: {hexo.count} tilings, {hexo.nodes} nodes (checkerboard parity) in {wall:.3f} s incl. build")
+    print(
+        f"  6x35 by the 35 hexominoes: {hexo.count} tilings, {hexo.nodes} nodes (checkerboard parity) in {wall:.3f} s "
+        "incl. build"
+    )
     spare = [Piece.of(s) for s in PENTOMINOES.values()] + [Piece.of(Shape.from_text("#", "M"), count=5)]
     many = TilingProblem.build(Grid.empty(5, 13), spare)
     _, wall, _ = timed(lambda: next(iter(solve(many))), 1)
@@ -274,13 +324,22 @@ def main(argv: list[str] | None = None) -> None:
     uniq, uwall, _ = timed(lambda: count(scott, unique=True), 1)
     print(f"  distinct: {uniq.count} in {uwall:.2f} s ({uniq.method}, {uniq.nodes:,d} nodes)")
     orbit, owall, ocpu = timed(lambda: count(TilingProblem.build(Grid.empty(8, 8), dana)), 1)
-    print(f"  all by orbits: {orbit.count} in {owall:.2f} s wall, {ocpu:.2f} s CPU incl. build and set-up ({orbit.method}, {orbit.nodes:,d} nodes)"
-          f"  [{check('scott', orbit.count, 129_168)}]")  # fmt: skip
+    print(
+        f"  all by orbits: {orbit.count} in {owall:.2f} s wall, {ocpu:.2f} s CPU incl. build and set-up "
+        f"({orbit.method}, {orbit.nodes:,d} nodes)"
+        f"  [{check('scott', orbit.count, 129_168)}]"
+    )
     if not args.quick:
         full, wall, _ = timed(lambda: count(scott, method="search"), 1)
-        print(f"  all by the plain search: {full.count} in {wall:.2f} s ({full.nodes:,d} nodes); all / distinct = {full.count / uniq.count:g}")
+        print(
+            f"  all by the plain search: {full.count} in {wall:.2f} s ({full.nodes:,d} nodes); all / distinct = "
+            f"{full.count / uniq.count:g}"
+        )
         canon, cwall, _ = timed(lambda: count(scott, unique="canonical"), 1)
-        print(f"  distinct by canonicalising every tiling: {canon.count} in {cwall:.2f} s  [{check('scott', canon.count, uniq.count)}]")
+        print(
+            f"  distinct by canonicalising every tiling: {canon.count} in {cwall:.2f} s  "
+            f"[{check('scott', canon.count, uniq.count)}]"
+        )
     print(f"\nload average after: {load()}")
 
 

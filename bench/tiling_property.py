@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
-from gridgames_test_support.tiling_oracle import LATTICE_NAMES, Outcome, Problem, brute_force, check, random_problems  # noqa: E402
+from gridgames_test_support.tiling_oracle import LATTICE_NAMES, Outcome, Problem, brute_force, check, random_problems
 
 COLUMNS = (
-    "lattice", "problems", "zero", "zero: area short", "zero: area over", "zero: area right", "first cell bare", "orbits < all",
-    "mismatches", "crashes", "brute s", "paths s",
-)  # fmt: skip
+    "lattice", "problems", "zero", "zero: area short", "zero: area over", "zero: area right", "first cell bare",
+    "orbits < all", "mismatches", "crashes", "brute s", "paths s"
+)
 
 
 def _load() -> str:
@@ -70,13 +70,15 @@ def _rows(results: list[tuple[Outcome, float, float]]) -> list[list[str]]:
     for name in (*LATTICE_NAMES, "all"):
         group = groups.get(name, [])
         zero = [o.problem for o, _, _ in group if o.tilings == 0]
-        rows.append([
-            name, str(len(group)), str(len(zero)), str(sum(p.area < len(p.board) for p in zero)),
-            str(sum(p.area > len(p.board) for p in zero)), str(sum(p.exact for p in zero)),
-            str(sum(bare_first_cell(p) for p in zero)), str(sum(0 < o.distinct < o.tilings for o, _, _ in group)),
-            str(sum(bool(o.mismatches) for o, _, _ in group)), str(sum(o.crash is not None for o, _, _ in group)),
-            f"{sum(b for _, b, _ in group):.2f}", f"{sum(e for _, _, e in group):.2f}",
-        ])  # fmt: skip
+        rows.append(
+            [
+                name, str(len(group)), str(len(zero)), str(sum(p.area < len(p.board) for p in zero)),
+                str(sum(p.area > len(p.board) for p in zero)), str(sum(p.exact for p in zero)),
+                str(sum(bare_first_cell(p) for p in zero)), str(sum(0 < o.distinct < o.tilings for o, _, _ in group)),
+                str(sum(bool(o.mismatches) for o, _, _ in group)), str(sum(o.crash is not None for o, _, _ in group)),
+                f"{sum(b for _, b, _ in group):.2f}", f"{sum(e for _, _, e in group):.2f}"
+            ]
+        )
     return rows
 
 
@@ -84,7 +86,10 @@ def _table(rows: list[list[str]]) -> str:
     widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(COLUMNS)]
     lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(COLUMNS, widths)) + " |"]
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    lines += ["| " + " | ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths))) + " |" for r in rows]
+    lines += [
+        "| " + " | ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(r, widths))) + " |"
+        for r in rows
+    ]
     return "\n".join(lines)
 
 
@@ -95,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7, help="the random problems' seed")
     parser.add_argument("--show", type=int, default=10, help="failed problems to print")
     args = parser.parse_args(argv)
-    print(f"python {sys.version.split()[0]}, {platform.machine()}, os.cpu_count() = {os.cpu_count()}, load average {_load()}")
+    print(
+        f"python {sys.version.split()[0]}, {platform.machine()}, os.cpu_count() = {os.cpu_count()}, load average "
+        f"{_load()}"
+    )
     from gridgames.search.tiling import kernels_compiled
 
     if not kernels_compiled():
@@ -105,15 +113,23 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results = _run(problems)
     wall = time.perf_counter() - start
-    print(f"{args.problems} problems of seed {args.seed} in {wall:.1f} s (brute force twice per problem, then every engine path)")
+    print(
+        f"{args.problems} problems of seed {args.seed} in {wall:.1f} s (brute force twice per problem, then every "
+        "engine path)"
+    )
     print(_table(_rows(results)))
     failed = [o for o, _, _ in results if o.mismatches or o.crash]
     for outcome in failed[: args.show]:
-        print(f"FAILED {outcome.problem.describe()}: brute force {outcome.tilings} ({outcome.distinct} up to symmetry);"
-              f" {'; '.join(outcome.mismatches)}{' crash: ' + outcome.crash if outcome.crash else ''}")  # fmt: skip
-    print(f"problems tried {len(results)}, zero-answer {sum(o.tilings == 0 for o, _, _ in results)}, "
-          f"mismatches {sum(bool(o.mismatches) for o, _, _ in results)}, crashes {sum(o.crash is not None for o, _, _ in results)}, "
-          f"time {wall:.1f} s; load average after {_load()}")  # fmt: skip
+        print(
+            f"FAILED {outcome.problem.describe()}: brute force {outcome.tilings} ({outcome.distinct} up to symmetry);"
+            f" {'; '.join(outcome.mismatches)}{' crash: ' + outcome.crash if outcome.crash else ''}"
+        )
+    print(
+        f"problems tried {len(results)}, zero-answer {sum(o.tilings == 0 for o, _, _ in results)}, "
+        f"mismatches {sum(bool(o.mismatches) for o, _, _ in results)}, crashes "
+        f"{sum(o.crash is not None for o, _, _ in results)}, "
+        f"time {wall:.1f} s; load average after {_load()}"
+    )
     return 1 if failed else 0
 
 

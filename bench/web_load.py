@@ -71,7 +71,11 @@ class Client:
                 continue
             if response.status_code >= 400:
                 raise AssertionError(f"{method} {path}: {response.status_code} {response.text}")
-            return response.json() if response.headers.get("content-type", "").startswith("application/json") else response.text
+            return (
+                response.json()
+                if response.headers.get("content-type", "").startswith("application/json")
+                else response.text
+            )
 
     def job(self, path: str, body: Any = None) -> dict[str, Any]:
         job = self.call("POST", path, body)["job"]
@@ -116,10 +120,12 @@ def count_tilings(base: str, deadline: float, results: list[Any]) -> None:
 
 
 EVIL = "http://evil.example"
-STATE_CHANGING = ["/api/session", "/api/play/connect4/new", "/api/play/connect4/move", "/api/play/connect4/undo",
-                  "/api/play/connect4/redo", "/api/play/connect4/computer", "/api/play/connect4/scores",
-                  "/api/play/connect4/review", "/api/play/connect4/load", "/api/puzzle/pentomino/new",
-                  "/api/puzzle/pentomino/list", "/api/puzzle/pentomino/count", "/api/jobs/j1-0/cancel"]  # fmt: skip
+STATE_CHANGING = [
+    "/api/session", "/api/play/connect4/new", "/api/play/connect4/move", "/api/play/connect4/undo",
+    "/api/play/connect4/redo", "/api/play/connect4/computer", "/api/play/connect4/scores", "/api/play/connect4/review",
+    "/api/play/connect4/load", "/api/puzzle/pentomino/new", "/api/puzzle/pentomino/list", "/api/puzzle/pentomino/count",
+    "/api/jobs/j1-0/cancel"
+]
 
 
 def foreign_origins(base: str, deadline: float) -> str:
@@ -130,12 +136,19 @@ def foreign_origins(base: str, deadline: float) -> str:
     tries = refused = 0
     with httpx.Client(base_url=base, timeout=30) as page:
         for path in STATE_CHANGING:
-            answers = [page.post(path, content=b"{}", headers={"Origin": EVIL, "Content-Type": "text/plain"}),
-                       page.post(path, content=b"a=b", headers={"Content-Type": "application/x-www-form-urlencoded"}),
-                       page.post(path, content=b"{}", headers={"Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain"}),
-                       page.options(path, headers={"Origin": EVIL, "Access-Control-Request-Method": "POST",
-                                                   "Access-Control-Request-Headers": "content-type,x-session"}),
-                       page.post(path, json={}, headers={"Origin": EVIL, **owner.http.headers})]  # fmt: skip
+            answers = [
+                page.post(path, content=b"{}", headers={"Origin": EVIL, "Content-Type": "text/plain"}),
+                page.post(path, content=b"a=b", headers={"Content-Type": "application/x-www-form-urlencoded"}),
+                page.post(path, content=b"{}", headers={"Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain"}),
+                page.options(
+                    path,
+                    headers={
+                        "Origin": EVIL, "Access-Control-Request-Method": "POST",
+                        "Access-Control-Request-Headers": "content-type,x-session"
+                    },
+                ),
+                page.post(path, json={}, headers={"Origin": EVIL, **owner.http.headers}),
+            ]
             tries += len(answers)
             refused += sum(a.status_code == 403 and "access-control-allow-origin" not in a.headers for a in answers)
     intact = owner.call("GET", "/api/play/connect4")["moves"] == "4"
@@ -170,20 +183,29 @@ def hostile(base: str, deadline: float) -> str:
         ("POST", "/api/play/connect4/load", {"json": {"text": json.dumps({**save, "version": "1.x"})}}),
         ("POST", "/api/play/connect4/load", {"json": {"text": "{"}}),
         ("POST", "/api/play/connect4/move", {"json": {"move": "99"}}),
-        ("POST", "/api/play/connect4/new", {"content": b"[" * 200_000, "headers": {"Content-Type": "application/json"}}),
-        ("POST", "/api/play/connect4/new", {"content": b" " * 400_000, "headers": {"Content-Type": "application/json"}}),
+        (
+            "POST", "/api/play/connect4/new",
+            {"content": b"[" * 200_000, "headers": {"Content-Type": "application/json"}}
+        ),
+        (
+            "POST", "/api/play/connect4/new",
+            {"content": b" " * 400_000, "headers": {"Content-Type": "application/json"}}
+        ),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"board": ""}}),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"board": "..\n.\x00"}}),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"board": "." * 4999}}),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"board": "\n".join(["." * 40] * 20), "pieces": pieces}}),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"options": {"board": "100x100", "pieces": "monomino*10000"}}}),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"options": {"board": "30x30", "pieces": "pentominoes*15"}}}),
-        ("POST", "/api/puzzle/pentomino/new", {"json": {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}}}),
+        (
+            "POST", "/api/puzzle/pentomino/new",
+            {"json": {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}}}
+        ),
         ("GET", "/api/puzzle/pentomino/solution/99999999999999999999999999999", {}),
         ("GET", "/api/puzzle/pentomino/solution/99999999999999999999999999999.svg", {}),
         ("GET", "/api/puzzle/pentomino", {"headers": {"x-session": "a" * 10_000}}),
         ("GET", "/api/puzzle/pentomino", {"headers": {"x-session": "a" * 100_000}}),  # past uvicorn's header limit
-    ]  # fmt: skip
+    ]
     answers = []
     with httpx.Client(base_url=base, timeout=60) as raw:
         for method, path, extra in cases:
@@ -201,17 +223,24 @@ def big_boards(base: str, deadline: float, pid: int) -> list[str]:
     client = Client(base, deadline)
     lines = [f"server peak before: {rss_mb(pid)[1]:.0f} MiB"]
     start = time.monotonic()
-    refused = client.http.post("/api/puzzle/pentomino/new", json={"options": {"board": "1000x1000", "pieces": "monomino*1000000"}})
-    lines.append(f"1000x1000 monominoes: {refused.status_code} in {(time.monotonic() - start) * 1000:.0f} ms: {refused.json()['error'][:90]}...")
+    refused = client.http.post(
+        "/api/puzzle/pentomino/new", json={"options": {"board": "1000x1000", "pieces": "monomino*1000000"}}
+    )
+    lines.append(
+        f"1000x1000 monominoes: {refused.status_code} in {(time.monotonic() - start) * 1000:.0f} ms: "
+        f"{refused.json()['error'][:90]}..."
+    )
     start = time.monotonic()
     client.call("POST", "/api/puzzle/pentomino/new", {"options": {"board": "32x32", "pieces": "monomino*1024"}})
     made = time.monotonic() - start
     job = client.job("/api/puzzle/pentomino/list", {"n": 500})
     listed = time.monotonic() - start
     svg = client.http.get("/api/puzzle/pentomino/solution/1.svg").text
-    lines.append(f"32x32 monominoes (the most pieces accepted): new {made:.2f} s, then list 500 {job['status']} "
-                 f"({job['result']['found']} found, the job's own {job['seconds']:.2f} s) {listed:.2f} s after the POST; "
-                 f"solution 1's SVG {len(svg) / 1e6:.2f} MB; server peak so far {rss_mb(pid)[1]:.0f} MiB")  # fmt: skip
+    lines.append(
+        f"32x32 monominoes (the most pieces accepted): new {made:.2f} s, then list 500 {job['status']} "
+        f"({job['result']['found']} found, the job's own {job['seconds']:.2f} s) {listed:.2f} s after the POST; "
+        f"solution 1's SVG {len(svg) / 1e6:.2f} MB; server peak so far {rss_mb(pid)[1]:.0f} MiB"
+    )
     client.call("POST", "/api/puzzle/pentomino/new", {"options": {"board": "20x30", "pieces": "pentominoes*10"}})
     posted = time.monotonic()
     job = client.call("POST", "/api/puzzle/pentomino/list", {"n": 500})["job"]
@@ -223,8 +252,12 @@ def big_boards(base: str, deadline: float, pid: int) -> list[str]:
     client.call("POST", f"/api/jobs/{job['id']}/cancel")
     while (job := client.call("GET", f"/api/jobs/{job['id']}"))["status"] == "running":
         time.sleep(0.01)
-    lines.append(f"20x30 with 120 pentominoes (the costliest set-up accepted), list 500: running {started:.2f} s after the POST; cancelled after 1 s: "
-                 f"{job['status']} {(time.monotonic() - asked) * 1000:.0f} ms after the cancel; server peak so far {rss_mb(pid)[1]:.0f} MiB")  # fmt: skip
+    lines.append(
+        f"20x30 with 120 pentominoes (the costliest set-up accepted), list 500: running {started:.2f} s after the "
+        "POST; cancelled after 1 s: "
+        f"{job['status']} {(time.monotonic() - asked) * 1000:.0f} ms after the cancel; server peak so far "
+        f"{rss_mb(pid)[1]:.0f} MiB"
+    )
     return lines
 
 
@@ -239,7 +272,9 @@ def timed_clients(base: str, deadline: float, clients: int, seconds: float) -> s
             client = Client(base, deadline, latencies)
             rng, games = random.Random(seed), 0
             while time.monotonic() < stop:
-                view = client.call("POST", "/api/play/connect4/new", {"seats": ["human", "random"], "seed": seed + games})
+                view = client.call(
+                    "POST", "/api/play/connect4/new", {"seats": ["human", "random"], "seed": seed + games}
+                )
                 while view["outcome"] is None and time.monotonic() < stop:
                     if view["computer_to_move"]:
                         job = client.job("/api/play/connect4/computer")
@@ -262,9 +297,13 @@ def timed_clients(base: str, deadline: float, clients: int, seconds: float) -> s
     errors = [r for r in results if r[0] == "error"]
     ordered = sorted(latencies)
     p50, p99 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return (f"{clients} clients for {seconds:.0f} s: {len(ordered):,} requests, {sum(r[1] for r in results if r[0] == 'ok')} games "
-            f"to the end, every view checked; p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, max {ordered[-1] * 1000:.0f} ms; "
-            f"errors {len(errors)} {errors[:2]}")  # fmt: skip
+    return (
+        f"{clients} clients for {seconds:.0f} s: {len(ordered):,} requests, "
+        f"{sum(r[1] for r in results if r[0] == 'ok')} games "
+        f"to the end, every view checked; p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, max "
+        f"{ordered[-1] * 1000:.0f} ms; "
+        f"errors {len(errors)} {errors[:2]}"
+    )
 
 
 def main() -> None:
@@ -281,9 +320,14 @@ def main() -> None:
     args = parser.parse_args()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "gridgames", "serve", "--port", str(port), "--workers", str(args.workers),
-                               "--max-sessions", str(args.max_sessions)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "gridgames", "serve", "--port", str(port), "--workers", str(args.workers),
+            "--max-sessions", str(args.max_sessions)
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + args.max_seconds
     try:
         while True:
@@ -294,8 +338,11 @@ def main() -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.2)
-        print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; server workers: {args.workers}, "
-              f"max sessions {args.max_sessions}; {args.games} games and {args.counts} counts at once, {args.rounds} rounds")
+        print(
+            f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; server workers: {args.workers}, "
+            f"max sessions {args.max_sessions}; {args.games} games and {args.counts} counts at once, {args.rounds} "
+            "rounds"
+        )
         print(f"server at start: {rss_mb(server.pid)[0]:.0f} MiB resident")
         sampling = threading.Event()
         peak_box = [0.0]
@@ -320,8 +367,13 @@ def main() -> None:
         peak = 0.0
         for round_number in range(1, args.rounds + 1):
             results: list[Any] = []
-            threads = [threading.Thread(target=play_game, args=(base, 1000 * round_number + i, deadline, results)) for i in range(args.games)]
-            threads += [threading.Thread(target=count_tilings, args=(base, deadline, results)) for _ in range(args.counts)]
+            threads = [
+                threading.Thread(target=play_game, args=(base, 1000 * round_number + i, deadline, results))
+                for i in range(args.games)
+            ]
+            threads += [
+                threading.Thread(target=count_tilings, args=(base, deadline, results)) for _ in range(args.counts)
+            ]
             start = time.monotonic()
             for thread in threads:
                 thread.start()
@@ -333,23 +385,34 @@ def main() -> None:
             games = [r for r in results if r[0] == "game"]
             counts = [r for r in results if r[0] == "count"]
             status = httpx.get(f"{base}/api/status").json()
-            print(f"round {round_number}: {len(games)}/{args.games} games to the end ({sum(g[1] for g in games)} moves) and "
-                  f"{len(counts)}/{args.counts} counts of 9356 correct in {wall:.1f} s wall; count times {[c[1] for c in counts]} s; "
-                  f"busy answers retried {sum(r[2] for r in results)}; errors {len(errors)} {errors[:2]}")  # fmt: skip
-            print(f"  server: {rss_mb(server.pid)[0]:.0f} MiB resident after the round, peak so far {peak:.0f} MiB; "
-                  f"sessions {status['sessions']} (expired {status['expired']}), jobs {status['jobs']}")  # fmt: skip
+            print(
+                f"round {round_number}: {len(games)}/{args.games} games to the end ({sum(g[1] for g in games)} moves) "
+                "and "
+                f"{len(counts)}/{args.counts} counts of 9356 correct in {wall:.1f} s wall; count times "
+                f"{[c[1] for c in counts]} s; "
+                f"busy answers retried {sum(r[2] for r in results)}; errors {len(errors)} {errors[:2]}"
+            )
+            print(
+                f"  server: {rss_mb(server.pid)[0]:.0f} MiB resident after the round, peak so far {peak:.0f} MiB; "
+                f"sessions {status['sessions']} (expired {status['expired']}), jobs {status['jobs']}"
+            )
         client = Client(base, deadline)
         client.call("POST", "/api/puzzle/pentomino/new", {"options": {"board": "8x8", "pieces": "pentominoes+O"}})
         job = client.call("POST", "/api/puzzle/pentomino/count")["job"]
         time.sleep(1.0)
         asked = time.monotonic()
         client.call("POST", f"/api/jobs/{job['id']}/cancel")
-        while client.call("GET", f"/api/jobs/{job['id']}")["status"] == "running" or httpx.get(f"{base}/api/status").json()["jobs"]["running"]:
+        while (
+            client.call("GET", f"/api/jobs/{job['id']}")["status"] == "running"
+            or httpx.get(f"{base}/api/status").json()["jobs"]["running"]
+        ):
             time.sleep(0.01)
         freed = time.monotonic() - asked
         final = client.call("GET", f"/api/jobs/{job['id']}")
-        print(f"cancelled 8x8+O count: status {final['status']}, partial count {final['result']['count']:,} kept, "
-              f"worker free {freed * 1000:.0f} ms after the cancel")  # fmt: skip
+        print(
+            f"cancelled 8x8+O count: status {final['status']}, partial count {final['result']['count']:,} kept, "
+            f"worker free {freed * 1000:.0f} ms after the cancel"
+        )
         after = client.job("/api/puzzle/pentomino/list", {"n": 1})
         print(f"next job on the freed worker: {after['status']} in {after['seconds']:.2f} s")
         sampling.set()

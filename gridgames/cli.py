@@ -23,6 +23,51 @@ from gridgames.game import GameKind, GameSpec
 from gridgames.registry import default_registry
 
 
+def generic_command(verb: str, spec: GameSpec) -> Any:
+    """The generic ``play`` / ``show`` (turn-based games) or ``solve`` (puzzles) command for a game, as a click
+    command."""
+    from gridgames import cli_play, cli_solve  # each side only when used
+
+    if verb in ("play", "show"):
+        if spec.kind is not GameKind.TURN_BASED:
+            raise GridGamesError(f"{spec.name} is a puzzle, not played in turns: try 'gridgames solve {spec.name}'")
+        return cli_play.play_command(spec) if verb == "play" else cli_play.show_command(spec)
+    if verb == "solve":
+        if spec.kind is not GameKind.PUZZLE:
+            raise GridGamesError(
+                f"{spec.name} is a turn-based game with nothing to solve: try 'gridgames play {spec.name}'"
+            )
+        return cli_solve.solve_command(spec)
+    raise GridGamesError(f"there is no generic {verb!r} command (only 'play', 'show' and 'solve')")
+
+
+def generic_verbs(spec: GameSpec) -> tuple[str, ...]:
+    """The generic commands a game gets: ``play`` and ``show`` for turn-based games, ``solve`` for puzzles."""
+    return ("play", "show") if spec.kind is GameKind.TURN_BASED else ("solve",)
+
+
+class _GenericGroup(TyperGroup):
+    """``gridgames GAME COMMAND`` for a game without commands of its own: its generic commands, built when used."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        from gridgames.cli_generic import _summary_help
+
+        super().__init__(name=spec.name, help=_summary_help("", spec), no_args_is_help=True)
+        self.spec = spec
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The game's generic commands."""
+        return list(generic_verbs(self.spec))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The named generic command, or None."""
+        return generic_command(cmd_name, self.spec) if cmd_name in generic_verbs(self.spec) else None
+
+
+def generic_group(spec: GameSpec) -> Any:
+    """A click group of the generic commands of a game that brings none (``gridgames mnk show RECORD``)."""
+    return _GenericGroup(spec)
+
 
 def _first_line(text: str) -> str:
     """A command's whole first paragraph (click's short help cuts it off mid-sentence)."""
@@ -44,8 +89,6 @@ class GameGroup(TyperGroup):
             return command
         spec = default_registry().load(cmd_name)
         if spec.app is None:  # a plugin without commands of its own gets the generic ones (gridgames mnk show RECORD)
-            from gridgames.cli_generic import generic_group
-
             return generic_group(spec)
         return game_command(spec)
 
@@ -59,6 +102,16 @@ class GameGroup(TyperGroup):
             with formatter.section("Games (gridgames GAME COMMAND --help)"):
                 formatter.write_dl([(n, f"{n}'s own commands") for n in names])
 
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; Ctrl-C that no command handled (e.g. during a count's set-up) says so in one line, exit 130.
+
+        Typer turns a KeyboardInterrupt into a silent exit code 130 before `main` sees it: caught here first."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, *a: Any, **kw: Any) -> Any:
         """Run the CLI; turn every error on bad input into one line and exit code 2."""
         kw["standalone_mode"] = False
@@ -70,6 +123,10 @@ class GameGroup(TyperGroup):
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except MemoryError:  # past every estimate made before allocating: still one line, not a traceback
+            typer.echo("error: out of memory: this needs more memory than the machine or this process's limits allow; "
+                       "try a smaller board or fewer pieces", err=True)
+            sys.exit(EXIT_USAGE)
         except typer.Abort:
             typer.echo("interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)
@@ -100,7 +157,8 @@ def game_command(spec: GameSpec) -> Any:
 @app.command("list")
 def list_games() -> None:
     """List the installed games (and any plugin that failed to load, with its reason)."""
-    games, broken = default_registry().list_all()  # plugins imported in a child process: they cannot stall or end this one
+    # plugins imported in a child process: they cannot stall or end this one
+    games, broken = default_registry().list_all()
     width = max([len(g.name) for g in games] + [len(b.name) for b in broken] + [4])
     for game in games:
         typer.echo(f"{game.name:<{width}}  {game.kind:<10}  {_one_line(game.summary)}")
@@ -116,15 +174,16 @@ def info(game: str = typer.Argument(..., help="The game's name (see 'gridgames l
     if spec.options:
         typer.echo("\nOptions:")
         for option in spec.options:
-            typer.echo(f"  --{option.name.replace('_', '-')} {option.type.__name__.upper()}  {option.help} (default: {option.default})")
+            typer.echo(
+                f"  --{option.name.replace('_', '-')} {option.type.__name__.upper()}  {option.help} (default: "
+                f"{option.default})"
+            )
     if spec.app is not None:
         command = game_command(spec)
         names = command.list_commands(None) if hasattr(command, "list_commands") else []
         if names:
             typer.echo(f"\nCommands: {', '.join(names)}  (gridgames {spec.name} COMMAND --help)")
     else:
-        from gridgames.cli_generic import generic_verbs
-
         typer.echo(f"\nCommands: {', '.join(generic_verbs(spec))}  (generic; gridgames {spec.name} COMMAND --help)")
     if spec.doc:
         typer.echo("\n" + spec.doc.strip())
@@ -144,10 +203,10 @@ def _run_game_verb(ctx: typer.Context, verb: str, game: str, args: list[str]) ->
         group = game_command(spec)
         command = group.get_command(None, verb) if hasattr(group, "get_command") else None
     if command is None:
-        from gridgames import cli_generic  # imported only when a game has no command of its own
-
-        command = cli_generic.generic_command(verb, spec)
-    return command.main(list(args), prog_name=f"gridgames {verb} {game}", standalone_mode=False)
+        command = generic_command(verb, spec)  # only when a game has no command of its own
+    # The command is invoked directly, not through its main: typer's main would turn Ctrl-C into a silent exit 130.
+    with command.make_context(f"gridgames {verb} {game}", list(args)) as sub:
+        return command.invoke(sub)
 
 
 @app.command("play", context_settings=_PASS_THROUGH)
@@ -168,23 +227,38 @@ def solve(ctx: typer.Context, game: str = typer.Argument(..., help="The puzzle t
 
 @app.command("serve")
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default: this machine only)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on (loopback by default: this machine only)."
+    ),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
-    workers: int = typer.Option(2, "--workers", min=1, max=64, help="Threads for long work (solver moves, scores, counts)."),
-    max_seconds: float = typer.Option(60.0, "--max-seconds", min=1, max=86400, help="Time budget of each long request."),
-    max_sessions: int = typer.Option(256, "--max-sessions", min=1, max=100_000, help="Pages kept at once (the oldest expire)."),
+    workers: int = typer.Option(
+        2, "--workers", min=1, max=64, help="Threads for long work (solver moves, scores, counts)."
+    ),
+    max_seconds: float = typer.Option(
+        60.0, "--max-seconds", min=1, max=86400, help="Time budget of each long request."
+    ),
+    max_sessions: int = typer.Option(
+        256, "--max-sessions", min=1, max=100_000, help="Pages kept at once (the oldest expire)."
+    ),
 ) -> None:
     """Play and solve every installed game in the web browser (needs the web extra: pip install "gridgames[web]")."""
     from gridgames.web.server import serve as run
 
-    run(host, port, open_browser=open_browser, workers=workers, job_seconds=max_seconds, max_sessions=max_sessions, say=typer.echo)
+    run(
+        host, port, open_browser=open_browser, workers=workers, job_seconds=max_seconds, max_sessions=max_sessions,
+        say=typer.echo
+    )
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: SIGTERM and SIGHUP (a closed terminal) end a command as Ctrl-C does (partial results
+    kept)."""
+    from gridgames.search._workers import sigterm_as_interrupt
+
     try:
-        app()
+        with sigterm_as_interrupt():
+            app()
     finally:
         # The process ends here. Python's exit collects every object tracked by the garbage collector, about 0.1 s
         # with numpy, typer and a game loaded (bench/README.md); objects frozen now are left to the exit itself.

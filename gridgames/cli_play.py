@@ -32,9 +32,9 @@ import attrs
 import typer
 
 from gridgames.cli_generic import _command, _flag, _game_options, _game_parameters, _keyword, _summary_help, _typed_game_options
-from gridgames.cli_support import whole_number
+from gridgames.cli_support import one_line, whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
-from gridgames.files import autosave_dir, latest_autosave, write_autosave
+from gridgames.files import autosave_dir, latest_autosave, user_path, write_autosave
 from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Outcome, Player, State
 from gridgames.saves import SavedPlay, load_play, restore, save_play, to_json
 from gridgames.search.players import AI_KINDS, make_ai
@@ -90,7 +90,7 @@ def play_command(spec: GameSpec) -> Any:
                                f"[default: {'human' if i == 0 else 'ai'}]"))
         for i, flags in enumerate(seat_flags(spec, names))
         if flags
-    ]  # fmt: skip
+    ]
     parameters = [
         *(p for _, p in seats),
         _keyword("think", None, Optional[float], "--think", help_text=f"seconds a computer player thinks per move [default: {DEFAULT_THINK}]"),
@@ -208,8 +208,8 @@ class TerminalPlay:
             return "no move played, nothing to save"
         try:
             path = write_autosave(self.name, to_json(self.record()))
-        except GridGamesError as error:
-            return f"could not autosave ({error}); moves: {moves}"
+        except (GridGamesError, OSError, ValueError) as error:
+            return f"could not autosave ({one_line(str(error))[:300]}); moves: {moves}"
         return f"game saved to {path} (moves: {moves})"
 
     def hint(self) -> str:
@@ -227,7 +227,7 @@ class TerminalPlay:
         if not path:
             return "type 's' and a file name, e.g. 's game.json'"
         try:
-            written = save_play(Path(path).expanduser(), self.record())
+            written = save_play(user_path(path, what="save file"), self.record())
         except GridGamesError as error:
             return f"not saved: {error}"
         return f"saved to {written}; resume with: gridgames play {self.name} --load {written}"
@@ -239,6 +239,10 @@ class TerminalPlay:
         except KeyboardInterrupt:
             typer.echo(f"\ninterrupted: {self.keep()}")
             return 0
+        except Exception as error:
+            kept = self.keep()
+            typer.echo(f"error: {type(error).__name__}: {one_line(str(error))[:300]}; {kept}", err=True)
+            return 1
 
     def _loop(self) -> int:
         state, game = self.state, self.state.game
@@ -350,7 +354,7 @@ def show_command(spec: GameSpec) -> Any:
 
     def body(record: str, final: bool, **values: Any) -> int:
         options = _game_options(spec, values)
-        path = Path(record).expanduser() if record else None
+        path = user_path(record, what="save file") if record else None
         if path is not None and (_is_file(path) or record.endswith(".json")):
             saved = load_play(path)
             game, state = restore(spec, saved, source=record)

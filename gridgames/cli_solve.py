@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
 from gridgames.cli_generic import _command, _game_options, _game_parameters, _keyword, _summary_help
-from gridgames.cli_support import check_parallel_options
+from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import write_user_text
 from gridgames.game import Puzzle, Solution
@@ -35,18 +35,33 @@ def solve_command(spec: Any) -> Any:
     """The generic ``solve`` command of a puzzle, as a click command."""
     parameters = [
         _keyword("count", False, bool, "--count", help_text="count every solution instead of drawing one"),
-        _keyword("limit", None, Optional[int], "--limit", help_text="draw up to this many solutions"),
-        _keyword("unique", False, bool, "--unique", help_text="one solution per class of the puzzle's declared symmetries"),
-        _keyword("as_json", False, bool, "--json", help_text="print one JSON object (game, options, solutions, placements, ...)"),
-        _keyword("as_jsonl", False, bool, "--jsonl", help_text="print one JSON line per solution (its placements), then a summary line"),
-        _keyword("svg", None, Optional[Path], "--svg", help_text="draw the solutions listed into an SVG file"),
-        _keyword("jobs", None, Optional[str], "--jobs", "-j", help_text="count in N local processes (0 or auto: one per core; tilings)"),
-        _keyword("scheduler", None, Optional[str], "--scheduler", help_text="count on a Dask cluster: tcp://HOST:8786 (tilings)"),
+        _keyword("limit", None, int | None, "--limit", help_text="draw up to this many solutions"),
+        _keyword(
+            "unique", False, bool, "--unique", help_text="one solution per class of the puzzle's declared symmetries"
+        ),
+        _keyword(
+            "as_json", False, bool, "--json",
+            help_text="print one JSON object (game, options, solutions, placements, ...)"
+        ),
+        _keyword(
+            "as_jsonl", False, bool, "--jsonl",
+            help_text="print one JSON line per solution (its placements), then a summary line"
+        ),
+        _keyword("svg", None, Path | None, "--svg", help_text="draw the solutions listed into an SVG file"),
+        _keyword(
+            "jobs", None, str | None, "--jobs", "-j",
+            help_text="count in N local processes (0 or auto: one per core; tilings)"
+        ),
+        _keyword(
+            "scheduler", None, str | None, "--scheduler", help_text="count on a Dask cluster: tcp://HOST:8786 (tilings)"
+        ),
         *_game_parameters(spec, SOLVE_OPTIONS),
     ]
 
-    def body(count: bool, limit: int | None, unique: bool, as_json: bool, as_jsonl: bool, svg: Path | None,
-             jobs: str | None, scheduler: str | None, **values: Any) -> int:  # fmt: skip
+    def body(
+        count: bool, limit: int | None, unique: bool, as_json: bool, as_jsonl: bool, svg: Path | None, jobs: str | None,
+        scheduler: str | None, **values: Any
+    ) -> int:
         options = _game_options(spec, values)
         if limit is not None and limit < 1:
             raise OptionError(f"--limit must be at least 1, got {limit}")
@@ -54,7 +69,9 @@ def solve_command(spec: Any) -> Any:
             raise OptionError("--json prints one object and --jsonl one line per solution; choose one")
         if jobs is not None or scheduler is not None:
             if not count:
-                raise OptionError("--jobs and --scheduler count in parallel (with --count); drawing solutions runs in one process")
+                raise OptionError(
+                    "--jobs and --scheduler count in parallel (with --count); drawing solutions runs in one process"
+                )
             check_parallel_options(jobs, scheduler)
         puzzle = spec.make(**options)
         if not isinstance(puzzle, Puzzle):
@@ -72,18 +89,28 @@ def solution_data(solution: Solution) -> list[dict[str, Any]]:
     return [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in solution]
 
 
-def _report(game: str, options: dict[str, Any], solutions: int, unique: bool, partial: bool, seconds: float, **extra: Any) -> str:
+def _report(
+    game: str, options: dict[str, Any], solutions: int, unique: bool, partial: bool, seconds: float, **extra: Any
+) -> str:
     return json.dumps(
-        {"game": game, "options": options, "solutions": solutions, "unique": unique, "partial": partial, "seconds": round(seconds, 6), **extra}
+        {
+            "game": game, "options": options, "solutions": solutions, "unique": unique, "partial": partial,
+            "seconds": round(seconds, 6), **extra
+        }
     )
 
 
-def _count(name: str, puzzle: Puzzle, options: dict[str, Any], unique: bool, as_json: bool, jobs: str | None, scheduler: str | None) -> int:
+def _count(
+    name: str, puzzle: Puzzle, options: dict[str, Any], unique: bool, as_json: bool, jobs: str | None,
+    scheduler: str | None
+) -> int:
     extra: dict[str, Any] = {}
     if jobs is not None or scheduler is not None:
         counter = getattr(puzzle, "count_parallel", None)
         if counter is None:
-            raise OptionError(f"{name} does not count in parallel (its puzzle has no count_parallel); drop --jobs/--scheduler")
+            raise OptionError(
+                f"{name} does not count in parallel (its puzzle has no count_parallel); drop --jobs/--scheduler"
+            )
         with search_progress_later(f"Counting {name}") as on_progress:
             parallel = counter(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress)
         result = parallel.as_count_result()
@@ -99,14 +126,14 @@ def _count(name: str, puzzle: Puzzle, options: dict[str, Any], unique: bool, as_
         method = result.method
     if as_json:
         typer.echo(_report(name, options, result.count, unique, result.partial, result.seconds, method=method, **extra))
-        return 0
+        return EXIT_INTERRUPTED if result.partial else 0
     what = "distinct solutions (up to symmetry)" if unique else "solutions"
     partial = " -- partial count: interrupted before the end" if result.partial else ""
     parts = f" ({extra['parts_done']}/{extra['parts']} parts)" if extra else ""
     typer.echo(f"{result.count:,} {what} in {result.seconds:.2f} s{parts}{partial}")
     if unique:
         typer.echo(f"symmetry: {method}")
-    return 0
+    return EXIT_INTERRUPTED if result.partial else 0
 
 
 def _picture(puzzle: Puzzle, solution: Solution) -> str | None:
@@ -117,8 +144,10 @@ def _picture(puzzle: Puzzle, solution: Solution) -> str | None:
         return None
 
 
-def _draw(name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None, unique: bool, as_json: bool, as_jsonl: bool,
-          svg: Path | None, counting: bool) -> int:  # fmt: skip
+def _draw(
+    name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None, unique: bool, as_json: bool, as_jsonl: bool,
+    svg: Path | None, counting: bool
+) -> int:
     started = time.perf_counter()
     found: list[Solution] = []
     partial = False
@@ -139,18 +168,25 @@ def _draw(name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None,
         path = write_user_text(svg, svg_document(drawings, title=f"{name}: {len(found)} solution(s)"), what="SVG file")
     if as_jsonl:
         typer.echo(_report(name, options, len(found), unique, partial, seconds))
-        return 0
+        return EXIT_INTERRUPTED if partial else 0
     if as_json:
         pictures = [_picture(puzzle, s) for s in found]
-        typer.echo(_report(name, options, len(found), unique, partial, seconds, placements=[solution_data(s) for s in found], pictures=pictures))
-        return 0
+        typer.echo(
+            _report(
+                name, options, len(found), unique, partial, seconds, placements=[solution_data(s) for s in found],
+                pictures=pictures
+            )
+        )
+        return EXIT_INTERRUPTED if partial else 0
     if not found:
         typer.echo("interrupted before a solution was found" if partial else "no solution")
-        return 0
+        return EXIT_INTERRUPTED if partial else 0
     if svg is None:
         typer.echo("\n\n".join(_picture(puzzle, s) or "(the puzzle could not draw this solution)" for s in found))
     else:
         typer.echo(f"{len(found)} solution{'s' if len(found) != 1 else ''} drawn to {path}")
     if svg is None and (limit is not None or partial):
-        typer.echo(f"\n{len(found)} solution{'s' if len(found) != 1 else ''} shown" + (" (interrupted)" if partial else ""))
-    return 0
+        typer.echo(
+            f"\n{len(found)} solution{'s' if len(found) != 1 else ''} shown" + (" (interrupted)" if partial else "")
+        )
+    return EXIT_INTERRUPTED if partial else 0

@@ -13,6 +13,8 @@ gridgames.errors.OptionError: --jobs runs local processes and --scheduler a Dask
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from gridgames.errors import OptionError
@@ -30,23 +32,27 @@ def one_line(text: str) -> str:
 
 
 def whole_number(text: str | int) -> int:
-    """An option's whole number, strictly: '4' or '-4', never '4.0' or '1e3' (use as ``typer.Option(parser=whole_number)``)."""
+    """An option's whole number, strictly: '4' or '-4', never '4.0' or '1e3' (use as
+    ``typer.Option(parser=whole_number)``)."""
     if isinstance(text, int) and not isinstance(text, bool):  # the option's default
         return text
     digits = str(text).strip()
-    if not (digits.lstrip("+-").isdecimal() and digits.isascii() and digits.count("-") + digits.count("+") <= 1) or len(digits) > 12:
+    if (
+        not (digits.lstrip("+-").isdecimal() and digits.isascii() and digits.count("-") + digits.count("+") <= 1)
+        or len(digits) > 12
+    ):
         raise typer.BadParameter(f"{text!r} is not a whole number")
     return int(digits)
 
 
-def command_app(help: str | None = None, **settings: object) -> typer.Typer:
+def command_app(help: str | None = None, **settings: Any) -> typer.Typer:
     """A typer app set up as every gridgames command is: plain help text, no shell completion, no rich tracebacks."""
     return typer.Typer(
         help=help,
         add_completion=False,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
-        **settings,  # type: ignore[arg-type]
+        **settings,
     )
 
 

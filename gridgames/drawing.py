@@ -8,7 +8,9 @@ named ``D`` side by side stay two dominoes::
 
     >>> from gridgames.game import Placement
     >>> from gridgames.grid import Grid
-    >>> solution = (Placement("H", [(0, 0), (0, 1)]), Placement("V", [(1, 0), (2, 0)]), Placement("V", [(1, 1), (2, 1)]))
+    >>> solution = (
+    ...     Placement("H", [(0, 0), (0, 1)]), Placement("V", [(1, 0), (2, 0)]), Placement("V", [(1, 1), (2, 1)])
+    ... )
     >>> print(to_text(Grid.empty(3, 2), solution))
     H H
     -+-
@@ -26,26 +28,41 @@ from __future__ import annotations
 import colorsys
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 from xml.sax.saxutils import escape
 
 from gridgames.grid import Cell, Grid
 
-if TYPE_CHECKING:  # the protocol's layer comes after this one: placements are anything with .piece and .cells
-    from gridgames.game import Placement, Solution
+__all__ = [
+    "Drawn", "Picture", "Placed", "board_svg", "cell_owners", "cell_polygons", "lattice_svg", "lattice_text",
+    "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"
+]
 
-__all__ = ["Picture", "board_svg", "cell_owners", "cell_polygons", "lattice_svg", "lattice_text", "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"]
+
+class Placed(Protocol):
+    """What a drawing reads of a placement: the piece's name and the cells it covers (`gridgames.game.Placement`
+    is one; this module comes before the game protocol's, so it names no class of it)."""
+
+    @property
+    def piece(self) -> str: ...
+
+    @property
+    def cells(self) -> tuple[Cell, ...]: ...
+
+
+Drawn = Sequence[Placed]
+"""A solution as the drawings read it (`gridgames.game.Solution` is one)."""
 
 CELL = 28.0  # an SVG cell's side, in user units
 MARGIN = 6.0
 
 
-def cell_owners(solution: Iterable[Placement]) -> dict[Cell, int]:
+def cell_owners(solution: Iterable[Placed]) -> dict[Cell, int]:
     """Which placement (its index in the solution) covers each cell."""
     return {cell: index for index, placement in enumerate(solution) for cell in placement.cells}
 
 
-def to_text(board: Grid, solution: Solution) -> str:
+def to_text(board: Grid, solution: Drawn) -> str:
     """The solution as text: each cell shows its piece's name, and ``|`` / ``-`` separate different placements."""
     owners = cell_owners(solution)
     names = [p.piece for p in solution]
@@ -114,12 +131,13 @@ def _label_cell(cells: Sequence[Cell]) -> Cell:
 def _svg_start(width: float, height: float, title: str) -> list[str]:
     """The opening lines of a standalone SVG picture of that size: the svg element, and its title when there is one."""
     return [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} '
+        f'{height:g}">',
         f"<title>{escape(title)}</title>" if title else "",
     ]
 
 
-def to_svg(board: Grid, solution: Solution, *, title: str = "") -> str:
+def to_svg(board: Grid, solution: Drawn, *, title: str = "") -> str:
     """One solution as a standalone SVG document: coloured pieces, outlines, names."""
     owners = cell_owners(solution)
     width, height = board.width * CELL + 2 * MARGIN, board.height * CELL + 2 * MARGIN
@@ -133,7 +151,10 @@ def to_svg(board: Grid, solution: Solution, *, title: str = "") -> str:
                 fill = "#ffffff"
             else:
                 continue
-            out.append(f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#d0d0d0" stroke-width="0.5"/>')
+            out.append(
+                f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#d0d0d0" '
+                'stroke-width="0.5"/>'
+            )
     segments = []
 
     def who(r: int, c: int) -> object:
@@ -146,7 +167,9 @@ def to_svg(board: Grid, solution: Solution, *, title: str = "") -> str:
             if r < board.height and who(r, c - 1) != who(r, c):  # vertical edge left of (r, c)
                 segments.append(f"M{MARGIN + c * CELL:g} {MARGIN + r * CELL:g}v{CELL:g}")
     if segments:
-        out.append(f'<path d="{"".join(segments)}" stroke="#222222" stroke-width="2" fill="none" stroke-linecap="square"/>')
+        out.append(
+            f'<path d="{"".join(segments)}" stroke="#222222" stroke-width="2" fill="none" stroke-linecap="square"/>'
+        )
     size = max(7.0, min(14.0, CELL * 0.9 / max(1, max((len(p.piece) for p in solution), default=1)) * 1.6))
     for placement in solution:
         if not placement.cells:
@@ -154,7 +177,8 @@ def to_svg(board: Grid, solution: Solution, *, title: str = "") -> str:
         r, c = _label_cell(placement.cells)
         colour = letter_colour(piece_colour(placement.piece))
         out.append(
-            f'<text x="{MARGIN + (c + 0.5) * CELL:g}" y="{MARGIN + (r + 0.5) * CELL:g}" font-family="sans-serif" font-size="{size:.1f}" '
+            f'<text x="{MARGIN + (c + 0.5) * CELL:g}" y="{MARGIN + (r + 0.5) * CELL:g}" font-family="sans-serif" '
+            f'font-size="{size:.1f}" '
             f'text-anchor="middle" dominant-baseline="central" fill="{colour}">{escape(placement.piece)}</text>'
         )
     out.append("</svg>")
@@ -186,15 +210,16 @@ def svg_document(drawings: Sequence[str], *, title: str = "", gap: float = 12.0)
     return ET.tostring(root, encoding="unicode") + "\n"
 
 
-
 PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e9")
 """Okabe and Ito's colour-blind-safe palette, one colour per player (each also marked by a letter)."""
 
 
 def board_svg(
-    grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "", colours: Sequence[str] = PLAYER_COLOURS
-) -> str:  # fmt: skip
-    """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes dark.
+    grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "",
+    colours: Sequence[str] = PLAYER_COLOURS
+) -> str:
+    """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes
+    dark.
 
     Squares, pointy-top hexagons (each row half a cell right of the one above: a Hex rhombus)
     or triangles (alternately up and down), as ``grid.lattice`` says. Every cell's element
@@ -211,17 +236,24 @@ def board_svg(
             x, y, value = MARGIN + c * CELL, MARGIN + r * CELL, int(grid.cells[r, c])
             fill = "#444444" if value < 0 else "#ffffff"
             out.append(
-                f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" stroke-width="1" '
+                f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" '
+                'stroke-width="1" '
                 f'data-row="{r}" data-col="{c}"/>'
             )
             if value > 0:
-                out.extend(_stone(value, player_names, x + CELL / 2, y + CELL / 2, CELL * 0.4, (r, c) in marked, font=CELL * 0.45, colours=colours))
+                out.extend(
+                    _stone(
+                        value, player_names, x + CELL / 2, y + CELL / 2, CELL * 0.4, (r, c) in marked, font=CELL * 0.45,
+                        colours=colours
+                    )
+                )
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
 
 
 def grid_svg(grid: Grid, *, title: str = "") -> str:
-    """A grid of values as SVG, as its text shows it: each value's character (`gridgames.grid.ALPHABET`) on a colour of its own; holes left out."""
+    """A grid of values as SVG, as its text shows it: each value's character (`gridgames.grid.ALPHABET`) on a colour of
+    its own; holes left out."""
     from gridgames.grid import ALPHABET
 
     width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
@@ -234,13 +266,16 @@ def grid_svg(grid: Grid, *, title: str = "") -> str:
             char = ALPHABET[value - 1] if 0 < value <= len(ALPHABET) else ("" if value == 0 else str(value))
             fill = piece_colour(char) if value > 0 else "#ffffff"
             out.append(
-                f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" stroke-width="1" '
+                f'<rect x="{x:g}" y="{y:g}" width="{CELL:g}" height="{CELL:g}" fill="{fill}" stroke="#999999" '
+                'stroke-width="1" '
                 f'data-row="{r}" data-col="{c}"/>'
             )
             if char:
                 out.append(
-                    f'<text x="{x + CELL / 2:g}" y="{y + CELL / 2:g}" font-family="sans-serif" font-size="{CELL * 0.5:g}" '
-                    f'text-anchor="middle" dominant-baseline="central" fill="{letter_colour(fill)}">{escape(char)}</text>'
+                    f'<text x="{x + CELL / 2:g}" y="{y + CELL / 2:g}" font-family="sans-serif" '
+                    f'font-size="{CELL * 0.5:g}" '
+                    'text-anchor="middle" dominant-baseline="central" '
+                    f'fill="{letter_colour(fill)}">{escape(char)}</text>'
                 )
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
@@ -248,8 +283,8 @@ def grid_svg(grid: Grid, *, title: str = "") -> str:
 
 def _stone(
     value: int, player_names: Sequence[str], x: float, y: float, radius: float, marked: bool, *, font: float,
-    colours: Sequence[str] = PLAYER_COLOURS, extra: str = "",
-) -> list[str]:  # fmt: skip
+    colours: Sequence[str] = PLAYER_COLOURS, extra: str = ""
+) -> list[str]:
     """A player's disc with the player's initial, centred at (x, y) (``extra``: more attributes for both elements)."""
     colour = colours[(value - 1) % len(colours)]
     name = player_names[value - 1] if value - 1 < len(player_names) else str(value)
@@ -258,12 +293,14 @@ def _stone(
     return [
         f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{colour}"{ring}{extra}/>',
         f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{font:g}" '
-        f'text-anchor="middle" dominant-baseline="central" fill="{letter_colour(colour)}"{extra}>{escape(name[:1] or "?")}</text>',
+        'text-anchor="middle" dominant-baseline="central" '
+        f'fill="{letter_colour(colour)}"{extra}>{escape(name[:1] or "?")}</text>',
     ]
 
 
 def cell_polygons(grid: Grid, size: float = CELL) -> dict[Cell, list[tuple[float, float]]]:
-    """The corners of every cell of a grid as drawn (square, hexagon or triangle by ``grid.lattice``), top left at (0, 0)."""
+    """The corners of every cell of a grid as drawn (square, hexagon or triangle by ``grid.lattice``), top left at (0,
+    0)."""
     polygons = {}
     for r in range(grid.height):
         for c in range(grid.width):
@@ -278,7 +315,9 @@ def cell_polygons(grid: Grid, size: float = CELL) -> dict[Cell, list[tuple[float
     return {cell: [(x - x0, y - y0) for x, y in poly] for cell, poly in polygons.items()}
 
 
-def _lattice_board_svg(grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str, colours: Sequence[str]) -> str:
+def _lattice_board_svg(
+    grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str, colours: Sequence[str]
+) -> str:
     """`board_svg` on hexagons or triangles: one ``<polygon>`` per cell."""
     size = CELL * (1.0 if grid.lattice == "hexagonal" else 1.3)
     polygons = cell_polygons(grid, size)
@@ -291,18 +330,23 @@ def _lattice_board_svg(grid: Grid, player_names: Sequence[str], *, highlight: se
             continue  # a hole of a hexagonal board is not drawn (the rhombus may hold any board)
         fill = "#444444" if value < 0 else "#ffffff"
         points = " ".join(f"{x + MARGIN:.2f},{y + MARGIN:.2f}" for x, y in poly)
-        out.append(f'<polygon points="{points}" fill="{fill}" stroke="#999999" stroke-width="1" data-row="{r}" data-col="{c}"/>')
+        out.append(
+            f'<polygon points="{points}" fill="{fill}" stroke="#999999" stroke-width="1" data-row="{r}" '
+            f'data-col="{c}"/>'
+        )
     for (r, c), poly in polygons.items():
         value = int(grid.cells[r, c])
         if value > 0:
             x, y = _centre(poly) if grid.lattice == "hexagonal" else _incentre(poly)
             radius = size * (0.4 if grid.lattice == "hexagonal" else 0.2)
-            out.extend(_stone(value, player_names, x + MARGIN, y + MARGIN, radius, (r, c) in highlight, font=radius * 1.1,
-                              colours=colours, extra=' pointer-events="none"'))  # a click on a stone reaches its cell
+            out.extend(
+                _stone(
+                    value, player_names, x + MARGIN, y + MARGIN, radius, (r, c) in highlight, font=radius * 1.1,
+                    colours=colours, extra=' pointer-events="none"'
+                )
+            )  # a click on a stone reaches its cell
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
-
-
 
 
 def _incentre(triangle: Sequence[tuple[float, float]]) -> tuple[float, float]:
@@ -313,10 +357,12 @@ def _incentre(triangle: Sequence[tuple[float, float]]) -> tuple[float, float]:
 # ----------------------------------------------------------------------------------------------
 # the other lattices (gridgames.lattices): triangles, hexagons, and cubes as a row of layers
 # ----------------------------------------------------------------------------------------------
-def _letters(solution: Solution, letters: Mapping[str, str] | None) -> dict[str, str]:
+def _letters(solution: Drawn, letters: Mapping[str, str] | None) -> dict[str, str]:
     """One character per piece name: the given ones, the name itself when it is one character, else A, B, ..."""
     out = dict(letters or {})
-    spare = iter(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789" if ch not in out.values())
+    spare = iter(
+        ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789" if ch not in out.values()
+    )
     for placement in solution:
         name = placement.piece
         if name not in out:
@@ -324,7 +370,9 @@ def _letters(solution: Solution, letters: Mapping[str, str] | None) -> dict[str,
     return out
 
 
-def lattice_text(lattice: str, cells: Iterable[tuple[int, ...]], solution: Solution, letters: Mapping[str, str] | None = None) -> str:
+def lattice_text(
+    lattice: str, cells: Iterable[tuple[int, ...]], solution: Drawn, letters: Mapping[str, str] | None = None
+) -> str:
     """A solution on a triangular, hexagonal or cubic board as text: one character per cell ('.' uncovered).
 
     The layout is `gridgames.lattices.picture`'s (triangles alternate up and down along a row,
@@ -379,9 +427,9 @@ def _sin(degrees: float) -> float:
 
 
 def lattice_svg(
-    lattice: str, cells: Iterable[tuple[int, ...]], solution: Solution, *, title: str = "",
-    colours: Mapping[str, str] | None = None, letters: Mapping[str, str] | None = None, size: float = CELL,
-) -> str:  # fmt: skip
+    lattice: str, cells: Iterable[tuple[int, ...]], solution: Drawn, *, title: str = "",
+    colours: Mapping[str, str] | None = None, letters: Mapping[str, str] | None = None, size: float = CELL
+) -> str:
     """One solution on a triangular, hexagonal or cubic board as a standalone SVG document.
 
     Triangles and hexagons are drawn as such; a box is drawn as a row of its layers, left to
@@ -407,22 +455,28 @@ def lattice_svg(
         return f"{x + dx:.2f},{y + dy:.2f}"
 
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.2f}" height="{height:.2f}" viewBox="0 0 {width:.2f} {height:.2f}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.2f}" height="{height:.2f}" viewBox="0 0 {width:.2f} '
+        f'{height:.2f}">',
         f"<title>{escape(title)}</title>" if title else "",
     ]
     edges: dict[tuple[tuple[float, float], tuple[float, float]], list[object]] = {}
     for cell, poly in polygons.items():
         who = owners.get(cell)
-        fill = "#ffffff" if who is None else (colours or {}).get(solution[who].piece) or piece_colour(solution[who].piece)
-        out.append(f'<polygon points="{" ".join(point(x, y) for x, y in poly)}" fill="{fill}" stroke="#d0d0d0" stroke-width="0.5"/>')
+        fill = (
+            "#ffffff" if who is None else (colours or {}).get(solution[who].piece) or piece_colour(solution[who].piece)
+        )
+        out.append(
+            f'<polygon points="{" ".join(point(x, y) for x, y in poly)}" fill="{fill}" stroke="#d0d0d0" '
+            'stroke-width="0.5"/>'
+        )
         for a, b in zip(poly, poly[1:] + poly[:1]):
-            key = tuple(sorted(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1)))))
-            edges.setdefault(key, []).append(who if who is not None else ("blank", cell))  # type: ignore[arg-type]
+            low, high = sorted(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1))))
+            edges.setdefault((low, high), []).append(who if who is not None else ("blank", cell))
     thick = [f"M{point(*a)}L{point(*b)}" for (a, b), sides in edges.items() if len(sides) == 1 or sides[0] != sides[1]]
     if thick:
         out.append(f'<path d="{"".join(thick)}" stroke="#222222" stroke-width="2" fill="none" stroke-linecap="round"/>')
     font = size * (0.42 if grid.name == "triangular" else 0.55)
-    for i, placement in enumerate(solution):
+    for placement in solution:
         spots = [tuple(c) for c in placement.cells if tuple(c) in polygons]
         if not spots:
             continue
@@ -435,7 +489,8 @@ def lattice_svg(
         for cell in spots:
             x, y = _centre(polygons[cell])
             out.append(
-                f'<text x="{x + dx:.2f}" y="{y + dy:.2f}" font-family="sans-serif" font-size="{font:.1f}" text-anchor="middle" '
+                f'<text x="{x + dx:.2f}" y="{y + dy:.2f}" font-family="sans-serif" font-size="{font:.1f}" '
+                'text-anchor="middle" '
                 f'dominant-baseline="central" fill="{letter_colour(fill)}">{escape(chars[placement.piece])}</text>'
             )
     out.append("</svg>")

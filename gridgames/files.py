@@ -10,7 +10,10 @@ problem as one `UserFileError` line naming the file::
 
 `write_user_text` writes atomically (a temporary file in the same folder, flushed and
 fsynced, then renamed over the target; a symlink is followed, so the file it points
-to is replaced and the link kept).
+to is replaced and the link kept). The temporary file's name, ``.NAME.PID.XXXX.tmp``,
+holds the writer's process id: a save killed before its rename leaves one behind, and
+the next save of the same file removes those whose process is gone. `user_path` turns
+a name typed by the user (``~`` expanded) into a path, or one `UserFileError` line.
 
 Interrupted games are autosaved under `autosave_dir` (``$XDG_DATA_HOME/gridgames/autosave``,
 by default ``~/.local/share/gridgames/autosave``) as ``GAME-YYYYMMDD-HHMMSS-PID.json``.
@@ -36,6 +39,7 @@ __all__ = [
     "latest_autosave",
     "read_user_bytes",
     "read_user_text",
+    "user_path",
     "write_autosave",
     "write_user_text",
 ]
@@ -66,7 +70,8 @@ def _kind(mode: int) -> str:
 def read_user_text(
     path: str | os.PathLike[str], *, what: str, max_bytes: int, error: type[GridGamesError] | None = None
 ) -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes``; one line of ``error`` (`UserFileError`) for anything else."""
+    """The UTF-8 text of a regular file of at most ``max_bytes``; one line of ``error`` (`UserFileError`) for anything
+    else."""
     try:
         return _read(path, what, max_bytes)
     except UserFileError as problem:
@@ -78,7 +83,8 @@ def read_user_text(
 def read_user_bytes(
     path: str | os.PathLike[str], *, what: str, max_bytes: int, error: type[GridGamesError] | None = None
 ) -> bytes:
-    """The bytes of a regular file of at most ``max_bytes`` (a binary file, e.g. an opening book); errors as `read_user_text`."""
+    """The bytes of a regular file of at most ``max_bytes`` (a binary file, e.g. an opening book); errors as
+    `read_user_text`."""
     try:
         return _read_bytes(path, what, max_bytes)
     except UserFileError as problem:
@@ -92,7 +98,9 @@ def _read(path: str | os.PathLike[str], what: str, max_bytes: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as problem:
-        raise UserFileError(f"{what} {repr(str(path))} is not a text file (not UTF-8 at byte {problem.start})") from None
+        raise UserFileError(
+            f"{what} {repr(str(path))} is not a text file (not UTF-8 at byte {problem.start})"
+        ) from None
 
 
 def _read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> bytes:
@@ -130,6 +138,22 @@ def _read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> byte
     return raw
 
 
+TEMP_SUFFIX = ".tmp"
+_TEMP_NAME_CHARS = 64
+"""At most this much of the target's name goes into its temporary file's name (a long name must still fit)."""
+
+
+def user_path(name: str, *, what: str = "file") -> Path:
+    """The path a user typed (``~`` and ``~user`` expanded); one `UserFileError` line when it cannot name a file."""
+    shown = repr(name if len(name) <= 80 else name[:77] + "...")
+    if "\0" in name:
+        raise UserFileError(f"cannot use {shown} as a {what} name: it holds a NUL byte")
+    try:
+        return Path(name).expanduser()
+    except RuntimeError:  # ~nouser, or no home folder
+        raise UserFileError(f"cannot use {shown} as a {what} name: its home folder is unknown") from None
+
+
 def write_user_text(
     path: str | os.PathLike[str], text: str, *, what: str = "file", error: type[GridGamesError] | None = None
 ) -> Path:
@@ -142,13 +166,47 @@ def write_user_text(
         raise error(str(problem)) from None
 
 
-def _write(path: Path, text: str, what: str) -> Path:
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path  # keep the link, replace what it points to
-    folder = target.parent if str(target.parent) else Path(".")
+def _temp_prefix(target: Path) -> str:
+    return f".{target.name[:_TEMP_NAME_CHARS]}."
+
+
+def _remove_stale_temporaries(folder: Path, target: Path) -> None:
+    """Remove the temporary files of earlier writes of ``target`` whose writing process is gone (killed mid-save)."""
+    prefix = _temp_prefix(target)
     try:
+        names = [e.name for e in os.scandir(folder) if e.name.startswith(prefix) and e.name.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid_text = name[len(prefix) :].split(".", 1)[0]
+        if not pid_text.isdigit() or len(pid_text) > 9:
+            continue  # not one of ours
+        pid = int(pid_text)
+        if pid != os.getpid() and _alive(pid):
+            continue  # another process is writing it now
+        with contextlib.suppress(OSError):
+            (folder / name).unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _write(path: Path, text: str, what: str) -> Path:
+    shown = repr(str(path) if len(str(path)) <= 120 else str(path)[:117] + "...")
+    try:
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path  # keep the link, replace what it points to
+        folder = target.parent if str(target.parent) else Path(".")
         if target.exists() and not target.is_file():
-            raise UserFileError(f"cannot write {what} {str(path)!r}: it exists and is not a regular file")
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+            raise UserFileError(f"cannot write {what} {shown}: it exists and is not a regular file")
+        _remove_stale_temporaries(folder, target)
+        fd, tmp = tempfile.mkstemp(prefix=f"{_temp_prefix(target)}{os.getpid()}.", suffix=TEMP_SUFFIX, dir=folder)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
@@ -160,8 +218,8 @@ def _write(path: Path, text: str, what: str) -> Path:
             Path(tmp).unlink(missing_ok=True)
             raise
         _fsync_folder(folder)
-    except OSError as problem:
-        raise UserFileError(f"cannot write {what} {str(path)!r}: {problem.strerror or problem}") from None
+    except (OSError, ValueError) as problem:  # ValueError: a NUL byte in the name
+        raise UserFileError(f"cannot write {what} {shown}: {getattr(problem, 'strerror', None) or problem}") from None
     return path
 
 
@@ -223,7 +281,9 @@ def write_autosave(game: str, text: str) -> Path:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as problem:
-        raise UserFileError(f"cannot create the autosave folder {str(path.parent)!r}: {problem.strerror or problem}") from None
+        raise UserFileError(
+            f"cannot create the autosave folder {str(path.parent)!r}: {problem.strerror or problem}"
+        ) from None
     write_user_text(path, text, what="autosave")
     for old in autosaves(game)[:-AUTOSAVE_KEEP]:
         with contextlib.suppress(OSError):

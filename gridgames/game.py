@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import attrs
 
@@ -63,15 +63,14 @@ class Termination(str, Enum):
     RULE = "rule"  # any other rule of the game
 
 
-def _optional_tuple(value: Any) -> tuple[Any, ...] | None:
-    """None, or the value as a tuple (attrs.converters.optional(tuple) asks inspect for the builtin's signature, which
-    compiles tokenize's patterns: 13 ms of every process that imports gridgames, docs/startup.md)."""
-    return None if value is None else tuple(value)
+def _scores(values: Iterable[float] | None) -> tuple[float, ...] | None:
+    return None if values is None else tuple(values)
 
 
 @attrs.frozen
 class Outcome:
-    """How a game ended: the winner (a player index) or None for a draw, why, the deciding cells, the kind of end and, optionally, each player's score.
+    """How a game ended: the winner (a player index) or None for a draw, why, the deciding cells, the kind of end and,
+    optionally, each player's score.
 
     >>> outcome = Outcome(0, "Red wins with four in a row", ((0, 0), (0, 1), (0, 2), (0, 3)), Termination.LINE)
     >>> outcome.value_for(0), outcome.value_for(1), outcome.is_draw
@@ -95,7 +94,7 @@ class Outcome:
     reason: str
     cells: tuple[Cell, ...] = ()
     termination: Termination = attrs.field(default=Termination.RULE, converter=Termination)
-    scores: tuple[float, ...] | None = attrs.field(default=None, converter=_optional_tuple, kw_only=True)
+    scores: tuple[float, ...] | None = attrs.field(default=None, converter=_scores, kw_only=True)
     """Each player's score in player order (e.g. disc counts), or None when the game keeps no score."""
 
     @property
@@ -111,7 +110,8 @@ class Outcome:
         return float(self.scores[player]) - float(max(others))
 
     def value_for(self, player: int) -> float:
-        """The result for ``player`` in [-1, 1]: +1 win, -1 loss, 0 draw; with scores, a win of margin m is worth 1/2 + 1/2 * m / (m + 1).
+        """The result for ``player`` in [-1, 1]: +1 win, -1 loss, 0 draw; with scores, a win of margin m is worth 1/2 +
+        1/2 * m / (m + 1).
 
         Without ``scores`` the values are exactly +1, -1 and 0. With them the winner gets
         ``1/2 + 1/2 * m / (m + 1)`` for a margin ``m`` (their score minus the best other
@@ -210,7 +210,8 @@ class Game(ABC):
     # --- optional: moves that place a whole piece (the web page offers a piece picker for them) ---
     @property
     def piece_moves(self) -> PieceMoves | None:
-        """The game's whole-piece moves (`gridgames.placement_moves.PieceMoves`, its actions the game's), or None (the default)."""
+        """The game's whole-piece moves (`gridgames.placement_moves.PieceMoves`, its actions the game's), or None (the
+        default)."""
         return None
 
     # --- optional: an exact solver (the learning environments' judge scores moves with it) ---
@@ -269,7 +270,8 @@ class State(ABC):
         return any(m == move for m in self.legal_moves())
 
     def search_order(self) -> list[Move]:
-        """The legal moves in the order a search should try them, likeliest best first (default: `legal_moves`' order)."""
+        """The legal moves in the order a search should try them, likeliest best first (default: `legal_moves`'
+        order)."""
         return list(self.legal_moves())
 
     def notation(self) -> str:
@@ -281,7 +283,8 @@ class State(ABC):
         return None
 
     def svg(self) -> str | None:
-        """The position as a standalone SVG picture, or None; by default drawn from `board` (discs with the players' initials)."""
+        """The position as a standalone SVG picture, or None; by default drawn from `board` (discs with the players'
+        initials)."""
         grid = self.board()
         if grid is None:
             return None
@@ -318,12 +321,14 @@ class State(ABC):
         return mask
 
     def board(self) -> Grid | None:
-        """The board (0 empty, player p's pieces p + 1, -1 holes; do not modify), or None; by default a `Grid` attribute ``grid``."""
+        """The board (0 empty, player p's pieces p + 1, -1 holes; do not modify), or None; by default a `Grid` attribute
+        ``grid``."""
         grid = getattr(self, "grid", None)
         return grid if isinstance(grid, Grid) else None
 
     def planes(self) -> np.ndarray | None:
-        """The position as 0/1 int8 planes, shape (height, width, players + extra): player p's pieces in plane p, then the game's own planes; None without a `board`."""
+        """The position as 0/1 int8 planes, shape (height, width, players + extra): player p's pieces in plane p, then
+        the game's own planes; None without a `board`."""
         import numpy as np  # imported when used: start-up (docs/startup.md)
 
         grid = self.board()
@@ -361,12 +366,17 @@ class Player(Protocol):
 # ----------------------------------------------------------------------------------------------
 # Placement puzzles
 # ----------------------------------------------------------------------------------------------
+def _sorted_cells(cells: Iterable[Iterable[int]]) -> tuple[Cell, ...]:
+    # a lattice's coordinates may have more than two numbers: a Cell in the type, any length in fact
+    return tuple(sorted(cast(Cell, tuple(int(v) for v in cell)) for cell in cells))
+
+
 @attrs.frozen
 class Placement:
     """One piece put on the board: the piece's name and the cells it covers ((row, col), or a lattice's coordinates)."""
 
     piece: str
-    cells: tuple[Cell, ...] = attrs.field(converter=lambda cs: tuple(sorted(tuple(int(v) for v in cell) for cell in cs)))
+    cells: tuple[Cell, ...] = attrs.field(converter=_sorted_cells)
 
     def __iter__(self) -> Iterator[Any]:
         """Unpack as ``piece, cells = placement``."""
@@ -433,7 +443,8 @@ class Puzzle(ABC):
         return grid
 
     def to_text(self, solution: Solution) -> str:
-        """A plain-text picture of a solution: pieces by name, outlined (a puzzle that overrides `picture` gets that grid's text)."""
+        """A plain-text picture of a solution: pieces by name, outlined (a puzzle that overrides `picture` gets that
+        grid's text)."""
         if type(self).picture is not Puzzle.picture:  # the puzzle draws its own grid (e.g. 'Q' for each queen)
             return self.picture(solution).to_text()
         from gridgames.drawing import to_text
@@ -504,7 +515,7 @@ class GameSpec:
         known = {o.name for o in self.options}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise OptionError(f"{self.name} has no option {unknown[0]!r} (options: {', '.join(sorted(known)) or 'none'})")
+            raise OptionError(
+                f"{self.name} has no option {unknown[0]!r} (options: {', '.join(sorted(known)) or 'none'})"
+            )
         return self.create(**options)
-
-

@@ -110,11 +110,11 @@ def _value_char(value: int, alphabet: str) -> str:
     raise GridError(f"value {value} has no character in the alphabet (1..{len(alphabet)})")
 
 
-def _int32_array(cells: Any) -> np.ndarray:
+def _int32_array(values: Any) -> np.ndarray:
     """The cells as an int32 array (numpy is imported at the first grid: commands that need none start without it)."""
     import numpy as np
 
-    return np.array(cells, dtype=np.int32)
+    return np.array(values, dtype=np.int32)
 
 
 @attrs.define(eq=False, repr=False)
@@ -177,7 +177,8 @@ class Grid:
         return "\n".join("".join(_value_char(int(v), alphabet) for v in row) for row in self.cells)
 
     def picture(self, alphabet: str = ALPHABET) -> str:
-        """A picture for terminals: cells one space apart, each hexagonal row shifted half a cell right of the one above."""
+        """A picture for terminals: cells one space apart, each hexagonal row shifted half a cell right of the one
+        above."""
         lines = []
         for r, row in enumerate(self.cells):
             indent = " " * r if self.lattice == "hexagonal" else ""
@@ -217,8 +218,10 @@ class Grid:
 
     def __repr__(self) -> str:
         lattice = "" if self.lattice == "square" else f", lattice={self.lattice!r}"
-        return f"Grid.from_text({self.to_text()!r}{lattice})" if self.cells.max(initial=0) <= len(ALPHABET) else (
-            f"Grid(np.array({self.cells.tolist()!r}){lattice})"
+        return (
+            f"Grid.from_text({self.to_text()!r}{lattice})"
+            if self.cells.max(initial=0) <= len(ALPHABET)
+            else (f"Grid(np.array({self.cells.tolist()!r}){lattice})")
         )
 
     def __str__(self) -> str:
@@ -267,7 +270,8 @@ class Grid:
         raise GridError(f"scan order must be 'column' or 'row', not {order!r}")
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
-        """The on-board cells that share an edge with ``cell`` on this grid's lattice (4 square, 6 hexagonal, 3 triangular at most)."""
+        """The on-board cells that share an edge with ``cell`` on this grid's lattice (4 square, 6 hexagonal, 3
+        triangular at most)."""
         if not self.in_bounds(cell):
             raise GridError(f"cell {cell} is outside the {self.height}x{self.width} grid")
         r, c = cell
@@ -285,7 +289,8 @@ class Grid:
 
     # --- placing shapes -----------------------------------------------
     def can_place(self, shape: Any, at: Cell) -> bool:
-        """True when every cell of the shape, offset by ``at``, is on the board and empty (on triangles: ``at`` an even step)."""
+        """True when every cell of the shape, offset by ``at``, is on the board and empty (on triangles: ``at`` an even
+        step)."""
         r0, c0 = at
         if self.lattice == "triangular" and (r0 + c0) % 2:
             return False  # an odd step turns every triangle over: not the same shape
@@ -297,7 +302,9 @@ class Grid:
             raise GridError(f"a placed value must be positive, got {value}")
         if not self.can_place(shape, at):
             if self.lattice == "triangular" and (at[0] + at[1]) % 2:
-                raise GridError(f"cannot place the shape at {at}: on triangles a shape moves by steps with an even row + column")
+                raise GridError(
+                    f"cannot place the shape at {at}: on triangles a shape moves by steps with an even row + column"
+                )
             raise GridError(f"cannot place the shape at {at}: a cell is off the board, a hole or taken")
         for cell in self._cells_of(shape, at):
             self.cells[cell] = value
@@ -375,7 +382,8 @@ class Grid:
 
     @property
     def line_directions(self) -> tuple[Direction, ...]:
-        """The directions along which cells in a row touch: all four on squares; across, down and anti-diagonal on hexagons; across on triangles."""
+        """The directions along which cells in a row touch: all four on squares; across, down and anti-diagonal on
+        hexagons; across on triangles."""
         if self.lattice == "hexagonal":
             return (Direction.HORIZONTAL, Direction.VERTICAL, Direction.ANTI_DIAGONAL)
         if self.lattice == "triangular":
@@ -383,7 +391,8 @@ class Grid:
         return tuple(Direction)
 
     def longest_line(self, cell: Cell) -> tuple[int, Direction]:
-        """The longest run through ``cell`` over the lattice's line directions (`line_directions`), with its direction."""
+        """The longest run through ``cell`` over the lattice's line directions (`line_directions`), with its
+        direction."""
         return max(((self.line_length(cell, d), d) for d in self.line_directions), key=lambda t: t[0])
 
     # --- gravity --------------------------------------------------------

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 import attrs
 
@@ -68,7 +69,8 @@ MAX_FORM_SIZE = 12
 
 @attrs.frozen
 class Lattice:
-    """A cell lattice: its neighbours, point group (each element with whether it is a rotation) and canonical translation."""
+    """A cell lattice: its neighbours, point group (each element with whether it is a rotation) and canonical
+    translation."""
 
     name: str
     neighbours: Callable[[Coord], tuple[Coord, ...]]
@@ -88,7 +90,8 @@ class Lattice:
         return self.translate_home(cells)
 
     def canonical(self, cells: Iterable[Coord], kind: str = "free") -> Form:
-        """One representative for the cells up to translation and, by kind, rotations ("one-sided") or all symmetries ("free")."""
+        """One representative for the cells up to translation and, by kind, rotations ("one-sided") or all symmetries
+        ("free")."""
         return self.orientations(cells, kind)[0]
 
     def orientations(self, cells: Iterable[Coord], kind: str = "free") -> list[Form]:
@@ -173,12 +176,25 @@ def _coordinate_permutations(flip: Callable[[Coord], Coord]) -> tuple[tuple[Tran
     return tuple(group)
 
 
+def _on_coords(symmetry: Callable[[int, int], tuple[int, int]]) -> Transform:
+    """A square-grid symmetry of (row, col) as a map of coordinates."""
+
+    def transform(cell: Coord) -> Coord:
+        row, col = cell
+        return symmetry(row, col)
+
+    return transform
+
+
+def _square_home(cells: Iterable[Coord]) -> Form:
+    """The polyomino vocabulary's own translation home (gridgames.shapes.normalise, which checks each is a pair)."""
+    return normalise(cast("Iterable[tuple[int, int]]", cells))
+
+
 SQUARE = Lattice(
-    "square",
-    _square_neighbours,
-    tuple((lambda cell, f=f: f(*cell), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES),
-    normalise,  # the polyomino vocabulary's own (gridgames.shapes)
-    (0, 0),
+    "square", _square_neighbours,
+    tuple((_on_coords(f), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES), _square_home,
+    (0, 0)
 )
 CUBIC = Lattice("cubic", _cubic_neighbours, _signed_permutations(3), _home_by_minimum, (0, 0, 0))
 TRIANGULAR = Lattice(
@@ -189,7 +205,8 @@ TRIANGULAR = Lattice(
     (0, 0, 1),
 )
 HEXAGONAL = Lattice(
-    "hexagonal", _hexagon_neighbours, _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])), _home_keeping_sum, (0, 0, 0)
+    "hexagonal", _hexagon_neighbours, _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])), _home_keeping_sum,
+    (0, 0, 0)
 )
 LATTICES = {lattice.name: lattice for lattice in (SQUARE, TRIANGULAR, HEXAGONAL, CUBIC)}
 
@@ -240,7 +257,9 @@ def fixed_forms(lattice: Lattice, n: int) -> list[Form]:
     return _forms(lattice, n, "fixed")
 
 
-def board_symmetries(lattice: Lattice, cells: Sequence[Coord], *, rotations_only: bool = False) -> list[dict[Coord, Coord]]:
+def board_symmetries(
+    lattice: Lattice, cells: Sequence[Coord], *, rotations_only: bool = False
+) -> list[dict[Coord, Coord]]:
     """The symmetries of a finite board (a set of cells) as maps of its cells onto themselves, the identity included."""
     cells = list(dict.fromkeys(cells))
     if not cells:
@@ -339,7 +358,10 @@ def scan_sorted(lattice: Lattice, cells: Iterable[Coord], order: str = "auto") -
     along the shorter side of the drawing (in space: the shortest axis varies fastest, the longest slowest)."""
     cells = list(cells)
     places = {cell: position(lattice, cell) for cell in cells}
-    extent = [1 + max(p[i] for p in places.values()) - min(p[i] for p in places.values()) for i in range(len(places[cells[0]]))]
+    extent = [
+        1 + max(p[i] for p in places.values()) - min(p[i] for p in places.values())
+        for i in range(len(places[cells[0]]))
+    ]
     if lattice.name == "cubic":
         axes = sorted(range(3), key=lambda i: (-extent[i], i))  # longest axis first: it varies slowest
         return tuple(sorted(cells, key=lambda cell: tuple(places[cell][i] for i in axes)))
@@ -426,7 +448,9 @@ def read_picture(lattice: Lattice, text: str, *, cell: str = ".", empty: str = "
                     if ch in cell:
                         found.append((x, r, c))
                     elif ch not in empty and ch != " ":
-                        raise ShapeError(f"{what}, line {number}, column {c + 1}: unexpected {ch!r} (use {cell!r} for a cell)")
+                        raise ShapeError(
+                            f"{what}, line {number}, column {c + 1}: unexpected {ch!r} (use {cell!r} for a cell)"
+                        )
         if not found:
             raise ShapeError(f"{what} has no cell ({cell!r})")
         return lattice.normalise(found)
@@ -447,5 +471,13 @@ def read_picture(lattice: Lattice, text: str, *, cell: str = ".", empty: str = "
                     f"{what}, line {r + 1}, column {c + 1}: off the hexagonal grid (the cells of a line sit two columns"
                     " apart, each line shifted by one column against the one above)"
                 )
-        return lattice.normalise(cell_at(lattice, (r, c - parity)) for r, c in spots)  # type: ignore[misc]
-    return lattice.normalise(cell_at(lattice, spot) for spot in spots)  # type: ignore[misc]
+        return lattice.normalise(_drawn(lattice, (r, c - parity)) for r, c in spots)
+    return lattice.normalise(_drawn(lattice, spot) for spot in spots)
+
+
+def _drawn(lattice: Lattice, pos: Coord) -> Coord:
+    """The cell drawn at a picture's position (`cell_at`); ShapeError when none is (the parity check rules it out)."""
+    cell = cell_at(lattice, pos)
+    if cell is None:
+        raise ShapeError(f"no cell of the {lattice.name} lattice is drawn at line {pos[0] + 1}, column {pos[1] + 1}")
+    return cell

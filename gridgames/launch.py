@@ -12,7 +12,8 @@ import sys
 
 
 def quick_answer(args: list[str]) -> int | None:
-    """The exit code of ``gridgames ARGS`` answered by the game's quick hook, or None (not a game, no hook, declined)."""
+    """The exit code of ``gridgames ARGS`` answered by the game's quick hook, or None (not a game, no hook or
+    declined)."""
     if len(args) < 2 or args[0].startswith("-"):
         return None
     from gridgames.errors import GridGamesError

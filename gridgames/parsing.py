@@ -16,10 +16,12 @@ gridgames.errors.NotationError: a column has 40 digits: at most 18 are read
 from __future__ import annotations
 
 import math
+import os
+import resource
 
 from gridgames.errors import GridGamesError, NotationError, OptionError
 
-__all__ = ["MAX_DIGITS", "MAX_SECONDS", "check_seconds", "clip", "parse_whole"]
+__all__ = ["MAX_DIGITS", "MAX_SECONDS", "check_memory", "check_seconds", "clip", "memory_available", "parse_whole"]
 
 MAX_DIGITS = 18
 """The most digits a whole number in user text may have (every such number the games read fits in 64 bits)."""
@@ -60,3 +62,58 @@ def check_seconds(value: object, *, what: str = "--think", error: type[GridGames
     if number is None or not math.isfinite(number) or not 0 < number <= MAX_SECONDS:
         raise error(f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:.0f}, not {value!r}")
     return float(number)
+
+
+def _meminfo_bytes(field: str) -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _cgroup_left() -> int | None:
+    """What this process's cgroup (v2) may still allocate, or None when unlimited or unknown."""
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as most:
+            limit = most.read().strip()
+        if limit == "max":
+            return None
+        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as now:
+            return int(limit) - int(now.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def memory_available() -> int | None:
+    """About how many bytes this process can still allocate: the least of its address-space limit (ulimit -v) left,
+    its cgroup's limit left, and the machine's available memory (Linux's MemAvailable); None where none is known."""
+    bounds: list[int] = []
+    try:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm", encoding="ascii") as statm:
+                used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            bounds.append(soft - used)
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    for bound in (_cgroup_left(), _meminfo_bytes("MemAvailable")):
+        if bound is not None:
+            bounds.append(bound)
+    return max(0, min(bounds)) if bounds else None
+
+
+def check_memory(needed: int, *, what: str, error: type[GridGamesError] = OptionError) -> int:
+    """``needed`` bytes if they can be allocated now (`memory_available`), else ``error`` in one line naming ``what``.
+
+    >>> check_memory(1 << 10, what="a table")
+    1024
+    """
+    left = memory_available()
+    if left is not None and needed > left:
+        raise error(f"{what} needs {needed / 2**20:,.0f} MiB of memory; about {left / 2**20:,.0f} MiB can be allocated "
+                    "now (the machine's free memory and this process's limits)")
+    return needed

@@ -17,6 +17,9 @@
 
 from __future__ import annotations
 
+import functools
+import math
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -44,7 +47,7 @@ __all__ = [
 ]
 
 
-def _check_name(_: Any, __: Any, name: object) -> None:
+def _check_name(_: Any, __: Any, name: str) -> None:  # checked: a plugin may pass anything
     if not isinstance(name, str) or not name:
         raise PuzzleError("every piece needs a non-empty name")
 
@@ -137,7 +140,8 @@ def as_pieces(pieces: Any, one_sided: bool = False) -> tuple[Piece, ...]:
             elif isinstance(item, tuple) and len(item) in (2, 3) and isinstance(item[0], str):
                 items.append(Piece.from_orientations(item[0], item[1], item[2] if len(item) == 3 else 1))
             else:
-                raise PuzzleError(f"cannot read a piece from {item!r}: expected a Shape, a Piece or (name, orientations, count)")
+                raise PuzzleError(f"cannot read a piece from {item!r}: expected a Shape, a Piece or (name, "
+                                  "orientations, count)")
     if not items:
         raise PuzzleError("the piece set is empty")
     dup = [n for n, k in Counter(p.name for p in items).items() if k > 1]
@@ -148,8 +152,12 @@ def as_pieces(pieces: Any, one_sided: bool = False) -> tuple[Piece, ...]:
     return tuple(items)
 
 
-def _lattice_name(_: Any, __: Any, name: object) -> None:
-    lattice_named(name)  # type: ignore[arg-type]  # raises ShapeError for an unknown one
+def _lattice_name(_: Any, __: Any, name: str) -> None:
+    lattice_named(name)  # raises ShapeError for an unknown one
+
+
+def _sorted_coords(cells: Iterable[Iterable[int]]) -> Form:
+    return tuple(sorted(tuple(int(v) for v in c) for c in cells))
 
 
 @frozen
@@ -163,12 +171,14 @@ class LatticePiece:
 
     name: str = field(validator=_check_name)
     lattice: str = field(validator=_lattice_name)
-    cells: Form = field(converter=lambda cells: tuple(sorted(tuple(int(v) for v in c) for c in cells)))
+    cells: Form = field(converter=_sorted_coords)
     count: int = field(default=1, validator=_check_count)
     kind: str = field(default="free", validator=_check_kind)
 
     @classmethod
-    def of(cls, lattice: Lattice | str, cells: Iterable[tuple[int, ...]], name: str, count: int = 1, kind: str = "free") -> LatticePiece:
+    def of(
+        cls, lattice: Lattice | str, cells: Iterable[tuple[int, ...]], name: str, count: int = 1, kind: str = "free"
+    ) -> LatticePiece:
         """A piece from cells of a lattice (moved to the lattice's canonical position)."""
         grid = lattice_named(lattice)
         cells = list(cells)
@@ -204,16 +214,24 @@ class LatticePiece:
         return attrs.evolve(self, name=name)
 
 
-def is_lattice_tiling(lattice: Lattice | str, board: Iterable[tuple[int, ...]], pieces: Iterable[LatticePiece], solution: Iterable[Placement]) -> bool:
-    """True when the placements cover every board cell once, respect piece counts, and are orientations of their pieces."""
+def is_lattice_tiling(
+    lattice: Lattice | str, board: Iterable[tuple[int, ...]], pieces: Iterable[LatticePiece],
+    solution: Iterable[Placement]
+) -> bool:
+    """True when the placements cover every board cell once, respect piece counts, and are orientations of their
+    pieces."""
     grid = lattice_named(lattice)
     by_name = {p.name: p for p in pieces}
     allowed = {name: set(p.orientations()) for name, p in by_name.items()}
-    return _covers_once({tuple(c) for c in board}, by_name, allowed, solution, lambda placed: tuple(tuple(int(v) for v in c) for c in placed), grid.normalise)
+    return _covers_once(
+        {tuple(c) for c in board}, by_name, allowed, solution,
+        lambda placed: tuple(tuple(int(v) for v in c) for c in placed), grid.normalise
+    )
 
 
 def short_side_order(cells: Iterable[Cell]) -> str:
-    """The scan order along the shorter side of the cells' bounding box ("column" when it is at most as tall as wide)."""
+    """The scan order along the shorter side of the cells' bounding box ("column" when it is at most as tall as
+    wide)."""
     cells = list(cells)
     height = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
     width = 1 + max(c for _, c in cells) - min(c for _, c in cells)
@@ -237,7 +255,7 @@ def board_cells(board: Grid | Iterable[Cell], order: str = "column") -> Cells:
     return tuple(sorted(cells, key=key))
 
 
-def colour_balance(cells: Iterable[Cell]) -> int:
+def colour_balance(cells: Iterable[tuple[int, ...]]) -> int:
     """Dark minus light cells on a checkerboard whose dark cells have an even coordinate sum (row + col even).
 
     On the other lattices' coordinates the same rule colours cubes as a 3D checkerboard and
@@ -246,36 +264,124 @@ def colour_balance(cells: Iterable[Cell]) -> int:
     return sum(1 if sum(cell) % 2 == 0 else -1 for cell in cells)
 
 
+REACH_WORK = 50_000_000
+"""The most machine words `colouring_allows` may shift for the exact test (about 0.1 s); beyond it the test is the
+weaker one of `_balance_range_allows` (never wrong: it only proves less), so the pre-check is bounded by size."""
+
+
+def _sums(choices: Iterable[tuple[Iterable[int], int]], work: int | None) -> tuple[int, int] | None:
+    """The totals of `reachable_balances` as a bit set: (its lowest total, bits from it), or None past ``work`` words.
+
+    Each copy adds one of its balances: the set shifted by each, OR-ed (Python's integers are the bit sets). A piece
+    with one balance, or two (b and -b: a flipped piece), adds all its copies at once by doubling, so a million
+    monominoes take about 20 shifts instead of a million; others take their copies one by one."""
+    low, bits, spent = 0, 1, 0
+    for balances, copies in choices:
+        values = sorted({int(v) for v in balances})
+        copies = int(copies)
+        if copies <= 0:
+            continue
+        if not values:  # a piece that fits nowhere: no total at all
+            return 0, 0
+        base = values[0]
+        steps = [v - base for v in values]
+        low += base * copies
+        if len(steps) == 1:
+            continue
+        if len(steps) == 2:  # copies of {0, d}: every multiple k*d for k in 0..copies, by doubling
+            bits = _add_progression(bits, steps[1], copies)
+            spent += 2 * copies.bit_length() * (bits.bit_length() // 64 + 1)
+        else:
+            for _ in range(copies):
+                spent += len(steps) * (bits.bit_length() // 64 + 1)
+                if work is not None and spent > work:
+                    return None
+                bits = functools.reduce(operator.or_, (bits << d for d in steps))
+        if work is not None and spent > work:
+            return None
+    return low, bits
+
+
+def _add_progression(bits: int, step: int, copies: int) -> int:
+    """The bit set plus {0, step, ..., copies*step}: OR of ``bits << k*step`` for k = 0..copies, in O(log copies)
+    shifts."""
+    result, terms = bits, 1  # result = bits + {0, ..., (terms - 1) * step}
+    for digit in bin(copies + 1)[3:]:  # build terms up to copies + 1 from its binary digits, most significant first
+        result |= result << (terms * step)
+        terms *= 2
+        if digit == "1":
+            result |= bits << (terms * step)
+            terms += 1
+    return result
+
+
 def reachable_balances(choices: Iterable[tuple[Iterable[int], int]]) -> set[int]:
     """Every total of picking, for each (balances, copies), one of the balances per copy."""
-    reach = {0}
-    for balances, copies in choices:
-        values = set(balances)
-        for _ in range(int(copies)):
-            reach = {r + v for r in reach for v in values}
-    return reach
+    found = _sums(choices, None)  # without a work bound it always answers
+    assert found is not None
+    low, bits = found
+    return {low + i for i, bit in enumerate(reversed(bin(bits)[2:])) if bit == "1"} if bits else set()
 
 
-def colouring_allows(board_balance: int, pieces: Iterable[tuple[Iterable[int], int]]) -> bool:
+def _balance_range_allows(board_balance: int, pieces: list[tuple[list[int], int]]) -> bool:
+    """A necessary condition of `colouring_allows` in linear time: the balance lies between the least and greatest
+    totals, in their residue class modulo the gcd of every difference of a piece's balances."""
+    low = high = 0
+    step = 0
+    for values, copies in pieces:
+        if copies > 0 and not values:
+            return False
+        if values and copies > 0:
+            low += min(values) * copies
+            high += max(values) * copies
+            for v in values:
+                step = math.gcd(step, v - min(values))
+    if not low <= board_balance <= high:
+        return False
+    return step == 0 and board_balance == low or step > 0 and (board_balance - low) % step == 0
+
+
+def colouring_allows(
+    board_balance: int, pieces: Iterable[tuple[Iterable[int], int]], *, work: int = REACH_WORK
+) -> bool:
     """The checkerboard test: can copies of pieces with these balances (balances, copies) match the board's balance?
 
     A piece's balance is that of its cells (`colour_balance`) on the board, so ± that of its
-    shape; False proves that no tiling using every copy exists.
+    shape; False proves that no tiling using every copy exists. Bounded by size: past ``work`` machine words
+    of shifting it answers the weaker range-and-residue test (a True that proves nothing, never a wrong False).
     """
-    return board_balance in reachable_balances(pieces)
+    listed = [(sorted({int(v) for v in values}), int(copies)) for values, copies in pieces]
+    if not _balance_range_allows(board_balance, listed):
+        return False
+    found = _sums(listed, work)
+    if found is None:
+        return True
+    low, bits = found
+    return board_balance >= low and bool(bits >> (board_balance - low) & 1)
 
 
 def is_tiling(board: Grid | Iterable[Cell], pieces: Any, solution: Iterable[Placement]) -> bool:
     """True when the placements cover every board cell once, respect piece counts, and use allowed orientations."""
     by_name = {p.name: p for p in as_pieces(pieces)}
     allowed = {name: {o.cells for o in p.orientations()} for name, p in by_name.items()}
-    return _covers_once(set(board_cells(board)), by_name, allowed, solution, lambda placed: tuple((int(r), int(c)) for r, c in placed), normalise)
+    return _covers_once(
+        set(board_cells(board)),
+        by_name,
+        allowed,
+        solution,
+        lambda placed: tuple((int(r), int(c)) for r, c in placed),
+        normalise,
+    )
 
 
 def _covers_once(
-    cells: set[Any], by_name: dict[str, Any], allowed: dict[str, set[Any]], solution: Iterable[Placement],
-    convert: Callable[[Any], tuple[Any, ...]], normal: Callable[[Any], Any],
-) -> bool:  # fmt: skip
+    cells: set[Any],
+    by_name: dict[str, Any],
+    allowed: dict[str, set[Any]],
+    solution: Iterable[Placement],
+    convert: Callable[[Any], tuple[Any, ...]],
+    normal: Callable[[Any], Any],
+) -> bool:
     """The check of `is_tiling` and `is_lattice_tiling`: every placement a known piece within its count, its cells
     (``convert``-ed) distinct and, ``normal``-ised, an allowed orientation; no cell covered twice; all covered."""
     used: Counter[str] = Counter()

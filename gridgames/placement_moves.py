@@ -23,7 +23,8 @@ when piece i (in the order given) may still be used.
 >>> action = moves.parse("X1@b4")
 >>> moves.piece_of(action), moves.orientation_of(action), moves.anchor_of(action), moves.format(action)
 ('X', 0, (1, 1), 'X1@b4')
->>> moves.can_place(action, occupied=moves.mask(moves.parse("L1@a5"))), moves.can_place(action, moves.mask(moves.parse("L1@b5")))
+>>> apart, overlapping = moves.mask(moves.parse("L1@a5")), moves.mask(moves.parse("L1@b5"))
+>>> moves.can_place(action, occupied=apart), moves.can_place(action, overlapping)
 (True, False)
 >>> moves.parse("X1@b4", occupied=moves.mask(moves.parse("L1@b5")))
 Traceback (most recent call last):
@@ -128,9 +129,10 @@ class PieceMoves:
                             masks.append(sum(1 << (rr * board.width + cc) for rr, cc in placed))
         table = np.array(rows, dtype=np.int64).reshape(-1, 4)
         return cls(
-            board.height, board.width, names, orientations, on, table[:, 0].copy(), table[:, 1].copy(), table[:, 2:].copy(),
-            tuple(masks), _words(masks, board.height * board.width), {row: i for i, row in enumerate(rows)},
-        )  # fmt: skip
+            board.height, board.width, names, orientations, on, table[:, 0].copy(), table[:, 1].copy(),
+            table[:, 2:].copy(), tuple(masks), _words(masks, board.height * board.width),
+            {row: i for i, row in enumerate(rows)}
+        )
 
     def __repr__(self) -> str:
         return f"<PieceMoves {self.height}x{self.width}, pieces {' '.join(self.names)}, {len(self)} actions>"
@@ -167,7 +169,8 @@ class PieceMoves:
         return self._masks[self._check(action)]
 
     def action(self, piece: str, orientation: int, anchor: Cell) -> int | None:
-        """The action placing ``piece`` in ``orientation`` (0-based) with its bounding box's corner at ``anchor``, or None."""
+        """The action placing ``piece`` in ``orientation`` (0-based) with its bounding box's corner at ``anchor``, or
+        None."""
         if piece not in self.names:
             return None
         return self._index.get((self.names.index(piece), orientation, int(anchor[0]), int(anchor[1])))
@@ -201,7 +204,8 @@ class PieceMoves:
         return not self._masks[action] & occupied
 
     def legal(self, occupied: int, available: int | None = None) -> np.ndarray:
-        """The actions (ascending, int64) whose piece is in ``available`` (default: all) and whose cells are all free."""
+        """The actions (ascending, int64) whose piece is in ``available`` (default: all) and whose cells are all
+        free."""
         free = np.ones(len(self._masks), dtype=bool)
         for k in range(self.words.shape[1]):
             word = np.uint64((occupied >> (WORD * k)) & (2**WORD - 1))
@@ -216,7 +220,8 @@ class PieceMoves:
         return np.flatnonzero(free)
 
     def legal_after(self, legal: np.ndarray, action: int) -> np.ndarray:
-        """The actions of ``legal`` still legal once ``action`` is placed and its piece used (a subset: cheaper than `legal`)."""
+        """The actions of ``legal`` still legal once ``action`` is placed and its piece used (a subset: cheaper than
+        `legal`)."""
         legal = legal[self._pieces[legal] != self._pieces[action]]
         mask = self._masks[action]
         for k in range(self.words.shape[1]):
@@ -233,8 +238,10 @@ class PieceMoves:
         return mask
 
     def remaining_planes(self, available: Sequence[int]) -> np.ndarray:
-        """Observation planes of pieces still to place: for each mask of ``available`` (one per player, or one shared pool),
-        one all-ones or all-zeros (height, width) plane per piece; int8, shape (height, width, len(available) * pieces)."""
+        """Observation planes of pieces still to place: for each mask of ``available`` (one per player, or one shared
+        pool), one all-ones or all-zeros (height, width) plane per piece; int8, shape (height, width, len(available) *
+        pieces).
+        """
         bits = [(mask >> i) & 1 for mask in available for i in range(len(self.names))]
         return np.broadcast_to(np.array(bits, dtype=np.int8), (self.height, self.width, len(bits))).copy()
 
@@ -252,9 +259,17 @@ class PieceMoves:
         label = f"{_orientation_label(self.names[piece], orientation + 1)}@{cell_name(anchor, self.height)}"
         if action is None:
             r, c = anchor
-            off = [(r + dr, c + dc) for dr, dc in self.orientations[piece][orientation] if (r + dr, c + dc) not in self.on_board]
+            off = [
+                (r + dr, c + dc)
+                for dr, dc in self.orientations[piece][orientation]
+                if (r + dr, c + dc) not in self.on_board
+            ]
             holes = [(rr, cc) for rr, cc in off if 0 <= rr < self.height and 0 <= cc < self.width]
-            parts = [f"{len(off) - len(holes)} of its cells outside the {self.width}x{self.height} board"] if len(off) > len(holes) else []
+            parts = (
+                [f"{len(off) - len(holes)} of its cells outside the {self.width}x{self.height} board"]
+                if len(off) > len(holes)
+                else []
+            )
             parts += [f"covers the hole{'s' if len(holes) > 1 else ''} {self._names(holes)}"] if holes else []
             raise NotationError(f"{label} is off the board: {', '.join(parts)}")
         self.check(action, occupied=occupied, available=available)
@@ -280,7 +295,9 @@ class PieceMoves:
         """The piece index, orientation index and anchor of a move's text (the anchor within the board's rectangle)."""
         match = _MOVE.match(text) if isinstance(text, str) else None
         if match is None:
-            raise NotationError(f"a piece move is a piece, its orientation number, '@' and a cell, such as 'L3@d4', not {text!r}")
+            raise NotationError(
+                f"a piece move is a piece, its orientation number, '@' and a cell, such as 'L3@d4', not {text!r}"
+            )
         head = match.group("head")
         found = _DASHED.match(head) or _PLAIN.match(head)
         name, number = (found.group("name"), int(found.group("number"))) if found else (head, 0)
@@ -289,7 +306,9 @@ class PieceMoves:
         piece = self.names.index(name)
         count = len(self.orientations[piece])
         if not 1 <= number <= count:
-            raise NotationError(f"piece {name} has no orientation {number} in {text.strip()!r} (orientations 1-{count})")
+            raise NotationError(
+                f"piece {name} has no orientation {number} in {text.strip()!r} (orientations 1-{count})"
+            )
         return piece, number - 1, parse_cell(match.group("cell"), self.height, self.width)
 
     def _names(self, cells: Iterable[Cell]) -> str:

@@ -19,7 +19,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn, Progress, ProgressColumn, Task, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+)
 from rich.text import Text
 
 from gridgames.game import ProgressCallback
@@ -36,7 +38,9 @@ class _SolutionsColumn(ProgressColumn):
 
 
 @contextmanager
-def search_progress(description: str, *, console: Console | None = None, force: bool = False) -> Iterator[ProgressCallback]:
+def search_progress(
+    description: str, *, console: Console | None = None, force: bool = False
+) -> Iterator[ProgressCallback]:
     """A context giving an ``on_progress`` callback that drives a rich progress bar."""
     console = console or Console(file=sys.stderr)
     if not (force or console.is_terminal):
@@ -68,7 +72,8 @@ def search_progress(description: str, *, console: Console | None = None, force: 
 
 @contextmanager
 def search_progress_later(description: str) -> Iterator[ProgressCallback]:
-    """Like `search_progress`, but the bar (and its refresh thread) starts at the first update: after workers have forked."""
+    """Like `search_progress`, but the bar (and its refresh thread) starts at the first update: after workers have
+    forked."""
     with ExitStack() as stack:
         bar: list[ProgressCallback] = []
 

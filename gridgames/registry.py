@@ -88,6 +88,7 @@ class Registry:
     duplicates: list[BrokenPlugin] = attrs.field(factory=list)
     _loaded: dict[str, GameSpec] = attrs.field(factory=dict, init=False)
     _broken: dict[str, BrokenPlugin] = attrs.field(factory=dict, init=False)
+    _vetted: set[str] = attrs.field(factory=set, init=False)
 
     @classmethod
     def from_entry_points(cls, group: str = GROUP) -> Registry:
@@ -95,14 +96,18 @@ class Registry:
         return cls.from_list(entry_points(group))
 
     @classmethod
-    def from_list(cls, eps: Iterable[EntryPoint]) -> Registry:
+    def from_list(cls, eps: Iterable[Any]) -> Registry:
         """A registry of the given entry points; a repeated name keeps its first entry, the others are reported."""
         entries: dict[str, EntryPoint] = {}
         duplicates: list[BrokenPlugin] = []
         for ep in eps:
             if ep.name in entries:
                 if entries[ep.name].value != ep.value:
-                    duplicates.append(BrokenPlugin(ep.name, _source(ep), f"the name {ep.name!r} is taken by {_source(entries[ep.name])}"))
+                    duplicates.append(
+                        BrokenPlugin(
+                            ep.name, _source(ep), f"the name {ep.name!r} is taken by {_source(entries[ep.name])}"
+                        )
+                    )
                 continue
             entries[ep.name] = ep
         return cls(entries, duplicates)
@@ -123,6 +128,8 @@ class Registry:
         ep = self.entries[name]
         try:
             spec = ep.load()
+        except SystemExit as exit_:  # a plugin that ends the process at import ends only itself
+            return self._fail(name, ep, f"its import called sys.exit({exit_.code!r})")
         except Exception as error:  # a plugin's import may fail in any way; report it, stay up
             return self._fail(name, ep, f"import failed: {type(error).__name__}: {error}")
         if not isinstance(spec, GameSpec):
@@ -136,8 +143,32 @@ class Registry:
         self._broken[name] = BrokenPlugin(name, _source(ep), reason)
         raise PluginError(f"game {name!r} is broken: {reason}")
 
-    def load_all(self) -> tuple[list[GameSpec], list[BrokenPlugin]]:
-        """Every game that loads, and every plugin that does not (with its reason)."""
+    def vet(self, seconds: float | None = None) -> None:
+        """Import every outside plugin not yet used in a child process first (as `list_all` does), ``seconds`` each at
+        most.
+
+        A plugin whose import stalls, ends the process (``sys.exit``, ``os._exit``, a crash), raises anything or
+        exposes no `GameSpec` there is marked broken and never imported in this process; the others are then
+        loaded here as usual. Done once per plugin.
+        """
+        todo = [
+            (name, ep)
+            for name, ep in sorted(self.entries.items())
+            if not _trusted(ep) and name not in self._loaded and name not in self._broken and name not in self._vetted
+        ]
+        if not todo:
+            return
+        limit = seconds if seconds is not None else _plugin_seconds()
+        listings, broken = _Probe(todo, limit).collect()
+        self._vetted.update(item.name for item in listings)
+        for item in broken:
+            self._broken[item.name] = item
+
+    def load_all(self, vet: bool = True) -> tuple[list[GameSpec], list[BrokenPlugin]]:
+        """Every game that loads, and every plugin that does not (with its reason); outside plugins vetted first
+        (`vet`)."""
+        if vet:
+            self.vet()
         specs: list[GameSpec] = []
         for name in self.names():
             try:
@@ -146,9 +177,9 @@ class Registry:
                 pass
         return specs, sorted([*self._broken.values(), *self.duplicates], key=lambda b: b.name)
 
-
     def list_all(self, seconds: float | None = None) -> tuple[list[Listing], list[BrokenPlugin]]:
-        """Every game's listing and every broken plugin; plugins are imported in a child process, ``seconds`` each at most."""
+        """Every game's listing and every broken plugin; plugins are imported in a child process, ``seconds`` each at
+        most."""
         limit = seconds if seconds is not None else _plugin_seconds()
         foreign = [(name, self.entries[name]) for name in self.names() if not _trusted(self.entries[name])]
         probe = _Probe(foreign, limit) if foreign else None  # the child works while the built-ins load here
@@ -223,7 +254,8 @@ class _Child:
 
 
 class _Probe:
-    """Each plugin imported in a child process of its own, at most `_probe_slots` at once; one that stalls or dies is broken.
+    """Each plugin imported in a child process of its own, at most `_probe_slots` at once; one that stalls or dies is
+    broken.
 
     A plugin's import is timed from the moment its child starts importing it, without the time the child
     waits for a CPU (on Linux): on a busy machine a healthy plugin is not called broken, while one that
@@ -246,8 +278,11 @@ class _Probe:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         return subprocess.Popen(
             [sys.executable, "-m", "gridgames._plugin_probe", json.dumps([[name, ep.value]])],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-        )  # fmt: skip
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
 
     def _fill(self) -> None:
         """Start children for the plugins still to probe while slots are free."""
@@ -260,7 +295,10 @@ class _Probe:
     def _late(self, child: _Child, now: float) -> str | None:
         """Why the child is given up on now, or None while it may go on."""
         if child.started is None:
-            slow = child.start_seconds(now) > PROBE_START_SECONDS or now - child.spawned > PROBE_START_SECONDS * PLUGIN_WALL_FACTOR
+            slow = (
+                child.start_seconds(now) > PROBE_START_SECONDS
+                or now - child.spawned > PROBE_START_SECONDS * PLUGIN_WALL_FACTOR
+            )
             return "its probe did not start" if slow else None
         if child.import_seconds(now) > self.seconds or now - child.started > self.seconds * PLUGIN_WALL_FACTOR:
             return f"its import did not finish within {self.seconds:g} s"
@@ -286,7 +324,13 @@ class _Probe:
                 return True
         if not chunk:  # the child ended without a result: the plugin ended it
             child.process.wait(timeout=5)
-            broken.append(BrokenPlugin(child.name, _source(child.ep), f"its import ended the process (exit code {child.process.returncode})"))
+            broken.append(
+                BrokenPlugin(
+                    child.name,
+                    _source(child.ep),
+                    f"its import ended the process (exit code {child.process.returncode})",
+                )
+            )
             return True
         return False
 

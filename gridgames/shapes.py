@@ -93,7 +93,7 @@ def _as_int(value: object) -> int:
     """Return value as an int, refusing bools, floats and other non-integers."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(f"{value!r} is not an integer")
-    return int(value.__index__())  # type: ignore[attr-defined]
+    return int(value.__index__())
 
 
 def _shift(cells: Iterable[Cell]) -> Cells:
@@ -370,7 +370,7 @@ def _check_size(n: int, kind: str) -> None:
         raise TooLargeError(f"{n}-ominoes are too many to enumerate: polyomino sets go up to {MAX_GENERATED} squares")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _free_cells(n: int) -> tuple[Cells, ...]:
     """Canonical cells of every free n-omino, sorted, grown level by level from the monomino (iterative)."""
     level: set[Cells] = {((0, 0),)}
@@ -397,7 +397,7 @@ def _free_names(n: int, count: int) -> list[str]:
     return [f"N{n}-{i:0{digits}d}" for i in range(1, count + 1)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _free(n: int) -> tuple[Shape, ...]:
     """The free n-ominoes, named, in deterministic order."""
     if n in _SMALL:
@@ -433,7 +433,7 @@ def polyominoes(n: int, kind: str = "free") -> tuple[Shape, ...]:
     return _polyominoes(n, kind)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _polyominoes(n: int, kind: str) -> tuple[Shape, ...]:
     """Cached body of `polyominoes` for validated arguments."""
     if kind == "free":
@@ -472,7 +472,8 @@ _SPEC_RE = re.compile(r"^(?:(?P<kind>[a-z-]+)\s+)?(?:(?P<word>[a-z]+)|(?P<n>\d+)
 
 
 def set_size(spec: str) -> tuple[int, str]:
-    """The size and kind a piece-set name stands for, without enumerating it: "one-sided 7-ominoes" -> (7, "one-sided")."""
+    """The size and kind a piece-set name stands for, without enumerating it: "one-sided 7-ominoes" -> (7,
+    "one-sided")."""
     match = _SPEC_RE.match(" ".join(spec.lower().split()))
     if match is None:
         raise ShapeError(f"unknown piece set {spec!r}")
@@ -480,8 +481,10 @@ def set_size(spec: str) -> tuple[int, str]:
     if match["word"] is not None:
         n = _SET_SIZES.get(match["word"])
     else:
-        n = parse_whole(match["n"] or match["eq"], what=f"a piece set's size (sets go up to {MAX_GENERATED} squares)",
-                        error=TooLargeError)
+        n = parse_whole(
+            match["n"] or match["eq"], what=f"a piece set's size (sets go up to {MAX_GENERATED} squares)",
+            error=TooLargeError
+        )
     if kind is None or n is None or n < 1:
         raise ShapeError(f"unknown piece set {spec!r}; try e.g. 'pentominoes', '6-ominoes', 'one-sided tetrominoes'")
     _check_size(n, kind)
@@ -495,6 +498,7 @@ def set_area(spec: str) -> int:
 
 
 def piece_set(spec: str) -> dict[str, Shape]:
-    """A named piece set: "pentominoes", "tetrominoes", "7-ominoes", "n=7", optionally prefixed "one-sided " or "fixed "."""
+    """A named piece set: "pentominoes", "tetrominoes", "7-ominoes", "n=7", optionally prefixed "one-sided " or "fixed
+    "."""
     n, kind = set_size(spec)
     return {shape.name: shape for shape in polyominoes(n, kind)}

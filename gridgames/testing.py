@@ -43,11 +43,13 @@ def check_spec(spec: GameSpec, *, playouts: int = 20, seed: int = 0, solution_li
     _require(len(names) == len(set(names)), f"option names repeat: {names}")
     thing = spec.make(**{o.name: o.default for o in spec.options if o.default is not None})
     if spec.kind is GameKind.TURN_BASED:
-        _require(isinstance(thing, Game), f"a turn-based spec must create a Game, got {type(thing).__name__}")
-        check_game(thing, playouts=playouts, seed=seed)  # type: ignore[arg-type]
+        if not isinstance(thing, Game):
+            raise ConformanceError(f"a turn-based spec must create a Game, got {type(thing).__name__}")
+        check_game(thing, playouts=playouts, seed=seed)
     else:
-        _require(isinstance(thing, Puzzle), f"a puzzle spec must create a Puzzle, got {type(thing).__name__}")
-        check_puzzle(thing, limit=solution_limit)  # type: ignore[arg-type]
+        if not isinstance(thing, Puzzle):
+            raise ConformanceError(f"a puzzle spec must create a Puzzle, got {type(thing).__name__}")
+        check_puzzle(thing, limit=solution_limit)
     if spec.app is not None:
         app = spec.app()
         _require(hasattr(app, "registered_commands"), "GameSpec.app must return a typer.Typer")
@@ -104,7 +106,8 @@ def _sampled(ply: int) -> bool:
 
 
 def _check_notation(game: Game, state: State, pictures: list[str], notations: dict[int, str]) -> None:
-    """Every position's notation round-trips (``pictures[i]``: the position after i moves; ``notations``: some of theirs).
+    """Every position's notation round-trips (``pictures[i]``: the position after i moves; ``notations``: some of
+    theirs).
 
     `Game.from_notation` rebuilds each kept notation (a bounded share of the positions, see `_sampled`): as many
     moves as replays there cost twice the game's length. Where the whole game's notation splits into one part
@@ -121,13 +124,21 @@ def _check_notation(game: Game, state: State, pictures: list[str], notations: di
         return  # a notation of its own (move numbers, comments): the kept positions were checked above
     replay = game.new_state()
     for ply, part in enumerate(parts):
-        _require(replay.to_text() == pictures[ply], f"the position rebuilt from the notation of the first {ply} moves differs")
+        _require(
+            replay.to_text() == pictures[ply],
+            f"the position rebuilt from the notation of the first {ply} moves differs",
+        )
         try:
             move = game.parse_move(part)
             replay.play(move)
         except (InvalidMoveError, IllegalMoveError) as error:
-            raise ConformanceError(f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}): {error}") from None
-        _require(move == history[ply], f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}) is {move}, not {history[ply]}")
+            raise ConformanceError(
+                f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}): {error}"
+            ) from None
+        _require(
+            move == history[ply],
+            f"notation {notation!r} does not round-trip: move {ply + 1} ({part!r}) is {move}, not {history[ply]}",
+        )
     _require(replay.to_text() == pictures[-1], "the position rebuilt from its notation differs")
 
 
@@ -139,6 +150,7 @@ def _check_from_notation(game: Game, notation: str, history: tuple[Move, ...], p
         raise ConformanceError(f"notation {notation!r} does not round-trip: {error}") from None
     _require(replayed.history == history, f"notation {notation!r} does not round-trip")
     _require(replayed.to_text() == picture, "the position rebuilt from its notation differs")
+
 
 def _check_pass_notation(game: Game) -> None:
     """A game's pass (if it has one) is an action, written `PASS_TEXT`, that parses back."""
@@ -162,7 +174,10 @@ def _check_position(game: Game, state: State) -> None:
     _require(bool(legal), "a game that is not over must have a legal move (a game with passes offers its pass_move)")
     pass_move = game.pass_move
     if pass_move is not None and pass_move in legal:
-        _require(legal == [pass_move], f"the pass is legal only alone, but legal_moves gives it with {len(legal) - 1} other moves")
+        _require(
+            legal == [pass_move],
+            f"the pass is legal only alone, but legal_moves gives it with {len(legal) - 1} other moves",
+        )
     _require(0 <= state.current_player < info.num_players, f"current_player {state.current_player} out of range")
     for move in legal:
         _require(0 <= move < info.num_actions, f"legal move {move} outside 0..{info.num_actions - 1}")
@@ -191,7 +206,10 @@ def _check_finished(game: Game, state: State) -> None:
     assert outcome is not None
     _require(outcome.winner is None or 0 <= outcome.winner < game.info.num_players, f"bad winner {outcome.winner}")
     _require(bool(outcome.reason), "an outcome needs a reason")
-    _require(isinstance(outcome.termination, Termination), f"the outcome's termination must be a Termination, not {outcome.termination!r}")
+    _require(
+        isinstance(outcome.termination, Termination),
+        f"the outcome's termination must be a Termination, not {outcome.termination!r}",
+    )
     before = _snapshot(state)
     try:
         state.play(0)

@@ -19,7 +19,9 @@ def private_data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 @pytest.fixture(scope="module")
 def dask_scheduler() -> Iterator[str]:
     """The address of a two-worker Dask LocalCluster on loopback, one per test module (skips without the extra)."""
-    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install 'gridgames[dask]')")
+    distributed = pytest.importorskip(
+        "distributed", reason="the dask extra is not installed (pip install 'gridgames[dask]')"
+    )
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     ) as cluster:

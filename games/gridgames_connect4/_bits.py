@@ -26,7 +26,7 @@ M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @intrinsic
-def popcount64(typingctx, x):  # noqa: ARG001 - numba intrinsic signature
+def popcount64(typingctx, x):  # numba intrinsic signature
     """Number of set bits of a 64-bit word (LLVM ctpop)."""
     if not isinstance(x, types.Integer):
         return None
@@ -40,7 +40,7 @@ def popcount64(typingctx, x):  # noqa: ARG001 - numba intrinsic signature
 
 
 @intrinsic
-def mulhi64(typingctx, a, b):  # noqa: ARG001 - numba intrinsic signature
+def mulhi64(typingctx, a, b):  # numba intrinsic signature
     """The high 64 bits of the 128-bit product of two uint64 (one multiply instruction)."""
     if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
         return None
@@ -55,7 +55,7 @@ def mulhi64(typingctx, a, b):  # noqa: ARG001 - numba intrinsic signature
 
 
 @intrinsic
-def prefetch(typingctx, array, index):  # noqa: ARG001 - numba intrinsic signature
+def prefetch(typingctx, array, index):  # numba intrinsic signature
     """Hint the CPU to load the cache line of array[index] (LLVM prefetch for reading)."""
 
     def codegen(context, builder, signature, args):

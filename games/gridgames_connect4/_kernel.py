@@ -116,7 +116,7 @@ def evaluate(p, mask, h, k, board):
     return popcount(winning_cells(p, mask, board, h, k)) - popcount(winning_cells(bxor(p, mask), mask, board, h, k))
 
 
-@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private, not in numba's stubs): no allocation, as the AOT build
 def _sort_moves(p, mask, possible, board, h, k, order, colmask, out, scores, row):
     """Fill row `row` of out with the moves of possible, sorted by increasing move score (best last), their scores in
     that row of scores; return their count."""
@@ -136,7 +136,7 @@ def _sort_moves(p, mask, possible, board, h, k, order, colmask, out, scores, row
     return count
 
 
-@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private, not in numba's stubs): no allocation, as the AOT build
 def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, order, colmask, stats, budget,
                    moves_at, scores_at):
     """Depth-limited negamax with alpha-beta; proven results score +-(WIN_BASE + Pons score).
@@ -176,7 +176,7 @@ def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, o
     return best
 
 
-@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private, not in numba's stubs): no allocation, as the AOT build
 def replay(columns, start, stop, width, h, k, bottom, board):
     """Play the 0-based columns[start:stop] from the empty board: (pos, mask, status, move index from start).
 

@@ -111,7 +111,7 @@ def tt_store(table, gens, base, wide, skey, gen, lower, upper, move, work):
         table[base + slot] = check | data
 
 
-@njit(cache=True, _nrt=False)  # no allocation: also built ahead of time without numba's runtime
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private, not in numba's stubs): no allocation, as the AOT build
 def next_generation(gen_box, gens):
     """new_generation inside compiled code."""
     g = gen_box[0] + 1

@@ -268,7 +268,7 @@ def _analyze_by_columns(
         column_score, list(range(game.width)), shared=Position.of(state, weak, deadline, table_mb), jobs=jobs,
         scheduler=scheduler, on_result=collect,
         describe=lambda column: f"column {column + 1} after {state.notation() or 'no move'}",
-    )  # fmt: skip
+    )
     for column, (result, finished) in enumerate(zip(done.results, done.done)):
         if finished:
             scores[column] = result

@@ -584,7 +584,7 @@ class Book:
         """
         name = repr(str(path))
         try:
-            handle = open(path, "rb")  # noqa: SIM115 - kept open for the book's lookups (closed with the book)
+            handle = open(path, "rb")  # kept open for the book's lookups (closed with the book)
         except OSError as error:
             raise BookError(f"cannot read the book file {name}: {error.strerror or error}") from None
         try:

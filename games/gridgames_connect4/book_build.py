@@ -37,6 +37,8 @@ from pathlib import Path
 import attrs
 import numpy as np
 
+from gridgames.files import read_user_bytes
+
 from gridgames_connect4.book import UNKNOWN, Book, BookError, BookKeys, scores_of_keys
 
 __all__ = [
@@ -107,7 +109,7 @@ def derive_scores(width: int, height: int, connect: int, keys: np.ndarray, plies
         at = np.flatnonzero(plies == n)
         below = np.flatnonzero(plies == n + 1)
         p, mask = g.decode(keys[at])
-        children = g.child_scores(p, mask, n, lambda wanted: scores_of_keys(keys[below], out[below], wanted))
+        children = g.child_scores(p, mask, n, lambda wanted: scores_of_keys(keys[below], out[below], wanted))  # noqa: B023 - called here
         if (children == UNKNOWN).any():
             raise BookError(f"a position at ply {n} has a child missing from ply {n + 1} (a bug)")
         out[at] = children.max(axis=1)  # FULL is below every score, and some column is free before the board is full
@@ -115,12 +117,13 @@ def derive_scores(width: int, height: int, connect: int, keys: np.ndarray, plies
 
 
 def plan_parts(keys: np.ndarray, plies: np.ndarray, part_size: int = PART_SIZE) -> list[np.ndarray]:
-    """The parts of a build: each ply's keys in parts of at most ``part_size``, and at least PARTS_PER_PLY parts per ply.
+    """The parts of a build: each ply's keys in parts of at most ``part_size``, and at least PARTS_PER_PLY parts per
+    ply.
 
     Shallow positions cost far more (on 7x6 with the solver of 2026: ~250 s at ply 3 against ~3 s at ply 8), so
     a small ply is cut finely, down to one position per part, and its positions spread over the workers.
     """
-    parts = []
+    parts: list[np.ndarray] = []
     bounds = np.flatnonzero(np.diff(plies)) + 1
     for group in np.split(keys, bounds) if keys.shape[0] else []:
         size = max(1, min(part_size, group.shape[0] // PARTS_PER_PLY))
@@ -155,8 +158,10 @@ def solve_part(job: BookJob, keys: np.ndarray, lower: np.ndarray | None = None) 
     g = BookKeys(job.width, job.height, job.connect)
     if lower is None:
         return np.array([solver.solve(g.moves_of_key(int(k))) for k in keys], dtype=np.int8)
-    return np.array([solver.solve(g.moves_of_key(int(k)), lower=None if b == UNKNOWN else int(b))
-                     for k, b in zip(keys, lower)], dtype=np.int8)
+    return np.array(
+        [solver.solve(g.moves_of_key(int(k)), lower=None if b == UNKNOWN else int(b)) for k, b in zip(keys, lower)],
+        dtype=np.int8,
+    )
 
 
 def _solve_bounded(job: BookJob, part: tuple[np.ndarray, np.ndarray | None]) -> np.ndarray:
@@ -214,7 +219,10 @@ def build_book(
     start = time.perf_counter()
     Solver(width, height, connect, table_bits=10)  # the solver refuses a board it cannot handle, in one line
     if (height + 1) * width > 64:  # the solver takes 128-bit boards now; book keys stay one word
-        raise BookError(f"a {width}x{height} board needs {(height + 1) * width} bits, more than the solver's 64-bit bitboard keys that books store")
+        raise BookError(
+            f"a {width}x{height} board needs {(height + 1) * width} bits, more than the solver's 64-bit bitboard keys "
+            "that books store"
+        )
     if table_bits is not None and not (isinstance(table_bits, int) and 10 <= table_bits <= 30):
         raise BookError(f"--table-bits must be 10 to 30, not {table_bits!r}")
     if not isinstance(depth, int) or not 0 <= depth <= width * height:
@@ -226,10 +234,14 @@ def build_book(
     leaves = int(np.count_nonzero(plies == plies[0])) if keys.shape[0] else 0  # the deepest ply: searched
     parts = plan_parts(keys[:leaves], plies[:leaves], part_size)
     lower = _lower_bounds(width, height, connect, depth, keys[:leaves], bounds)
-    bounded = [(part, None if lower is None else lower[at : at + part.shape[0]])
-               for part, at in zip(parts, np.cumsum([0] + [part.shape[0] for part in parts[:-1]]))]
-    header = CHECKPOINT_HEADER.pack(CHECKPOINT_MAGIC, CHECKPOINT_VERSION, width, height, connect, depth,
-                                    part_size, len(parts), leaves, hashlib.sha256(keys[:leaves].tobytes()).digest())
+    bounded = [
+        (part, None if lower is None else lower[at : at + part.shape[0]])
+        for part, at in zip(parts, np.cumsum([0] + [part.shape[0] for part in parts[:-1]]))
+    ]
+    header = CHECKPOINT_HEADER.pack(
+        CHECKPOINT_MAGIC, CHECKPOINT_VERSION, width, height, connect, depth, part_size, len(parts), leaves,
+        hashlib.sha256(keys[:leaves].tobytes()).digest()
+    )
     partial = checkpoint_path(out)
     scores = _read_checkpoint(partial, header, parts)
     resumed = sum(parts[i].shape[0] for i in scores)
@@ -256,8 +268,8 @@ def build_book(
                 _solve_bounded, [bounded[i] for i in todo[first : first + window]], jobs=jobs, scheduler=scheduler,
                 shared=BookJob(width, height, connect, table_bits), on_result=finished,
                 preload=("gridgames_connect4.solver",),
-                describe=lambda part: f"{part[0].shape[0]} positions from key {int(part[0][0]):#x}",
-            )  # fmt: skip
+                describe=lambda part: f"{part[0].shape[0]} positions from key {int(part[0][0]):#x}"
+            )
             reruns += result.reruns
             if result.partial:
                 interrupted = True
@@ -267,8 +279,9 @@ def build_book(
                 window *= 2
     seconds = time.perf_counter() - start
     if interrupted or len(scores) < len(parts):
-        return BuildReport(out, total, done_count[0] - resumed, resumed, True, seconds, reruns, partial,
-                           to_search=leaves)
+        return BuildReport(
+            out, total, done_count[0] - resumed, resumed, True, seconds, reruns, partial, to_search=leaves
+        )
     leaf_scores = np.concatenate([scores[i] for i in range(len(parts))]) if parts else np.zeros(0, np.int8)
     all_scores = derive_scores(width, height, connect, keys, plies, leaf_scores)
     if on_progress is not None:
@@ -276,12 +289,14 @@ def build_book(
     Book.from_entries(width, height, connect, depth, keys, all_scores).save(out)
     partial.unlink(missing_ok=True)
     seconds = time.perf_counter() - start
-    return BuildReport(out, total, total - resumed, resumed, False, seconds, reruns, derived=total - leaves,
-                       to_search=leaves)
+    return BuildReport(
+        out, total, total - resumed, resumed, False, seconds, reruns, derived=total - leaves, to_search=leaves
+    )
 
 
-def _lower_bounds(width: int, height: int, connect: int, depth: int, keys: np.ndarray,
-                  bounds: Book | None) -> np.ndarray | None:
+def _lower_bounds(
+    width: int, height: int, connect: int, depth: int, keys: np.ndarray, bounds: Book | None
+) -> np.ndarray | None:
     """The deepest ply's lower bounds from the ``bounds`` book (None without one), after checking it fits the build."""
     if bounds is None or depth == 0:
         return None
@@ -294,15 +309,19 @@ def check_bounds_book(bounds: Book, width: int, height: int, connect: int, depth
     """Raise BookError unless ``bounds`` can bound a depth-``depth`` build of the board (same board, deep enough)."""
     name = f"the bounds book {bounds.path}" if bounds.path else "the bounds book"
     if (bounds.width, bounds.height, bounds.connect) != (width, height, connect):
-        raise BookError(f"{name} is for {bounds.width}x{bounds.height} connect "
-                        f"{bounds.connect}, not {width}x{height} connect {connect}")
+        raise BookError(
+            f"{name} is for {bounds.width}x{bounds.height} connect "
+            f"{bounds.connect}, not {width}x{height} connect {connect}"
+        )
     if bounds.depth < depth - 1:
-        raise BookError(f"{name} has depth {bounds.depth}; a depth-{depth} build needs "
-                        f"one of depth {depth - 1} or more")
+        raise BookError(
+            f"{name} has depth {bounds.depth}; a depth-{depth} build needs one of depth {depth - 1} or more"
+        )
 
 
 def _window(jobs: int | str | None, scheduler: str | None, parts: int) -> int:
-    """Parts per call of run_parts: about one part per batch, so that every finished part reaches the checkpoint soon."""
+    """Parts per call of run_parts: about one part per batch, so that every finished part reaches the checkpoint
+    soon."""
     from gridgames.search.parallel import DASK_MIN_TASKS, LOCAL_TASKS_PER_WORKER, resolve_jobs
 
     if scheduler:
@@ -313,17 +332,19 @@ def _window(jobs: int | str | None, scheduler: str | None, parts: int) -> int:
 
 def _read_checkpoint(path: Path, header: bytes, parts: list[np.ndarray]) -> dict[int, np.ndarray]:
     """The finished parts recorded in a checkpoint (a record cut short at its end is dropped and cut off)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except OSError as error:
-        raise BookError(f"cannot read the checkpoint {str(path)!r}: {error.strerror or error}") from None
+    # Through the bounded reader: a checkpoint that is a FIFO, a device (a symlink to /dev/zero) or larger than
+    # every record of this build twice over is refused in one line, never read without end.
+    most = len(header) + sum(RECORD_HEAD.size + part.shape[0] + RECORD_TAIL.size for part in parts)
+    data = read_user_bytes(path, what="the checkpoint", max_bytes=2 * most + (1 << 20), error=BookError)
     if len(data) < len(header) or data[: len(header)] != header:
         if data[:8] != CHECKPOINT_MAGIC:
             raise BookError(f"{str(path)!r} is not a book build's checkpoint; move it away to build this book")
-        raise BookError(f"the checkpoint {str(path)!r} belongs to another build (board, depth or plan differ): "
-                        "run that build again, or delete the checkpoint to start this one")
+        raise BookError(
+            f"the checkpoint {str(path)!r} belongs to another build (board, depth or plan differ): "
+            "run that build again, or delete the checkpoint to start this one"
+        )
     found: dict[int, np.ndarray] = {}
     at = len(header)
     while at + RECORD_HEAD.size <= len(data):
@@ -396,9 +417,12 @@ class UpgradeReport:
     """Entries of the deepest ply solved again and found right."""
 
 
-def upgrade_legacy(source: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, samples: int = 32,
-                   seed: int = 0, table_bits: int | None = None) -> UpgradeReport:
-    """Check a book of format 1 or 2 (whose checksum does not cover its header) and write it again in the current format.
+def upgrade_legacy(
+    source: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, samples: int = 32, seed: int = 0,
+    table_bits: int | None = None
+) -> UpgradeReport:
+    """Check a book of format 1 or 2 (whose checksum does not cover its header) and write it again in the current
+    format.
 
     The header's board, line length and depth are trusted only once the entries prove them: the keys must be exactly
     the positions a book of that board and depth holds (`enumerate_entries`), every shallower score must follow from
@@ -425,7 +449,9 @@ def upgrade_legacy(source: str | os.PathLike[str], out: str | os.PathLike[str] |
         wrong = int(np.count_nonzero(derived != stored))
         raise BookError(f"{name} is not {claim}: {wrong} scores do not follow from the deepest ply's")
     rng = np.random.default_rng(seed)
-    chosen = np.sort(rng.choice(leaves, size=min(samples, leaves), replace=False)) if leaves else np.zeros(0, dtype=np.int64)
+    chosen = (
+        np.sort(rng.choice(leaves, size=min(samples, leaves), replace=False)) if leaves else np.zeros(0, dtype=np.int64)
+    )
     solved = solve_part(BookJob(book.width, book.height, book.connect, table_bits), keys[chosen])
     if not np.array_equal(solved, stored[chosen]):
         wrong = int(np.count_nonzero(solved != stored[chosen]))

@@ -26,8 +26,8 @@ from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import GridGamesError, OptionError, SolverError
-from gridgames.files import autosave_dir, latest_autosave, write_autosave
-from gridgames.parsing import check_seconds
+from gridgames.files import autosave_dir, latest_autosave, user_path, write_autosave
+from gridgames.parsing import check_memory, check_seconds
 
 if TYPE_CHECKING:
     from rich.console import Console  # rich is imported when something is printed: `analyze --json` starts faster
@@ -105,6 +105,9 @@ class TerminalGame:
         except KeyboardInterrupt:
             self.say(("\n" if self._at_prompt else "") + "Interrupted: " + self.keep())
             return EXIT_INTERRUPTED
+        except Exception as error:
+            self.say(f"Error: {type(error).__name__}: {' '.join(str(error).split())[:300]}; {self.keep()}")
+            return 1
 
     def keep(self) -> str:
         """Autosave an unfinished game (nothing is lost on Ctrl-C or end of input); what happened, as one sentence."""
@@ -113,7 +116,7 @@ class TerminalGame:
             return "no move played, nothing to save."
         try:
             path = write_autosave("connect4", to_json(self.state, first=self.first, **self.recorded()))
-        except GridGamesError as error:
+        except (GridGamesError, OSError, ValueError) as error:
             return f"could not autosave ({error}); the moves so far: {moves}."
         return f"game saved to {path} (moves: {moves}); resume with: gridgames play connect4 --resume"
 
@@ -247,6 +250,9 @@ class TerminalGame:
 
     def hint(self) -> str:
         """A one-line hint: every column's score from the book or the solver (saying which), else a search's choice."""
+        if players.solver_available():  # the first hint of an install compiles the solver: say so (issue 38)
+            game = self.state.game
+            prepare_solver(error_console, (game.height + 1) * game.width <= 64)
         advice = players.advise(self.state, self.rng, self.think, self.book)
         if advice.scores is None:
             return f"Hint: play {advice.column + 1} ({advice.reason})."
@@ -269,7 +275,7 @@ class TerminalGame:
             self.say("Type 's' and a file name, e.g. 's game.json'.")
             return
         try:
-            path = save_game(self.state, Path(name).expanduser(), first=self.first, **self.recorded())
+            path = save_game(self.state, user_path(name, what="save file"), first=self.first, **self.recorded())
         except GridGamesError as error:
             self.say(f"Not saved: {error}.")
             return
@@ -471,6 +477,8 @@ def make_app() -> typer.Typer:
             check_seconds(think)
         if table_mb is not None and not 0.0625 <= table_mb <= 16384:
             raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
+        if table_mb is not None:  # a table that cannot fit is refused before the solver allocates it
+            check_memory(int(table_mb * 2**20), what=f"--table-mb {table_mb:g}")
         state = Connect4(width, height, connect).from_notation(moves)
         chosen = cli_review.choose_book(width, height, connect, book, no_book)
         with _AnalysisProgress(state.game.width) as progress:

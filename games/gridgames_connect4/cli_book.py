@@ -1,4 +1,5 @@
-"""``gridgames connect4 book build|info|verify|upgrade``: make, describe, check and convert opening books (CLI layer: prints here)."""
+"""``gridgames connect4 book build|info|verify|upgrade``: make, describe, check and convert opening books (CLI layer:
+prints here)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import OptionError
+from gridgames.parsing import check_memory
 
 __all__ = ["build_progress", "make_book_app"]
 
@@ -23,14 +25,18 @@ __all__ = ["build_progress", "make_book_app"]
 def build_progress(description: str, *, force: bool = False) -> Iterator[Callable[[int, int], None]]:
     """A context giving ``on_progress(done, total)`` that drives a rich bar with the time left, on standard error."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    )
 
     console = Console(file=sys.stderr)
     if not (force or console.is_terminal):
         yield lambda done, total: None
         return
-    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), MofNCompleteColumn(),
-               TextColumn("positions"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), MofNCompleteColumn(),
+        TextColumn("positions"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn()
+    )
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(description, total=None)
         started: list[int] = []
@@ -45,6 +51,19 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
         yield on_progress
 
 
+def _check_out(out: Path) -> Path:
+    """``out`` if it can name the book file to write, else `OptionError` (an empty --out is the folder '.')."""
+    if not out.name or out.name in (".", "..") or out.is_dir():
+        raise OptionError(f"--out must name a file to write, not the folder {str(out) or '.'!r}")
+    return out
+
+
+def _check_table(table_bits: int | None) -> None:
+    """Refuse, in one line, a --table-bits table that cannot be allocated (8 bytes an entry at most, per process)."""
+    if table_bits is not None and 0 < table_bits <= 40:  # the solver names the range itself
+        check_memory(8 << table_bits, what=f"--table-bits {table_bits}")
+
+
 def make_book_app() -> typer.Typer:
     """The ``book`` sub-group: build, info, verify, upgrade."""
     app = command_app("Opening books: build one with the solver, describe it, check it.", no_args_is_help=True)
@@ -52,15 +71,31 @@ def make_book_app() -> typer.Typer:
     @app.command("build")
     def build(
         out: Path = typer.Option(..., "--out", "-o", help="The book file to write (its checkpoint: FILE.partial)."),
-        depth: int = typer.Option(..., "--depth", parser=whole_number, help="Solve every position with at most this many discs."),
-        width: int = typer.Option(7, "--width", parser=whole_number, help="Columns, 4 to 10 ((height + 1) x width at most 64)."),
+        depth: int = typer.Option(
+            ..., "--depth", parser=whole_number, help="Solve every position with at most this many discs."
+        ),
+        width: int = typer.Option(
+            7, "--width", parser=whole_number, help="Columns, 4 to 10 ((height + 1) x width at most 64)."
+        ),
         height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
-        jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Solve in N local processes (0 or auto: one per core)."),
-        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
-        table_bits: Optional[int] = typer.Option(None, "--table-bits", parser=whole_number, help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."),
-        bounds_from: Optional[Path] = typer.Option(None, "--bounds-from", help="A book of this board at least DEPTH - 1 deep: its scores bound the searched positions' (default: the shipped book when deep enough)."),
-        no_bounds: bool = typer.Option(False, "--no-bounds", help="Search every position without bounds from a shallower book."),
+        jobs: str | None = typer.Option(
+            None, "--jobs", "-j", help="Solve in N local processes (0 or auto: one per core)."
+        ),
+        scheduler: str | None = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
+        table_bits: int | None = typer.Option(
+            None, "--table-bits", parser=whole_number,
+            help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."
+        ),
+        bounds_from: Path | None = typer.Option(
+            None,
+            "--bounds-from",
+            help="A book of this board at least DEPTH - 1 deep: its scores bound the searched positions' (default: the "
+                 "shipped book when deep enough).",
+        ),
+        no_bounds: bool = typer.Option(
+            False, "--no-bounds", help="Search every position without bounds from a shallower book."
+        ),
     ) -> None:
         """Solve every position up to --depth exactly and write a book; Ctrl-C keeps the work, run again to continue."""
         from gridgames_connect4.book import Book, default_book
@@ -68,7 +103,9 @@ def make_book_app() -> typer.Typer:
         from gridgames_connect4.rules import Connect4
 
         check_parallel_options(jobs, scheduler)
+        _check_out(out)
         Connect4(width, height, connect)  # the board's ranges, in one line
+        _check_table(table_bits)
         if no_bounds and bounds_from is not None:
             raise OptionError("--bounds-from names the book to take bounds from and --no-bounds takes none; choose one")
         bounds = None
@@ -83,26 +120,33 @@ def make_book_app() -> typer.Typer:
 
         if scheduler is None:  # the local workers then load the kernels built ahead of time
             prepare_solver(error_console, True)
-        if checkpoint_path(out).exists():
+        if checkpoint_path(out).is_file():  # a FIFO or a device is refused next, without a word of resuming
             typer.echo(f"Resuming from {checkpoint_path(out)}.", err=True)
         if bounds is not None and depth > 0:
             typer.echo(f"Lower bounds from the depth-{bounds.depth} book {bounds.path}.", err=True)
         with build_progress(f"Book {width}x{height} depth {depth}") as on_progress:
-            report = build_book(width, height, connect, depth, out, jobs=jobs if scheduler is None else None,
-                                scheduler=scheduler, table_bits=table_bits, on_progress=on_progress, bounds=bounds)
+            report = build_book(
+                width, height, connect, depth, out, jobs=jobs if scheduler is None else None, scheduler=scheduler,
+                table_bits=table_bits, on_progress=on_progress, bounds=bounds
+            )
         done = report.solved + report.resumed
         if report.partial:
-            typer.echo(f"Interrupted: {done:,} of the {report.to_search:,} deepest positions searched (the other "
-                       f"{report.entries - report.to_search:,} are scored from them at the end), kept in "
-                       f"{report.checkpoint}; run the same command again to continue.", err=True)
+            typer.echo(
+                f"Interrupted: {done:,} of the {report.to_search:,} deepest positions searched (the other "
+                f"{report.entries - report.to_search:,} are scored from them at the end), kept in "
+                f"{report.checkpoint}; run the same command again to continue.",
+                err=True,
+            )
             raise typer.Exit(EXIT_INTERRUPTED)
         searched = report.solved - report.derived
         rate = searched / report.seconds if report.seconds > 0 else 0.0
         resumed = f" ({report.resumed:,} read back from the checkpoint)" if report.resumed else ""
         reruns = f"; {report.reruns} parts rerun after a worker died" if report.reruns else ""
-        typer.echo(f"Wrote {report.path}: {report.entries:,} positions{resumed}, {searched:,} searched in "
-                   f"{report.seconds:.1f} s ({rate:,.1f} positions/s), {report.derived:,} scored from their "
-                   f"children{reruns}.")
+        typer.echo(
+            f"Wrote {report.path}: {report.entries:,} positions{resumed}, {searched:,} searched in "
+            f"{report.seconds:.1f} s ({rate:,.1f} positions/s), {report.derived:,} scored from their "
+            f"children{reruns}."
+        )
 
     @app.command("info")
     def info(
@@ -119,8 +163,13 @@ def make_book_app() -> typer.Typer:
         if as_json:
             typer.echo(json.dumps(data))
             return
-        typer.echo(f"{file}: Connect Four book, format {data['format']}, {book.width}x{book.height}, lines of {book.connect}")
-        typer.echo(f"depth {book.depth}: {len(book):,} positions ({data['bytes']:,} bytes, loaded and checked in {seconds * 1000:.0f} ms)")
+        typer.echo(
+            f"{file}: Connect Four book, format {data['format']}, {book.width}x{book.height}, lines of {book.connect}"
+        )
+        typer.echo(
+            f"depth {book.depth}: {len(book):,} positions ({data['bytes']:,} bytes, loaded and checked in "
+            f"{seconds * 1000:.0f} ms)"
+        )
         typer.echo("by ply: " + ", ".join(f"{ply}: {count:,}" for ply, count in data["plies"].items()))
         typer.echo(f"side to move wins {data['wins']:,}, draws {data['draws']:,}, loses {data['losses']:,}")
         root = data["root"]
@@ -130,9 +179,13 @@ def make_book_app() -> typer.Typer:
     @app.command("verify")
     def verify(
         file: Path = typer.Argument(..., help="A book file."),
-        sample: int = typer.Option(100, "--sample", parser=whole_number, help="How many random entries to solve again (0: all)."),
+        sample: int = typer.Option(
+            100, "--sample", parser=whole_number, help="How many random entries to solve again (0: all)."
+        ),
         seed: int = typer.Option(0, "--seed", parser=whole_number, help="Seed for the choice of entries."),
-        table_bits: Optional[int] = typer.Option(None, "--table-bits", parser=whole_number, help="The solver's table: 2^B entries."),
+        table_bits: int | None = typer.Option(
+            None, "--table-bits", parser=whole_number, help="The solver's table: 2^B entries."
+        ),
     ) -> None:
         """Solve random entries again with the solver (no book) and compare; exit 1 on any difference."""
         from gridgames_connect4.book import Book
@@ -156,16 +209,22 @@ def make_book_app() -> typer.Typer:
     @app.command("upgrade")
     def upgrade(
         file: Path = typer.Argument(..., help="A book file of format 1 or 2."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where to write the book in the current format [default: FILE itself]."),
-        sample: int = typer.Option(32, "--sample", parser=whole_number, help="How many entries of the deepest ply to solve again (at least 1)."),
+        out: Path | None = typer.Option(
+            None, "--out", "-o", help="Where to write the book in the current format [default: FILE itself]."
+        ),
+        sample: int = typer.Option(
+            32, "--sample", parser=whole_number, help="How many entries of the deepest ply to solve again (at least 1)."
+        ),
         seed: int = typer.Option(0, "--seed", parser=whole_number, help="Seed for the choice of entries."),
     ) -> None:
         """Check an older book against its header's board (every entry, and a sample solved again), then rewrite it."""
         from gridgames_connect4.book_build import upgrade_legacy
 
-        report = upgrade_legacy(file, out, samples=sample, seed=seed)
-        typer.echo(f"Wrote {report.path}: {report.entries:,} positions, format {report.old_version} -> the current one "
-                   f"(every entry checked against the header's board, {report.solved} solved again).")
+        report = upgrade_legacy(file, None if out is None else _check_out(out), samples=sample, seed=seed)
+        typer.echo(
+            f"Wrote {report.path}: {report.entries:,} positions, format {report.old_version} -> the current one "
+            f"(every entry checked against the header's board, {report.solved} solved again)."
+        )
 
     return app
 
@@ -178,9 +237,9 @@ def describe(book: Any) -> dict[str, Any]:
     plies = geometry.heights(book.keys).sum(axis=1)
     counts = np.bincount(plies, minlength=book.depth + 1) if len(book) else np.zeros(book.depth + 1, dtype=np.int64)
     return {
-        "format": book.version, "width": book.width, "height": book.height, "connect": book.connect, "depth": book.depth,
-        "entries": len(book), "bytes": book.file_size,
-        "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())},
-        "wins": int((book.scores > 0).sum()), "draws": int((book.scores == 0).sum()), "losses": int((book.scores < 0).sum()),
-        "root": book.score([]) if geometry.cells else None, "sha256": book.checksum.hex(),
-    }  # fmt: skip
+        "format": book.version, "width": book.width, "height": book.height, "connect": book.connect,
+        "depth": book.depth, "entries": len(book), "bytes": book.file_size,
+        "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())}, "wins": int((book.scores > 0).sum()),
+        "draws": int((book.scores == 0).sum()), "losses": int((book.scores < 0).sum()),
+        "root": book.score([]) if geometry.cells else None, "sha256": book.checksum.hex()
+    }

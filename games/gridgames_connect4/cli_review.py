@@ -1,7 +1,8 @@
 """``gridgames connect4 review MOVES``: a finished (or unfinished) game, move by move, with its mistakes (CLI layer).
 
 A review that takes more than a second shows its progress on standard error (moves reviewed, of how many); Ctrl-C
-prints the moves reviewed so far, marked partial, and exits with code 130.
+prints the moves reviewed so far, marked partial, and exits with code 130. A review stops after ``--think`` seconds
+(default `DEFAULT_REVIEW_SECONDS`): the moves not reviewed by then are listed, marked partial (exit code 0).
 """
 
 from __future__ import annotations
@@ -9,23 +10,37 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
 from gridgames.cli_support import EXIT_INTERRUPTED, whole_number
 from gridgames.errors import OptionError
+from gridgames.parsing import check_seconds
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["BOOK_HELP", "NO_BOOK_HELP", "ReviewProgress", "choose_book", "register", "review_lines", "run_review"]
+    from gridgames_connect4.rules import Connect4State
+
+__all__ = [
+    "BOOK_HELP",
+    "DEFAULT_REVIEW_SECONDS",
+    "NO_BOOK_HELP",
+    "ReviewProgress",
+    "choose_book",
+    "register",
+    "review_lines",
+    "run_review",
+]
 
 BOOK_HELP = "Use this opening book (default: the one shipped for the board, if any)."
 NO_BOOK_HELP = "Use no opening book: the solver alone."
+DEFAULT_REVIEW_SECONDS = 60.0
+"""How long a review may take unless ``--think`` says otherwise: an opening without a book can take days."""
 
 
-def choose_book(width: int, height: int, connect: int, book: Optional[Path], no_book: bool) -> Any:
+def choose_book(width: int, height: int, connect: int, book: Path | None, no_book: bool) -> Any:
     """The book a command uses: --book FILE, none with --no-book, else the one shipped for the board (or none)."""
     from gridgames_connect4.book import Book, default_book
 
@@ -81,30 +96,50 @@ class ReviewProgress:
             self.bar.stop()
 
 
-def run_review(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> tuple[Any, float]:
-    """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its seconds.
+def run_review(
+    game: Any, moves: Any, book: Any, start: int = 1, first: str = "red", think: float = DEFAULT_REVIEW_SECONDS
+) -> tuple[Any, float]:
+    """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its
+    seconds.
 
-    ``first``: the colour of the player who moved first (the review names the players by colour).
+    ``first``: the colour of the player who moved first (the review names the players by colour); ``think``: the
+    seconds the review may take (then it stops, partial).
     """
     from gridgames_connect4.render import colour_names
     from gridgames_connect4.review import review_game
 
     started = time.perf_counter()
+    deadline = time.monotonic() + think
+
+    def keep_going() -> bool:
+        return time.monotonic() < deadline
+
     with ReviewProgress() as progress:
-        report = review_game(game, moves, book=book, first=start, on_progress=progress.update, keep_partial=True,
-                             colours=colour_names(first))
+        report = review_game(
+            game, moves, book=book, first=start, on_progress=progress.update, keep_going=keep_going,
+            keep_partial=True, colours=colour_names(first)
+        )
     return report, time.perf_counter() - started
 
 
-def review_lines(game: Any, moves: Any, book: Any, start: int = 1, first: str = "red") -> list[str]:
-    """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its timing."""
-    report, seconds = run_review(game, moves, book, start, first)
-    return _text(report, seconds, book)
+def review_lines(
+    game: Any, moves: Any, book: Any, start: int = 1, first: str = "red", think: float = DEFAULT_REVIEW_SECONDS
+) -> list[str]:
+    """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its
+    timing."""
+    report, seconds = run_review(game, moves, book, start, first, think)
+    return _text(report, seconds, book, think)
 
 
-def _text(report: Any, seconds: float, book: Any) -> list[str]:
+def _text(report: Any, seconds: float, book: Any, think: float = DEFAULT_REVIEW_SECONDS) -> list[str]:
+    from gridgames_connect4.review import STOPPED
+
     source = f"; {report.from_book} position(s) from the book" if book is not None else ""
-    return [*report.lines(), f"Reviewed {len(report.reviews)} move(s) in {seconds:.1f} s{source}."]
+    lines = [*report.lines(), f"Reviewed {len(report.reviews)} move(s) in {seconds:.1f} s{source}."]
+    if report.stopped == STOPPED:
+        lines.append(f"The review stopped at its time budget ({think:g} s): give more with --think SECONDS, "
+                     "or review from a later move with --from N.")
+    return lines
 
 
 def register(app: typer.Typer) -> None:
@@ -113,20 +148,34 @@ def register(app: typer.Typer) -> None:
     @app.command("review")
     def review(
         moves: str = typer.Argument("", help="The game's moves: '4453' or '4,4,5,3' (1-based columns)."),
-        width: Optional[int] = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
-        height: Optional[int] = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
-        connect: Optional[int] = typer.Option(None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."),
-        load: Optional[Path] = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
-        book: Optional[Path] = typer.Option(None, "--book", help=BOOK_HELP),
+        width: int | None = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
+        height: int | None = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
+        connect: int | None = typer.Option(
+            None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."
+        ),
+        load: Path | None = typer.Option(None, "--load", help="Review a game saved with 's FILE'."),
+        book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
-        start: int = typer.Option(1, "--from", parser=whole_number, help="Review from this move number on (the opening of a 7x6 game is slow without a book)."),
+        start: int = typer.Option(
+            1,
+            "--from",
+            parser=whole_number,
+            help="Review from this move number on (the opening of a 7x6 game is slow without a book).",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        think: float | None = typer.Option(
+            None,
+            "--think",
+            help=f"Stop after this many seconds (default {DEFAULT_REVIEW_SECONDS:g}); the moves not reviewed are "
+            "listed.",
+        ),
     ) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""
         from gridgames_connect4.review import INTERRUPTED
         from gridgames_connect4.rules import Connect4
         from gridgames_connect4.save import load_game
 
+        budget = DEFAULT_REVIEW_SECONDS if think is None else check_seconds(think)
         colour = "red"
         if load is not None:
             if moves:
@@ -134,18 +183,24 @@ def register(app: typer.Typer) -> None:
             saved = load_game(load)
             state, colour = saved.state, saved.first
             game = state.game
-            for name, given, kept in (("width", width, game.width), ("height", height, game.height), ("connect", connect, game.connect)):
+            for name, given, kept in (
+                ("width", width, game.width),
+                ("height", height, game.height),
+                ("connect", connect, game.connect),
+            ):
                 if given is not None and given != kept:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")
         else:
-            game = Connect4(width or 7, height or 6, connect or 4)
-            state = game.from_notation(moves)
+            game = Connect4(
+                7 if width is None else width, 6 if height is None else height, 4 if connect is None else connect
+            )
+            state = cast("Connect4State", game.from_notation(moves))
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
-        report, seconds = run_review(game, state.history, chosen, start, colour)
+        report, seconds = run_review(game, state.history, chosen, start, colour, budget)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:
-            for line in _text(report, seconds, chosen):
+            for line in _text(report, seconds, chosen, budget):
                 typer.echo(line)
         if report.stopped == INTERRUPTED:
             raise typer.Exit(EXIT_INTERRUPTED)

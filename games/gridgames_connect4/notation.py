@@ -80,7 +80,9 @@ def split_moves(text: str, width: int) -> list[str]:
             if not part:
                 raise NotationError(f"move {i} of {text!r} is empty (two commas in a row?)")
             if any(ch.isspace() for ch in part):
-                raise NotationError(f"move {i} of {clip(text)!r} ({clip(part)!r}) holds a space: separate moves with commas only")
+                raise NotationError(
+                    f"move {i} of {clip(text)!r} ({clip(part)!r}) holds a space: separate moves with commas only"
+                )
         return parts
     tokens = text.split()
     if width <= 9:
@@ -134,7 +136,8 @@ def parse_picture(text: str) -> Grid:
         for c, ch in enumerate(row, start=1):
             if ch not in codes:
                 raise NotationError(
-                    f"unexpected {ch!r} in row {r} (from the top), column {c} of the picture: use X (red), O (yellow), . (empty)"
+                    f"unexpected {ch!r} in row {r} (from the top), column {c} of the picture: use X (red), O (yellow), "
+                    ". (empty)"
                 )
         if len(row) != len(rows[0]):
             raise NotationError(f"row {r} of the picture has {len(row)} cells but row 1 has {len(rows[0])}")
@@ -165,7 +168,8 @@ def move_order(grid: Grid, connect: int) -> list[int]:
             if value:
                 if len(stack) != height - 1 - r:
                     raise NotationError(
-                        f"column {c + 1} has a floating disc: row {height - r} from the bottom is filled but a row below it is empty"
+                        f"column {c + 1} has a floating disc: row {height - r} from the bottom is filled but a row "
+                        "below it is empty"
                     )
                 stack.append(value - 1)
         columns.append(stack)
@@ -173,7 +177,8 @@ def move_order(grid: Grid, connect: int) -> list[int]:
     yellows = sum(col.count(1) for col in columns)
     if reds not in (yellows, yellows + 1):
         raise NotationError(
-            f"red has {reds} discs and yellow {yellows}: red moves first, so red has as many discs as yellow or one more"
+            f"red has {reds} discs and yellow {yellows}: red moves first, so red has as many discs as yellow or one "
+            "more"
         )
     red_lines, yellow_lines = _lines(grid, 1, connect), _lines(grid, 2, connect)
     words = line_words(connect)
@@ -182,14 +187,14 @@ def move_order(grid: Grid, connect: int) -> list[int]:
     if not red_lines and not yellow_lines:
         order = _alternating_order(columns)
         if order is None:
-            raise NotationError("no legal order of moves reaches this picture: the colours cannot alternate red, yellow, red, ...")
+            raise NotationError(
+                "no legal order of moves reaches this picture: the colours cannot alternate red, yellow, red, ..."
+            )
         return order
     winner, lines = (0, red_lines) if red_lines else (1, yellow_lines)
     name = ("red", "yellow")[winner]
     if (reds == yellows + 1) != (winner == 0):
-        raise NotationError(
-            f"{name} has {words}, so {name} moved last, but red has {reds} discs and yellow {yellows}"
-        )
+        raise NotationError(f"{name} has {words}, so {name} moved last, but red has {reds} discs and yellow {yellows}")
     candidates = []
     for c, col in enumerate(columns):
         if col and col[-1] == winner:  # a top disc of the winner: was it the last move?
@@ -206,11 +211,14 @@ def move_order(grid: Grid, connect: int) -> list[int]:
         order = _alternating_order(rest)
         if order is not None:
             return order + [c]
-    raise NotationError("no legal order of moves reaches this picture: the colours cannot alternate red, yellow, red, ...")
+    raise NotationError(
+        "no legal order of moves reaches this picture: the colours cannot alternate red, yellow, red, ..."
+    )
 
 
 def _alternating_order(columns: list[list[int]]) -> list[int] | None:
-    """Columns to play so each column fills bottom-up with its discs and colours alternate from red; None if impossible."""
+    """Columns to play so each column fills bottom-up with its discs and colours alternate from red; None if
+    impossible."""
     total = sum(len(col) for col in columns)
     heights = [0] * len(columns)
     order: list[int] = []
@@ -232,7 +240,9 @@ def _alternating_order(columns: list[list[int]]) -> list[int] | None:
             return False
         tries += 1
         if tries > ORDER_SEARCH_LIMIT:
-            raise NotationError(f"gave up looking for a legal order of moves behind this picture after {ORDER_SEARCH_LIMIT} tries")
+            raise NotationError(
+                f"gave up looking for a legal order of moves behind this picture after {ORDER_SEARCH_LIMIT} tries"
+            )
         colour = n % 2
         playable = [c for c, col in enumerate(columns) if heights[c] < len(col) and col[heights[c]] == colour]
         for c in sorted(playable, key=follows_well):

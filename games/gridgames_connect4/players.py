@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,14 @@ MEDIUM_DEPTH = 6
 PERFECT_FALLBACK_SHARE = 0.4
 """The share of ``think`` the perfect player's fallback search gets, after the solver had all of ``think``."""
 PERFECT_FALLBACK_DEPTH = 8
+SOLVER_SHARE_OF_THINK = 1.0
+"""The perfect player's solver stops at this share of ``think`` of wall time, a backstop: at the assumed node rate
+its node budget ends it first, so seeded games replay the same where the machine keeps that rate."""
+OVER_THINK = 0.05
+"""A move may end this share of ``think`` past it: the fallback search gets at least this much, and at most what is
+left of ``think * (1 + OVER_THINK)`` (issue 38's bar: within 10% of ``think``)."""
+MIN_FALLBACK_SECONDS = 0.01
+"""Less time than this left after the solver: play the solver's depth-limited choice without a fallback search."""
 HARD_DEPTH = 7
 HARD_SHARE_OF_THINK = 0.3
 HARD_MAX_NODES = 500_000
@@ -175,10 +184,14 @@ class SolverPlayer:
     move that keeps the win (`Solver.best_move`, ``weak``). When neither does (on 7x6 with the
     shipped book: none in the seeded games measured, see bench/README.md; without a
     book, those of the first eight to ten plies), the solver's own depth-limited search spends a third
-    more nodes, then an 8-ply heuristic search (``fallback``, ``think * fallback_share``
-    seconds more) chooses among the columns not proven to lose, and ``note`` says so:
-    such a move is not guaranteed best, and a move can then take up to about
-    ``think * (1 + fallback_share)`` seconds.
+    more nodes, then an 8-ply heuristic search (``fallback``) chooses among the columns not
+    proven to lose, and ``note`` says so: such a move is not guaranteed best.
+
+    Every move ends within ``think`` seconds of wall time (issue 38: 14-17 s were seen for
+    ``--think 2`` on 9x7 connect-5, where the solver runs far below its assumed rate): the
+    solver also stops at a deadline, `SOLVER_SHARE_OF_THINK` of ``think`` (``share`` of it for
+    ``hard``), and the fallback search gets what is left of ``think``, at least
+    `OVER_THINK` of it. The solver's slices of about 0.03 s let Ctrl-C through at once.
     """
 
     name: str
@@ -230,24 +243,53 @@ class SolverPlayer:
             return column
         from gridgames_connect4.solver import nodes_for_seconds  # a fixed rate: seeded games replay the same
 
+        started = time.monotonic()
+        stop_at = started + self.think * (SOLVER_SHARE_OF_THINK if self.exact_first else self.share)
         budget = nodes_for_seconds(self.think * self.share)
         if self.max_nodes is not None:
             budget = min(budget, self.max_nodes)
         if self.exact_first:  # best_move keeps a quarter of max_nodes for its depth-limited search
             budget = budget * 4 // 3 + 1
-        result = solver.best_move(list(state.history), max_nodes=max(budget, 1), rng=self.rng,
-                                  all_scores=not self.exact_first)
+        result = _best_move_by(solver, list(state.history), stop_at, max_nodes=max(budget, 1), rng=self.rng,
+                               all_scores=not self.exact_first)
         if result.exact:
             self.note = ""
             return result.column
         not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
-        self.fallback.think = self.think * (self.fallback_share if self.exact_first else 1 - self.share)
+        given = self.think * (self.fallback_share if self.exact_first else 1 - self.share)
+        left = _fallback_seconds(self.think, started, given)
+        if left < MIN_FALLBACK_SECONDS:  # no time left for a search: the solver's depth-limited choice
+            self.note = "" if self.quiet else (
+                f"depth-limited search (depth {result.depth}): no exact result within {self.think:g} s")
+            return result.column if result.column in not_lost or not not_lost else not_lost[0]
+        self.fallback.think = left
         column = self.fallback.choose(state, not_lost)
         depth = self.fallback.depth_reached
         self.note = "" if self.quiet else (
             f"depth-limited search (depth {depth}): no exact result within {self.think:g} s"
         )
         return column
+
+
+def _fallback_seconds(think: float, started: float, given: float) -> float:
+    """The fallback search's seconds: ``given``, cut to what is left of ``think * (1 + OVER_THINK)`` since ``started``,
+    but at least ``think * OVER_THINK``."""
+    return max(think * OVER_THINK, min(given, started + think * (1 + OVER_THINK) - time.monotonic()))
+
+
+def _best_move_by(solver: Solver, moves: list[int], stop_at: float, **options: Any) -> Any:
+    """``solver.best_move(moves, **options)``, stopped at the monotonic time ``stop_at`` (the deadline backs the node
+    budget up, and its slices of about 0.03 s let Ctrl-C through)."""
+    watching = solver.on_progress
+
+    def in_time(progress: Any) -> bool:
+        return time.monotonic() < stop_at and (watching is None or watching(progress) is not False)
+
+    solver.on_progress = in_time
+    try:
+        return solver.best_move(moves, **options)
+    finally:
+        solver.on_progress = watching
 
 
 BOOK, SOLVER = "book", "solver"
@@ -295,13 +337,15 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
             top = max(s for s in scores if s is not None)
             best = [c for c in _centre_first(game.width) if scores[c] == top]
             return Advice(rng.choice(best), tuple(scores), source=SOLVER)
-        result = solver.best_move(moves, max_nodes=nodes_for_seconds(think) * 4 // 3 + 1, rng=rng)
+        started = time.monotonic()
+        result = _best_move_by(solver, moves, started + think * SOLVER_SHARE_OF_THINK,
+                               max_nodes=nodes_for_seconds(think) * 4 // 3 + 1, rng=rng)
         if result.exact and result.weak:
             return Advice(result.column, None, f"it keeps the win, proven; the scores did not fit in {think:g} s")
         if result.exact:
             return Advice(result.column, result.scores, source=SOLVER)
         not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
-        seconds = think * PERFECT_FALLBACK_SHARE
+        seconds = _fallback_seconds(think, started, think * PERFECT_FALLBACK_SHARE)
     wins = heuristic.immediate_wins(geom, cur, mask)
     if wins:
         return Advice(wins[0], None, "it wins at once")

@@ -64,7 +64,8 @@ def board(state: Connect4State, *, first: str = "red", plain: bool = False) -> T
 
 
 def result(state: Connect4State, *, first: str = "red") -> str:
-    """The last line of a game: 'Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).' or 'Draw: the board is full.'"""
+    """The last line of a game: 'Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).' or 'Draw: the board is
+    full.'"""
     outcome = state.outcome
     return "" if outcome is None else state.game.describe(outcome, colour_names(first)) + "."
 

@@ -66,7 +66,8 @@ class MoveReview:
 
     @property
     def mark(self) -> str | None:
-        """MISTAKE when the move changed the result, INACCURACY when it only delayed a win or hastened a loss, else None."""
+        """MISTAKE when the move changed the result, INACCURACY when it only delayed a win or hastened a loss, else
+        None."""
         if _sign(self.score) < _sign(self.best):
             return MISTAKE
         if self.score < self.best:
@@ -82,9 +83,11 @@ class MoveReview:
 
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form, with 1-based columns (``colours``: the colour of the first mover, then the other's)."""
-        return {"move": self.number, "player": colours[self.player], "column": self.column + 1,
-                "score": self.score, "best": self.best, "best_columns": [c + 1 for c in self.best_columns],
-                "columns": list(self.columns), "mark": self.mark, "change": self.change}
+        return {
+            "move": self.number, "player": colours[self.player], "column": self.column + 1, "score": self.score,
+            "best": self.best, "best_columns": [c + 1 for c in self.best_columns], "columns": list(self.columns),
+            "mark": self.mark, "change": self.change
+        }
 
 
 @attrs.frozen
@@ -130,16 +133,21 @@ class Review:
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: board, moves, result and every move's review."""
         game = self.game
-        return {"width": game.width, "height": game.height, "connect": game.connect,
-                "moves": game.join_notation(self.moves), "result": self.result,
-                "reviews": [r.as_dict(self.colours) for r in self.reviews], "from_book": self.from_book,
-                "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing}
+        return {
+            "width": game.width, "height": game.height, "connect": game.connect,
+            "moves": game.join_notation(self.moves), "result": self.result,
+            "reviews": [r.as_dict(self.colours) for r in self.reviews], "from_book": self.from_book,
+            "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing
+        }
 
     def lines(self) -> list[str]:
         """The review as lines of text, one per move, then a summary per player."""
         game = self.game
-        out = [f"Review of {game.join_notation(self.moves) or '(no move)'} ({game.size}, {line_words(game.connect)}): {self.result}.",
-               f"{'Move':>4}  {'Player':<6}  {'Played':>6}  {'Score':>5}  {'Best':>4}  Best columns"]
+        out = [
+            f"Review of {game.join_notation(self.moves) or '(no move)'} ({game.size}, {line_words(game.connect)}): "
+            f"{self.result}.",
+            f"{'Move':>4}  {'Player':<6}  {'Played':>6}  {'Score':>5}  {'Best':>4}  Best columns",
+        ]
         for r in self.reviews:
             note = ""
             if r.mark == MISTAKE:
@@ -147,12 +155,17 @@ class Review:
             elif r.mark == INACCURACY:
                 note = "  inaccuracy: " + ("a slower win" if r.best > 0 else "a quicker loss")
             best = ", ".join(str(c + 1) for c in r.best_columns)
-            out.append(f"{r.number:>4}  {self.colours[r.player]:<6}  {r.column + 1:>6}  {r.score:>+5d}  {r.best:>+4d}  {best}{note}")
+            out.append(
+                f"{r.number:>4}  {self.colours[r.player]:<6}  {r.column + 1:>6}  {r.score:>+5d}  {r.best:>+4d}  "
+                f"{best}{note}"
+            )
         for player in (0, 1):
             mine = [r for r in self.reviews if r.player == player]
             inaccuracies = sum(r.mark == INACCURACY for r in mine)
-            out.append(f"{self.colours[player].capitalize()}: {len(self.mistakes(player))} mistake(s), "
-                       f"{inaccuracies} inaccurac{'y' if inaccuracies == 1 else 'ies'} in {len(mine)} move(s).")
+            out.append(
+                f"{self.colours[player].capitalize()}: {len(self.mistakes(player))} mistake(s), "
+                f"{inaccuracies} inaccurac{'y' if inaccuracies == 1 else 'ies'} in {len(mine)} move(s)."
+            )
         if self.partial:
             why = "interrupted" if self.stopped == INTERRUPTED else "stopped"
             out.append(f"Partial review ({why}): move(s) {_ranges(self.missing)} not reviewed.")
@@ -173,6 +186,7 @@ def _ranges(numbers: Sequence[int]) -> str:
 
 def _solve_alone(solver: Solver, pos: PendingColumns, keep_going: Callable[[], bool] | None) -> list[int | None] | None:
     """Every column's score of one position, searched in short slices (Ctrl-C gets through); None if told to stop."""
+
     def watch(_progress: object) -> bool:
         return keep_going is None or bool(keep_going())
 
@@ -187,10 +201,11 @@ def _solve_alone(solver: Solver, pos: PendingColumns, keep_going: Callable[[], b
     return scores
 
 
-def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None,
-                first: int = 1, on_progress: Callable[[int, int], object] | None = None,
-                keep_going: Callable[[], bool] | None = None, keep_partial: bool = False,
-                colours: Sequence[str] = PLAYER_NAMES) -> Review:
+def review_game(
+    game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None, first: int = 1,
+    on_progress: Callable[[int, int], object] | None = None, keep_going: Callable[[], bool] | None = None,
+    keep_partial: bool = False, colours: Sequence[str] = PLAYER_NAMES
+) -> Review:
     """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers.
 
     ``on_progress(reviewed, total)`` is called as moves get reviewed; ``keep_going()``, asked between batches
@@ -234,8 +249,9 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
                 from gridgames_connect4.oracle import solver_for
 
                 solver = solver_for(game.width, game.height, game.connect, book)
-            stopped = _solve_positions(solver, pending_columns(game, moves, todo),
-                                       todo[::-1], scored, report, keep_going)
+            stopped = _solve_positions(
+                solver, pending_columns(game, moves, todo), todo[::-1], scored, report, keep_going
+            )
         report()
     except KeyboardInterrupt:
         if not keep_partial:
@@ -247,14 +263,18 @@ def review_game(game: Connect4, moves: Sequence[int], *, book: Book | None = Non
         best = max(s for s in scores if s is not None)
         played = scores[column]
         assert played is not None  # the column was legal, so it was scored
-        reviews.append(MoveReview(i + 1, i % 2, column, played, best,
-                                  tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)))
+        reviews.append(
+            MoveReview(
+                i + 1, i % 2, column, played, best, tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)
+            )
+        )
     return Review(game, moves, tuple(reviews), from_book, first, stopped, (colours[0], colours[1]))
 
 
-def _solve_positions(solver: Solver, positions: dict[int, PendingColumns], order: Sequence[int],
-                     scored: dict[int, list[int | None]], report: Callable[[], None],
-                     keep_going: Callable[[], bool] | None) -> str | None:
+def _solve_positions(
+    solver: Solver, positions: dict[int, PendingColumns], order: Sequence[int], scored: dict[int, list[int | None]],
+    report: Callable[[], None], keep_going: Callable[[], bool] | None
+) -> str | None:
     """Solve the positions in ``order`` into ``scored`` (batches, then one by one in slices); STOPPED or None."""
     size = 4  # positions in the next batch: doubled while batches stay short
     alone = False  # once a position costs more than a batch may take, each is searched alone, in slices

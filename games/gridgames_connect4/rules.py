@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, cast
 
 import attrs
@@ -60,7 +60,7 @@ class ColumnFullError(IllegalMoveError):
     """A disc dropped into a column that is already full."""
 
 
-def _in_range(name: str, low: int, high: int) -> object:
+def _in_range(name: str, low: int, high: int) -> Callable[[object, attrs.Attribute[int], int], None]:
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise OptionError(f"--{name} must be a whole number from {low} to {high}, not {value!r}")
@@ -134,13 +134,15 @@ class Connect4(Game):
         return KINDS
 
     def computer_player(self, level: str, rng: random.Random | None = None) -> Player:
-        """A computer player of one of `computer_levels`, thinking at most 2 s a move (a node budget: seeded play replays)."""
+        """A computer player of one of `computer_levels`, thinking at most 2 s a move (a node budget: seeded play
+        replays)."""
         from gridgames_connect4.players import make_player
 
         return make_player(level, self, rng)  # type: ignore[no-any-return]
 
     def exact_solver(self, table_bits: int | None = None) -> Solver:
-        """The perfect solver for this board (`gridgames_connect4.solver.Solver`; numba is imported here, not before)."""
+        """The perfect solver for this board (`gridgames_connect4.solver.Solver`; numba is imported here, not
+        before)."""
         from gridgames_connect4.solver import Solver
 
         try:
@@ -221,7 +223,9 @@ class Connect4State(State):
         columns = [c for c in geom.order if not mask & geom.top[c]]
         if not (urgent[0] or urgent[1]):
             return columns
-        return sorted(columns, key=lambda c: 0 if urgent[0] & geom.columns[c] else 1 if urgent[1] & geom.columns[c] else 2)
+        return sorted(
+            columns, key=lambda c: 0 if urgent[0] & geom.columns[c] else 1 if urgent[1] & geom.columns[c] else 2
+        )
 
     def is_legal(self, move: Move) -> bool:
         """True when a disc may be dropped in column ``move`` now."""
@@ -266,7 +270,8 @@ class Connect4State(State):
         self._outcome = self._judge((row, column), mover)
 
     def _judge(self, cell: Cell, mover: int) -> Outcome | None:
-        """The outcome after a disc landed on ``cell`` (``mover``: its player's discs): a line, a full board, or nothing."""
+        """The outcome after a disc landed on ``cell`` (``mover``: its player's discs): a line, a full board, or
+        nothing."""
         connect = self.game.connect
         if self._geom.has_line(mover):
             grid = self.board()
@@ -307,15 +312,18 @@ class Connect4State(State):
     def copy(self) -> Connect4State:
         """An independent copy (redo stack included)."""
         return Connect4State(
-            self.game, None if self._grid is None else self._grid.copy(), list(self._moves), list(self._redo), self._outcome, self._cur, self._mask
+            self.game, None if self._grid is None else self._grid.copy(), list(self._moves), list(self._redo),
+            self._outcome, self._cur, self._mask
         )
 
     def to_text(self) -> str:
-        """The picture: one line per row, top first; X red, O yellow, . empty (parses back with `Connect4.from_picture`)."""
+        """The picture: one line per row, top first; X red, O yellow, . empty (parses back with
+        `Connect4.from_picture`)."""
         return notation.picture_of_rows(self.rows())
 
     def rows(self) -> list[list[int]]:
-        """The board as lists of cell values, top row first (0 empty, 1 red, 2 yellow), read off the moves (no numpy)."""
+        """The board as lists of cell values, top row first (0 empty, 1 red, 2 yellow), read off the moves (no
+        numpy)."""
         if self._grid is not None:
             return self._grid.cells.tolist()
         height, width = self.game.height, self.game.width
@@ -347,10 +355,12 @@ class Connect4State(State):
         return self._grid
 
     def svg(self) -> str:
-        """The position as SVG: discs told apart by mark as well as colour (`gridgames_connect4.svg`; Jupyter shows it)."""
+        """The position as SVG: discs told apart by mark as well as colour (`gridgames_connect4.svg`; Jupyter shows
+        it)."""
         from gridgames_connect4.svg import state_svg
 
-        return state_svg(self, first=getattr(self.game, "first", "red"))  # a loaded game may remember a yellow first mover
+        # a loaded game may remember a yellow first mover
+        return state_svg(self, first=getattr(self.game, "first", "red"))
 
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the player to move (exactly -1, 0 or 1 once the game is over)."""

@@ -44,6 +44,7 @@ DEFAULT_TABLE_MB = 56
 """Default transposition table size in MiB (7.3 M entries of 8 bytes on boards up to about 80 cells)."""
 _SLICE = 1 << 18  # positions per kernel call when someone watches the search (about 0.03 s)
 _PLAIN_FIRST = 1 << 14  # positions one disc past the book search this many by bisection before using its bounds
+_SLICE_SECONDS = 0.03  # what a slice aims at: a large board searches several times slower than 7x6
 _SMP_START = 1 << 21  # positions searched alone before a parallel search starts its helpers (about 0.3 s)
 _NO_BUSY = np.zeros(0, np.uint64)  # no busy marks: one searcher
 _KERNEL_SOURCES = ("auto", "jit", "aot")
@@ -643,6 +644,7 @@ class Solver:
         stopped = False
         helpers = self._helpers
         answer = None
+        slice_nodes = _SLICE >> 4  # grows to _SLICE on a fast board (a slow one, e.g. 10x10, keeps slices short)
         gen = int(self._gen[0])
         kargs = (self.height, self.connect, self._cells, self._bottom, self._board, self._order, self._colmask,
                  self._cell_values, self._table, self._gens, self._buckets, self._wide)
@@ -653,13 +655,19 @@ class Solver:
                     stopped = True
                     break
                 if watch is not None or helpers is not None:
-                    step = min(step, _SLICE)
+                    step = min(step, slice_nodes)
+                sliced = time.perf_counter()
                 paused = self._k.run_search(st, *self._stack, n, *kargs, gen, step, fresh, self._b(p), self._b(mask),
                                             lo, hi, self._lower_rows, 0, book, self._busy)
                 fresh = False
                 self.explored = base + int(st[L.S_NODES])
                 if not paused:
                     break
+                took = time.perf_counter() - sliced  # slices of about _SLICE_SECONDS, whatever the board's rate
+                if took > 2 * _SLICE_SECONDS:
+                    slice_nodes = max(_SLICE >> 6, slice_nodes // 2)
+                elif took < _SLICE_SECONDS / 2:
+                    slice_nodes = min(_SLICE, slice_nodes * 2)
                 if helpers is not None:
                     answer = helpers.answer()
                     if answer is not None:
@@ -877,7 +885,10 @@ class Solver:
         reached = 0
         spent = 0
         wins = self._wins(p, mask)
+        watch = self.on_progress
         for depth in range(1, self._cells - n + 1):
+            if depth > 1 and watch is not None and watch(SearchProgress(spent, 0.0, -L.INF, L.INF)) is False:
+                break  # told to stop (a deadline, Ctrl-C): the deepest completed depth answers
             stats[:] = 0
             limit = _UNLIMITED if depth == 1 else budget - spent
             values: dict[int, int] = {}

@@ -25,9 +25,12 @@ def _disc(colour: str, x: float, y: float, radius: float, outline: str) -> list[
     if colour == "red":  # a white cross
         d = radius * 0.45
         out.append(f'<path d="M{x - d:g} {y - d:g}L{x + d:g} {y + d:g}M{x - d:g} {y + d:g}L{x + d:g} {y - d:g}" '
-                   f'stroke="#ffffff" stroke-width="{radius * 0.22:g}" stroke-linecap="round"/>')  # fmt: skip
+                   f'stroke="#ffffff" stroke-width="{radius * 0.22:g}" stroke-linecap="round"/>')
     else:  # a dark ring
-        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{radius * 0.5:g}" fill="none" stroke="#333333" stroke-width="{radius * 0.18:g}"/>')
+        out.append(
+            f'<circle cx="{x:g}" cy="{y:g}" r="{radius * 0.5:g}" fill="none" stroke="#333333" '
+            f'stroke-width="{radius * 0.18:g}"/>'
+        )
     return out
 
 
@@ -40,7 +43,8 @@ def state_svg(state: Connect4State, *, first: str = "red", title: str = "") -> s
     last = state.last_cell
     winning = set(state.outcome.cells) if state.outcome is not None else set()
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} '
+        f'{height:g}">',
         f"<title>{escape(title or 'Connect Four ' + (state.notation() or '(empty board)'))}</title>",
         f'<rect width="{width:g}" height="{game.height * CELL:g}" fill="{FRAME}" rx="6"/>',
     ]
@@ -57,7 +61,9 @@ def state_svg(state: Connect4State, *, first: str = "red", title: str = "") -> s
             if (r, c) == last:
                 out.append(f'<circle cx="{x:g}" cy="{y + radius * 0.75:g}" r="{radius * 0.12:g}" fill="#000000"/>')
     for c in range(game.width):
-        out.append(f'<text x="{(c + 0.5) * CELL:g}" y="{game.height * CELL + CELL * 0.45:g}" font-family="sans-serif" '
-                   f'font-size="{CELL * 0.4:g}" text-anchor="middle">{c + 1}</text>')  # fmt: skip
+        out.append(
+            f'<text x="{(c + 0.5) * CELL:g}" y="{game.height * CELL + CELL * 0.45:g}" font-family="sans-serif" '
+            f'font-size="{CELL * 0.4:g}" text-anchor="middle">{c + 1}</text>'
+        )
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -150,11 +150,11 @@ class Connect4Web:
         entries: list[dict[str, Any]] = []
         for i, column in enumerate(moves):
             entry: dict[str, Any] = {"number": i + 1, "player": names[i % 2], "move": game.format_move(column),
-                                     "score": None, "best": None, "mark": None}  # fmt: skip
+                                     "score": None, "best": None, "mark": None}
             review = done.get(i + 1)
             if review is not None:
                 entry.update(score=review.score, best=review.best, mark=review.mark,
-                             best_moves=[game.format_move(c) for c in review.best_columns])  # fmt: skip
+                             best_moves=[game.format_move(c) for c in review.best_columns])
             entries.append(entry)
         return entries
 

@@ -63,20 +63,27 @@ Examples (the count each prints)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gridgames.game import GameKind, GameSpec, Option
 
 from gridgames_pentomino.boards import DEFAULT_BOARD
 from gridgames_pentomino.pieces import DEFAULT_PIECES
 
+if TYPE_CHECKING:  # imported when used: the registry reads SPEC without them
+    import typer
 
-def _create(board: str = DEFAULT_BOARD, pieces: str = DEFAULT_PIECES, one_sided: bool = False) -> object:
+    from gridgames_pentomino.puzzle import TilingPuzzle
+
+
+def _create(board: str = DEFAULT_BOARD, pieces: str = DEFAULT_PIECES, one_sided: bool = False) -> TilingPuzzle:
     """The TilingPuzzle of a board and a piece specification."""
     from gridgames_pentomino.puzzle import TilingPuzzle
 
     return TilingPuzzle.create(board, pieces, one_sided)
 
 
-def _app() -> object:
+def _app() -> typer.Typer:
     """The pentomino sub-app (imported only when used)."""
     from gridgames_pentomino.cli import make_app
 

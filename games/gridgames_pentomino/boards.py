@@ -51,7 +51,9 @@ PRESETS: dict[str, tuple[str, Callable[[], np.ndarray]]] = {
     "5x12": ("5 x 12 rectangle: 4,040 tilings, 1,010 up to symmetry", lambda: _rectangle(5, 12)),
     "4x15": ("4 x 15 rectangle: 1,472 tilings, 368 up to symmetry", lambda: _rectangle(4, 15)),
     "3x20": ("3 x 20 rectangle: 8 tilings, 2 up to symmetry", lambda: _rectangle(3, 20)),
-    "8x8": ("8 x 8 square: Dana Scott's problem with the 2x2 square (--pieces pentominoes+O)", lambda: _rectangle(8, 8)),
+    "8x8": (
+        "8 x 8 square: Dana Scott's problem with the 2x2 square (--pieces pentominoes+O)", lambda: _rectangle(8, 8)
+    ),
     "8x8-centre": ("8 x 8 without its central 2x2: 520 tilings, 65 up to symmetry", _eight_centre),
     "8x8-corners": ("8 x 8 without its four corner cells", _eight_corners),
 }
@@ -76,8 +78,10 @@ class Board:
             return cls.preset(key)
         match = _RECT_RE.match(key)
         if match:
-            return cls.rectangle(parse_whole(match[1], what="a board's height", error=PuzzleError),
-                                 parse_whole(match[2], what="a board's width", error=PuzzleError))
+            return cls.rectangle(
+                parse_whole(match[1], what="a board's height", error=PuzzleError),
+                parse_whole(match[2], what="a board's width", error=PuzzleError),
+            )
         raise PuzzleError(f"unknown board {spec!r}: use a preset ({', '.join(PRESETS)}), HxW, or --board-file")
 
     @classmethod
@@ -103,9 +107,14 @@ class Board:
             bad = next((ch for ch in line.rstrip("\r") if ch not in ".# "), None)
             if bad is not None:
                 col = line.index(bad) + 1
-                raise PuzzleError(f"{name}, line {number}, column {col}: unexpected {bad!r} (use '.' for a cell, '#' or a space for none)")
+                raise PuzzleError(
+                    f"{name}, line {number}, column {col}: unexpected {bad!r} (use '.' for a cell, '#' or a space for "
+                    "none)"
+                )
         width = max((len(line) for line in lines), default=0)
-        mask = np.array([[ch == "." for ch in line.ljust(width)] for line in lines], dtype=bool).reshape(len(lines), width)
+        mask = np.array([[ch == "." for ch in line.ljust(width)] for line in lines], dtype=bool).reshape(
+            len(lines), width
+        )
         if not mask.any():
             raise PuzzleError(f"{name} has no cells: mark the cells to fill with '.'")
         rows = np.flatnonzero(mask.any(axis=1))

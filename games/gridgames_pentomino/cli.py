@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -25,22 +25,24 @@ from gridgames.game import CountResult, ProgressCallback, Solution
 from gridgames_pentomino import render
 from gridgames_pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
 from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
+from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 from gridgames_pentomino.puzzle import TilingPuzzle
 
 if TYPE_CHECKING:
     from gridgames.search.parallel_tiling import ParallelCount
 
-    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
 _BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
 _PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
 
 
-def _puzzle(board: str, board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool) -> TilingPuzzle:
+def _puzzle(
+    board: str, board_file: Path | None, pieces: str | None, pieces_file: Path | None, one_sided: bool
+) -> TilingPuzzle:
     return TilingPuzzle.create(board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
 
 
-def _console(color: Optional[bool]) -> Console:
+def _console(color: bool | None) -> Console:
     """The standard-output console; colour when it is a terminal, unless told otherwise."""
     if color is None:
         return Console(highlight=False, soft_wrap=True)
@@ -48,7 +50,7 @@ def _console(color: Optional[bool]) -> Console:
 
 
 @contextmanager
-def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallback]]:
+def _progress(description: str, show: bool) -> Iterator[ProgressCallback | None]:
     """The rich progress bar's callback on standard error (only on a terminal), or None."""
     if not show:
         yield None
@@ -59,11 +61,13 @@ def _progress(description: str, show: bool) -> Iterator[Optional[ProgressCallbac
         yield on_progress
 
 
-def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
+def _piece_labels(puzzle: TilingPuzzle | LatticePuzzle) -> list[str]:
     return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
 
 
-def _summary(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: Optional[int]) -> dict[str, Any]:
+def _summary(
+    puzzle: TilingPuzzle | LatticePuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: int | None
+) -> dict[str, Any]:
     """The --json object."""
     out: dict[str, Any] = {
         "board": puzzle.layout.name,
@@ -79,10 +83,16 @@ def _summary(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, par
     return out
 
 
-def _count_line(puzzle: TilingPuzzle, found: int, unique: bool, seconds: float, partial: bool, parts: str = "") -> str:
+def _count_line(
+    puzzle: TilingPuzzle | LatticePuzzle, found: int, unique: bool, seconds: float, partial: bool, parts: str = ""
+) -> str:
     what = "solution" if found == 1 else "solutions"
     sym = " up to symmetry" if unique else ""
-    tail = f" so far (partial: interrupted after {seconds:.2f} s{parts and '; ' + parts})" if partial else f" in {seconds:.2f} s"
+    tail = (
+        f" so far (partial: interrupted after {seconds:.2f} s{parts and '; ' + parts})"
+        if partial
+        else f" in {seconds:.2f} s"
+    )
     tail += f" ({parts})" if parts and not partial else ""
     reason = puzzle.obstruction() if found == 0 else None
     return f"{found:,} {what}{sym} of {puzzle.describe()}{tail}" + (f" ({reason})" if reason else "")
@@ -109,37 +119,83 @@ _LATTICE_HELP = (
 
 
 def solve(
-    board: Optional[str] = typer.Option(None, "--board", "-b", help=_BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
-    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
-    pieces: Optional[str] = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
-    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if given)."),
+    board: str | None = typer.Option(None, "--board", "-b", help=_BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
+    board_file: Path | None = typer.Option(
+        None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."
+    ),
+    pieces: str | None = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
+    pieces_file: Path | None = typer.Option(
+        None,
+        "--pieces-file",
+        help="Pieces separated by blank lines: a name line (NAME or NAME*N), then a '#' picture (added to --pieces if "
+        "given).",
+    ),
     one_sided: bool = typer.Option(False, "--one-sided", help="Pieces may turn but not flip over."),
     count: bool = typer.Option(False, "--count", "-c", help="Count every solution."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=0, help="List up to N solutions (default 1; all with --jsonl)."),
+    limit: int | None = typer.Option(
+        None, "--limit", "-n", min=0, help="List up to N solutions (default 1; all with --jsonl)."
+    ),
     unique: bool = typer.Option(False, "--unique", "-u", help="One solution per class of the board's symmetries."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object: board, pieces, solutions (the count), unique, seconds, partial."),
-    as_jsonl: bool = typer.Option(False, "--jsonl", help="Stream solutions as JSON lines: solution, placements, picture."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the solutions listed (or all, with --count) into an SVG file."),
-    mrv: bool = typer.Option(False, "--mrv", help="Branch on the most constrained cell instead of the first blank one."),
-    prune: bool = typer.Option(True, "--prune/--no-prune", help="Abandon placements that wall off an unfillable region."),
-    color: Optional[bool] = typer.Option(None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."),
-    jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install \"gridgames[dask]\")."),
-    plain: bool = typer.Option(False, "--plain", help="Count or list all tilings by the plain search, not from the distinct ones (orbits under the board's symmetries)."),
-    unlimited: bool = typer.Option(False, "--unlimited", help="Any number of copies of each piece (also: a '*' after every piece term, e.g. 'domino*'): count the tilings exactly by a frontier dynamic programme."),
-    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help=_LATTICE_HELP),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object: board, pieces, solutions (the count), unique, seconds, partial."
+    ),
+    as_jsonl: bool = typer.Option(
+        False, "--jsonl", help="Stream solutions as JSON lines: solution, placements, picture."
+    ),
+    svg: Path | None = typer.Option(
+        None, "--svg", help="Draw the solutions listed (or all, with --count) into an SVG file."
+    ),
+    mrv: bool = typer.Option(
+        False, "--mrv", help="Branch on the most constrained cell instead of the first blank one."
+    ),
+    prune: bool = typer.Option(
+        True, "--prune/--no-prune", help="Abandon placements that wall off an unfillable region."
+    ),
+    color: bool | None = typer.Option(
+        None, "--color/--no-color", help="Colour drawings (default: when printing to a terminal)."
+    ),
+    jobs: str | None = typer.Option(
+        None, "--jobs", "-j", help="Count by independent parts in N local processes (0 or auto: one per core)."
+    ),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Count by parts on a Dask cluster: the scheduler's address, tcp://HOST:8786 (pip install "
+        '"gridgames[dask]").',
+    ),
+    plain: bool = typer.Option(
+        False,
+        "--plain",
+        help="Count or list all tilings by the plain search, not from the distinct ones (orbits under the board's "
+        "symmetries).",
+    ),
+    unlimited: bool = typer.Option(
+        False,
+        "--unlimited",
+        help="Any number of copies of each piece (also: a '*' after every piece term, e.g. 'domino*'): count the "
+        "tilings exactly by a frontier dynamic programme.",
+    ),
+    lattice: str | None = typer.Option(None, "--lattice", "-L", help=_LATTICE_HELP),
 ) -> None:
     """Solve a tiling puzzle: print the first solution, list some, count them all, or draw them."""
     if as_json and as_jsonl:
         raise fail("--json and --jsonl both write to standard output; choose one")
     pieces, starred = _unlimited_terms(pieces)
     if unlimited or starred:
-        refused = {"--limit": limit is not None, "--jsonl": as_jsonl, "--svg": svg is not None, "--unique": unique, "--mrv": mrv,
-                   "--no-prune": not prune, "--plain": plain, "--jobs": jobs is not None, "--scheduler": scheduler is not None,
-                   "--lattice": lattice is not None and lattice.strip().lower() != "square"}  # fmt: skip
+        refused = {
+            "--limit": limit is not None, "--jsonl": as_jsonl, "--svg": svg is not None, "--unique": unique,
+            "--mrv": mrv, "--no-prune": not prune, "--plain": plain, "--jobs": jobs is not None,
+            "--scheduler": scheduler is not None,
+            "--lattice": lattice is not None and lattice.strip().lower() != "square"
+        }
         if any(refused.values()):
-            raise fail(f"unlimited copies are counted by the frontier programme in one process, without listing: drop {', '.join(k for k, v in refused.items() if v)}")
-        _solve_unlimited(board if board is not None else DEFAULT_BOARD, board_file, pieces, pieces_file, one_sided, as_json)
+            raise fail(
+                "unlimited copies are counted by the frontier programme in one process, without listing: drop "
+                f"{', '.join(k for k, v in refused.items() if v)}"
+            )
+        _solve_unlimited(
+            board if board is not None else DEFAULT_BOARD, board_file, pieces, pieces_file, one_sided, as_json
+        )
         return
     if count and limit is not None:
         raise fail("--count goes through every solution; drop --limit (or drop --count to list N)")
@@ -149,21 +205,37 @@ def solve(
         _check_parallel(jobs, scheduler, listing=not counting or bool(as_jsonl or svg))
     method = "search" if plain else "auto"
     if lattice is not None and lattice.strip().lower() != "square":
-        puzzle: TilingPuzzle | LatticePuzzle = _lattice_puzzle(lattice, board, board_file, pieces, pieces_file, one_sided)
+        puzzle: TilingPuzzle | LatticePuzzle = _lattice_puzzle(
+            lattice, board, board_file, pieces, pieces_file, one_sided
+        )
     else:
         puzzle = _puzzle(board if board is not None else DEFAULT_BOARD, board_file, pieces, pieces_file, one_sided)
     _notice_compiling()
     if parallel and counting:
-        _solve_count_parallel(puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
+        _solve_count_parallel(
+            puzzle, jobs=jobs, scheduler=scheduler, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method
+        )
         return
     if counting and not (as_jsonl or svg):
+        plain_count = not (unique or plain or mrv or not prune)
+        if plain_count and isinstance(puzzle, TilingPuzzle) and _count_by_frontier(puzzle, as_json):
+            return
         _solve_count(puzzle, unique=unique, mrv=mrv, prune=prune, as_json=as_json, method=method)
         return
     wanted = None if counting or (as_jsonl and limit is None) else (1 if limit is None else limit)
     _solve_list(
-        puzzle, wanted, unique=unique, mrv=mrv, prune=prune, as_json=as_json, as_jsonl=as_jsonl, svg=svg, counting=counting, color=color,
+        puzzle,
+        wanted,
+        unique=unique,
+        mrv=mrv,
+        prune=prune,
+        as_json=as_json,
+        as_jsonl=as_jsonl,
+        svg=svg,
+        counting=counting,
+        color=color,
         method=method,
-    )  # fmt: skip
+    )
 
 
 def _notice_compiling() -> None:
@@ -174,7 +246,7 @@ def _notice_compiling() -> None:
         typer.echo("Compiling the tiling kernels (first use only, about 15 s)...", err=True)
 
 
-def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:
+def _unlimited_terms(spec: str | None) -> tuple[str | None, bool]:
     """The piece specification without a trailing '*' on its terms, and whether they had one (any number of copies)."""
     if spec is None:
         return None, False
@@ -183,20 +255,28 @@ def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:
     if not any(starred):
         return spec, False
     if not all(starred):
-        raise fail("a '*' without a number means any number of copies: put it after every piece term (e.g. 'domino*,tromino:L*') or use --unlimited")
+        raise fail(
+            "a '*' without a number means any number of copies: put it after every piece term (e.g. "
+            "'domino*,tromino:L*') or use --unlimited"
+        )
     return ",".join(t[:-1].strip() for t in terms), True
 
 
-def _solve_unlimited(board: str, board_file: Optional[Path], spec: Optional[str], pieces_file: Optional[Path], one_sided: bool, as_json: bool) -> None:
-    """--unlimited (or 'domino*'): the exact count by the frontier programme, with progress; Ctrl-C stops it (no partial count)."""
+def _solve_unlimited(
+    board: str, board_file: Path | None, spec: str | None, pieces_file: Path | None, one_sided: bool, as_json: bool
+) -> None:
+    """--unlimited (or 'domino*'): the exact count by the frontier programme, with progress; Ctrl-C stops it (no partial
+    count)."""
     from gridgames.search.frontier import count_tilings, fixed_shapes, frontier_span
 
     layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
     if layout.area == 0:
         raise PuzzleError(f"the board {layout.name} has no cells to fill")
-    parts = ([PieceSet.parse(spec if spec is not None else DEFAULT_PIECES)] if spec is not None or pieces_file is None else []) + (
-        [PieceSet.from_file(pieces_file)] if pieces_file is not None else []
-    )
+    parts = (
+        [PieceSet.parse(spec if spec is not None else DEFAULT_PIECES)]
+        if spec is not None or pieces_file is None
+        else []
+    ) + ([PieceSet.from_file(pieces_file)] if pieces_file is not None else [])
     piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
     shapes = fixed_shapes(piece_set.pieces, one_sided)
     names = ", ".join(p.name for p in piece_set)
@@ -204,25 +284,43 @@ def _solve_unlimited(board: str, board_file: Optional[Path], spec: Optional[str]
     started = time.perf_counter()
     try:
         with _progress(f"Counting {layout.name}", frontier_span(layout.grid, shapes) >= 16) as on_progress:
-            found = count_tilings(layout.grid, shapes, None if on_progress is None else (lambda fraction: on_progress(fraction, 0)))
+            found = count_tilings(
+                layout.grid, shapes, None if on_progress is None else (lambda fraction: on_progress(fraction, 0))
+            )
     except KeyboardInterrupt:
-        typer.echo(f"interrupted after {time.perf_counter() - started:.2f} s: the frontier count of {what} has no partial result", err=True)
+        typer.echo(
+            f"interrupted after {time.perf_counter() - started:.2f} s: the frontier count of {what} has no partial "
+            "result",
+            err=True,
+        )
         raise typer.Exit(EXIT_INTERRUPTED) from None
     seconds = time.perf_counter() - started
     if as_json:
-        out = {"board": layout.name, "pieces": [p.name for p in piece_set], "unlimited": True, "one_sided": one_sided, "solutions": found,
-               "unique": False, "seconds": round(seconds, 4), "partial": False, "method": "frontier"}  # fmt: skip
+        out = {
+            "board": layout.name,
+            "pieces": [p.name for p in piece_set],
+            "unlimited": True,
+            "one_sided": one_sided,
+            "solutions": found,
+            "unique": False,
+            "seconds": round(seconds, 4),
+            "partial": False,
+            "method": "frontier",
+        }
         typer.echo(json.dumps(out))
     else:
         typer.echo(f"{found:,} tiling{'' if found == 1 else 's'} of {what} in {seconds:.2f} s")
 
 
 def _lattice_puzzle(
-    lattice: str, board: Optional[str], board_file: Optional[Path], pieces: Optional[str], pieces_file: Optional[Path], one_sided: bool
-) -> LatticePuzzle:  # fmt: skip
+    lattice: str,
+    board: str | None,
+    board_file: Path | None,
+    pieces: str | None,
+    pieces_file: Path | None,
+    one_sided: bool,
+) -> LatticePuzzle:
     from gridgames.errors import ShapeError
-
-    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
     try:
         return LatticePuzzle.create(lattice, board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
@@ -230,28 +328,80 @@ def _lattice_puzzle(
         raise PuzzleError(str(error)) from None
 
 
-def _solve_count(puzzle: TilingPuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto") -> None:
+def _count_by_frontier(puzzle: TilingPuzzle, as_json: bool) -> bool:
+    """Count by the frontier programme when every piece is a copy of one and the copies cover the board exactly.
+
+    Then each tiling of the board by any number of copies uses exactly that many, so the frontier count (seconds,
+    memory by the board's narrow side) is the count: 'domino*500' on 2x500 (about 10^104 tilings, which the search
+    would list one by one for ever) is exact at once. False (nothing printed) where it does not apply.
+    """
+    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span
+
+    pieces = list(puzzle.pieces)
+    if len(pieces) != 1 or pieces[0].area != puzzle.layout.area:
+        return False
+    shapes = fixed_shapes(pieces, puzzle.one_sided)
+    span = frontier_span(puzzle.layout.grid, shapes)
+    if span > MAX_SPAN:
+        return False
+    started = time.perf_counter()
+    try:
+        with _progress(f"Counting {puzzle.layout.name}", span >= 16) as on_progress:
+            report = None if on_progress is None else (lambda fraction: on_progress(fraction, 0))
+            found = count_tilings(puzzle.layout.grid, shapes, report)
+    except KeyboardInterrupt:
+        typer.echo(
+            f"interrupted after {time.perf_counter() - started:.2f} s: the frontier count of {puzzle.describe()} "
+            "has no partial result",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    seconds = time.perf_counter() - started
+    if as_json:
+        typer.echo(json.dumps(_summary(puzzle, found, False, seconds, False, None) | {"method": "frontier"}))
+    else:
+        typer.echo(_count_line(puzzle, found, False, seconds, False))
+    return True
+
+
+def _solve_count(
+    puzzle: TilingPuzzle | LatticePuzzle, *, unique: bool, mrv: bool, prune: bool, as_json: bool, method: str = "auto"
+) -> None:
     """--count (and --json): count every solution with the fast counter."""
     verb = "Counting distinct" if unique else "Counting"
     with _progress(f"{verb} {puzzle.layout.name}", True) as on_progress:
         result: CountResult = puzzle.count(unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
     if as_json:
-        typer.echo(json.dumps(_summary(puzzle, result.count, unique, result.seconds, result.partial, None) | {"method": result.method}))
+        typer.echo(
+            json.dumps(
+                _summary(puzzle, result.count, unique, result.seconds, result.partial, None) | {"method": result.method}
+            )
+        )
     else:
         typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial))
     if result.partial:
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _check_parallel(jobs: Optional[str], scheduler: Optional[str], *, listing: bool) -> None:
+def _check_parallel(jobs: str | None, scheduler: str | None, *, listing: bool) -> None:
     """Refuse, in one line, what parallel runs do not do; check --jobs and that Dask is installed."""
     if listing and not (jobs is not None and scheduler is not None):
-        raise fail("--jobs and --scheduler count in parallel (--count or --json); listing solutions (--limit, --jsonl, --svg) runs in one process")
+        raise fail(
+            "--jobs and --scheduler count in parallel (--count or --json); listing solutions (--limit, --jsonl, --svg) "
+            "runs in one process"
+        )
     check_parallel_options(jobs, scheduler)
 
 
 def _solve_count_parallel(
-    puzzle: TilingPuzzle, *, jobs: Optional[str], scheduler: Optional[str], unique: bool, mrv: bool, prune: bool, as_json: bool,
+    puzzle: TilingPuzzle | LatticePuzzle,
+    *,
+    jobs: str | None,
+    scheduler: str | None,
+    unique: bool,
+    mrv: bool,
+    prune: bool,
+    as_json: bool,
     method: str = "auto",
 ) -> None:
     """--count (and --json) with --jobs or --scheduler: count independent parts in parallel and add them up."""
@@ -259,7 +409,9 @@ def _solve_count_parallel(
 
     verb = "Counting distinct" if unique else "Counting"
     with search_progress_later(f"{verb} {puzzle.layout.name}") as on_progress:
-        result = puzzle.count_parallel(jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
+        result = puzzle.count_parallel(
+            jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
+        )
     if as_json:
         out = _summary(puzzle, result.count, unique, result.seconds, result.partial, None)
         out.update(parts=result.parts, parts_done=result.parts_done, reruns=result.reruns, method=result.method)
@@ -267,18 +419,36 @@ def _solve_count_parallel(
         out.update({"scheduler": result.scheduler} if result.scheduler else {"jobs": result.workers})
         typer.echo(json.dumps(out))
     else:
-        typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial, _parts_note(result) if result.parts else ""))
+        typer.echo(
+            _count_line(
+                puzzle,
+                result.count,
+                unique,
+                result.seconds,
+                result.partial,
+                _parts_note(result) if result.parts else "",
+            )
+        )
     if result.partial:
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
 def _solve_list(
-    puzzle: TilingPuzzle, wanted: Optional[int], *, unique: bool, mrv: bool, prune: bool, as_json: bool, as_jsonl: bool,
-    svg: Optional[Path], counting: bool, color: Optional[bool], method: str = "auto",
-) -> None:  # fmt: skip
+    puzzle: TilingPuzzle | LatticePuzzle,
+    wanted: int | None,
+    *,
+    unique: bool,
+    mrv: bool,
+    prune: bool,
+    as_json: bool,
+    as_jsonl: bool,
+    svg: Path | None,
+    counting: bool,
+    color: bool | None,
+    method: str = "auto",
+) -> None:
     """List solutions (up to ``wanted``, or all): draw them, stream them as JSON lines, collect them for SVG."""
     palette = render.Palette.for_pieces(puzzle.pieces.names)
-    grid = None if hasattr(puzzle, "lattice") else puzzle.board
     console = _console(color)
     draw = not (as_json or as_jsonl or counting)
     drawings: list[Solution] = []
@@ -289,23 +459,25 @@ def _solve_list(
     verb = "Listing distinct" if unique else "Listing"
     try:
         with _progress(f"{verb} {puzzle.layout.name}", show_bar) as on_progress:
-            for solution in puzzle.solutions(limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method):
+            for solution in puzzle.solutions(
+                limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
+            ):
                 found += 1
                 if as_jsonl:
                     typer.echo(_jsonl(found, solution, _text(puzzle, solution, palette)))
                 elif draw:
                     if wanted != 1:
                         typer.echo(f"Solution {found}:")
-                    if hasattr(puzzle, "lattice"):
+                    if isinstance(puzzle, LatticePuzzle):
                         picture = puzzle.text(solution)
                         if console.is_terminal:
                             console.print(render.lattice_rich(picture, palette))
                         else:
                             typer.echo(picture)
                     elif console.is_terminal:
-                        console.print(render.to_rich(grid, solution, palette))
+                        console.print(render.to_rich(puzzle.board, solution, palette))
                     else:
-                        typer.echo(render.to_text(grid, solution, palette))
+                        typer.echo(render.to_text(puzzle.board, solution, palette))
                     if wanted != 1:
                         typer.echo("")
                 if svg is not None:
@@ -330,13 +502,17 @@ def _solve_list(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _text(puzzle: TilingPuzzle, solution: Solution, palette: render.Palette) -> str:
+def _text(puzzle: TilingPuzzle | LatticePuzzle, solution: Solution, palette: render.Palette) -> str:
     """A solution as plain text (a lattice puzzle draws its own)."""
-    return puzzle.text(solution) if hasattr(puzzle, "lattice") else render.to_text(puzzle.board, solution, palette)
+    return (
+        puzzle.text(solution) if isinstance(puzzle, LatticePuzzle) else render.to_text(puzzle.board, solution, palette)
+    )
 
 
-def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
-    if hasattr(puzzle, "lattice"):
+def _write_svg(
+    path: Path, puzzle: TilingPuzzle | LatticePuzzle, solutions: list[Solution], palette: render.Palette
+) -> None:
+    if isinstance(puzzle, LatticePuzzle):
         text = puzzle.svg(solutions)
     else:
         text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
@@ -347,7 +523,11 @@ def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], pale
     typer.echo(f"wrote {len(solutions):,} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
 
 
-def boards(lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="List another lattice's boards: triangle, hex or cube.")) -> None:
+def boards(
+    lattice: str | None = typer.Option(
+        None, "--lattice", "-L", help="List another lattice's boards: triangle, hex or cube."
+    ),
+) -> None:
     """List the preset boards (any HxW rectangle and board files work too)."""
     if lattice is not None and lattice.strip().lower() != "square":
         _lattice_boards(lattice)
@@ -361,10 +541,14 @@ def boards(lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="
 
 
 def pieces(
-    spec: Optional[str] = typer.Argument(None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."),
-    pieces_file: Optional[Path] = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
+    spec: str | None = typer.Argument(
+        None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."
+    ),
+    pieces_file: Path | None = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
     one_sided: bool = typer.Option(False, "--one-sided", help="Count orientations without reflections."),
-    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="Pieces of another lattice: triangle, hex or cube."),
+    lattice: str | None = typer.Option(
+        None, "--lattice", "-L", help="Pieces of another lattice: triangle, hex or cube."
+    ),
 ) -> None:
     """List the standard piece sets, or draw the pieces of a specification or file."""
     if lattice is not None and lattice.strip().lower() != "square":
@@ -374,24 +558,41 @@ def pieces(
         width = max(len(name) for name in standard_set_names())
         for name, description in standard_set_names().items():
             typer.echo(f"{name:<{width}}  {description}")
-        typer.echo("\n" + _PIECES_HELP + " A bare name is a pentomino first, then a tetromino, tromino, domino, monomino, hexomino.")
+        typer.echo(
+            "\n"
+            + _PIECES_HELP
+            + " A bare name is a pentomino first, then a tetromino, tromino, domino, monomino, hexomino."
+        )
         return
-    parts = ([PieceSet.parse(spec)] if spec is not None else []) + ([PieceSet.from_file(pieces_file)] if pieces_file is not None else [])
+    parts = ([PieceSet.parse(spec)] if spec is not None else []) + (
+        [PieceSet.from_file(pieces_file)] if pieces_file is not None else []
+    )
     piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
     for piece in piece_set:
         orientations = len(piece.orientations(one_sided))
         copies = f", {piece.count} copies" if piece.count > 1 else ""
         kind = f", {piece.kind}" if piece.kind != "free" else ""
-        typer.echo(f"{piece.name}  ({piece.size} squares, {orientations} orientation{'s' if orientations != 1 else ''}{kind}{copies})")
-        typer.echo("\n".join(line.replace(".", "  ").replace("#", "[]").rstrip() for line in piece.shape.to_text().splitlines()))
+        typer.echo(
+            f"{piece.name}  ({piece.size} squares, {orientations} "
+            f"orientation{'s' if orientations != 1 else ''}{kind}{copies})"
+        )
+        typer.echo(
+            "\n".join(
+                line.replace(".", "  ").replace("#", "[]").rstrip() for line in piece.shape.to_text().splitlines()
+            )
+        )
         typer.echo("")
     typer.echo(f"{piece_set.copies:,} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area:,} squares in all")
 
 
 def show(
     board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
-    board_file: Optional[Path] = typer.Option(None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."),
-    lattice: Optional[str] = typer.Option(None, "--lattice", "-L", help="A board of another lattice: triangle, hex or cube."),
+    board_file: Path | None = typer.Option(
+        None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."
+    ),
+    lattice: str | None = typer.Option(
+        None, "--lattice", "-L", help="A board of another lattice: triangle, hex or cube."
+    ),
 ) -> None:
     """Draw a board, with its number of cells and of symmetries."""
     if lattice is not None and lattice.strip().lower() != "square":
@@ -403,7 +604,10 @@ def show(
     cells = layout.grid.board_cells()
     symmetries = len(board_symmetries(cells))
     typer.echo(render.board_text(layout.grid))
-    typer.echo(f"{layout.name}: {layout.area} cells in a {layout.height}x{layout.width} box, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}")
+    typer.echo(
+        f"{layout.name}: {layout.area} cells in a {layout.height}x{layout.width} box, {symmetries} "
+        f"symmetr{'y' if symmetries == 1 else 'ies'}"
+    )
 
 
 def _lattice_of(name: str) -> Any:
@@ -423,11 +627,17 @@ def _lattice_boards(lattice: str) -> None:
     width = max(len(name) for name in PRESETS[grid.name])
     for name, (description, _) in PRESETS[grid.name].items():
         typer.echo(f"{name:<{width}}  {LatticeBoard.parse(grid, name).area:>3} cells  {description}")
-    shapes = "AxBxC boxes" if grid.name == "cubic" else "RxC parallelograms, hexagon-N" + (", triangle-N" if grid.name == "triangular" else "")
-    typer.echo(f"\nAlso: {shapes}; a board file (--board-file, docs/lattices.md). Default: {DEFAULT_BOARDS[grid.name]}.")
+    shapes = (
+        "AxBxC boxes"
+        if grid.name == "cubic"
+        else "RxC parallelograms, hexagon-N" + (", triangle-N" if grid.name == "triangular" else "")
+    )
+    typer.echo(
+        f"\nAlso: {shapes}; a board file (--board-file, docs/lattices.md). Default: {DEFAULT_BOARDS[grid.name]}."
+    )
 
 
-def _lattice_pieces(lattice: str, spec: Optional[str], pieces_file: Optional[Path], one_sided: bool) -> None:
+def _lattice_pieces(lattice: str, spec: str | None, pieces_file: Path | None, one_sided: bool) -> None:
     from gridgames.lattices import picture
 
     from gridgames_pentomino.lattice_pieces import LatticePieceSet, known_families
@@ -443,13 +653,15 @@ def _lattice_pieces(lattice: str, spec: Optional[str], pieces_file: Optional[Pat
     for piece in piece_set:
         orientations = len(piece.orientations(one_sided))
         copies = f", {piece.count} copies" if piece.count > 1 else ""
-        typer.echo(f"{piece.name}  ({piece.size} cells, {orientations} orientation{'s' if orientations != 1 else ''}{copies})")
-        typer.echo(picture(grid, {c: "#" for c in piece.cells}, across=True))
+        typer.echo(
+            f"{piece.name}  ({piece.size} cells, {orientations} orientation{'s' if orientations != 1 else ''}{copies})"
+        )
+        typer.echo(picture(grid, dict.fromkeys(piece.cells, "#"), across=True))
         typer.echo("")
     typer.echo(f"{piece_set.copies:,} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area:,} cells in all")
 
 
-def _lattice_show(lattice: str, board: Optional[str], board_file: Optional[Path]) -> None:
+def _lattice_show(lattice: str, board: str | None, board_file: Path | None) -> None:
     from gridgames.lattices import board_symmetries
 
     from gridgames_pentomino.lattice_boards import LatticeBoard
@@ -458,12 +670,16 @@ def _lattice_show(lattice: str, board: Optional[str], board_file: Optional[Path]
     layout = LatticeBoard.from_file(grid, board_file) if board_file is not None else LatticeBoard.parse(grid, board)
     typer.echo(layout.to_text())
     symmetries = len(board_symmetries(grid, layout.cells))
-    typer.echo(f"{layout.describe()} on the {grid.name} lattice, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}")
+    typer.echo(
+        f"{layout.describe()} on the {grid.name} lattice, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}"
+    )
 
 
 def make_app() -> typer.Typer:
     """The pentomino sub-app: solve, boards, pieces, show."""
-    app = command_app("Tile boards with pentominoes (or any polyominoes): solve, count, list boards and pieces.", no_args_is_help=True)
+    app = command_app(
+        "Tile boards with pentominoes (or any polyominoes): solve, count, list boards and pieces.", no_args_is_help=True
+    )
     app.command("solve")(solve)
     app.command("boards")(boards)
     app.command("pieces")(pieces)

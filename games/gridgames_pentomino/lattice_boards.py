@@ -1,4 +1,5 @@
-"""Boards on the triangular, hexagonal and cubic lattices: presets, ``RxC`` parallelograms, ``AxBxC`` boxes, board files.
+"""Boards on the triangular, hexagonal and cubic lattices: presets, ``RxC`` parallelograms, ``AxBxC`` boxes, board
+files.
 
 On the triangular lattice ``RxC`` is a parallelogram of R rows of C rhombi (2RC triangles),
 ``hexagon-N`` the regular hexagon of side N (6N² triangles) and ``triangle-N`` the triangle of
@@ -65,7 +66,10 @@ def box(depth: int, rows: int, cols: int) -> Form:
 
 PRESETS: dict[str, dict[str, tuple[str, Callable[[Lattice], Form]]]] = {
     "triangular": {
-        "6x6": ("the hexiamonds' 6 x 6 rhombus: 156 tilings by the 12 hexiamonds up to symmetry", lambda g: parallelogram(g, 6, 6)),
+        "6x6": (
+            "the hexiamonds' 6 x 6 rhombus: 156 tilings by the 12 hexiamonds up to symmetry",
+            lambda g: parallelogram(g, 6, 6),
+        ),
         "4x9": ("4 x 9 parallelogram (72 triangles, the hexiamonds' area)", lambda g: parallelogram(g, 4, 9)),
         "3x12": ("3 x 12 parallelogram (72 triangles)", lambda g: parallelogram(g, 3, 12)),
         "2x5": ("2 x 5 parallelogram (20 triangles, the pentiamonds' area)", lambda g: parallelogram(g, 2, 5)),
@@ -108,7 +112,9 @@ class LatticeBoard:
         if grid.name == "cubic":
             match = _BOX_RE.match(text)
             if not match:
-                raise PuzzleError(f"unknown board {spec!r} on the cubic lattice: use a preset ({', '.join(presets)}) or AxBxC")
+                raise PuzzleError(
+                    f"unknown board {spec!r} on the cubic lattice: use a preset ({', '.join(presets)}) or AxBxC"
+                )
             sizes = [parse_whole(v, what="a board's size", error=PuzzleError) for v in match.groups()]
             cls._check_size(sizes, spec)
             return cls(text, grid.name, box(*sizes))
@@ -123,7 +129,9 @@ class LatticeBoard:
             cls._check_size([side, side, 6], spec)
             return cls(text, grid.name, (hexagon if match[1] == "hexagon" else triangle)(grid, side))
         shapes = "RxC, hexagon-N" + (", triangle-N" if grid.name == "triangular" else "")
-        raise PuzzleError(f"unknown board {spec!r} on the {grid.name} lattice: use a preset ({', '.join(presets)}) or {shapes}")
+        raise PuzzleError(
+            f"unknown board {spec!r} on the {grid.name} lattice: use a preset ({', '.join(presets)}) or {shapes}"
+        )
 
     @staticmethod
     def _check_size(sizes: list[int], spec: str | None) -> None:
@@ -161,7 +169,7 @@ class LatticeBoard:
 
     def to_text(self) -> str:
         """The board's picture in the board-file format ('.' for each cell)."""
-        return picture(lattice_named(self.lattice), {cell: "." for cell in self.cells})
+        return picture(lattice_named(self.lattice), dict.fromkeys(self.cells, "."))
 
     def describe(self) -> str:
         """One line: name, cells and lattice."""

@@ -94,7 +94,9 @@ def family(lattice: Lattice | str, name: str) -> tuple[LatticePiece, ...]:
     one_sided = text.startswith("one-sided ")
     size = family_size(grid, text.removeprefix("one-sided ").strip())
     if size is None:
-        raise PuzzleError(f"unknown piece set {name.strip()!r} on the {grid.name} lattice; known: {', '.join(known_families(grid))}")
+        raise PuzzleError(
+            f"unknown piece set {name.strip()!r} on the {grid.name} lattice; known: {', '.join(known_families(grid))}"
+        )
     if not 1 <= size <= MAX_FORM_SIZE:
         raise PuzzleError(f"piece set {name.strip()!r}: sizes go from 1 to {MAX_FORM_SIZE}")
     if grid.name == "cubic":  # solid pieces cannot be mirrored: mirror pairs are two pieces
@@ -219,4 +221,3 @@ def _connected(lattice: Lattice, cells: tuple[tuple[int, ...], ...]) -> bool:
                 seen.add(near)
                 todo.append(near)
     return len(seen) == len(cells)
-

@@ -44,17 +44,20 @@ class LatticePuzzle(EngineSolving):
 
     def __attrs_post_init__(self) -> None:
         if self.layout.lattice != self.pieces.lattice:
-            raise PuzzleError(f"the board is on the {self.layout.lattice} lattice but the pieces on the {self.pieces.lattice}")
+            raise PuzzleError(
+                f"the board is on the {self.layout.lattice} lattice but the pieces on the {self.pieces.lattice}"
+            )
         if self.layout.area != self.pieces.area:
             raise PuzzleError(
-                f"the board {self.layout.name} has {self.layout.area} cells but the pieces ({self.pieces.describe()}) cover {self.pieces.area}"
+                f"the board {self.layout.name} has {self.layout.area} cells but the pieces ({self.pieces.describe()}) "
+                f"cover {self.pieces.area}"
             )
 
     @classmethod
     def create(
         cls, lattice: str, board: str | None = None, pieces: str | None = None, one_sided: bool = False, *,
-        board_file: str | Path | None = None, pieces_file: str | Path | None = None,
-    ) -> LatticePuzzle:  # fmt: skip
+        board_file: str | Path | None = None, pieces_file: str | Path | None = None
+    ) -> LatticePuzzle:
         """A puzzle from specifications: the lattice, a board name or file, a piece specification and/or pieces file."""
         grid = lattice_named(lattice)
         layout = LatticeBoard.from_file(grid, board_file) if board_file is not None else LatticeBoard.parse(grid, board)
@@ -76,7 +79,9 @@ class LatticePuzzle(EngineSolving):
         if self._problem is None:
             from gridgames.search.tiling import TilingProblem
 
-            self._problem = TilingProblem.build(self.layout.cells, self.pieces.pieces, one_sided=self.one_sided, lattice=self.lattice)
+            self._problem = TilingProblem.build(
+                self.layout.cells, self.pieces.pieces, one_sided=self.one_sided, lattice=self.lattice
+            )
         return self._problem
 
     def obstruction(self) -> str | None:
@@ -98,7 +103,8 @@ class LatticePuzzle(EngineSolving):
         return None
 
     def _orientations(self, piece: Any) -> tuple[Any, ...]:
-        """A piece's orientations as placed: on the cubic lattice every translation keeps the colour, so sign both ways."""
+        """A piece's orientations as placed: on the cubic lattice every translation keeps the colour, so sign both
+        ways."""
         found = piece.orientations()
         if self.lattice == "cubic":  # a translation by an odd vector swaps the colours
             return found + tuple(tuple((x + 1, y, z) for x, y, z in o) for o in found)
@@ -136,13 +142,17 @@ class LatticePuzzle(EngineSolving):
         return dict(Palette.for_pieces(self.pieces.names).letters)
 
     def svg(self, solutions: list[Solution], title: str = "") -> str:
-        """An SVG document of the solutions, one drawing under another (triangles, hexagons, or a box's layers in a row)."""
+        """An SVG document of the solutions, one drawing under another (triangles, hexagons, or a box's layers in a
+        row)."""
         from gridgames.drawing import lattice_svg, svg_document
         from gridgames_pentomino.render import Palette
 
         palette = Palette.for_pieces(self.pieces.names)
         drawings = [
-            lattice_svg(self.lattice, self.layout.cells, s, title=f"solution {i}", colours=palette.colours, letters=palette.letters)
+            lattice_svg(
+                self.lattice, self.layout.cells, s, title=f"solution {i}", colours=palette.colours,
+                letters=palette.letters
+            )
             for i, s in enumerate(solutions, start=1)
         ]
         return svg_document(drawings, title=title or self.describe())

@@ -78,14 +78,16 @@ def _unique(pieces: Iterable[Piece]) -> tuple[Piece, ...]:
         check_name(piece.name)
         if piece.name in seen:
             raise PuzzleError(
-                f"duplicate piece name {piece.name!r}: use {piece.name}*N for copies, or rename one (e.g. tetromino:L=l)"
+                f"duplicate piece name {piece.name!r}: use {piece.name}*N for copies, or rename one (e.g. "
+                "tetromino:L=l)"
             )
         seen.add(piece.name)
     return out
 
 
 class PieceCollection:
-    """What every piece set has, on any lattice: iteration, names, area, copies, a description (needs ``pieces``, ``label``)."""
+    """What every piece set has, on any lattice: iteration, names, area, copies, a description (needs ``pieces``,
+    ``label``)."""
 
     __slots__ = ()
     pieces: tuple[Any, ...]
@@ -171,7 +173,9 @@ def _standard_set(name: str) -> tuple[Piece, ...]:
     except ShapeError as error:  # TooLargeError too
         raise PuzzleError(str(error)) from None
     words = " ".join(name.lower().split())
-    kind = "fixed" if words.startswith("fixed") else "one-sided" if words.startswith(("one-sided", "onesided")) else "free"
+    kind = (
+        "fixed" if words.startswith("fixed") else "one-sided" if words.startswith(("one-sided", "onesided")) else "free"
+    )
     return tuple(Piece(n, s, 1, kind) for n, s in shapes.items())
 
 
@@ -264,7 +268,8 @@ def _lookup(term: str) -> Piece:
         if found is not None:
             return found
     raise PuzzleError(
-        f"unknown piece or set {clip(term)!r}: try a set (pentominoes, tetrominoes, 6-ominoes) or a piece (F, O, tetromino:L)"
+        f"unknown piece or set {clip(term)!r}: try a set (pentominoes, tetrominoes, 6-ominoes) or a piece (F, O, "
+        "tetromino:L)"
     )
 
 
@@ -298,7 +303,9 @@ def block_head(lines: list[str], first: int, source: str) -> tuple[str, int]:
     count = 1
     match = _COUNT_RE.match(head)
     if match:
-        head, count = match["item"], parse_whole(match["count"], what=f"{source}, line {first}: the count", error=PuzzleError)
+        head, count = (
+            match["item"], parse_whole(match["count"], what=f"{source}, line {first}: the count", error=PuzzleError)
+        )
         if count < 1:
             raise PuzzleError(f"{source}, line {first}: a count must be at least 1")
     check_name(head, f"{source}, line {first}")
@@ -323,7 +330,9 @@ def _parse_block(lines: list[str], first: int, source: str) -> Piece:
     try:
         shape = Shape.from_text(picture, head)
     except ShapeError:
-        raise PuzzleError(f"{source}, line {first}: piece {head!r} is not connected (squares must touch edge to edge)") from None
+        raise PuzzleError(
+            f"{source}, line {first}: piece {head!r} is not connected (squares must touch edge to edge)"
+        ) from None
     return Piece(head, shape, count)
 
 

@@ -22,7 +22,7 @@ PALETTE = (
     "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
     "#9a6324", "#fffac8", "#800000", "#aaffc3", "#808000", "#ffd8b1",
     "#000075", "#808080",
-)  # fmt: skip
+)
 """Distinct colours (Sasha Trubetskoy's list), used in order and then reused with a different shade."""
 
 _SPARE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@%&$"
@@ -183,17 +183,22 @@ def _drawing(board: Grid, solution: Solution, palette: Palette, size: float, tit
     owners = cell_owners(solution)
     out = [f"<title>{escape(title)}</title>"]
     for (r, c), (_, piece) in sorted(owners.items()):
-        out.append(f'<rect x="{c * size:g}" y="{r * size:g}" width="{size:g}" height="{size:g}" fill="{palette.colour(piece)}"/>')
+        out.append(f'<rect x="{c * size:g}" y="{r * size:g}" width="{size:g}" height="{size:g}" '
+                   f'fill="{palette.colour(piece)}"/>')
     for r, c in board.empty_cells():
         if (r, c) not in owners:
             out.append(f'<rect x="{c * size:g}" y="{r * size:g}" width="{size:g}" height="{size:g}" fill="#ffffff"/>')
-    out.append(f'<path d="{_outline(board, owners, size)}" fill="none" stroke="#000000" stroke-width="{max(size / 10, 1):g}" stroke-linecap="square"/>')
+    out.append(
+        f'<path d="{_outline(board, owners, size)}" fill="none" stroke="#000000" stroke-width="{max(size / 10, 1):g}" '
+        'stroke-linecap="square"/>'
+    )
     for placement in solution:
         r, c = _label_cell([(int(a), int(b)) for a, b in placement.cells])
         colour = letter_colour(palette.colour(placement.piece))
         out.append(
             f'<text x="{(c + 0.5) * size:g}" y="{(r + 0.5) * size:g}" font-size="{size * 0.6:g}" fill="{colour}" '
-            f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{escape(palette.letter(placement.piece))}</text>'
+            'text-anchor="middle" dominant-baseline="central" '
+            f'font-family="sans-serif">{escape(palette.letter(placement.piece))}</text>'
         )
     return out
 
@@ -220,7 +225,8 @@ def to_svg(
     numbers = list(numbers) if numbers is not None else list(range(1, len(solutions) + 1))
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} {height:g}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" viewBox="0 0 {width:g} '
+        f'{height:g}">',
         f"<title>{escape(title)}</title>",
         f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>',
     ]
@@ -229,7 +235,10 @@ def to_svg(
         y = gap + (i // columns) * step_y
         label = f"solution {numbers[i]}"
         out.append(f'<g transform="translate({x:g},{y:g})" id={quoteattr(f"solution-{numbers[i]}")}>')
-        out.append(f'<text x="0" y="{caption * 0.75:g}" font-size="{caption * 0.8:g}" font-family="sans-serif" fill="#333333">{escape(label)}</text>')
+        out.append(
+            f'<text x="0" y="{caption * 0.75:g}" font-size="{caption * 0.8:g}" font-family="sans-serif" '
+            f'fill="#333333">{escape(label)}</text>'
+        )
         out.append(f'<g transform="translate(0,{caption:g})">')
         out.extend(_drawing(board, solution, palette, cell, label))
         out.append("</g></g>")

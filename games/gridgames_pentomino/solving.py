@@ -33,12 +33,14 @@ class EngineSolving:
     def _by_stabilisers(self, problem: Any, unique: bool) -> bool:
         from gridgames.search import tiling
 
-        return self.SPLIT_BY_STABILISERS and unique and tiling.prepare_unique(problem, True).method.startswith("canonical")
+        return (
+            self.SPLIT_BY_STABILISERS and unique and tiling.prepare_unique(problem, True).method.startswith("canonical")
+        )
 
     def solutions(
         self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None,
-        mrv: bool = False, prune: bool = True, method: str = "auto",
-    ) -> Iterator[Solution]:  # fmt: skip
+        mrv: bool = False, prune: bool = True, method: str = "auto"
+    ) -> Iterator[Solution]:
         """Tilings, lazily (one per symmetry class of the board when ``unique``), at most ``limit``.
 
         A Ctrl-C during the search ends the stream with KeyboardInterrupt after the solutions found so far.
@@ -60,7 +62,9 @@ class EngineSolving:
                     if limit is not None and n >= limit:
                         return
                 return
-        stream = tiling.solve(problem, limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
+        stream = tiling.solve(
+            problem, limit=limit, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
+        )
         try:
             for solution in stream:
                 yield tuple(Placement(p.piece, p.cells) for p in solution)
@@ -71,9 +75,9 @@ class EngineSolving:
             raise KeyboardInterrupt
 
     def count(
-        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True,
-        method: str = "auto",
-    ) -> CountResult:  # fmt: skip
+        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False,
+        prune: bool = True, method: str = "auto"
+    ) -> CountResult:
         """Count every tiling (or one per symmetry class); partial when interrupted by Ctrl-C.
 
         ``method`` (`gridgames.search.tiling.orbits`): all tilings by the orbits of the distinct ones
@@ -92,17 +96,20 @@ class EngineSolving:
             result = count_split(problem, mrv=mrv, prune=prune, on_progress=on_progress)
         if result is None:
             result = tiling.count(problem, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
-        return CountResult(result.count, result.partial, unique, time.perf_counter() - start, result.nodes, result.method)
+        return CountResult(
+            result.count, result.partial, unique, time.perf_counter() - start, result.nodes, result.method
+        )
 
     def count_parallel(
         self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
-        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto",
-    ) -> Any:  # fmt: skip
+        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto"
+    ) -> Any:
         """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
         from gridgames.search.parallel_tiling import ParallelCount, count_parallel
 
         if self.obstruction() is not None:
             return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)
         return count_parallel(
-            self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
+            self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv,
+            prune=prune, method=method
         )

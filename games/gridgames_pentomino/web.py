@@ -19,12 +19,18 @@ class PentominoWeb:
 
     def presets(self) -> list[dict[str, Any]]:
         """The preset boards, each with its usual pieces."""
-        return [{"name": name, "description": description, "options": {"board": name, "pieces": _PIECES_OF.get(name, DEFAULT_PIECES)},
-                 "board_text": Board.preset(name).to_text()}
-                for name, (description, _) in PRESETS.items()]
+        return [
+            {
+                "name": name, "description": description,
+                "options": {"board": name, "pieces": _PIECES_OF.get(name, DEFAULT_PIECES)},
+                "board_text": Board.preset(name).to_text()
+            }
+            for name, (description, _) in PRESETS.items()
+        ]
 
     def puzzle_from_text(self, board: str, pieces: str, one_sided: bool) -> Any:
-        """A puzzle from a pasted board picture ('.' cells) and pieces: a specification (pentominoes+O) or a pieces file's text."""
+        """A puzzle from a pasted board picture ('.' cells) and pieces: a specification (pentominoes+O) or a pieces
+        file's text."""
         from gridgames_pentomino.puzzle import TilingPuzzle
 
         layout = Board.from_text(board, name="the pasted board")

@@ -31,6 +31,7 @@ if _missing():  # the extra is optional; say how to get it, in one line
     raise MissingExtraError(f"gridgames.rl needs PettingZoo and Gymnasium ({', '.join(_missing())} missing): {INSTALL}")
 
 from gridgames.rl.aec import GridGamesAECEnv, aec_env  # noqa: E402
+from gridgames.rl.core import ActionError  # noqa: E402
 from gridgames.rl.gym import GridGamesGymEnv, gym_env, register_envs  # noqa: E402
 from gridgames.rl.judge import Judge, JudgeError, Judgement  # noqa: E402
 
@@ -38,6 +39,7 @@ register_envs()
 
 __all__ = [
     "INSTALL",
+    "ActionError",
     "GridGamesAECEnv",
     "GridGamesGymEnv",
     "Judge",

@@ -11,9 +11,10 @@ PettingZoo's classic board games are wrapped (``connect_four_v3.env()``):
   (`Outcome.margin_for`: own score minus the best other's, e.g. Othello's disc difference;
   +1 / -1 / 0 for a game whose outcomes carry no scores);
 * an illegal action ends the game: -1 to the player who made it, 0 to the others (PettingZoo's
-  ``TerminateIllegalWrapper``, as in its classic games); an action outside the action space is
-  an assertion error (``AssertOutOfBoundsWrapper``); the unwrapped `GridGamesAECEnv` raises
-  the game's `IllegalMoveError` instead;
+  ``TerminateIllegalWrapper``, as in its classic games); an action outside the action space (or
+  not an integer: 3.5, "3") is refused as PettingZoo's ``AssertOutOfBoundsWrapper`` refuses it, but
+  with `ActionError` (a ValueError), which ``python -O`` does not skip; the unwrapped
+  `GridGamesAECEnv` refuses it alike, and raises the game's `IllegalMoveError` for an illegal one;
 * ``reset(options={"moves": [...]})`` starts from the position after those integer actions;
 * ``render_mode`` ``"ansi"`` (the game's text picture) or ``"rgb_array"`` (drawn from its board);
 * with ``judge=True`` (Connect Four only), each player's ``info`` carries the solver's verdict on
@@ -31,7 +32,17 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
+from gridgames.rl.core import (
+    RENDER_MODES,
+    Observer,
+    check_action,
+    check_render_mode,
+    check_reward,
+    final_reward,
+    load_turn_based,
+    render,
+    start_state,
+)
 from gridgames.rl.judge import Judge
 
 ILLEGAL_REWARD = -1
@@ -64,28 +75,29 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         space = self._observer.space()
-        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(self.game.info.num_actions) for agent in self.possible_agents}
         self.state = self.game.new_state()
         self.agents: list[str] = []
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent``: one action per integer action of the game."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game, after ``options["moves"]`` if given; ``seed`` seeds ``np_random`` and the action spaces' sampling."""
+        """A new game, after ``options["moves"]`` if given; ``seed`` seeds ``np_random`` and the action spaces'
+        sampling."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
         self.state = start_state(self.game, options)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -104,8 +116,9 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        move = check_action(action, self.game.info.num_actions)
         self._cumulative_rewards[agent] = 0
-        self.state.play(int(action))  # type: ignore[arg-type]
+        self.state.play(move)
         outcome = self.state.outcome
         if self.judge is not None:
             self.infos[agent] = self.judge.judge_last_move(self.state).as_info()
@@ -117,7 +130,9 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         else:
             self.agent_selection = self.possible_agents[self.state.current_player]
             if self.judge is not None:
-                self.infos[self.agent_selection] = {**self.infos[self.agent_selection], "score": self.judge.score(self.state)}
+                self.infos[self.agent_selection] = {
+                    **self.infos[self.agent_selection], "score": self.judge.score(self.state)
+                }
         self._accumulate_rewards()
         if outcome is not None:
             self.agent_selection = self.possible_agents[self.state.current_player]
@@ -139,10 +154,21 @@ def aec_env(
     reward: str = "outcome",
     **options: Any,
 ) -> AECEnv:
-    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games (``reward``: "outcome" or "margin")."""
+    """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games
+    (``reward``: "outcome" or "margin")."""
     env: AECEnv = GridGamesAECEnv(
         game_name, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
     )
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=ILLEGAL_REWARD)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = _CheckedActions(env)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+class _CheckedActions(wrappers.BaseWrapper):  # type: ignore[misc]
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` without ``assert``: an action outside the space is an `ActionError`."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not (action is None and (self.terminations[agent] or self.truncations[agent])):
+            action = check_action(action, int(self.action_space(agent).n))
+        super().step(action)

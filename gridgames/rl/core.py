@@ -34,11 +34,33 @@ class EnvironmentSetupError(GridGamesError, ValueError):
     """A game or an option that cannot make a learning environment (a puzzle, no board, a bad render mode)."""
 
 
+class ActionError(GridGamesError, ValueError):
+    """An action that is not one of the environment's: not an integer (3.5, "3", True), or outside 0..n-1."""
+
+
+def check_action(action: Any, num_actions: int) -> int:
+    """``action`` as an int when it is an integer from 0 to ``num_actions - 1`` (a Python or numpy integer, or a
+    0-d integer array), else `ActionError`: a float is never truncated to a column (``step(3.5)`` was column 3)."""
+    value = (
+        action.item() if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu" else action
+    )
+    if isinstance(value, np.integer):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
+        raise ActionError(f"an action is an integer from 0 to {num_actions - 1}, not {shown} ({type(action).__name__})")
+    if not 0 <= value < num_actions:
+        raise ActionError(f"action {value} is outside the action space: 0 to {num_actions - 1}")
+    return value
+
+
 def load_turn_based(game_name: str, options: dict[str, Any]) -> Game:
     """The turn-based game installed under ``game_name``, built with its ``options``."""
     spec = load_game(game_name)
     if spec.kind is not GameKind.TURN_BASED:
-        raise EnvironmentSetupError(f"{game_name} is a {spec.kind.value} game; learning environments need a turn-based one")
+        raise EnvironmentSetupError(
+            f"{game_name} is a {spec.kind.value} game; learning environments need a turn-based one"
+        )
     game = spec.make(**options)
     if not isinstance(game, Game):
         raise PluginError(f"{game_name} is declared turn-based but creates a {type(game).__name__}, not a Game")
@@ -48,7 +70,9 @@ def load_turn_based(game_name: str, options: dict[str, Any]) -> Game:
 def check_render_mode(render_mode: str | None) -> str | None:
     """``render_mode`` itself when it is None or one of `RENDER_MODES`."""
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise EnvironmentSetupError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
+        raise EnvironmentSetupError(
+            f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
+        )
     return render_mode
 
 
@@ -126,7 +150,8 @@ class Observer:
 def _disc(cell: int) -> np.ndarray:
     centre = (cell - 1) / 2
     yy, xx = np.mgrid[0:cell, 0:cell]
-    return (yy - centre) ** 2 + (xx - centre) ** 2 <= (0.42 * cell) ** 2
+    inside: np.ndarray = (yy - centre) ** 2 + (xx - centre) ** 2 <= (0.42 * cell) ** 2
+    return inside
 
 
 def rgb(grid: Grid, cell: int = CELL_PIXELS) -> np.ndarray:
@@ -157,7 +182,8 @@ def _inside(polygon: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     for (x0, y0), (x1, y1) in zip(polygon, np.roll(polygon, -1, axis=0)):
         signs.append((x1 - x0) * (ys - y0) - (y1 - y0) * (xs - x0))
     stacked = np.stack(signs)
-    return (stacked >= 0).all(axis=0) | (stacked <= 0).all(axis=0)
+    inside = np.asarray((stacked >= 0).all(axis=0) | (stacked <= 0).all(axis=0))
+    return inside
 
 
 def _lattice_rgb(grid: Grid, cell: int) -> np.ndarray:
@@ -194,7 +220,11 @@ def render(state: State, render_mode: str | None, names: list[str]) -> str | np.
             status = f"{names[state.current_player]} to move"
         else:
             scores = "" if outcome.scores is None else " " + "-".join(f"{v:g}" for v in outcome.scores)  # in seat order
-            status = f"draw{scores}: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins{scores}: {outcome.reason}"
+            status = (
+                f"draw{scores}: {outcome.reason}"
+                if outcome.winner is None
+                else f"{names[outcome.winner]} wins{scores}: {outcome.reason}"
+            )
         return f"{state.to_text()}\n{status}\n"
     if render_mode == "rgb_array":
         grid = state.board()
@@ -216,7 +246,8 @@ def check_reward(reward: str) -> str:
 
 
 def final_reward(outcome: Outcome, seat: int, reward: str) -> float:
-    """The reward of ``seat`` at the end: +1 / -1 / 0 (``outcome``), or its `Outcome.margin_for` (``margin``; +1 / -1 / 0 without scores)."""
+    """The reward of ``seat`` at the end: +1 / -1 / 0 (``outcome``), or its `Outcome.margin_for` (``margin``; +1 / -1 /
+    0 without scores)."""
     if reward == "margin" and outcome.scores is not None:
         return outcome.margin_for(seat)
     return 0.0 if outcome.winner is None else (1.0 if outcome.winner == seat else -1.0)

@@ -4,13 +4,12 @@
 (0 moves first) of the two-player game ``name``; the computer plays the other seat at
 level ``opponent``. In a one-player game (a puzzle played move by move, such as Lights
 Out) the agent plays every move and there is no opponent (``opponent`` is not used);
-the reward at the end is the outcome's value for the agent (+1 when it won, 0 otherwise). Levels are the game's own (`Game.computer_levels`; Connect Four:
-random, easy, medium, hard, perfect) or, for a game without any, the generic ones in
-`GENERIC_LEVELS`: ``random``, and the generic AI (negamax with the game's evaluation,
-else Monte Carlo tree search) at three fixed search budgets, ``easy``, ``medium`` and
-``hard``. Budgets are counted in nodes, depths or iterations, never in seconds, so that
-``reset(seed=...)`` makes an episode replay exactly: the seed drives the computer's
-random choices.
+the reward at the end is the outcome's value for the agent (+1 when it won, 0 otherwise). Levels are the game's own
+(`Game.computer_levels`; Connect Four: random, easy, medium, hard, perfect) or, for a game without any, the generic ones
+in `GENERIC_LEVELS`: ``random``, and the generic AI (negamax with the game's evaluation, else Monte Carlo tree search)
+at three fixed search budgets, ``easy``, ``medium`` and ``hard``. Budgets are counted in nodes, depths or iterations,
+never in seconds, so that ``reset(seed=...)`` makes an episode replay exactly: the seed drives the computer's random
+choices.
 
 ``reset(options={"moves": [...]})`` starts from the position after those integer actions
 (handy with the judge: the solver takes long on the opening positions of big boards).
@@ -33,7 +32,17 @@ from gymnasium import spaces
 
 from gridgames.errors import OptionError
 from gridgames.game import Game, Player, State
-from gridgames.rl.core import RENDER_MODES, Observer, check_render_mode, check_reward, final_reward, load_turn_based, render, start_state
+from gridgames.rl.core import (
+    RENDER_MODES,
+    Observer,
+    check_action,
+    check_render_mode,
+    check_reward,
+    final_reward,
+    load_turn_based,
+    render,
+    start_state,
+)
 from gridgames.rl.judge import Judge
 
 GENERIC_LEVELS = ("random", "easy", "medium", "hard")
@@ -68,8 +77,9 @@ def make_opponent(game: Game, level: str, rng: random.Random) -> Player:
     return MCTSPlayer(name=level, seconds=None, iterations=MCTS_ITERATIONS[level], rng=rng)
 
 
-class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
-    """A gridgames game as a single-agent Gymnasium environment: against a computer player, or alone in a one-player game."""
+class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """A gridgames game as a single-agent Gymnasium environment: against a computer player, or alone in a one-player
+    game."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
@@ -92,7 +102,11 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         if players not in (1, 2):
             raise OptionError(f"{game_name} has {players} players; gym_env needs a one- or two-player game")
         if seat not in range(players) or isinstance(seat, bool):
-            raise OptionError(f"seat must be 0 (moves first) or 1, not {seat!r}" if players == 2 else f"seat must be 0 in a one-player game, not {seat!r}")
+            raise OptionError(
+                f"seat must be 0 (moves first) or 1, not {seat!r}"
+                if players == 2
+                else f"seat must be 0 in a one-player game, not {seat!r}"
+            )
         if players == 2 and opponent not in levels(self.game):
             raise OptionError(f"unknown opponent {opponent!r} (choose from {', '.join(levels(self.game))})")
         self.opponent_level = opponent
@@ -117,8 +131,11 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
     def _score_info(self) -> dict[str, Any]:
         return {} if self.judge is None else {"score": self.judge.score(self.state)}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """A new game (after ``options["moves"]`` if given), then the computer's moves until the agent's turn; ``seed`` makes it repeatable."""
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """A new game (after ``options["moves"]`` if given), then the computer's moves until the agent's turn; ``seed``
+        makes it repeatable."""
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
         if self.opponent is not None:
@@ -128,11 +145,11 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
         self._over = False
         return self._observation(), self._score_info()
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Play the agent's action and the computer's reply; reward +1 / -1 / 0 when the game ends."""
         if self._over:
             raise gymnasium.error.ResetNeeded("the episode is over (or not started): call reset()")
-        move = int(action)
+        move = check_action(action, self.game.info.num_actions)  # 3.5 is refused, not truncated to 3
         if not self.state.is_legal(move):
             self._over = True
             return self._observation(), ILLEGAL_REWARD, True, False, {"illegal": True}
@@ -150,7 +167,10 @@ class GridGamesGymEnv(gymnasium.Env):  # type: ignore[misc]
 
     def render(self) -> str | np.ndarray | None:
         """The position as text (``ansi``) or RGB pixels (``rgb_array``); None without a render mode."""
-        return render(self.state, self.render_mode, ["agent" if s == self.seat else "computer" for s in range(self.game.info.num_players)])
+        return render(
+            self.state, self.render_mode,
+            ["agent" if s == self.seat else "computer" for s in range(self.game.info.num_players)]
+        )
 
     def close(self) -> None:
         """Nothing to release."""
@@ -167,14 +187,17 @@ def gym_env(
     reward: str = "outcome",
     **options: Any,
 ) -> GridGamesGymEnv:
-    """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent`` (``reward``: "outcome" or "margin")."""
+    """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent``
+    (``reward``: "outcome" or "margin")."""
     return GridGamesGymEnv(
-        game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
+        game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits,
+        reward=reward, **options
     )
 
 
 def register_envs() -> list[str]:
-    """Register ``gridgames/NAME-v0`` with Gymnasium for every installed game (``gymnasium.make`` then builds `gym_env`)."""
+    """Register ``gridgames/NAME-v0`` with Gymnasium for every installed game (``gymnasium.make`` then builds
+    `gym_env`)."""
     from gridgames.registry import default_registry
 
     ids = []

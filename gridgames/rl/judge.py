@@ -48,7 +48,8 @@ class Judgement:
 
 
 class Judge:
-    """Scores a game's positions and moves exactly with the one solver its `Game.exact_solver` gives (Connect Four's)."""
+    """Scores a game's positions and moves exactly with the one solver its `Game.exact_solver` gives (Connect
+    Four's)."""
 
     def __init__(self, game: Game, table_bits: int | None = None) -> None:
         try:
@@ -56,12 +57,15 @@ class Judge:
         except SolverError as error:
             raise JudgeError(f"no exact judge for {error}") from None
         if solver is None:
-            raise JudgeError(f"there is no exact judge for {type(game).__name__}: the game has no exact solver (Game.exact_solver)")
+            raise JudgeError(
+                f"there is no exact judge for {type(game).__name__}: the game has no exact solver (Game.exact_solver)"
+            )
         self._solver = solver
         self._known: dict[tuple[int, ...], int] = {}
 
     def _solve(self, *positions: Sequence[int]) -> list[int]:
-        """The scores of ``positions``, those not known yet solved together (one batch call where the solver has one)."""
+        """The scores of ``positions``, those not known yet solved together (one batch call where the solver has
+        one)."""
         keys = [tuple(moves) for moves in positions]
         found = {key: self._known[key] for key in keys if key in self._known}
         new = [key for key in dict.fromkeys(keys) if key not in found]

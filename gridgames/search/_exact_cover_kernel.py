@@ -42,7 +42,7 @@ FINISHED = 2
 
 
 @njit(cache=True, inline="always")
-def _hide(p, top, up, down, length):  # type: ignore[no-untyped-def]
+def _hide(p, top, up, down, length):
     q = p + 1
     while q != p:
         x = top[q]
@@ -58,7 +58,7 @@ def _hide(p, top, up, down, length):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _unhide(p, top, up, down, length):  # type: ignore[no-untyped-def]
+def _unhide(p, top, up, down, length):
     q = p - 1
     while q != p:
         x = top[q]
@@ -74,7 +74,7 @@ def _unhide(p, top, up, down, length):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _cover(i, top, up, down, left, right, length):  # type: ignore[no-untyped-def]
+def _cover(i, top, up, down, left, right, length):
     p = down[i]
     while p != i:
         _hide(p, top, up, down, length)
@@ -86,7 +86,7 @@ def _cover(i, top, up, down, left, right, length):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, inline="always")
-def _uncover(i, top, up, down, left, right, length):  # type: ignore[no-untyped-def]
+def _uncover(i, top, up, down, left, right, length):
     lft = left[i]
     rgt = right[i]
     right[lft] = i
@@ -98,7 +98,7 @@ def _uncover(i, top, up, down, left, right, length):  # type: ignore[no-untyped-
 
 
 @njit(cache=True, nogil=True)
-def run(top, up, down, left, right, length, choice, branches, tried, state, budget, stop_at_solution):  # type: ignore[no-untyped-def]
+def run(top, up, down, left, right, length, choice, branches, tried, state, budget, stop_at_solution):
     """Search on from ``state`` for at most ``budget`` nodes; returns BUDGET_SPENT, FOUND or FINISHED.
 
     ``branches[level]`` is how many options the chosen item had and ``tried[level]``

@@ -1,12 +1,24 @@
 """`run_parts` on a Dask cluster: batches as tasks, lost workers rerun or reported, never a traceback.
 
 The scheduler's address is probed with a plain TCP connection first (a refused or
-unreachable scheduler fails in at most `PROBE_SECONDS`, not after the client's retries).
+unreachable scheduler fails in at most `PROBE_SECONDS`, not after the client's retries),
+and on tcp:// its first message is read: a Dask scheduler greets every connection at
+once with a small handshake, so a port that accepts and says nothing for
+`ANSWER_SECONDS`, or answers with something else (whose length prefix could ask for
+exabytes), is refused in one line before Dask's client meets it. Only tcp:// and tls://
+addresses are taken (Dask's other transports cannot reach another machine, or need
+extras): any other scheme is refused in our words, not Dask's.
 Batches whose worker was lost (cancelled: a scattered shared object lost with the last
 worker that held it; `KilledWorker`: a batch that kept killing workers) are submitted
 again, with the shared object scattered again, while workers remain and up to
 ``max_reruns`` times; otherwise, and when no worker is left for `NO_WORKER_GRACE`
-seconds, the run returns what finished, marked partial, with a note saying why.
+seconds, or when the scheduler itself is lost, the run returns what finished, marked
+partial, with a note saying why.
+
+A worker that stops answering (SIGSTOPped, frozen: its heartbeats to the scheduler stop for `silence_seconds`)
+is left out for the rest of the run: the batches it was running are cancelled and submitted again to the
+other workers (at most ``max_reruns`` times each), as the local executor's watchdog does for its processes;
+the scheduler itself only drops such a worker after minutes.
 """
 
 from __future__ import annotations
@@ -17,20 +29,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+import attrs
+
 from gridgames.errors import GridGamesError, PartError
-from gridgames.search._workers import Terminated, sigterm_as_interrupt
-from gridgames.search.parallel import (
-    DASK_MIN_TASKS,
-    DASK_MISSING,
-    DASK_TASKS_PER_THREAD,
-    UNSHARED,
-    PartsResult,
-    _batch_failed,
-    _PartFailure,
-    _run_batch,
-    batches,
-    require_dask,
+from gridgames.search._parts import (
+    DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, _run_batch,
+    batches, require_dask
 )
+from gridgames.search._workers import Terminated, sigterm_as_interrupt, watchdog_seconds
 
 R = TypeVar("R")
 
@@ -40,26 +46,98 @@ PROBE_SECONDS = 1.5
 NO_WORKER_GRACE = 3.0
 """Seconds a run waits for a worker to (re)join once the cluster has none, before returning a partial result."""
 
+ANSWER_SECONDS = 5.0
+"""How long a scheduler may take to send its greeting once connected (it sends it at once)."""
+
+MAX_GREETING_BYTES = 1 << 16
+"""A Dask greeting is under a hundred bytes: a length prefix beyond this is not Dask speaking."""
+
+SCHEMES = ("tcp", "tls")
+"""The scheduler address schemes taken."""
+
 TICK = 0.5
 """Seconds between looks at the cluster (is any worker left?) while results are awaited."""
 
+SILENCE_SECONDS = 15.0
+"""A worker whose last heartbeat to the scheduler is older than this (or than the watchdog, when shorter) is
+stalled: its batches are run elsewhere. Dask's workers beat about every second, even while they compute."""
 
-def probe(address: str, timeout: float = PROBE_SECONDS) -> None:
-    """Fail fast (`GridGamesError`, one line) when a tcp:// scheduler address refuses or does not answer."""
-    parsed = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parsed.scheme not in ("tcp", "tls"):
-        return  # inproc://, ucx://: nothing to probe this way
+
+def silence_seconds(watchdog: float | None) -> float:
+    """How long a worker may stay silent: `SILENCE_SECONDS`, or the watchdog when given shorter."""
+    return min(SILENCE_SECONDS, watchdog_seconds(watchdog))
+
+
+def probe(address: str, timeout: float = PROBE_SECONDS, answer: float = ANSWER_SECONDS) -> None:
+    """Fail fast (`GridGamesError`, one line) when a scheduler address refuses, says nothing, or is not Dask's."""
+    try:
+        parsed = urlsplit(address if "://" in address else f"tcp://{address}")
+    except ValueError as error:  # 'tcp://[::1': an unclosed IPv6 bracket
+        raise GridGamesError(
+            f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})"
+        ) from None
+    if parsed.scheme not in SCHEMES:
+        raise GridGamesError(
+            f"a Dask scheduler address is tcp://HOST:PORT (or tls://), not {parsed.scheme}://: {_shown(address)}"
+        )
     try:
         host, port = parsed.hostname, parsed.port or 8786
     except ValueError as error:
-        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r} ({error})") from None
+        raise GridGamesError(
+            f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)} ({error})"
+        ) from None
     if not host:
         raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r}")
     try:
-        socket.create_connection((host, port), timeout=timeout).close()
+        connection = socket.create_connection((host, port), timeout=timeout)
     except (OSError, UnicodeError) as error:
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise GridGamesError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        raise GridGamesError(f"cannot reach the Dask scheduler at {_shown(address)}: {reason}") from None
+    with connection:
+        if parsed.scheme == "tcp":
+            _check_greeting(connection, address, answer)
+
+
+def _shown(address: str) -> str:
+    return repr(address if len(address) <= 80 else address[:77] + "...")
+
+
+def _check_greeting(connection: socket.socket, address: str, answer: float) -> None:
+    """Read a tcp:// scheduler's first message: one line unless it is a Dask greeting, sent within ``answer``
+    seconds."""
+    deadline = time.monotonic() + answer
+    data = b""
+    wanted = 8  # the frames' total length, little-endian, then the frames
+    while len(data) < wanted:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise GridGamesError(
+                f"the Dask scheduler at {_shown(address)} accepted the connection but did not answer "
+                f"in {answer:g} s: is it a Dask scheduler?"
+            )
+        connection.settimeout(left)
+        try:
+            chunk = connection.recv(4096)
+        except TimeoutError:
+            continue
+        except OSError as error:
+            raise GridGamesError(
+                f"cannot reach the Dask scheduler at {_shown(address)}: {error.strerror or error}"
+            ) from None
+        if not chunk:
+            raise GridGamesError(
+                f"the Dask scheduler at {_shown(address)} closed the connection without a word: is it a Dask scheduler?"
+            )
+        data += chunk
+        if wanted == 8 and len(data) >= 8:
+            total = int.from_bytes(data[:8], "little")
+            if total > MAX_GREETING_BYTES:
+                break
+            wanted = 8 + total
+    if not (8 <= len(data) and int.from_bytes(data[:8], "little") <= MAX_GREETING_BYTES and b"pickle-protocol" in data):
+        raise GridGamesError(
+            f"the server at {_shown(address)} does not speak Dask's protocol (its first answer is not a Dask greeting)"
+        )
 
 
 def run_dask(
@@ -71,6 +149,7 @@ def run_dask(
     describe: Callable[[Any], str],
     connect_timeout: float,
     max_reruns: int = 3,
+    watchdog: float | None = None,
 ) -> PartsResult[R]:
     """Run the parts on the Dask scheduler at ``address`` (see the module's docstring)."""
     require_dask()
@@ -84,11 +163,12 @@ def run_dask(
     try:
         client = Client(address, timeout=connect_timeout)
     except OSError as error:
-        raise GridGamesError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    except (TypeError, ValueError) as error:
-        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {address!r} ({error})") from None
+        raise GridGamesError(f"cannot reach the Dask scheduler at {_shown(address)}: {type(error).__name__}") from None
+    except (TypeError, ValueError):
+        raise GridGamesError(f"not a Dask scheduler address, like tcp://HOST:8786: {_shown(address)}") from None
     reruns = 0
     note = ""
+    watch = _Watch(silence_seconds(watchdog), max_reruns)
     with client:
         try:
             with sigterm_as_interrupt():
@@ -98,11 +178,14 @@ def run_dask(
                         break
                     if attempt:
                         reruns += len(todo)
-                    note = _one_round(client, fn, parts, todo, shared, results, done, on_result, describe)
-                    if not note or note.startswith("no Dask worker"):
+                    note = _one_round(client, fn, parts, todo, shared, results, done, on_result, describe, watch)
+                    reruns += watch.take_reruns()
+                    if not note or note.startswith(("no Dask worker", "the Dask workers stopped")) or watch.gave_up:
                         break
         except KeyboardInterrupt as interrupt:  # closing the client releases its futures: the cluster drops them
-            note = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
+            note = interrupt.why if isinstance(interrupt, Terminated) else "interrupted"
+        except OSError as error:  # the scheduler itself is gone (killed, or the network to it): keep what finished
+            note = f"the Dask scheduler was lost ({type(error).__name__})"
     partial = not all(done)
     if partial and not note:
         note = "the Dask workers were lost"
@@ -119,14 +202,32 @@ def _one_round(
     done: list[bool],
     on_result: Callable[[int, R], None] | None,
     describe: Callable[[Any], str],
+    watch: _Watch | None = None,
 ) -> str:
     """Submit the parts in ``todo`` and gather them; '' when all finished, else why some did not."""
+    watch = watch if watch is not None else _Watch(SILENCE_SECONDS, 3)
     if not _wait_for_workers(client):
         return f"no Dask worker left (waited {NO_WORKER_GRACE:g} s)"
-    threads = sum(client.nthreads().values())
-    shared_args = () if shared is UNSHARED else (client.scatter(shared, broadcast=True, hash=False),)
+    healthy = watch.healthy(client)
+    if not healthy:
+        return watch.stopped_note()
+    threads = sum(n for worker, n in client.nthreads().items() if worker in healthy)
+    shared_args = () if shared is UNSHARED else (client.scatter(shared, workers=healthy, broadcast=True, hash=False),)
     groups = [[todo[k] for k in g] for g in batches(len(todo), max(DASK_MIN_TASKS, DASK_TASKS_PER_THREAD * threads))]
-    futures = {client.submit(_run_batch, fn, g, [parts[i] for i in g], *shared_args, pure=False): g for g in groups}
+
+    def submit(group: list[int], workers: list[str]) -> Any:
+        return client.submit(
+            _run_batch,
+            fn,
+            group,
+            [parts[i] for i in group],
+            *shared_args,
+            pure=False,
+            workers=workers,
+            allow_other_workers=False,
+        )
+
+    futures = {submit(g, healthy): g for g in groups}
     remaining = set(futures)
     lost = ""
     no_worker_since: float | None = None
@@ -136,12 +237,15 @@ def _one_round(
         for future in finished:
             group = futures[future]
             try:
-                values = future.result()
+                values = future.result(timeout=watch.silence)  # its worker may have stopped since it finished
+            except TimeoutError:
+                lost = "a Dask worker stopped answering"
+                continue
             except _PartFailure as failure:
                 client.cancel(list(remaining))
                 i, text = failure.args
                 raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}") from None
-            except Exception as error:  # noqa: BLE001 - sorted below: a lost worker, or a batch that failed outside fn
+            except Exception as error:  # sorted below: a lost worker, or a batch that failed outside fn
                 if not _lost(future, error):
                     client.cancel(list(remaining))
                     raise _batch_failed(group, parts, describe, error) from None
@@ -153,6 +257,20 @@ def _one_round(
                 if on_result is not None:
                     on_result(i, result)
         if remaining and not finished:
+            stuck = watch.stuck(client, remaining)
+            if stuck:
+                client.cancel(list(stuck))
+                remaining -= stuck
+                healthy = watch.healthy(client)
+                given_up = watch.count_stalls([futures[f] for f in stuck], parts, describe)
+                if given_up or not healthy:
+                    client.cancel(list(remaining))
+                    return given_up or watch.stopped_note()
+                for future in stuck:
+                    again = submit(futures[future], healthy)
+                    futures[again] = futures[future]
+                    remaining.add(again)
+                continue
             if client.nthreads():
                 no_worker_since = None
             elif no_worker_since is None:
@@ -161,6 +279,59 @@ def _one_round(
                 client.cancel(list(remaining))
                 return f"no Dask worker left (waited {NO_WORKER_GRACE:g} s)"
     return lost
+
+
+@attrs.define
+class _Watch:
+    """The workers left out for stopping to answer, and how often each part's batch was taken from one."""
+
+    silence: float
+    max_reruns: int
+    excluded: set[str] = attrs.field(factory=set)
+    stalls: dict[int, int] = attrs.field(factory=dict)
+    reruns: int = 0
+    gave_up: bool = False
+
+    def healthy(self, client: Any) -> list[str]:
+        """The workers answering now (the silent ones are excluded for good)."""
+        now = time.time()
+        workers = client.scheduler_info(n_workers=-1)["workers"]
+        for address, info in workers.items():
+            if now - float(info.get("last_seen", now)) > self.silence:
+                self.excluded.add(address)
+        return [address for address in workers if address not in self.excluded]
+
+    def stuck(self, client: Any, remaining: set[Any]) -> set[Any]:
+        """The remaining futures held by a silent worker."""
+        self.healthy(client)
+        if not self.excluded:
+            return set()
+        held = {key for keys in client.processing(workers=sorted(self.excluded)).values() for key in keys}
+        return {future for future in remaining if future.key in held}
+
+    def count_stalls(self, groups: list[list[int]], parts: Sequence[Any], describe: Callable[[Any], str]) -> str:
+        """Count a stall for each part of these batches; why the run gives up, or ''."""
+        for group in groups:
+            self.reruns += len(group)
+            for i in group:
+                self.stalls[i] = self.stalls.get(i, 0) + 1
+                if self.stalls[i] > self.max_reruns:
+                    self.gave_up = True
+                    return (
+                        f"part {i} ({describe(parts[i])}) was on a Dask worker that stopped answering "
+                        f"{self.stalls[i]} times; giving up"
+                    )
+        return ""
+
+    def stopped_note(self) -> str:
+        """Why the run stops when every worker left is silent."""
+        stalled = ", ".join(sorted(self.excluded))
+        return f"the Dask workers stopped answering (no heartbeat for {self.silence:g} s): {stalled}"
+
+    def take_reruns(self) -> int:
+        """The parts submitted again since the last call."""
+        taken, self.reruns = self.reruns, 0
+        return taken
 
 
 LOST_ERRORS = ("KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError", "FutureLostError")

@@ -5,7 +5,8 @@
   behind holding its standard output open. Workers stay in the caller's process group:
   a shell's job control (Ctrl-C, ``kill -TERM -PGID``) still reaches them, and they
   ignore SIGINT so that the parent handles Ctrl-C.
-* While parts run, SIGTERM in this process becomes `Terminated` (a KeyboardInterrupt):
+* While parts run (and, from the CLI, during every command), SIGTERM and SIGHUP (a terminal
+  closed) in this process become `Terminated` (a KeyboardInterrupt):
   the executor kills its workers and returns what finished, marked partial, exactly as
   after Ctrl-C. An ``atexit`` hook kills any worker still alive on every other exit.
 * Each batch has a heartbeat slot in shared memory: the worker's pid, the part it runs
@@ -39,8 +40,25 @@ WATCHDOG_FIRST_FACTOR = 10.0
 _live: set[Any] = set()  # multiprocessing.Process objects of the pools now running
 
 
+HANGUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals handled like Ctrl-C: a request to end (SIGTERM) and a closed terminal (SIGHUP)."""
+
+
 class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived while parts ran: handled like Ctrl-C (workers stopped, the finished parts kept)."""
+    """SIGTERM or SIGHUP arrived while parts ran: handled like Ctrl-C (workers stopped, the finished parts kept)."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def why(self) -> str:
+        """How a partial result names the stop: 'terminated (SIGTERM)' or 'terminated (SIGHUP)'."""
+        try:
+            name = signal.Signals(self.signum).name
+        except ValueError:
+            name = f"signal {self.signum}"
+        return f"terminated ({name})"
 
 
 def watchdog_seconds(given: float | None) -> float:
@@ -142,16 +160,18 @@ def _kill_live() -> None:
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM raises `Terminated` (only the main thread can set handlers; elsewhere nothing changes)."""
+    """While inside, SIGTERM and SIGHUP raise `Terminated` (only the main thread can set handlers; elsewhere nothing
+    changes)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum: int, frame: Any) -> None:
-        raise Terminated()
+        raise Terminated(signum)
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous = {signum: signal.signal(signum, handler) for signum in HANGUP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        for signum, before in previous.items():
+            signal.signal(signum, before if before is not None else signal.SIG_DFL)

@@ -15,7 +15,7 @@ from typing import Any
 
 from gridgames.errors import PuzzleError, ShapeError
 from gridgames.game import Placement, Solution
-from gridgames.grid import Cell, Grid
+from gridgames.grid import Cell, Grid, Order
 from gridgames.pieces import as_pieces, board_cells
 from gridgames.shapes import scan_key
 
@@ -46,13 +46,14 @@ def solutions(board: Grid | Iterable[Cell], pieces: Any, order: str = "column") 
         key = scan_key(order)
     except ShapeError as error:
         raise PuzzleError(str(error)) from None
+    grid_order: Order = "row" if order == "row" else "column"  # scan_key accepted it: one of the two
     # Each orientation with the offset of its first cell in scan order, so it can be anchored there.
     shapes = [[(o.cells, min(o.cells, key=key)) for o in p.orientations()] for p in items]
     left = [p.count for p in items]
     chosen: list[Placement] = []
 
     def search(start: Cell | None) -> Iterator[Solution]:
-        blank = grid.next_blank_cell(start, order=order)  # type: ignore[arg-type]
+        blank = grid.next_blank_cell(start, order=grid_order)
         if blank is None:
             yield tuple(chosen)
             return

@@ -1,5 +1,5 @@
-"""Whether numba kernels are ready: compiled in this process or cached on disk (the first use of a fresh install compiles);
-and numba's cache of kernels spread over several modules kept true to their sources.
+"""Whether numba kernels are ready: compiled in this process or cached on disk (the first use of a fresh install
+compiles); and numba's cache of kernels spread over several modules kept true to their sources.
 
 A game's CLI asks before long work, so that it can say why the first run waits::
 

@@ -104,7 +104,10 @@ class CoverSearch:
         links = problem._links
         self.problem = problem
         self._option = links.option
-        self._arrays = tuple(a.copy() for a in (links.top, links.up, links.down, links.left, links.right, links.length))
+        self._arrays = (
+            links.top.copy(), links.up.copy(), links.down.copy(), links.left.copy(), links.right.copy(),
+            links.length.copy()
+        )
         depth = problem.num_primary + 1
         self._choice = np.zeros(depth, dtype=np.int64)
         self._branches = np.zeros(depth, dtype=np.int64)
@@ -115,7 +118,10 @@ class CoverSearch:
     def run(self, budget: int, *, stop_at_solution: bool = False) -> int:
         """Search on for at most ``budget`` nodes (or to the next solution); returns the kernel's status."""
         return int(
-            kernel.run(*self._arrays, self._choice, self._branches, self._tried, self._state, int(budget), bool(stop_at_solution))
+            kernel.run(
+                *self._arrays, self._choice, self._branches, self._tried, self._state, int(budget),
+                bool(stop_at_solution)
+            )
         )
 
     @property
@@ -153,7 +159,9 @@ class CoverSearch:
             weight /= branches
         return min(done, 1.0)
 
-    def solutions(self, *, limit: int | None = None, on_progress: ProgressCallback | None = None) -> Iterator[tuple[int, ...]]:
+    def solutions(
+        self, *, limit: int | None = None, on_progress: ProgressCallback | None = None
+    ) -> Iterator[tuple[int, ...]]:
         """The solutions from here on, as sorted option indices, at most ``limit`` of them."""
         found = 0
         budget = _Budget()
@@ -226,7 +234,8 @@ class ExactCover:
 
     @classmethod
     def from_items(
-        cls, primary: Sequence[Hashable], options: Iterable[tuple[Any, Iterable[Hashable]]], secondary: Sequence[Hashable] = ()
+        cls, primary: Sequence[Hashable], options: Iterable[tuple[Any, Iterable[Hashable]]],
+        secondary: Sequence[Hashable] = ()
     ) -> ExactCover:
         """A problem from named items and ``(label, items)`` options; every item must be declared."""
         index: dict[Hashable, int] = {}
@@ -254,7 +263,9 @@ class ExactCover:
         """A fresh resumable search over this problem."""
         return CoverSearch(self)
 
-    def solutions(self, *, limit: int | None = None, on_progress: ProgressCallback | None = None) -> Iterator[tuple[Any, ...]]:
+    def solutions(
+        self, *, limit: int | None = None, on_progress: ProgressCallback | None = None
+    ) -> Iterator[tuple[Any, ...]]:
         """The solutions, lazily, each as the labels of its options (in option order), at most ``limit``."""
         if limit is not None and limit <= 0:
             return
@@ -279,7 +290,9 @@ class ExactCover:
                     on_progress(search.fraction(), search.count)
         except KeyboardInterrupt:
             pass  # the arrays are consistent between kernel calls: report what was counted
-        return CountResult(search.count, partial=not search.done, seconds=time.perf_counter() - started, nodes=search.nodes)
+        return CountResult(
+            search.count, partial=not search.done, seconds=time.perf_counter() - started, nodes=search.nodes
+        )
 
     def is_cover(self, chosen: Iterable[int]) -> bool:
         """True when the options with these indices cover every primary item once and no secondary item twice."""
@@ -289,4 +302,3 @@ class ExactCover:
                 return False
             covered[list(self.options[k])] += 1
         return bool((covered[: self.num_primary] == 1).all() and (covered[self.num_primary :] <= 1).all())
-

@@ -94,6 +94,9 @@ def _placement_table(fill: np.ndarray, shapes: Sequence[tuple[Cell, ...]]) -> tu
                         offsets.append((cc - col) * h + (rr - row))
                     else:
                         span = max(span, max(offsets) + 1)
+                        # too wide to count (the caller says so): stop before masks overflow 64 bits
+                        if span > MAX_SPAN:
+                            return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), span
                         masks.append(sum(1 << k for k in offsets))
             starts.append(len(masks))
     return np.array(starts, dtype=np.int64), np.array(masks, dtype=np.int64), span
@@ -144,7 +147,8 @@ def _steps_modular(cur, nxt, blocked, starts, masks, span, prime, i0, i1):  # pr
 
 @numba.njit(cache=True, nogil=True)
 def _steps_log2(cur, nxt, blocked, starts, masks, span, i0, i1):  # pragma: no cover - compiled
-    """The same DP in floating point, rescaled at every cell; returns the log2 of the scale taken out (-inf: no tiling)."""
+    """The same DP in floating point, rescaled at every cell; returns the log2 of the scale taken out (-inf: no
+    tiling)."""
     size = cur.shape[0]
     n = blocked.size
     scale = 0.0
@@ -185,7 +189,9 @@ Progress = Callable[[float], None]
 class _Passes:
     """The DP's passes over the cells (one in floating point, then one per prime), in chunks, with progress."""
 
-    def __init__(self, blocked: np.ndarray, starts: np.ndarray, masks: np.ndarray, span: int, on_progress: Progress | None) -> None:
+    def __init__(
+        self, blocked: np.ndarray, starts: np.ndarray, masks: np.ndarray, span: int, on_progress: Progress | None
+    ) -> None:
         self.blocked, self.starts, self.masks, self.span = blocked, starts, masks, span
         self.on_progress = on_progress
         self.chunk = max(1, (1 << 22) >> span)  # cells per compiled call: about 2^22 state visits
@@ -258,7 +264,8 @@ def count_tilings(board: Grid, pieces: Sequence[Iterable[Cell]], on_progress: Pr
     starts, masks, span = _placement_table(fill, shapes)
     if span > MAX_SPAN:
         raise PuzzleError(
-            f"the frontier would track {span} cells (2^{span} states); at most {MAX_SPAN}: use a narrower board or smaller pieces"
+            f"the frontier would track {span} cells (2^{span} states); at most {MAX_SPAN}: use a narrower board or "
+            "smaller pieces"
         )
     blocked = (~fill).T.reshape(-1).copy()  # scan order: column by column
     passes = _Passes(blocked, starts, masks, span, on_progress)

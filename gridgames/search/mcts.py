@@ -138,11 +138,12 @@ def _iterate(root: _Node, state: State, exploration: float, rng: random.Random, 
         state.play(rng.choice(list(state.legal_moves())))
     outcome = state.outcome
     assert outcome is not None
-    while node is not None:  # back-propagation
-        node.visits += 1
-        if node.mover is not None:
-            node.value += outcome.value_for(node.mover)
-        node = node.parent
+    up: _Node | None = node
+    while up is not None:  # back-propagation
+        up.visits += 1
+        if up.mover is not None:
+            up.value += outcome.value_for(up.mover)
+        up = up.parent
     return True
 
 
@@ -167,6 +168,8 @@ class MCTSPlayer:
 
     def choose(self, state: State) -> Move:
         """The most visited move after the search; `note` describes it."""
-        self.last = mcts(state, seconds=self.seconds, iterations=self.iterations, exploration=self.exploration, rng=self.rng)
+        self.last = mcts(
+            state, seconds=self.seconds, iterations=self.iterations, exploration=self.exploration, rng=self.rng
+        )
         self.note = self.last.describe()
         return self.last.move

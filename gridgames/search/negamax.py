@@ -60,7 +60,8 @@ class _OutOfBudget(Exception):
 
 @attrs.frozen
 class NegamaxResult:
-    """What a negamax search found: the move, its score for the player to move, the depth, effort and whether it is exact.
+    """What a negamax search found: the move, its score for the player to move, the depth, effort and whether it is
+    exact.
 
     ``scores`` holds the score of every root move searched at ``depth`` (exact with
     ``all_scores``, else upper bounds for all but the best); ``stopped`` is True when
@@ -81,7 +82,9 @@ class NegamaxResult:
         """A one-line summary, such as ``depth 6, score +0.25, 10,432 nodes in 0.50 s``."""
         if is_forced(self.score):
             plies = WIN - abs(self.score)
-            if plies != int(plies) or plies >= FORCED:  # a scored win: value_for * (WIN - plies); the line is the game's end
+            if (
+                plies != int(plies) or plies >= FORCED
+            ):  # a scored win: value_for * (WIN - plies); the line is the game's end
                 plies = len(self.pv)
             verdict = f"{'wins' if self.score > 0 else 'loses'} in {int(plies)} plies"
         elif self.exact:
@@ -116,14 +119,18 @@ class _Search:
             moves.insert(0, self.pv[ply])
         return moves
 
-    def child(self, state: State, mover: int, depth: int, alpha: float, beta: float, ply: int, on_pv: bool) -> tuple[float, list[Move]]:
+    def child(
+        self, state: State, mover: int, depth: int, alpha: float, beta: float, ply: int, on_pv: bool
+    ) -> tuple[float, list[Move]]:
         """The score for ``mover`` of the position after their move (they may be to move again)."""
         if state.current_player == mover:  # an extra turn: same side, same window
             return self.negamax(state, depth, alpha, beta, ply, on_pv)
         score, line = self.negamax(state, depth, -beta, -alpha, ply, on_pv)
         return -score, line
 
-    def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int, on_pv: bool) -> tuple[float, list[Move]]:
+    def negamax(
+        self, state: State, depth: int, alpha: float, beta: float, ply: int, on_pv: bool
+    ) -> tuple[float, list[Move]]:
         """The score of ``state`` for the player to move, searched ``depth`` plies, and its principal variation."""
         self.tick()
         if depth == 0:
@@ -271,7 +278,8 @@ class NegamaxPlayer:
     def choose(self, state: State) -> Move:
         """The best move found within the budget; `note` describes the search."""
         self.last = search(
-            state, seconds=self.seconds, max_depth=self.max_depth, max_nodes=self.max_nodes, noise=self.noise, rng=self.rng
+            state, seconds=self.seconds, max_depth=self.max_depth, max_nodes=self.max_nodes, noise=self.noise,
+            rng=self.rng
         )
         self.note = self.last.describe()
         return self.last.move

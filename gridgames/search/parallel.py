@@ -43,12 +43,17 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
-from gridgames.errors import GridGamesError, OptionError, PartError
+from gridgames.errors import OptionError, PartError
+from gridgames.search._parts import (
+    DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, batches,
+    require_dask
+)
 from gridgames.search._workers import (
+    HANGUP_SIGNALS,
     Beats,
     Terminated,
     die_with_parent,
@@ -60,20 +65,14 @@ from gridgames.search._workers import (
     watchdog_seconds,
 )
 
+__all__ = [
+    "DASK_MIN_TASKS", "DASK_MISSING", "DASK_TASKS_PER_THREAD", "LOCAL_TASKS_PER_WORKER", "MAX_JOBS", "UNSHARED",
+    "WATCHDOG_TICK", "PartsResult", "batches", "check_scheduler", "require_dask", "resolve_jobs", "run_parts",
+    "start_method"
+]
+
 P = TypeVar("P")
 R = TypeVar("R")
-
-DASK_MISSING = "the --scheduler option needs Dask's distributed scheduler: pip install \"gridgames[dask]\""
-
-DASK_TASKS_PER_THREAD = 8
-"""On Dask, parts go in batches, about this many tasks per worker thread: each task costs milliseconds to schedule
-(measured: 64 tasks instead of 16 add about 0.2 s to a 2.5 s count on a two-worker LocalCluster)."""
-
-DASK_MIN_TASKS = 16
-"""At least this many Dask tasks (when there are that many parts): workers joining later get work, the bar moves."""
-
-UNSHARED: Any = object()
-"""The default of ``run_parts(shared=...)``: ``fn`` takes the part alone."""
 
 LOCAL_TASKS_PER_WORKER = 64
 """Local processes get parts in batches too, about this many per worker: fewer results for this process to handle."""
@@ -85,41 +84,9 @@ _SHARED_ARGS: tuple[Any, ...] = ()  # a local worker's (shared object,), or () (
 _BEATS: Beats | None = None  # a local worker's heartbeat slots (set by _init_worker)
 
 
-@attrs.define
-class PartsResult(Generic[R]):
-    """The results of the parts that finished (None for the others) and whether any is missing."""
-
-    results: list[R | None]
-    done: list[bool]
-    partial: bool = False
-    reruns: int = 0
-    workers: int = 1
-    note: str = ""
-
-    @property
-    def finished(self) -> int:
-        """How many parts finished."""
-        return sum(self.done)
-
-    def finished_results(self) -> list[R]:
-        """The results of the parts that finished, in part order."""
-        return [r for r, d in zip(self.results, self.done) if d]  # type: ignore[misc]
-
-
-def require_dask() -> None:
-    """Raise the one-line install hint unless Dask's distributed scheduler can be imported."""
-    import importlib.util
-
-    try:
-        found = importlib.util.find_spec("distributed") is not None  # not imported yet: it takes seconds
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        raise GridGamesError(DASK_MISSING)
-
-
 MAX_JOBS = 256
-"""The most local worker processes ``--jobs`` may ask for (more only costs memory and start-up); the parts clamp it further."""
+"""The most local worker processes ``--jobs`` may ask for (more only costs memory and start-up); the parts clamp it
+further."""
 
 
 def resolve_jobs(jobs: int | str | None) -> int:
@@ -156,7 +123,8 @@ def check_scheduler(scheduler: str | None) -> str | None:
 
 
 def start_method() -> str:
-    """How local workers start: "fork" on Linux while this process runs a single thread, else "forkserver" or "spawn"."""
+    """How local workers start: "fork" on Linux while this process runs a single thread, else "forkserver" or
+    "spawn"."""
     methods = multiprocessing.get_all_start_methods()
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         return "fork"
@@ -164,11 +132,12 @@ def start_method() -> str:
 
 
 def _context(method: str, fn: Callable[..., Any], preload: Sequence[str]) -> multiprocessing.context.BaseContext:
-    """The multiprocessing context; a fork server (started once per process) first imports ``preload`` and ``fn``'s module."""
+    """The multiprocessing context; a fork server (started once per process) first imports ``preload`` and ``fn``'s
+    module."""
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         modules = [*preload, *([fn.__module__] if fn.__module__ not in ("__main__", "__mp_main__") else [])]
-        context.set_forkserver_preload(modules)  # type: ignore[attr-defined]  # no effect once the server runs
+        context.set_forkserver_preload(modules)  # no effect once the server runs
     return context
 
 
@@ -187,15 +156,19 @@ def run_parts(
     preload: Sequence[str] = (),
     watchdog: float | None = None,
 ) -> PartsResult[R]:
-    """Run ``fn`` on every part (``fn(shared, part)`` when ``shared`` is given) and collect the results by index; partial after Ctrl-C."""
+    """Run ``fn`` on every part (``fn(shared, part)`` when ``shared`` is given) and collect the results by index;
+    partial after Ctrl-C."""
     if scheduler is not None:
         from gridgames.search._parallel_dask import run_dask
 
-        return run_dask(fn, parts, shared, check_scheduler(scheduler), on_result, describe, connect_timeout, max_reruns)  # type: ignore[arg-type]
+        return run_dask(fn, parts, shared, check_scheduler(scheduler), on_result, describe, connect_timeout, max_reruns,  # type: ignore[arg-type]
+                        watchdog)
     workers = min(resolve_jobs(jobs), max(1, len(parts)))  # never more processes than parts
     if workers == 1:
         return _run_here(fn, parts, shared, on_result, describe)
-    return _run_local(fn, parts, shared, workers, on_result, describe, max_reruns, start, preload, watchdog_seconds(watchdog))
+    return _run_local(
+        fn, parts, shared, workers, on_result, describe, max_reruns, start, preload, watchdog_seconds(watchdog)
+    )
 
 
 def _init_worker(shared: tuple[Any, ...], beats: Beats | None = None, parent: int | None = None) -> None:
@@ -203,7 +176,8 @@ def _init_worker(shared: tuple[Any, ...], beats: Beats | None = None, parent: in
     global _SHARED_ARGS, _BEATS
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a fork inherits the parent's handler: a worker just dies
+    for signum in HANGUP_SIGNALS:  # a fork inherits the parent's handlers: a worker just dies
+        signal.signal(signum, signal.SIG_DFL)
     _SHARED_ARGS = shared
     _BEATS = beats
 
@@ -227,14 +201,9 @@ def _failed(index: int, part: Any, describe: Callable[[Any], str], error: BaseEx
     return PartError(f"part {index} ({describe(part)}) failed: {type(error).__name__}: {error}")
 
 
-def _batch_failed(group: list[int], parts: Sequence[Any], describe: Callable[[Any], str], error: BaseException | None) -> PartError:
-    """A batch failed outside ``fn`` (a worker lost, a result that does not pickle): name its first part."""
-    first = f"part {group[0]} ({describe(parts[group[0]])})" + (f" and {len(group) - 1} more" if len(group) > 1 else "")
-    return PartError(f"{first} failed: {type(error).__name__}: {error}")
-
-
 def _run_here(
-    fn: Callable[..., R], parts: Sequence[P], shared: Any, on_result: Callable[[int, R], None] | None, describe: Callable[[P], str]
+    fn: Callable[..., R], parts: Sequence[P], shared: Any, on_result: Callable[[int, R], None] | None,
+    describe: Callable[[P], str]
 ) -> PartsResult[R]:
     results: list[R | None] = [None] * len(parts)
     done = [False] * len(parts)
@@ -286,7 +255,9 @@ def _run_local(
         groups = [[todo[k] for k in g] for g in batches(len(todo), workers * LOCAL_TASKS_PER_WORKER)]
         beats = Beats(context, len(groups))
         parent = os.getpid() if method != "forkserver" else None  # a fork server's children have it as parent
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args, beats, parent))
+        pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args, beats, parent)
+        )
         finished_before = sum(done)
         tally.broken = False
         try:
@@ -298,10 +269,12 @@ def _run_local(
                 except BrokenProcessPool:  # a worker died while the batches were still being handed out
                     tally.broken = True
                 track(_processes(pool))
-                longest = _collect(pool, pending, beats, parts, describe, results, done, on_result, tally, watchdog, longest)
+                longest = _collect(
+                    pool, pending, beats, parts, describe, results, done, on_result, tally, watchdog, longest
+                )
         except KeyboardInterrupt as interrupt:
             _kill(pool)
-            why = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
+            why = interrupt.why if isinstance(interrupt, Terminated) else "interrupted"
             return PartsResult(results, done, partial=True, reruns=reruns, workers=workers, note=why)
         except BaseException:
             _kill(pool)
@@ -373,7 +346,9 @@ def _collect(
     return longest
 
 
-def _give_up_note(worst: int, parts: Sequence[Any], describe: Callable[[Any], str], tally: _Round, fruitless: int) -> str:
+def _give_up_note(
+    worst: int, parts: Sequence[Any], describe: Callable[[Any], str], tally: _Round, fruitless: int
+) -> str:
     what = f"part {worst} ({describe(parts[worst])})"
     if tally.stalls[worst] >= tally.deaths[worst] and tally.stalls[worst]:
         return f"{what} made no progress {tally.stalls[worst]} times (its worker was killed each time); giving up"
@@ -402,24 +377,3 @@ def _kill(pool: ProcessPoolExecutor) -> None:
     untrack(processes)
     if manager is not None:
         manager.join(timeout=5)  # this process is single-threaded again: a rerun may fork
-
-
-class _PartFailure(Exception):
-    """A part of a Dask batch raised: (its index, the error as text); picklable."""
-
-
-def _run_batch(fn: Callable[..., R], indices: list[int], parts: list[Any], *shared: Any) -> list[R]:
-    """Run ``fn`` on the parts of one Dask task in turn (``fn(shared, part)`` when a shared object is given)."""
-    results = []
-    for i, part in zip(indices, parts):
-        try:
-            results.append(fn(*shared, part))
-        except Exception as error:
-            raise _PartFailure(i, f"{type(error).__name__}: {error}") from None
-    return results
-
-
-def batches(count: int, tasks: int) -> list[list[int]]:
-    """Part indices dealt round-robin into ``tasks`` batches (so that big neighbouring parts spread out)."""
-    tasks = max(1, min(tasks, count))
-    return [list(range(j, count, tasks)) for j in range(tasks)]

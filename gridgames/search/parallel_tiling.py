@@ -88,7 +88,9 @@ class ParallelCount:
 def count_one(shared: tuple[TilingProblem, SearchOptions], part: Part) -> PartCount:
     """Count the solutions under one part (run in a worker; ``shared`` is the problem and the options)."""
     problem, options = shared
-    result = tiling.count_part(problem, part, mrv=options.mrv, prune=options.prune, unique=options.unique, method=options.method)
+    result = tiling.count_part(
+        problem, part, mrv=options.mrv, prune=options.prune, unique=options.unique, method=options.method
+    )
     if result.partial:  # Ctrl-C inside the part (when run in this process): its count must not be added
         raise KeyboardInterrupt
     return PartCount(result.count, result.nodes, result.seconds)
@@ -125,7 +127,9 @@ def count_parallel(
     workers = 1 if scheduler else resolve_jobs(jobs)
     options = SearchOptions(mrv, prune, unique, method)
     how = tiling.plan(problem, unique, method)
-    parts = tiling.split(problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=unique, method=method)
+    parts = tiling.split(
+        problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=unique, method=method
+    )
     finished = [0.0, 0]  # weight done, solutions so far
 
     def on_result(index: int, result: PartCount) -> None:
@@ -136,11 +140,11 @@ def count_parallel(
 
     outcome: PartsResult[PartCount] = run_parts(
         count_one, parts, shared=(problem, options), jobs=workers, scheduler=scheduler, on_result=on_result,
-        describe=lambda part: describe_part(problem, part, unique, method), start=start, preload=(WARM_UP,),
-    )  # fmt: skip
+        describe=lambda part: describe_part(problem, part, unique, method), start=start, preload=(WARM_UP,)
+    )
     done = outcome.finished_results()
     return ParallelCount(
         sum(r.count for r in done), outcome.partial, unique is not False, time.perf_counter() - began,
         sum(r.nodes for r in done), how.method, len(parts), outcome.finished, outcome.reruns,
-        workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note,
-    )  # fmt: skip
+        workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note
+    )

@@ -52,7 +52,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Union
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -69,17 +69,18 @@ from gridgames.search.tiling.general import decode, general_problem, piece_name
 from gridgames.shapes import Shape
 from gridgames.shapes import normalise as normalise_cells
 
-CellMap = Union[Mapping[Cell, Cell], Callable[[Cell], Cell]]
+CellMap = Mapping[Cell, Cell] | Callable[[Cell], Cell]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
 
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
-MAX_GROUP = 5_000
-CANONICAL_BATCH = 2048  # solutions checked together (numpy) in unique counts the kernel cannot make itself  # a declared group larger than this is refused (the canonical test tries every element)
+MAX_GROUP = 5_000  # a declared group larger than this is refused (the canonical test tries every element)
+CANONICAL_BATCH = 2048  # solutions checked together (numpy) in unique counts the kernel cannot make itself
 
 
 @attrs.frozen(eq=False)
 class KernelProblem:
-    """A puzzle compiled for the bitmask kernel: the problem, whether its cells are the board's, and the way back to the candidates."""
+    """A puzzle compiled for the bitmask kernel: the problem, whether its cells are the board's, and the way back to the
+    candidates."""
 
     problem: TilingProblem
     geometric: bool  # a tiling of the board's cells (dead-region pruning and the kernel's own symmetry handling apply)
@@ -88,7 +89,8 @@ class KernelProblem:
 
 @attrs.frozen(eq=False)
 class PlacementGroup:
-    """The declared symmetries as permutations of the candidate placements (identity first), closed under composition."""
+    """The declared symmetries as permutations of the candidate placements (identity first), closed under
+    composition."""
 
     perms: np.ndarray  # (G, options) int64
     renamed: bool  # some symmetry maps a placement onto one of another name (names taken as labels of one piece)
@@ -104,7 +106,9 @@ class PlacementGroup:
         if self.size == 1 and not self.refused:
             return "no symmetry declared"
         text = f"canonical ({self.size} symmetries acting on placements"
-        text += "; placements of different names on the same cells taken as one piece)" if self.renamed else "; names kept)"
+        text += (
+            "; placements of different names on the same cells taken as one piece)" if self.renamed else "; names kept)"
+        )
         if self.refused:
             text += f"; refused: {'; '.join(self.refused)}"
         return text
@@ -125,8 +129,15 @@ def _apply(cell_map: CellMap, cell: Cell) -> Cell:
     return cell_map[cell]
 
 
+def _as_cell(cell: Iterable[int]) -> Cell:
+    """A symmetry's image of a cell as a (row, col) pair (TypeError or ValueError when it is not one)."""
+    row, col = cell
+    return row, col
+
+
 def _kernel_piece(name: str, cells: tuple[Cell, ...], copies: int) -> Piece:
-    """A piece for explicit kernel options: its name, one shape (only its size matters: copies never run out), copies."""
+    """A piece for explicit kernel options: its name, one shape (only its size matters: copies never run out),
+    copies."""
     return Piece(name, Shape(normalise_cells(cells), name), copies, "fixed")
 
 
@@ -193,7 +204,7 @@ class ExactCoverPuzzle(Puzzle):
 
     def placement_group(self) -> PlacementGroup:
         """The declared symmetries acting on the candidates, each proved to map the problem onto itself (built once)."""
-        cached = self.__dict__.get("_gridgames_placement_group")
+        cached: PlacementGroup | None = self.__dict__.get("_gridgames_placement_group")
         if cached is not None:
             return cached
         problem = self.exact_cover()
@@ -215,7 +226,7 @@ class ExactCoverPuzzle(Puzzle):
             reason, changed = "", False
             for k, placement in enumerate(labels):
                 try:
-                    cells = tuple(sorted(tuple(_apply(cell_map, c)) for c in placement.cells))
+                    cells = tuple(sorted(_as_cell(_apply(cell_map, c)) for c in placement.cells))
                 except (KeyError, IndexError, TypeError, ValueError):
                     reason = f"it does not map the cells of {placement.piece} at {list(placement.cells)}"
                     break
@@ -224,7 +235,9 @@ class ExactCoverPuzzle(Puzzle):
                     others = by_cells.get(cells, [])
                     if len(others) != 1:
                         what = "no candidate" if not others else f"{len(others)} candidates of other names"
-                        reason = f"{placement.piece} at {list(placement.cells)} goes to {list(cells)}, where there is {what}"
+                        reason = (
+                            f"{placement.piece} at {list(placement.cells)} goes to {list(cells)}, where there is {what}"
+                        )
                         break
                     same, changed = others[0], True
                 image[k] = same
@@ -233,7 +246,9 @@ class ExactCoverPuzzle(Puzzle):
             if not reason:
                 mapped = Counter((kind, frozenset(int(image[o]) for o in col)) for kind, col in zip(kinds, columns))
                 if mapped != structure:
-                    reason = "it does not map the items covered onto items covered (solutions would not map onto solutions)"
+                    reason = (
+                        "it does not map the items covered onto items covered (solutions would not map onto solutions)"
+                    )
             if reason:
                 refused.append(f"symmetry {number}: {reason}")
                 continue
@@ -241,16 +256,12 @@ class ExactCoverPuzzle(Puzzle):
             renamed = renamed or changed
         perms = _close(generators) if generators else np.arange(n, dtype=np.int64)[None, :]
         if perms is None:
-            raise PuzzleError(f"the declared symmetries generate more than {MAX_GROUP} permutations; declare a smaller group")
+            raise PuzzleError(
+                f"the declared symmetries generate more than {MAX_GROUP} permutations; declare a smaller group"
+            )
         group = PlacementGroup(perms, renamed, tuple(refused))
         self.__dict__["_gridgames_placement_group"] = group
         return group
-
-    def is_canonical(self, solution: Solution) -> bool:
-        """True when ``solution`` is the least of its images under the declared group (one per class)."""
-        index = self._placement_index()
-        chosen = np.array(sorted(index[p] for p in solution), dtype=np.int64)
-        return self._canonical_indices(chosen)
 
     def _canonical_indices(self, chosen: np.ndarray) -> bool:
         perms = self.placement_group().perms
@@ -275,7 +286,10 @@ class ExactCoverPuzzle(Puzzle):
             images = np.sort(perms[:, keys], axis=2)  # (G-1, B, k)
             differ = images != keys[None]
             first = differ.argmax(axis=2)  # (G-1, B)
-            smaller = np.take_along_axis(images, first[..., None], axis=2)[..., 0] < np.take_along_axis(keys[None].repeat(len(perms), 0), first[..., None], axis=2)[..., 0]
+            smaller = (
+                np.take_along_axis(images, first[..., None], axis=2)[..., 0]
+                < np.take_along_axis(keys[None].repeat(len(perms), 0), first[..., None], axis=2)[..., 0]
+            )
             beaten = (smaller & differ.any(axis=2)).any(axis=0)
             result[rows] = ~beaten
         return result
@@ -307,11 +321,13 @@ class ExactCoverPuzzle(Puzzle):
         key = "_gridgames_kernel_any" if any_size else "_gridgames_kernel"
         if key not in self.__dict__:
             self.__dict__[key] = self._compile_tiling() or self._compile_general(64 if not any_size else None)
-        return self.__dict__[key]
+        kernel: KernelProblem | None = self.__dict__[key]
+        return kernel
 
     @property
     def engine(self) -> str:
-        """Which engine solves this puzzle: 'tiling' (the bitmask kernel on cells), 'bitmask' (general, one word) or 'dancing links'."""
+        """Which engine solves this puzzle: 'tiling' (the bitmask kernel on cells), 'bitmask' (general, one word) or
+        'dancing links'."""
         kernel = self.kernel_problem()
         return "dancing links" if kernel is None else "tiling" if kernel.geometric else "bitmask"
 
@@ -320,9 +336,10 @@ class ExactCoverPuzzle(Puzzle):
         if problem.num_secondary:
             return None
         labels: tuple[Placement, ...] = problem.labels
-        cells = list(self.primary_items())
-        if len(cells) != len(set(cells)) or set(cells) != set(self.board.board_cells()):
+        items = list(self.primary_items())
+        if len(items) != len(set(items)) or set(items) != set(self.board.board_cells()):
             return None
+        cells = cast("list[Cell]", items)  # the board's cells, as checked just above
         position = {cell: i for i, cell in enumerate(cells)}
         for placement, option in zip(labels, problem.options):
             if sorted(position.get(c, -1) for c in placement.cells) != sorted(option):
@@ -366,10 +383,16 @@ class ExactCoverPuzzle(Puzzle):
             return None
         labels: tuple[Placement, ...] = problem.labels
         try:
-            compiled = general_problem(problem.num_primary, problem.num_secondary, ((p.piece, items) for p, items in zip(labels, problem.options)))
+            compiled = general_problem(
+                problem.num_primary, problem.num_secondary,
+                ((p.piece, items) for p, items in zip(labels, problem.options))
+            )
         except PuzzleError:  # two candidates of one name on the same items: the kernel would merge them
             return None
-        back = {(piece_name(p.piece, len(items)), tuple((0, i) for i in sorted(items))): k for k, (p, items) in enumerate(zip(labels, problem.options))}
+        back = {
+            (piece_name(p.piece, len(items)), tuple((0, i) for i in sorted(items))): k
+            for k, (p, items) in enumerate(zip(labels, problem.options))
+        }
         return KernelProblem(compiled, False, back)
 
     def _kernel_indices(self, kernel: KernelProblem, solution: Iterable[Placement]) -> list[int]:
@@ -377,7 +400,8 @@ class ExactCoverPuzzle(Puzzle):
         return [kernel.back[(p.piece, p.cells)] for p in solution if kernel.geometric or decode(p) is not None]
 
     def _kernel_counts_unique(self, kernel: KernelProblem) -> bool:
-        """True when the kernel's own symmetry group, as permutations of the candidates, is exactly the declared group."""
+        """True when the kernel's own symmetry group, as permutations of the candidates, is exactly the declared
+        group."""
         group = self.placement_group()
         if not kernel.geometric or group.size == 1:
             return False
@@ -403,13 +427,15 @@ class ExactCoverPuzzle(Puzzle):
             raise PuzzleError(f"unknown engine {engine!r} (auto, kernel or 'dancing links')")
         if engine == "dancing links":
             return None
-        kernel = self.kernel_problem(any_size=engine not in (None, "auto"))  # asked for by name: the multi-word form too
+        # asked for by name: the multi-word form too
+        kernel = self.kernel_problem(any_size=engine not in (None, "auto"))
         if kernel is None and engine not in (None, "auto"):
             raise PuzzleError(f"{type(self).__name__} has no primary item; it cannot run on the bitmask kernel")
         return kernel
 
     def solutions(
-        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None, engine: str | None = None
+        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None,
+        engine: str | None = None
     ) -> Iterator[Solution]:
         """Solutions, lazily (one per symmetry class when ``unique``), at most ``limit`` of them."""
         if limit is not None and limit <= 0:
@@ -422,8 +448,10 @@ class ExactCoverPuzzle(Puzzle):
         found = 0
         if kernel is not None:
             own = check and self._kernel_counts_unique(kernel)
-            stream = tiling_engine.solve(kernel.problem, limit=limit if own or not check else None, unique="canonical" if own else False,
-                                         prune=kernel.geometric, on_progress=on_progress)  # fmt: skip
+            stream = tiling_engine.solve(
+                kernel.problem, limit=limit if own or not check else None, unique="canonical" if own else False,
+                prune=kernel.geometric, on_progress=on_progress
+            )
             try:
                 for solution in stream:
                     chosen = self._kernel_indices(kernel, solution)
@@ -433,19 +461,24 @@ class ExactCoverPuzzle(Puzzle):
                     found += 1
                     if limit is not None and found >= limit:
                         return
+                # the kernel's stream ends quietly on Ctrl-C: the caller must know the list is partial
+                if stream.partial:
+                    raise KeyboardInterrupt
             finally:
                 stream.close()
             return
         problem = self.exact_cover()
-        for chosen in problem.search().solutions(on_progress=on_progress):
-            if check and not self._canonical_indices(np.array(chosen, dtype=np.int64)):
+        for picked in problem.search().solutions(on_progress=on_progress):
+            if check and not self._canonical_indices(np.array(picked, dtype=np.int64)):
                 continue
-            yield tuple(labels[k] for k in chosen)
+            yield tuple(labels[k] for k in picked)
             found += 1
             if limit is not None and found >= limit:
                 return
 
-    def count(self, *, unique: bool = False, on_progress: ProgressCallback | None = None, engine: str | None = None) -> CountResult:
+    def count(
+        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, engine: str | None = None
+    ) -> CountResult:
         """Count every solution (one per symmetry class when ``unique``); partial when interrupted by Ctrl-C.
 
         ``engine``: None (the bitmask kernel for tilings and problems of at most 64 items, else dancing links),
@@ -457,13 +490,35 @@ class ExactCoverPuzzle(Puzzle):
         if check and engine in (None, "auto") and kernel is not None and not self._kernel_counts_unique(kernel):
             kernel = None  # the canonical test runs here either way, and dancing links hands solutions over faster
         method = group.describe() if group else "all"
-        name = "dancing links" if kernel is None else "tiling kernel" if kernel.geometric else "bitmask kernel (secondary items as slack options)"
+        name = (
+            "dancing links"
+            if kernel is None
+            else "tiling kernel"
+            if kernel.geometric
+            else "bitmask kernel (secondary items as slack options)"
+        )
         if kernel is not None and (not check or self._kernel_counts_unique(kernel)):
-            result = tiling_engine.count(kernel.problem, unique="canonical" if check else False, prune=kernel.geometric, on_progress=on_progress)
-            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; {name}")
+            result = tiling_engine.count(
+                kernel.problem, unique="canonical" if check else False, prune=kernel.geometric, on_progress=on_progress
+            )
+            return CountResult(
+                result.count,
+                partial=result.partial,
+                unique=unique,
+                seconds=result.seconds,
+                nodes=result.nodes,
+                method=f"{method}; {name}",
+            )
         if kernel is None and not check:
             result = self.exact_cover().count(on_progress=on_progress)
-            return CountResult(result.count, partial=result.partial, unique=unique, seconds=result.seconds, nodes=result.nodes, method=f"{method}; {name}")
+            return CountResult(
+                result.count,
+                partial=result.partial,
+                unique=unique,
+                seconds=result.seconds,
+                nodes=result.nodes,
+                method=f"{method}; {name}",
+            )
         started = time.perf_counter()
         found = 0
         batch: list[list[int]] = []
@@ -493,27 +548,52 @@ class ExactCoverPuzzle(Puzzle):
         partial = bool(stream is not None and (stream.partial if kernel is not None else not stream.done))
         if kernel is not None and stream is not None:
             stream.close()
-        return CountResult(found, partial=partial, unique=True, seconds=time.perf_counter() - started, nodes=stream.nodes if stream else 0, method=f"{method}; {name}")
+        return CountResult(
+            found,
+            partial=partial,
+            unique=True,
+            seconds=time.perf_counter() - started,
+            nodes=stream.nodes if stream else 0,
+            method=f"{method}; {name}",
+        )
 
     def count_parallel(
-        self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False, on_progress: ProgressCallback | None = None
+        self,
+        *,
+        jobs: int | str | None = 1,
+        scheduler: str | None = None,
+        unique: bool = False,
+        on_progress: ProgressCallback | None = None,
     ) -> Any:
-        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (on the bitmask kernel); a `ParallelCount`."""
+        """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (on the bitmask kernel); a
+        `ParallelCount`."""
         kernel = self.kernel_problem()
         if kernel is None:
             raise PuzzleError(
-                f"{type(self).__name__} runs on dancing links (more than 64 items and not a tiling of the board's cells), "
+                f"{type(self).__name__} runs on dancing links (more than 64 items and not a tiling of the board's "
+                "cells), "
                 "which counts in one process only; drop --jobs/--scheduler"
             )
         check = unique and self.placement_group().size > 1
         if check and not self._kernel_counts_unique(kernel):
-            raise PuzzleError(f"{type(self).__name__}'s unique count checks its declared symmetries in one process; drop --jobs/--scheduler")
+            raise PuzzleError(
+                f"{type(self).__name__}'s unique count checks its declared symmetries in one process; drop "
+                "--jobs/--scheduler"
+            )
         from gridgames.search.parallel_tiling import count_parallel
 
-        return count_parallel(kernel.problem, jobs=jobs, scheduler=scheduler, unique="canonical" if check else False, prune=kernel.geometric, on_progress=on_progress)
+        return count_parallel(
+            kernel.problem,
+            jobs=jobs,
+            scheduler=scheduler,
+            unique="canonical" if check else False,
+            prune=kernel.geometric,
+            on_progress=on_progress,
+        )
 
     def is_solution(self, solution: Solution) -> bool:
-        """True when every placement is a candidate and together they cover each primary item once, no secondary twice."""
+        """True when every placement is a candidate and together they cover each primary item once, no secondary
+        twice."""
         problem = self.exact_cover()
         index = self._placement_index()
         chosen = []
@@ -525,4 +605,3 @@ class ExactCoverPuzzle(Puzzle):
 
 
 __all__ = ["CellMap", "ExactCoverPuzzle", "KernelProblem", "PlacementGroup", "grid_symmetries", "solution_key"]
-

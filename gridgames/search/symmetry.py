@@ -52,21 +52,25 @@ def option_images(perms: np.ndarray, option_cells: Sequence[Sequence[int]], opti
     return images
 
 
-def problem_symmetries(perms: np.ndarray, option_cells: Sequence[Sequence[int]], option_piece: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+def problem_symmetries(
+    perms: np.ndarray, option_cells: Sequence[Sequence[int]], option_piece: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
     """The board symmetries mapping every placement onto a placement of the same piece, with their option images."""
     images = option_images(perms, option_cells, option_piece)
     keep = (images >= 0).all(axis=1)
     return perms[keep], images[keep]
 
 
-def free_pieces(images: np.ndarray, option_piece: Sequence[int], counts: Sequence[int]) -> list[int]:
+def free_pieces(
+    images: np.ndarray, option_piece: np.ndarray | Sequence[int], counts: np.ndarray | Sequence[int]
+) -> list[int]:
     """Pieces used exactly once on whose placements the group acts freely (no placement fixed by a non-identity)."""
-    option_piece = np.asarray(option_piece)
+    piece_of = np.asarray(option_piece)
     out = []
     for p, count in enumerate(counts):
         if count != 1:
             continue
-        opts = np.flatnonzero(option_piece == p)
+        opts = np.flatnonzero(piece_of == p)
         if opts.size and not any((images[g, opts] == opts).any() for g in range(1, len(images))):
             out.append(p)
     return out
@@ -77,10 +81,14 @@ def orbit_representatives(images: np.ndarray, options: Iterable[int]) -> list[in
     return sorted({int(images[:, o].min()) for o in options})
 
 
-def canonical_form(perms: np.ndarray, solution: Iterable[tuple[int, Iterable[int]]]) -> tuple:
+CanonicalForm = tuple[tuple[int, tuple[int, ...]], ...]
+"""A solution as sorted pairs of piece index and sorted cell indices."""
+
+
+def canonical_form(perms: np.ndarray, solution: Iterable[tuple[int, Iterable[int]]]) -> CanonicalForm:
     """The least image of a solution (pairs of piece index and cell indices) under the group: equal for one orbit."""
-    solution = [(int(p), tuple(int(c) for c in cs)) for p, cs in solution]
-    return min(tuple(sorted((p, tuple(sorted(int(perm[c]) for c in cs))) for p, cs in solution)) for perm in perms)
+    pairs = [(int(p), tuple(int(c) for c in cs)) for p, cs in solution]
+    return min(tuple(sorted((p, tuple(sorted(int(perm[c]) for c in cs))) for p, cs in pairs)) for perm in perms)
 
 
 def count_distinct(perms: np.ndarray, solutions: Iterable[Iterable[tuple[int, Iterable[int]]]]) -> int:

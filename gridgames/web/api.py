@@ -18,7 +18,7 @@ from gridgames.web.context import (
     server_state,
     session_of,
 )
-from gridgames.web.sessions import Session
+from gridgames.web.sessions import Play, PuzzleRun, Session
 from gridgames.errors import GridGamesError
 from gridgames.web.validate import WebError, one_line
 
@@ -27,7 +27,8 @@ T = TypeVar("T")
 
 
 def _from_input(what: str, build: Callable[[], T]) -> T:
-    """``build()``, which reads the user's input through a plugin: a plugin's plain `ValueError` there is a 400 naming it.
+    """``build()``, which reads the user's input through a plugin: a plugin's plain `ValueError` there is a 400 naming
+    it.
 
     Only where the input is the user's (new games and puzzles, loads, moves); anything else a plugin raises stays a
     500, logged with its traceback.
@@ -38,7 +39,9 @@ def _from_input(what: str, build: Callable[[], T]) -> T:
         raise
     except ValueError as error:
         LOG.info("a plugin refused %s with a plain %s: %s", what, type(error).__name__, error)
-        raise WebError(one_line(f"{what} refused: {error}" if str(error) else f"{what} refused ({type(error).__name__})")) from None
+        raise WebError(
+            one_line(f"{what} refused: {error}" if str(error) else f"{what} refused ({type(error).__name__})")
+        ) from None
 
 
 def _resolve(request: Request, kind: GameKind) -> tuple[ServerState, GameSpec, Any, Session]:
@@ -61,15 +64,17 @@ def _play(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
     return _resolve(request, GameKind.TURN_BASED)
 
 
-def _current(session: Session, spec: GameSpec) -> plays.Play:
-    play: plays.Play = _stored(session.plays, spec, "game", "play")
+def _current(session: Session, spec: GameSpec) -> Play:
+    play: Play = _stored(session.plays, spec, "game", "play")
     return play
 
 
 def _busy(state: ServerState, session: Session) -> None:
     running = state.jobs.active_for(session.id)
     if running is not None:
-        raise WebError(f"this page already has a {running.kind} job running ({running.id}): wait for it or cancel it", 409)
+        raise WebError(
+            f"this page already has a {running.kind} job running ({running.id}): wait for it or cancel it", 409
+        )
 
 
 def _submit(state: ServerState, session: Session, kind: str, start: Callable[[], tuple[Any, Any]]) -> Response:
@@ -81,8 +86,10 @@ def _submit(state: ServerState, session: Session, kind: str, start: Callable[[],
     return json_response({"job": job.view()}, 202)
 
 
-def _replace(state: ServerState, session: Session, store: dict[str, Any], spec: GameSpec, item: Any,
-             view: Callable[[], dict[str, Any]], status: int = 200) -> Response:  # fmt: skip
+def _replace(
+    state: ServerState, session: Session, store: dict[str, Any], spec: GameSpec, item: Any,
+    view: Callable[[], dict[str, Any]], status: int = 200
+) -> Response:
     """Put a new game or puzzle in the session in place of its old one (whose jobs are cancelled) and show it."""
     with session.lock:
         state.jobs.cancel_session(session.id)
@@ -131,7 +138,10 @@ async def play_save(request: Request) -> Response:
     _, spec, hooks, session = _play(request)
     with session.lock:
         text = plays.save_text(_current(session, spec), hooks)
-    return Response(text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'})
+    return Response(
+        text, media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'}
+    )
 
 
 async def play_load(request: Request) -> Response:
@@ -147,8 +157,8 @@ def _puzzle(request: Request) -> tuple[ServerState, GameSpec, Any, Session]:
     return _resolve(request, GameKind.PUZZLE)
 
 
-def _run(session: Session, spec: GameSpec) -> puzzles.PuzzleRun:
-    run: puzzles.PuzzleRun = _stored(session.puzzles, spec, "puzzle", "puzzle")
+def _run(session: Session, spec: GameSpec) -> PuzzleRun:
+    run: PuzzleRun = _stored(session.puzzles, spec, "puzzle", "puzzle")
     return run
 
 
@@ -194,14 +204,20 @@ async def puzzle_svg(request: Request) -> Response:
     number = _number(request)
     with session.lock:
         svg = puzzles.solution_svg(_run(session, spec), number)
-    return Response(svg, media_type="image/svg+xml", headers={"Content-Disposition": f'attachment; filename="{spec.name}-{number}.svg"'})
+    return Response(
+        svg, media_type="image/svg+xml",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-{number}.svg"'}
+    )
 
 
 async def puzzle_json(request: Request) -> Response:
     _, spec, _, session = _puzzle(request)
     with session.lock:
         text = puzzles.export_json(_run(session, spec))
-    return Response(text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'})
+    return Response(
+        text, media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'}
+    )
 
 
 # --- jobs ------------------------------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from gridgames.errors import GridGamesError
-from gridgames.game import Game, GameKind
-from gridgames.registry import Registry, default_registry
+from gridgames.game import Game, GameKind, GameSpec
+from gridgames.registry import BrokenPlugin, Registry, default_registry
 from gridgames.web import api, plays, puzzles
 from gridgames.web.context import MAX_TOKEN, ServerConfig, ServerState, json_response, server_state
 from gridgames.web.hooks import has
@@ -49,15 +49,19 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 TOKEN_HEADER = "x-gridgames-token"
 
 STATIC = files("gridgames.web") / "static"
-SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
-                    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'"}  # fmt: skip
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'"
+}
 
 
 # --- pages -------------------------------------------------------------------------------------------------
 def _page(name: str) -> Any:
     async def page(request: Request) -> Response:
         if "game" in request.path_params:
-            server_state(request).spec(request.path_params["game"], GameKind.TURN_BASED if name == "play.html" else GameKind.PUZZLE)
+            server_state(request).spec(
+                request.path_params["game"], GameKind.TURN_BASED if name == "play.html" else GameKind.PUZZLE
+            )
         return FileResponse(str(STATIC / name), media_type="text/html")
 
     return page
@@ -68,25 +72,39 @@ async def _no_icon(request: Request) -> Response:
 
 
 # --- games and sessions ------------------------------------------------------------------------------------
+def _game_entry(state: ServerState, spec: GameSpec) -> dict[str, Any]:
+    """One game's line of /api/games (runs the plugin's own code: its hooks, presets and default game)."""
+    entry: dict[str, Any] = {
+        "name": spec.name,
+        "kind": spec.kind.value,
+        "summary": spec.summary,
+        "options": [
+            {"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help} for o in spec.options
+        ],
+    }
+    hooks = state.hooks(spec)
+    entry["hooks"] = [name for name in ("move_scores", "review", "presets", "puzzle_from_text") if has(hooks, name)]
+    if spec.kind is GameKind.PUZZLE and has(hooks, "presets"):
+        entry["presets"] = hooks.presets()
+    if spec.kind is GameKind.TURN_BASED:
+        try:
+            default = spec.make()
+            entry["kinds"] = plays.seat_kinds(default) if isinstance(default, Game) else []
+        except GridGamesError:
+            entry["kinds"] = ["human"]
+    return entry
+
+
 async def games(request: Request) -> Response:
     state = server_state(request)
     listed, broken = state.registry.load_all()
     out = []
+    broken = list(broken)
     for spec in listed:
-        entry: dict[str, Any] = {"name": spec.name, "kind": spec.kind.value, "summary": spec.summary,
-                                 "options": [{"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help}
-                                             for o in spec.options]}  # fmt: skip
-        hooks = state.hooks(spec)
-        entry["hooks"] = [name for name in ("move_scores", "review", "presets", "puzzle_from_text") if has(hooks, name)]
-        if spec.kind is GameKind.PUZZLE and has(hooks, "presets"):
-            entry["presets"] = hooks.presets()
-        if spec.kind is GameKind.TURN_BASED:
-            try:
-                default = spec.make()
-                entry["kinds"] = plays.seat_kinds(default) if isinstance(default, Game) else []
-            except GridGamesError:
-                entry["kinds"] = ["human"]
-        out.append(entry)
+        try:
+            out.append(_game_entry(state, spec))
+        except Exception as error:
+            broken.append(BrokenPlugin(spec.name, spec.name, f"{type(error).__name__}: {error}"[:300]))
     return json_response({"games": out, "broken": [{"name": b.name, "reason": b.reason} for b in broken]})
 
 
@@ -111,8 +129,12 @@ async def new_session(request: Request) -> Response:
 
 async def status(request: Request) -> Response:
     state = server_state(request)
-    return json_response({"sessions": len(state.sessions), "expired": state.sessions.expired, "jobs": state.jobs.stats(),
-                  "limits": attrs.asdict(state.config, filter=lambda field, _: field.name != "token")})  # fmt: skip
+    return json_response(
+        {
+            "sessions": len(state.sessions), "expired": state.sessions.expired, "jobs": state.jobs.stats(),
+            "limits": attrs.asdict(state.config, filter=lambda field, _: field.name != "token")
+        }
+    )
 
 
 # --- errors ----------------------------------------------------------------------------------------------------
@@ -123,7 +145,9 @@ async def _web_error(request: Request, error: Exception) -> Response:
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
-    message = {404: "no such page or API call", 405: "this API call does not take that HTTP method"}.get(error.status_code, error.detail)
+    message = {404: "no such page or API call", 405: "this API call does not take that HTTP method"}.get(
+        error.status_code, error.detail
+    )
     return json_response({"error": message}, error.status_code)
 
 
@@ -194,7 +218,7 @@ def prepare_games(app: Starlette, say: Callable[[str], None]) -> None:
         if has(hooks, "prepare"):
             try:
                 hooks.prepare(say)
-            except Exception as exc:  # noqa: BLE001 - a plugin's setup may fail in any way: its page still loads
+            except Exception as exc:  # a plugin's setup may fail in any way: its page still loads
                 say(f"{spec.name}: setup failed ({exc.__class__.__name__}: {exc}); its pages may be slow at first")
 
 
@@ -221,17 +245,28 @@ class _Guard:
             return 400, "this server answers requests for its own host names only (see --host)"
         origin = headers.get("origin")
         if origin is not None and origin.lower() not in (f"http://{host}", f"https://{host}"):
-            return 403, f"cross-origin request refused: Origin {one_line(origin)[:80]!r} is not this server's own (http://{host})"
+            return (
+                403,
+                f"cross-origin request refused: Origin {one_line(origin)[:80]!r} is not this server's own (http://{host})",
+            )
         method = scope.get("method", "GET")
         if method in UNSAFE_METHODS:
             if origin is None and headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
                 return 403, f"cross-site request refused (Sec-Fetch-Site: {one_line(headers['sec-fetch-site'])[:40]})"
             json_body = headers.get("content-type", "").split(";", 1)[0].strip().lower() == "application/json"
             if not (json_body or "x-session" in headers or TOKEN_HEADER in headers):
-                return 403, f"a {method} must send Content-Type: application/json or an X-Session header (no simple cross-site requests)"
+                return (
+                    403,
+                    f"a {method} must send Content-Type: application/json or an X-Session header (no simple cross-site "
+                    "requests)",
+                )
         if self.token is not None and scope.get("path", "").startswith("/api/"):
             if not hmac.compare_digest(headers.get(TOKEN_HEADER, "").encode(), self.token.encode()):
-                return 403, "this server needs its launch token: open the URL it printed (.../?token=...) or send X-GridGames-Token"
+                return (
+                    403,
+                    "this server needs its launch token: open the URL it printed (.../?token=...) or send "
+                    "X-GridGames-Token",
+                )
         return None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -242,7 +277,11 @@ class _Guard:
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items() if k.lower().encode() not in names]
+                extra = [
+                    (k.lower().encode(), v.encode())
+                    for k, v in SECURITY_HEADERS.items()
+                    if k.lower().encode() not in names
+                ]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

@@ -17,14 +17,17 @@ from gridgames.web.jobs import Budget, JobPool
 from gridgames.web.sessions import Session, SessionStore
 from gridgames.web.validate import WebError, obj
 
-__all__ = ["MAX_BODY", "MAX_TOKEN", "ServerConfig", "ServerState", "json_response", "read_body", "server_state", "session_of"]
+__all__ = [
+    "MAX_BODY", "MAX_TOKEN", "ServerConfig", "ServerState", "json_response", "read_body", "server_state", "session_of"
+]
 
 MAX_BODY = 300_000
 
 
 @attrs.frozen
 class ServerConfig:
-    """The server's limits: sessions, worker threads, jobs, each job's time and node budgets; its host names and token."""
+    """The server's limits: sessions, worker threads, jobs, each job's time and node budgets; its host names and
+    token."""
 
     max_sessions: int = 256
     idle_seconds: float = 3600.0
@@ -37,7 +40,8 @@ class ServerConfig:
     abandon_seconds: float = 15.0
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]", "::1")
     token: str | None = attrs.field(default=None, repr=False)
-    """When set, every API call must carry it in the ``X-GridGames-Token`` header (``gridgames serve --host`` off loopback)."""
+    """When set, every API call must carry it in the ``X-GridGames-Token`` header (``gridgames serve --host`` off
+    loopback)."""
 
 
 class ServerState:
@@ -47,8 +51,10 @@ class ServerState:
         self.config = config
         self.registry = registry
         self.jobs = JobPool(config.workers, config.max_jobs, config.abandon_seconds)
-        self.sessions = SessionStore(config.max_sessions, config.idle_seconds, on_expire=self.jobs.cancel_session,
-                                     per_client=config.sessions_per_client, evict_seconds=config.evict_seconds)  # fmt: skip
+        self.sessions = SessionStore(
+            config.max_sessions, config.idle_seconds, on_expire=self.jobs.cancel_session,
+            per_client=config.sessions_per_client, evict_seconds=config.evict_seconds
+        )
         self._hooks: dict[str, Any] = {}
 
     def spec(self, name: str, kind: GameKind | None = None) -> GameSpec:
@@ -91,7 +97,8 @@ async def read_body(request: Request) -> dict[str, Any]:
 
 
 def server_state(request: Request) -> ServerState:
-    return request.app.state.gridgames  # type: ignore[no-any-return]
+    state: ServerState = request.app.state.gridgames
+    return state
 
 
 MAX_TOKEN = 64
@@ -101,7 +108,9 @@ MAX_TOKEN = 64
 def session_of(request: Request) -> Session:
     token = request.headers.get("x-session", "")
     if len(token) > MAX_TOKEN:
-        raise WebError(f"the X-Session header is too long ({len(token)} characters; a session token has at most {MAX_TOKEN})", 400)
+        raise WebError(
+            f"the X-Session header is too long ({len(token)} characters; a session token has at most {MAX_TOKEN})", 400
+        )
     session = server_state(request).sessions.get(token) if token else None
     if session is None:
         what = "no X-Session header" if not token else "unknown or expired session"

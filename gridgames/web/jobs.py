@@ -33,7 +33,8 @@ MAX_KEPT_JOBS = 1000
 
 
 class JobCancelled(Cancelled):
-    """Raised inside a job to stop it: a `gridgames.game.Cancelled` (a KeyboardInterrupt, so searches return what they found so far)."""
+    """Raised inside a job to stop it: a `gridgames.game.Cancelled` (a KeyboardInterrupt, so searches return what they
+    found so far)."""
 
 
 class ServerBusyError(GridGamesError):
@@ -56,7 +57,8 @@ class Budget:
     """What the job has found so far, JSON-ready, for the page to show before the end (e.g. the columns solved)."""
 
     def keep_going(self, nodes: int = 0) -> bool:
-        """False once the job was cancelled, its time is spent or ``nodes`` exceeds its node budget (says why in ``stopped``)."""
+        """False once the job was cancelled, its time is spent or ``nodes`` exceeds its node budget (says why in
+        ``stopped``)."""
         if self.cancelled.is_set():
             self.stopped = self.stopped or "cancelled"
         elif time.monotonic() - self.started > self.seconds:
@@ -75,10 +77,6 @@ class Budget:
         self.fraction = None if fraction is None or math.isnan(fraction) else max(0.0, min(1.0, float(fraction)))
         self.found = found
         self.text = text
-
-    def seconds_left(self) -> float:
-        """Seconds of the time budget still unspent."""
-        return max(0.0, self.seconds - (time.monotonic() - self.started))
 
 
 @attrs.define(eq=False)
@@ -103,9 +101,11 @@ class Job:
 
     def view(self) -> dict[str, Any]:
         """The job as the page polls it."""
-        data: dict[str, Any] = {"id": self.id, "kind": self.kind, "status": self.status,
-                                "progress": {"fraction": self.budget.fraction, "found": self.budget.found, "text": self.budget.text},
-                                "seconds": round(time.monotonic() - self.budget.started, 3)}  # fmt: skip
+        data: dict[str, Any] = {
+            "id": self.id, "kind": self.kind, "status": self.status,
+            "progress": {"fraction": self.budget.fraction, "found": self.budget.found, "text": self.budget.text},
+            "seconds": round(time.monotonic() - self.budget.started, 3)
+        }
         if self.status in ("done", "cancelled") and self.result is not None:  # a cancelled count keeps what it found
             data["result"] = self.result
         if self.error is not None:
@@ -120,7 +120,9 @@ class Job:
 class JobPool:
     """A bounded pool of worker threads running jobs; jobs nobody polls are cancelled."""
 
-    def __init__(self, workers: int = 2, max_jobs: int = 16, abandon_seconds: float = 15.0, keep_seconds: float = 120.0) -> None:
+    def __init__(
+        self, workers: int = 2, max_jobs: int = 16, abandon_seconds: float = 15.0, keep_seconds: float = 120.0
+    ) -> None:
         self.workers = workers
         self.max_jobs = max_jobs
         self.abandon_seconds = abandon_seconds
@@ -132,13 +134,17 @@ class JobPool:
         self.running = 0
         self.completed = 0
 
-    def submit(self, session: str, kind: str, work: Callable[[Budget], Any], budget: Budget,
-               on_done: Callable[[Job], None] | None = None) -> Job:  # fmt: skip
+    def submit(
+        self, session: str, kind: str, work: Callable[[Budget], Any], budget: Budget,
+        on_done: Callable[[Job], None] | None = None
+    ) -> Job:
         """Start ``work(budget)`` for a session; `ServerBusyError` when ``max_jobs`` are already waiting or running."""
         self.sweep()
         with self._lock:
             if sum(job.active for job in self._jobs.values()) >= self.max_jobs:
-                raise ServerBusyError(f"the server is busy ({self.max_jobs} jobs waiting or running); try again shortly")
+                raise ServerBusyError(
+                    f"the server is busy ({self.max_jobs} jobs waiting or running); try again shortly"
+                )
             job = Job(f"j{next(self._serial)}-{secrets.token_hex(6)}", session, kind, budget, on_done=on_done)
             self._jobs[job.id] = job
         self._executor.submit(self._run, job, work)
@@ -160,14 +166,14 @@ class JobPool:
                 job.status = "cancelled"
             except GridGamesError as error:
                 job.status, job.error = "failed", " ".join(str(error).split())
-            except Exception as error:  # noqa: BLE001 - a plugin's bug: one line for the page, the server stays up
+            except Exception as error:  # a plugin's bug: one line for the page, the server stays up
                 job.status, job.error = "failed", f"internal error in the game: {type(error).__name__}"
             finally:
                 with self._lock:
                     self.running -= 1
                     self.completed += 1
         job.finished = time.monotonic()
-        job.on_done = None  # its closure holds the play or puzzle: a finished job must not keep an expired session alive
+        job.on_done = None
 
     def get(self, job_id: str, session: str) -> Job | None:
         """A job of this session (None for another session's or an unknown id); marks it as polled."""
@@ -210,8 +216,10 @@ class JobPool:
     def stats(self) -> dict[str, int]:
         """Jobs known, active and running, and completed so far."""
         with self._lock:
-            return {"jobs": len(self._jobs), "active": sum(j.active for j in self._jobs.values()),
-                    "running": self.running, "completed": self.completed, "workers": self.workers}  # fmt: skip
+            return {
+                "jobs": len(self._jobs), "active": sum(j.active for j in self._jobs.values()), "running": self.running,
+                "completed": self.completed, "workers": self.workers
+            }
 
     def shutdown(self) -> None:
         """Cancel every job and stop the workers."""

@@ -24,7 +24,10 @@ from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import Play
 from gridgames.web.validate import WebError, integer, number, option_values, text
 
-__all__ = ["computer_work", "load_play", "new_play", "play_move", "redo", "review_work", "save_text", "scores_work", "seat_kinds", "undo", "view"]
+__all__ = [
+    "computer_work", "load_play", "new_play", "play_move", "redo", "review_work", "save_text", "scores_work",
+    "seat_kinds", "undo", "view"
+]
 
 DEFAULT_THINK = 2.0
 MAX_THINK = 10.0
@@ -48,7 +51,9 @@ def _seats(game: Game, raw: Any) -> list[str]:
         return _default_seats(game)
     kinds = seat_kinds(game)
     if not isinstance(raw, list) or len(raw) != game.info.num_players or not all(isinstance(k, str) for k in raw):
-        raise WebError(f"'seats' must list {game.info.num_players} player kinds, one per player (from {', '.join(kinds)})")
+        raise WebError(
+            f"'seats' must list {game.info.num_players} player kinds, one per player (from {', '.join(kinds)})"
+        )
     for kind in raw:
         if kind not in kinds:
             raise WebError(f"{kind!r} is not a player of this game (choose from {', '.join(kinds)})")
@@ -68,7 +73,10 @@ def new_play(spec: GameSpec, data: dict[str, Any]) -> Play:
     game = _build(spec, options)
     seed = integer(data, "seed", None, 0, 2**63)
     think = number(data, "think", DEFAULT_THINK, 0.05, MAX_THINK)
-    return Play(spec.name, game, game.new_state(), _seats(game, data.get("seats")), think, random.Random(seed), options, seed=seed)
+    return Play(
+        spec.name, game, game.new_state(), _seats(game, data.get("seats")), think, random.Random(seed), options,
+        seed=seed
+    )
 
 
 def play_move(play: Play, data: dict[str, Any]) -> None:
@@ -115,7 +123,8 @@ def redo(play: Play) -> None:
 
 
 def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
-    """Each legal move's click targets: the web hook's, else the game's `State.move_cells`, else a guess from the board."""
+    """Each legal move's click targets: the web hook's, else the game's `State.move_cells`, else a guess from the
+    board."""
     if has(hooks, "move_targets"):
         return {int(m): [(int(r), int(c)) for r, c in cells] for m, cells in hooks.move_targets(state).items()}
     grid = state.board()
@@ -152,7 +161,10 @@ def _pieces(state: State) -> dict[str, Any] | None:
         return None
     playable = {moves.piece_index(m) for m in state.legal_moves()}
     pieces = [
-        {"name": name, "orientations": [[list(cell) for cell in cells] for cells in moves.orientations[i]], "playable": i in playable}
+        {
+            "name": name, "orientations": [[list(cell) for cell in cells] for cells in moves.orientations[i]],
+            "playable": i in playable
+        }
         for i, name in enumerate(moves.names)
     ]
     return {"pieces": pieces, "moves": _piece_texts(moves)}
@@ -160,7 +172,8 @@ def _pieces(state: State) -> dict[str, Any] | None:
 
 @functools.lru_cache(maxsize=16)
 def _piece_texts(moves: PieceMoves) -> dict[str, str]:
-    """The text of every action of ``moves``, under "piece/orientation/row/col" of its anchor (the same for every view)."""
+    """The text of every action of ``moves``, under "piece/orientation/row/col" of its anchor (the same for every
+    view)."""
     texts = {}
     for action in range(len(moves)):
         r, c = moves.anchor_of(action)
@@ -180,9 +193,16 @@ def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     if outcome is None:
         return None
     score = _score_text(outcome.scores, outcome.winner)
-    line = f"Draw{score}: {outcome.reason}" if outcome.winner is None else f"{names[outcome.winner]} wins{score}: {outcome.reason}"
+    line = (
+        f"Draw{score}: {outcome.reason}"
+        if outcome.winner is None
+        else f"{names[outcome.winner]} wins{score}: {outcome.reason}"
+    )
     scores = None if outcome.scores is None else [float(s) for s in outcome.scores]
-    return {"winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells], "scores": scores}
+    return {
+        "winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells],
+        "scores": scores
+    }
 
 
 def _score_text(scores: tuple[float, ...] | None, winner: int | None) -> str:
@@ -211,18 +231,35 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
     looks = player_styles(play, hooks)
     names = [name for name, _ in looks]
     return {
-        "game": play.name, "options": play.options, "players": names, "styles": [style for _, style in looks], "seats": play.seats,
-        "kinds": seat_kinds(game), "think": play.think, "seed": play.seed,
-        "moves": state.notation(), "history": [fmt(m) for m in state.history],
-        "to_move": None if over else state.current_player, "outcome": _outcome(play, names),
-        "legal": [fmt(m) for m in state.legal_moves()], "pass": _pass_text(state),
-        "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()}, "pieces": _pieces(state),
-        "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist(), "lattice": grid.lattice},
-        "svg": state.svg(), "text": state.to_text(),
-        "can_undo": bool(state.history), "can_redo": bool(play.redo), "computer_to_move": _computer_to_move(play),
-        "scores": play.scores, "review": play.review, "notes": play.notes[-1:],
+        "game": play.name,
+        "options": play.options,
+        "players": names,
+        "styles": [style for _, style in looks],
+        "seats": play.seats,
+        "kinds": seat_kinds(game),
+        "think": play.think,
+        "seed": play.seed,
+        "moves": state.notation(),
+        "history": [fmt(m) for m in state.history],
+        "to_move": None if over else state.current_player,
+        "outcome": _outcome(play, names),
+        "legal": [fmt(m) for m in state.legal_moves()],
+        "pass": _pass_text(state),
+        "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()},
+        "pieces": _pieces(state),
+        "board": None
+        if grid is None
+        else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist(), "lattice": grid.lattice},
+        "svg": state.svg(),
+        "text": state.to_text(),
+        "can_undo": bool(state.history),
+        "can_redo": bool(play.redo),
+        "computer_to_move": _computer_to_move(play),
+        "scores": play.scores,
+        "review": play.review,
+        "notes": play.notes[-1:],
         "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True},
-    }  # fmt: skip
+    }
 
 
 def _same_position(play: Play, history: tuple[Move, ...]) -> Callable[[], bool]:
@@ -244,7 +281,9 @@ def computer_work(play: Play, hooks: Any, lock: Any) -> Work:
             move, note = hooks.computer_move(snapshot, level, rng, think)
         else:
             own = level in snapshot.game.computer_levels()
-            player = snapshot.game.computer_player(level, rng) if own else make_ai(snapshot, level, seconds=think, rng=rng)
+            player = (
+                snapshot.game.computer_player(level, rng) if own else make_ai(snapshot, level, seconds=think, rng=rng)
+            )
             move, note = player.choose(snapshot), getattr(player, "note", "")
         return {"move": snapshot.game.format_move(move), "note": note, "level": level}
 
@@ -263,7 +302,8 @@ def computer_work(play: Play, hooks: Any, lock: Any) -> Work:
 
 
 def scores_work(play: Play, hooks: Any, lock: Any) -> Work:
-    """Every legal move's exact score (the game's ``move_scores`` hook) as a job; kept on the play while the position stands."""
+    """Every legal move's exact score (the game's ``move_scores`` hook) as a job; kept on the play while the position
+    stands."""
     if not has(hooks, "move_scores"):
         raise WebError(f"{play.name} offers no move scores", 404)
     if play.state.is_over:
@@ -309,7 +349,8 @@ def save_text(play: Play, hooks: Any) -> str:
     """The save file of the game: the game's own format (hook ``save_text``) or `gridgames.saves`' JSON."""
     if has(hooks, "save_text"):
         return str(hooks.save_text(play.state, list(play.seats), play.think, play.seed))
-    return to_json(SavedPlay(play.name, play.options, play.state.notation(), tuple(play.seats), play.think, play.seed))
+    saved = SavedPlay(play.name, play.options, play.state.notation(), play.seats, play.think, play.seed)
+    return to_json(saved)
 
 
 def load_play(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> Play:
@@ -328,4 +369,6 @@ def load_play(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> Play:
     kinds = seat_kinds(game)
     defaults = _default_seats(game)
     chosen = [s if s in kinds else d for s, d in zip(seats, defaults)] if len(seats) == len(defaults) else defaults
-    return Play(spec.name, game, state, chosen, min(max(think, 0.05), MAX_THINK), random.Random(seed), options, seed=seed)
+    return Play(
+        spec.name, game, state, chosen, min(max(think, 0.05), MAX_THINK), random.Random(seed), options, seed=seed
+    )

@@ -18,7 +18,10 @@ from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
-__all__ = ["MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "KEPT_CELLS", "MAX_SIDE", "check_size", "kept_limit", "count_work", "export_json", "list_work", "new_run", "solution_view", "view"]
+__all__ = [
+    "MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "KEPT_CELLS", "MAX_SIDE", "check_size", "kept_limit",
+    "count_work", "export_json", "list_work", "new_run", "solution_view", "view"
+]
 
 MAX_KEPT = 2000
 MAX_LIST = 500
@@ -32,8 +35,8 @@ MAX_CELLS = 10_000
 """The most cells of a board the web serves: every picture stays small (a 100x100 board's SVG is 2.6 MB, where a
 1000x1000 one was 116 MB)."""
 MAX_COPIES = 1024
-"""The most pieces (copies included) of a puzzle the web serves: the colouring pre-check before a tiling's first
-solution is quadratic in them (900 monominoes 0.4 s, 10,000 took 52 s)."""
+"""The most pieces (copies included) of a puzzle the web serves: the set-up before a tiling's first solution grows
+with them (the colouring pre-check was quadratic in them until issue 46: 10,000 monominoes took 52 s)."""
 MAX_SETUP = 8_000
 """The most distinct pieces times board cells of a puzzle the web serves: its set-up's memory grows with both (on a
 pasted 16x16 board, 128 distinct dominoes peaked at 239 MB, 200 on 20x20 at 475 MB, 400 on 20x40 at 1,229 MB) and so
@@ -42,27 +45,37 @@ starts; on 20x30, 7,200: 0.6 s and 55 MB)."""
 
 
 def check_size(thing: Any, name: str) -> None:
-    """Refuse a puzzle or game state too large for the web (`MAX_SIDE`, `MAX_CELLS`, `MAX_COPIES`, `MAX_SETUP`), before any work."""
+    """Refuse a puzzle or game state too large for the web (`MAX_SIDE`, `MAX_CELLS`, `MAX_COPIES`, `MAX_SETUP`), before
+    any work."""
     board = getattr(thing, "board", None)
     board = board() if callable(board) else board  # a state's board is a method, a puzzle's a property
     height, width = getattr(board, "height", None), getattr(board, "width", None)
     if not isinstance(height, int) or not isinstance(width, int):
         return  # no grid board: nothing to measure
     if height > MAX_SIDE or width > MAX_SIDE or height * width > MAX_CELLS:
-        raise WebError(f"{name}: a {height}x{width} board is too large for the web page (at most {MAX_SIDE} rows or columns "
-                       f"and {MAX_CELLS} cells; the terminal commands have no such bound)", 413)  # fmt: skip
+        raise WebError(
+            f"{name}: a {height}x{width} board is too large for the web page (at most {MAX_SIDE} rows or columns "
+            f"and {MAX_CELLS} cells; the terminal commands have no such bound)",
+            413,
+        )
     pieces = getattr(thing, "pieces", None)
     if isinstance(thing, Puzzle) and pieces is not None and hasattr(pieces, "__iter__"):
         area = getattr(board, "area", height * width)
         listed, cells = list(pieces), int(area() if callable(area) else area)
         copies = sum(int(getattr(piece, "count", 1) or 1) for piece in listed)
         if copies > MAX_COPIES:
-            raise WebError(f"{name}: {copies} pieces cost too much to set up for the web page (at most {MAX_COPIES}, copies "
-                           "included; the terminal commands have no such bound)", 413)  # fmt: skip
+            raise WebError(
+                f"{name}: {copies} pieces cost too much to set up for the web page (at most {MAX_COPIES}, copies "
+                "included; the terminal commands have no such bound)",
+                413,
+            )
         distinct = len(listed)
         if distinct * cells > MAX_SETUP:
-            raise WebError(f"{name}: {distinct} distinct pieces on {cells} cells cost too much to set up for the web page "
-                           f"(at most {MAX_SETUP:,} pieces x cells; copies of one piece count once)", 413)  # fmt: skip
+            raise WebError(
+                f"{name}: {distinct} distinct pieces on {cells} cells cost too much to set up for the web page "
+                f"(at most {MAX_SETUP:,} pieces x cells; copies of one piece count once)",
+                413,
+            )
 
 
 def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:
@@ -92,16 +105,20 @@ def _describe(puzzle: Puzzle) -> str:
 
 def view(run: PuzzleRun) -> dict[str, Any]:
     """What the page shows of a puzzle: its description, the empty board, the solutions listed, the last count."""
-    return {"game": run.name, "source": run.source, "describe": _describe(run.puzzle), "board_svg": run.puzzle.svg(()),
-            "listed": run.first + len(run.solutions), "kept_from": run.first, "exhausted": run.exhausted,
-            "count": run.count}  # fmt: skip
+    return {
+        "game": run.name, "source": run.source, "describe": _describe(run.puzzle), "board_svg": run.puzzle.svg(()),
+        "listed": run.first + len(run.solutions), "kept_from": run.first, "exhausted": run.exhausted,
+        "count": run.count
+    }
 
 
 def _stream(run: PuzzleRun, budget: Budget) -> Iterator[Solution]:
     """The run's stream of solutions, watched by this job's budget (a new stream skips what was listed before)."""
     run.budget = budget
     if run.stream is None:
-        stream = iter(run.puzzle.solutions(on_progress=lambda fraction, found: run.budget.check() if run.budget else None))
+        stream = iter(
+            run.puzzle.solutions(on_progress=lambda fraction, found: run.budget.check() if run.budget else None)
+        )
         for _ in range(run.first + len(run.solutions)):  # after a stopped listing: the order is the same every time
             next(stream)
         run.stream = stream
@@ -109,11 +126,14 @@ def _stream(run: PuzzleRun, budget: Budget) -> Iterator[Solution]:
 
 
 def kept_limit(run: PuzzleRun) -> int:
-    """How many solutions the run keeps: `MAX_KEPT`, fewer on a board of more than 60 cells (`KEPT_CELLS`), at least 20."""
+    """How many solutions the run keeps: `MAX_KEPT`, fewer on a board of more than 60 cells (`KEPT_CELLS`), at least
+    20."""
     return max(20, min(MAX_KEPT, KEPT_CELLS // max(1, run.puzzle.board.area)))
 
 
-def list_work(run: PuzzleRun, data: dict[str, Any], lock: Any, trim: Callable[[PuzzleRun], object] | None = None) -> tuple[Any, Any]:
+def list_work(
+    run: PuzzleRun, data: dict[str, Any], lock: Any, trim: Callable[[PuzzleRun], object] | None = None
+) -> tuple[Any, Any]:
     """List the next ``n`` solutions (a job; at most what the run keeps): they join the run's kept solutions.
 
     ``trim`` (`SessionStore.trim_solutions`) then keeps the solutions of every session within the server's bound.
@@ -164,8 +184,14 @@ def count_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, An
             budget.check()
 
         result = run.puzzle.count(unique=unique, on_progress=progress)
-        return {"count": result.count, "partial": bool(result.partial or budget.stopped), "unique": unique,
-                "seconds": round(result.seconds, 3), "stopped": budget.stopped}  # fmt: skip
+        counted = {
+            "count": result.count, "partial": bool(result.partial or budget.stopped), "unique": unique,
+            "seconds": round(result.seconds, 3), "stopped": budget.stopped
+        }
+        if budget.stopped == "cancelled":  # `done` runs only for jobs not cancelled: a cancelled count is kept here
+            with lock:
+                run.count = counted
+        return counted
 
     def done(job: Job) -> None:
         with lock:
@@ -185,9 +211,12 @@ def _solution(run: PuzzleRun, number: int) -> Solution:
 def solution_view(run: PuzzleRun, number: int) -> dict[str, Any]:
     """Solution ``number`` (1 first): its SVG, text and placements."""
     solution = _solution(run, number)
-    return {"number": number, "svg": run.puzzle.svg(solution, title=f"solution {number}"), "text": run.puzzle.to_text(solution),
-            "placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in solution],
-            "valid": run.puzzle.is_solution(solution)}  # fmt: skip
+    return {
+        "number": number, "svg": run.puzzle.svg(solution, title=f"solution {number}"),
+        "text": run.puzzle.to_text(solution),
+        "placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in solution],
+        "valid": run.puzzle.is_solution(solution)
+    }
 
 
 def solution_svg(run: PuzzleRun, number: int) -> str:
@@ -197,7 +226,9 @@ def solution_svg(run: PuzzleRun, number: int) -> str:
 
 def export_json(run: PuzzleRun) -> str:
     """The puzzle and its kept solutions as JSON (placements as piece names and cells)."""
-    data = {"game": run.name, "puzzle": _describe(run.puzzle), "source": run.source, "first": run.first + 1,
-            "solutions": [[{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in s] for s in run.solutions],
-            "count": run.count}  # fmt: skip
+    data = {
+        "game": run.name, "puzzle": _describe(run.puzzle), "source": run.source, "first": run.first + 1,
+        "solutions": [[{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in s] for s in run.solutions],
+        "count": run.count
+    }
     return json.dumps(data, indent=1) + "\n"

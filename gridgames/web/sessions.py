@@ -88,8 +88,10 @@ class Session:
 class SessionStore:
     """At most ``max_sessions`` sessions and ``per_client`` per client; only empty or idle sessions are evicted."""
 
-    def __init__(self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None,
-                 *, per_client: int = 64, evict_seconds: float = 60.0, kept_cells: int = KEPT_CELLS_TOTAL) -> None:  # fmt: skip
+    def __init__(
+        self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None, *,
+        per_client: int = 64, evict_seconds: float = 60.0, kept_cells: int = KEPT_CELLS_TOTAL
+    ) -> None:
         self.max_sessions = max_sessions
         self.kept_cells = kept_cells
         self.idle_seconds = idle_seconds
@@ -101,20 +103,32 @@ class SessionStore:
         self.expired = 0
 
     def create(self, client: str = "") -> Session:
-        """A new session of ``client``, making room by evicting an empty or idle one; `WebError` 429/503 when none can go."""
+        """A new session of ``client``, making room by evicting an empty or idle one; `WebError` 429/503 when none can
+        go."""
         session = Session(secrets.token_urlsafe(18), client=client)
         with self._lock:
             self._expire_idle()
             mine = [s for s in self._sessions.values() if s.client == client]
             if len(mine) >= self.per_client:
-                self._evict(mine, f"this client already has {self.per_client} sessions (pages) in use: close some pages or wait a minute", 429)
+                self._evict(
+                    mine,
+                    f"this client already has {self.per_client} sessions (pages) in use: close some pages or wait a "
+                    "minute",
+                    429,
+                )
             while len(self._sessions) >= self.max_sessions:
-                self._evict(list(self._sessions.values()), f"the server keeps at most {self.max_sessions} sessions and every one is in use: try again in a minute", 503)
+                self._evict(
+                    list(self._sessions.values()),
+                    f"the server keeps at most {self.max_sessions} sessions and every one is in use: try again in a "
+                    "minute",
+                    503,
+                )
             self._sessions[session.id] = session
         return session
 
     def _evict(self, candidates: list[Session], refusal: str, status: int) -> None:
-        """Drop the least recently used empty session of ``candidates``, else the least recently used idle one, else refuse."""
+        """Drop the least recently used empty session of ``candidates``, else the least recently used idle one, else
+        refuse."""
         now = time.monotonic()
         victim = next((s for s in candidates if s.empty), None)  # candidates are ordered by last use
         if victim is None:
@@ -135,7 +149,8 @@ class SessionStore:
             return session
 
     def trim_solutions(self, keep: PuzzleRun) -> int:
-        """Drop kept solutions of the least recently used other runs until all hold at most ``kept_cells``; the cells dropped.
+        """Drop kept solutions of the least recently used other runs until all hold at most ``kept_cells``; the cells
+        dropped.
 
         Called with ``keep``'s session lock held; another session is trimmed only if its lock is free
         at once (never waited for, so two trims cannot deadlock), and ``keep`` itself never.

@@ -57,7 +57,12 @@ def integer(data: dict[str, Any], key: str, default: int | None, low: int, high:
 def number(data: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
     """A number field within [low, high]."""
     value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not low <= value <= high:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
         raise WebError(f"'{key}' must be a number from {low:g} to {high:g}, not {value!r}")
     return float(value)
 

@@ -59,7 +59,9 @@ def test_the_guides_game_is_the_one_it_describes(guide_namespace: dict[str, obje
     assert [game.format_move(m) for m in state.legal_moves()] == ["a3"]  # type: ignore[union-attr]  # flat: only the bottom row
 
 
-def test_the_guides_own_puzzle_stops_with_a_partial_count_when_the_web_cancels_it(guide_namespace: dict[str, object]) -> None:
+def test_the_guides_own_puzzle_stops_with_a_partial_count_when_the_web_cancels_it(
+    guide_namespace: dict[str, object],
+) -> None:
     pytest.importorskip("starlette", reason="the web extra is not installed")
     from gridgames.game import Cancelled
     from gridgames.web.jobs import Budget, JobCancelled

@@ -34,6 +34,7 @@ def test_the_guides_examples_run_and_print_what_they_promise(capsys: pytest.Capt
 def test_the_readme_test_command_is_the_one_ci_runs() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    command = re.search(r"^pip install \"\.\[test[^\n]*python -m pytest$", readme, re.MULTILINE)
+    command = re.search(r"^pip install \"\.\[lint,test[^\n]*python -m pytest$", readme, re.MULTILINE)
     assert command is not None and command.group(0) in ci.splitlines()
     assert "web" in command.group(0) and "docs/web.md" in readme
+    assert "&& ruff check && mypy && python -m pytest" in command.group(0)  # the checks run before the tests

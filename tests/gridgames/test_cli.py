@@ -52,7 +52,9 @@ def test_info_describes_options(toy_registry: Registry) -> None:
         (["list", "extra"], "unexpected extra argument"),
     ],
 )
-def test_bad_input_is_one_line_on_stderr_with_exit_code_2(toy_registry: Registry, args: list[str], message: str) -> None:
+def test_bad_input_is_one_line_on_stderr_with_exit_code_2(
+    toy_registry: Registry, args: list[str], message: str
+) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
@@ -86,14 +88,17 @@ def test_help_shows_each_command_summary_whole() -> None:
 
 
 def test_python_dash_m_gridgames_runs_the_cli() -> None:
-    out = subprocess.run([sys.executable, "-m", "gridgames", "--help"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "gridgames", "--help"], capture_output=True, text=True, check=True
+    ).stdout
     assert "Usage: gridgames" in out and "solve" in out
 
 
 def test_the_console_entry_point_freezes_the_heap_before_the_exit_collects_it() -> None:
     code = (
         "import atexit, gc, sys; from gridgames.cli import main; "
-        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0)); sys.argv = ['gridgames', '--help']; main()"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0)); sys.argv = ['gridgames', '--help']; "
+        "main()"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

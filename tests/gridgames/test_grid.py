@@ -143,7 +143,9 @@ def test_next_blank_cell_is_none_on_a_full_board() -> None:
         ("2121\n1212", (0, 1), Direction.HORIZONTAL, 1),
     ],
 )
-def test_line_length_counts_both_ways_plus_the_cell(picture: str, cell: tuple[int, int], direction: Direction, length: int) -> None:
+def test_line_length_counts_both_ways_plus_the_cell(
+    picture: str, cell: tuple[int, int], direction: Direction, length: int
+) -> None:
     grid = Grid.from_text(picture)
     assert grid.line_length(cell, direction) == length
     assert len(grid.line_cells(cell, direction)) == length

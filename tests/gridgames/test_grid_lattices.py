@@ -28,7 +28,9 @@ def _triangle_reference(grid: Grid, cell: tuple[int, int]) -> set[tuple[int, int
     lattice = lattices.TRIANGULAR
     coord = lattices.cell_at(lattice, cell)
     assert lattices.position(lattice, coord) == cell
-    return {lattices.position(lattice, other) for other in lattices._triangle_neighbours(coord)} & set(grid.board_cells())
+    return {lattices.position(lattice, other) for other in lattices._triangle_neighbours(coord)} & set(
+        grid.board_cells()
+    )
 
 
 def test_hex_neighbours_of_corner_edge_and_interior_cells() -> None:

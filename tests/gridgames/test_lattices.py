@@ -35,7 +35,9 @@ SAMPLE = {
 }
 
 
-@pytest.mark.parametrize(("lattice", "group", "rotations"), [(SQUARE, 8, 4), (TRIANGULAR, 12, 6), (HEXAGONAL, 12, 6), (CUBIC, 48, 24)])
+@pytest.mark.parametrize(
+    ("lattice", "group", "rotations"), [(SQUARE, 8, 4), (TRIANGULAR, 12, 6), (HEXAGONAL, 12, 6), (CUBIC, 48, 24)]
+)
 def test_point_groups_have_the_known_sizes_and_are_closed(lattice: Lattice, group: int, rotations: int) -> None:
     cells = SAMPLE[lattice.name]
     images = {tuple(t(c) for c in cells) for t, _ in lattice.point_group}
@@ -104,7 +106,8 @@ def test_board_symmetries_of_known_boards() -> None:
     assert len(board_symmetries(CUBIC, cube)) == 48 and len(board_symmetries(CUBIC, cube, rotations_only=True)) == 24
     assert len(board_symmetries(HEXAGONAL, hexagon)) == 12
     assert len(board_symmetries(TRIANGULAR, big_triangle)) == 6
-    assert len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2  # a diamond of two triangles plus one: a mirror only
+    # a diamond of two triangles plus one: a mirror only
+    assert (len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2)
     for mapping in board_symmetries(SQUARE, rectangle):
         assert sorted(mapping.values()) == sorted(rectangle)  # a permutation of the board's cells
         for cell, image in mapping.items():
@@ -154,7 +157,7 @@ def test_hexagon_positions_are_doubled_columns() -> None:
 def test_pictures_read_back_to_the_same_cells(lattice: Lattice) -> None:
     for form in free_forms(lattice, 5):
         moved = [tuple(v + 3 for v in c) if lattice is CUBIC else (c[0] + 2, c[1] - 1, c[2] - 1) for c in form]
-        text = picture(lattice, {c: "#" for c in moved})
+        text = picture(lattice, dict.fromkeys(moved, "#"))
         assert read_picture(lattice, text, cell="#") == lattice.normalise(moved)
 
 
@@ -198,7 +201,9 @@ def test_scan_order_runs_along_the_short_side() -> None:
 
 
 def test_lattices_by_name() -> None:
-    assert lattice_named("hex") is HEXAGONAL and lattice_named("triangle") is TRIANGULAR and lattice_named("cube") is CUBIC
+    assert (
+        lattice_named("hex") is HEXAGONAL and lattice_named("triangle") is TRIANGULAR and lattice_named("cube") is CUBIC
+    )
     assert lattice_named(SQUARE) is SQUARE
     with pytest.raises(ShapeError, match="unknown lattice"):
         lattice_named("pentagonal")

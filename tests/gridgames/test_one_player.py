@@ -79,7 +79,11 @@ def test_pressing_a_patterns_solution_set_turns_it_off() -> None:
         assert not state.is_over
         for move in rng.sample(chosen, len(chosen)):  # in any order: presses commute
             state.play(move)
-        assert state.outcome is not None and state.outcome.winner == 0 and state.outcome.reason.startswith("every light is off")
+        assert (
+            state.outcome is not None
+            and state.outcome.winner == 0
+            and state.outcome.reason.startswith("every light is off")
+        )
 
 
 def test_a_press_is_played_on_its_own_cell_and_undone_exactly() -> None:
@@ -189,7 +193,9 @@ class Givens(Puzzle):
     def board(self) -> Grid:
         return Grid.from_text("1..\n..1")
 
-    def solutions(self, *, limit: int | None = None, unique: bool = False, on_progress: object = None) -> Iterator[Solution]:
+    def solutions(
+        self, *, limit: int | None = None, unique: bool = False, on_progress: object = None
+    ) -> Iterator[Solution]:
         yield (Placement("x", ((0, 1),)), Placement("x", ((1, 0),)))
 
     def count(self, *, unique: bool = False, on_progress: object = None) -> CountResult:
@@ -212,7 +218,7 @@ def test_puzzle_svg_draws_an_overridden_picture_as_its_text_does() -> None:
     assert puzzle.to_text(solution) == "1Q.\nQ.1"
     svg = puzzle.svg(solution, title="givens")
     assert svg.count(">1</text>") == 2 and svg.count(">Q</text>") == 2  # the givens and the placed cells
-    assert svg.count("<rect ") == 6 and '<title>givens</title>' in svg and 'data-row="1" data-col="2"' in svg
+    assert svg.count("<rect ") == 6 and "<title>givens</title>" in svg and 'data-row="1" data-col="2"' in svg
     assert ">x</text>" not in svg  # not the default drawing, with piece names
 
 

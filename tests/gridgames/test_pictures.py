@@ -1,4 +1,5 @@
-"""Pictures for Jupyter: any state with a board draws itself (`State.svg`), any puzzle's solution too (`Puzzle.show`)."""
+"""Pictures for Jupyter: any state with a board draws itself (`State.svg`), any puzzle's solution too
+(`Puzzle.show`)."""
 
 from __future__ import annotations
 

@@ -89,7 +89,9 @@ def test_a_hole_is_off_the_board() -> None:
     moves = PieceMoves.build(Grid.from_text("#....\n....."), PENTOMINOES)
     with pytest.raises(NotationError, match=r"^I1@a2 is off the board: covers the hole a2$"):
         moves.parse("I1@a2")
-    with pytest.raises(NotationError, match=r"^L1@a2 is off the board: 3 of its cells outside the 5x2 board, covers the hole a2$"):
+    with pytest.raises(
+        NotationError, match=r"^L1@a2 is off the board: 3 of its cells outside the 5x2 board, covers the hole a2$"
+    ):
         moves.parse("L1@a2")
     assert moves.format(moves.parse("I1@a1")) == "I1@a1"
 
@@ -130,7 +132,9 @@ def test_bitmask_can_place_and_legal_agree_with_grid_can_place(height: int, widt
         shapes = {n: PENTOMINOES[n].orientations() for n in moves.names}
         expected = []
         for action in range(len(moves)):
-            fits = grid.can_place(shapes[moves.piece_of(action)][moves.orientation_of(action)], at=moves.anchor_of(action))
+            fits = grid.can_place(
+                shapes[moves.piece_of(action)][moves.orientation_of(action)], at=moves.anchor_of(action)
+            )
             assert moves.can_place(action, occupied) == fits
             if fits and (available >> moves.piece_index(action)) & 1:
                 expected.append(action)

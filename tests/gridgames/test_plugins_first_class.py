@@ -1,4 +1,5 @@
-"""Issue 14: a plugin gets what a built-in game gets -- hints, save/load, records, pictures, symmetry-aware and parallel counts."""
+"""Issue 14: a plugin gets what a built-in game gets -- hints, save/load, records, pictures, symmetry-aware and parallel
+counts."""
 
 from __future__ import annotations
 
@@ -68,7 +69,9 @@ def _brute_force_classes(board: Grid) -> tuple[int, int]:
 
 @pytest.mark.parametrize("names", ["HV", "D", "by-cell"])
 def test_6x6_dominoes_count_930_up_to_symmetry_whatever_the_names(names: str) -> None:
-    name = {"HV": None, "D": lambda cells: "D", "by-cell": lambda cells: f"d{cells[0][0]}{cells[0][1]}{cells[1][0]}"}[names]
+    name = {"HV": None, "D": lambda cells: "D", "by-cell": lambda cells: f"d{cells[0][0]}{cells[0][1]}{cells[1][0]}"}[
+        names
+    ]
     puzzle = Dominoes(Grid.empty(6, 6), name)
     assert puzzle.count().count == 6728
     assert puzzle.count(unique=True).count == 930
@@ -110,7 +113,8 @@ def test_a_symmetry_that_does_not_map_the_placements_is_refused_and_named() -> N
     result = puzzle.count(unique=True)
     assert "refused: symmetry" in result.method and "where there is no candidate" in result.method
     group = puzzle.placement_group()
-    assert group.size == 4 and len(group.refused) == 4  # the identity, the half turn and the two mirror reflections remain
+    # the identity, the half turn and the two mirror reflections remain
+    assert (group.size == 4 and len(group.refused) == 4)
     assert (puzzle.count().count, result.count) == (1, 1)
 
 
@@ -245,7 +249,9 @@ def test_save_then_load_resumes_with_the_same_seats_position_think_and_seed(tmp_
     assert "(random) plays" not in resumed  # X (human) to move: the random seat kept its place
     again = tmp_path / "again.json"
     _play(["--load", str(path)], f"s {again}\nq\n")
-    assert json.loads(again.read_text())["moves"] == moves and json.loads(again.read_text())["seats"] == ["human", "random"]
+    assert json.loads(again.read_text())["moves"] == moves and json.loads(again.read_text())["seats"] == [
+        "human", "random"
+    ]
 
 
 def test_undo_then_save_keeps_the_undone_position(tmp_path: Path) -> None:
@@ -290,14 +296,19 @@ def test_a_bad_save_file_is_one_error(change: dict[str, object], message: str) -
 def test_version_1_autosaves_still_load() -> None:
     from gridgames_mnk import SPEC
 
-    saved = from_json(json.dumps({"format": "gridgames-moves", "version": 1, "game": "mnk", "options": {}, "moves": "b2"}))
+    saved = from_json(
+        json.dumps({"format": "gridgames-moves", "version": 1, "game": "mnk", "options": {}, "moves": "b2"})
+    )
     game, state = restore(SPEC, saved)
     assert saved.seats == () and state.notation() == "b2"
 
 
 @pytest.mark.parametrize(
     ("game", "seats", "opening", "reply"),
-    [("mnk", ["--x", "human", "--o", "mcts"], "b2", "O (mcts) plays"), ("cram", ["--first", "human", "--second", "mcts"], "b2h", "Second (mcts) plays")],
+    [
+        ("mnk", ["--x", "human", "--o", "mcts"], "b2", "O (mcts) plays"),
+        ("cram", ["--first", "human", "--second", "mcts"], "b2h", "Second (mcts) plays"),
+    ],
 )
 def test_a_plugin_game_scripted_through_stdin_hints_undoes_saves_loads_and_replays(
     tmp_path: Path, game: str, seats: list[str], opening: str, reply: str
@@ -339,7 +350,9 @@ def test_generic_play_seats_the_games_own_computer_levels_and_saves_them(tmp_pat
 # --- Connect Four's save files record the seats too ----------------------------------------------
 def test_connect4_load_resumes_against_the_saved_opponent(tmp_path: Path) -> None:
     path = tmp_path / "c4.json"
-    result = runner.invoke(app, ["connect4", "play", "--yellow", "easy", "--think", "0.1", "--seed", "4"], input=f"4\ns {path}\nq\n")
+    result = runner.invoke(
+        app, ["connect4", "play", "--yellow", "easy", "--think", "0.1", "--seed", "4"], input=f"4\ns {path}\nq\n"
+    )
     assert result.exit_code == 0, result.output
     saved = json.loads(path.read_text())
     assert saved["version"] == 2 and saved["seats"] == {"red": "human", "yellow": "easy"} and saved["seed"] == 4
@@ -349,7 +362,14 @@ def test_connect4_load_resumes_against_the_saved_opponent(tmp_path: Path) -> Non
 
 def test_connect4_version_1_files_still_load(tmp_path: Path) -> None:
     path = tmp_path / "old.json"
-    path.write_text(json.dumps({"format": "gridgames-connect4", "version": 1, "width": 7, "height": 6, "connect": 4, "first": "red", "moves": "44"}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "gridgames-connect4", "version": 1, "width": 7, "height": 6, "connect": 4, "first": "red",
+                "moves": "44"
+            }
+        )
+    )
     resumed = runner.invoke(app, ["connect4", "play", "--load", str(path)], input="q\n")
     assert resumed.exit_code == 0 and "Yellow: medium" in resumed.stdout
 

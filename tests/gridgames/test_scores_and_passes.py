@@ -1,4 +1,5 @@
-"""Scored outcomes and passes in the protocol (issue 37): `Outcome.scores`, `margin_for`, `value_for`'s scaling, `check_game`'s pass rules."""
+"""Scored outcomes and passes in the protocol (issue 37): `Outcome.scores`, `margin_for`, `value_for`'s scaling,
+`check_game`'s pass rules."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from gridgames.errors import ShapeError
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape, piece_set, polyominoes
 
-from gridgames_test_support.strategies import cell_sets, polyomino_shapes  # noqa: E402
+from gridgames_test_support.strategies import cell_sets, polyomino_shapes
 
 # OEIS A000105 (free), A001168 (fixed), A000988 (one-sided)
 FREE_COUNTS = [1, 1, 2, 5, 12, 35, 108, 369, 1285, 4655]
@@ -110,7 +110,7 @@ def test_polyominoes_rejects_unknown_kind() -> None:
 def test_pentominoes_are_the_twelve_letters_with_63_fixed_orientations() -> None:
     assert list(PENTOMINOES) == list("FILNPTUVWXYZ")
     counts = {name: len(s.orientations()) for name, s in PENTOMINOES.items()}
-    assert counts == dict(F=8, I=2, L=8, N=8, P=8, T=4, U=4, V=4, W=4, X=1, Y=8, Z=4)
+    assert counts == {"F": 8, "I": 2, "L": 8, "N": 8, "P": 8, "T": 4, "U": 4, "V": 4, "W": 4, "X": 1, "Y": 8, "Z": 4}
     assert sum(counts.values()) == 63
     assert all(s.name == name for name, s in PENTOMINOES.items())
 
@@ -126,7 +126,7 @@ def _generic_free(n: int) -> list[Shape]:
 
 def test_tetrominoes_have_19_fixed_orientations() -> None:
     counts = {name: len(s.orientations()) for name, s in TETROMINOES.items()}
-    assert counts == dict(I=2, O=1, T=4, S=4, L=8)
+    assert counts == {"I": 2, "O": 1, "T": 4, "S": 4, "L": 8}
     assert {s.canonical() for s in TETROMINOES.values()} == {s.canonical() for s in _generic_free(4)}
 
 
@@ -199,7 +199,10 @@ def test_from_cells_normalises_position_and_order() -> None:
 
 @pytest.mark.parametrize(
     "cells, fragment",
-    [([], "at least one"), ([(0, 0), (0, 0)], "duplicate"), ([(0, 0), (0, 2)], "not connected"), ([(0, 0.5)], "integer")],
+    [
+        ([], "at least one"), ([(0, 0), (0, 0)], "duplicate"), ([(0, 0), (0, 2)], "not connected"),
+        ([(0, 0.5)], "integer")
+    ],
 )
 def test_from_cells_rejects_bad_cells(cells: list, fragment: str) -> None:
     with pytest.raises(ShapeError, match=fragment):

@@ -33,7 +33,9 @@ def test_check_game_catches_a_notation_that_does_not_round_trip() -> None:
 
 
 def test_check_spec_builds_the_game_with_default_options() -> None:
-    spec = GameSpec("nim", "Take stones; last one wins.", GameKind.TURN_BASED, Nim, (Option("stones", int, 5, "pile size"),))
+    spec = GameSpec(
+        "nim", "Take stones; last one wins.", GameKind.TURN_BASED, Nim, (Option("stones", int, 5, "pile size"),)
+    )
     check_spec(spec, playouts=3)
 
 

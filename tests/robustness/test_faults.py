@@ -1,4 +1,5 @@
-"""Fault injection per executor (issue 13, cases 6, 7 and 11): kill, stop, terminate a worker; lose the last Dask worker.
+"""Fault injection per executor (issue 13, cases 6, 7 and 11): kill, stop, terminate a worker; lose the last Dask
+worker.
 
 Every test bounds its waits (a timeout only stops a hang in CI; nothing is timed) and leaves no process behind.
 """
@@ -137,10 +138,14 @@ def worker_without_nanny():  # type: ignore[no-untyped-def]
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
         worker = subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address, "--no-nanny", "--nthreads", "1",
-             "--host", "127.0.0.1", "--no-dashboard"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": _support_path()},
-        )  # fmt: skip
+            [
+                sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address, "--no-nanny",
+                "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": _support_path()},
+        )
         try:
             with distributed.Client(cluster.scheduler_address) as client:
                 client.wait_for_workers(1, timeout=60)
@@ -162,9 +167,13 @@ def test_case_6_losing_the_last_dask_worker_reruns_when_it_comes_back(one_worker
     assert result.results == [x + 100 for x in range(PARTS)] and not result.partial and result.reruns >= 1
 
 
-def test_case_6_losing_the_last_dask_worker_for_good_reports_a_partial_count(worker_without_nanny: str, tmp_path: Path) -> None:
+def test_case_6_losing_the_last_dask_worker_for_good_reports_a_partial_count(
+    worker_without_nanny: str, tmp_path: Path
+) -> None:
     marker = str(tmp_path / "lost")
-    result = run_parts(lose_worker_once, [(x, marker) for x in range(PARTS)], shared=100, scheduler=worker_without_nanny)
+    result = run_parts(
+        lose_worker_once, [(x, marker) for x in range(PARTS)], shared=100, scheduler=worker_without_nanny
+    )
     assert Path(marker).exists()
     assert result.partial and "no Dask worker left" in result.note and not result.done[2]
     assert all(result.results[i] == i + 100 for i in range(PARTS) if result.done[i])

@@ -42,7 +42,7 @@ SAVE_OBJECTS = st.fixed_dictionaries(
     optional={"width": SAVE_VALUES | st.integers(0, 12), "height": SAVE_VALUES | st.integers(0, 12),
               "connect": SAVE_VALUES | st.integers(0, 7), "first": SAVE_VALUES | st.sampled_from(["red", "yellow"]),
               "moves": SAVE_VALUES | st.text("1234567 ,", max_size=50)},
-).map(json.dumps)  # fmt: skip
+).map(json.dumps)
 
 RAW = st.one_of(st.binary(max_size=300), st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")))
 
@@ -77,7 +77,9 @@ def test_fuzz_board_files(tmp_path: Path, data: bytes | str) -> None:
 
 PIECE_NAMES = st.sampled_from(["L", "P", "X", "mono", "T*2", "Z*0", "A*99999999999999999999", "", "a b", "Q*-1"])
 PIECE_BLOCKS = st.lists(
-    st.tuples(PIECE_NAMES, st.text("# .", min_size=0, max_size=30)).map(lambda b: b[0] + "\n" + b[1].replace(" ", "\n", 2)),
+    st.tuples(PIECE_NAMES, st.text("# .", min_size=0, max_size=30)).map(
+        lambda b: b[0] + "\n" + b[1].replace(" ", "\n", 2)
+    ),
     max_size=5,
 ).map("\n\n".join)
 

@@ -57,7 +57,9 @@ def test_ctrl_c_autosaves_with_the_moves_and_exits_130(monkeypatch: pytest.Monke
     assert out.getvalue().rstrip().splitlines()[-1].startswith(f"Interrupted: game saved to {path} (moves: 4453)")
 
 
-def test_when_the_autosave_cannot_be_written_the_moves_are_printed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_when_the_autosave_cannot_be_written_the_moves_are_printed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     monkeypatch.setenv("XDG_DATA_HOME", str(blocker))

@@ -42,7 +42,9 @@ def test_a_number_of_5000_digits_is_one_short_line(args: list[str]) -> None:
 
 def test_a_saved_game_with_a_5000_digit_move_is_refused_in_one_line(tmp_path: Path) -> None:
     save = tmp_path / "long.json"
-    save.write_text('{"format": "gridgames-moves", "version": 2, "game": "mnk", "options": {}, "moves": "a' + HUGE + '"}')
+    save.write_text(
+        '{"format": "gridgames-moves", "version": 2, "game": "mnk", "options": {}, "moves": "a' + HUGE + '"}'
+    )
     assert_one_line_error(["play", "mnk", "--load", str(save)], "digits")
 
 
@@ -61,7 +63,11 @@ def test_the_play_prompt_refuses_a_5000_digit_column_and_keeps_the_turn() -> Non
 
 
 def test_parse_whole_reads_signs_and_refuses_what_is_not_a_whole_number() -> None:
-    assert parse_whole(" -12 ") == -12 and parse_whole("+7") == 7 and parse_whole("9" * MAX_DIGITS) == int("9" * MAX_DIGITS)
+    assert (
+        parse_whole(" -12 ") == -12
+        and parse_whole("+7") == 7
+        and parse_whole("9" * MAX_DIGITS) == int("9" * MAX_DIGITS)
+    )
     for bad in ("", "-", "4.0", "1e3", "٣", "0x10", "9" * (MAX_DIGITS + 1)):
         with pytest.raises(NotationError):
             parse_whole(bad)

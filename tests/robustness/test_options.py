@@ -17,7 +17,8 @@ COUNT = ["solve", "pentomino", "--board", "3x5", "--pieces", "L,P,U", "--count"]
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        ([*COUNT, "--jobs", "99999999999999999999"], "--jobs must be at most"),  # case 5: was an OverflowError traceback
+        # case 5: was an OverflowError traceback
+        ([*COUNT, "--jobs", "99999999999999999999"], "--jobs must be at most"),
         ([*COUNT, "--jobs", "1000"], f"--jobs must be at most {MAX_JOBS}"),
         ([*COUNT, "--jobs", ""], "--jobs must be a whole number"),  # case 12: ran silently in one process
         ([*COUNT, "--jobs", "2.5"], "--jobs must be a whole number"),
@@ -74,7 +75,9 @@ OPTION_SURFACES = [
 ]
 
 HOSTILE = st.one_of(
-    st.sampled_from(["", " ", "0", "-1", "4.0", "1e9", "nan", "inf", "-", "9" * 60, "\x00", "7x", "x7", "1000x1000", "auto"]),
+    st.sampled_from(
+        ["", " ", "0", "-1", "4.0", "1e9", "nan", "inf", "-", "9" * 60, "\x00", "7x", "x7", "1000x1000", "auto"]
+    ),
     st.text(max_size=12),
 )
 

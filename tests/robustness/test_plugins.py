@@ -20,7 +20,8 @@ PLUGINS = {
     "exiter": "import sys\nsys.exit(3)\n",
     "hardexit": "import os\nos._exit(4)\n",
     "printer": "import os, sys\nprint('HELLO FROM A PLUGIN')\nos.write(1, b'RAW BYTES')\nsys.stderr.write('NOISE')\n"
-    "from gridgames_test_support.toy_games import NIM_SPEC as _NIM\nimport attrs\nSPEC = attrs.evolve(_NIM, name='printer')\n",
+    "from gridgames_test_support.toy_games import NIM_SPEC as _NIM\nimport attrs\nSPEC = attrs.evolve(_NIM, "
+    "name='printer')\n",
 }
 
 

@@ -56,11 +56,15 @@ def busy_cores() -> Iterator[int]:
             hog.wait()
 
 
-def test_eight_slow_plugins_are_listed_with_every_core_busy_and_a_hanging_one_is_broken(tmp_path: Path, busy_cores: int) -> None:
+def test_eight_slow_plugins_are_listed_with_every_core_busy_and_a_hanging_one_is_broken(
+    tmp_path: Path, busy_cores: int
+) -> None:
     _install_fake_plugins(tmp_path)
     env = {key: value for key, value in os.environ.items() if key != "GRIDGAMES_PLUGIN_SECONDS"}  # the default limit
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *(p for p in sys.path if p)])
-    result = subprocess.run([sys.executable, "-m", "gridgames", "list"], capture_output=True, text=True, env=env, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames", "list"], capture_output=True, text=True, env=env, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     lines = {line.split()[0]: line for line in result.stdout.splitlines()}
     for name in SLOW:

@@ -1,4 +1,5 @@
-"""Robustness of shape generation and piece sets: sizes refused before enumerating, areas checked first, no recursion."""
+"""Robustness of shape generation and piece sets: sizes refused before enumerating, areas checked first, no
+recursion."""
 
 from __future__ import annotations
 
@@ -80,7 +81,9 @@ def test_cli_refuses_sets_too_large_to_enumerate(spec: str) -> None:
     assert_one_line_error(solve("--board", "6x10", "--pieces", spec), f"up to {MAX_GENERATED} squares")
 
 
-@pytest.mark.parametrize(("spec", "area"), [("10-ominoes", 46550), ("9-ominoes", 11565), ("pentominoes+10-ominoes", 46610)])
+@pytest.mark.parametrize(
+    ("spec", "area"), [("10-ominoes", 46550), ("9-ominoes", 11565), ("pentominoes+10-ominoes", 46610)]
+)
 def test_cli_checks_the_area_before_enumerating(spec: str, area: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shapes, "_polyominoes", lambda n, kind: pytest.fail("enumerated"))
     result = solve("--board", "6x10", "--pieces", spec, "--count")
@@ -104,7 +107,9 @@ def test_count_where_a_piece_fits_nowhere_prints_0_with_the_reason() -> None:
 def test_listing_where_a_piece_fits_nowhere_says_no_solution_and_why() -> None:
     result = solve("--board", "1x20", "--pieces", "I,L*3")
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("no solution: 1x20") and "(piece 'L' fits nowhere on the board 1x20)" in result.stdout
+    assert (
+        result.stdout.startswith("no solution: 1x20") and "(piece 'L' fits nowhere on the board 1x20)" in result.stdout
+    )
 
 
 def test_json_count_where_a_piece_fits_nowhere_is_0() -> None:
@@ -119,7 +124,10 @@ def test_parallel_count_where_a_piece_fits_nowhere_is_0() -> None:
     assert result.stdout.startswith("0 solutions of 2x30") and "fits nowhere" in result.stdout
 
 
-@pytest.mark.parametrize(("board", "pieces", "message"), [("2x30", None, "piece 'F' fits nowhere on the board 2x30"), ("1x20", "I,L*3", "piece 'L' fits nowhere")])
+@pytest.mark.parametrize(
+    ("board", "pieces", "message"),
+    [("2x30", None, "piece 'F' fits nowhere on the board 2x30"), ("1x20", "I,L*3", "piece 'L' fits nowhere")],
+)
 def test_puzzles_with_a_piece_that_fits_nowhere_have_no_solutions(board: str, pieces: str | None, message: str) -> None:
     puzzle = TilingPuzzle.create(board, pieces)
     assert message in (puzzle.obstruction() or "")

@@ -109,7 +109,8 @@ class GolombGame(Game):
         return GolombState(self)
 
     def parse_move(self, text: str) -> Move:
-        """The action of a move such as ``L3@d4``; errors name an unknown piece or orientation, or the cells off the board."""
+        """The action of a move such as ``L3@d4``; errors name an unknown piece or orientation, or the cells off the
+        board."""
         return self._moves.parse(text)
 
     def format_move(self, move: Move) -> str:
@@ -147,7 +148,11 @@ class GolombState(State):
     def is_legal(self, move: Move) -> bool:
         """True when the move's piece is unused and its cells are empty (so the game is not over)."""
         moves = self.game.piece_moves
-        return 0 <= move < len(moves) and bool((self.available >> moves.piece_index(move)) & 1) and moves.can_place(move, self.occupied)
+        return (
+            0 <= move < len(moves)
+            and bool((self.available >> moves.piece_index(move)) & 1)
+            and moves.can_place(move, self.occupied)
+        )
 
     def legal_mask(self) -> np.ndarray:
         """An int8 array with one entry per placement: 1 where it may be played now."""
@@ -217,15 +222,19 @@ class GolombState(State):
         return grid
 
     def planes(self) -> np.ndarray:
-        """Each player's cells (planes 0 and 1), then one plane per piece of the shared set: all ones while it is unused."""
+        """Each player's cells (planes 0 and 1), then one plane per piece of the shared set: all ones while it is
+        unused."""
         grid = self.board()
         own = np.stack([grid.cells == p + 1 for p in range(2)], axis=-1).astype(np.int8)
         return np.concatenate([own, self.game.piece_moves.remaining_planes([self.available])], axis=-1)
 
     def to_text(self) -> str:
-        """The board with each placed piece's name (its first character), row numbers and column letters; then the unused pieces."""
+        """The board with each placed piece's name (its first character), row numbers and column letters; then the
+        unused pieces."""
         moves = self.game.piece_moves
-        rows = [["." if (r, c) in moves.on_board else "#" for c in range(self.game.width)] for r in range(self.game.height)]
+        rows = [
+            ["." if (r, c) in moves.on_board else "#" for c in range(self.game.width)] for r in range(self.game.height)
+        ]
         for move in self._history:
             for r, c in moves.cells(move):
                 rows[r][c] = moves.piece_of(move)[0]
@@ -245,7 +254,10 @@ SPEC = GameSpec(
     options=(
         Option("width", int, 8, "number of columns (1-26)"),
         Option("height", int, 8, "number of rows (1-26)"),
-        Option("pieces", str, "pentominoes", "the shared pieces: a set name, optionally ':' and names to keep (pentominoes:I,L,X)"),
+        Option(
+            "pieces", str, "pentominoes",
+            "the shared pieces: a set name, optionally ':' and names to keep (pentominoes:I,L,X)"
+        ),
     ),
     doc=__doc__ or "",
 )

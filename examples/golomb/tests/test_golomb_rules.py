@@ -22,7 +22,9 @@ def test_the_spec_conforms_to_the_protocol() -> None:
     check_spec(SPEC, playouts=2)  # 8x8: gridgames.testing's per-move checks are quadratic in the 2,308 actions
 
 
-@pytest.mark.parametrize(("width", "height", "pieces"), [(5, 5, "pentominoes"), (6, 3, "tetrominoes"), (4, 4, "pentominoes:I,L,P")])
+@pytest.mark.parametrize(
+    ("width", "height", "pieces"), [(5, 5, "pentominoes"), (6, 3, "tetrominoes"), (4, 4, "pentominoes:I,L,P")]
+)
 def test_other_boards_and_piece_sets_conform(width: int, height: int, pieces: str) -> None:
     check_game(GolombGame(width, height, pieces), playouts=5)
 
@@ -31,7 +33,7 @@ def _naive_first_player_wins(width: int, height: int, names: tuple[str, ...]) ->
     """Whether the player to move wins, by plain minimax over Grid.can_place and every orientation (no bitmask)."""
     shapes = {name: PENTOMINOES[name].orientations() for name in names}
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def wins(picture: str, unused: frozenset[str]) -> bool:
         grid = Grid.from_text(picture)
         for name in unused:
@@ -50,9 +52,14 @@ def _naive_first_player_wins(width: int, height: int, names: tuple[str, ...]) ->
 
 @pytest.mark.parametrize(
     ("width", "height", "names"),
-    [(5, 1, ("I", "L")), (5, 2, ("I", "L", "P", "U")), (4, 4, ("L", "P", "T", "X")), (5, 3, ("I", "L", "P", "V", "X")), (4, 5, ("F", "N", "W", "Y"))],
+    [
+        (5, 1, ("I", "L")), (5, 2, ("I", "L", "P", "U")), (4, 4, ("L", "P", "T", "X")),
+        (5, 3, ("I", "L", "P", "V", "X")), (4, 5, ("F", "N", "W", "Y"))
+    ],
 )
-def test_exact_search_agrees_with_a_naive_minimax_on_small_boards(width: int, height: int, names: tuple[str, ...]) -> None:
+def test_exact_search_agrees_with_a_naive_minimax_on_small_boards(
+    width: int, height: int, names: tuple[str, ...]
+) -> None:
     game = GolombGame(width, height, "pentominoes:" + ",".join(names))
     result = search(game.new_state(), seconds=None)
     assert abs(result.score) >= WIN / 2  # a proved win or loss
@@ -152,9 +159,11 @@ def test_the_planes_show_both_players_cells_and_the_unused_pieces() -> None:
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"width": 0}, "width"), ({"height": 27}, "height"), ({"pieces": "heptagons"}, "unknown piece set"), ({"pieces": "pentominoes:I,Q"}, "no piece 'Q'"),
-     ({"width": 2, "height": 2}, "no piece of pentominoes fits")],
-)  # fmt: skip
+    [
+        ({"width": 0}, "width"), ({"height": 27}, "height"), ({"pieces": "heptagons"}, "unknown piece set"),
+        ({"pieces": "pentominoes:I,Q"}, "no piece 'Q'"), ({"width": 2, "height": 2}, "no piece of pentominoes fits")
+    ],
+)
 def test_impossible_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(OptionError, match=message):
         SPEC.make(**options)

@@ -70,7 +70,10 @@ class HexGame(Game):
         table = tuple(tuple(r * n + c for r, c in grid.neighbours(divmod(m, n))) for m in range(n * n))
         object.__setattr__(self, "_neighbours", table)
         centre = (n - 1) / 2
-        order = sorted(range(n * n), key=lambda m: (abs(m // n - centre) + abs(m % n - centre) + abs(m // n + m % n - 2 * centre), m))
+        order = sorted(
+            range(n * n),
+            key=lambda m: (abs(m // n - centre) + abs(m % n - centre) + abs(m // n + m % n - 2 * centre), m),
+        )
         object.__setattr__(self, "_order", tuple(order))
 
     @classmethod
@@ -250,22 +253,26 @@ class HexState(State):
         return "\n".join(lines)
 
     def svg(self) -> str:
-        """The rhombus of hexagons (`gridgames.drawing.board_svg`), Red's stones red and Blue's blue, the winning chain ringed;
-        while Blue may swap, a "swap" button in the empty corner (``data-move="swap"``: the web page plays it on a click)."""
+        """The rhombus of hexagons (`gridgames.drawing.board_svg`), Red's stones red and Blue's blue, the winning chain
+        ringed; while Blue may swap, a "swap" button in the empty corner (``data-move="swap"``: the web page plays it on
+        a
+        click)."""
         outcome = self._outcome
         picture = board_svg(self.grid, PLAYER_NAMES, highlight=outcome.cells if outcome else (), colours=COLOURS)
         if not self._can_swap():
             return picture
         height = float(picture.split('height="', 1)[1].split('"', 1)[0])
         button = (
-            f'<g data-move="{SWAP_TEXT}"><rect x="6" y="{height - 26:.2f}" width="44" height="20" rx="4" fill="#1f77b4"/>'
+            f'<g data-move="{SWAP_TEXT}"><rect x="6" y="{height - 26:.2f}" width="44" height="20" rx="4" '
+            'fill="#1f77b4"/>'
             f'<text x="28" y="{height - 16:.2f}" font-family="sans-serif" font-size="12" text-anchor="middle" '
             f'dominant-baseline="central" fill="#ffffff">{SWAP_TEXT}</text></g>'
         )
         return picture.replace("</svg>", button + "\n</svg>")
 
     def distance(self, player: int) -> int:
-        """How many empty cells ``player`` still needs to join their edges (0-1 breadth-first search; large when cut off)."""
+        """How many empty cells ``player`` still needs to join their edges (0-1 breadth-first search; large when cut
+        off)."""
         n, cells, value = self.game.size, self.grid.cells.ravel(), player + 1
         neighbours = self.game._neighbours
         cost = [_FAR] * (n * n)

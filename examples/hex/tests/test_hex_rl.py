@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip install 'gridgames[rl]'")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
 
-from gridgames.rl import aec_env, gym_env  # noqa: E402
+from gridgames.rl import aec_env, gym_env
 
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "all zeros", "probably should be gymnasium.spaces.box")
 

@@ -19,7 +19,7 @@ from gridgames_hex import SPEC, HexGame, HexState, winning_chain
 def _winner_with_best_play(game: HexGame, *, swap: bool) -> int:
     """The player who wins with perfect play (a plain minimax over every position, memoised on the board)."""
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def wins(key: tuple[bytes, int, bool]) -> bool:  # does the player to move win?
         return any(not outcome(move) for move in moves())
 

@@ -62,7 +62,10 @@ class MNKGame(Game):
             raise OptionError(f"k must be from 1 to the longer side ({max(self.width, self.height)}), got {self.k!r}")
         object.__setattr__(self, "_windows", _windows(self.height, self.width, self.k))
         centre_r, centre_c = (self.height - 1) / 2, (self.width - 1) / 2
-        cells = sorted(range(self.width * self.height), key=lambda m: (abs(m // self.width - centre_r) + abs(m % self.width - centre_c), m))
+        cells = sorted(
+            range(self.width * self.height),
+            key=lambda m: (abs(m // self.width - centre_r) + abs(m % self.width - centre_c), m),
+        )
         object.__setattr__(self, "_order", tuple(cells))
 
     @classmethod
@@ -168,7 +171,9 @@ class MNKState(State):
             for direction in Direction:
                 if self.grid.line_length(cell, direction) >= self.game.k:
                     line = tuple(self.grid.line_cells(cell, direction))
-                    self._outcome = Outcome(player, f"{PLAYER_NAMES[player]} has {self.game.k} in a row", line, Termination.LINE)
+                    self._outcome = Outcome(
+                        player, f"{PLAYER_NAMES[player]} has {self.game.k} in a row", line, Termination.LINE
+                    )
                     return
         if len(self._history) == self.game.info.max_game_length:
             self._outcome = Outcome(None, "the board is full", termination=Termination.BOARD_FULL)

@@ -80,7 +80,9 @@ def test_an_occupied_cell_is_illegal() -> None:
     assert state.history == (4,)
 
 
-@pytest.mark.parametrize(("options", "message"), [({"width": 0}, "width"), ({"height": 27}, "height"), ({"k": 4}, "k must be")])
+@pytest.mark.parametrize(
+    ("options", "message"), [({"width": 0}, "width"), ({"height": 27}, "height"), ({"k": 4}, "k must be")]
+)
 def test_impossible_options_are_refused(options: dict[str, int], message: str) -> None:
     with pytest.raises(OptionError, match=message):
         SPEC.make(**options)

@@ -88,12 +88,19 @@ class OthelloGame(Game):
     _corners: int = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.size, int) or isinstance(self.size, bool) or not MIN_SIZE <= self.size <= MAX_SIZE or self.size % 2:
+        if (
+            not isinstance(self.size, int)
+            or isinstance(self.size, bool)
+            or not MIN_SIZE <= self.size <= MAX_SIZE
+            or self.size % 2
+        ):
             raise OptionError(f"size must be an even integer from {MIN_SIZE} to {MAX_SIZE}, got {self.size!r}")
         n = self.size
         object.__setattr__(self, "_shifts", _shifts(n))
         object.__setattr__(self, "_corners", (1 << 0) | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1)))
-        object.__setattr__(self, "_order", tuple(sorted(range(n * n), key=lambda m: (-_static_weight(n, *divmod(m, n)), m))))
+        object.__setattr__(
+            self, "_order", tuple(sorted(range(n * n), key=lambda m: (-_static_weight(n, *divmod(m, n)), m)))
+        )
 
     @classmethod
     def create(cls, size: int = 8) -> OthelloGame:

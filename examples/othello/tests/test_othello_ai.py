@@ -1,9 +1,10 @@
-"""The generic computer players on Othello: negamax against a plain minimax on 4x4 (passes included), MCTS, and the AI against random."""
+"""The generic computer players on Othello: negamax against a plain minimax on 4x4 (passes included), MCTS, and the AI
+against random."""
 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -20,7 +21,7 @@ PASS_4X4 = "c4 d2 a1 a2 a3 d4 c1 b4 d3 b1 d1"  # White to move must pass
 def minimax(state: OthelloState) -> float:
     """The exact `value_for` the player to move gets with best play on both sides (a plain minimax, memoised)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(moves: tuple[int, ...]) -> float:
         position = GAME.from_moves(moves)
         if position.outcome is not None:
@@ -100,7 +101,10 @@ def test_the_ai_beats_random_on_6x6() -> None:
     wins = 0
     for seed in range(4):
         ai_seat = seed % 2
-        players = {ai_seat: NegamaxPlayer(seconds=None, max_depth=2, rng=random.Random(seed)), 1 - ai_seat: RandomPlayer(rng=random.Random(seed))}
+        players = {
+            ai_seat: NegamaxPlayer(seconds=None, max_depth=2, rng=random.Random(seed)),
+            1 - ai_seat: RandomPlayer(rng=random.Random(seed)),
+        }
         state = game.new_state()
         while not state.is_over:
             state.play(players[state.current_player].choose(state))

@@ -1,4 +1,5 @@
-"""A whole Othello game in a real browser (the system's Chromium): cells clicked, a pass by the Pass button, the score at the end.
+"""A whole Othello game in a real browser (the system's Chromium): cells clicked, a pass by the Pass button, the score
+at the end.
 
 Set up as tests/gridgames/web/test_browser.py: skipped, with the reason, when Playwright or a Chromium is missing.
 """
@@ -14,12 +15,14 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
-from gridgames_test_support.browser import browser_context, chromium_path, running_server  # noqa: E402
+from gridgames_test_support.browser import browser_context, chromium_path, running_server
 
 CHROMIUM = chromium_path()
 if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
     raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
+)
 
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 
@@ -49,7 +52,9 @@ def _click_cell(page: Any, move: str) -> None:
     played = _moves_played(page)
     row, col = int(move[1:]) - 1, ord(move[0]) - ord("a")
     page.click(f'#board .cell[data-row="{row}"][data-col="{col}"]')
-    page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {played + 1}")
+    page.wait_for_function(
+        f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {played + 1}"
+    )
 
 
 def test_a_whole_4x4_game_with_a_pass_by_the_button(page: Any) -> None:

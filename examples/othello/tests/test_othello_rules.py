@@ -1,4 +1,5 @@
-"""Othello's rules: the opening, perft counts, passes, the end of the game with scores, notation, options, undo, the CLI."""
+"""Othello's rules: the opening, perft counts, passes, the end of the game with scores, notation, options, undo, the
+CLI."""
 
 from __future__ import annotations
 
@@ -85,7 +86,9 @@ def test_undo_across_a_pass_restores_the_position() -> None:
     assert state.is_over
     assert state.undo() == game.parse_move("a4") and state.undo() == game.pass_move
     assert (state.to_text(), state.current_player, list(state.legal_moves())) == before
-    assert game.from_notation(PASS_4X4 + " pass a4").outcome == game.from_notation(state.notation() + " pass a4").outcome
+    assert (
+        game.from_notation(PASS_4X4 + " pass a4").outcome == game.from_notation(state.notation() + " pass a4").outcome
+    )
 
 
 def test_a_full_board_ends_the_game_with_the_disc_counts() -> None:

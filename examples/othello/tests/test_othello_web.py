@@ -1,4 +1,5 @@
-"""Othello through the web API: the view offers the pass when it is the only move, and the outcome carries the scores."""
+"""Othello through the web API: the view offers the pass when it is the only move, and the outcome carries the
+scores."""
 
 from __future__ import annotations
 

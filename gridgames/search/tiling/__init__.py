@@ -45,8 +45,8 @@ Vocabulary (the short names in the kernels):
 * **orbits**: all solutions as the distinct ones, each standing for its orbit (``|G|`` over its
   stabiliser's size); the default for counting and listing all when a piece can be restricted
   (``method="auto"``: `count` pre-places that piece at one placement per orbit, the piece chosen by
-  Knuth's estimates of the trees; a tree estimated under ``PLAIN_FIRST`` nodes is counted plainly), ``"search"`` is the plain search,
-  ``"orbits"`` forces orbits.
+  Knuth's estimates of the trees; a tree estimated under ``PLAIN_FIRST`` nodes is counted plainly), ``"search"`` is the
+  plain search, ``"orbits"`` forces orbits.
 
 Pieces are anything `gridgames.pieces.as_pieces` reads (``{name: Shape}``, `Piece`s...);
 copies of a piece are interchangeable, so they never multiply solutions. When every
@@ -73,7 +73,8 @@ from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique
 
 
 def kernels_compiled() -> bool:
-    """Whether the tiling kernels are ready (False: the next build and count compile them, about 15 s once per install)."""
+    """Whether the tiling kernels are ready (False: the next build and count compile them, about 15 s once per
+    install)."""
     from gridgames.search.compiled import kernels_ready
     from gridgames.search.tiling import kernel_build, kernel_one_word
 

@@ -1,9 +1,11 @@
-"""The driver: runs a kernel for a node budget at a time, streams solutions, counts, and splits the search into parts."""
+"""The driver: runs a kernel for a node budget at a time, streams solutions, counts, and splits the search into
+parts."""
 
 from __future__ import annotations
 
 import functools
 import time
+from types import ModuleType
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
@@ -36,7 +38,8 @@ about as much as the nodes it saves."""
 @functools.lru_cache(maxsize=16)
 def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     """The board's colour balance, each option's, and each piece's set of them (computed once per problem)."""
-    dark = 1 - 2 * (np.array(problem.cells, dtype=np.int64).reshape(problem.n_cells, -1).sum(axis=1) % 2)  # colour_balance
+    # colour_balance
+    dark = 1 - 2 * (np.array(problem.cells, dtype=np.int64).reshape(problem.n_cells, -1).sum(axis=1) % 2)
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
     span = 2 * int(np.abs(balance).max(initial=0)) + 1
@@ -47,7 +50,9 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     return int(dark.sum()), balance.tolist(), by_piece
 
 
-def colour_feasible(problem: TilingProblem, remaining: Sequence[int], prefix: Sequence[int] = ()) -> bool:
+def colour_feasible(
+    problem: TilingProblem, remaining: np.ndarray | Sequence[int], prefix: Sequence[int] = ()
+) -> bool:
     """Checkerboard test: can the remaining copies' dark-minus-light counts add up to the uncovered cells'?
 
     Only meaningful when every copy must be used (`TilingProblem.exact`); False proves there is no solution.
@@ -89,8 +94,8 @@ class Search:
 
     def __init__(
         self, prep: Prepared, *, mrv: bool, prune: bool, prefix: Sequence[int], target: int, store: bool, buffer: int,
-        multiword: bool = False, orbits: bool = False,
-    ) -> None:  # fmt: skip
+        multiword: bool = False, orbits: bool = False
+    ) -> None:
         problem = prep.problem
         self.problem = problem
         self.prep = prep
@@ -129,8 +134,9 @@ class Search:
         scalars[K.ORBITS] = int(orbits)
         self.state = SearchState(
             scalars, occ, rem, beg, pos, lim, chosen, np.ones(depths + 2, dtype=np.float64),
-            np.zeros((rows, depths + 1), dtype=np.int32), np.zeros(rows, dtype=np.int32), np.zeros(rows, dtype=np.float64),
-        )  # fmt: skip
+            np.zeros((rows, depths + 1), dtype=np.int32), np.zeros(rows, dtype=np.int32),
+            np.zeros(rows, dtype=np.float64)
+        )
         self.seconds = 0.0
         if problem.exact and not colour_feasible(problem, rem, prefix):
             scalars[K.PHASE] = K.DONE  # proved empty by the checkerboard colouring
@@ -138,14 +144,20 @@ class Search:
         self.tables: OneWordTables | MultiWordTables
         if arrays is not None:
             if mrv:
-                entries = (problem.column_start, arrays.mrv_mask, arrays.mrv_piece, arrays.mrv_run_end, arrays.mrv_option)
+                entries = (
+                    problem.column_start, arrays.mrv_mask, arrays.mrv_piece, arrays.mrv_run_end, arrays.mrv_option
+                )
             else:
-                entries = (arrays.blank_start, arrays.blank_mask, arrays.blank_piece, arrays.blank_run_end, arrays.blank_option)
+                entries = (
+                    arrays.blank_start, arrays.blank_mask, arrays.blank_piece, arrays.blank_run_end,
+                    arrays.blank_option
+                )
             self.tables = OneWordTables(
-                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece, arrays.option_border,
-                arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows, prep.perms,
-            )  # fmt: skip
-            self.kernel = kernel_one_word
+                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece,
+                arrays.option_border, arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows,
+                prep.perms
+            )
+            self.kernel: ModuleType = kernel_one_word
         else:
             if mrv:
                 candidates, run_end = problem.column_options, problem.column_run_end
@@ -154,8 +166,8 @@ class Search:
             self.tables = MultiWordTables(
                 problem.option_masks, problem.first_word, problem.last_word, problem.option_piece, candidates, run_end,
                 problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
-                problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms,
-            )  # fmt: skip
+                problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms
+            )
             self.kernel = kernel_multi_word
 
     @property
@@ -202,12 +214,15 @@ def _prefix(prep: Prepared, start: Part | Sequence[int] | Sequence[Placement] | 
         return ()
     if isinstance(start, Part):
         return start.prefix
-    items = list(start)
-    if all(isinstance(x, (int, np.integer)) for x in items):
-        return tuple(int(x) for x in items)
+    items: list[int | Placement] = list(start)
+    placements = [x for x in items if not isinstance(x, (int, np.integer))]
+    if not placements:
+        return tuple(int(x) for x in items if isinstance(x, (int, np.integer)))
+    if len(placements) != len(items):
+        raise SolverError("a start is option indices or placements, not both")
     if prep.method.startswith("restricted"):
         raise SolverError("a start given as placements cannot be combined with unique=True; use a Part from split()")
-    return tuple(prep.problem.option_index(p) for p in items)
+    return tuple(prep.problem.option_index(p) for p in placements)
 
 
 class SolutionStream(Iterator[Solution]):
@@ -279,8 +294,8 @@ class SolutionStream(Iterator[Solution]):
 def solve(
     problem: TilingProblem, *, limit: int | None = None, mrv: bool = False, prune: bool = True, unique: Unique = False,
     start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
-    buffer: int = 1024, multiword: bool = False, method: str = "auto",
-) -> SolutionStream | OrbitStream:  # fmt: skip
+    buffer: int = 1024, multiword: bool = False, method: str = "auto"
+) -> SolutionStream | OrbitStream:
     """Stream the solutions (up to ``limit``; one per symmetry class when ``unique``), resumably.
 
     All solutions (``unique`` False) are, by default, the images of the distinct ones under the
@@ -291,7 +306,9 @@ def solve(
         raise SolverError(f"limit must be at least 0, got {limit}")
     how = _plan(problem, unique, method, start)
     prefix = _prefix(how.prep, start)
-    search = Search(how.prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=True, buffer=buffer, multiword=multiword)
+    search = Search(
+        how.prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=True, buffer=buffer, multiword=multiword
+    )
     stream = SolutionStream(search, limit, on_progress, buffer)
     return OrbitStream(stream, problem, how, limit) if how.by_orbits else stream
 
@@ -299,8 +316,8 @@ def solve(
 def count(
     problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
     start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
-    multiword: bool = False, method: str = "auto",
-) -> CountResult:  # fmt: skip
+    multiword: bool = False, method: str = "auto"
+) -> CountResult:
     """Count the solutions (up to symmetry when ``unique``); a Ctrl-C returns the partial count flagged partial.
 
     All solutions (``unique`` False) are counted, by default, as the sum of the orbit sizes of the
@@ -309,7 +326,15 @@ def count(
     """
     spent = (0.0, 0)  # the plain search tried first, when it does not finish
     quick: Search | None = None
-    if method == "auto" and unique in (False, True) and start is None and problem.exact and not mrv and not multiword and problem.one_word is not None:
+    if (
+        method == "auto"
+        and unique in (False, True)
+        and start is None
+        and problem.exact
+        and not mrv
+        and not multiword
+        and problem.one_word is not None
+    ):
         # first-blank search on one word: the scan order and the pre-placed piece (or the plain search) are chosen
         # by Knuth's estimates of the trees; the distinct tilings are that sum too (no free piece: restriction, below)
         cpu = time.perf_counter()
@@ -317,14 +342,22 @@ def count(
         spent = (time.perf_counter() - cpu, 0)
         if isinstance(pre, Preplaced):
             found = _count_preplaced(
-                searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent, distinct=unique is True
-            )  # fmt: skip
-            return found if searched is problem else attrs.evolve(found, method=f"{found.method}, cells in {searched.order} order")
+                searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent,
+                distinct=unique is True
+            )
+            return (
+                found
+                if searched is problem
+                else attrs.evolve(found, method=f"{found.method}, cells in {searched.order} order")
+            )
         if unique is False:
             problem, method = searched, "search"
     elif method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
-        quick = Search(plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0, multiword=multiword)
+        quick = Search(
+            plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0,
+            multiword=multiword
+        )
         try:
             quick.step(PLAIN_FIRST)
         except KeyboardInterrupt:
@@ -334,7 +367,9 @@ def count(
         spent = (quick.seconds, quick.nodes)
         pre = preplaced(problem)
         if pre is not None:
-            return _count_preplaced(problem, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent)
+            return _count_preplaced(
+                problem, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent
+            )
     how = _plan(problem, unique, method, start)
     prep = how.prep
     if quick is not None and not how.by_orbits:  # no free piece: the plain search goes on from where it was
@@ -342,14 +377,15 @@ def count(
     else:
         prefix = _prefix(prep, start)
         search = Search(
-            prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword, orbits=how.weighted
+            prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword,
+            orbits=how.weighted
         )
     report = None if on_progress is None else lambda: on_progress(search.fraction(), search.solutions * how.factor)
     partial = _run_to_the_end(search, NodeBudget(first=1 << 14), report)
     return CountResult(
         search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
-        seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method,
-    )  # fmt: skip
+        seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method
+    )
 
 
 PROBE_PATHS = (128, 8192)
@@ -373,13 +409,13 @@ def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | 
     """Knuth's estimate of the nodes first-blank search visits below each of ``roots`` (options placed first), summed,
     from ``paths`` random descents, and its standard error (one-word problems; ``search``: tables, start, pruning).
     No roots is an empty tree, (0.0, 0.0): the problem has no solution when they are the options of the first cell."""
-    roots = np.asarray(roots, dtype=np.int64)
-    if roots.size == 0:
+    root_options = np.asarray(roots, dtype=np.int64)
+    if root_options.size == 0:
         return 0.0, 0.0
     mean, error = kernel_one_word.estimate(
-        search.tables, search.start_occupancy[0], search.start_copies, roots,
-        int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
-    )  # fmt: skip
+        search.tables, search.start_occupancy[0], search.start_copies, root_options, int(search.state.scalars[K.CAP]),
+        paths, PROBE_SEED if seed is None else seed
+    )
     return float(mean), float(error)
 
 
@@ -402,11 +438,15 @@ ORDER_PROBE_FROM = 1 << 22
 20 ms) costs as much as the count there (8x8-centre: 0.02-0.03 s along the diagonals, 0.03-0.06 s by columns)."""
 
 
-def _plain_estimate(problem: TilingProblem, prune: bool, paths: int, root: Search | None = None) -> tuple[Search, float]:
+def _plain_estimate(
+    problem: TilingProblem, prune: bool, paths: int, root: Search | None = None
+) -> tuple[Search, float]:
     """A first-blank search of the problem (not started; ``root`` if given) and Knuth's estimate of its plain tree's
     nodes (0: proved empty, by the colouring or by no option covering the first cell)."""
     if root is None:
-        root = Search(plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0)
+        root = Search(
+            plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0
+        )
     if root.done or paths == 0:  # proved empty by the colouring (nothing to search), or no estimate asked for
         return root, 0.0
     first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
@@ -427,16 +467,19 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
     """How `count` counts all on a one-word problem by first-blank search: the problem in the scan order to search
     (its own, or along the diagonals when Knuth's estimate of the plain tree there is under 0.8 of its own, on boards
     `_squarish` enough; below `ORDER_PROBE_FROM` the diagonals without comparing) and the piece to pre-place there
-    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree: `FIRST_PATHS`
-    first, which settle a tiny tree (the plain search), a small one (the fewest orbits) and a squarish board's tree well
-    under `ORDER_PROBE_FROM` (the diagonals); larger trees are estimated again. Counts do not depend on the order."""
+    (`choose_preplaced`; None: the plain search). The estimates take `_descents` in proportion to the tree:
+    `FIRST_PATHS` first, which settle a tiny tree (the plain search), a small one (the fewest orbits) and a squarish
+    board's tree well under `ORDER_PROBE_FROM` (the diagonals); larger trees are estimated again. Counts do not depend
+    on the order."""
     root, plain = _plain_estimate(problem, prune, FIRST_PATHS)
     if plain <= PLAIN_ONLY:
         return problem, None
     if plain <= PLAIN_FIRST:  # a small tree: the fewest orbits, no estimates (they would cost as much as they save)
         return problem, preplaced(problem)
     squarish = problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem)
-    if not squarish or plain / 8 >= ORDER_PROBE_FROM / 4:  # else the diagonals anyway: a closer estimate changes nothing
+    if (
+        not squarish or plain / 8 >= ORDER_PROBE_FROM / 4
+    ):  # else the diagonals anyway: a closer estimate changes nothing
         root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0], root)
     if squarish:
         other = problem.reordered("diagonal")
@@ -478,7 +521,10 @@ def _choose(problem: TilingProblem, root: Search, plain: float) -> Preplaced | N
     return None if sizes[best] >= plain else candidates[best]
 
 
-def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], None] | None, roots: tuple | None = None) -> bool:
+def _run_to_the_end(
+    search: Search, budget: NodeBudget, report: Callable[[], None] | None,
+    roots: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+) -> bool:
     """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it.
 
     With ``roots`` (options, cursor, occupancy, copies: `kernel_one_word.run_roots`), the search goes on under each
@@ -502,10 +548,11 @@ def _run_to_the_end(search: Search, budget: NodeBudget, report: Callable[[], Non
 
 def _count_preplaced(
     problem: TilingProblem, pre: Preplaced, *, mrv: bool, prune: bool, on_progress: Progress | None, multiword: bool,
-    spent: tuple[float, int], distinct: bool = False,
-) -> CountResult:  # fmt: skip
+    spent: tuple[float, int], distinct: bool = False
+) -> CountResult:
     """All tilings as |G| x the sum of the counts with the free piece on each orbit representative; with ``distinct``,
-    the tilings up to symmetry as that sum (every orbit is full and has one tiling with the piece on a representative)."""
+    the tilings up to symmetry as that sum (every orbit is full and has one tiling with the piece on a representative).
+    """
     prep = plan(problem, False, "search").prep
     factor = 1 if distinct else pre.group
     found, seconds, nodes = 0, spent[0], spent[1]
@@ -527,14 +574,21 @@ def _count_preplaced(
             search.start_copies[problem.option_piece[root]] -= 1
             on_progress((cursor[0] - 1 + search.fraction()) / k, search.solutions * factor)  # type: ignore[misc]
 
-        partial = _run_to_the_end(search, budget, None if on_progress is None else report, roots=(roots, cursor, occupancy, copies))
+        partial = _run_to_the_end(
+            search, budget, None if on_progress is None else report, roots=(roots, cursor, occupancy, copies)
+        )
         found, seconds, nodes = search.solutions, seconds + search.seconds, nodes + search.nodes
     else:  # a search per representative
         for i, option in enumerate(pre.representatives):
-            search = Search(prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword)
-            report = None if on_progress is None else (
-                lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 (called at once)
-            partial = _run_to_the_end(search, budget, report)
+            search = Search(
+                prep, mrv=mrv, prune=prune, prefix=(option,), target=-1, store=False, buffer=0, multiword=multiword
+            )
+            report_part = (
+                None
+                if on_progress is None
+                else (lambda: on_progress((i + search.fraction()) / k, (found + search.solutions) * factor))  # noqa: B023 - used in this iteration only
+            )
+            partial = _run_to_the_end(search, budget, report_part)
             found, seconds, nodes = found + search.solutions, seconds + search.seconds, nodes + search.nodes
             if partial:
                 break
@@ -542,13 +596,16 @@ def _count_preplaced(
     if distinct:
         method = f"distinct by orbits: {name} pre-placed at {k} placements, one per orbit"
         return CountResult(found, partial=partial, unique=True, seconds=seconds, nodes=nodes, method=method)
-    return CountResult(found * factor, partial=partial, seconds=seconds, nodes=nodes, method=pre.method.replace(f"piece {pre.piece}", name))
+    return CountResult(
+        found * factor, partial=partial, seconds=seconds, nodes=nodes,
+        method=pre.method.replace(f"piece {pre.piece}", name)
+    )
 
 
 def split(
     problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
-    unique: Unique = False, method: str = "auto",
-) -> list[Part]:  # fmt: skip
+    unique: Unique = False, method: str = "auto"
+) -> list[Part]:
     """Independent parts of the search whose counts (`count_part`) add up to the whole count.
 
     The parts are the search nodes at ``depth`` placements, or at the first depth giving at least
@@ -576,7 +633,7 @@ def split(
 
 def count_part(
     problem: TilingProblem, part: Part, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
-    on_progress: Progress | None = None, method: str = "auto",
-) -> CountResult:  # fmt: skip
+    on_progress: Progress | None = None, method: str = "auto"
+) -> CountResult:
     """Count the solutions under one part of `split` (pass the same ``mrv``, ``prune``, ``unique`` and ``method``)."""
     return count(problem, mrv=mrv, prune=prune, unique=unique, start=part, on_progress=on_progress, method=method)

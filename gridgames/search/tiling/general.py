@@ -44,8 +44,11 @@ def piece_name(name: str, size: int) -> str:
     return f"{name}#{size}"
 
 
-def general_problem(num_primary: int, num_secondary: int, options: Iterable[tuple[str, Sequence[int]]]) -> TilingProblem:
-    """Compile an exact cover (items ``0..num_primary-1`` primary, the next ``num_secondary`` secondary) for the kernel."""
+def general_problem(
+    num_primary: int, num_secondary: int, options: Iterable[tuple[str, Sequence[int]]]
+) -> TilingProblem:
+    """Compile an exact cover (items ``0..num_primary-1`` primary, the next ``num_secondary`` secondary) for the
+    kernel."""
     n = num_primary + num_secondary
     if num_primary < 1:
         raise PuzzleError("an exact-cover problem needs a primary item")
@@ -66,7 +69,10 @@ def general_problem(num_primary: int, num_secondary: int, options: Iterable[tupl
     slack = keys.setdefault((SLACK, 1), len(keys))
     compiled += [(slack, [i]) for i in range(num_primary, n)]
     cells = tuple((0, i) for i in range(n))
-    pieces = [Piece(piece_name(name, size), Shape(tuple((0, i) for i in range(size))), n // size + 1, "fixed") for name, size in keys]
+    pieces = [
+        Piece(piece_name(name, size), Shape(tuple((0, i) for i in range(size))), n // size + 1, "fixed")
+        for name, size in keys
+    ]
     return TilingProblem.from_options(cells, "row", pieces, compiled)
 
 

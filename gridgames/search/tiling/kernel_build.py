@@ -107,7 +107,7 @@ def layout(piece_of, rows, n, n_pieces):  # pragma: no cover - compiled
     empty32 = np.zeros(0, np.int32)
     if biggest > MAX_BUCKET:
         return (False, empty32, np.zeros((0, 0), np.int32), np.zeros((0, 1), np.uint64), empty32, empty32, empty32,
-                empty32, empty32, np.zeros(0, np.int64))  # fmt: skip
+                empty32, empty32, np.zeros(0, np.int64))
     cursor = start[:-1].copy()
     order = np.empty(m, np.int64)
     for i in range(m):
@@ -189,7 +189,9 @@ def layout(piece_of, rows, n, n_pieces):  # pragma: no cover - compiled
     column_start = np.empty(n + n_pieces + 1, np.int32)
     for k in range(n + n_pieces + 1):
         column_start[k] = covering[k * n_pieces]
-    return True, option_piece, cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end, last
+    return (
+        True, option_piece, cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end, last
+    )
 
 
 @njit(cache=True)
@@ -252,7 +254,8 @@ def one_word_tables(masks, cell_rows, neighbour_list, deadline_piece, deadline_a
 
 @njit(cache=True)
 def probe_size(masks, anchor_start, probe):  # pragma: no cover - compiled
-    """Entries of the probe table with a window of ``probe`` cells: each option is in 2^(its free window cells) lists."""
+    """Entries of the probe table with a window of ``probe`` cells: each option is in 2^(its free window cells)
+    lists."""
     n = anchor_start.shape[0] - 1
     low = np.uint64((1 << probe) - 1)
     total = 0
@@ -355,8 +358,15 @@ def option_images(masks, piece, cell_rows, perms):  # pragma: no cover - compile
     return images
 
 
-SQUARE_MAPS = np.array([(1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0), (0, -1, -1, 0)], dtype=np.int64)
-"""`gridgames.shapes.SQUARE_SYMMETRIES` in its order, as matrices: (r, c) -> (a r + b c, c' r + d c) for rows (a, b, c', d)."""
+SQUARE_MAPS = np.array(
+    [
+        (1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0),
+        (0, -1, -1, 0)
+    ],
+    dtype=np.int64,
+)
+"""`gridgames.shapes.SQUARE_SYMMETRIES` in its order, as matrices: (r, c) -> (a r + b c, c' r + d c) for rows (a, b, c',
+d)."""
 
 
 @njit(cache=True)

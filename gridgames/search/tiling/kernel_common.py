@@ -87,7 +87,7 @@ class MultiWordTables(NamedTuple):
     option_piece: np.ndarray  # int32 per option
     candidates: np.ndarray  # int32: option indices, grouped into the columns' candidate lists
     run_end: np.ndarray  # int32 per candidate: end of its run of one piece
-    anchor_start: np.ndarray  # int32 (cells + 1): first-blank candidates of cell c are anchor_start[c]:anchor_start[c + 1]
+    anchor_start: np.ndarray  # int32 (cells + 1): cell c's first-blank candidates: anchor_start[c]:anchor_start[c + 1]
     column_start: np.ndarray  # int32 (columns + 1): MRV candidates of column k
     deadline_piece: np.ndarray  # int64: pieces by their last anchor cell (empty unless every copy must be used)
     deadline_anchor: np.ndarray  # int64: the last anchor cell of each of those pieces
@@ -100,7 +100,7 @@ class MultiWordTables(NamedTuple):
 @njit(cache=True)
 def ctz(x):
     """Index of the lowest set bit of a non-zero uint64 (LLVM's cttz)."""
-    return np.int64(trailing_zeros(x))
+    return np.int64(trailing_zeros(x))  # type: ignore[call-arg]  # an intrinsic: numba passes its typing context
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ from numba import njit
 from gridgames.search.tiling.kernel_common import (
     BASE, CAP, DEPTH, DONE, ENTER, FREE, ITER, MRV, NODES, ONE, PHASE, PRIMARY, SOLUTIONS, STORE, TARGET, ZERO,
     ORBITS, ctz, canonical_weight, record, subset_sums,
-)  # fmt: skip
+)
 
 
 @njit(cache=True)
@@ -54,7 +54,7 @@ def _first_free(occ):
 def _mrv_column(occ, rem, primary, masks, w0, w1, opt_piece, lst, grp, starts):
     """The column (cell, or piece with one copy left) with the fewest fitting options, and that number."""
     n = starts.shape[0] - rem.shape[0] - 1
-    best = np.int64(1) << 62
+    best = 1 << 62  # an int64 to numba, as every count here
     col = -1
     for w in range(occ.shape[0]):
         free = ~occ[w]
@@ -184,7 +184,8 @@ def _enter_mrv(occ, d, primary, rem, masks, w0, w1, opt_piece, lst, grp, starts,
 @njit(cache=True, nogil=True)
 def run(t, s, node_limit):
     """Multi-word twin of the one-word kernel's `run`; the occupancy is updated in place."""
-    masks, w0, w1, opt_piece, lst, grp, sizes = t.option_masks, t.first_word, t.last_word, t.option_piece, t.candidates, t.run_end, t.piece_size
+    masks, w0, w1, opt_piece = t.option_masks, t.first_word, t.last_word, t.option_piece
+    lst, grp, sizes = t.candidates, t.run_end, t.piece_size
     st, occ, rem, pos, lim, chosen, wt = s.scalars, s.occupancy, s.copies_left, s.pos, s.lim, s.chosen, s.weight
     beg, anchor_start, deadline_piece, deadline_anchor = s.beg, t.anchor_start, t.deadline_piece, t.deadline_anchor
     starts, opt_cells, nbr_list = t.column_start, t.option_cells, t.neighbour_list
@@ -216,7 +217,11 @@ def run(t, s, node_limit):
                 record(out, out_len, out_w, 0, chosen, d, wt[d])
                 nout = 1
             else:
-                w = canonical_weight(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image, orbits) if canon else 1
+                w = (
+                    canonical_weight(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image, orbits)
+                    if canon
+                    else 1
+                )
                 st[SOLUTIONS] += w
                 if store and w:
                     record(out, out_len, out_w, 0, chosen, d, 1.0)
@@ -268,7 +273,11 @@ def run(t, s, node_limit):
                 record(out, out_len, out_w, nout, chosen, d + 1, wt[d + 1])
                 nout += 1
             else:
-                w = canonical_weight(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image, orbits) if canon else 1
+                w = (
+                    canonical_weight(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image, orbits)
+                    if canon
+                    else 1
+                )
                 sols += w
                 if store and w:
                     record(out, out_len, out_w, nout, chosen, d + 1, 1.0)

@@ -17,7 +17,7 @@ from numba import njit
 from gridgames.search.tiling.kernel_common import (
     ALL, BASE, CAP, DEPTH, DONE, ENTER, ITER, MRV, NODES, ONE, PHASE, PRIMARY, SOLUTIONS, STORE, TARGET, ZERO,
     ORBITS, ctz, canonical_weight, record, subset_sums,
-)  # fmt: skip
+)
 
 
 @njit(cache=True)
@@ -29,7 +29,7 @@ def _mrv_column(occ, used, copies_left, primary, starts, e_mask, e_piece, e_run_
     """
     n = starts.shape[0] - copies_left.shape[0] - 1
     free = ~occ
-    best = np.int64(1) << 62
+    best = 1 << 62  # an int64 to numba, as every count here
     col = -1
     while free:
         c = ctz(free)
@@ -111,8 +111,12 @@ def run(t, s, node_limit):
     ``k`` = the column. ``late[c]`` holds the pieces none of whose options is anchored at
     or after cell c (zeros unless every copy must be used).
     """
-    starts, e_mask, e_piece, e_run_end, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end, t.entry_option
-    late, masks, opt_piece, border, nbr, sizes = t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+    starts, e_mask, e_piece, e_run_end, e_opt = (
+        t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end, t.entry_option
+    )
+    late, masks, opt_piece, border, nbr, sizes = (
+        t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+    )
     st, rem, beg, pos, lim, chosen, wt = s.scalars, s.copies_left, s.beg, s.pos, s.lim, s.chosen, s.weight
     out, out_len, out_w = s.out, s.out_len, s.out_weight
     probe = t.probe_bits
@@ -146,7 +150,11 @@ def run(t, s, node_limit):
                 record(out, out_len, out_w, 0, chosen, d, wt[d])
                 nout = 1
             else:
-                w = canonical_weight(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image, orbits) if canon else 1
+                w = (
+                    canonical_weight(chosen, d, t.option_cells, opt_piece, t.symmetries, key, image, orbits)
+                    if canon
+                    else 1
+                )
                 st[SOLUTIONS] += w
                 if store and w:
                     record(out, out_len, out_w, 0, chosen, d, 1.0)
@@ -199,7 +207,11 @@ def run(t, s, node_limit):
                 record(out, out_len, out_w, nout, chosen, d + 1, wt[d + 1])
                 nout += 1
             else:
-                w = canonical_weight(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image, orbits) if canon else 1
+                w = (
+                    canonical_weight(chosen, d + 1, t.option_cells, opt_piece, t.symmetries, key, image, orbits)
+                    if canon
+                    else 1
+                )
                 sols += w
                 if store and w:
                     record(out, out_len, out_w, nout, chosen, d + 1, 1.0)
@@ -241,7 +253,9 @@ def run(t, s, node_limit):
             if dead:
                 pass
             elif mrv:
-                dead = not _enter(occ, used, rem, primary, d + 1, mrv, probe, starts, e_mask, e_piece, e_run_end, late, beg, pos, lim)
+                dead = not _enter(
+                    occ, used, rem, primary, d + 1, mrv, probe, starts, e_mask, e_piece, e_run_end, late, beg, pos, lim
+                )
             else:
                 c = ctz(~occ)
                 if late[c] & ~used:
@@ -355,7 +369,9 @@ def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover
         return 0.0, 0.0
     np.random.seed(seed)
     starts, e_mask, e_piece, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_option
-    late, masks, opt_piece, border, nbr, sizes = t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+    late, masks, opt_piece, border, nbr, sizes = (
+        t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+    )
     probe = t.probe_bits
     pmask = (ONE << np.uint64(probe)) - ONE
     reach0 = t.region_sizes

@@ -29,11 +29,13 @@ from typing import Protocol
 import numpy as np
 from attrs import frozen
 
-from gridgames.errors import SolverError
+from gridgames.errors import PuzzleError, SolverError
 from gridgames.game import Placement, Solution
 from gridgames.search.tiling import kernel_build
 from gridgames.search.tiling.problem import TilingProblem
-from gridgames.search.tiling.unique import Prepared, Unique, option_images, prepare_unique, problem_symmetries  # noqa: F401 (option_images: re-exported)
+from gridgames.search.tiling.unique import (  # noqa: F401 (option_images: re-exported)
+    Prepared, Unique, board_permutations, images_bytes, option_images, prepare_unique, problem_symmetries,
+)
 
 METHODS = ("auto", "orbits", "search")
 """How to count or list all tilings: orbits when a piece can be restricted, always orbits, or the plain search."""
@@ -86,7 +88,15 @@ class Preplaced:
     @property
     def method(self) -> str:
         """For CountResult.method."""
-        return f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, x {self.group} symmetries"
+        return (
+            f"all by orbits: piece {self.piece} pre-placed at {len(self.representatives)} placements, "
+            f"x {self.group} symmetries"
+        )
+
+
+SHORTCUT_BYTES = 1 << 30
+"""The most memory `free_pieces` spends on the board's symmetries (a shortcut of counting all by orbits): beyond it
+the search goes without (1,000 distinct dominoes on 20x100 took 16.2 GB there)."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -99,7 +109,12 @@ def free_pieces(problem: TilingProblem) -> tuple[Preplaced, ...]:
     """
     if not problem.exact:
         return ()
-    perms, images = problem_symmetries(problem)  # the board's symmetry group on its lattice, as cell permutations
+    if images_bytes(problem, len(board_permutations(problem))) > SHORTCUT_BYTES:
+        return ()  # a shortcut, not worth gigabytes: search without it
+    try:
+        perms, images = problem_symmetries(problem)  # the board's symmetry group on its lattice, as cell permutations
+    except PuzzleError:  # the symmetries' set-up would not fit in memory: search without this shortcut
+        return ()
     if len(perms) == 1:
         return ()
     heads = kernel_build.free_representatives(images, problem.option_piece, problem.counts)
@@ -117,11 +132,13 @@ def preplaced(problem: TilingProblem) -> Preplaced | None:
 class DistinctStream(Protocol):
     """What `OrbitStream` reads from the stream of distinct solutions (a `SolutionStream`)."""
 
-    nodes: int
-    seconds: float
     partial: bool
     finished: bool
 
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
     def __next__(self) -> Solution: ...
     def fraction(self) -> float: ...
     def close(self) -> None: ...
@@ -165,7 +182,7 @@ class OrbitStream(Iterator[Solution]):
         """The distinct images of a solution under the group, itself first."""
         rows = [(p.piece, [self._index[cell] for cell in p.cells]) for p in solution]
         out: list[Solution] = []
-        seen: set[frozenset[tuple[str, tuple]]] = set()
+        seen: set[frozenset[Placement]] = set()
         for perm in self._perms:
             image = tuple(Placement(name, tuple(sorted(self._cells[perm[c]] for c in cs))) for name, cs in rows)
             if self._dedupe:

@@ -18,7 +18,7 @@ pieces are `gridgames.pieces.LatticePiece`s; the cells go to bits in the lattice
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import functools
 
@@ -29,7 +29,8 @@ from attrs import field, frozen
 from gridgames.errors import PuzzleError, SolverError
 from gridgames.game import Placement, Solution
 from gridgames.grid import ALPHABET, Cell, Grid
-from gridgames.lattices import Lattice, lattice_named, scan_sorted, translation
+from gridgames.lattices import Coord, Lattice, lattice_named, scan_sorted, translation
+from gridgames.parsing import check_memory
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
 from gridgames.search.tiling import kernel_build
 from gridgames.shapes import ORDERS, Shape
@@ -42,8 +43,9 @@ MAX_TABLE = 1 << 21
 
 
 def prune_cap(sizes: Iterable[int]) -> int:
-    """Largest enclosed region the pruning test flood-fills: below the piece size, or twice the largest of mixed sizes."""
-    sizes = set(int(s) for s in sizes)
+    """Largest enclosed region the pruning test flood-fills: below the piece size, or twice the largest of mixed
+    sizes."""
+    sizes = {int(s) for s in sizes}
     return min(63, max(sizes) - 1 if len(sizes) == 1 else 2 * max(sizes))
 
 
@@ -61,7 +63,8 @@ SCAN_ORDERS = (*ORDERS, "diagonal")
 
 
 def _pick_order(cells: Sequence[Cell], order: str) -> str:
-    """The scan order: "column", "row" or "diagonal" as given, or "auto" = along the shorter side (`short_side_order`)."""
+    """The scan order: "column", "row" or "diagonal" as given, or "auto" = along the shorter side
+    (`short_side_order`)."""
     if order in SCAN_ORDERS:
         return order
     if order != "auto":
@@ -115,17 +118,18 @@ class OneWordArrays:
         sizes = set(problem.sizes.tolist())
         regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
         return cls(
-            probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option,
-            masks[mrv_option], piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option,
-            masks, neighbours, border, late, regions,
-        )  # fmt: skip
+            probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option, masks[mrv_option],
+            piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option, masks, neighbours, border, late,
+            regions
+        )
 
 
 def _placement_rows(
     cells: Sequence[Cell], shapes: Sequence[Sequence[Sequence[Cell]]], lattice: Lattice | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every translation of every orientation (``shapes[p]``: piece p's, as cell tuples) that lies on the board:
-    piece indices and cell-index rows (-1 padded), computed for all translations of the orientations of one size at once.
+    piece indices and cell-index rows (-1 padded), computed for all translations of the orientations of one size at
+    once.
 
     A translation carries the orientation's first cell onto a board cell; on a lattice where only some
     translations exist (triangles: up onto up), ``gridgames.lattices.translation`` says which.
@@ -136,8 +140,11 @@ def _placement_rows(
     dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
     dense[tuple((coords - low).T)] = np.arange(len(cells))
     if lattice is None and coords.shape[1] == 2:  # square: compiled, all forms at once
-        forms, sizes, owners = _square_forms(tuple(tuple(forms) for forms in shapes))
-        return kernel_build.place(coords, low, extent, dense.reshape(-1), forms, sizes, owners)
+        square_forms, square_sizes, square_owners = _square_forms(tuple(tuple(forms) for forms in shapes))
+        placed_pieces: tuple[np.ndarray, np.ndarray] = kernel_build.place(
+            coords, low, extent, dense.reshape(-1), square_forms, square_sizes, square_owners
+        )
+        return placed_pieces
     width = max(len(o) for forms in shapes for o in forms)
     by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
     for p, forms in enumerate(shapes):
@@ -147,14 +154,16 @@ def _placement_rows(
             group.append(form)
     pieces_out, rows_out = [], []
     for size, (owners, group) in sorted(by_size.items()):
-        forms = np.array(group, dtype=np.int64).reshape(len(group), size, -1)  # (forms, size, dims)
-        shifts = coords[None, :, :] - forms[:, None, 0, :]  # (forms, anchors, dims): first cell onto each board cell
-        placed = forms[:, None, :, :] + shifts[:, :, None, :] - low  # (forms, anchors, size, dims)
+        stacked = np.array(group, dtype=np.int64).reshape(len(group), size, -1)  # (forms, size, dims)
+        shifts = coords[None, :, :] - stacked[:, None, 0, :]  # (forms, anchors, dims): first cell onto each board cell
+        placed = stacked[:, None, :, :] + shifts[:, :, None, :] - low  # (forms, anchors, size, dims)
         inside = ((placed >= 0) & (placed < extent)).all(axis=3)
         idx = np.where(inside, dense[tuple(np.moveaxis(np.clip(placed, 0, extent - 1), 3, 0))], -1)
         fits = (idx >= 0).all(axis=2)
         if lattice is not None and lattice.name != "square":
-            allowed = np.array([[translation(lattice, tuple(form[0]), cell) is not None for cell in cells] for form in group])
+            allowed = np.array(
+                [[translation(lattice, tuple(form[0]), cell) is not None for cell in cells] for form in group]
+            )
             fits &= allowed
         form_of, _ = np.nonzero(fits)
         rows = np.full((len(form_of), width), -1, dtype=np.int64)
@@ -182,7 +191,10 @@ def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.
     cells = np.full((len(flat), width, 2), -1, dtype=np.int64)
     for f, (_, form) in enumerate(flat):
         cells[f, : len(form)] = form
-    return cells, np.array([len(form) for _, form in flat], dtype=np.int64), np.array([p for p, _ in flat], dtype=np.int64)
+    return (
+        cells, np.array([len(form) for _, form in flat], dtype=np.int64),
+        np.array([p for p, _ in flat], dtype=np.int64)
+    )
 
 
 def _orientation_cells(piece: Piece) -> tuple[tuple[Cell, ...], ...]:
@@ -200,7 +212,8 @@ def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
     """(cells, 4 or more) int32: each cell's neighbours on the board (cell indices), -1 padded."""
     n = len(cells)
     if lattice == "square":
-        return kernel_build.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+        neighbours: np.ndarray = kernel_build.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+        return neighbours
     index = {cell: i for i, cell in enumerate(cells)}
     grid = lattice_named(lattice)
     neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
@@ -228,16 +241,20 @@ class TilingProblem:
     column_options: np.ndarray = field(repr=False)  # int32: options covering each cell (by piece), then of each piece
     column_run_end: np.ndarray = field(repr=False)  # int32: end of each position's (column, piece) run
     neighbour_list: np.ndarray = field(repr=False)  # int32 (cells, 4): neighbour cell indices, -1 padded
-    deadline_piece: np.ndarray = field(repr=False)  # int64: pieces by their last anchor cell (empty unless all must be used)
+    # int64: pieces by their last anchor cell (empty unless all must be used)
+    deadline_piece: np.ndarray = field(repr=False)
     deadline_anchor: np.ndarray = field(repr=False)  # int64: the last anchor cell of each of those pieces
     one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
     lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
     _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
-    _facts: tuple | None = field(default=None, init=False, repr=False)  # cache of `_piece_facts`
+    # cache of `_piece_facts`
+    _facts: tuple[np.ndarray, np.ndarray, bool, int] | None = field(default=None, init=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle every field but the caches."""
-        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name not in ("_placements", "_facts")}
+        return {
+            a.name: getattr(self, a.name) for a in attrs.fields(type(self)) if a.name not in ("_placements", "_facts")
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Restore the fields, with empty caches."""
@@ -249,14 +266,17 @@ class TilingProblem:
     # --- construction ---------------------------------------------------
     @classmethod
     def build(
-        cls, board: Grid | Iterable[Cell], pieces: Any, order: str = "auto", one_sided: bool = False, *,
-        lattice: Lattice | str | None = None,
-    ) -> TilingProblem:  # fmt: skip
+        cls, board: Grid | Iterable[Cell] | Iterable[Coord], pieces: Any, order: str = "auto", one_sided: bool = False,
+        *, lattice: Lattice | str | None = None
+    ) -> TilingProblem:
         """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads), or with
         ``lattice``, a board of that lattice's cells and `LatticePiece`s."""
         if lattice is not None and lattice_named(lattice).name != "square":
+            if isinstance(board, Grid):
+                raise PuzzleError(f"a board on the {lattice_named(lattice).name} lattice is a list of its cells, not a "
+                                  "Grid")
             return cls._build_lattice(lattice_named(lattice), board, pieces, order, one_sided)
-        raw = board_cells(board)
+        raw = board_cells(cast("Grid | Iterable[Cell]", board))  # the square lattice's cells: (row, col) pairs
         order = _pick_order(raw, order)
         cells = _scan_sorted(raw, order)
         items = as_pieces(pieces, one_sided=one_sided)
@@ -264,7 +284,9 @@ class TilingProblem:
         return cls._compile(cells, order, items, *_placement_rows(cells, shapes, None))
 
     @classmethod
-    def _build_lattice(cls, lattice: Lattice, board: Iterable[Cell], pieces: Any, order: str, one_sided: bool) -> TilingProblem:
+    def _build_lattice(
+        cls, lattice: Lattice, board: Iterable[Coord], pieces: Any, order: str, one_sided: bool
+    ) -> TilingProblem:
         """`build` on the triangular, hexagonal or cubic lattice: lattice cells and `LatticePiece`s."""
         raw = [tuple(int(v) for v in cell) for cell in board]
         if not raw:
@@ -285,15 +307,19 @@ class TilingProblem:
             raise PuzzleError("piece names must be unique (use a count instead)")
         if one_sided:
             items = tuple(attrs.evolve(p, kind="one-sided") if p.kind == "free" else p for p in items)
-        shapes = [list(piece.orientations()) for piece in items]
-        piece_of, rows = _placement_rows(cells, shapes, lattice)
-        return cls._compile(cells, "lattice" if order == "auto" else order, items, piece_of, rows, lattice=lattice.name)
+        # a lattice's coordinates (any length) kept where the square lattice keeps (row, col) pairs
+        lattice_cells = cast("tuple[Cell, ...]", cells)
+        shapes = [cast("list[tuple[Cell, ...]]", list(piece.orientations())) for piece in items]
+        piece_of, rows = _placement_rows(lattice_cells, shapes, lattice)
+        return cls._compile(
+            lattice_cells, "lattice" if order == "auto" else order, items, piece_of, rows, lattice=lattice.name
+        )
 
     @classmethod
     def from_options(
         cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]],
-        *, lattice: str = "square",
-    ) -> TilingProblem:  # fmt: skip
+        *, lattice: str = "square"
+    ) -> TilingProblem:
         """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
         listed = [(int(p), [int(c) for c in cs]) for p, cs in options]
         width = max((len(cs) for _, cs in listed), default=1)
@@ -305,10 +331,11 @@ class TilingProblem:
 
     @classmethod
     def _compile(
-        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], piece_of: np.ndarray, rows: np.ndarray,
-        *, lattice: str = "square",
-    ) -> TilingProblem:  # fmt: skip
-        """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats allowed).
+        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], piece_of: np.ndarray, rows: np.ndarray, *,
+        lattice: str = "square"
+    ) -> TilingProblem:
+        """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats
+        allowed).
 
         The options are sorted by (first cell, piece, cells) and repeats dropped, as the kernels want them: compiled
         (`kernel_build.layout`) on one word, else by numpy.
@@ -318,8 +345,17 @@ class TilingProblem:
         pieces = tuple(pieces)
         if not len(piece_of):
             raise PuzzleError("no piece fits anywhere on the board")
+        # the options' bit masks, sorted and copied: refused in one line when they cannot fit (1,000 distinct dominoes
+        # on 20x100, 3.9 million placements: 2.2 GB at its peak, estimated 2.6)
+        check_memory(
+            20 * len(piece_of) * ((n + 63) // 64 + rows.shape[1]),
+            what=f"{len(piece_of):,} placements on {n:,} cells",
+            error=PuzzleError,
+        )
         if n <= 64 and len(pieces) <= 64:
-            laid = kernel_build.layout(np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces))
+            laid = kernel_build.layout(
+                np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces)
+            )
             if laid[0]:
                 return cls._assemble(cells, order, pieces, laid[1:], lattice)
         rows = np.sort(np.where(rows < 0, n, rows), axis=1)  # each row ascending, padding (n) last
@@ -364,18 +400,45 @@ class TilingProblem:
         else:
             deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
         problem = cls(
-            cells, order, pieces, option_piece, option_cell_rows, masks, first_word, last_word, run_end,
-            anchor_start, column_start, column_options, column_run_end, neighbour_list, deadline_piece, deadline_anchor,
+            cells,
+            order,
+            pieces,
+            option_piece,
+            option_cell_rows,
+            masks,
+            first_word,
+            last_word,
+            run_end,
+            anchor_start,
+            column_start,
+            column_options,
+            column_run_end,
+            neighbour_list,
+            deadline_piece,
+            deadline_anchor,
             lattice=lattice,
-        )  # fmt: skip
+        )
         if words == 1 and len(pieces) <= 64:
             object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
         return problem
 
     @classmethod
-    def _assemble(cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple, lattice: str) -> TilingProblem:
-        """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy construction)."""
-        option_piece, option_cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end, last = laid
+    def _assemble(
+        cls, cells: tuple[Cell, ...], order: str, pieces: tuple[Piece, ...], laid: tuple[Any, ...], lattice: str
+    ) -> TilingProblem:
+        """A one-word problem from `kernel_build.layout`'s arrays (the same arrays as `_compile`'s numpy
+        construction)."""
+        (
+            option_piece,
+            option_cell_rows,
+            masks,
+            run_end,
+            anchor_start,
+            column_start,
+            column_options,
+            column_run_end,
+            last,
+        ) = laid
         n_opt = len(option_piece)
         if sum(p.area for p in pieces) == len(cells):  # every copy must be used: deadlines apply
             deadline_piece = np.argsort(last, kind="stable").astype(np.int64)
@@ -384,10 +447,24 @@ class TilingProblem:
             deadline_piece = deadline_anchor = np.zeros(0, dtype=np.int64)
         zeros = np.zeros(n_opt, dtype=np.int32)
         problem = cls(
-            cells, order, pieces, option_piece, option_cell_rows, masks, zeros, zeros.copy(), run_end, anchor_start,
-            column_start, column_options, column_run_end, _neighbour_list(cells, lattice), deadline_piece, deadline_anchor,
+            cells,
+            order,
+            pieces,
+            option_piece,
+            option_cell_rows,
+            masks,
+            zeros,
+            zeros.copy(),
+            run_end,
+            anchor_start,
+            column_start,
+            column_options,
+            column_run_end,
+            _neighbour_list(cells, lattice),
+            deadline_piece,
+            deadline_anchor,
             lattice=lattice,
-        )  # fmt: skip
+        )
         object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
         return problem
 
@@ -395,9 +472,13 @@ class TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
         keep = np.unique(np.fromiter((int(o) for o in keep), dtype=np.int64))
         return TilingProblem._compile(
-            self.cells, self.order, self.pieces, self.option_piece[keep].astype(np.int64),
-            self.option_cell_rows[keep].astype(np.int64), lattice=self.lattice,
-        )  # fmt: skip
+            self.cells,
+            self.order,
+            self.pieces,
+            self.option_piece[keep].astype(np.int64),
+            self.option_cell_rows[keep].astype(np.int64),
+            lattice=self.lattice,
+        )
 
     def reordered(self, order: str) -> TilingProblem:
         """The same problem with its cells (bits) in another scan order (square boards: `SCAN_ORDERS`), which
@@ -408,7 +489,12 @@ class TilingProblem:
         index = {cell: i for i, cell in enumerate(cells)}
         moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)  # old bit -> new bit; -1 stays
         return TilingProblem._compile(
-            cells, order, self.pieces, self.option_piece.astype(np.int64), moved[self.option_cell_rows], lattice=self.lattice
+            cells,
+            order,
+            self.pieces,
+            self.option_piece.astype(np.int64),
+            moved[self.option_cell_rows],
+            lattice=self.lattice,
         )
 
     # --- properties -------------------------------------------------------
@@ -477,7 +563,7 @@ class TilingProblem:
         name, cells = placement
         index = {cell: i for i, cell in enumerate(self.cells)}
         try:
-            wanted = tuple(sorted(index[tuple(int(v) for v in cell)] for cell in cells))
+            wanted = tuple(sorted(index[cast(Cell, tuple(int(v) for v in cell))] for cell in cells))
             p = self.piece_names.index(name)
         except (KeyError, ValueError):
             raise SolverError(f"placement of {name!r} on {list(cells)} is not on this board or not a piece") from None
@@ -511,6 +597,6 @@ class TilingProblem:
         if self.lattice != "square":
             from gridgames.drawing import lattice_text
 
-            return lattice_text(self.lattice, self.cells, solution)
+            return lattice_text(self.lattice, self.cells, tuple(solution))
         alphabet = "".join(names) if all(len(n) == 1 for n in names) and len(set(names)) == len(names) else ALPHABET
         return self.paint(solution).to_text(alphabet=alphabet)

@@ -79,7 +79,7 @@ def count_split(
 
         def progress(fraction: float, found: int, i: int = i) -> None:
             if on_progress is not None:
-                on_progress((i + (0.0 if fraction != fraction else fraction)) / len(parts), total + found)
+                on_progress((i + (0.0 if fraction != fraction else fraction)) / len(parts), total + found)  # noqa: B023 - the running total
 
         result = count(part, unique=unique, mrv=mrv, prune=prune, on_progress=progress)
         total += result.count

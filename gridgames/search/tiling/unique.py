@@ -13,7 +13,8 @@ import numpy as np
 from attrs import frozen
 
 from gridgames import lattices
-from gridgames.errors import SolverError
+from gridgames.errors import PuzzleError, SolverError
+from gridgames.parsing import check_memory
 from gridgames.search import symmetry
 from gridgames.search.tiling import kernel_build
 from gridgames.search.tiling.problem import TilingProblem
@@ -37,8 +38,11 @@ class Prepared:
 def board_permutations(problem: TilingProblem) -> np.ndarray:
     """The board's symmetry group as (G, n) cell-index permutations, identity first, on the problem's lattice."""
     if problem.lattice == "square":  # compiled (`symmetry.board_symmetries` in Python cost 0.2-0.3 ms)
-        return kernel_build.square_symmetries(np.array(problem.cells, dtype=np.int64).reshape(-1, 2), kernel_build.SQUARE_MAPS)
-    index = {cell: i for i, cell in enumerate(problem.cells)}
+        square: np.ndarray = kernel_build.square_symmetries(
+            np.array(problem.cells, dtype=np.int64).reshape(-1, 2), kernel_build.SQUARE_MAPS
+        )
+        return square
+    index: dict[tuple[int, ...], int] = {cell: i for i, cell in enumerate(problem.cells)}
     maps = lattices.board_symmetries(lattices.lattice_named(problem.lattice), problem.cells)
     perms = [[index[m[cell]] for cell in problem.cells] for m in maps]
     identity = list(range(problem.n_cells))
@@ -46,22 +50,36 @@ def board_permutations(problem: TilingProblem) -> np.ndarray:
     return np.array(perms, dtype=np.int32).reshape(len(perms), problem.n_cells)
 
 
+def images_bytes(problem: TilingProblem, group: int) -> int:
+    """About the peak memory of `option_images` by numpy for ``group`` permutations: the images' masks (one per
+    permutation and option), the masks sorted with the options', and the index arrays of the sort (measured: 16.2 GB
+    for 1,000 distinct dominoes on 20x100, where this gives 16.6)."""
+    size = problem.option_cell_rows.shape[1] if problem.option_cell_rows.ndim == 2 else 1
+    return 8 * problem.n_options * (3 * (group + 1) * problem.words + 3 * group * size + 6 * (group + 1))
+
+
 def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     """For each permutation and option, the option of the same piece covering the image cells, or -1 (compiled on one
     word, else numpy)."""
     if problem.words == 1:
-        return kernel_build.option_images(
-            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows, np.asarray(perms, dtype=np.int64)
+        images: np.ndarray = kernel_build.option_images(
+            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows,
+            np.asarray(perms, dtype=np.int64)
         )
+        return images
     rows = problem.option_cell_rows
     n_opt, words = problem.n_options, problem.words
+    check_memory(
+        images_bytes(problem, len(perms)), what=f"the board's symmetries over {n_opt:,} placements", error=PuzzleError
+    )
     pad = rows < 0
     mapped = np.where(pad[None], 0, np.asarray(perms, dtype=np.int64)[:, np.maximum(rows, 0)])  # (G, options, size)
     bits = np.where(pad[None], np.uint64(0), np.left_shift(np.uint64(1), (mapped & 63).astype(np.uint64)))
     masks = np.zeros((len(perms), n_opt, words), dtype=np.uint64)
     for w in range(words):
         masks[:, :, w] = np.bitwise_or.reduce(np.where(mapped >> 6 == w, bits, np.uint64(0)), axis=2)
-    # the options (tag 0) and the images (tag 1) sorted together by (piece, mask): an image is the option heading its run
+    # the options (tag 0) and the images (tag 1) sorted together by (piece, mask): an image is the option heading
+    # its run
     keys = np.concatenate([problem.option_masks, masks.reshape(-1, words)])
     piece = np.concatenate([problem.option_piece, np.tile(problem.option_piece, len(perms))])
     tag = np.repeat([0, 1], [n_opt, len(perms) * n_opt])

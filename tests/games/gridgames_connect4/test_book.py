@@ -13,19 +13,19 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import (  # noqa: E402
+from gridgames_connect4.book import (
     HEADER_SIZE, UNKNOWN, Book, BookError, BookKeys, default_book, scores_of_keys,
 )
-from gridgames_connect4 import book_build  # noqa: E402
-from gridgames_connect4.book_build import (  # noqa: E402
+from gridgames_connect4 import book_build
+from gridgames_connect4.book_build import (
     build_book, checkpoint_path, derive_scores, enumerate_entries, plan_parts, solve_part,
 )
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver, parse_pons_moves  # noqa: E402
-from gridgames_test_support.connect4_sets import read_set  # noqa: E402
-from gridgames.cli import app  # noqa: E402
-from gridgames.errors import IllegalMoveError  # noqa: E402
-from gridgames.search.parallel import start_method  # noqa: E402
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver, parse_pons_moves
+from gridgames_test_support.connect4_sets import read_set
+from gridgames.cli import app
+from gridgames.errors import IllegalMoveError
+from gridgames.search.parallel import start_method
 
 runner = CliRunner()
 BOARDS = [(5, 4, 6), (4, 5, 6), (4, 4, 8), (5, 5, 3), (6, 4, 3)]  # width, height, depth: each builds in seconds
@@ -44,7 +44,9 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], Pat
 
 
 @pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
-def test_every_entry_is_the_solvers_score(books: dict[tuple[int, int], Path], width: int, height: int, depth: int) -> None:
+def test_every_entry_is_the_solvers_score(
+    books: dict[tuple[int, int], Path], width: int, height: int, depth: int
+) -> None:
     book = Book.load(books[width, height], width=width, height=height, connect=4)
     assert (book.width, book.height, book.connect, book.depth) == (width, height, 4, depth)
     solver = Solver(width, height, 4, table_bits=18)
@@ -61,7 +63,7 @@ def _positions_by_rules(width: int, height: int, depth: int) -> set[str]:
     found: set[str] = set()
     seen: set[str] = set()
     frontier = [game.new_state()]
-    for ply in range(depth + 1):
+    for _ply in range(depth + 1):
         nxt = []
         for state in frontier:
             picture = state.to_text()
@@ -77,9 +79,12 @@ def _positions_by_rules(width: int, height: int, depth: int) -> set[str]:
                 children.append(child)
             wins_at_once = any(c.outcome is not None and c.outcome.winner is not None for c in children)
             loses_next = all(
-                any((g := c.copy()).play(m) is None and g.outcome is not None and g.outcome.winner is not None
-                    for m in c.legal_moves())
-                for c in children if c.outcome is None
+                any(
+                    (g := c.copy()).play(m) is None and g.outcome is not None and g.outcome.winner is not None
+                    for m in c.legal_moves()
+                )
+                for c in children
+                if c.outcome is None
             ) and all(c.outcome is None for c in children)
             if not wins_at_once and not loses_next:
                 found.add(canonical)
@@ -138,8 +143,10 @@ def test_a_build_searches_only_the_deepest_ply(tmp_path: Path, monkeypatch: pyte
 
     monkeypatch.setattr(book_build, "solve_part", counting)
     progress: list[tuple[int, int]] = []
-    report = build_book(5, 4, 4, 5, tmp_path / "b.bin", table_bits=16, part_size=64,
-                        on_progress=lambda done, total: progress.append((done, total)))
+    report = build_book(
+        5, 4, 4, 5, tmp_path / "b.bin", table_bits=16, part_size=64,
+        on_progress=lambda done, total: progress.append((done, total))
+    )
     keys, plies = enumerate_entries(5, 4, 4, 5)
     assert sorted(searched) == sorted(keys[plies == 5].tolist())
     assert report.derived == int((plies < 5).sum()) > 0 and report.solved == report.entries == len(keys)
@@ -273,7 +280,9 @@ def _dies_once(job: object, keys: np.ndarray) -> np.ndarray:
     return solve_part(job, keys)  # type: ignore[arg-type]
 
 
-def test_a_worker_that_dies_has_its_part_run_again(tmp_path: Path, reference: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_that_dies_has_its_part_run_again(
+    tmp_path: Path, reference: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if start_method() != "fork":
         pytest.skip("the patched part function reaches the workers only when they are forked")
     monkeypatch.setenv("GRIDGAMES_TEST_MARKER", str(tmp_path / "died"))
@@ -288,8 +297,9 @@ def test_a_dask_cluster_gives_the_same_bytes(tmp_path: Path, reference: bytes, d
     assert _bytes_of_a_build(tmp_path, scheduler=dask_scheduler) == reference
 
 
-def test_bounds_from_a_shallower_book_give_the_same_bytes(tmp_path: Path, reference: bytes,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bounds_from_a_shallower_book_give_the_same_bytes(
+    tmp_path: Path, reference: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shallow = tmp_path / "d5.bin"
     build_book(4, 5, 4, 5, shallow, table_bits=16, part_size=16)
     seen: list[tuple[np.ndarray, np.ndarray]] = []
@@ -309,8 +319,9 @@ def test_bounds_from_a_shallower_book_give_the_same_bytes(tmp_path: Path, refere
     assert (lower[known] == scores[known]).mean() > 0.2  # a parent's best move: settled by the first null window
 
 
-def test_a_shallower_cut_of_a_book_is_the_book_built_to_that_depth(books: dict[tuple[int, int], Path],
-                                                                   tmp_path: Path) -> None:
+def test_a_shallower_cut_of_a_book_is_the_book_built_to_that_depth(
+    books: dict[tuple[int, int], Path], tmp_path: Path
+) -> None:
     book = Book.load(books[5, 4])  # depth 6
     build_book(5, 4, 4, 4, tmp_path / "d4.bin", table_bits=16)
     assert book.shallower(4).to_bytes() == (tmp_path / "d4.bin").read_bytes()
@@ -351,8 +362,9 @@ def test_parent_bounds_are_minus_the_best_parents_score(books: dict[tuple[int, i
     assert (found != UNKNOWN).mean() > 0.9
 
 
-def test_a_bounds_book_of_another_board_or_too_shallow_is_refused(tmp_path: Path,
-                                                                 books: dict[tuple[int, int], Path]) -> None:
+def test_a_bounds_book_of_another_board_or_too_shallow_is_refused(
+    tmp_path: Path, books: dict[tuple[int, int], Path]
+) -> None:
     with pytest.raises(BookError, match="is for 5x4 connect 4, not 4x5 connect 4"):
         build_book(4, 5, 4, 6, tmp_path / "a.bin", table_bits=16, bounds=Book.load(books[5, 4]))
     with pytest.raises(BookError, match="has depth 3; a depth-6 build needs one of depth 5 or more"):
@@ -407,7 +419,9 @@ def _damaged(books: dict[tuple[int, int], Path], tmp_path: Path, how: str) -> Pa
         ("key width", "has 8-byte keys; a version-3 book of 5x4 has 4-byte keys"),
     ],
 )
-def test_a_damaged_book_is_refused_in_one_line(books: dict[tuple[int, int], Path], tmp_path: Path, how: str, message: str) -> None:
+def test_a_damaged_book_is_refused_in_one_line(
+    books: dict[tuple[int, int], Path], tmp_path: Path, how: str, message: str
+) -> None:
     path = _damaged(books, tmp_path, how)
     with pytest.raises(BookError, match=message):
         Book.load(path)
@@ -419,7 +433,8 @@ def test_a_damaged_book_is_refused_in_one_line(books: dict[tuple[int, int], Path
 
 @pytest.mark.parametrize(("width", "height", "key_bytes"), [(5, 4, 4), (4, 5, 3), (6, 4, 4)])
 def test_a_book_file_stores_keys_in_the_fewest_bytes_that_hold_the_board(
-        books: dict[tuple[int, int], Path], width: int, height: int, key_bytes: int) -> None:
+    books: dict[tuple[int, int], Path], width: int, height: int, key_bytes: int
+) -> None:
     data = books[width, height].read_bytes()
     book = Book.load(books[width, height])
     assert (data[8], data[10]) == (3, key_bytes)
@@ -432,7 +447,9 @@ def test_a_book_file_stores_keys_in_the_fewest_bytes_that_hold_the_board(
         Book.from_entries(width, height, 4, 1, np.array([highest + 1], dtype=np.uint64), np.array([0]))
 
 
-def _legacy_file(book: Book, version: int, path: Path, *, connect: int | None = None, height: int | None = None) -> Path:
+def _legacy_file(
+    book: Book, version: int, path: Path, *, connect: int | None = None, height: int | None = None
+) -> Path:
     """``book`` written as a file of format 1 (8-byte keys) or 2, whose checksum covers the entries only."""
     import hashlib
     import struct
@@ -440,15 +457,18 @@ def _legacy_file(book: Book, version: int, path: Path, *, connect: int | None = 
     key_bytes = 8 if version == 1 else (book.width * (book.height + 1) + 7) // 8
     keys = book.keys.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :key_bytes].tobytes()
     body = keys + book.scores.astype(np.int8).tobytes()
-    header = struct.pack("<8sHBBBBBxQ32s8x", b"GGC4BOOK", version, key_bytes, book.width, height or book.height,
-                         connect or book.connect, book.depth, len(book), hashlib.sha256(body).digest())
+    header = struct.pack(
+        "<8sHBBBBBxQ32s8x", b"GGC4BOOK", version, key_bytes, book.width, height or book.height, connect or book.connect,
+        book.depth, len(book), hashlib.sha256(body).digest()
+    )
     path.write_bytes(header + body)
     return path
 
 
 @pytest.mark.parametrize("version", [1, 2])
 def test_an_older_book_is_refused_until_upgraded_and_then_holds_the_same_entries(
-        books: dict[tuple[int, int], Path], tmp_path: Path, version: int) -> None:
+    books: dict[tuple[int, int], Path], tmp_path: Path, version: int
+) -> None:
     book = Book.load(books[5, 4])
     old = _legacy_file(book, version, tmp_path / f"v{version}.bin")
     with pytest.raises(BookError, match=f"is a book of format {version}, whose checksum does not cover its header"):
@@ -465,12 +485,19 @@ def test_an_older_book_is_refused_until_upgraded_and_then_holds_the_same_entries
     assert result.exit_code == 2 and "nothing to upgrade" in result.stderr
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"connect": 5}, "scores do not follow from the deepest ply's|entries solved again differ|does not hold the positions"),
-    ({"height": 5}, "does not hold the positions of a 5x5 book"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"connect": 5},
+            "scores do not follow from the deepest ply's|entries solved again differ|does not hold the positions",
+        ),
+        ({"height": 5}, "does not hold the positions of a 5x5 book"),
+    ],
+)
 def test_an_older_book_whose_header_names_another_board_is_refused_by_the_upgrade(
-        books: dict[tuple[int, int], Path], tmp_path: Path, change: dict[str, int], message: str) -> None:
+    books: dict[tuple[int, int], Path], tmp_path: Path, change: dict[str, int], message: str
+) -> None:
     old = _legacy_file(Book.load(books[5, 4]), 2, tmp_path / "lying.bin", **change)
     before = old.read_bytes()
     result = runner.invoke(app, ["connect4", "book", "upgrade", str(old), "--out", str(tmp_path / "new.bin")])
@@ -482,12 +509,16 @@ def test_an_older_book_whose_header_names_another_board_is_refused_by_the_upgrad
     assert old.read_bytes() == before and not (tmp_path / "new.bin").exists()
 
 
-def test_a_book_whose_header_names_another_board_never_answers(books: dict[tuple[int, int], Path], tmp_path: Path) -> None:
+def test_a_book_whose_header_names_another_board_never_answers(
+    books: dict[tuple[int, int], Path], tmp_path: Path
+) -> None:
     """The issue's case: height 4 -> 5 on a 5x4 book answered five of twelve positions wrong; now it is refused."""
     data = bytearray(books[5, 4].read_bytes())
     data[12] = 5
     (tmp_path / "5x5.bin").write_bytes(bytes(data))
-    result = runner.invoke(app, ["connect4", "analyze", "", "--book", str(tmp_path / "5x5.bin"), "--width", "5", "--height", "5", "--json"])
+    result = runner.invoke(
+        app, ["connect4", "analyze", "", "--book", str(tmp_path / "5x5.bin"), "--width", "5", "--height", "5", "--json"]
+    )
     assert result.exit_code == 2 and result.stdout == ""
     assert "do not match the header's checksum" in result.stderr
 
@@ -495,7 +526,9 @@ def test_a_book_whose_header_names_another_board_never_answers(books: dict[tuple
 def test_a_book_for_another_board_is_refused(books: dict[tuple[int, int], Path]) -> None:
     with pytest.raises(BookError, match="is a book for 5x4 with lines of 4, not 6x5 with lines of 4"):
         Book.load(books[5, 4], width=6, height=5, connect=4)
-    result = runner.invoke(app, ["connect4", "review", "1", "--width", "6", "--height", "5", "--book", str(books[5, 4])])
+    result = runner.invoke(
+        app, ["connect4", "review", "1", "--width", "6", "--height", "5", "--book", str(books[5, 4])]
+    )
     assert result.exit_code == 2 and "is a book for 5x4" in result.stderr
 
 
@@ -507,8 +540,13 @@ def test_missing_book_and_none_shipped_for_small_boards(tmp_path: Path) -> None:
 
 def test_cli_build_info_and_verify(tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
     path = tmp_path / "cli.bin"
-    result = runner.invoke(app, ["connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "6",
-                                 "--out", str(path), "--table-bits", "18"])
+    result = runner.invoke(
+        app,
+        [
+            "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "6", "--out", str(path),
+            "--table-bits", "18"
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert f"Wrote {path}: 2,281 positions" in result.stdout
     assert path.read_bytes() == books[5, 4].read_bytes()
@@ -536,14 +574,18 @@ def test_cli_interrupted_build_says_how_far_it_got(tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr(book_build, "solve_part", interrupting)
     path = tmp_path / "cli.bin"
-    argv = ["connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5", "--out", str(path),
-            "--table-bits", "16"]
+    argv = [
+        "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5", "--out", str(path),
+        "--table-bits", "16"
+    ]
     result = runner.invoke(app, argv)
     keys, plies = enumerate_entries(5, 4, 4, 5)
     deepest = int((plies == 5).sum())
     assert result.exit_code != 0 and not path.exists() and checkpoint_path(path).exists()
-    assert (f"Interrupted: {sum(calls[:2]):,} of the {deepest:,} deepest positions searched (the other "
-            f"{len(keys) - deepest:,} are scored from them at the end)") in result.stderr, result.stderr
+    assert (
+        f"Interrupted: {sum(calls[:2]):,} of the {deepest:,} deepest positions searched (the other "
+        f"{len(keys) - deepest:,} are scored from them at the end)"
+    ) in result.stderr, result.stderr
 
 
 def test_verify_finds_a_wrong_score(tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
@@ -572,16 +614,19 @@ def test_bad_build_options_fail_in_one_line(tmp_path: Path) -> None:
     assert np.all([not Path(out).exists()])
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (["--depth", "D+1"], "shipped"),  # 7x6: the shipped book (depth D) bounds a build one ply deeper than itself
-    (["--depth", "D+2"], None),  # too shallow for that
-    (["--depth", "D+1", "--no-bounds"], None),
-    (["--depth", "6", "--width", "5", "--height", "4"], None),  # no book ships for 5x4
-    (["--depth", "6", "--width", "5", "--height", "4", "--bounds-from", "BOOK"], "5x4"),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--depth", "D+1"], "shipped"),  # 7x6: the shipped book (depth D) bounds a build one ply deeper than itself
+        (["--depth", "D+2"], None),  # too shallow for that
+        (["--depth", "D+1", "--no-bounds"], None),
+        (["--depth", "6", "--width", "5", "--height", "4"], None),  # no book ships for 5x4
+        (["--depth", "6", "--width", "5", "--height", "4", "--bounds-from", "BOOK"], "5x4"),
+    ],
+)
 def test_cli_build_takes_bounds_from_the_book_it_is_given_or_the_shipped_one(
     tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch, args: list[str],
-    expected: str | None,
+    expected: str | None
 ) -> None:
     shipped = default_book()
     if shipped is None and "--width" not in args:
@@ -594,8 +639,9 @@ def test_cli_build_takes_bounds_from_the_book_it_is_given_or_the_shipped_one(
 
     monkeypatch.setattr(book_build, "build_book", fake)
     depth = {"D+1": 1, "D+2": 2}
-    argv = [str(books[5, 4]) if arg == "BOOK" else str(shipped.depth + depth[arg]) if arg in depth else arg
-            for arg in args]
+    argv = [
+        str(books[5, 4]) if arg == "BOOK" else str(shipped.depth + depth[arg]) if arg in depth else arg for arg in args
+    ]
     result = runner.invoke(app, ["connect4", "book", "build", "--out", str(tmp_path / "x.bin"), *argv])
     assert result.exit_code == 0, result.output
     if expected is None:
@@ -607,29 +653,37 @@ def test_cli_build_takes_bounds_from_the_book_it_is_given_or_the_shipped_one(
         assert given[0] is not None and given[0].path == str(books[5, 4])
 
 
-def test_cli_build_refuses_bounds_of_another_board_or_both_bounds_options(tmp_path: Path,
-                                                                         books: dict[tuple[int, int], Path]) -> None:
+def test_cli_build_refuses_bounds_of_another_board_or_both_bounds_options(
+    tmp_path: Path, books: dict[tuple[int, int], Path]
+) -> None:
     out = str(tmp_path / "x.bin")
     for args, message in [
         (["--bounds-from", str(books[4, 5])], "is for 4x5 connect 4, not 5x4 connect 4"),
         (["--bounds-from", str(books[4, 5]), "--no-bounds"], "choose one"),
         (["--bounds-from", str(tmp_path / "none.bin")], "no such file"),
     ]:
-        result = runner.invoke(app, ["connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5",
-                                     "--out", out, *args])
+        result = runner.invoke(
+            app, ["connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5", "--out", out, *args]
+        )
         assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output, result.output
         assert len(result.stderr.strip().splitlines()) == 1
     assert not Path(out).exists() and not checkpoint_path(Path(out)).exists()
 
 
-@pytest.mark.parametrize("surface", [["connect4", "book", "info"], ["connect4", "book", "verify"], ["connect4", "review", "1", "--book"]])
+@pytest.mark.parametrize(
+    "surface", [["connect4", "book", "info"], ["connect4", "book", "verify"], ["connect4", "review", "1", "--book"]]
+)
 def test_book_files_go_through_the_bounded_reader(surface: list[str], tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    for target, message in [("/dev/zero", "is a device, not a regular file"), (str(fifo), "is a pipe (FIFO)"),
-                            (str(tmp_path), "is a directory"), (str(tmp_path / "absent"), "no such file")]:
+    for target, message in [
+        ("/dev/zero", "is a device, not a regular file"), (str(fifo), "is a pipe (FIFO)"),
+        (str(tmp_path), "is a directory"), (str(tmp_path / "absent"), "no such file")
+    ]:
         result = runner.invoke(app, [*surface, target])
-        assert result.exit_code == 2 and result.stderr.startswith("error: ") and "book file" in result.stderr, result.stderr
+        assert result.exit_code == 2 and result.stderr.startswith("error: ") and "book file" in result.stderr, (
+            result.stderr
+        )
         assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
@@ -643,7 +697,9 @@ def test_the_reader_of_binary_files_is_bounded(tmp_path: Path) -> None:
         read_user_bytes(path, what="book file", max_bytes=1023)
 
 
-def test_the_shipped_book_is_found_and_checked(tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_shipped_book_is_found_and_checked(
+    tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gridgames_connect4 import book as book_module
 
     monkeypatch.setattr(book_module, "_package_data", lambda: tmp_path)
@@ -713,16 +769,19 @@ def _random_positions(width: int, height: int, plies: range, count: int, seed: i
 
 
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 4)])
-def test_one_position_without_numpy_scores_children_as_the_array_rule(books: dict[tuple[int, int], Path], width: int, height: int) -> None:
+def test_one_position_without_numpy_scores_children_as_the_array_rule(
+        books: dict[tuple[int, int], Path], width: int, height: int) -> None:
     book = Book.load(books[width, height])
     geometry = book.geometry
     for moves in _random_positions(width, height, range(0, width * height), 300, seed=width):
         p, mask, _ = geometry.replay(moves)
-        array_rule = geometry.child_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64), len(moves),
+        array_rule = geometry.child_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64),
+                                           len(moves),
                                            lambda wanted: scores_of_keys(book.keys, book.scores, wanted))[0].tolist()
         one = geometry.child_scores_of(p, mask, len(moves), book.score_of_key)
         assert one == array_rule, moves
-        assert geometry.quick_score(p, mask, len(moves)) == geometry.quick_score(np.uint64(p), np.uint64(mask), len(moves))
+        as_numpy = geometry.quick_score(np.uint64(p), np.uint64(mask), len(moves))
+        assert geometry.quick_score(p, mask, len(moves)) == as_numpy
 
 
 def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: dict[tuple[int, int], Path]) -> None:
@@ -754,7 +813,8 @@ def test_a_key_found_across_two_entries_is_not_taken_for_an_entry() -> None:
     assert entries.score_of_key(0x0201) == 5 and entries.score_of_key(0x0403) == -5
 
 
-def test_the_shipped_book_is_read_in_place_and_checked_when_used_whole(tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
+def test_the_shipped_book_is_read_in_place_and_checked_when_used_whole(
+        tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
     import pickle
 
     path = tmp_path / "b.bin"
@@ -772,7 +832,7 @@ def test_the_shipped_book_is_read_in_place_and_checked_when_used_whole(tmp_path:
     path.write_bytes(bytes(data))
     corrupt = Book.open(path)
     with pytest.raises(BookError, match="corrupt"):
-        corrupt.keys
+        _ = corrupt.keys
     with pytest.raises(BookError, match="is a book for 5x4"):
         Book.open(path, width=4, height=5)
     path.write_bytes(bytes(data[:100]))
@@ -781,7 +841,8 @@ def test_the_shipped_book_is_read_in_place_and_checked_when_used_whole(tmp_path:
 
 
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (4, 5)])
-def test_one_positions_parent_bound_is_the_array_rules(books: dict[tuple[int, int], Path], width: int, height: int) -> None:
+def test_one_positions_parent_bound_is_the_array_rules(
+        books: dict[tuple[int, int], Path], width: int, height: int) -> None:
     book = Book.load(books[width, height])
     geometry = book.geometry
     for moves in _random_positions(width, height, range(1, book.depth + 3), 300, seed=3 * width):

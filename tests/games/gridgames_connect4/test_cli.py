@@ -71,7 +71,10 @@ def test_end_of_input_quits_cleanly() -> None:
     code, out, _ = play(HUMANS, "4\n4\n")
     assert code == 0
     last = out.rstrip().splitlines()[-1]
-    assert last.startswith("End of input: game saved to ") and "(moves: 44); resume with: gridgames play connect4 --resume" in last
+    assert (
+        last.startswith("End of input: game saved to ")
+        and "(moves: 44); resume with: gridgames play connect4 --resume" in last
+    )
 
 
 def test_quit_without_a_terminal_says_how_to_save() -> None:
@@ -139,7 +142,9 @@ def test_loading_a_finished_game_shows_the_result(tmp_path: Path) -> None:
 
 
 def test_hint_gives_a_column() -> None:
-    code, out, _ = play(["play", "connect4", "--red", "human", "--yellow", "human", "--think", "0.2"], "4\n3\n5\n3\n6\nh\nq\n")
+    code, out, _ = play(
+        ["play", "connect4", "--red", "human", "--yellow", "human", "--think", "0.2"], "4\n3\n5\n3\n6\nh\nq\n"
+    )
     assert code == 0
     hint = next(line for line in out.splitlines() if line.startswith("Hint: "))
     assert hint.startswith("Hint: play 7")  # yellow must block red's d1 e1 f1
@@ -155,8 +160,13 @@ def test_computer_against_computer_finishes(red: str, yellow: str) -> None:
 
 
 def test_medium_against_easy_on_a_small_board_finishes() -> None:
-    code, out, _ = play(["play", "connect4", "--red", "medium", "--yellow", "easy", "--width", "5", "--height", "4",
-                         "--connect", "3", "--seed", "0"], "")
+    code, out, _ = play(
+        [
+            "play", "connect4", "--red", "medium", "--yellow", "easy", "--width", "5", "--height", "4", "--connect",
+            "3", "--seed", "0"
+        ],
+        "",
+    )
     assert code == 0 and out.rstrip().splitlines()[-1].startswith(("Red wins", "Yellow wins", "Draw"))
 
 
@@ -282,23 +292,30 @@ def test_analyze_refuses_bad_or_finished_positions(moves: str, message: str) -> 
 
 def test_a_computer_move_short_of_time_is_noted() -> None:
     pytest.importorskip("gridgames_connect4.solver")
-    code, out, _ = play(["play", "connect4", "--yellow", "perfect", "--think", "0.01", "--seed", "1", "--no-book"],
-                        "4\nq\n")  # without the shipped book, which answers this position at once
+    code, out, _ = play(
+        ["play", "connect4", "--yellow", "perfect", "--think", "0.01", "--seed", "1", "--no-book"], "4\nq\n"
+    )  # without the shipped book, which answers this position at once
     assert code == 0
     assert "Yellow (perfect) plays " in out
     assert "  depth-limited search (depth " in out and "no exact result within 0.01 s" in out
 
 
-def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from gridgames_connect4 import players
 
     state = Connect4().from_notation("1111114")  # column 1 full, red to move
     match = TerminalGame(state, (Seat("human"), Seat("human")), console())
     unsolved = players.Advice(3, (None, 2, None, 5, -1, 0, 1), source=players.SOLVER)
     monkeypatch.setattr(players, "advise", lambda *args: unsolved)
-    assert match.hint() == ("Hint: play 4. Solver scores for yellow: 1: full  2: +2  3: ?  4: +5  5: -1  6: +0  7: +1 "
-                            "(? not solved in time; + wins, - loses, 0 draws; the further from 0, the sooner).")
-    monkeypatch.setattr(players, "advise", lambda *args: players.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=players.BOOK))
+    assert match.hint() == (
+        "Hint: play 4. Solver scores for yellow: 1: full  2: +2  3: ?  4: +5  5: -1  6: +0  7: +1 "
+        "(? not solved in time; + wins, - loses, 0 draws; the further from 0, the sooner)."
+    )
+    monkeypatch.setattr(
+        players, "advise", lambda *args: players.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=players.BOOK)
+    )
     assert match.hint().startswith("Hint: play 4. Book scores for yellow: 1: full  2: +2  3: +1  4: +5")
 
 
@@ -320,8 +337,9 @@ def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the
 
 def test_r_after_a_game_where_yellow_moved_first_reviews_it_in_its_colours() -> None:
     pytest.importorskip("gridgames_connect4.solver")
-    code, out, _ = play([*HUMANS, "--first", "yellow", "--width", "5", "--height", "4", "--no-book"],
-                        "1\n1\n2\n2\n3\n3\n4\nr\nq\n")
+    code, out, _ = play(
+        [*HUMANS, "--first", "yellow", "--width", "5", "--height", "4", "--no-book"], "1\n1\n2\n2\n3\n3\n4\nr\nq\n"
+    )
     assert code == 0 and "Yellow wins: four in a row" in out
     assert "   1  yellow       1" in out and "   2  red          1" in out
     assert "Review of 1122334 (5x4, four in a row): yellow wins." in out and "Yellow: " in out
@@ -345,7 +363,10 @@ def _show_in_a_colour_terminal(env_extra: dict[str, str]) -> str:
 
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
     env.update(env_extra)
-    result = subprocess.run([sys.executable, "-m", "gridgames", "connect4", "show", "4453"], capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames", "connect4", "show", "4453"], capture_output=True, text=True, env=env,
+        timeout=120
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout
 

@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import Connect4  # noqa: E402
-from gridgames_connect4 import book as book_module  # noqa: E402
-from gridgames_connect4.book import HEADER_SIZE, Book  # noqa: E402
-from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.cli import Seat, TerminalGame, console  # noqa: E402
-from gridgames.cli import app  # noqa: E402
+from gridgames_connect4 import Connect4
+from gridgames_connect4 import book as book_module
+from gridgames_connect4.book import HEADER_SIZE, Book
+from gridgames_connect4.book_build import build_book
+from gridgames_connect4.cli import Seat, TerminalGame, console
+from gridgames.cli import app
 
 runner = CliRunner()
 SMALL = ["--width", "5", "--height", "4"]
@@ -86,7 +86,8 @@ def test_play_hints_with_the_book_equal_hints_without(book_files: dict[str, Path
     assert code == 0
     hints = _hint_scores(with_book)
     assert len(hints) == 4 and hints == _hint_scores(without)
-    assert with_book.count("Book scores for") == 4 and "Solver scores" not in with_book  # the hint says where they came from
+    # the hint says where they came from
+    assert with_book.count("Book scores for") == 4 and "Solver scores" not in with_book
     assert without.count("Solver scores for") == 4 and "Book scores" not in without
 
 
@@ -95,26 +96,35 @@ def test_perfect_with_the_book_wins_as_yellow_on_6x4(tmp_path: Path) -> None:
     book = tmp_path / "6x4.bin"
     build_book(6, 4, 4, 5, book, table_bits=18)
     for seed in range(3):
-        code, out, _ = run(["play", "connect4", "--width", "6", "--height", "4", "--red", "random", "--yellow", "perfect",
-                            "--seed", str(seed), "--book", str(book)])
+        code, out, _ = run(
+            [
+                "play", "connect4", "--width", "6", "--height", "4", "--red", "random", "--yellow", "perfect", "--seed",
+                str(seed), "--book", str(book)
+            ]
+        )
         assert code == 0
         assert out.rstrip().splitlines()[-1].startswith("Yellow wins"), out
         assert "depth-limited" not in out
 
 
 @pytest.mark.parametrize("kind", ["wrong board", "truncated", "corrupt"])
-@pytest.mark.parametrize("command", [
-    ["connect4", "analyze", "33", *SMALL],
-    ["play", "connect4", *SMALL, "--red", "human", "--yellow", "perfect"],
-    ["connect4", "review", "3344", *SMALL],
-], ids=["analyze", "play", "review"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["connect4", "analyze", "33", *SMALL], ["play", "connect4", *SMALL, "--red", "human", "--yellow", "perfect"],
+        ["connect4", "review", "3344", *SMALL]
+    ],
+    ids=["analyze", "play", "review"],
+)
 def test_a_bad_book_is_one_line_and_exit_2(book_files: dict[str, Path], kind: str, command: list[str]) -> None:
     code, out, err = run([*command, "--book", str(book_files[kind])], "q\n")
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and str(book_files[kind].name) in lines[0], err
-    expected = {"wrong board": "is a book for 4x4 with lines of 4, not 5x4", "truncated": "is truncated",
-                "corrupt": "is corrupt"}[kind]
+    expected = {
+        "wrong board": "is a book for 4x4 with lines of 4, not 5x4", "truncated": "is truncated",
+        "corrupt": "is corrupt"
+    }[kind]
     assert expected in lines[0]
     assert "Traceback" not in out + err
 
@@ -129,7 +139,7 @@ def test_r_after_the_end_shows_the_review_of_the_game(book_files: dict[str, Path
     args = ["play", "connect4", *SMALL, "--red", "human", "--yellow", "human"]
     code, out, _ = run([*args, "--book", str(book_files["good"])], script)
     assert code == 0
-    played = out[out.index("Red wins: "):].splitlines()
+    played = out[out.index("Red wins: ") :].splitlines()
     assert played[1] == "r"
     review = played[2:]
     assert re.fullmatch(r"\s+9  red\s+1\s+\+0\s+\+6  3  mistake: win -> draw", review[10]), review[10]
@@ -143,16 +153,22 @@ def test_other_words_after_the_end_are_explained_and_q_leaves() -> None:
     script = "".join(f"{move}\n" for move in "4455667") + "x\nq\n"
     code, out, _ = run(["play", "connect4", "--red", "human", "--yellow", "human", "--no-book"], script)
     assert code == 0
-    assert out.rstrip().splitlines()[-2:] == ["'x' is not a command here: r reviews the game, s FILE saves it, q quits.", "q"]
+    assert out.rstrip().splitlines()[-2:] == [
+        "'x' is not a command here: r reviews the game, s FILE saves it, q quits.", "q"
+    ]
 
 
-def test_the_interactive_end_prompt_offers_the_review(monkeypatch: pytest.MonkeyPatch, book_files: dict[str, Path]) -> None:
+def test_the_interactive_end_prompt_offers_the_review(
+    monkeypatch: pytest.MonkeyPatch, book_files: dict[str, Path]
+) -> None:
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdin", io.StringIO("r\nq\n"))
     monkeypatch.setattr(sys, "stdout", out)
     state = Connect4(5, 4, 4).from_notation(THROWN_GAME)
     book = Book.load(book_files["good"], width=5, height=4, connect=4)
-    game = TerminalGame(state, (Seat("human"), Seat("human")), console(), rng=random.Random(0), interactive=True, book=book)
+    game = TerminalGame(
+        state, (Seat("human"), Seat("human")), console(), rng=random.Random(0), interactive=True, book=book
+    )
     assert game.run() == 0
     text = out.getvalue()
     assert "Game over: r reviews the game, s FILE saves it, q quits [r, s FILE, q]: " in text
@@ -161,7 +177,9 @@ def test_the_interactive_end_prompt_offers_the_review(monkeypatch: pytest.Monkey
     assert text.count("Game over: ") == 2  # asked again after the review; q then leaves
 
 
-def test_without_options_the_shipped_book_for_the_board_is_used(monkeypatch: pytest.MonkeyPatch, book_files: dict[str, Path]) -> None:
+def test_without_options_the_shipped_book_for_the_board_is_used(
+    monkeypatch: pytest.MonkeyPatch, book_files: dict[str, Path]
+) -> None:
     shipped = Book.load(book_files["good"])
     monkeypatch.setattr(book_module, "default_book", lambda w=7, h=6, c=4: shipped if (w, h, c) == (5, 4, 4) else None)
     code, out, _ = run(["connect4", "review", THROWN_GAME, *SMALL, "--json"])

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.analysis import Position, analyze_position, column_score  # noqa: E402
-from gridgames_connect4.rules import Connect4, Connect4State  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames.cli import app  # noqa: E402
+from gridgames_connect4.analysis import Position, analyze_position, column_score
+from gridgames_connect4.rules import Connect4, Connect4State
+from gridgames_connect4.solver import Solver
+from gridgames.cli import app
 
 runner = CliRunner()
 

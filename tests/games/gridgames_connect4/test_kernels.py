@@ -14,15 +14,15 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import _kernels  # noqa: E402
-from gridgames_connect4 import solver as solver_module  # noqa: E402
-from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.book import Book  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames_test_support.connect4_positions import random_positions as _random_positions  # noqa: E402
-from gridgames.cli import app  # noqa: E402
-from gridgames.errors import SolverError  # noqa: E402
+from gridgames_connect4 import _kernels
+from gridgames_connect4 import solver as solver_module
+from gridgames_connect4.book_build import build_book
+from gridgames_connect4.book import Book
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver
+from gridgames_test_support.connect4_positions import random_positions as _random_positions
+from gridgames.cli import app
+from gridgames.errors import SolverError
 
 runner = CliRunner()
 NO_COMPILER = not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc"))

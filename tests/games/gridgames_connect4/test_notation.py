@@ -25,8 +25,13 @@ def test_column_ten_exists_on_a_board_ten_wide() -> None:
     assert WIDE.format_move(9) == "10"
 
 
-@pytest.mark.parametrize(("text", "error"), [("0", ColumnOutOfRangeError), ("8", ColumnOutOfRangeError), ("x", NotationError),
-                                              ("-1", NotationError), ("", NotationError), ("4.0", NotationError), ("٤", NotationError)])
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("0", ColumnOutOfRangeError), ("8", ColumnOutOfRangeError), ("x", NotationError), ("-1", NotationError),
+        ("", NotationError), ("4.0", NotationError), ("٤", NotationError)
+    ],
+)
 def test_bad_move_texts_are_refused(text: str, error: type) -> None:
     with pytest.raises(error):
         GAME.parse_move(text)
@@ -85,7 +90,9 @@ def test_cells_are_named_by_column_letter_and_row_from_the_bottom() -> None:
 
 # --- pictures ----------------------------------------------------------------------------------
 def test_the_picture_shows_red_as_x_and_yellow_as_o_top_row_first() -> None:
-    assert GAME.from_notation("4453").to_text() == "\n".join([".......", ".......", ".......", ".......", "...O...", "..OXX.."])
+    assert GAME.from_notation("4453").to_text() == "\n".join(
+        [".......", ".......", ".......", ".......", "...O...", "..OXX.."]
+    )
 
 
 def test_a_picture_parses_back_to_the_same_position() -> None:

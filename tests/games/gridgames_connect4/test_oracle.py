@@ -8,15 +8,15 @@ import pytest
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import heuristic, players  # noqa: E402
-from gridgames_connect4.analysis import analyze_position  # noqa: E402
-from gridgames_connect4.book import Book, BookError, BookKeys  # noqa: E402
-from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.oracle import best_from_book, book_columns, column_scores  # noqa: E402
-from gridgames_connect4.players import advise, make_player  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames_test_support.connect4_positions import random_positions as _random_positions  # noqa: E402
+from gridgames_connect4 import heuristic, players
+from gridgames_connect4.analysis import analyze_position
+from gridgames_connect4.book import Book, BookError, BookKeys
+from gridgames_connect4.book_build import build_book
+from gridgames_connect4.oracle import best_from_book, book_columns, column_scores
+from gridgames_connect4.players import advise, make_player
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver
+from gridgames_test_support.connect4_positions import random_positions as _random_positions
 
 BOARDS = [(4, 4, 8), (5, 4, 8), (6, 4, 5)]  # width, height, depth: each builds in about a second
 
@@ -33,7 +33,9 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], Boo
 
 
 @pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
-def test_the_book_answers_every_column_before_its_depth_as_the_solver(books: dict, width: int, height: int, depth: int) -> None:
+def test_the_book_answers_every_column_before_its_depth_as_the_solver(
+    books: dict, width: int, height: int, depth: int
+) -> None:
     book = books[width, height]
     game = Connect4(width, height, 4)
     solver = Solver(width, height, 4, table_bits=18)
@@ -138,10 +140,16 @@ def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
     assert hard.from_book >= 20
 
 
-
-def test_perfect_plays_exactly_whenever_the_solver_answers_within_think() -> None:
+def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole think budget goes to the exact search: a position needing N nodes is exact with think worth N nodes."""
     from gridgames_connect4.solver import DEFAULT_NODE_RATE
+
+    class StoppedClock:  # the node budget alone decides (the wall-clock deadline backs it up on slow machines)
+        @staticmethod
+        def monotonic() -> float:
+            return 0.0
+
+    monkeypatch.setattr(players, "time", StoppedClock)
 
     game = Connect4()
     moves = list(game.from_notation("44444362").history)  # 7x6, no forced move, a few million positions to solve
@@ -193,11 +201,12 @@ class _RootBoundOnly(Solver):
 
     def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
         own = self.book.score_of_key(BookKeys(self.width, self.height, self.connect).canonical(p + mask))
-        return {} if own is None else {c: -own for c in super()._bounds_by_parents(p, mask)}
+        return {} if own is None else dict.fromkeys(super()._bounds_by_parents(p, mask), -own)
 
 
-def _analyze_alike(moves: list[int], exact: list[int | None], solvers: dict[str, Solver],
-                   explored: dict[str, int]) -> None:
+def _analyze_alike(
+    moves: list[int], exact: list[int | None], solvers: dict[str, Solver], explored: dict[str, int]
+) -> None:
     """Each solver (its table reset) scores every column after `moves` as `exact`; adds its positions to `explored`."""
     for name, solver in solvers.items():
         solver.reset()
@@ -306,8 +315,10 @@ def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_
 class _FillScoresUnbounded(Solver):
     """The solver as before: best_move scored its other columns without their parents' bounds."""
 
-    def _fill_scores(self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int],
-                     budget: int, bounds: dict[int, int] | None = None) -> None:
+    def _fill_scores(
+        self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int], budget: int,
+        bounds: dict[int, int] | None = None
+    ) -> None:
         super()._fill_scores(p, mask, n, scores, playable, budget)
 
 

@@ -105,7 +105,10 @@ def test_medium_beats_random() -> None:
     game = Connect4()
     for seed in range(2):
         state = game.new_state()
-        players = [make_player("medium", game, random.Random(seed), think=30), make_player("random", game, random.Random(seed))]
+        players = [
+            make_player("medium", game, random.Random(seed), think=30),
+            make_player("random", game, random.Random(seed)),
+        ]
         while not state.is_over:
             state.play(players[state.current_player].choose(state))
         assert state.outcome is not None and state.outcome.winner == 0
@@ -208,8 +211,10 @@ def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.M
     calls: list[str] = []
     for name in ("solve_many", "best_move"):
         original = getattr(solver_module.Solver, name)
-        monkeypatch.setattr(solver_module.Solver, name,
-                            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1])
+        monkeypatch.setattr(
+            solver_module.Solver, name,
+            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1]
+        )
     exact = tuple(solver_module.Solver().analyze(list(state.history)))
     assert advise(state, random.Random(0), think=30).scores == exact and calls == ["best_move"]
     state.play(4)  # 22 empty cells: every column in one call

@@ -20,7 +20,8 @@ LATE = "7616471232776312234226613675575413"  # 34 discs: the endgame search answ
 @pytest.mark.parametrize("args", [
     ["4", "--json"], ["4"], ["--json"], [], ["4453", "--weak"], ["4453", "--weak", "--json"], ["12121", "--json"],
     ["444444", "--json"], ["4", "--json", "--width", "7", "--height", "6", "--connect", "4"],
-    [LATE, "--json"], [LATE], [LATE, "--weak"], [LATE, "--no-book", "--json"], ["112233", "--no-book", "--json", "--width", "5",
+    [LATE, "--json"], [LATE], [LATE, "--weak"], [LATE, "--no-book", "--json"],
+    ["112233", "--no-book", "--json", "--width", "5",
     "--height", "4"],
 ])
 def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,7 +34,8 @@ def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.C
 
 @pytest.mark.parametrize("args", [
     ["analyze", "4", "--help"], ["analyze", "4", "--no-book"], ["analyze", "4", "--think", "1"], ["analyze", "x"],
-    ["analyze", "4444444"], ["analyze", "4", "--width", "11"], ["analyze", "4", "--width", "8"], ["analyze", "4", "--no-book"],
+    ["analyze", "4444444"], ["analyze", "4", "--width", "11"], ["analyze", "4", "--width", "8"],
+    ["analyze", "4", "--no-book"],
     ["analyze", "4453", "--no-book"], ["analyze", LATE, "--think", "5"], ["analyze", LATE, "--jobs", "2"],
     ["analyze", "1212121", "--json"], ["analyze", "4", "5"], ["show", "4"], ["analyze", "1" * 12, "--json"],
 ])
@@ -43,9 +45,11 @@ def test_anything_else_is_declined_to_the_full_command(args: list[str], capsys: 
 
 
 def test_a_book_answer_in_a_fresh_process_imports_neither_typer_nor_numpy() -> None:
-    code = ("import sys; from gridgames.launch import main; sys.argv = ['gridgames', 'connect4', 'analyze', '4', '--json']\n"
+    code = ("import sys; from gridgames.launch import main\n"
+            "sys.argv = ['gridgames', 'connect4', 'analyze', '4', '--json']\n"
             "try:\n    main()\nexcept SystemExit as end:\n"
-            "    print(end.code, sorted(m for m in ('typer', 'numpy', 'rich', 'importlib.metadata') if m in sys.modules))")
+            "    loaded = [m for m in ('typer', 'numpy', 'rich', 'importlib.metadata') if m in sys.modules]\n"
+            "    print(end.code, sorted(loaded))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.splitlines()
     assert json.loads(out[0])["columns"] == [-4, -2, -2, -1, -2, -2, -4]
     assert out[1] == "0 []"

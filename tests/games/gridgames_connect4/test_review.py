@@ -10,13 +10,13 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import Book  # noqa: E402
-from gridgames_connect4.book_build import build_book  # noqa: E402
-from gridgames_connect4.review import INACCURACY, MISTAKE, review_game  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.save import save_game  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames.cli import app  # noqa: E402
+from gridgames_connect4.book import Book
+from gridgames_connect4.book_build import build_book
+from gridgames_connect4.review import INACCURACY, MISTAKE, review_game
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.save import save_game
+from gridgames_connect4.solver import Solver
+from gridgames.cli import app
 
 runner = CliRunner()
 GAME = Connect4(5, 4, 4)
@@ -152,7 +152,9 @@ def _reviews_one_by_one(moves: list[int]) -> list[tuple[int, int, tuple]]:
     return out
 
 
-def test_the_batched_review_solves_several_positions_per_call_and_equals_analyze(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_batched_review_solves_several_positions_per_call_and_equals_analyze(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     moves = _moves(LONG)
     calls: list[int] = []
     original = Solver.solve_many
@@ -201,8 +203,10 @@ def test_a_review_told_to_stop_keeps_the_last_moves_and_says_partial() -> None:
     review = review_game(GAME, moves, keep_going=lambda: next(answers, False))
     assert review.stopped == "stopped" and review.partial
     whole = review_game(GAME, moves).reviews
-    assert review.reviews == whole[len(moves) - len(review.reviews):]  # the last moves are reviewed first
-    assert 0 < len(review.reviews) < len(moves) and review.missing == list(range(1, len(moves) - len(review.reviews) + 1))
+    assert review.reviews == whole[len(moves) - len(review.reviews) :]  # the last moves are reviewed first
+    assert 0 < len(review.reviews) < len(moves) and review.missing == list(
+        range(1, len(moves) - len(review.reviews) + 1)
+    )
     text = "\n".join(review.lines())
     assert f"Partial review (stopped): move(s) 1-{review.missing[-1]} not reviewed." in text
     data = review.as_dict()
@@ -218,7 +222,7 @@ def test_ctrl_c_keeps_the_moves_reviewed_with_keep_partial() -> None:
 
     review = review_game(GAME, moves, on_progress=interrupt, keep_partial=True)
     assert review.stopped == "interrupted" and len(review.reviews) >= 4 and review.missing
-    assert review.reviews == review_game(GAME, moves).reviews[-len(review.reviews):]
+    assert review.reviews == review_game(GAME, moves).reviews[-len(review.reviews) :]
     with pytest.raises(KeyboardInterrupt):
         review_game(GAME, moves, on_progress=interrupt)
 
@@ -245,13 +249,15 @@ def test_review_command_ctrl_c_prints_the_partial_review_and_exits_130(monkeypat
     assert result.exit_code == 130 and json.loads(result.stdout)["not_reviewed"] == list(range(1, 13))
 
 
-
 def test_a_game_where_yellow_moved_first_is_reviewed_in_its_colours(tmp_path: Path) -> None:
     path = save_game(GAME.from_notation(THROWN), tmp_path / "yellow.json", first="yellow")
     result = runner.invoke(app, ["connect4", "review", "--load", str(path)])
     assert result.exit_code == 0, result.output
     assert "   9  yellow       1     +0    +6  3  mistake: win -> draw" in result.stdout  # the first mover: yellow
-    assert "Yellow: 2 mistake(s), 0 inaccuracies in 5 move(s)." in result.stdout and "): unfinished (red to move)." in result.stdout
+    assert (
+        "Yellow: 2 mistake(s), 0 inaccuracies in 5 move(s)." in result.stdout
+        and "): unfinished (red to move)." in result.stdout
+    )
     data = json.loads(runner.invoke(app, ["connect4", "review", "--load", str(path), "--json"]).stdout)
     assert data["reviews"][-1]["player"] == "yellow" and data["reviews"][-2]["player"] == "red"
     assert review_game(GAME, _moves(THROWN)).reviews[-1].as_dict()["player"] == "red"
@@ -271,8 +277,10 @@ def test_positions_with_many_empty_cells_are_searched_alone_never_in_a_batch(mon
     monkeypatch.setattr(module, "BATCH_EMPTY_CELLS", 10)  # 5x4 has 20 cells: positions 0-9 have more than 10 empty
     batched: list[int] = []
     original = module.solve_pending
-    monkeypatch.setattr(module, "solve_pending", lambda solver, batch: (batched.extend(p.index for p in batch),
-                                                                        original(solver, batch))[1])
+    monkeypatch.setattr(
+        module, "solve_pending",
+        lambda solver, batch: (batched.extend(p.index for p in batch), original(solver, batch))[1]
+    )
     monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, alone := []))
     assert review_game(GAME, moves).reviews == expected
     assert sorted(batched) == list(range(10, 16)) and sorted(len(a[0]) for a in alone) == list(range(10))

@@ -101,7 +101,9 @@ def test_describe_names_the_winner_and_cells_bottom_up() -> None:
     game = Connect4()
     state = game.from_notation("4455667")
     assert game.describe(state.outcome) == "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)"
-    assert game.describe(state.outcome, ("yellow", "red")) == "Yellow wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)"
+    assert (
+        game.describe(state.outcome, ("yellow", "red")) == "Yellow wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)"
+    )
     vertical = game.from_notation("1213141")
     assert game.describe(vertical.outcome) == "Red wins: four in a row in column 1 (a1 a2 a3 a4)"
     diagonal = game.from_notation("76654554344")
@@ -136,7 +138,10 @@ def test_the_spec_passes_the_conformance_checks() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"width": 3}, {"width": 11}, {"height": 3}, {"height": 11}, {"connect": 2}, {"connect": 7}, {"width": True}, {"width": "7"}],
+    [
+        {"width": 3}, {"width": 11}, {"height": 3}, {"height": 11}, {"connect": 2}, {"connect": 7}, {"width": True},
+        {"width": "7"}
+    ],
 )
 def test_options_out_of_range_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(OptionError, match=next(iter(options))):
@@ -283,7 +288,9 @@ def test_undo_restores_every_earlier_position(playout: tuple) -> None:
     for n in range(len(moves), 0, -1):
         assert state.undo() == moves[n - 1]
         expected = game.from_moves(moves[: n - 1])
-        assert (state.history, state.to_text(), state.outcome) == (expected.history, expected.to_text(), expected.outcome)
+        assert (state.history, state.to_text(), state.outcome) == (
+            expected.history, expected.to_text(), expected.outcome
+        )
         assert (state.bitboard, state.heights) == (expected.bitboard, expected.heights)
     assert state.to_text() == game.new_state().to_text()
 

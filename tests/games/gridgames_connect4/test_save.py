@@ -13,7 +13,10 @@ from gridgames_connect4 import Connect4
 from gridgames_connect4.save import from_json, load_game, save_game, to_json
 from gridgames.errors import SaveFileError
 
-GOOD = {"format": "gridgames-connect4", "version": 1, "width": 7, "height": 6, "connect": 4, "first": "red", "moves": "4453"}
+GOOD = {
+    "format": "gridgames-connect4", "version": 1, "width": 7, "height": 6, "connect": 4, "first": "red",
+    "moves": "4453"
+}
 
 
 def test_a_saved_game_loads_back_with_its_whole_history(tmp_path: Path) -> None:
@@ -30,14 +33,17 @@ def test_version_2_keeps_the_seats_think_time_and_seed(tmp_path: Path) -> None:
     seats = {"red": "human", "yellow": "perfect"}
     loaded = load_game(save_game(state, tmp_path / "seats.json", seats=seats, think=0.5, seed=11))
     assert (loaded.seats, loaded.think, loaded.seed) == (seats, 0.5, 11)
-    assert load_game(save_game(state, tmp_path / "none.json")).seats == {}  # as version 1 files: the command line decides
+    # as version 1 files: the command line decides
+    assert (load_game(save_game(state, tmp_path / "none.json")).seats == {})
 
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [({"seats": {"red": "genius"}}, "'seats' must give"), ({"seats": {"green": "easy"}}, "'seats' must give"),
-     ({"think": 0}, "'think' must be"), ({"seed": "7"}, "'seed' must be")],
-)  # fmt: skip
+    [
+        ({"seats": {"red": "genius"}}, "'seats' must give"), ({"seats": {"green": "easy"}}, "'seats' must give"),
+        ({"think": 0}, "'think' must be"), ({"seed": "7"}, "'seed' must be")
+    ],
+)
 def test_bad_seats_think_or_seed_are_one_error(extra: dict[str, object], message: str) -> None:
     with pytest.raises(SaveFileError, match=message):
         from_json(json.dumps({**GOOD, "version": 2, **extra}))

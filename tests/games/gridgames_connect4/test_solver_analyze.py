@@ -12,14 +12,14 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import cli  # noqa: E402
-from gridgames_connect4 import solver as solver_module  # noqa: E402
-from gridgames_connect4.analysis import analyze_position  # noqa: E402
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
-from gridgames_test_support.connect4_bisection import bisecting_step_search  # noqa: E402
-from gridgames.cli import app  # noqa: E402
-from gridgames.search import parallel  # noqa: E402
+from gridgames_connect4 import cli
+from gridgames_connect4 import solver as solver_module
+from gridgames_connect4.analysis import analyze_position
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver
+from gridgames_test_support.connect4_bisection import bisecting_step_search
+from gridgames.cli import app
+from gridgames.search import parallel
 
 runner = CliRunner()
 MOVES = "274552224131661"  # Middle-Medium's first line: every column takes a real search
@@ -145,7 +145,8 @@ def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.
 
 
 def test_think_with_jobs_stops_the_workers_too() -> None:
-    data = json.loads(runner.invoke(app, ["connect4", "analyze", SLOW, "--think", "0.2", "--json", "--jobs", "2", "--no-book"]).stdout)
+    command = ["connect4", "analyze", SLOW, "--think", "0.2", "--json", "--jobs", "2", "--no-book"]
+    data = json.loads(runner.invoke(app, command).stdout)
     assert data["partial"] is True and data["stopped"] == "time" and data["unsolved"]
 
 
@@ -159,7 +160,10 @@ def test_enough_think_gives_the_exact_answer_and_table_mb_sizes_the_table() -> N
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--think", "0"], "--think must be a number of seconds above 0"), (["--table-mb", "0"], "--table-mb must be between")],
+    [
+        (["--think", "0"], "--think must be a number of seconds above 0"),
+        (["--table-mb", "0"], "--table-mb must be between"),
+    ],
 )
 def test_bad_think_or_table_size_is_a_one_line_error(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["connect4", "analyze", MOVES, *args])

@@ -14,7 +14,9 @@ from gridgames_test_support.connect4_sets import DATA
 STEININGER = DATA / "steininger"
 
 
-@pytest.mark.parametrize(("width", "height", "connect", "plies"), [(5, 4, 4, 6), (4, 4, 3, 3), (6, 4, 4, 12), (4, 5, 3, 8)])
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "plies"), [(5, 4, 4, 6), (4, 4, 3, 3), (6, 4, 4, 12), (4, 5, 3, 8)]
+)
 def test_small_boards_in_the_two_word_layout_agree_with_one_word_and_with_minimax(width, height, connect, plies):
     rng = random.Random(f"{width}x{height}")
     one = Solver(width, height, connect, table_bits=16)
@@ -34,7 +36,7 @@ def test_small_boards_in_the_two_word_layout_agree_with_one_word_and_with_minima
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "connect"), [(10, 6, 4), (9, 7, 4), (8, 8, 4), (11, 5, 4), (10, 10, 6), (14, 7, 5)],
+    ("width", "height", "connect"), [(10, 6, 4), (9, 7, 4), (8, 8, 4), (11, 5, 4), (10, 10, 6), (14, 7, 5)]
 )
 def test_boards_up_to_128_bits_solve_late_positions_like_a_plain_minimax(width, height, connect):
     rng = random.Random(width * height)

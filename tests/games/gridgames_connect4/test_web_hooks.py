@@ -17,7 +17,10 @@ from gridgames.web.jobs import Budget
 
 def test_connect4_offers_every_turn_based_hook() -> None:
     hooks = hooks_of(SPEC)
-    assert all(has(hooks, name) for name in ("move_targets", "computer_move", "move_scores", "review", "save_text", "load_text"))
+    assert all(
+        has(hooks, name)
+        for name in ("move_targets", "computer_move", "move_scores", "review", "save_text", "load_text")
+    )
 
 
 def test_scores_are_the_solvers_and_the_partial_result_ends_equal_to_them() -> None:
@@ -46,8 +49,10 @@ def test_a_yellow_first_save_goes_back_to_a_file_with_its_own_colours() -> None:
     from gridgames_connect4.save import from_json
 
     hooks = hooks_of(SPEC)
-    text = to_json(Connect4(6, 5, 4).from_notation("3443"), first="yellow", seats={"red": "perfect", "yellow": "human"},
-                   think=1.5, seed=7)
+    text = to_json(
+        Connect4(6, 5, 4).from_notation("3443"), first="yellow", seats={"red": "perfect", "yellow": "human"}, think=1.5,
+        seed=7
+    )
     loaded, seats = hooks.load_text(text)
     assert seats == ["human", "perfect"] and (loaded.game.width, loaded.game.height) == (6, 5)
     loaded.play(0)  # the page goes on with the game, then saves it
@@ -73,7 +78,9 @@ def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> Non
     assert [e["number"] for e in entries] == list(range(1, 10)) and all(e["score"] is None for e in entries)
 
 
-def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from gridgames_connect4 import book as book_module
     from gridgames_connect4.book import Book
     from gridgames_connect4.book_build import build_book
@@ -86,7 +93,7 @@ def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(monkeypatch: p
     state = game.from_notation("332")
     budget = Budget(0.0)  # no time at all: only the book can answer
     result = hooks_of(SPEC).move_scores(state, budget)
-    assert result["exact"] and result["scores"] == {c: s for c, s in enumerate(Solver(5, 4, 4).analyze([2, 2, 1]))}
+    assert result["exact"] and result["scores"] == dict(enumerate(Solver(5, 4, 4).analyze([2, 2, 1])))
     finished = game.from_notation("112222441")
     entries = hooks_of(SPEC).review(finished, Budget(0.0))
     by_book = review_game(game, finished.history, book=shipped).reviews[:6]  # the book covers the first six positions

@@ -12,7 +12,10 @@ from gridgames.errors import PuzzleError
 from gridgames_pentomino.boards import PRESETS, Board
 
 
-@pytest.mark.parametrize(("name", "shape", "area"), [("6x10", (6, 10), 60), ("5x12", (5, 12), 60), ("4x15", (4, 15), 60), ("3x20", (3, 20), 60), ("8x8", (8, 8), 64)])
+@pytest.mark.parametrize(
+    ("name", "shape", "area"),
+    [("6x10", (6, 10), 60), ("5x12", (5, 12), 60), ("4x15", (4, 15), 60), ("3x20", (3, 20), 60), ("8x8", (8, 8), 64)],
+)
 def test_rectangle_presets(name: str, shape: tuple[int, int], area: int) -> None:
     board = Board.parse(name)
     assert (board.height, board.width) == shape and board.area == area and board.name == name
@@ -42,7 +45,13 @@ def test_any_rectangle(spec: str) -> None:
     assert (board.height, board.width, board.area, board.name) == (7, 9, 63, "7x9")
 
 
-@pytest.mark.parametrize(("spec", "message"), [("0x5", "sides must be"), ("9x", "unknown board"), ("chessboard", "unknown board 'chessboard'"), ("5x2000", "sides must be")])
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("0x5", "sides must be"), ("9x", "unknown board"), ("chessboard", "unknown board 'chessboard'"),
+        ("5x2000", "sides must be")
+    ],
+)
 def test_bad_board_names_are_puzzle_errors(spec: str, message: str) -> None:
     with pytest.raises(PuzzleError, match=message):
         Board.parse(spec)

@@ -114,7 +114,9 @@ def test_jsonl_streams_every_solution_with_placements_and_picture() -> None:
         solution = tuple(Placement(p["piece"], [tuple(c) for c in p["cells"]]) for p in row["placements"])
         assert puzzle.is_solution(solution)
         assert puzzle.is_solution(placements_of_picture(row["picture"]))
-        assert {frozenset(p.cells) for p in solution} == {frozenset(p.cells) for p in placements_of_picture(row["picture"])}
+        assert {frozenset(p.cells) for p in solution} == {
+            frozenset(p.cells) for p in placements_of_picture(row["picture"])
+        }
 
 
 def test_jsonl_respects_the_limit() -> None:
@@ -137,14 +139,20 @@ def test_dana_scott_pieces_and_one_sided_reach_the_puzzle() -> None:
     assert data["pieces"][-1] == "O" and data["solutions"] == 1
     free = TilingPuzzle.create("3x20").count().count
     one_sided = json.loads(solve("--board", "3x20", "--one-sided", "--json").stdout)
-    assert one_sided["one_sided"] is True and one_sided["solutions"] == TilingPuzzle.create("3x20", one_sided=True).count().count
+    assert (
+        one_sided["one_sided"] is True
+        and one_sided["solutions"] == TilingPuzzle.create("3x20", one_sided=True).count().count
+    )
     assert one_sided["solutions"] < free
 
 
 def test_board_and_pieces_files(tmp_path: Path) -> None:
     (tmp_path / "b.txt").write_text("#..#\n....\n....\n....\n#..#\n")
     (tmp_path / "p.txt").write_text("T*2\n###\n.#.\n")
-    result = solve("--board-file", str(tmp_path / "b.txt"), "--pieces-file", str(tmp_path / "p.txt"), "--pieces", "tetromino:S*2", "--count")
+    result = solve(
+        "--board-file", str(tmp_path / "b.txt"), "--pieces-file", str(tmp_path / "p.txt"), "--pieces", "tetromino:S*2",
+        "--count"
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("4 solutions of b.txt (16 cells)")
 
@@ -254,7 +262,10 @@ def test_show_draws_a_board_with_its_symmetries() -> None:
     ("args", "line"),
     [
         (["--board", "6x10", "--count"], "9,356 solutions of 6x10 (60 cells) with pentominoes in "),
-        (["--board", "6x10", "--count", "--unique"], "2,339 solutions up to symmetry of 6x10 (60 cells) with pentominoes in "),
+        (
+            ["--board", "6x10", "--count", "--unique"],
+            "2,339 solutions up to symmetry of 6x10 (60 cells) with pentominoes in ",
+        ),
         (["--board", "5x12", "--count", "--jobs", "1"], "4,040 solutions of 5x12 (60 cells) with pentominoes in "),
     ],
 )

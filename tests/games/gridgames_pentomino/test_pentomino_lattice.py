@@ -1,4 +1,5 @@
-"""The pentomino puzzle on other lattices: piece families, boards and board files, known counts, and the CLI's --lattice."""
+"""The pentomino puzzle on other lattices: piece families, boards and board files, known counts, and the CLI's
+--lattice."""
 
 from __future__ import annotations
 
@@ -80,7 +81,9 @@ def test_bad_pieces_files_are_one_line_errors(lattice: str, text: str, message: 
 
 
 # --- boards ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("lattice", "name"), [(lattice, name) for lattice, presets in PRESETS.items() for name in presets])
+@pytest.mark.parametrize(
+    ("lattice", "name"), [(lattice, name) for lattice, presets in PRESETS.items() for name in presets]
+)
 def test_every_preset_round_trips_through_its_picture(lattice: str, name: str) -> None:
     board = LatticeBoard.parse(lattice, name)
     again = LatticeBoard.from_text(lattice, board.to_text())
@@ -90,9 +93,11 @@ def test_every_preset_round_trips_through_its_picture(lattice: str, name: str) -
 
 @pytest.mark.parametrize(
     ("lattice", "spec", "area"),
-    [("triangle", "3x4", 24), ("triangle", "hexagon-2", 24), ("triangle", "triangle-5", 25), ("hex", "hexagon-3", 19),
-     ("hex", "3x5", 15), ("cube", "2x2x7", 28)],
-)  # fmt: skip
+    [
+        ("triangle", "3x4", 24), ("triangle", "hexagon-2", 24), ("triangle", "triangle-5", 25),
+        ("hex", "hexagon-3", 19), ("hex", "3x5", 15), ("cube", "2x2x7", 28)
+    ],
+)
 def test_board_shapes_have_their_areas(lattice: str, spec: str, area: int) -> None:
     assert LatticeBoard.parse(lattice, spec).area == area
 
@@ -105,7 +110,10 @@ def test_board_pictures_look_like_the_lattice() -> None:
 
 @pytest.mark.parametrize(
     ("lattice", "spec", "message"),
-    [("cube", "6x10", "use a preset .* or AxBxC"), ("hex", "triangle-3", "on the hexagonal lattice"), ("triangle", "0x4", "at least 1")],
+    [
+        ("cube", "6x10", "use a preset .* or AxBxC"), ("hex", "triangle-3", "on the hexagonal lattice"),
+        ("triangle", "0x4", "at least 1")
+    ],
 )
 def test_bad_board_names_are_one_line_errors(lattice: str, spec: str, message: str) -> None:
     with pytest.raises(PuzzleError, match=message):
@@ -142,7 +150,9 @@ def test_area_mismatch_and_lattice_mismatch_are_refused() -> None:
 
 # --- the CLI ----------------------------------------------------------------------------------------
 def test_cli_counts_flat_pentacubes_up_to_symmetry_as_json() -> None:
-    result = solve("--lattice", "cube", "--board", "2x3x10", "--pieces", "flat-pentacubes", "--count", "--unique", "--json")
+    result = solve(
+        "--lattice", "cube", "--board", "2x3x10", "--pieces", "flat-pentacubes", "--count", "--unique", "--json"
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert (summary["solutions"], summary["unique"], summary["partial"]) == (12, True, False)
@@ -158,7 +168,9 @@ def test_cli_triangle_picture_reads_back_to_a_solution() -> None:
                 cells.setdefault(ch, []).append(cell_at(TRIANGULAR, (r, c)))  # type: ignore[arg-type]
     puzzle = LatticePuzzle.create("triangle", "6x6", "hexiamonds")
     offset = _offset(TRIANGULAR, puzzle.layout.cells, [c for cs in cells.values() for c in cs])
-    solution = tuple(Placement(name, [tuple(v + d for v, d in zip(c, offset)) for c in cs]) for name, cs in cells.items())
+    solution = tuple(
+        Placement(name, [tuple(v + d for v, d in zip(c, offset)) for c in cs]) for name, cs in cells.items()
+    )
     assert puzzle.is_solution(solution)
 
 
@@ -177,8 +189,13 @@ def test_cli_jsonl_lists_cube_placements_with_three_coordinates() -> None:
     assert all(len(cell) == 3 for row in rows for p in row["placements"] for cell in p["cells"])
 
 
-@pytest.mark.parametrize(("lattice", "board", "pieces", "polygon"), [("hex", "4x7", "tetrahexes", 6), ("triangle", "6x6", "hexiamonds", 3), ("cube", "2x3x10", "flat-pentacubes", 4)])
-def test_cli_svg_draws_each_cell_as_its_polygon(tmp_path: Path, lattice: str, board: str, pieces: str, polygon: int) -> None:
+@pytest.mark.parametrize(
+    ("lattice", "board", "pieces", "polygon"),
+    [("hex", "4x7", "tetrahexes", 6), ("triangle", "6x6", "hexiamonds", 3), ("cube", "2x3x10", "flat-pentacubes", 4)],
+)
+def test_cli_svg_draws_each_cell_as_its_polygon(
+    tmp_path: Path, lattice: str, board: str, pieces: str, polygon: int
+) -> None:
     out = tmp_path / "t.svg"
     result = solve("-L", lattice, "-b", board, "-p", pieces, "-n", "2", "--svg", str(out))
     assert result.exit_code == 0, result.output
@@ -195,7 +212,10 @@ def test_svg_polygons_of_neighbours_share_an_edge() -> None:
     for grid, board in ((TRIANGULAR, "hexagon-2"), (HEXAGONAL, "hexagon-3"), (CUBIC, "2x2x2")):
         cells = LatticeBoard.parse(grid.name, board).cells
         root = ET.fromstring(lattice_svg(grid.name, cells, ()))
-        corners = [{tuple(round(float(v)) for v in p.split(",")) for p in s.get("points", "").split()} for s in root.iter("{http://www.w3.org/2000/svg}polygon")]
+        corners = [
+            {tuple(round(float(v)) for v in p.split(",")) for p in s.get("points", "").split()}
+            for s in root.iter("{http://www.w3.org/2000/svg}polygon")
+        ]
         where = dict(zip(cells, corners))
         for cell in cells:
             for near in grid.neighbours(cell):
@@ -236,7 +256,11 @@ def test_unique_without_a_restrictable_piece_uses_the_stabiliser_split() -> None
     from gridgames.pieces import LatticePiece
     from gridgames.search import tiling
 
-    pieces = [LatticePiece(f"{n}{i}", "cubic", f, kind="one-sided") for n, k in ((3, 2), (2, 1), (1, 1)) for i, f in enumerate(free_forms(CUBIC, n)[:k])]
+    pieces = [
+        LatticePiece(f"{n}{i}", "cubic", f, kind="one-sided")
+        for n, k in ((3, 2), (2, 1), (1, 1))
+        for i, f in enumerate(free_forms(CUBIC, n)[:k])
+    ]
     board = LatticeBoard("3x3", "cubic", tuple((0, y, z) for y in range(3) for z in range(3)))
     puzzle = LatticePuzzle(board, LatticePieceSet("cubic", tuple(pieces)))
     assert tiling.prepare_unique(puzzle.problem(), True).method.startswith("canonical")
@@ -254,7 +278,10 @@ def test_cli_ctrl_c_reports_partial_counts_and_listings(monkeypatch: pytest.Monk
     monkeypatch.setattr(LatticePuzzle, "count", lambda self, **kw: CountResult(77, partial=True, seconds=1.5))
     result = solve("-L", "hex", "-b", "4x7", "--count")
     assert result.exit_code == 130
-    assert result.stdout.startswith("77 solutions of the hexagonal board 4x7") and "so far (partial: interrupted" in result.stdout
+    assert (
+        result.stdout.startswith("77 solutions of the hexagonal board 4x7")
+        and "so far (partial: interrupted" in result.stdout
+    )
     real = LatticePuzzle.solutions
 
     def two_then_interrupt(self: LatticePuzzle, **kw: Any) -> Any:

@@ -44,7 +44,11 @@ def solve(*args: str) -> Any:
 
 
 @pytest.mark.parametrize(
-    "options", [["--count"], ["--unique"], ["--count", "--unique"], ["--count", "--plain"], ["--count", "--mrv"], ["--count", "--jobs", "2"]],
+    "options",
+    [
+        ["--count"], ["--unique"], ["--count", "--unique"], ["--count", "--plain"], ["--count", "--mrv"],
+        ["--count", "--jobs", "2"]
+    ],
     ids=" ".join,
 )
 def test_a_count_of_a_puzzle_with_no_tiling_says_0(files: list[str], options: list[str]) -> None:
@@ -52,12 +56,16 @@ def test_a_count_of_a_puzzle_with_no_tiling_says_0(files: list[str], options: li
     if options == ["--unique"]:  # the first solution up to symmetry
         assert result.stdout.startswith("no solution: board.txt (")
     else:
-        assert result.stdout.startswith("0 solutions" + (" up to symmetry" if "--unique" in options else "") + " of board.txt (")
+        assert result.stdout.startswith(
+            "0 solutions" + (" up to symmetry" if "--unique" in options else "") + " of board.txt ("
+        )
     data = json.loads(solve(*files, *options, "--json").stdout)
     assert (data["solutions"], data["partial"]) == (0, False)
 
 
-@pytest.mark.parametrize("options", [[], ["--limit", "5"], ["--unique", "--limit", "5"], ["--plain", "--limit", "5"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "options", [[], ["--limit", "5"], ["--unique", "--limit", "5"], ["--plain", "--limit", "5"]], ids=" ".join
+)
 def test_a_listing_of_a_puzzle_with_no_tiling_says_no_solution(files: list[str], options: list[str]) -> None:
     assert solve(*files, *options).stdout.startswith("no solution: board.txt (")
     assert solve(*files, *options, "--jsonl").stdout == ""
@@ -73,13 +81,22 @@ def test_the_puzzle_counts_0_all_and_up_to_symmetry(name: str) -> None:
 
 
 def lattice_puzzle(lattice: Lattice, rows: int, cols: int) -> LatticePuzzle:
-    """A parallelogram (a 2 x rows x cols box) less its first cell's neighbours, with pieces of 3 and 2 cells of its area."""
-    board = [(x, y, z) for x in range(2) for y in range(rows) for z in range(cols)] if lattice is CUBIC else parallelogram(lattice, rows, cols)
+    """A parallelogram (a 2 x rows x cols box) less its first cell's neighbours, with pieces of 3 and 2 cells of its
+    area."""
+    board = (
+        [(x, y, z) for x in range(2) for y in range(rows) for z in range(cols)]
+        if lattice is CUBIC
+        else parallelogram(lattice, rows, cols)
+    )
     first = TilingProblem.build(board, [LatticePiece("m", lattice.name, [lattice.origin])], lattice=lattice).cells[0]
     cells = tuple(c for c in board if c not in lattice.neighbours(first))
     threes = len(cells) // 3 - (len(cells) % 3 == 1)
     twos = (len(cells) - 3 * threes) // 2
-    pieces = [LatticePiece(n, lattice.name, f, k) for n, f, k in (("T", free_forms(lattice, 3)[0], threes), ("D", free_forms(lattice, 2)[0], twos)) if k]
+    pieces = [
+        LatticePiece(n, lattice.name, f, k)
+        for n, f, k in (("T", free_forms(lattice, 3)[0], threes), ("D", free_forms(lattice, 2)[0], twos))
+        if k
+    ]
     return LatticePuzzle(LatticeBoard("cut", lattice.name, cells), LatticePieceSet(lattice.name, tuple(pieces)))
 
 

@@ -17,7 +17,10 @@ from gridgames_pentomino.puzzle import TilingPuzzle
 
 runner = CliRunner()
 
-KNOWN = [("3x20", False, 8), ("3x20", True, 2), ("4x15", False, 1472), ("4x15", True, 368), ("8x8-centre", False, 520), ("8x8-centre", True, 65)]
+KNOWN = [
+    ("3x20", False, 8), ("3x20", True, 2), ("4x15", False, 1472), ("4x15", True, 368), ("8x8-centre", False, 520),
+    ("8x8-centre", True, 65)
+]
 
 
 def solve(*args: str) -> Any:
@@ -52,7 +55,8 @@ def test_jobs_auto_and_0_use_every_core() -> None:
 
 
 def test_the_readme_pieces_for_dana_scotts_problem_are_accepted() -> None:
-    puzzle = TilingPuzzle.create("8x8", "pentominoes+tetromino:O")  # the README's parallel example (counted in bench/parallel.py)
+    # the README's parallel example (counted in bench/parallel.py)
+    puzzle = TilingPuzzle.create("8x8", "pentominoes+tetromino:O")
     assert puzzle.pieces.copies == 13 and puzzle.pieces.area == 64 and "O" in puzzle.pieces.names
 
 
@@ -78,7 +82,10 @@ def test_scheduler_without_dask_says_how_to_install_it(monkeypatch: pytest.Monke
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
     result = solve("--board", "3x20", "--count", "--scheduler", "tcp://127.0.0.1:8786")
     assert result.exit_code == 2
-    assert result.stderr == 'error: the --scheduler option needs Dask\'s distributed scheduler: pip install "gridgames[dask]"\n'
+    assert (
+        result.stderr
+        == 'error: the --scheduler option needs Dask\'s distributed scheduler: pip install "gridgames[dask]"\n'
+    )
 
 
 def test_a_part_that_raises_is_a_one_line_error_naming_its_placements(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,7 +101,9 @@ def test_a_part_that_raises_is_a_one_line_error_naming_its_placements(monkeypatc
     result = solve("--board", "4x15", "--count", "--jobs", "1")
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: part 4 (") and lines[0].endswith(") failed: RuntimeError: boom")
+    assert (
+        len(lines) == 1 and lines[0].startswith("error: part 4 (") and lines[0].endswith(") failed: RuntimeError: boom")
+    )
     assert " at (0,0)" in lines[0]  # the placements the part starts from
 
 

@@ -23,7 +23,9 @@ def test_default_spec_is_the_twelve_free_pentominoes() -> None:
     assert all(p.kind == "free" and p.count == 1 for p in pieces)
 
 
-@pytest.mark.parametrize("spec", ["pentominoes+O", "pentominoes,tetromino:O", "pentominoes, tetrominoes:O", "pentomino + o"])
+@pytest.mark.parametrize(
+    "spec", ["pentominoes+O", "pentominoes,tetromino:O", "pentominoes, tetrominoes:O", "pentomino + o"]
+)
 def test_dana_scott_set_is_the_pentominoes_and_the_square(spec: str) -> None:
     pieces = PieceSet.parse(spec)
     assert pieces.names == (*"FILNPTUVWXYZ", "O")
@@ -72,7 +74,9 @@ def test_fixed_set_has_one_orientation_per_piece() -> None:
     assert all(len(p.orientations()) == 1 for p in pieces)
 
 
-@pytest.mark.parametrize(("name", "free", "one_sided"), [("F", 8, 4), ("I", 2, 2), ("X", 1, 1), ("N", 8, 4), ("T", 4, 4), ("Z", 4, 2)])
+@pytest.mark.parametrize(
+    ("name", "free", "one_sided"), [("F", 8, 4), ("I", 2, 2), ("X", 1, 1), ("N", 8, 4), ("T", 4, 4), ("Z", 4, 2)]
+)
 def test_orientations_of_free_and_one_sided_pentominoes(name: str, free: int, one_sided: int) -> None:
     piece = PieceSet.parse(name).pieces[0]
     assert len(piece.orientations()) == free

@@ -33,8 +33,8 @@ def board_maps(puzzle: TilingPuzzle) -> list[Callable[[Cell], Cell]]:
     candidates = [
         lambda r, c: (r, c), lambda r, c: (h - r, w - c), lambda r, c: (r, w - c), lambda r, c: (h - r, c),
         lambda r, c: (c, r), lambda r, c: (w - c, h - r), lambda r, c: (c, h - r), lambda r, c: (w - c, r),
-    ]  # fmt: skip
-    return [(lambda f: lambda cell: f(*cell))(f) for f in candidates if {f(r, c) for r, c in cells} == cells]
+    ]
+    return [(lambda f: lambda cell: f(*cell))(f) for f in candidates if {f(r, c) for r, c in cells} == cells]  # noqa: B023 - f is bound by the outer lambda
 
 
 def images(puzzle: TilingPuzzle, solution: Solution) -> set[Key]:
@@ -146,7 +146,9 @@ def test_counts_with_copies_and_kinds_agree_with_brute_force(board: str, pieces:
 def test_board_file_with_holes_and_pieces_file(tmp_path: Path) -> None:
     (tmp_path / "board.txt").write_text("#..#\n....\n....\n....\n#..#\n")
     (tmp_path / "pieces.txt").write_text("T*2\n###\n.#.\n")
-    puzzle = TilingPuzzle.create(board_file=tmp_path / "board.txt", pieces_file=tmp_path / "pieces.txt", pieces="tetromino:S=s*2")
+    puzzle = TilingPuzzle.create(
+        board_file=tmp_path / "board.txt", pieces_file=tmp_path / "pieces.txt", pieces="tetromino:S=s*2"
+    )
     assert [(p.name, p.count) for p in puzzle.pieces] == [("s", 2), ("T", 2)]
     expected = brute_force_count(puzzle.layout, puzzle.pieces)
     assert expected > 0 and puzzle.count().count == expected
@@ -177,7 +179,9 @@ def test_checker_rejects_broken_solutions(first_3x20: tuple[TilingPuzzle, Soluti
         "a placement twice": s + s[:1],
         "the wrong piece's name": _replace(s, by["X"], Placement("F", x.cells)),
         "an unknown piece": _replace(s, by["X"], Placement("Q", x.cells)),
-        "two pieces swapped names": _replace(_replace(s, by["X"], Placement("I", x.cells)), by["I"], Placement("X", i.cells)),
+        "two pieces swapped names": _replace(
+            _replace(s, by["X"], Placement("I", x.cells)), by["I"], Placement("X", i.cells)
+        ),
         "a cell off the board": _replace(s, by["I"], Placement("I", [(r + 5, c) for r, c in i.cells])),
         "a cell repeated": _replace(s, by["I"], Placement("I", list(i.cells[:4]) + [i.cells[0]])),
         "nonsense cells": _replace(s, by["I"], Placement.__new__(Placement)),
@@ -224,7 +228,10 @@ def test_picture_numbers_the_placements() -> None:
     [
         (lambda: TilingPuzzle.create("5x5"), "the board 5x5 has 25 cells but the pieces \\(pentominoes\\) cover 60"),
         (lambda: TilingPuzzle.create("8x8"), "has 64 cells but the pieces"),
-        (lambda: TilingPuzzle(Board("void", Grid.from_mask(np.zeros((2, 2), bool))), PieceSet.parse("O")), "has no cells"),
+        (
+            lambda: TilingPuzzle(Board("void", Grid.from_mask(np.zeros((2, 2), bool))), PieceSet.parse("O")),
+            "has no cells",
+        ),
         (lambda: TilingPuzzle.create("6x10", "pentominoes,F"), "duplicate piece name 'F'"),
     ],
 )
@@ -243,7 +250,13 @@ def test_chessboard_colouring_rules_out_the_tetrominoes_and_hexominoes_at_once()
     assert hexominoes.colouring_obstruction() is not None and hexominoes.count(unique=True).count == 0
 
 
-@pytest.mark.parametrize(("board", "pieces"), [("4x5", "tetromino:T*5"), ("4x4", "tetromino:T*4"), ("4x4", "tetromino:T*2,tetromino:L*2"), ("2x4", "tetromino:T*2")])
+@pytest.mark.parametrize(
+    ("board", "pieces"),
+    [
+        ("4x5", "tetromino:T*5"), ("4x4", "tetromino:T*4"), ("4x4", "tetromino:T*2,tetromino:L*2"),
+        ("2x4", "tetromino:T*2")
+    ],
+)
 def test_colouring_rule_agrees_with_brute_force(board: str, pieces: str) -> None:
     puzzle = TilingPuzzle.create(board, pieces)
     if puzzle.colouring_obstruction() is not None:
@@ -252,7 +265,10 @@ def test_colouring_rule_agrees_with_brute_force(board: str, pieces: str) -> None
         assert puzzle.count().count == brute_force_count(puzzle.layout, puzzle.pieces)
 
 
-@pytest.mark.parametrize(("board", "pieces"), [("6x10", "pentominoes"), ("8x8", "pentominoes+O"), ("4x10", "tetrominoes*2"), ("8x8-corners", "pentominoes")])
+@pytest.mark.parametrize(
+    ("board", "pieces"),
+    [("6x10", "pentominoes"), ("8x8", "pentominoes+O"), ("4x10", "tetrominoes*2"), ("8x8-corners", "pentominoes")],
+)
 def test_colouring_rule_does_not_fire_on_solvable_puzzles(board: str, pieces: str) -> None:
     assert TilingPuzzle.create(board, pieces).colouring_obstruction() is None
 

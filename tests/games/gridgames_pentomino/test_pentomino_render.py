@@ -52,7 +52,9 @@ def test_long_or_clashing_names_still_get_distinct_single_characters() -> None:
         assert len(set(palette.colours.values())) == len(names), spec
 
 
-def test_text_picture_has_one_letter_per_piece_and_blank_holes(centre: tuple[TilingPuzzle, list[Solution], render.Palette]) -> None:
+def test_text_picture_has_one_letter_per_piece_and_blank_holes(
+    centre: tuple[TilingPuzzle, list[Solution], render.Palette],
+) -> None:
     puzzle, solutions, palette = centre
     text = render.to_text(puzzle.board, solutions[0], palette)
     lines = text.splitlines()
@@ -69,7 +71,9 @@ def test_uncovered_cells_show_as_dots() -> None:
     assert text == "L..\nLL."
 
 
-def test_rich_drawing_colours_each_cell_with_its_piece(centre: tuple[TilingPuzzle, list[Solution], render.Palette]) -> None:
+def test_rich_drawing_colours_each_cell_with_its_piece(
+    centre: tuple[TilingPuzzle, list[Solution], render.Palette],
+) -> None:
     puzzle, solutions, palette = centre
     text = render.to_rich(puzzle.board, solutions[0], palette)
     plain = render.to_text(puzzle.board, solutions[0], palette)
@@ -80,7 +84,9 @@ def test_rich_drawing_colours_each_cell_with_its_piece(centre: tuple[TilingPuzzl
         assert f"on {palette.colour(letter)}" in str(style)
 
 
-def test_svg_is_valid_xml_with_one_drawing_per_solution(centre: tuple[TilingPuzzle, list[Solution], render.Palette]) -> None:
+def test_svg_is_valid_xml_with_one_drawing_per_solution(
+    centre: tuple[TilingPuzzle, list[Solution], render.Palette],
+) -> None:
     puzzle, solutions, palette = centre
     root = ET.fromstring(render.to_svg(puzzle.board, solutions, palette, title="8x8 & co <test>"))
     assert root.tag == f"{SVG}svg"
@@ -100,7 +106,9 @@ def test_svg_places_each_cell_where_its_piece_is(centre: tuple[TilingPuzzle, lis
     puzzle, solutions, palette = centre
     root = ET.fromstring(render.to_svg(puzzle.board, solutions[:1], palette, cell=10))
     group = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "solution-1")
-    colour_at = {(int(float(r.get("y"))) // 10, int(float(r.get("x"))) // 10): r.get("fill") for r in group.iter(f"{SVG}rect")}
+    colour_at = {
+        (int(float(r.get("y"))) // 10, int(float(r.get("x"))) // 10): r.get("fill") for r in group.iter(f"{SVG}rect")
+    }
     expected = {cell: palette.colour(p.piece) for p in solutions[0] for cell in p.cells}
     assert colour_at == expected
 
@@ -154,6 +162,8 @@ def test_svg_letters_follow_their_fill(centre: tuple[TilingPuzzle, list[Solution
     puzzle, solutions, palette = centre
     root = ET.fromstring(render.to_svg(puzzle.board, solutions[:1], palette))
     letters = {t.text: t.get("fill") for t in root.iter(f"{SVG}text") if t.text and len(t.text) == 1}
-    assert letters and all(letters[palette.letter(name)] == render.letter_colour(palette.colour(name)) for name in puzzle.pieces.names)
+    assert letters and all(
+        letters[palette.letter(name)] == render.letter_colour(palette.colour(name)) for name in puzzle.pieces.names
+    )
     yellow = next(name for name in puzzle.pieces.names if palette.colour(name) == "#ffe119")
     assert letters[palette.letter(yellow)] == "#000000"

@@ -1,4 +1,5 @@
-"""`gridgames pentomino solve` with any number of copies of each piece ('domino*' or --unlimited): the frontier count."""
+"""`gridgames pentomino solve` with any number of copies of each piece ('domino*' or --unlimited): the frontier
+count."""
 
 from __future__ import annotations
 
@@ -58,7 +59,9 @@ def test_unlimited_flag_and_json_give_the_exact_integer() -> None:
         ("6x8", "tromino:L", False),
     ],
 )
-def test_unlimited_counts_equal_the_backtracking_engine_with_enough_copies(board: str, spec: str, one_sided: bool) -> None:
+def test_unlimited_counts_equal_the_backtracking_engine_with_enough_copies(
+    board: str, spec: str, one_sided: bool
+) -> None:
     stars = ",".join(term + "*" for term in spec.split(","))
     args = ["--board", board, "--pieces", stars, "--json"] + (["--one-sided"] if one_sided else [])
     result = solve(*args)
@@ -105,5 +108,7 @@ def test_ctrl_c_stops_the_count_and_says_there_is_no_partial_result(monkeypatch:
 
 def test_progress_reaches_one_over_every_pass() -> None:
     seen: list[float] = []
-    assert frontier.count_tilings(Grid.empty(16, 16), frontier.DOMINOES, on_progress=seen.append) == kasteleyn_dominoes(16, 16)
+    assert frontier.count_tilings(Grid.empty(16, 16), frontier.DOMINOES, on_progress=seen.append) == kasteleyn_dominoes(
+        16, 16
+    )
     assert len(seen) > 4 and seen[-1] == 1.0 and all(0 < a <= b <= 1 for a, b in zip(seen, seen[1:]))

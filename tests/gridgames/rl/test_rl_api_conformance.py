@@ -55,7 +55,9 @@ def test_pettingzoo_seed_test_passes() -> None:
     [
         pytest.param("connect4", {"opponent": "random"}, id="connect4-random"),
         pytest.param("connect4", {"opponent": "easy", "seat": 1}, id="connect4-easy-seat1"),
-        pytest.param("connect4", {"opponent": "medium", "width": 9, "height": 7, "connect": 5}, id="connect4-9x7-medium"),
+        pytest.param(
+            "connect4", {"opponent": "medium", "width": 9, "height": 7, "connect": 5}, id="connect4-9x7-medium"
+        ),
         pytest.param("mnk", {"opponent": "medium"}, id="mnk-medium"),
         pytest.param("mnk", {"opponent": "hard", "seat": 1}, id="mnk-hard-seat1"),
     ],

@@ -25,7 +25,9 @@ def test_the_judges_scores_match_analyze(playout: tuple) -> None:
     *opening, last = moves
     before = game.from_moves(opening)
     expected = analyze_position(before)
-    env = aec_env("connect4", width=game.width, height=game.height, connect=game.connect, judge=True, judge_table_bits=TABLE_BITS)
+    env = aec_env(
+        "connect4", width=game.width, height=game.height, connect=game.connect, judge=True, judge_table_bits=TABLE_BITS
+    )
     env.reset(options={"moves": opening})
     mover = env.agent_selection
     assert env.infos[mover]["score"] == expected.score

@@ -6,10 +6,10 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the rl extra is not installed: pip install '.[rl]'")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from gridgames.grid import Grid  # noqa: E402
-from gridgames.rl.core import BOARD_RGB, PLAYER_RGB, rgb  # noqa: E402
+from gridgames.grid import Grid
+from gridgames.rl.core import BOARD_RGB, PLAYER_RGB, rgb
 
 
 def test_a_hex_picture_is_a_rhombus_of_hexagons_not_the_square_picture() -> None:

@@ -58,10 +58,12 @@ def test_is_solution_accepts_a_tiling_given_as_cells() -> None:
     "tiling",
     [
         [Placement("D", ((0, 0), (0, 1)))],  # a cell left uncovered
-        [Placement("D", ((0, 0), (0, 1))), Placement("D", ((0, 1), (1, 1))), Placement("D", ((1, 0), (1, 1)))],  # overlap
+        # overlap
+        [Placement("D", ((0, 0), (0, 1))), Placement("D", ((0, 1), (1, 1))), Placement("D", ((1, 0), (1, 1)))],
         [Placement("D", ((0, 0), (1, 1))), Placement("D", ((0, 1), (1, 0)))],  # not a domino shape
         [Placement("Q", ((0, 0), (0, 1))), Placement("D", ((1, 0), (1, 1)))],  # unknown piece
-        [Placement("D", ((0, 0), (0, 1))), Placement("D", ((1, 0), (1, 1))), Placement("D", ((2, 0), (2, 1)))],  # off board
+        # off board
+        [Placement("D", ((0, 0), (0, 1))), Placement("D", ((1, 0), (1, 1))), Placement("D", ((2, 0), (2, 1)))],
     ],
 )
 def test_is_solution_rejects_bad_tilings(tiling: list[Placement]) -> None:

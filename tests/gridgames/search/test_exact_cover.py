@@ -1,4 +1,5 @@
-"""Tests for gridgames.search.exact_cover: known counts (n queens, pentominoes, dominoes), secondary items, resumable search."""
+"""Tests for gridgames.search.exact_cover: known counts (n queens, pentominoes, dominoes), secondary items, resumable
+search."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724}
 
 PENTOMINOES = {
     "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
-    "U": "X.X/XXX", "V": "X../X../XXX", "W": "X../XX./.XX", "X": ".X./XXX/.X.", "Y": "XXXX/.X..", "Z": "XX./.X./.XX",
+    "U": "X.X/XXX", "V": "X../X../XXX", "W": "X../XX./.XX", "X": ".X./XXX/.X.", "Y": "XXXX/.X..", "Z": "XX./.X./.XX"
 }
 TETROMINOES = {"I": "XXXX", "O": "XX/XX", "T": "XXX/.X.", "L": "XXX/X..", "S": ".XX/XX."}
 
@@ -55,7 +56,12 @@ def tiling(height: int, width: int, pieces: dict[str, str]) -> ExactCover:
 def dominoes(height: int, width: int) -> ExactCover:
     """Domino tilings of a rectangle: cells primary, any number of dominoes."""
     cells = [(r, c) for r in range(height) for c in range(width)]
-    options = [(((r, c), (r + dr, c + dc)), [(r, c), (r + dr, c + dc)]) for r, c in cells for dr, dc in ((0, 1), (1, 0)) if r + dr < height and c + dc < width]
+    options = [
+        (((r, c), (r + dr, c + dc)), [(r, c), (r + dr, c + dc)])
+        for r, c in cells
+        for dr, dc in ((0, 1), (1, 0))
+        if r + dr < height and c + dc < width
+    ]
     return ExactCover.from_items(cells, options)
 
 
@@ -94,7 +100,9 @@ def test_the_five_tetrominoes_cannot_tile_4x5() -> None:
     assert tiling(4, 5, TETROMINOES).count().count == 0  # the T covers 3 cells of one colour
 
 
-@pytest.mark.parametrize(("height", "width", "known"), [(2, 1, 1), (2, 2, 2), (2, 5, 8), (2, 8, 34), (3, 4, 11), (4, 4, 36), (5, 6, 1183)])
+@pytest.mark.parametrize(
+    ("height", "width", "known"), [(2, 1, 1), (2, 2, 2), (2, 5, 8), (2, 8, 34), (3, 4, 11), (4, 4, 36), (5, 6, 1183)]
+)
 def test_domino_tilings_match_the_known_counts(height: int, width: int, known: int) -> None:
     assert dominoes(height, width).count().count == known
 
@@ -188,14 +196,17 @@ def test_is_cover_rejects_gaps_overlaps_and_unknown_options() -> None:
 
 
 def _brute_force(primary: int, secondary: int, options: list[list[int]]) -> set[tuple[int, ...]]:
-    """Every set of options covering each primary item once and no secondary item twice (options without a primary item are never chosen)."""
+    """Every set of options covering each primary item once and no secondary item twice (options without a primary item
+    are never chosen)."""
     found = set()
     for mask in range(1 << len(options)):
         chosen = [k for k in range(len(options)) if mask >> k & 1]
         if any(min(options[k]) >= primary for k in chosen):
             continue
         counts = Counter(item for k in chosen for item in options[k])
-        if all(counts[i] == 1 for i in range(primary)) and all(counts[i] <= 1 for i in range(primary, primary + secondary)):
+        if all(counts[i] == 1 for i in range(primary)) and all(
+            counts[i] <= 1 for i in range(primary, primary + secondary)
+        ):
             found.add(tuple(chosen))
     return found
 

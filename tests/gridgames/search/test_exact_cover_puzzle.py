@@ -36,7 +36,7 @@ class Dominoes(ExactCoverPuzzle):
 
 def _orbits(puzzle: Dominoes) -> int:
     """Classes of solutions under the board's symmetries, by brute force over every solution."""
-    maps = [dict((cell, cell) for cell in puzzle.board.board_cells()), *grid_symmetries(puzzle.board)]
+    maps = [{cell: cell for cell in puzzle.board.board_cells()}, *grid_symmetries(puzzle.board)]
     seen, classes = set(), 0
     for solution in puzzle.solutions():
         key = solution_key(solution)
@@ -59,7 +59,10 @@ def test_counts_every_domino_tiling(height: int, width: int, known: int) -> None
     assert result.count == known and not result.partial and not result.unique
 
 
-@pytest.mark.parametrize("picture", [_rectangle(2, 3), _rectangle(2, 6), _rectangle(4, 4), "....\n.##.\n....\n....", "##..\n....\n....\n..##"])
+@pytest.mark.parametrize(
+    "picture",
+    [_rectangle(2, 3), _rectangle(2, 6), _rectangle(4, 4), "....\n.##.\n....\n....", "##..\n....\n....\n..##"],
+)
 def test_unique_counts_one_solution_per_symmetry_class(picture: str) -> None:
     puzzle = Dominoes(picture)
     unique = puzzle.count(unique=True)

@@ -71,7 +71,7 @@ def test_counts_agree_with_brute_force_on_small_boards_with_holes(data: st.DataO
     menu = [
         [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0)], [(0, 0), (0, 1), (0, 2)], [(0, 0), (1, 0), (1, 1)],
         [(0, 1), (1, 0), (1, 1)], [(0, 0), (0, 1), (1, 0), (1, 1)], [(0, 0), (0, 1), (1, 1)],
-    ]  # fmt: skip
+    ]
     pieces = data.draw(st.lists(st.sampled_from(menu), min_size=1, max_size=4), label="pieces")
     assert count_tilings(board, pieces) == brute_force(board, pieces)
 

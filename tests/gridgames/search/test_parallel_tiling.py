@@ -43,7 +43,8 @@ def test_parts_counted_in_this_process_add_up_to_the_known_totals(problems: dict
 
 
 def test_two_local_processes_count_the_known_totals(problems: dict[str, TilingProblem]) -> None:
-    check_known_totals(problems, ("8x8-centre",), jobs=2)  # every board: tests/games/gridgames_pentomino/test_pentomino_parallel.py
+    # every board: tests/games/gridgames_pentomino/test_pentomino_parallel.py
+    check_known_totals(problems, ("8x8-centre",), jobs=2)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -53,12 +54,18 @@ def test_the_count_does_not_depend_on_the_split_depth(problems: dict[str, Tiling
 
 
 @pytest.mark.parametrize("unique", [False, True])
-def test_the_same_set_of_solutions_comes_out_whatever_the_split(problems: dict[str, TilingProblem], unique: bool) -> None:
+def test_the_same_set_of_solutions_comes_out_whatever_the_split(
+    problems: dict[str, TilingProblem], unique: bool
+) -> None:
     problem = problems["8x8-centre"]
     whole = [frozenset(s) for s in tiling.solve(problem, unique=unique)]
     assert len(whole) == (65 if unique else 520)
     for depth in (1, 2):
-        by_parts = [frozenset(s) for part in tiling.split(problem, depth=depth, unique=unique) for s in tiling.solve(problem, start=part, unique=unique)]
+        by_parts = [
+            frozenset(s)
+            for part in tiling.split(problem, depth=depth, unique=unique)
+            for s in tiling.solve(problem, start=part, unique=unique)
+        ]
         assert len(by_parts) == len(whole) and set(by_parts) == set(whole), depth  # nothing lost, nothing twice
 
 
@@ -77,7 +84,9 @@ def test_a_part_is_described_by_its_placements(problems: dict[str, TilingProblem
     assert text.count(" at (") == 2 and "(0,0)" in text  # two placements, the first covers the first cell
 
 
-def test_a_part_that_raises_is_reported_with_its_placements(problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_part_that_raises_is_reported_with_its_placements(
+    problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch
+) -> None:
     problem = problems["4x15"]
     bad = tiling.split(problem, default_parts(1), unique=True)[3]
     real = tiling.count_part
@@ -92,7 +101,9 @@ def test_a_part_that_raises_is_reported_with_its_placements(problems: dict[str, 
         count_parallel(problem, unique=True, jobs=1)
 
 
-def test_ctrl_c_in_this_process_keeps_the_finished_parts_only(problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_in_this_process_keeps_the_finished_parts_only(
+    problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch
+) -> None:
     problem = problems["4x15"]
     parts = tiling.split(problem, default_parts(1))
     real = tiling.count_part
@@ -108,13 +119,17 @@ def test_ctrl_c_in_this_process_keeps_the_finished_parts_only(problems: dict[str
     assert result.count == sum(real(problem, p).count for p in parts[:3])
 
 
-def test_a_part_interrupted_inside_the_kernel_is_not_added(problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_part_interrupted_inside_the_kernel_is_not_added(
+    problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(tiling, "count_part", lambda *a, **kw: CountResult(99, partial=True))
     with pytest.raises(KeyboardInterrupt):
         count_one((problems["3x20"], SearchOptions()), tiling.Part((), 1.0))
 
 
-def test_ctrl_c_while_local_workers_run_returns_a_partial_count(problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_while_local_workers_run_returns_a_partial_count(
+    problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch
+) -> None:
     real_wait = parallel.wait
     calls = iter(range(1000))
 
@@ -138,8 +153,10 @@ def test_a_dask_cluster_counts_the_known_totals(problems: dict[str, TilingProble
 
 def test_dask_reports_a_part_that_fails_in_a_worker(problems: dict[str, TilingProblem], dask_scheduler: str) -> None:
     parts = [*tiling.split(problems["3x20"], depth=1)[:2], tiling.Part((10**6,), 0.0)]  # no option 10**6 on 3x20
-    with pytest.raises(PartError, match=r"^part 2 \(prefix \(1000000,\)\) failed: SolverError: option 1000000 is not an option"):
+    with pytest.raises(
+        PartError, match=r"^part 2 \(prefix \(1000000,\)\) failed: SolverError: option 1000000 is not an option"
+    ):
         parallel.run_parts(
             count_one, parts, shared=(problems["3x20"], SearchOptions()), scheduler=dask_scheduler,
-            describe=lambda part: f"prefix {part.prefix}",
+            describe=lambda part: f"prefix {part.prefix}"
         )

@@ -104,7 +104,9 @@ def test_count_distinct_by_canonicalising_the_3x20_tilings_gives_2() -> None:
 
 
 @pytest.mark.parametrize(("height", "width", "distinct"), [(3, 20, 2), (4, 15, 368), (5, 12, 1010)])
-def test_restriction_matches_canonicalisation_for_every_qualifying_piece(height: int, width: int, distinct: int) -> None:
+def test_restriction_matches_canonicalisation_for_every_qualifying_piece(
+    height: int, width: int, distinct: int
+) -> None:
     problem = TilingProblem.build(Grid.empty(height, width), PENTOMINOES)
     assert count(problem, unique="canonical").count == distinct
     names = "FNV" if height == 5 else "FLNPVWYZ"  # a sample of qualifying pieces, including the automatic choice

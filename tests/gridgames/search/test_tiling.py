@@ -49,7 +49,9 @@ def test_known_pentomino_counts(board: Grid, everything: int, distinct: int) -> 
 def test_6x10_has_2339_tilings_up_to_symmetry() -> None:
     problem = pentomino_problem(Grid.empty(6, 10))
     result = count(problem, unique=True)  # X on one placement per orbit: one tiling of each class
-    assert (result.count, result.unique, result.method) == (2339, True, "distinct by orbits: X pre-placed at 8 placements, one per orbit")
+    assert (result.count, result.unique, result.method) == (
+        2339, True, "distinct by orbits: X pre-placed at 8 placements, one per orbit"
+    )
     restricted = count(problem, unique="X")
     assert (restricted.count, restricted.method) == (2339, "restricted to X")
 
@@ -67,7 +69,9 @@ def test_unique_solutions_are_valid_and_one_per_class() -> None:
         sols = list(solve(problem, unique=unique))
         assert len(sols) == 368
         assert all(is_solution(Grid.empty(4, 15), PENTOMINOES, s) for s in sols)
-        mirrored = {frozenset(Placement(p, tuple(sorted((3 - r, 14 - c) for r, c in cells))) for p, cells in s) for s in sols}
+        mirrored = {
+            frozenset(Placement(p, tuple(sorted((3 - r, 14 - c) for r, c in cells))) for p, cells in s) for s in sols
+        }
         assert not mirrored & {frozenset(s) for s in sols}  # a half-turned tiling is never listed too
 
 
@@ -100,7 +104,10 @@ def test_most_constrained_cell_search_counts_4x15() -> None:
 def test_one_word_and_multi_word_kernels_visit_the_same_nodes() -> None:
     problem = pentomino_problem(Grid.empty(3, 20))
     for mrv in (False, True):
-        assert count(problem, mrv=mrv, method="search").nodes == count(problem, mrv=mrv, multiword=True, method="search").nodes
+        assert (
+            count(problem, mrv=mrv, method="search").nodes
+            == count(problem, mrv=mrv, multiword=True, method="search").nodes
+        )
 
 
 def test_pruning_visits_fewer_nodes() -> None:

@@ -40,7 +40,7 @@ SQUARE_CASES = {
     "5x13 with monominoes (multi-word probe-free)": (
         Grid.empty(5, 13), [*(Piece.of(s) for s in PENTOMINOES.values()), Piece.of(Shape.from_text("#", "M"), count=5)],
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("case", list(SQUARE_CASES))
@@ -59,7 +59,8 @@ def test_one_sided_build_equals_the_reference_construction() -> None:
 @pytest.mark.parametrize(
     ("lattice", "board", "size"),
     [
-        (TRIANGULAR, [(a, b, s - a - b) for a in range(4) for b in range(6) for s in (1, 2)], 6),  # 6x6 rhombus, hexiamonds
+        # 6x6 rhombus, hexiamonds
+        (TRIANGULAR, [(a, b, s - a - b) for a in range(4) for b in range(6) for s in (1, 2)], 6),
         (HEXAGONAL, [(x, -x - z, z) for z in range(4) for x in range(5)], 4),
         (CUBIC, [(x, y, z) for x in range(2) for y in range(3) for z in range(4)], 4),
     ],
@@ -111,13 +112,16 @@ def test_option_images_equal_the_cell_set_lookup(board: Grid, pieces: object) ->
 @pytest.mark.parametrize(
     "board",
     [
-        Grid.empty(3, 20), Grid.empty(8, 8), CENTRE_8X8, RING,
+        Grid.empty(3, 20),
+        Grid.empty(8, 8),
+        CENTRE_8X8,
+        RING,
         Grid.from_text("#...\n....\n....\n...#"),  # only the half turn and one diagonal mirror
         Grid.from_text("..#\n...\n..."),  # one diagonal mirror
         Grid.from_text(".##\n...\n..."),  # no symmetry
     ],
     ids=["3x20", "8x8", "8x8-centre", "ring", "two-corners", "one-corner", "asymmetric"],
-)  # fmt: skip
+)
 def test_compiled_board_symmetries_equal_the_python_ones_in_order(board: Grid) -> None:
     problem = TilingProblem.build(board, {"D": Shape.from_text("##", "D")})
     assert np.array_equal(board_permutations(problem), symmetry.board_symmetries(problem.cells))

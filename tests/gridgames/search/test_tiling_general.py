@@ -35,10 +35,13 @@ def test_counts_and_solutions_match_dancing_links_on_random_problems() -> None:
 
 
 def test_parts_add_up_to_the_count() -> None:
-    problem = general_problem(3, 2, [("a", (0, 3)), ("b", (1, 3)), ("c", (2,)), ("d", (0,)), ("e", (1, 4)), ("f", (1,)), ("g", (2, 4))])
+    problem = general_problem(
+        3, 2, [("a", (0, 3)), ("b", (1, 3)), ("c", (2,)), ("d", (0,)), ("e", (1, 4)), ("f", (1,)), ("g", (2, 4))]
+    )
     total = count(problem, prune=False).count
     parts = split(problem, 3, prune=False)
-    assert len(parts) > 1 and sum(count_part(problem, part, prune=False).count for part in parts) == total == 8  # 2 x 3 x 2, less a+b and e+g
+    # 2 x 3 x 2, less a+b and e+g
+    assert (len(parts) > 1 and sum(count_part(problem, part, prune=False).count for part in parts) == total == 8)
 
 
 def test_bad_options_are_one_error() -> None:

@@ -1,11 +1,14 @@
-"""The tiling engine on the triangular, hexagonal and cubic lattices: against a tiny brute-force solver, and known counts."""
+"""The tiling engine on the triangular, hexagonal and cubic lattices: against a tiny brute-force solver, and known
+counts."""
 
 from __future__ import annotations
 
 import pytest
 
 from gridgames.errors import PuzzleError
-from gridgames.lattices import CUBIC, HEXAGONAL, TRIANGULAR, Lattice, board_symmetries, cell_at, free_forms, one_sided_forms
+from gridgames.lattices import (
+    CUBIC, HEXAGONAL, TRIANGULAR, Lattice, board_symmetries, cell_at, free_forms, one_sided_forms
+)
 from gridgames.pieces import LatticePiece, is_lattice_tiling
 from gridgames.search.tiling import TilingProblem, count, solve
 from gridgames.search.tiling.unique import board_permutations
@@ -32,7 +35,9 @@ def brute_force(lattice: Lattice, board: list[tuple[int, ...]], pieces: list[Lat
                     out.append(moved)
         return out
 
-    def search(covered: set[tuple[int, ...]], left: list[int], chosen: list[tuple[str, frozenset[tuple[int, ...]]]]) -> None:
+    def search(
+        covered: set[tuple[int, ...]], left: list[int], chosen: list[tuple[str, frozenset[tuple[int, ...]]]]
+    ) -> None:
         blank = next((c for c in cells if c not in covered), None)
         if blank is None:
             found.add(frozenset(chosen))
@@ -74,7 +79,8 @@ CASES = [
     # (lattice, board, pieces): small enough for the brute force, with copies, several sizes and symmetric boards
     (TRIANGULAR, parallelogram(TRIANGULAR, 3, 3), {4: 1, 3: 2}),
     (TRIANGULAR, [cell_at(TRIANGULAR, (r, c)) for r in range(3) for c in range(-r, r + 1)], {3: 3}),  # a triangle
-    (TRIANGULAR, [(a, b, s - a - b) for s in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= s - a - b <= 1], {2: 3}),  # hexagon
+    # hexagon
+    (TRIANGULAR, [(a, b, s - a - b) for s in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= s - a - b <= 1], {2: 3}),
     (HEXAGONAL, parallelogram(HEXAGONAL, 3, 4), {3: 2, 2: 3}),
     (HEXAGONAL, [(x, y, -x - y) for x in (-1, 0, 1) for y in (-1, 0, 1) if abs(x + y) <= 1], {3: 1, 2: 2}),
     (CUBIC, [(x, y, z) for x in range(2) for y in range(2) for z in range(3)], {3: 2}),
@@ -83,7 +89,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("lattice", "board", "sizes"), CASES)
-def test_engine_finds_exactly_the_brute_force_tilings(lattice: Lattice, board: list[tuple[int, ...]], sizes: dict[int, int]) -> None:
+def test_engine_finds_exactly_the_brute_force_tilings(
+    lattice: Lattice, board: list[tuple[int, ...]], sizes: dict[int, int]
+) -> None:
     pieces = pieces_of(lattice, sizes)
     expected = brute_force(lattice, board, pieces)  # where the pieces cover more than the board, some stay unused
     assert expected  # a case worth checking
@@ -96,7 +104,9 @@ def test_engine_finds_exactly_the_brute_force_tilings(lattice: Lattice, board: l
 
 
 @pytest.mark.parametrize(("lattice", "board", "sizes"), CASES)
-def test_unique_count_is_the_number_of_orbits(lattice: Lattice, board: list[tuple[int, ...]], sizes: dict[int, int]) -> None:
+def test_unique_count_is_the_number_of_orbits(
+    lattice: Lattice, board: list[tuple[int, ...]], sizes: dict[int, int]
+) -> None:
     pieces = pieces_of(lattice, sizes)
     problem = TilingProblem.build(board, pieces, lattice=lattice)
     everything = as_tilings(solve(problem))
@@ -113,7 +123,9 @@ def test_one_sided_pieces_never_flip() -> None:
     board = parallelogram(TRIANGULAR, 3, 3)
     free = pieces_of(TRIANGULAR, {4: 1, 3: 2})
     problem = TilingProblem.build(board, free, lattice=TRIANGULAR, one_sided=True)
-    expected = brute_force(TRIANGULAR, board, [LatticePiece(p.name, p.lattice, p.cells, p.count, "one-sided") for p in free])
+    expected = brute_force(
+        TRIANGULAR, board, [LatticePiece(p.name, p.lattice, p.cells, p.count, "one-sided") for p in free]
+    )
     assert as_tilings(solve(problem)) == expected
     assert len(expected) < len(brute_force(TRIANGULAR, board, free))
 
@@ -141,7 +153,9 @@ def test_boards_over_64_cells_use_the_multi_word_kernel() -> None:
 def test_flat_pentacubes_fill_the_2x3x10_box_in_12_ways() -> None:
     from gridgames.shapes import PENTOMINOES
 
-    pieces = [LatticePiece(n, "cubic", [(0, r, c) for r, c in s.cells], kind="one-sided") for n, s in PENTOMINOES.items()]
+    pieces = [
+        LatticePiece(n, "cubic", [(0, r, c) for r, c in s.cells], kind="one-sided") for n, s in PENTOMINOES.items()
+    ]
     board = [(x, y, z) for x in range(2) for y in range(3) for z in range(10)]
     problem = TilingProblem.build(board, pieces, lattice=CUBIC)
     assert count(problem, unique=True).count == 12  # published (e.g. Gardner)
@@ -158,7 +172,11 @@ def test_pieces_of_another_lattice_are_refused() -> None:
 
 def firsts(lattice: Lattice, spec: list[tuple[int, int]]) -> list[LatticePiece]:
     """The first k free forms of each size, one copy each: (size, k) pairs."""
-    return [LatticePiece(f"{size}{chr(97 + i)}", lattice.name, form) for size, k in spec for i, form in enumerate(free_forms(lattice, size)[:k])]
+    return [
+        LatticePiece(f"{size}{chr(97 + i)}", lattice.name, form)
+        for size, k in spec
+        for i, form in enumerate(free_forms(lattice, size)[:k])
+    ]
 
 
 SPLIT_CASES = [
@@ -170,7 +188,9 @@ SPLIT_CASES = [
 
 
 @pytest.mark.parametrize(("lattice", "board", "spec"), SPLIT_CASES)
-def test_split_by_stabilisers_counts_the_orbits(lattice: Lattice, board: list[tuple[int, ...]], spec: list[tuple[int, int]]) -> None:
+def test_split_by_stabilisers_counts_the_orbits(
+    lattice: Lattice, board: list[tuple[int, ...]], spec: list[tuple[int, int]]
+) -> None:
     from gridgames.search.tiling.stabilisers import count_split, stabiliser_parts
 
     pieces = firsts(lattice, spec)

@@ -29,7 +29,9 @@ ISSUE = {  # issue 45's two reports: the board, and the pieces as (name, picture
 def issue_problem(name: str) -> TilingProblem:
     """One of the issue's problems, compiled as `gridgames solve pentomino --board-file ... --pieces-file ...` does."""
     board, pieces = ISSUE[name]
-    return TilingProblem.build(Grid.from_text(board), [Piece(n, Shape.from_text(picture), k) for n, picture, k in pieces])
+    return TilingProblem.build(
+        Grid.from_text(board), [Piece(n, Shape.from_text(picture), k) for n, picture, k in pieces]
+    )
 
 
 def piece(lattice: Lattice, name: str, cells: tuple[tuple[int, ...], ...], count: int) -> Piece | LatticePiece:
@@ -90,7 +92,7 @@ def test_the_problems_are_the_ones_meant(problem: TilingProblem, request: pytest
 
 COUNTS = [
     {}, {"unique": True}, {"unique": "canonical"}, {"method": "orbits"}, {"method": "search"}, {"mrv": True},
-    {"prune": False}, {"multiword": True}, {"multiword": True, "unique": True}, {"multiword": True, "method": "orbits"},
+    {"prune": False}, {"multiword": True}, {"multiword": True, "unique": True}, {"multiword": True, "method": "orbits"}
 ]
 
 
@@ -100,7 +102,9 @@ def test_every_count_is_0(problem: TilingProblem, how: dict[str, Any]) -> None:
     assert (result.count, result.partial) == (0, False)
 
 
-@pytest.mark.parametrize("how", [{}, {"limit": 1}, {"limit": 5}, {"unique": True}, {"method": "orbits"}, {"multiword": True}], ids=repr)
+@pytest.mark.parametrize(
+    "how", [{}, {"limit": 1}, {"limit": 5}, {"unique": True}, {"method": "orbits"}, {"multiword": True}], ids=repr
+)
 def test_every_listing_is_empty(problem: TilingProblem, how: dict[str, Any]) -> None:
     stream = tiling.solve(problem, **how)
     assert list(stream) == [] and not stream.partial
@@ -120,7 +124,9 @@ def test_the_estimate_below_no_root_is_an_empty_tree() -> None:
     from gridgames.search.tiling.orbits import plan
 
     problem = TilingProblem.build(Grid.empty(3, 4), [Piece("d", Shape(((0, 0), (0, 1))), 6)])
-    root = Search(plan(problem, False, "search").prep, mrv=False, prune=True, prefix=(), target=-1, store=False, buffer=0)
+    root = Search(
+        plan(problem, False, "search").prep, mrv=False, prune=True, prefix=(), target=-1, store=False, buffer=0
+    )
     assert estimate_tree(root, [], 64) == (0.0, 0.0)
     from gridgames.search.tiling import kernel_one_word
     from gridgames.search.tiling.kernel_common import CAP
@@ -134,7 +140,10 @@ def test_the_estimate_below_no_root_is_an_empty_tree() -> None:
 
 @pytest.mark.parametrize("unique", [False, True])
 def test_parts_and_parts_in_this_process_count_0(problem: TilingProblem, unique: bool) -> None:
-    assert sum(tiling.count_part(problem, part, unique=unique).count for part in tiling.split(problem, 4, unique=unique)) == 0
+    assert (
+        sum(tiling.count_part(problem, part, unique=unique).count for part in tiling.split(problem, 4, unique=unique))
+        == 0
+    )
     result = count_parallel(problem, jobs=1, unique=unique)
     assert (result.count, result.partial, result.parts_done) == (0, False, result.parts)
 

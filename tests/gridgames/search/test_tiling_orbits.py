@@ -1,4 +1,5 @@
-"""All tilings from the distinct ones (orbit sizes): the same counts and the same sets of tilings as the plain search."""
+"""All tilings from the distinct ones (orbit sizes): the same counts and the same sets of tilings as the plain
+search."""
 
 from __future__ import annotations
 
@@ -35,8 +36,12 @@ def test_6x10_all_by_orbits_is_the_known_9356_by_pre_placing_x_and_by_the_restri
     assert (restricted.count, restricted.method) == (9356, "all by orbits: restricted to X, x 4 symmetries")
 
 
-@pytest.mark.parametrize("board", [Grid.empty(5, 12), Grid.empty(4, 15), CENTRE_8X8], ids=["5x12", "4x15", "8x8-centre"])
-def test_pre_placed_orbit_counts_equal_the_restricted_ones_and_the_pieces_representatives_are_one_per_orbit(board: Grid) -> None:
+@pytest.mark.parametrize(
+    "board", [Grid.empty(5, 12), Grid.empty(4, 15), CENTRE_8X8], ids=["5x12", "4x15", "8x8-centre"]
+)
+def test_pre_placed_orbit_counts_equal_the_restricted_ones_and_the_pieces_representatives_are_one_per_orbit(
+    board: Grid,
+) -> None:
     problem = pentominoes(board)
     pre = tiling.orbits.preplaced(problem)
     assert pre is not None
@@ -49,7 +54,9 @@ def test_pre_placed_orbit_counts_equal_the_restricted_ones_and_the_pieces_repres
 def test_the_numpy_option_images_equal_the_symmetry_modules() -> None:
     problem = pentominoes(CENTRE_8X8)
     perms = symmetry.board_symmetries(problem.cells)
-    reference = symmetry.option_images(perms, [problem.option_cells(o) for o in range(problem.n_options)], problem.option_piece)
+    reference = symmetry.option_images(
+        perms, [problem.option_cells(o) for o in range(problem.n_options)], problem.option_piece
+    )
     assert (tiling.orbits.option_images(problem, perms) == reference).all()
 
 
@@ -64,7 +71,11 @@ def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_p
     fewest = tiling.orbits.preplaced(small)
     by_orbits = count(small)
     assert by_orbits.count == plain.count == 8 and by_orbits.nodes < plain.nodes / 2
-    assert by_orbits.method == f"all by orbits: {small.pieces[fewest.piece].name} pre-placed at {len(fewest.representatives)} placements, x 4 symmetries"
+    assert (
+        by_orbits.method
+        == f"all by orbits: {small.pieces[fewest.piece].name} pre-placed at {len(fewest.representatives)} placements, "
+           "x 4 symmetries"
+    )
     assert count(big).method.startswith("all by orbits")
 
 
@@ -80,9 +91,14 @@ def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_p
         (Grid.empty(6, 6), [Piece.of(L_TROMINO, count=12)]),
         (Grid.empty(3, 6), [Piece.of(STRAIGHT, count=4), Piece.of(L_TROMINO, count=2)]),
     ],
-    ids=["dominoes-4x4", "dominoes-4x6", "squares-4x4", "squares+dominoes-4x4", "squares+dominoes-4x6", "ring-dominoes", "L-6x6", "I+L-3x6"],
+    ids=[
+        "dominoes-4x4", "dominoes-4x6", "squares-4x4", "squares+dominoes-4x4", "squares+dominoes-4x6", "ring-dominoes",
+        "L-6x6", "I+L-3x6"
+    ],
 )
-def test_orbit_weighted_counts_and_listings_equal_the_plain_search_on_boards_with_symmetric_tilings(board: Grid, pieces: list[Piece]) -> None:
+def test_orbit_weighted_counts_and_listings_equal_the_plain_search_on_boards_with_symmetric_tilings(
+    board: Grid, pieces: list[Piece]
+) -> None:
     problem = TilingProblem.build(board, pieces)
     plain = {frozenset(s) for s in solve(problem, method="search")}
     weighted = count(problem, method="orbits")
@@ -155,7 +171,8 @@ def test_an_unknown_method_is_refused() -> None:
 
 
 def test_without_a_free_piece_the_plain_search_tried_first_goes_on_to_the_end() -> None:
-    problem = TilingProblem.build(Grid.empty(5, 8), [Piece.of(s, count=2) for s in TETROMINOES.values()])  # every piece twice
+    # every piece twice
+    problem = TilingProblem.build(Grid.empty(5, 8), [Piece.of(s, count=2) for s in TETROMINOES.values()])
     auto, plain = count(problem), count(problem, method="search")
     assert tiling.orbits.preplaced(problem) is None and plain.nodes > tiling.driver.PLAIN_FIRST
     assert (auto.count, auto.nodes, auto.method) == (plain.count, plain.nodes, "all")
@@ -165,8 +182,12 @@ def test_orbits_follow_the_problems_lattice_the_flat_pentacubes_in_the_2x3x10_bo
     from gridgames.lattices import CUBIC
     from gridgames.pieces import LatticePiece
 
-    pieces = [LatticePiece(n, "cubic", [(0, r, c) for r, c in s.cells], kind="one-sided") for n, s in PENTOMINOES.items()]
-    problem = TilingProblem.build([(x, y, z) for x in range(2) for y in range(3) for z in range(10)], pieces, lattice=CUBIC)
+    pieces = [
+        LatticePiece(n, "cubic", [(0, r, c) for r, c in s.cells], kind="one-sided") for n, s in PENTOMINOES.items()
+    ]
+    problem = TilingProblem.build(
+        [(x, y, z) for x in range(2) for y in range(3) for z in range(10)], pieces, lattice=CUBIC
+    )
     auto, restricted, plain = count(problem), count(problem, method="orbits"), count(problem, method="search")
     assert auto.count == restricted.count == plain.count == 12 * 8  # 12 up to the box's 8 symmetries, none symmetric
     assert auto.method.endswith("x 8 symmetries") and restricted.method.endswith("x 8 symmetries")

@@ -1,4 +1,5 @@
-"""Knuth's estimates of the search tree (random descents in the one-word kernel) and the pre-placed piece they choose."""
+"""Knuth's estimates of the search tree (random descents in the one-word kernel) and the pre-placed piece they
+choose."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ def nodes_below(problem: TilingProblem, roots: tuple[int, ...]) -> int:
 
 
 def root_search(problem: TilingProblem) -> Search:
-    return Search(orbits.plan(problem, False, "search").prep, mrv=False, prune=True, prefix=(), target=-1, store=False, buffer=0)
+    return Search(
+        orbits.plan(problem, False, "search").prep, mrv=False, prune=True, prefix=(), target=-1, store=False, buffer=0
+    )
 
 
 def test_the_estimate_of_a_pre_placed_piece_tree_is_near_its_node_count() -> None:
@@ -54,7 +57,8 @@ def test_the_estimates_choose_a_piece_with_a_smaller_tree_than_the_fewest_orbits
 
 
 @pytest.mark.parametrize(
-    ("board", "expected", "small"), [(Grid.empty(3, 20), 8, True), (Grid.empty(5, 12), 4040, False)], ids=["3x20", "5x12"]
+    ("board", "expected", "small"), [(Grid.empty(3, 20), 8, True), (Grid.empty(5, 12), 4040, False)],
+    ids=["3x20", "5x12"]
 )
 def test_a_small_tree_pre_places_the_fewest_orbits_piece_and_a_large_one_the_estimates_choice(
     board: Grid, expected: int, small: bool
@@ -66,8 +70,10 @@ def test_a_small_tree_pre_places_the_fewest_orbits_piece_and_a_large_one_the_est
     assert chosen is not None
     result = count(problem)
     assert result.count == expected and result.nodes < plain / 2
-    assert result.method == (f"all by orbits: {problem.pieces[chosen.piece].name} pre-placed "
-                             f"at {len(chosen.representatives)} placements, x 4 symmetries")  # fmt: skip
+    assert result.method == (
+        f"all by orbits: {problem.pieces[chosen.piece].name} pre-placed "
+        f"at {len(chosen.representatives)} placements, x 4 symmetries"
+    )
 
 
 @pytest.mark.parametrize("order", ["column", "row", "diagonal"])
@@ -84,8 +90,12 @@ def test_the_estimates_scan_8x8_centre_along_the_diagonals_where_the_trees_are_s
     assert searched.order == "diagonal" and pre is not None
     assert count(searched, method="search").nodes < 0.8 * count(problem, method="search").nodes
     result = count(problem)
-    assert result.count == 520 and result.method.startswith(f"all by orbits: {searched.pieces[pre.piece].name} pre-placed")
-    assert nodes_below(searched, pre.representatives) < 0.7 * nodes_below(problem, orbits.preplaced(problem).representatives)
+    assert result.count == 520 and result.method.startswith(
+        f"all by orbits: {searched.pieces[pre.piece].name} pre-placed"
+    )
+    assert nodes_below(searched, pre.representatives) < 0.7 * nodes_below(
+        problem, orbits.preplaced(problem).representatives
+    )
 
 
 def test_compared_by_their_estimates_the_diagonals_win_on_8x8_centre(monkeypatch: pytest.MonkeyPatch) -> None:

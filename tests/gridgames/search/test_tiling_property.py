@@ -27,7 +27,7 @@ ISSUE = [  # issue 45's two reports, which crashed (ZeroDivisionError) where the
         "square", (*((0, c) for c in range(4)), (1, 3), *((r, c) for r in (2, 3) for c in range(4))),
         (PieceSpec("P5", ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0)), 2), PieceSpec("L3", ((0, 0), (1, 0), (1, 1)), 1)),
     ),
-]  # fmt: skip
+]
 SAMPLE = ISSUE + random_problems(SEED, 60)
 
 
@@ -72,7 +72,11 @@ def test_the_sample_has_what_issue_45_asks_for() -> None:
     assert sum(p.exact for p in zero) >= 5  # the area right, and still no tiling
     assert sum(0 < o.distinct < o.tilings for o in outcomes) >= 5  # symmetric boards: the orbits matter
     assert any(p.one_sided for p in SAMPLE)
-    assert any(len(p.board) < (1 + max(r for r, _ in p.board)) * (1 + max(c for _, c in p.board)) for p in SAMPLE if p.lattice == "square")
+    assert any(
+        len(p.board) < (1 + max(r for r, _ in p.board)) * (1 + max(c for _, c in p.board))
+        for p in SAMPLE
+        if p.lattice == "square"
+    )
     for problem in ISSUE:  # the issue's kind: every copy used, no placement on the first cell, the colouring allows
         built = problem.build()
         assert built.anchor_start[0] == built.anchor_start[1] and tiling.colour_feasible(built, built.counts)
@@ -81,7 +85,9 @@ def test_the_sample_has_what_issue_45_asks_for() -> None:
 def test_a_wrong_count_and_a_crash_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = KNOWN[0][0]
     count = tiling.count
-    monkeypatch.setattr(tiling, "count", lambda built, **how: attrs.evolve(found := count(built, **how), count=found.count + 1))
+    monkeypatch.setattr(
+        tiling, "count", lambda built, **how: attrs.evolve(found := count(built, **how), count=found.count + 1)
+    )
     assert "count: 4, expected 3" in check(problem).mismatches
 
     def fails(*_: object, **__: object) -> None:

@@ -14,7 +14,9 @@ def test_the_view_sends_the_pieces_and_every_placements_text_not_click_targets(a
     view = api.ok("POST", f"{GOLOMB}/new", {"seats": ["human", "human"]})
     assert view["targets"] == {}  # no MAX_TARGETS guessing: the page places pieces with the picker
     pieces = view["pieces"]
-    assert [p["name"] for p in pieces["pieces"]] == list("FILNPTUVWXYZ") and all(p["playable"] for p in pieces["pieces"])
+    assert [p["name"] for p in pieces["pieces"]] == list("FILNPTUVWXYZ") and all(
+        p["playable"] for p in pieces["pieces"]
+    )
     i = next(p for p in pieces["pieces"] if p["name"] == "I")
     assert i["orientations"] == [[[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]], [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]]
     assert len(pieces["moves"]) == 2308 == len(view["legal"]) and pieces["moves"]["1/0/0/0"] == "I1@a8"
@@ -26,7 +28,10 @@ def test_the_view_sends_the_pieces_and_every_placements_text_not_click_targets(a
 
 @pytest.mark.parametrize(
     ("move", "words"),
-    [("I1@a7", "piece I is already used"), ("L1@a8", "overlaps the filled cell a8"), ("L1@a2", "off the board: 3 of its cells outside the 8x8 board"), ("Q1@a2", "unknown piece 'Q'")],
+    [
+        ("I1@a7", "piece I is already used"), ("L1@a8", "overlaps the filled cell a8"),
+        ("L1@a2", "off the board: 3 of its cells outside the 8x8 board"), ("Q1@a2", "unknown piece 'Q'")
+    ],
 )
 def test_a_refused_piece_says_why(api: Api, move: str, words: str) -> None:
     api.ok("POST", f"{GOLOMB}/new", {"seats": ["human", "human"]})

@@ -1,4 +1,5 @@
-"""The JSON API of turn-based games: Connect Four with its hooks (scores, review, save files) and the generic mnk game."""
+"""The JSON API of turn-based games: Connect Four with its hooks (scores, review, save files) and the generic mnk
+game."""
 
 from __future__ import annotations
 
@@ -70,8 +71,11 @@ def test_the_save_file_is_the_terminal_games_and_loads_back_with_its_seats(api: 
     assert saved.state.notation() == "3" and saved.seats == {"red": "human", "yellow": "hard"}
     other = Api(client)
     view = other.ok("POST", f"{C4}/load", {"text": text})
-    assert view["moves"] == "3" and view["seats"] == ["human", "hard"] and view["options"] == {"width": 6, "height": 5, "connect": 4}
-
+    assert (
+        view["moves"] == "3"
+        and view["seats"] == ["human", "hard"]
+        and view["options"] == {"width": 6, "height": 5, "connect": 4}
+    )
 
 
 def test_a_yellow_first_save_loads_plays_and_saves_back_with_its_colours(api: Api) -> None:
@@ -86,8 +90,11 @@ def test_a_yellow_first_save_loads_plays_and_saves_back_with_its_colours(api: Ap
     saved = read_connect4_save(api.get(f"{C4}/save").text)
     assert saved.first == "yellow" and saved.seats == {"yellow": "human", "red": "hard"}
     assert saved.state.notation() == "343"
-    fresh = api.ok("POST", f"{C4}/new", {"options": {"width": 6, "height": 5, "connect": 4}, "seats": ["human", "human"]})
+    fresh = api.ok(
+        "POST", f"{C4}/new", {"options": {"width": 6, "height": 5, "connect": 4}, "seats": ["human", "human"]}
+    )
     assert fresh["players"] == ["red", "yellow"] and fresh["styles"] == [0, 1]
+
 
 def test_review_marks_a_thrown_away_win_as_a_mistake(api: Api) -> None:
     api.ok("POST", f"{C4}/new", {"options": {"width": 4, "height": 4, "connect": 3}, "seats": ["human", "human"]})
@@ -142,7 +149,15 @@ def test_a_generic_save_file_round_trips(api: Api) -> None:
         (f"{C4}/new", {"think": -1}, 400, "'think'"),
         (f"{C4}/new", [1, 2], 400, "JSON object"),
         (f"{C4}/load", {"text": "{"}, 400, "not valid JSON"),
-        (f"{C4}/load", {"text": '{"format": "gridgames-connect4", "version": 2, "width": 7, "height": 6, "connect": 4, "moves": "1111111"}'}, 400, "not a legal game"),
+        (
+            f"{C4}/load",
+            {
+                "text": '{"format": "gridgames-connect4", "version": 2, "width": 7, "height": 6, "connect": 4, '
+                        '"moves": "1111111"}'
+            },
+            400,
+            "not a legal game",
+        ),
         (f"{C4}/computer", {}, 409, "not a computer player's turn"),
         ("/api/play/mnk/move", {"move": "a1"}, 404, "no mnk game in this session"),
         (f"{C4}/undo", {}, 409, "no move to undo"),

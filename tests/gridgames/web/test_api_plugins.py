@@ -1,4 +1,5 @@
-"""Any plugin gets a page: games without a board (text picture), moves that cover several cells, broken plugins listed."""
+"""Any plugin gets a page: games without a board (text picture), moves that cover several cells, broken plugins
+listed."""
 
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ def test_a_broken_plugin_is_listed_with_its_reason_and_the_others_work(plugin_ap
 
 
 def test_a_game_without_a_board_shows_its_text_and_plays_by_notation(plugin_api: Api) -> None:
-    view = plugin_api.ok("POST", "/api/play/nim/new", {"options": {"stones": 5}, "seats": ["human", "random"], "seed": 2})
+    view = plugin_api.ok(
+        "POST", "/api/play/nim/new", {"options": {"stones": 5}, "seats": ["human", "random"], "seed": 2}
+    )
     assert view["board"] is None and view["svg"] is None and view["text"] == "ooooo" and view["targets"] == {}
     assert view["kinds"] == ["human", "ai", "negamax", "mcts", "random"]
     plugin_api.ok("POST", "/api/play/nim/move", {"move": "3"})

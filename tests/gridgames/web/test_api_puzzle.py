@@ -46,7 +46,9 @@ def test_listing_pages_through_every_solution_and_each_is_a_valid_tiling(api: Ap
     assert len(seen) == 8
     assert api.get(f"{PENTOMINO}/solution/9").status_code == 404
     svg = api.get(f"{PENTOMINO}/solution/2.svg")
-    assert svg.headers["content-type"].startswith("image/svg+xml") and "attachment" in svg.headers["content-disposition"]
+    assert (
+        svg.headers["content-type"].startswith("image/svg+xml") and "attachment" in svg.headers["content-disposition"]
+    )
     exported = json.loads(api.get(f"{PENTOMINO}/solutions.json").text)
     assert len(exported["solutions"]) == 8 and exported["first"] == 1
     assert api.post(f"{PENTOMINO}/list", {"n": 5}).status_code == 409  # all listed
@@ -113,7 +115,10 @@ def test_sessions_are_apart(api: Api, client: object) -> None:
 
 def test_a_pasted_puzzle_with_no_tiling_counts_0_and_lists_none(api: Api) -> None:
     # issue 45: these counts raised ZeroDivisionError in the engine's tree estimate (no placement covers the first cell)
-    reports = [("..##.\n.....", "Y5\n.#\n##\n.#\n.#\n\nI3\n###\n"), ("....\n###.\n....\n....", "P5*2\n##\n##\n#.\n\nL3\n#.\n##\n")]
+    reports = [
+        ("..##.\n.....", "Y5\n.#\n##\n.#\n.#\n\nI3\n###\n"),
+        ("....\n###.\n....\n....", "P5*2\n##\n##\n#.\n\nL3\n#.\n##\n"),
+    ]
     for board, pieces in reports:
         api.ok("POST", f"{PENTOMINO}/new", {"board": board, "pieces": pieces})
         for unique in (False, True):
@@ -136,7 +141,8 @@ def test_kept_solutions_are_bounded_over_all_sessions_and_the_oldest_go_first(ap
     assert other.ok("GET", f"{PENTOMINO}/solution/4")["valid"]
     gone = api.get(f"{PENTOMINO}/solution/1")
     assert gone.status_code == 404 and "not listed" in gone.json()["error"]
-    assert api.job(f"{PENTOMINO}/list", {"n": 2})["result"] == {"found": 2, "exhausted": False, "listed": 8}  # it resumes
+    # it resumes
+    assert api.job(f"{PENTOMINO}/list", {"n": 2})["result"] == {"found": 2, "exhausted": False, "listed": 8}
     assert api.ok("GET", f"{PENTOMINO}/solution/8")["valid"]
     kept = sum(len(run.solutions) * 60 for session in store._sessions.values() for run in session.puzzles.values())
     assert kept <= store.kept_cells

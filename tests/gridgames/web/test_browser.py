@@ -28,9 +28,11 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: 
 CHROMIUM = chromium_path()
 if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):  # CI installs Chromium: a skip there would hide it
     raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
+)
 
-from gridgames.web.app import ServerConfig, create_app
+from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
 
 TIMEOUT_MS = 60_000
 
@@ -63,7 +65,8 @@ def page(context: Any) -> Iterator[Any]:
 
 
 def check_screenshot(page: Any, selectors: list[str]) -> None:
-    """A screenshot shows the page: the elements it must have are visible as it is taken, and the picture is not blank."""
+    """A screenshot shows the page: the elements it must have are visible as it is taken, and the picture is not
+    blank."""
     for selector in selectors:
         assert page.locator(selector).first.is_visible(), f"{selector} is not visible"
     width, height, colours = png_colours(page, page.screenshot(full_page=True))
@@ -120,7 +123,9 @@ def test_two_humans_undo_save_and_load(page: Any, base_url: str, tmp_path: Path)
     for column in (4, 4, 5):
         played = moves_played(page)
         page.click(f'#board .cell[data-row="0"][data-col="{column - 1}"]')  # a click anywhere in the column
-        page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {played + 1}")
+        page.wait_for_function(
+            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {played + 1}"
+        )
     assert page.locator("#board .cell.p0").count() == 2 and page.locator("#board .cell.p1").count() == 1
     page.click("#undo")
     page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.4 2.4'")
@@ -187,7 +192,9 @@ def test_an_example_plugin_game_plays_on_the_generic_page(page: Any, base_url: s
     page.click("#new-game")
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
     page.click('#board .cell[data-row="1"][data-col="1"]')  # b2, the centre
-    page.wait_for_function("() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === 2")
+    page.wait_for_function(
+        "() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === 2"
+    )
     assert page.inner_text("#moves").startswith("1.b2 2.")
     assert page.locator("#board .cell.p0").count() == 1 and page.locator("#board .cell.p1").count() == 1
     check_screenshot(page, ["#board", "#seat-0", "#seat-1", "#legal button", "#moves"])
@@ -237,7 +244,9 @@ def test_golomb_is_played_to_its_end_by_choosing_pieces_and_clicking(page: Any, 
         before = moves_played(page)
         assert _place_a_piece_by_clicking(page), "no piece could be placed although the game goes on"
         played += 1
-        page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length > {before}")
+        page.wait_for_function(
+            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length > {before}"
+        )
     assert played >= 1 and "cannot place a piece" in page.inner_text("#status")
     assert page.locator("#board .cell.p0").count() == 5 * played
     check_screenshot(page, ["#board", "#pieces", "#moves"])

@@ -23,7 +23,9 @@ pytest.importorskip("gridgames_hex", reason="the Hex example is not installed: p
 CHROMIUM = chromium_path()
 if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
     raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
+)
 
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 
@@ -73,7 +75,9 @@ def test_a_hex_game_clicked_to_its_end_on_hexagonal_cells(page: Any, base_url: s
         cell = page.locator(f'#board polygon[data-row="{row}"][data-col="{col}"]')
         assert cell.evaluate("(el) => el.tagName.toLowerCase() === 'polygon' && el.classList.contains('target')")
         cell.click()
-        page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {number}")
+        page.wait_for_function(
+            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {number}"
+        )
     assert page.inner_text("#status").startswith("Red wins")
     assert re.match(r"1\.c1 2\.a1 3\.c2 .* 9\.c5$", page.inner_text("#moves"))
     assert page.locator("#board polygon.win").count() == 5  # the winning chain, column c

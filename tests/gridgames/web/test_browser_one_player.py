@@ -20,7 +20,9 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: 
 CHROMIUM = chromium_path()
 if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
     raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
+)
 
 from gridgames.registry import GROUP, Registry  # noqa: E402
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
@@ -49,6 +51,8 @@ def test_lights_out_is_solved_by_clicking_the_pressed_cells(page: Any) -> None:
     assert corner.get_attribute("title") == "play a5"  # the press on its own cell, lit or not
     for i in range(5):  # press the diagonal again: every light goes off
         page.click(f'#board .cell[data-row="{i}"][data-col="{i}"]')
-        page.wait_for_function(f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {i + 1}")
+        page.wait_for_function(
+            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {i + 1}"
+        )
     page.wait_for_function("() => document.getElementById('status').textContent.includes('every light is off')")
     assert page.locator("#board .cell.p0").count() == 0 and page.locator("#board .cell.target").count() == 0

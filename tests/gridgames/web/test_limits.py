@@ -1,4 +1,5 @@
-"""What keeps the server safe to leave running: bounded sessions and jobs, abandoned work cancelled, hostile requests refused."""
+"""What keeps the server safe to leave running: bounded sessions and jobs, abandoned work cancelled, hostile requests
+refused."""
 
 from __future__ import annotations
 
@@ -106,7 +107,9 @@ def test_another_host_name_is_refused(client: Any) -> None:
 
 
 def test_pages_and_assets_ship_with_the_package(client: Any) -> None:
-    for path in ("/", "/play/connect4", "/puzzle/pentomino", "/static/common.js", "/static/play.js", "/static/style.css"):
+    for path in (
+        "/", "/play/connect4", "/puzzle/pentomino", "/static/common.js", "/static/play.js", "/static/style.css"
+    ):
         response = client.get(path)
         assert response.status_code == 200, path
         assert "http://" not in response.text and "https://" not in response.text  # no CDN

@@ -16,10 +16,10 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
 httpx = pytest.importorskip("httpx", reason="the web tests need httpx: pip install '.[web-test]'")
 
-from gridgames_connect4 import Connect4
-from gridgames_test_support.browser import running_server
+from gridgames_connect4 import Connect4  # noqa: E402 - after the skips above
+from gridgames_test_support.browser import running_server  # noqa: E402 - after the skips above
 
-from gridgames.web.app import ServerConfig, create_app
+from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
 
 DEADLINE_SECONDS = 60
 
@@ -48,7 +48,10 @@ def _game(base: str, seed: int, failures: list[str]) -> None:
             client.headers["X-Session"] = _call(client, "POST", "/api/session", {})["session"]
             rng = random.Random(seed)
             options = {"width": 5, "height": 4, "connect": 3}
-            view = _call(client, "POST", "/api/play/connect4/new", {"options": options, "seats": ["human", "random"], "seed": seed})
+            view = _call(
+                client, "POST", "/api/play/connect4/new",
+                {"options": options, "seats": ["human", "random"], "seed": seed}
+            )
             while view["outcome"] is None:
                 if view["computer_to_move"]:
                     assert _job(client, "/api/play/connect4/computer")["result"]["applied"]
@@ -58,7 +61,7 @@ def _game(base: str, seed: int, failures: list[str]) -> None:
                 local = Connect4(5, 4, 3).from_notation(view["moves"])
                 assert view["legal"] == [str(m + 1) for m in local.legal_moves()]
             assert local.outcome is not None and view["outcome"]["winner"] == local.outcome.winner
-    except Exception as error:  # noqa: BLE001 - collected and reported by the test
+    except Exception as error:  # collected and reported by the test
         failures.append(f"game {seed}: {error!r}")
 
 
@@ -69,7 +72,7 @@ def _count(base: str, failures: list[str]) -> None:
             _call(client, "POST", "/api/puzzle/pentomino/new", {"options": {"board": "4x15"}})
             result = _job(client, "/api/puzzle/pentomino/count")["result"]
             assert result["count"] == 1472 and not result["partial"], result
-    except Exception as error:  # noqa: BLE001 - collected and reported by the test
+    except Exception as error:  # collected and reported by the test
         failures.append(f"count: {error!r}")
 
 

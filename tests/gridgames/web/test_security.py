@@ -1,4 +1,5 @@
-"""Issue 44: a page the user visits cannot change the server, sessions are kept per client, bad input is a 4xx, work is bounded."""
+"""Issue 44: a page the user visits cannot change the server, sessions are kept per client, bad input is a 4xx, work is
+bounded."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 EVIL = "http://evil.example"
-STATE_CHANGING = ["/api/session", "/api/play/connect4/new", "/api/play/connect4/move", "/api/play/connect4/undo",
-                  "/api/play/connect4/redo", "/api/play/connect4/computer", "/api/play/connect4/scores",
-                  "/api/play/connect4/review", "/api/play/connect4/load", "/api/puzzle/pentomino/new",
-                  "/api/puzzle/pentomino/list", "/api/puzzle/pentomino/count", "/api/jobs/j1-00/cancel"]  # fmt: skip
+STATE_CHANGING = [
+    "/api/session", "/api/play/connect4/new", "/api/play/connect4/move", "/api/play/connect4/undo",
+    "/api/play/connect4/redo", "/api/play/connect4/computer", "/api/play/connect4/scores", "/api/play/connect4/review",
+    "/api/play/connect4/load", "/api/puzzle/pentomino/new", "/api/puzzle/pentomino/list", "/api/puzzle/pentomino/count",
+    "/api/jobs/j1-00/cancel"
+]
 
 
 def _client(**limits: Any) -> TestClient:
@@ -118,10 +121,15 @@ def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
     assert store.get(game.id) is None
 
 
-BAD_PUZZLES = [{"board": ""}, {"board": "..\n."}, {"board": "." * 4999}, {"board": "\x00\u2028é"},
-               {"board": "....", "pieces": "domino*0"}, {"board": "....", "pieces": "domino*99999999999999999999"},
-               {"board": "....", "pieces": "A\n. .\n"}, {"board": 5}, {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}},
-               {"options": {"board": "1001x1", "pieces": "monomino*1001"}}, {"options": {"board": "2x1100", "pieces": "domino*1100"}}, {"options": {"board": "30x30", "pieces": "pentominoes*15"}}, {"options": {"board": "x"}}]  # fmt: skip
+BAD_PUZZLES = [
+    {"board": ""}, {"board": "..\n."}, {"board": "." * 4999}, {"board": "\x00\u2028é"},
+    {"board": "....", "pieces": "domino*0"}, {"board": "....", "pieces": "domino*99999999999999999999"},
+    {"board": "....", "pieces": "A\n. .\n"}, {"board": 5},
+    {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}},
+    {"options": {"board": "1001x1", "pieces": "monomino*1001"}},
+    {"options": {"board": "2x1100", "pieces": "domino*1100"}},
+    {"options": {"board": "30x30", "pieces": "pentominoes*15"}}, {"options": {"board": "x"}}
+]
 
 
 @pytest.mark.parametrize("body", BAD_PUZZLES, ids=range(len(BAD_PUZZLES)))
@@ -206,7 +214,9 @@ def test_a_puzzle_too_costly_to_set_up_is_refused_before_any_work(api: Api) -> N
     response = api.post("/api/puzzle/pentomino/new", {"board": board, "pieces": pieces})
     assert response.status_code == 413 and "400 distinct pieces on 800 cells" in response.json()["error"]
     small = "\n\n".join(f"D{i}\n##" for i in range(10))
-    assert api.post("/api/puzzle/pentomino/new", {"board": "\n".join(["." * 5] * 4), "pieces": small}).status_code == 201
+    assert (
+        api.post("/api/puzzle/pentomino/new", {"board": "\n".join(["." * 5] * 4), "pieces": small}).status_code == 201
+    )
 
 
 def test_a_big_boards_listing_keeps_fewer_solutions(api: Api) -> None:

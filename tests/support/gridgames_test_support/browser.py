@@ -13,9 +13,9 @@ from contextlib import contextmanager
 from typing import Any
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"
+]
 """Without the background-networking flags Chromium keeps calling out to a network this machine may not have."""
 
 
@@ -64,8 +64,8 @@ def browser_context(executable: str) -> Iterator[Any]:
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=executable, args=CHROMIUM_ARGS, headless=True, accept_downloads=True,
-            viewport={"width": 1100, "height": 850},
-        )  # fmt: skip
+            viewport={"width": 1100, "height": 850}
+        )
         try:
             yield context
         finally:

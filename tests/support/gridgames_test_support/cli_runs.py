@@ -1,4 +1,5 @@
-"""Running the gridgames CLI in-process for the robustness tests: its exit code and both streams, and the one-line error check."""
+"""Running the gridgames CLI in-process for the robustness tests: its exit code and both streams, and the one-line error
+check."""
 
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ from typing import Any
 
 def bisecting_step_search(solver: Any, p: int, mask: int, n: int, lo: int, hi: int, budget: int,
                           at_lo: bool = False) -> int | None:
-    """A stand-in for `Solver._step_search`: the bound's null window first (with ``at_lo``), then the kernel's bisection."""
+    """A stand-in for `Solver._step_search`: the bound's null window first (with ``at_lo``), then the kernel's
+    bisection."""
     start = solver.explored
     if at_lo:
         found = solver._search(p, mask, n, lo, lo + 1, budget)

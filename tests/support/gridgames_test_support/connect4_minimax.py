@@ -14,7 +14,7 @@ Scores follow Pons' convention, from the side to move's view: a win with the dis
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 Columns = tuple[tuple[int, ...], ...]
 """A position: for each column, its discs from the bottom up (0: the first player's, 1: the second's)."""
@@ -22,7 +22,7 @@ Columns = tuple[tuple[int, ...], ...]
 _MEMO: dict[tuple[int, int, int], dict[tuple[int, int], int]] = {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def lines_through(width: int, height: int, connect: int) -> tuple[tuple[int, ...], ...]:
     """For each cell (bit column * height + row), the lines of ``connect`` cells through it, each as a set of cells."""
     through: list[list[int]] = [[] for _ in range(width * height)]

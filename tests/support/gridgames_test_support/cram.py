@@ -1,4 +1,5 @@
-"""Cram, written as a plugin author would (issue 14): players "First" and "Second" put dominoes either way; who cannot move loses.
+"""Cram, written as a plugin author would (issue 14): players "First" and "Second" put dominoes either way; who cannot
+move loses.
 
 A move is a cell and a direction: ``a1h`` (a flat domino on a1 and b1) or ``a1v`` (upright, on a1 and a2).
 """

@@ -20,7 +20,8 @@ from gridgames.game import Game, GameInfo, Move, Outcome, State
 
 @attrs.frozen
 class PileNim(Game):
-    """Nim on the given piles; with ``evaluation`` states score positions by Bouton's rule; with ``extra_turn`` emptying a pile earns another move."""
+    """Nim on the given piles; with ``evaluation`` states score positions by Bouton's rule; with ``extra_turn`` emptying
+    a pile earns another move."""
 
     piles: tuple[int, ...]
     evaluation: bool = False

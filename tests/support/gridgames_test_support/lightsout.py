@@ -45,7 +45,9 @@ class LightsOut(Game):
     @property
     def info(self) -> GameInfo:
         cells = self.size * self.size
-        return GameInfo(num_players=1, num_actions=cells, player_names=("solver",), max_game_length=2 * cells, zero_sum=False)
+        return GameInfo(
+            num_players=1, num_actions=cells, player_names=("solver",), max_game_length=2 * cells, zero_sum=False
+        )
 
     def start_presses(self) -> list[int]:
         """The presses that light the starting board (the main diagonal unless ``start`` says otherwise)."""
@@ -63,7 +65,9 @@ class LightsOut(Game):
         text = text.strip().lower()
         column, row = text[:1], text[1:]
         if column not in COLUMNS[: self.size] or not row.isdigit() or not 1 <= int(row) <= self.size:
-            raise NotationError(f"a press is a cell such as 'a1' (columns a-{COLUMNS[self.size - 1]}, rows 1-{self.size}), not {text!r}")
+            raise NotationError(
+                f"a press is a cell such as 'a1' (columns a-{COLUMNS[self.size - 1]}, rows 1-{self.size}), not {text!r}"
+            )
         return (self.size - int(row)) * self.size + COLUMNS.index(column)
 
     def format_move(self, move: int) -> str:
@@ -97,7 +101,11 @@ class LightsOutState(State):
     def play(self, move: int) -> None:
         if self.is_over:
             raise GameOverError("the lights are out (or the presses are used up): no press can follow")
-        if isinstance(move, bool) or not isinstance(move, (int, np.integer)) or not 0 <= move < self.game.info.num_actions:
+        if (
+            isinstance(move, bool)
+            or not isinstance(move, (int, np.integer))
+            or not 0 <= move < self.game.info.num_actions
+        ):
             raise IllegalMoveError(f"there is no cell {move!r} to press")
         press(self.lights, divmod(int(move), self.game.size))
         self.presses.append(int(move))
@@ -144,5 +152,8 @@ SPEC = GameSpec(
     "Lights Out: press a light to toggle it and its neighbours; turn every light off.",
     GameKind.TURN_BASED,
     LightsOut,
-    (Option("size", int, 5, "the board's side (1-26)"), Option("start", str, "", "the presses that light the board (default: the diagonal)")),
+    (
+        Option("size", int, 5, "the board's side (1-26)"),
+        Option("start", str, "", "the presses that light the board (default: the diagonal)"),
+    ),
 )

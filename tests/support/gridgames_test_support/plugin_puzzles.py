@@ -1,4 +1,5 @@
-"""Puzzles written as a plugin author would (issue 14): dominoes named as the test likes, and a board of 64 named monominoes."""
+"""Puzzles written as a plugin author would (issue 14): dominoes named as the test likes, and a board of 64 named
+monominoes."""
 
 from __future__ import annotations
 

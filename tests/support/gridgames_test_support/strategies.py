@@ -97,7 +97,9 @@ def connect4_playouts(draw: st.DrawFn, game: object = None, max_width: int = 10,
 
 
 @st.composite
-def exact_cover_problems(draw: st.DrawFn, max_items: int = 6, max_options: int = 10) -> tuple[int, int, list[list[int]]]:
+def exact_cover_problems(
+    draw: st.DrawFn, max_items: int = 6, max_options: int = 10
+) -> tuple[int, int, list[list[int]]]:
     """(primary, secondary, options): a small random exact-cover problem, each option a non-empty set of items."""
     primary = draw(st.integers(0, max_items))
     secondary = draw(st.integers(0, max_items - primary))

@@ -22,7 +22,9 @@ from typing import Any
 from attrs import frozen
 
 from gridgames.errors import PuzzleError
-from gridgames.lattices import HEXAGONAL, SQUARE, TRIANGULAR, Lattice, board_symmetries, free_forms, lattice_named, scan_sorted
+from gridgames.lattices import (
+    HEXAGONAL, SQUARE, TRIANGULAR, Lattice, board_symmetries, free_forms, lattice_named, scan_sorted
+)
 
 Cell = tuple[int, ...]
 Tiling = frozenset[tuple[str, frozenset[Cell]]]
@@ -84,7 +86,10 @@ class Problem:
         rows = [r for r, _ in self.board]
         cols = [c for _, c in self.board]
         on = set(self.board)
-        lines = ("".join("." if (r, c) in on else "#" for c in range(min(cols), max(cols) + 1)) for r in range(min(rows), max(rows) + 1))
+        lines = (
+            "".join("." if (r, c) in on else "#" for c in range(min(cols), max(cols) + 1))
+            for r in range(min(rows), max(rows) + 1)
+        )
         return "\n".join(lines) + "\n"
 
     def pieces_text(self) -> str:
@@ -121,7 +126,9 @@ def _region(lattice: Lattice, rng: random.Random) -> list[Cell]:
     return [(x, y, z) for x in range(dims[0]) for y in range(dims[1]) for z in range(dims[2])]
 
 
-def _pieces_of_area(lattice: Lattice, area: int, rng: random.Random, biggest: int, smallest: int = 1) -> list[PieceSpec]:
+def _pieces_of_area(
+    lattice: Lattice, area: int, rng: random.Random, biggest: int, smallest: int = 1
+) -> list[PieceSpec]:
     """Random forms of ``smallest`` (or 1, rarely) to ``biggest`` cells, with copies, whose area is ``area`` (at most
     4 different pieces; a monomino only where nothing else fits)."""
     chosen: dict[tuple[Cell, ...], int] = {}
@@ -232,9 +239,10 @@ def symmetries(problem: Problem) -> list[dict[Cell, Cell]]:
     """The board's symmetries that map every piece's placements onto placements of that piece."""
     placed = placements(problem)
     return [
-        g for g in board_symmetries(problem.grid, problem.board)
+        g
+        for g in board_symmetries(problem.grid, problem.board)
         if all({frozenset(g[c] for c in cells) for cells in each} == each for each in placed.values())
-    ]  # fmt: skip
+    ]
 
 
 def distinct(problem: Problem, tilings: Iterable[Tiling]) -> int:
@@ -274,22 +282,31 @@ def engine_answers(problem: Problem) -> list[tuple[str, bool, Callable[[], Any]]
         built = problem.build()
     except PuzzleError:  # the engine refuses a board no piece fits anywhere on, with a one-line error: 0 tilings
         built = None
-    paths: list[tuple[str, bool, Callable[[], Any]]] = [] if built is not None else [("build: no piece fits", False, lambda: 0)]
-    paths += [] if built is None else [
-        ("count", False, lambda: tiling.count(built).count),
-        ("count method=search", False, lambda: tiling.count(built, method="search").count),
-        ("count method=orbits", False, lambda: tiling.count(built, method="orbits").count),
-        ("count mrv", False, lambda: tiling.count(built, mrv=True).count),
-        ("count multiword", False, lambda: tiling.count(built, multiword=True).count),
-        ("count by parts", False, lambda: sum(tiling.count_part(built, part).count for part in tiling.split(built, 3))),
-        ("solve", False, lambda: as_tilings(tiling.solve(built))),
-        ("solve method=search", False, lambda: as_tilings(tiling.solve(built, method="search"))),
-        ("solve limit=2", False, lambda: as_tilings(tiling.solve(built, limit=2))),
-        ("count unique", True, lambda: tiling.count(built, unique=True).count),
-        ("count unique=canonical", True, lambda: tiling.count(built, unique="canonical").count),
-        ("count unique multiword", True, lambda: tiling.count(built, unique=True, multiword=True).count),
-        ("solve unique", True, lambda: as_tilings(tiling.solve(built, unique=True))),
-    ]
+    paths: list[tuple[str, bool, Callable[[], Any]]] = (
+        [] if built is not None else [("build: no piece fits", False, lambda: 0)]
+    )
+    paths += (
+        []
+        if built is None
+        else [
+            ("count", False, lambda: tiling.count(built).count),
+            ("count method=search", False, lambda: tiling.count(built, method="search").count),
+            ("count method=orbits", False, lambda: tiling.count(built, method="orbits").count),
+            ("count mrv", False, lambda: tiling.count(built, mrv=True).count),
+            ("count multiword", False, lambda: tiling.count(built, multiword=True).count),
+            (
+                "count by parts", False,
+                lambda: sum(tiling.count_part(built, part).count for part in tiling.split(built, 3))
+            ),
+            ("solve", False, lambda: as_tilings(tiling.solve(built))),
+            ("solve method=search", False, lambda: as_tilings(tiling.solve(built, method="search"))),
+            ("solve limit=2", False, lambda: as_tilings(tiling.solve(built, limit=2))),
+            ("count unique", True, lambda: tiling.count(built, unique=True).count),
+            ("count unique=canonical", True, lambda: tiling.count(built, unique="canonical").count),
+            ("count unique multiword", True, lambda: tiling.count(built, unique=True, multiword=True).count),
+            ("solve unique", True, lambda: as_tilings(tiling.solve(built, unique=True))),
+        ]
+    )
     puzzle = _puzzle(problem)
     if puzzle is not None:
         paths += [
@@ -311,9 +328,14 @@ def _puzzle(problem: Problem) -> Any:
 
     try:
         if problem.lattice == "square":
-            return TilingPuzzle(Board.from_text(problem.board_text()), PieceSet.from_text(problem.pieces_text()), one_sided=problem.one_sided)
+            return TilingPuzzle(
+                Board.from_text(problem.board_text()), PieceSet.from_text(problem.pieces_text()),
+                one_sided=problem.one_sided
+            )
         board = LatticeBoard("random", problem.lattice, tuple(sorted(problem.board)))
-        return LatticePuzzle(board, LatticePieceSet(problem.lattice, tuple(problem.engine_pieces())), one_sided=problem.one_sided)
+        return LatticePuzzle(
+            board, LatticePieceSet(problem.lattice, tuple(problem.engine_pieces())), one_sided=problem.one_sided
+        )
     except PuzzleError:
         if problem.exact:
             raise
@@ -353,6 +375,6 @@ def check(problem: Problem) -> Outcome:
                     mismatches.append(f"{name}: {len(got)} listed, expected {expected}")
             elif got != expected:
                 mismatches.append(f"{name}: {got}, expected {expected}")
-    except Exception as error:  # noqa: BLE001 - a crash is what the check reports
+    except Exception as error:  # a crash is what the check reports
         return Outcome(problem, len(everything), orbits, tuple(mismatches), f"{name}: {type(error).__name__}: {error}")
     return Outcome(problem, len(everything), orbits, tuple(mismatches), None)

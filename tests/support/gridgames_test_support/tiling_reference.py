@@ -16,7 +16,9 @@ PROBE_BITS = 8
 MAX_TABLE = 1 << 21
 
 
-def reference_options(cells: Sequence[Cell], pieces: Sequence[Any], lattice: Lattice | str = "square") -> list[tuple[int, tuple[int, ...]]]:
+def reference_options(
+    cells: Sequence[Cell], pieces: Sequence[Any], lattice: Lattice | str = "square"
+) -> list[tuple[int, tuple[int, ...]]]:
     """Every placement of every orientation of every piece on the cells: (piece index, sorted cell indices)."""
     grid = lattice_named(lattice)
     index = {cell: i for i, cell in enumerate(cells)}
@@ -63,7 +65,9 @@ def reference_arrays(
         for c in cs:
             columns[c].append(o)
         columns[n + p].append(o)
-    column_options = np.array([o for col in columns for o in sorted(col, key=lambda o: (option_piece[o], o))], dtype=np.int32)
+    column_options = np.array(
+        [o for col in columns for o in sorted(col, key=lambda o: (option_piece[o], o))], dtype=np.int32
+    )
     column_start = np.zeros(len(columns) + 1, dtype=np.int32)
     column_start[1:] = np.cumsum([len(x) for x in columns])
     column_id = np.repeat(np.arange(len(columns), dtype=np.int64), [len(x) for x in columns])
@@ -84,11 +88,11 @@ def reference_arrays(
         "first_word": (option_cell_rows[:, 0] >> 6).astype(np.int32),
         "last_word": (option_cell_rows.max(axis=1) >> 6).astype(np.int32),
         "run_end": _run_ends(anchors * len(pieces) + option_piece),
-        "anchor_start": np.searchsorted(anchors, np.arange(n + 1)).astype(np.int32),
-        "column_start": column_start, "column_options": column_options,
+        "anchor_start": np.searchsorted(anchors, np.arange(n + 1)).astype(np.int32), "column_start": column_start,
+        "column_options": column_options,
         "column_run_end": _run_ends(column_id * len(pieces) + option_piece[column_options]),
-        "neighbour_list": neighbour_list,
-    }  # fmt: skip
+        "neighbour_list": neighbour_list
+    }
     if words == 1 and len(pieces) <= 64:
         one = masks[:, 0]
         probe = min(PROBE_BITS, n)
@@ -107,10 +111,10 @@ def reference_arrays(
                 neighbours[i] |= np.uint64(1 << int(j))
         padded = np.append(neighbours, np.uint64(0))
         out.update(
-            probe_bits=np.array(probe), blank_start=blank_start, blank_option=blank_option, blank_mask=one[blank_option],
-            blank_run_end=_run_ends(entry * len(pieces) + option_piece[blank_option]), neighbours=neighbours,
-            option_border=np.bitwise_or.reduce(padded[option_cell_rows], axis=1) & ~one,
-        )  # fmt: skip
+            probe_bits=np.array(probe), blank_start=blank_start, blank_option=blank_option,
+            blank_mask=one[blank_option], blank_run_end=_run_ends(entry * len(pieces) + option_piece[blank_option]),
+            neighbours=neighbours, option_border=np.bitwise_or.reduce(padded[option_cell_rows], axis=1) & ~one
+        )
     return out
 
 

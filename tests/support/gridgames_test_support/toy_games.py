@@ -76,7 +76,10 @@ class NimState(State):
         return "o" * self.left
 
 
-NIM_SPEC = GameSpec("nim", "Take 1 to 3 stones; whoever takes the last one wins.", GameKind.TURN_BASED, Nim, (Option("stones", int, 7, "stones in the pile"),))
+NIM_SPEC = GameSpec(
+    "nim", "Take 1 to 3 stones; whoever takes the last one wins.", GameKind.TURN_BASED, Nim,
+    (Option("stones", int, 7, "stones in the pile"),)
+)
 WRONG_OBJECT = "not a GameSpec"
 AN_INT = 42
 MISNAMED_SPEC = GameSpec("other", "A spec registered under another name.", GameKind.TURN_BASED, Nim)

@@ -1,0 +1,79 @@
+"""SIGHUP (a terminal closed) behaves as SIGTERM and Ctrl-C (issue 38): the partial count is reported, a game is
+kept."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+GG = [sys.executable, "-m", "gridgames"]
+COUNT = [*GG, "solve", "pentomino", "--board", "8x8", "--pieces", "pentominoes+tetromino:O", "--count"]
+
+
+def _wait_for_children(pid: int, n: int, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            children = []
+        if len(children) >= n:
+            return
+        time.sleep(0.05)
+
+
+def _wait_for_cpu(pid: int, seconds: float, within: float = 120) -> None:
+    """Until the process has used ``seconds`` of CPU (well past its start-up, into the count)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:
+            return
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]], ids=["one process", "--jobs 2"])
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_a_count_ended_by_a_signal_reports_its_partial_count(signum: int, jobs: list[str]) -> None:
+    child = subprocess.Popen([*COUNT, *jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if jobs:
+        _wait_for_children(child.pid, 2)  # the workers count; the parent waits
+        time.sleep(2)
+    else:
+        _wait_for_cpu(child.pid, 3.0)  # well into the count (it takes minutes)
+    child.send_signal(signum)
+    out, err = child.communicate(timeout=60)
+    assert "Traceback" not in out + err, err[-500:]
+    assert child.returncode == 130, (child.returncode, out, err[-300:])
+    assert "so far (partial" in out, out
+    if jobs:
+        assert f"terminated ({signal.Signals(signum).name})" in out, out
+
+
+def test_a_game_whose_terminal_closes_is_autosaved(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    child = subprocess.Popen(
+        [*GG, "play", "connect4", "--red", "human", "--yellow", "human"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert child.stdin is not None
+    child.stdin.write("4\n5\n")
+    child.stdin.flush()
+    time.sleep(3)  # the two moves played; the game waits for the third
+    child.send_signal(signal.SIGHUP)
+    out, err = child.communicate(timeout=60)
+    assert "Traceback" not in out + err, err[-500:]
+    saves = list((tmp_path / "gridgames" / "autosave").glob("connect4-*.json"))
+    assert len(saves) == 1, out[-300:]
+    assert '"moves": "45"' in saves[0].read_text()
