@@ -1,6 +1,6 @@
 """``python -m gridgames``: the same command line as ``gridgames``."""
 
-from gridgames.cli import main
+from gridgames.launch import main
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from importlib.metadata import EntryPoint
 from typing import Any, TextIO
 
 
@@ -29,11 +28,11 @@ def main(argv: list[str]) -> int:
     os.dup2(sink, 1)
     os.dup2(sink, 2)
     from gridgames.errors import PluginError
-    from gridgames.registry import GROUP, Registry
+    from gridgames.registry import GROUP, Registry, _EntryPoint
 
     for name, value in json.loads(argv[0]):
         _emit(out, {"start": name})
-        registry = Registry.from_list([EntryPoint(name=name, value=value, group=GROUP)])
+        registry = Registry.from_list([_EntryPoint(name, value, GROUP, None)])
         try:
             spec = registry.load(name)
         except PluginError:

@@ -30,13 +30,13 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import attrs
-import numpy as np
 
 from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError, OptionError, PluginError
 from gridgames.grid import Cell, Grid
 from gridgames.parsing import clip
 
-if TYPE_CHECKING:  # typer is only needed by game modules that bring their own commands
+if TYPE_CHECKING:  # numpy: imported where an array is made; typer: only by game modules with their own commands
+    import numpy as np
     import typer
 
     from gridgames.placement_moves import PieceMoves
@@ -320,6 +320,8 @@ class State(ABC):
     # --- optional: what learning environments read (gridgames.rl) ----------
     def legal_mask(self) -> np.ndarray:
         """An int8 array of ``num_actions`` entries: 1 where the action is legal now, else 0."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         mask = np.zeros(self.game.info.num_actions, dtype=np.int8)
         mask[list(self.legal_moves())] = 1
         return mask
@@ -333,6 +335,8 @@ class State(ABC):
     def planes(self) -> np.ndarray | None:
         """The position as 0/1 int8 planes, shape (height, width, players + extra): player p's pieces in plane p, then
         the game's own planes; None without a `board`."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         grid = self.board()
         if grid is None:
             return None
@@ -510,6 +514,10 @@ class GameSpec:
     save_upgrades: Mapping[str, Callable[[dict[str, Any], str], dict[str, Any]]] = attrs.field(factory=dict)
     """The game's older save formats, read on load: format name -> ``upgrade(data, where)`` turning such a file's
     JSON object into a `gridgames.saves` one (``where`` names the file in its `SaveFileError`s)."""
+    quick: Callable[[list[str]], int | None] | None = None
+    """Answers ``gridgames NAME ARGS...`` before the command-line library is imported, given ARGS: the exit code, or
+    None to decline (then the game's own commands, `app`, run as usual). For the commands people run most, where a
+    process costs more than the work (docs/startup.md); it must print exactly what the full command would."""
 
     def make(self, **options: Any) -> Game | Puzzle:
         """A game (or puzzle) built with the given options; unknown options are an error, and so is a ``create``

@@ -47,12 +47,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import Enum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
-import numpy as np
 
 from gridgames.errors import GridError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Cell = tuple[int, int]
 Order = Literal["column", "row"]
@@ -109,6 +111,9 @@ def _value_char(value: int, alphabet: str) -> str:
 
 
 def _int32_array(values: Any) -> np.ndarray:
+    """The cells as an int32 array (numpy is imported at the first grid: commands that need none start without it)."""
+    import numpy as np
+
     return np.array(values, dtype=np.int32)
 
 
@@ -130,6 +135,8 @@ class Grid:
     @classmethod
     def empty(cls, height: int, width: int, *, lattice: str = "square") -> Grid:
         """A rectangular grid with every cell empty (on the square lattice unless told)."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         if height < 1 or width < 1:
             raise GridError(f"a grid must be at least 1x1, got {height}x{width}")
         return cls(np.zeros((height, width), dtype=np.int32), lattice=lattice)
@@ -137,12 +144,16 @@ class Grid:
     @classmethod
     def from_mask(cls, on_board: np.ndarray, *, lattice: str = "square") -> Grid:
         """A grid whose cells are empty where ``on_board`` is true and holes elsewhere."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         mask = np.asarray(on_board, dtype=bool)
         return cls(np.where(mask, EMPTY, HOLE), lattice=lattice)
 
     @classmethod
     def from_text(cls, text: str, alphabet: str = ALPHABET, *, lattice: str = "square") -> Grid:
         """Parse a picture: '.' empty, '#' hole, alphabet characters for values 1, 2, ..."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         lines = [line.rstrip() for line in text.strip("\n").splitlines()]
         while lines and not lines[-1]:
             lines.pop()
@@ -197,6 +208,8 @@ class Grid:
         return int(self.cells.shape[1])
 
     def __eq__(self, other: object) -> bool:
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         if not isinstance(other, Grid):
             return NotImplemented
         return self.lattice == other.lattice and np.array_equal(self.cells, other.cells)
@@ -321,6 +334,8 @@ class Grid:
 
     def next_blank_cell(self, start: Cell | None = None, order: Order = "column") -> Cell | None:
         """The first empty cell at or after ``start`` in scan order, or None when there is none."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         h, w = self.height, self.width
         if order == "column":
             flat = self.cells.T.ravel()
@@ -383,6 +398,8 @@ class Grid:
     # --- gravity --------------------------------------------------------
     def drop_row(self, column: int) -> int | None:
         """The row of the lowest empty cell of ``column`` (where a dropped disc lands), or None when full."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         if not 0 <= column < self.width:
             raise GridError(f"column {column} is outside 0..{self.width - 1}")
         empty_rows = np.flatnonzero(self.cells[:, column] == EMPTY)
@@ -390,4 +407,6 @@ class Grid:
 
     def values(self) -> Iterable[int]:
         """The distinct positive values on the grid."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         return sorted(int(v) for v in np.unique(self.cells) if v > 0)

@@ -69,7 +69,7 @@ def _options(value: Any) -> dict[str, Any]:
 
 
 def _kinds(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value)
+    return tuple(value)  # a function, not the builtin: attrs reads a builtin's signature with inspect (slow start-up)
 
 
 @attrs.frozen

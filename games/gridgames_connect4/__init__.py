@@ -100,6 +100,12 @@ def _make_app() -> Any:
     return make_app()
 
 
+def _quick(args: list[str]) -> int | None:
+    from gridgames_connect4.quick import answer  # analyze from the book, before typer is imported
+
+    return answer(args)
+
+
 def _web() -> Any:
     from gridgames_connect4.web import Connect4Web  # only for gridgames serve
 
@@ -131,6 +137,7 @@ SPEC = GameSpec(
     app=_make_app,
     web=_web,
     save_upgrades={"gridgames-connect4": _upgrade},  # 0.1's own save files (gridgames_connect4.old_saves)
+    quick=_quick,
 )
 
 __all__ = ["SPEC", "Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"]

@@ -174,6 +174,22 @@ def _solver_class() -> type[Solver]:
     return Solver
 
 
+def book_analysis(state: Connect4State, book: Any, weak: bool = False) -> Analysis | None:
+    """The analysis of a position the opening book covers (every column from the book or a quick check), else None."""
+    from gridgames_connect4.oracle import book_columns, check_book
+
+    game = state.game
+    check_book(book, game.width, game.height, game.connect)
+    known = book_columns(book, state.history, weak)
+    return None if known is None else analysis_of_columns(state, known, weak)
+
+
+def analysis_of_columns(state: Connect4State, columns: list[int | None], weak: bool = False) -> Analysis:
+    """The exact analysis of every column's score (None: full; signs only when ``weak``): the best score and columns."""
+    top = max(s for s in columns if s is not None)
+    return Analysis(state, top, tuple(columns), tuple(c + 1 for c, s in enumerate(columns) if s == top), weak)
+
+
 def analyze_position(
     state: Connect4State,
     *,
@@ -206,13 +222,9 @@ def analyze_position(
         check_seconds(think, what="think", error=SolverError)
     game = state.game
     if book is not None:  # the opening book answers the positions it covers, at once
-        from gridgames_connect4.oracle import book_columns, check_book
-
-        check_book(book, game.width, game.height, game.connect)
-        known = book_columns(book, state.history, weak)
-        if known is not None:
-            top = max(s for s in known if s is not None)
-            return Analysis(state, top, tuple(known), tuple(c + 1 for c, s in enumerate(known) if s == top), weak)
+        answered = book_analysis(state, book, weak)
+        if answered is not None:
+            return answered
     solver_cls = _solver_class()  # numba: only when the book does not answer
     deadline = None if think is None else time.time() + think
     scores: list[int | None] = [None] * game.width
@@ -225,7 +237,10 @@ def analyze_position(
         if together > 1 and not shared_table:
             together = 0  # split the columns over workers
     if scheduler is None and together >= 1:
-        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together, book=book)
+        # the search never meets a position with fewer discs than this one: a book shallower than its children's parents
+        # cannot help it, and is not read (whole, checked) for nothing
+        useful = book if book is not None and len(state.history) <= book.depth + 1 else None
+        solver = solver_cls(game.width, game.height, game.connect, table_mb=table_mb, jobs=together, book=useful)
 
         def watch(progress: Any) -> bool:
             if on_progress is not None:

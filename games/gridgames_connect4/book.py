@@ -36,26 +36,39 @@ key and its mirror image's key. The file has no timestamp: the same book is the 
 
 from __future__ import annotations
 
+import bisect
 import contextlib
-import hashlib
+import operator
 import os
 import struct
-import tempfile
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import numpy as np
 
 from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
 from gridgames.errors import GridGamesError, IllegalMoveError, InvalidMoveError
-from gridgames.files import read_user_bytes
 
-__all__ = ["BOOK_MAGIC", "FORMAT_VERSION", "FULL", "UNKNOWN", "Book", "BookError", "BookKeys", "default_book",
-           "key_width", "read_book_file", "scores_of_keys"]
+# numpy (and pathlib) are imported where used: a lookup in the shipped book needs neither (docs/startup.md)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import numpy as np
+
+__all__ = [
+    "BOOK_MAGIC",
+    "FORMAT_VERSION",
+    "FULL",
+    "UNKNOWN",
+    "Book",
+    "BookError",
+    "BookKeys",
+    "default_book",
+    "key_width",
+    "read_book_file",
+    "scores_of_keys",
+]
 
 BOOK_MAGIC = b"GGC4BOOK"
 FORMAT_VERSION = 3
@@ -78,6 +91,8 @@ UNKNOWN = 1 << 20
 
 def scores_of_keys(keys: np.ndarray, scores: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """The scores of the ``wanted`` keys in sorted ``keys`` (``scores[i]`` is keys[i]'s), UNKNOWN where absent."""
+    import numpy as np
+
     out = np.full(wanted.shape[0], UNKNOWN, dtype=np.int64)
     if keys.shape[0]:
         i = np.minimum(np.searchsorted(keys, wanted), keys.shape[0] - 1)
@@ -93,6 +108,8 @@ class BookError(GridGamesError, ValueError):
 def read_book_file(path: str | os.PathLike[str], limit: int = MAX_BOOK_BYTES) -> bytes:
     """The bytes of a book file of at most ``limit`` bytes, through the project's bounded reader; `BookError`
     otherwise."""
+    from gridgames.files import read_user_bytes  # (tempfile and shutil: not for a lookup in the shipped book)
+
     return read_user_bytes(path, what="book file", max_bytes=limit, error=BookError)
 
 
@@ -128,6 +145,10 @@ class BookKeys:
 
     def wins(self, p: Any, mask: Any) -> Any:
         """Empty cells where the stones ``p`` would complete a line (any connect length)."""
+        if isinstance(p, int):
+            return self._wins_of_ints(p, mask)
+        import numpy as np
+
         h, k = self.height, self.connect
         ones = np.uint64(~np.uint64(0)) if isinstance(p, np.ndarray | np.integer) else (1 << 64) - 1
         sh = (lambda x: np.uint64(x)) if isinstance(p, np.ndarray | np.integer) else int
@@ -145,20 +166,56 @@ class BookKeys:
                 r |= left & right
         return r & (sh(self.board) ^ mask)
 
+    def _wins_of_ints(self, p: int, mask: int) -> int:
+        """`wins` of one position given as Python ints (no numpy: a lookup in a book needs none)."""
+        h, k = self.height, self.connect
+        if k == 4:  # the usual game, unrolled (Pons' formula): about 2 us instead of 10
+            r = (p << 1) & (p << 2) & (p << 3)
+            for s in (h, h + 1, h + 2):
+                pair = (p << s) & (p << 2 * s)
+                r |= pair & ((p << 3 * s) | (p >> s))
+                pair = (p >> s) & (p >> 2 * s)
+                r |= pair & ((p << s) | (p >> 3 * s))
+            return r & (self.board ^ mask)
+        r = p << 1
+        for i in range(2, k):
+            r &= p << i
+        for s in (h, h + 1, h + 2):
+            left = -1  # every bit set
+            for a in range(k):
+                if a > 0:
+                    left &= p << (s * a)
+                right = -1
+                for b in range(1, k - a):
+                    right &= p >> (s * b)
+                r |= left & right
+        return r & (self.board ^ mask)
+
     def mirror(self, key: Any) -> Any:
         """The key (or bitboard) of the mirror image: column c becomes column width - 1 - c."""
-        numpy_form = isinstance(key, np.ndarray | np.integer)
-        sh = (lambda x: np.uint64(x)) if numpy_form else int
-        full = sh((1 << (self.height + 1)) - 1)
-        out = key & sh(0)
+        if isinstance(key, int):
+            h1, out = self.height + 1, 0
+            full = (1 << h1) - 1
+            for c in range(self.width):
+                out |= ((key >> (c * h1)) & full) << ((self.width - 1 - c) * h1)
+            return out
+        import numpy as np
+
+        sh = np.uint64
+        column = sh((1 << (self.height + 1)) - 1)
+        mirrored = key & sh(0)
         for c in range(self.width):
             src, dst = c * (self.height + 1), (self.width - 1 - c) * (self.height + 1)
-            out |= ((key >> sh(src)) & full) << sh(dst)
-        return out
+            mirrored |= ((key >> sh(src)) & column) << sh(dst)
+        return mirrored
 
     def canonical(self, key: Any) -> Any:
         """The smaller of a key and its mirror image's: one key for a position and its mirror."""
         other = self.mirror(key)
+        if isinstance(key, int):
+            return min(key, other)
+        import numpy as np
+
         return np.minimum(key, other) if isinstance(key, np.ndarray) else min(key, other)
 
     def replay(self, moves: Sequence[int]) -> tuple[int, int, bool]:
@@ -166,7 +223,7 @@ class BookKeys:
         p = mask = 0
         over = False
         for i, column in enumerate(moves):
-            if isinstance(column, bool) or not isinstance(column, int | np.integer) or not 0 <= column < self.width:
+            if not _is_column(column, self.width):
                 raise InvalidMoveError(f"move {i + 1}: column {column!r} is out of range 0..{self.width - 1}")
             if over:
                 raise IllegalMoveError(f"move {i + 1}: the game is already won")
@@ -181,11 +238,17 @@ class BookKeys:
 
     def quick_score(self, p: int, mask: int, n: int) -> int | None:
         """The score when the side to move wins at once or must lose next move; None otherwise (a book's business)."""
-        score = int(self.quick_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64), n)[0])
-        return None if score == UNKNOWN else score
+        p, mask = int(p), int(mask)
+        if self.wins(p, mask) & (mask + self.bottom) & self.board:  # as `quick_scores`: a win at once comes first
+            return (self.cells + 1 - n) // 2
+        if not self.non_losing(p, mask):
+            return -((self.cells - n) // 2)
+        return None
 
     def quick_scores(self, p: np.ndarray, mask: np.ndarray, n: int) -> np.ndarray:
         """`quick_score` of positions at ply ``n``, an int64 array: UNKNOWN where the quick check leaves them open."""
+        import numpy as np
+
         u = np.uint64
         out = np.full(p.shape[0], UNKNOWN, dtype=np.int64)
         out[self.non_losing(p, mask) == u(0)] = -((self.cells - n) // 2)
@@ -201,6 +264,8 @@ class BookKeys:
         settles; the other children's scores come from ``lookup`` (canonical keys to scores, UNKNOWN where it has
         none). The one rule by which books score children: `Book.column_scores` and the book builder both use it.
         """
+        import numpy as np
+
         u, h1 = np.uint64, self.height + 1
         out = np.full((p.shape[0], self.width), FULL, dtype=np.int64)
         bottoms = np.array([1 << c * h1 for c in range(self.width)], dtype=np.uint64)
@@ -221,6 +286,48 @@ class BookKeys:
             out[rows, cols] = np.where(child == UNKNOWN, UNKNOWN, -child)
         return out
 
+    def child_scores_of(self, p: int, mask: int, n: int, lookup: Callable[[int], int | None]) -> list[int]:
+        """`child_scores` of one position given as Python ints, with ``lookup`` taking one canonical key (None: no
+        entry).
+
+        The same rule without numpy (a book's answer in a fresh process needs none): FULL, UNKNOWN and scores as there.
+        """
+        h1, cells = self.height + 1, self.cells
+        wins = self.wins(p, mask)
+        out = []
+        for c in range(self.width):
+            cell = (mask + (1 << c * h1)) & self.column_mask(c)
+            if not cell:
+                out.append(FULL)
+            elif wins & cell:
+                out.append((cells + 1 - n) // 2)
+            elif n + 1 == cells:
+                out.append(0)
+            else:
+                cp, cm = p ^ mask, mask | cell
+                child = self.quick_score(cp, cm, n + 1)
+                if child is None:
+                    child = lookup(self.canonical(cp + cm))
+                out.append(UNKNOWN if child is None else -child)
+        return out
+
+    def parent_bound_of(self, p: int, mask: int, lookup: Callable[[int], int | None]) -> int | None:
+        """`parent_bounds` of one position given as Python ints (``lookup``: one canonical key to its score or None).
+
+        The least score the position reaches by its parents' scores, None when ``lookup`` knows none of them.
+        """
+        last, best = p ^ mask, None
+        for c in range(self.width):
+            column = mask & self.column_mask(c)
+            if not column:
+                continue
+            top = 1 << (column.bit_length() - 1)  # the column's top disc
+            if last & top:
+                parent = lookup(self.canonical((last ^ top) + (mask ^ top)))
+                if parent is not None and (best is None or -parent > best):
+                    best = -parent
+        return best
+
     def parent_bounds(self, keys: np.ndarray, lookup: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
         """Each position's least score by its parents' (``lookup``: canonical keys to scores), an int64 array.
 
@@ -228,6 +335,8 @@ class BookKeys:
         least minus each child's score, so a child scores at least minus its parent's. UNKNOWN where ``lookup``
         knows none of the parents (it returns UNKNOWN for them).
         """
+        import numpy as np
+
         u, h1 = np.uint64, self.height + 1
         p, mask = self.decode(keys)
         last = p ^ mask  # the stones of the side that played the last disc
@@ -247,6 +356,15 @@ class BookKeys:
 
     def non_losing(self, p: Any, mask: Any) -> Any:
         """Playable cells that do not let the opponent win next move (0 when every move loses)."""
+        if isinstance(p, int):
+            possible = (mask + self.bottom) & self.board
+            threats = self.wins(p ^ mask, mask)
+            forced = possible & threats
+            if forced & (forced - 1):
+                return 0
+            return (forced or possible) & ~(threats >> 1)
+        import numpy as np
+
         sh = (lambda x: np.uint64(x)) if isinstance(p, np.ndarray | np.integer) else int
         possible = (mask + sh(self.bottom)) & sh(self.board)
         threats = self.wins(p ^ mask, mask)
@@ -258,6 +376,8 @@ class BookKeys:
 
     def heights(self, keys: np.ndarray) -> np.ndarray:
         """How many stones each column of each key holds: an int64 array of len(keys) x width."""
+        import numpy as np
+
         # a column's bits are its stones to move plus all its stones, 2**n - 1: n + 1 is the bit length of bits + 1
         u, h1 = np.uint64, self.height + 1
         out = np.zeros((keys.shape[0], self.width), dtype=np.int64)
@@ -269,6 +389,8 @@ class BookKeys:
 
     def decode(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The stones of the side to move and all stones of each key, as uint64 arrays (a key is their sum)."""
+        import numpy as np
+
         u, h1 = np.uint64, self.height + 1
         heights = self.heights(keys).astype(np.uint64)
         p = np.zeros(keys.shape[0], dtype=np.uint64)
@@ -326,13 +448,15 @@ class Book:
     height: int
     connect: int
     depth: int
-    keys: np.ndarray = attrs.field(repr=False)
-    scores: np.ndarray = attrs.field(repr=False)
+    _keys: np.ndarray | None = attrs.field(repr=False)
+    _scores: np.ndarray | None = attrs.field(repr=False)
     checksum: bytes = attrs.field(repr=False)
     """The SHA-256 the book's file stores (version 3: of the header's fields and the entries; 1-2: the entries)."""
     path: str | None = None
     version: int = FORMAT_VERSION
     """The format version of the file the book was read from (books made here are written in the current one)."""
+    _entries: _Entries | None = attrs.field(default=None, kw_only=True, repr=False)
+    """The entries as the file stores them, for single lookups (a book opened in place: its only copy, see `open`)."""
     geometry: BookKeys = attrs.field(init=False, repr=False)
     """The board's bitboard helper."""
 
@@ -340,8 +464,58 @@ class Book:
     def _geometry(self) -> BookKeys:
         return BookKeys(self.width, self.height, self.connect)
 
+    @property
+    def keys(self) -> np.ndarray:
+        """The sorted canonical keys, uint64 (a book opened in place reads and checks its whole file here, once)."""
+        if self._keys is None:
+            self._read_all()
+        assert self._keys is not None
+        return self._keys
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The scores, int8: ``scores[i]`` is ``keys[i]``'s."""
+        if self._scores is None:
+            self._read_all()
+        assert self._scores is not None
+        return self._scores
+
+    def _read_all(self) -> None:
+        """Check a book opened in place as `from_bytes` checks a file (checksum, order, scores) and keep its arrays."""
+        assert self._entries is not None
+        whole = Book.from_bytes(self._entries.whole(), source=repr(self.path) if self.path else "the book")
+        object.__setattr__(self, "_keys", whole._keys)
+        object.__setattr__(self, "_scores", whole._scores)
+
+    def _lookup(self) -> _Entries:
+        """The entries in the file's layout, for `score_of_key` (made from the arrays once for a book built here)."""
+        if self._entries is None:
+            key_bytes = key_width(self.width, self.height)
+            object.__setattr__(
+                self, "_entries", _Entries(_body(self.keys, self.scores, key_bytes), 0, len(self), key_bytes)
+            )
+        assert self._entries is not None
+        return self._entries
+
     def __len__(self) -> int:
-        return int(self.keys.shape[0])
+        return self._entries.count if self._keys is None and self._entries is not None else int(self.keys.shape[0])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its arrays (a file mapping cannot be pickled): for worker processes."""
+        return (
+            Book,
+            (
+                self.width,
+                self.height,
+                self.connect,
+                self.depth,
+                self.keys,
+                self.scores,
+                self.checksum,
+                self.path,
+                self.version,
+            ),
+        )
 
     @property
     def file_size(self) -> int:
@@ -353,6 +527,8 @@ class Book:
         cls, width: int, height: int, connect: int, depth: int, keys: np.ndarray, scores: np.ndarray
     ) -> Book:
         """A book from canonical keys and scores in any order (sorted here; duplicate keys refused)."""
+        import numpy as np
+
         _check_board(width, height, connect, depth, "a book")
         keys = np.asarray(keys, dtype="<u8")
         scores = np.asarray(scores, dtype=np.int8)
@@ -392,6 +568,8 @@ class Book:
             len(self),
             bytes(32),
         )[:HEADER_FIELDS]
+        import hashlib
+
         hasher = hashlib.sha256(fields)  # hashed here: a book read from an older file holds that file's digest
         hasher.update(body)
         digest = hasher.digest()
@@ -399,6 +577,8 @@ class Book:
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the book atomically (temporary file, fsync, rename) and return the path."""
+        from pathlib import Path
+
         return write_atomically(Path(path), self.to_bytes())
 
     @classmethod
@@ -408,40 +588,13 @@ class Book:
         A file of format 1 or 2 (whose checksum does not cover the header) is refused unless ``legacy``
         (`upgrade_legacy` reads it so, and checks its entries against the solver before trusting it).
         """
-        if len(data) < HEADER_SIZE:
-            raise BookError(f"{source} is truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte header")
-        magic, version, key_bytes, width, height, connect, depth, count, checksum = HEADER.unpack_from(data)
-        if magic != BOOK_MAGIC:
-            raise BookError(f"{source} is not a gridgames Connect Four book (it does not start with {BOOK_MAGIC!r})")
-        if version > FORMAT_VERSION:
-            raise BookError(
-                f"{source} was made by a newer gridgames (book format {version}; this one reads {FORMAT_VERSION})"
-            )
-        if version < 1:
-            raise BookError(f"{source} has an impossible format version {version}")
-        _check_board(width, height, connect, depth, source)
-        wanted = _file_key_bytes(version, width, height)
-        if key_bytes != wanted:
-            raise BookError(
-                f"{source} has {key_bytes}-byte keys; a version-{version} book of {width}x{height} "
-                f"has {wanted}-byte keys"
-            )
-        expected = HEADER_SIZE + count * (key_bytes + 1)
-        if len(data) < expected:
-            raise BookError(
-                f"{source} is truncated: {len(data)} bytes, its header promises {count} entries ({expected} bytes)"
-            )
-        if len(data) > expected:
-            raise BookError(f"{source} has {len(data) - expected} bytes after its {count} entries: not a valid book")
-        if version < FIRST_VERIFIED_VERSION and not legacy:
-            raise BookError(
-                f"{source} is a book of format {version}, whose checksum does not cover its header; "
-                f"check and convert it once with: gridgames connect4 book upgrade FILE"
-            )
+        import hashlib
+
+        import numpy as np
+
+        version, key_bytes, width, height, connect, depth, count, checksum = _header(data, source, legacy)
         body = memoryview(data)[HEADER_SIZE:]
         if version >= FIRST_VERIFIED_VERSION:
-            if data[15] != 0 or any(data[CHECKSUM_END:HEADER_SIZE]):
-                raise BookError(f"{source} is corrupt: the header's reserved bytes are not zero")
             hasher = hashlib.sha256(data[:HEADER_FIELDS])
             hasher.update(body)  # no copy of the entries
             digest = hasher.digest()
@@ -456,7 +609,50 @@ class Book:
         limit = (width * height + 1) // 2
         if count and int(np.abs(scores.astype(np.int16)).max()) > limit:
             raise BookError(f"{source} is corrupt: a score lies outside -{limit}..{limit}")
-        return cls(width, height, connect, depth, keys, scores, checksum, version=version)
+        return cls(
+            width,
+            height,
+            connect,
+            depth,
+            keys,
+            scores,
+            checksum,
+            version=version,
+            entries=_Entries(data, HEADER_SIZE, count, key_bytes),
+        )
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        width: int | None = None,
+        height: int | None = None,
+        connect: int | None = None,
+    ) -> Book:
+        """A book file read in place: the header is checked now, the entries at the first use of the whole book.
+
+        Lookups of single positions (`score`, `column_scores`) before that read only the bytes they need (a few
+        per probe), so a book's answer costs microseconds and neither a copy of the file nor memory; `keys` and
+        `scores` (the solver, the book tools) read and check every byte as `load` does. For the book shipped in the
+        package (`default_book`), whose bytes the tests check; `load` checks a file every time before any use.
+        """
+        name = repr(str(path))
+        try:
+            handle = open(path, "rb")  # kept open for the book's lookups (closed with the book)
+        except OSError as error:
+            raise BookError(f"cannot read the book file {name}: {error.strerror or error}") from None
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            head = handle.read(HEADER_SIZE)
+        except OSError as error:
+            handle.close()
+            raise BookError(f"cannot read the book file {name}: {error.strerror or error}") from None
+        version, key_bytes, w, h, c, depth, count, checksum = _header(_Sized(head, size), name, legacy=False)
+        entries = _Entries(None, HEADER_SIZE, count, key_bytes, file=handle)
+        book = cls(w, h, c, depth, None, None, checksum, str(path), version, entries=entries)
+        _check_expected(book, name, width, height, connect)
+        return book
 
     @classmethod
     def load(
@@ -471,20 +667,17 @@ class Book:
         name = repr(str(path))
         book = cls.from_bytes(read_book_file(path), source=name)
         book = attrs.evolve(book, path=str(path))
-        expected = (width or book.width, height or book.height, connect or book.connect)
-        if expected != (book.width, book.height, book.connect):
-            raise BookError(
-                f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
-                f"not {expected[0]}x{expected[1]} with lines of {expected[2]}"
-            )
+        _check_expected(book, name, width, height, connect)
         return book
 
     def score_of_key(self, key: int) -> int | None:
-        """The score stored for a canonical key, None when it has no entry."""
-        i = int(np.searchsorted(self.keys, np.uint64(key)))
-        if i < len(self) and int(self.keys[i]) == key:
-            return int(self.scores[i])
-        return None
+        """The score stored for a canonical key, None when it has no entry (a few microseconds, no numpy:
+        `_Entries`)."""
+        return self._lookup().score_of_key(int(key))
+
+    def scores_of_keys(self, wanted: np.ndarray) -> np.ndarray:
+        """The scores of many canonical keys at once (a uint64 array), an int64 array with UNKNOWN where absent."""
+        return scores_of_keys(self.keys, self.scores, wanted)
 
     def score(self, moves: Sequence[int]) -> int | None:
         """The exact score after ``moves`` (0-based columns) from the side to move's view; None when not in the book."""
@@ -505,15 +698,166 @@ class Book:
         p, mask, over = geometry.replay(moves)
         if over:
             return None
-        row = geometry.child_scores(
-            np.array([p], dtype=np.uint64),
-            np.array([mask], dtype=np.uint64),
-            len(moves),
-            lambda wanted: scores_of_keys(self.keys, self.scores, wanted),
-        )[0].tolist()
+        row = geometry.child_scores_of(p, mask, len(moves), self.score_of_key)  # `child_scores`' rule, one position
         if UNKNOWN in row:
             return None
         return [None if score == FULL else score for score in row]
+
+
+def _header(data: Any, source: str, legacy: bool) -> tuple[int, int, int, int, int, int, int, bytes]:
+    """A book file's header fields (version, key bytes, width, height, connect, depth, count, checksum), every one
+    checked against the others and the file's length (`BookError` naming ``source``); the entries are not read."""
+    if len(data) < HEADER_SIZE:
+        raise BookError(f"{source} is truncated: {len(data)} bytes, shorter than the {HEADER_SIZE}-byte header")
+    magic, version, key_bytes, width, height, connect, depth, count, checksum = HEADER.unpack_from(data[:HEADER_SIZE])
+    if magic != BOOK_MAGIC:
+        raise BookError(f"{source} is not a gridgames Connect Four book (it does not start with {BOOK_MAGIC!r})")
+    if version > FORMAT_VERSION:
+        raise BookError(
+            f"{source} was made by a newer gridgames (book format {version}; this one reads {FORMAT_VERSION})"
+        )
+    if version < 1:
+        raise BookError(f"{source} has an impossible format version {version}")
+    _check_board(width, height, connect, depth, source)
+    wanted = _file_key_bytes(version, width, height)
+    if key_bytes != wanted:
+        raise BookError(
+            f"{source} has {key_bytes}-byte keys; a version-{version} book of {width}x{height} has {wanted}-byte keys"
+        )
+    expected = HEADER_SIZE + count * (key_bytes + 1)
+    if len(data) < expected:
+        raise BookError(
+            f"{source} is truncated: {len(data)} bytes, its header promises {count} entries ({expected} bytes)"
+        )
+    if len(data) > expected:
+        raise BookError(f"{source} has {len(data) - expected} bytes after its {count} entries: not a valid book")
+    if version < FIRST_VERIFIED_VERSION and not legacy:
+        raise BookError(
+            f"{source} is a book of format {version}, whose checksum does not cover its header; "
+            f"check and convert it once with: gridgames connect4 book upgrade FILE"
+        )
+    if version >= FIRST_VERIFIED_VERSION and (data[15] != 0 or any(data[CHECKSUM_END:HEADER_SIZE])):
+        raise BookError(f"{source} is corrupt: the header's reserved bytes are not zero")
+    return version, key_bytes, width, height, connect, depth, count, checksum
+
+
+class _Sized:
+    """A file's first bytes standing for the whole file in `_header` (which reads the header and the length only)."""
+
+    def __init__(self, head: bytes, size: int) -> None:
+        self.head, self.size = head, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.head[index]
+
+
+def _check_expected(book: Book, name: str, width: int | None, height: int | None, connect: int | None) -> None:
+    """Refuse a book for another board than the one given (`BookError`)."""
+    expected = (width or book.width, height or book.height, connect or book.connect)
+    if expected != (book.width, book.height, book.connect):
+        raise BookError(
+            f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
+            f"not {expected[0]}x{expected[1]} with lines of {expected[2]}"
+        )
+
+
+class _Entries:
+    """A book's entries as its file stores them (``count`` keys of ``key_bytes`` little-endian bytes from ``offset``,
+    then one signed byte per score), looked up where they lie: in ``data`` (the file's bytes), or in an open
+    ``file`` read a few bytes at a time with ``os.pread`` (a book opened in place: no copy of the file, nothing
+    mapped into the process's memory).
+
+    `score_of_key` bisects the keys, reading one key per probe; after `INDEX_AFTER` lookups (a long-lived
+    process) it holds the bytes in memory and a list of every `STRIDE`-th key, bisected in C, and finds the key
+    among the `STRIDE` keys after it with one ``bytes.find`` (no Python step per probe).
+    """
+
+    STRIDE = 64
+    INDEX_AFTER = 256
+
+    def __init__(self, data: Any, offset: int, count: int, key_bytes: int, file: Any = None) -> None:
+        self.data, self.file = data, file
+        self.offset, self.count, self.key_bytes = offset, count, key_bytes
+        self.scores_at = offset + count * key_bytes
+        self.index: list[int] | None = None
+        self.lookups = 0
+
+    def read(self, start: int, size: int) -> bytes:
+        """``size`` bytes of the file from ``start``."""
+        if self.data is not None:
+            return bytes(self.data[start : start + size])
+        if hasattr(os, "pread"):
+            return os.pread(self.file.fileno(), size, start)
+        self.file.seek(start)  # (no pread: Windows)
+        return bytes(self.file.read(size))
+
+    def _bisect(self, key: int) -> int:
+        k, lo, hi = self.key_bytes, 0, self.count
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            found = int.from_bytes(self.read(self.offset + mid * k, k), "little")
+            if found < key:
+                lo = mid + 1
+            elif found > key:
+                hi = mid
+            else:
+                return mid
+        return -1
+
+    def _make_index(self) -> list[int]:
+        self.whole()
+        k, data, at = self.key_bytes, self.data, self.offset
+        step = self.STRIDE * k
+        return [int.from_bytes(data[i : i + k], "little") for i in range(at, at + self.count * k, step)]
+
+    def _position(self, key: int) -> int:
+        """The entry index of ``key``, -1 when absent."""
+        index = self.index
+        if index is None:
+            self.lookups += 1
+            if self.lookups <= self.INDEX_AFTER:
+                return self._bisect(key)
+            self.index = index = self._make_index()
+        block = bisect.bisect_right(index, key) - 1
+        if block < 0 or key >> (8 * self.key_bytes):
+            return -1
+        k, data = self.key_bytes, self.data
+        start = self.offset + block * self.STRIDE * k
+        end = min(start + self.STRIDE * k, self.scores_at)
+        needle = key.to_bytes(k, "little")
+        at = data.find(needle, start, end)
+        while at >= 0 and (at - self.offset) % k:  # a match across two keys: look further
+            at = data.find(needle, at + 1, end)
+        return -1 if at < 0 else (at - self.offset) // k
+
+    def score_of_key(self, key: int) -> int | None:
+        """The score stored for ``key``, None when it has no entry."""
+        if key < 0 or not self.count:
+            return None
+        i = self._position(key)
+        if i < 0:
+            return None
+        score = self.data[self.scores_at + i] if self.data is not None else self.read(self.scores_at + i, 1)[0]
+        return score - 256 if score > 127 else score
+
+    def whole(self) -> Any:
+        """The file's bytes (read once from the file, for `Book.from_bytes`)."""
+        if self.data is None:
+            self.data = self.read(0, self.scores_at + self.count)
+            self.close()
+        return self.data
+
+    def close(self) -> None:
+        """Close the file (its bytes, once read, stay)."""
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+    def __del__(self) -> None:
+        self.close()
 
 
 def _check_board(width: int, height: int, connect: int, depth: int, source: str) -> None:
@@ -523,6 +867,16 @@ def _check_board(width: int, height: int, connect: int, depth: int, source: str)
         raise BookError(f"{source} is for a {width}x{height} board, whose keys need more than {8 * KEY_BYTES} bits")
     if not 0 <= depth <= width * height:
         raise BookError(f"{source} has an impossible depth {depth} for a {width}x{height} board")
+
+
+def _is_column(column: Any, width: int) -> bool:
+    """True when ``column`` is a whole number (Python's or numpy's, not a bool) in 0..width - 1."""
+    if isinstance(column, bool):
+        return False
+    try:
+        return 0 <= operator.index(column) < width
+    except TypeError:
+        return False
 
 
 def key_width(width: int, height: int) -> int:
@@ -537,6 +891,8 @@ def _file_key_bytes(version: int, width: int, height: int) -> int:
 
 def _body(keys: np.ndarray, scores: np.ndarray, key_bytes: int) -> bytes:
     """The entries as a file stores them: keys of ``key_bytes`` little-endian bytes each, then the scores."""
+    import numpy as np
+
     raw = keys.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :key_bytes]
     return raw.tobytes() + scores.astype(np.int8).tobytes()
 
@@ -547,6 +903,8 @@ def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
     Each key is read as the 8-byte word at its offset (the bytes past a key belong to the next key or to the
     scores that follow the keys), and the bytes beyond the key are masked off.
     """
+    import numpy as np
+
     if key_bytes == 8 or count == 0:
         return np.frombuffer(data, dtype="<u8", count=count, offset=HEADER_SIZE)
     need = count * key_bytes + 8 - key_bytes
@@ -559,6 +917,9 @@ def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
 
 def write_atomically(path: Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder, fsync'ed, then renamed over it."""
+    import tempfile
+    from pathlib import Path
+
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -589,15 +950,31 @@ def book_name(width: int, height: int, connect: int) -> str:
 
 
 def _package_data() -> Any:
-    """The folder of the package's data files (books)."""
+    """The folder of the package's data files (books): the directory beside this module, else importlib.resources'
+    view."""
+    here = os.path.join(os.path.dirname(__file__), "data")
+    if os.path.isdir(here):
+        return here
+    from importlib import resources  # a package imported from a zip file, say
+
     return resources.files("gridgames_connect4").joinpath("data")
 
 
 @lru_cache(maxsize=8)
 def default_book(width: int = 7, height: int = 6, connect: int = 4) -> Book | None:
-    """The book shipped in the package for this board (gridgames_connect4/data/), None when there is none."""
-    resource = _package_data().joinpath(book_name(width, height, connect))
+    """The book shipped in the package for this board (gridgames_connect4/data/), None when there is none.
+
+    Opened in place (`Book.open`): a lookup reads only the pages it needs, and the whole file is read and
+    checked when the whole book is first used (the solver's search, the book tools).
+    """
+    folder = _package_data()
+    if isinstance(folder, str | os.PathLike):  # a folder on disk (the usual case)
+        on_disk = os.path.join(folder, book_name(width, height, connect))
+        return Book.open(on_disk, width=width, height=height, connect=connect) if os.path.isfile(on_disk) else None
+    resource = folder.joinpath(book_name(width, height, connect))
     if not resource.is_file():
         return None
+    from importlib import resources
+
     with resources.as_file(resource) as path:
         return Book.load(path, width=width, height=height, connect=connect)

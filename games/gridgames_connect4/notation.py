@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gridgames.errors import InvalidMoveError, NotationError
-from gridgames.grid import Cell, Direction, Grid
+from gridgames.grid import EMPTY_CHAR, Cell, Direction, Grid
 from gridgames.parsing import clip, parse_whole
 
 SYMBOLS = "XO"
@@ -113,6 +113,12 @@ def cell_name(cell: Cell, height: int) -> str:
 def picture(grid: Grid) -> str:
     """The picture of a board whose cells hold 0 (empty), 1 (red) or 2 (yellow)."""
     return grid.to_text(alphabet=SYMBOLS)
+
+
+def picture_of_rows(rows: list[list[int]]) -> str:
+    """`picture` of a board given as rows of 0 (empty), 1 (red) or 2 (yellow), top row first (no Grid needed)."""
+    chars = EMPTY_CHAR + SYMBOLS
+    return "\n".join("".join(chars[value] for value in row) for row in rows)
 
 
 def parse_picture(text: str) -> Grid:

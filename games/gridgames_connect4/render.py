@@ -31,7 +31,7 @@ def board(state: Connect4State, *, first: str = "red", plain: bool = False) -> T
 
     game = state.game
     colours = colour_names(first)
-    grid = state.grid
+    grid = state.rows()  # (no Grid: numpy is not imported to draw a board)
     last = state.last_cell
     winning = set(state.outcome.cells) if state.outcome is not None else set()
     side, corner, floor, empty = ("|", "+", "-", ".") if plain else ("│", "└┘", "─", "·")
@@ -39,7 +39,7 @@ def board(state: Connect4State, *, first: str = "red", plain: bool = False) -> T
     for r in range(game.height):
         text.append(side)
         for c in range(game.width):
-            value = grid[r, c]
+            value = grid[r][c]
             text.append(" ")
             if not value:
                 text.append(empty, style="" if plain else "dim")

@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
-import numpy as np
 
 from gridgames_connect4 import heuristic, notation
 from gridgames_connect4.notation import ColumnOutOfRangeError, column_range_error
@@ -37,6 +36,8 @@ from gridgames.game import Game, GameInfo, Move, Outcome, Player, State, Termina
 from gridgames.grid import Cell, Direction, Grid
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from gridgames_connect4.book import Book
     from gridgames_connect4.solver import Solver
 
@@ -213,7 +214,7 @@ class Connect4State(State):
     """A Connect Four position: the board, its bitboard, the moves played, the moves undone (for redo), the outcome."""
 
     game: Connect4
-    _grid: Grid
+    _grid: Grid | None  # the board as a Grid, made when first asked for (numpy: `board`), then kept up to date
     _moves: list[Move]
     _redo: list[Move] = attrs.field(factory=list)
     _outcome: Outcome | None = None
@@ -227,7 +228,7 @@ class Connect4State(State):
     @classmethod
     def start(cls, game: Connect4) -> Connect4State:
         """The empty board of ``game``."""
-        return cls(game, Grid.empty(game.height, game.width), [])
+        return cls(game, None, [])
 
     # --- the protocol -----------------------------------------------------
     @property
@@ -300,9 +301,9 @@ class Connect4State(State):
         self._drop(column)
 
     def _drop(self, column: int) -> None:
-        row = self._grid.drop_row(column)
-        assert row is not None  # the bitboard said the column is open
-        self._grid.set((row, column), self.current_player + 1)
+        row = self.game.height - 1 - (self._mask & self._geom.columns[column]).bit_count()
+        if self._grid is not None:
+            self._grid.set((row, column), self.current_player + 1)
         mover = self._cur | self._geom.drop(self._mask, column)
         self._cur, self._mask = self._cur ^ self._mask, self._mask | mover  # the other side moves next
         self._moves.append(column)
@@ -313,7 +314,7 @@ class Connect4State(State):
         nothing."""
         connect = self.game.connect
         if self._geom.has_line(mover):
-            grid = self._grid
+            grid = self.board()
             lines = [grid.line_cells(cell, d) for d in Direction if grid.line_length(cell, d) >= connect]
             cells = tuple(dict.fromkeys(c for line in lines for c in line))
             return Outcome(len(self._moves) % 2 ^ 1, notation.line_words(connect), cells, Termination.LINE)
@@ -329,7 +330,8 @@ class Connect4State(State):
         in_column = self._mask & self._geom.columns[column]
         self._mask ^= 1 << (in_column.bit_length() - 1)  # the column's top disc
         self._cur ^= self._mask
-        self._grid.set((self.game.height - in_column.bit_count(), column), 0)
+        if self._grid is not None:
+            self._grid.set((self.game.height - in_column.bit_count(), column), 0)
         self._outcome = None  # only the last position of a game can be over
         self._redo.append(column)
         return column
@@ -350,16 +352,32 @@ class Connect4State(State):
     def copy(self) -> Connect4State:
         """An independent copy (redo stack included)."""
         return Connect4State(
-            self.game, self._grid.copy(), list(self._moves), list(self._redo), self._outcome, self._cur, self._mask
+            self.game, None if self._grid is None else self._grid.copy(), list(self._moves), list(self._redo),
+            self._outcome, self._cur, self._mask
         )
 
     def to_text(self) -> str:
         """The picture: one line per row, top first; X red, O yellow, . empty (parses back with
         `Connect4.from_picture`)."""
-        return notation.picture(self._grid)
+        return notation.picture_of_rows(self.rows())
+
+    def rows(self) -> list[list[int]]:
+        """The board as lists of cell values, top row first (0 empty, 1 red, 2 yellow), read off the moves (no
+        numpy)."""
+        if self._grid is not None:
+            return self._grid.cells.tolist()
+        height, width = self.game.height, self.game.width
+        rows = [[0] * width for _ in range(height)]
+        depth = [0] * width
+        for i, column in enumerate(self._moves):
+            depth[column] += 1
+            rows[height - depth[column]][column] = i % 2 + 1
+        return rows
 
     def legal_mask(self) -> np.ndarray:
         """An int8 array with one entry per column: 1 where a disc may be dropped now (read off the bitboard)."""
+        import numpy as np  # imported when used: start-up (docs/startup.md)
+
         if self._outcome is not None:
             return np.zeros(self.game.width, dtype=np.int8)
         mask = self._mask
@@ -367,6 +385,13 @@ class Connect4State(State):
 
     def board(self) -> Grid:
         """The board itself (0 empty, 1 red, 2 yellow; row 0 at the top): read it, do not modify it."""
+        if self._grid is None:  # made at the first call, from the moves (a command that shows no board needs none)
+            grid = Grid.empty(self.game.height, self.game.width)
+            depth = [0] * self.game.width
+            for i, column in enumerate(self._moves):
+                depth[column] += 1
+                grid.set((self.game.height - depth[column], column), i % 2 + 1)
+            self._grid = grid
         return self._grid
 
     def svg(self) -> str:
@@ -386,7 +411,7 @@ class Connect4State(State):
     @property
     def grid(self) -> Grid:
         """A copy of the board: 0 empty, 1 red, 2 yellow (row 0 at the top)."""
-        return self._grid.copy()
+        return self.board().copy()
 
     @property
     def heights(self) -> tuple[int, ...]:

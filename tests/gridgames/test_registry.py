@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,24 @@ def test_an_unknown_game_names_the_known_ones() -> None:
     registry = Registry.from_list([ep("nim", "gridgames_test_support.toy_games:NIM_SPEC")])
     with pytest.raises(UnknownGameError, match="no game named 'chess' .known games: nim."):
         registry.load("chess")
+
+
+def test_entry_points_read_directly_are_importlib_metadatas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    from gridgames.registry import entry_points
+
+    info = tmp_path / "gg_direct_probe-1.0.dist-info"
+    info.mkdir()
+    info.joinpath("METADATA").write_text("Metadata-Version: 2.1\nName: gg-direct.Probe\nVersion: 1.0\n")
+    info.joinpath("entry_points.txt").write_text(
+        "[console_scripts]\nnot_a_game = x:y\n\n# a comment\n[gridgames.games]\nfirst = gg_first:SPEC\n"
+        "second=gg_second.sub:Thing.SPEC [extra]\n")
+    (tmp_path / "gg_second").mkdir()
+    (tmp_path / "gg_second" / "__init__.py").write_text("")
+    (tmp_path / "gg_second" / "sub.py").write_text("class Thing:\n    SPEC = 42\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    ours = [(e.name, e.value, e.group, e.dist.name) for e in entry_points(GROUP)]
+    theirs = [(e.name, e.value, e.group, e.dist.name) for e in importlib.metadata.entry_points(group=GROUP)]
+    assert ours == theirs and ("second", "gg_second.sub:Thing.SPEC [extra]", GROUP, "gg-direct.Probe") in ours
+    assert next(e for e in entry_points(GROUP) if e.name == "second").load() == 42

@@ -753,3 +753,103 @@ def test_entries_of_the_shipped_7x6_books_deepest_ply_are_the_solvers() -> None:
     for key in random.Random(5).sample(deepest, 3):  # a few seconds each
         solver.reset()
         assert solver.solve(geometry.moves_of_key(key)) == book.score_of_key(key)
+
+
+def _random_positions(width: int, height: int, plies: range, count: int, seed: int) -> list[list[int]]:
+    """Seeded random move lists of the given lengths that end in no win (the positions a book is asked about)."""
+    rng, out = random.Random(seed), []
+    while len(out) < count:
+        state = Connect4(width, height, 4).new_state()
+        target = rng.choice(list(plies))
+        while len(state.history) < target and not state.is_over:
+            state.play(rng.choice(list(state.legal_moves())))
+        if not state.is_over:
+            out.append(list(state.history))
+    return out
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 4)])
+def test_one_position_without_numpy_scores_children_as_the_array_rule(
+        books: dict[tuple[int, int], Path], width: int, height: int) -> None:
+    book = Book.load(books[width, height])
+    geometry = book.geometry
+    for moves in _random_positions(width, height, range(0, width * height), 300, seed=width):
+        p, mask, _ = geometry.replay(moves)
+        array_rule = geometry.child_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64),
+                                           len(moves),
+                                           lambda wanted: scores_of_keys(book.keys, book.scores, wanted))[0].tolist()
+        one = geometry.child_scores_of(p, mask, len(moves), book.score_of_key)
+        assert one == array_rule, moves
+        as_numpy = geometry.quick_score(np.uint64(p), np.uint64(mask), len(moves))
+        assert geometry.quick_score(p, mask, len(moves)) == as_numpy
+
+
+def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: dict[tuple[int, int], Path]) -> None:
+    from gridgames_connect4.book import _Entries
+
+    book = Book.load(books[5, 4])
+    keys, scores = book.keys, book.scores
+    rng = random.Random(7)
+    wanted = [int(k) for k in keys[:: max(1, len(keys) // 500)]] + [int(keys[0]), int(keys[-1])]
+    wanted += [int(k) + 1 for k in wanted] + [0, rng.getrandbits(30), (1 << 30) - 1, 1 << 56]
+    data = Path(books[5, 4]).read_bytes()
+    entries = _Entries(data, HEADER_SIZE, len(keys), 4)
+    for phase in ("bisect", "index"):  # the first lookups bisect in place, later ones use the sparse index
+        entries.INDEX_AFTER = 0 if phase == "index" else 1 << 40
+        for key in wanted:
+            i = int(np.searchsorted(keys, np.uint64(key)))
+            expected = int(scores[i]) if i < len(keys) and int(keys[i]) == key else None
+            assert entries.score_of_key(key) == expected == book.score_of_key(key), (phase, key)
+        assert (entries.index is not None) == (phase == "index")
+
+
+def test_a_key_found_across_two_entries_is_not_taken_for_an_entry() -> None:
+    from gridgames_connect4.book import _Entries
+
+    # keys 0x0201 and 0x0403 (2-byte little-endian: 01 02 03 04): the bytes 02 03 at offset 1 read 0x0302
+    entries = _Entries(bytes([1, 2, 3, 4, 5, 0xFB]), 0, 2, 2)
+    entries.INDEX_AFTER = 0
+    assert entries.score_of_key(0x0302) is None
+    assert entries.score_of_key(0x0201) == 5 and entries.score_of_key(0x0403) == -5
+
+
+def test_the_shipped_book_is_read_in_place_and_checked_when_used_whole(
+        tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
+    import pickle
+
+    path = tmp_path / "b.bin"
+    path.write_bytes(books[5, 4].read_bytes())
+    loaded = Book.load(path)
+    opened = Book.open(path, width=5, height=4)
+    assert opened._keys is None and len(opened) == len(loaded) and opened.score([]) == loaded.score([])
+    assert opened._keys is None and opened._entries.data is None  # single lookups read neither arrays nor the file
+    assert opened.column_scores([2]) == loaded.column_scores([2])
+    assert np.array_equal(opened.keys, loaded.keys) and np.array_equal(opened.scores, loaded.scores)
+    again = pickle.loads(pickle.dumps(opened))  # a worker process gets the arrays, not the file mapping
+    assert np.array_equal(again.keys, loaded.keys) and again.score([]) == loaded.score([])
+    data = bytearray(path.read_bytes())
+    data[HEADER_SIZE + 5] ^= 0xFF  # a corrupt key: the header is intact, the checksum is not
+    path.write_bytes(bytes(data))
+    corrupt = Book.open(path)
+    with pytest.raises(BookError, match="corrupt"):
+        _ = corrupt.keys
+    with pytest.raises(BookError, match="is a book for 5x4"):
+        Book.open(path, width=4, height=5)
+    path.write_bytes(bytes(data[:100]))
+    with pytest.raises(BookError, match="truncated"):
+        Book.open(path)
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (4, 5)])
+def test_one_positions_parent_bound_is_the_array_rules(
+        books: dict[tuple[int, int], Path], width: int, height: int) -> None:
+    book = Book.load(books[width, height])
+    geometry = book.geometry
+    for moves in _random_positions(width, height, range(1, book.depth + 3), 300, seed=3 * width):
+        p, mask, _ = geometry.replay(moves)
+        key = geometry.canonical(p + mask)
+        array_rule = int(geometry.parent_bounds(np.array([key], dtype=np.uint64),
+                                                lambda wanted: scores_of_keys(book.keys, book.scores, wanted))[0])
+        one = geometry.parent_bound_of(p, mask, book.score_of_key)
+        assert (UNKNOWN if one is None else one) == array_rule, moves
+        assert Solver(width, height, 4, table_bits=12, book=book)._parents_bounds([p + mask]) == [one]

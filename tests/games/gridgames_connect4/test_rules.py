@@ -317,3 +317,21 @@ def test_the_bitboard_finds_the_cells_that_complete_a_line_as_the_grid_does(play
         assert geom.has_line(side) == (state.outcome is not None and state.outcome.winner is not None and side != cur)
     empty = [sum(1 for r in range(game.height) if grid[r, c] == 0) for c in range(game.width)]
     assert state.heights == tuple(game.height - e for e in empty)
+
+
+def test_the_rows_and_picture_read_off_the_moves_are_the_grids() -> None:
+    import random
+
+    from gridgames_connect4 import notation
+
+    rng = random.Random(5)
+    for width, height in ((7, 6), (4, 4), (10, 10)):
+        for _ in range(40):
+            state = Connect4(width, height, 4).new_state()
+            for _ in range(rng.randrange(width * height)):
+                if state.is_over:
+                    break
+                state.play(rng.choice(list(state.legal_moves())))
+            fresh = Connect4(width, height, 4).from_moves(state.history)  # no Grid made yet
+            assert fresh.rows() == state.board().cells.tolist() == fresh.board().cells.tolist()
+            assert fresh.to_text() == notation.picture(state.board()) == state.to_text()

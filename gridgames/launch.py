@@ -1,0 +1,44 @@
+"""The ``gridgames`` console script: a game's quick answer (`GameSpec.quick`) when it has one, else the command line.
+
+``gridgames GAME ARGS...`` first asks the game's ``quick`` hook, before typer (the command-line library, about
+30 ms of a fresh process) is imported; the hook answers the commands people run most whose work is smaller than
+that (``gridgames connect4 analyze MOVES`` from the opening book) or declines, and then `gridgames.cli` parses
+the command line as always. Nothing else is imported here: see docs/startup.md for what a process costs.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def quick_answer(args: list[str]) -> int | None:
+    """The exit code of ``gridgames ARGS`` answered by the game's quick hook, or None (not a game, no hook or
+    declined)."""
+    if len(args) < 2 or args[0].startswith("-"):
+        return None
+    from gridgames.errors import GridGamesError
+    from gridgames.registry import default_registry
+
+    registry = default_registry()
+    if args[0] not in registry.entries:
+        return None
+    try:
+        spec = registry.load(args[0])
+    except GridGamesError:  # a broken plugin: the full command line reports it
+        return None
+    return None if spec.quick is None else spec.quick(args[1:])
+
+
+def main() -> None:
+    """Console-script entry point: the quick answer, else `gridgames.cli.main`."""
+    code = quick_answer(sys.argv[1:])
+    if code is not None:
+        sys.stdout.flush()
+        sys.exit(code)
+    from gridgames.cli import main as full
+
+    full()
+
+
+if __name__ == "__main__":
+    main()

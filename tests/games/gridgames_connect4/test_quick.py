@@ -1,0 +1,86 @@
+"""``gridgames connect4 analyze`` answered from the book before typer is imported (`GameSpec.quick`): the same
+output as the full command, declined for everything else, and a fresh process that imports neither typer nor numpy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from gridgames.cli import app
+from gridgames.launch import quick_answer
+
+runner = CliRunner()
+LATE = "7616471232776312234226613675575413"  # 34 discs: the endgame search answers, not the book
+
+
+@pytest.mark.parametrize("args", [
+    ["4", "--json"], ["4"], ["--json"], [], ["4453", "--weak"], ["4453", "--weak", "--json"], ["12121", "--json"],
+    ["444444", "--json"], ["4", "--json", "--width", "7", "--height", "6", "--connect", "4"],
+    [LATE, "--json"], [LATE], [LATE, "--weak"], [LATE, "--no-book", "--json"],
+    ["112233", "--no-book", "--json", "--width", "5",
+    "--height", "4"],
+])
+def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code = quick_answer(["connect4", "analyze", *args])
+    quick = capsys.readouterr().out
+    full = runner.invoke(app, ["connect4", "analyze", *args])
+    assert code == 0 and full.exit_code == 0, full.output
+    assert quick == full.stdout  # (standard error may say the solver compiles, at its first use)
+
+
+@pytest.mark.parametrize("args", [
+    ["analyze", "4", "--help"], ["analyze", "4", "--no-book"], ["analyze", "4", "--think", "1"], ["analyze", "x"],
+    ["analyze", "4444444"], ["analyze", "4", "--width", "11"], ["analyze", "4", "--width", "8"],
+    ["analyze", "4", "--no-book"],
+    ["analyze", "4453", "--no-book"], ["analyze", LATE, "--think", "5"], ["analyze", LATE, "--jobs", "2"],
+    ["analyze", "1212121", "--json"], ["analyze", "4", "5"], ["show", "4"], ["analyze", "1" * 12, "--json"],
+])
+def test_anything_else_is_declined_to_the_full_command(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert quick_answer(["connect4", *args]) is None  # bad input, other options, a position the book does not cover
+    assert capsys.readouterr().out == ""
+
+
+def test_a_book_answer_in_a_fresh_process_imports_neither_typer_nor_numpy() -> None:
+    code = ("import sys; from gridgames.launch import main\n"
+            "sys.argv = ['gridgames', 'connect4', 'analyze', '4', '--json']\n"
+            "try:\n    main()\nexcept SystemExit as end:\n"
+            "    loaded = [m for m in ('typer', 'numpy', 'rich', 'importlib.metadata') if m in sys.modules]\n"
+            "    print(end.code, sorted(loaded))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.splitlines()
+    assert json.loads(out[0])["columns"] == [-4, -2, -2, -1, -2, -2, -4]
+    assert out[1] == "0 []"
+
+
+@pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (5, 4, 4), (6, 5, 3), (7, 6, 5), (4, 4, 3)])
+def test_the_endgame_search_gives_the_solvers_scores_or_declines(width: int, height: int, connect: int) -> None:
+    import random
+
+    from gridgames_connect4 import endgame
+    from gridgames_connect4.book import BookKeys
+    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.solver import Solver
+
+    rng, geometry = random.Random(width * 100 + height * 10 + connect), BookKeys(width, height, connect)
+    solver = Solver(width, height, connect, table_bits=16)
+    answered = 0
+    for _ in range(40):
+        while True:  # a position of 1 to 16 empty cells that is not over
+            state = Connect4(width, height, connect).new_state()
+            for _ in range(rng.randrange(max(0, width * height - 16), width * height)):
+                if state.is_over:
+                    break
+                state.play(rng.choice(list(state.legal_moves())))
+            if not state.is_over:
+                break
+        found = endgame.column_scores(geometry, list(state.history))
+        solver.reset()
+        if found is not None:
+            answered += 1
+            assert found == solver.analyze(list(state.history)), state.notation()
+        else:
+            assert width * height - len(state.history) > 8  # a tiny search is never declined
+    assert answered >= 20
