@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import attrs
 import typer
 
-from gridgames_connect4 import cli_book, cli_review, players, render
+from gridgames_connect4 import cli_book, cli_explain, cli_review, players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames_connect4.save import SavedGame, load_game, save_game, to_json
@@ -509,4 +509,5 @@ def make_app() -> typer.Typer:
         typer.echo(f"Built the solver's kernels in {time.perf_counter() - start:.1f} s: {path}")
 
     app.add_typer(cli_book.make_book_app(), name="book"); cli_review.register(app)  # noqa: E702  (one line: book, review)
+    cli_explain.register(app)
     return app
