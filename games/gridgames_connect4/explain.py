@@ -14,8 +14,10 @@ VOCABULARY
               every move in the same column, and so gets the upper cell of every pair of empty cells (the lower one
               goes to the other player). If the side to move cannot line up with its discs and the lower cells it
               never wins (the other player at least draws); if the other player lines up with its discs and the
-              upper cells, it wins. When exactly one column has an odd number of empty cells the side to move can
-              play there first and then follow claimeven itself.
+              upper cells, it wins. With an even number of columns holding an odd number of empty cells, a move on
+              the lowest cell of one of them is answered on the lowest cell of another (the solver's form of the
+              rule); with an odd number of them the side to move plays one move first and then follows claimeven
+              itself.
   score       Pons' convention, from the side to move's view: a win with the disc played after P discs scores
               (cells + 1 - P) // 2, a loss the negative of the winner's score, a draw 0.
   end         the number of discs on the board when the game ends with best play (all cells for a draw).
@@ -148,8 +150,9 @@ class Strategy:
     """A static strategy that proves a bound on the result: Allis' claimeven, followed by ``player``.
 
     ``first``: the column ``player`` plays before it starts answering (None: it answers from the opponent's next move
-    on). ``result``: 'win' (player wins) or 'draw' (player at least draws). ``line``: for a win, the line player
-    completes with its discs and the cells the strategy gives it. ``never``: the opponent's threats on cells the
+    on). ``paired``: the columns whose lowest cells answer each other. ``result``: 'win' (player wins) or 'draw'
+    (player at least draws). ``line``: for a win, the line player completes with its discs and the cells the
+    strategy gives it. ``never``: the opponent's threats on cells the
     strategy gives ``player`` (they never come).
     """
 
@@ -159,39 +162,65 @@ class Strategy:
     first: int | None
     line: tuple[tuple[int, int], ...]
     never: tuple[Threat, ...]
+    paired: tuple[int, ...] = ()
+    """The columns with an odd number of empty cells (once ``first`` is played) whose lowest cells are paired."""
 
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form (1-based columns, cells by name)."""
         return {"rule": self.rule, "player": colours[self.player], "result": self.result,
                 "first": None if self.first is None else self.first + 1,
-                "line": [cell_text(c, r) for c, r in self.line], "never": [t.cell for t in self.never]}
+                "line": [cell_text(c, r) for c, r in self.line], "never": [t.cell for t in self.never],
+                "paired": [c + 1 for c in self.paired]}
 
 
 def claimeven(game: Connect4, moves: Sequence[int]) -> Strategy | None:
-    """The claimeven strategy that proves a bound on the result after ``moves``, if there is one (see the module)."""
+    """The claimeven strategy that proves a bound on the result after ``moves``, if there is one (see the module).
+
+    With an even number of columns holding an odd number of empty cells, the player not to move answers a move in
+    a column with an even number right above it, and a move on the lowest cell of a column with an odd number on
+    the lowest cell of another such column: the side to move gets at most its discs, the lower cells of the pairs
+    and those lowest cells; the other player at least its discs and the other upper cells. With an odd number of
+    such columns the side to move plays one move first and then answers the same way. A win is preferred to a
+    draw, then the first column from the left.
+    """
     owners = _owners(game.width, moves)
-    n = len(moves)
-    mover = n % 2
+    mover = len(moves) % 2
     odd = [c for c in range(game.width) if (game.height - len(owners[c])) % 2]
-    if len(odd) > 1:
-        return None
-    first = odd[0] if odd else None
-    if first is not None:
-        owners = owners[:first] + (owners[first] + (mover,),) + owners[first + 1:]
-        if _lines_up(game, _cells_of(owners, mover)):
-            return None  # the first move wins at once: no strategy needed
-    defender = mover if first is not None else 1 - mover
-    lower: set[tuple[int, int]] = set()
+    if len(odd) % 2 == 0:
+        return _claim(game, moves, owners, 1 - mover, None)
+    found = None
+    for first in range(game.width):
+        if len(owners[first]) == game.height:
+            continue
+        after = owners[:first] + (owners[first] + (mover,),) + owners[first + 1:]
+        if _lines_up(game, _cells_of(after, mover)):
+            continue  # a win at once: no strategy needed
+        claim = _claim(game, moves, after, mover, first)
+        if claim is not None and (found is None or (claim.result == "win" and found.result != "win")):
+            found = claim
+    return found
+
+
+def _claim(game: Connect4, moves: Sequence[int], owners: Owners, defender: int, first: int | None) -> Strategy | None:
+    """Claimeven for ``defender`` in ``owners`` (the attacker to move, an even number of odd columns), if it proves
+    a draw or a win."""
+    lower: set[tuple[int, int]] = set()  # the lower cells of the pairs (above each odd column's lowest cell)
     upper: set[tuple[int, int]] = set()
+    lowest: set[tuple[int, int]] = set()  # the lowest cells of the columns with an odd number of empty cells
     for c, col in enumerate(owners):
-        for r in range(len(col), game.height):
-            (lower if (r - len(col)) % 2 == 0 else upper).add((c, r))
+        base = len(col)
+        if (game.height - base) % 2:
+            lowest.add((c, base))
+            base += 1
+        for r in range(base, game.height):
+            (lower if (r - base) % 2 == 0 else upper).add((c, r))
     attacker = 1 - defender
-    if _lines_up(game, _cells_of(owners, attacker) | lower):
+    if _lines_up(game, _cells_of(owners, attacker) | lower | lowest):
         return None
     line = _lines_up(game, _cells_of(owners, defender) | upper)
     never = tuple(t for t in threats(game, moves) if t.player == attacker and (t.column, t.row - 1) in upper)
-    return Strategy("claimeven", defender, "win" if line else "draw", first, line or (), never)
+    return Strategy("claimeven", defender, "win" if line else "draw", first, line or (),
+                    never, tuple(sorted(c for c, _ in lowest)))
 
 
 def end_ply(cells: int, plies: int, score: int) -> int:
@@ -393,8 +422,12 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
     st = ex.strategy
     if st is not None:
         who, against = colours[st.player], colours[1 - st.player]
-        how = ("answer every move in the same column" if st.first is None
-               else f"play column {st.first + 1} first, then answer every move in the same column")
+        how = "answer every move right above it"
+        if st.paired:
+            how += (f", but a move on the lowest empty cell of column {_cols(st.paired, ' or ')} on the lowest "
+                    "empty cell of another of them")
+        if st.first is not None:
+            how = f"play column {st.first + 1} first, then {how}"
         text = f"{who.capitalize()} {'wins' if st.result == 'win' else 'at least draws'} by claimeven: {how}"
         if st.line:
             text += f"; it completes {' '.join(cell_text(c, r) for c, r in st.line)}"
@@ -415,8 +448,9 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
     return out
 
 
-def _cols(columns: Sequence[int]) -> str:
-    return ", ".join(str(c + 1) for c in columns)
+def _cols(columns: Sequence[int], last: str = ", ") -> str:
+    texts = [str(c + 1) for c in columns]
+    return ", ".join(texts[:-1]) + last + texts[-1] if len(texts) > 1 else "".join(texts)
 
 
 def check_line_plies(value: int) -> int:

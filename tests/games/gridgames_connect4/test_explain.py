@@ -54,8 +54,9 @@ def _completes_at(game: Connect4, grid: Columns, col: int, row: int, who: int) -
 
 
 def _strategy_holds(game: Connect4, grid: Columns, mover: int, defender: int, first: int | None, win: bool) -> bool:
-    """Play claimeven for ``defender`` against every reply of the other player: it never loses; with ``win`` it always
-    completes a line."""
+    """Play claimeven for ``defender`` against every reply of the other player (a move in a column with an even
+    number of empty cells answered right above it, a move on the lowest cell of a column with an odd number answered
+    on the lowest cell of every other such column in turn): it never loses; with ``win`` it always lines up."""
     if first is not None:
         assert mover == defender
         if _wins_with(game, grid, first, defender):
@@ -67,16 +68,19 @@ def _strategy_holds(game: Connect4, grid: Columns, mover: int, defender: int, fi
         legal = [c for c in range(game.width) if len(g[c]) < game.height]
         if not legal:
             return not win  # a full board: a draw
+        odd = [c for c in legal if (game.height - len(g[c])) % 2]
+        if len(odd) % 2:
+            return False  # the strategy's precondition broke: the claim was wrong
         for c in legal:
             if _wins_with(game, g, c, attacker):
                 return False
             after = _play(g, c, attacker)
-            if len(after[c]) == game.height:
-                return False  # the strategy cannot answer in the same column: the claim was wrong
-            if _wins_with(game, after, c, defender):
-                continue
-            if not walk(_play(after, c, defender)):
-                return False
+            answers = [a for a in odd if a != c] if c in odd else [c]
+            for a in answers:
+                if _wins_with(game, after, a, defender):
+                    continue
+                if not walk(_play(after, a, defender)):
+                    return False
         return True
 
     return walk(grid)
@@ -173,11 +177,12 @@ def test_claimeven_claims_are_played_out_on_5x4_including_the_first_move() -> No
         if st is None:
             continue
         kinds.add((st.first is None, st.result))
+        kinds.add(("paired", bool(st.paired)))
         grid = grid_of(moves, 5)
         assert _strategy_holds(game, grid, len(moves) % 2, st.player, st.first, st.result == "win")
         if ex.score == 0:  # the play-out is a real check: a win claimed where the result is a draw fails
             assert not _strategy_holds(game, grid, len(moves) % 2, st.player, st.first, True)
-    assert {(True, "draw"), (False, "draw")} <= kinds
+    assert {(True, "draw"), (False, "draw"), ("paired", True), ("paired", False)} <= kinds
 
 
 def test_end_follows_pons_scores() -> None:
