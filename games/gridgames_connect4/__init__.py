@@ -66,9 +66,13 @@ COMMANDS
       forced blocks, moves that let the opponent win above them, each player's threats (odd or even row),
       Allis' claimeven when it proves the result, the forced line when the end is within N discs (12),
       and for COLUMN its score against the best.
-  gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--book FILE | --no-book]
-      every move's score against the best one available; mistakes (a win or a draw
-      thrown away) and inaccuracies (a slower win, a quicker loss) are marked. The book
+  gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--inaccuracy M] [--book FILE | --no-book]
+      every move's score against the best one available, graded exactly: blunder (a win
+      into a loss), mistake (a win into a draw, a draw into a loss), inaccuracy (the result
+      kept but won M or more of the mover's moves later, or lost as much sooner; M = 1 by
+      default: every delay), best; and each player's accuracy (100 x the mean of the moves'
+      values: 1 best, 0 a changed result, score / best for a slower win, best / score for a
+      quicker loss). The book
       answers the positions it covers, the solver the others (the last moves first);
       Ctrl-C prints the moves reviewed so far, marked partial (exit code 130).
   gridgames connect4 book build --depth D --out FILE [--width W --height H] [--jobs N]
