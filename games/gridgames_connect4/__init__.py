@@ -51,7 +51,8 @@ PLAY
 
 COMMANDS
   gridgames connect4 show 4453 [--width W --height H --connect N] [--picture]
-      prints the position (or, with --picture, its plain picture).
+      prints the position (or, with --picture, its plain picture; with --url [--base URL], the
+      web page's address for it: the moves in the pos parameter, as gamesolver.org's).
   gridgames connect4 analyze 4453 [--weak] [--json] [--think S] [--table-mb M]
                                    [--jobs N | --scheduler tcp://HOST:8786] [--book FILE | --no-book]
       solves the position: its score and every column's from the side to move's view

@@ -441,9 +441,16 @@ def make_app() -> typer.Typer:
         height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
         picture: bool = typer.Option(False, "--picture", help="Print the plain picture (X red, O yellow) instead."),
+        url: bool = typer.Option(False, "--url", help="Print the web page's URL for the position instead."),
+        base: str = typer.Option("http://127.0.0.1:8000", "--base", help="With --url: where gridgames serve runs."),
     ) -> None:
         """Print the position after a move string."""
         state = Connect4(width, height, connect).from_notation(moves)
+        if url:
+            from gridgames_connect4.share import position_url
+
+            typer.echo(position_url(state.game, state.history, base))
+            return
         out = console()
         if picture:
             out.print(state.to_text(), markup=False)
