@@ -57,6 +57,7 @@ INACCURACY = "inaccuracy"
 MISTAKE = "mistake"
 BLUNDER = "blunder"
 GRADES = (BEST, GOOD, INACCURACY, MISTAKE, BLUNDER)
+_SPARK = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
 INACCURACY_MOVES = 1
 """The default threshold of an inaccuracy, in the mover's moves lost: every delay (see the module)."""
 INTERRUPTED = "interrupted"
@@ -201,7 +202,36 @@ class Review:
             "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing,
             "accuracy": {self.colours[p]: self.accuracy(p) for p in (0, 1)},
             "inaccuracy_moves": self.reviews[0].inaccuracy_moves if self.reviews else INACCURACY_MOVES,
+            "graph": self.graph(),
         }
+
+    def graph(self) -> list[int]:
+        """The score after each reviewed move from the first mover's view (the mover's score, negated for the second
+        player's moves): the game's course, + the first mover wins, - the other."""
+        return [r.score if r.player == 0 else -r.score for r in self.reviews]
+
+    def sparkline(self) -> str:
+        """The graph as one character a move: a bar from the upper half when the first mover wins (taller: sooner), from
+        the lower half when the other does (shorter: sooner), a dash for a draw; scaled to the game's largest score."""
+        points = self.graph()
+        top = max((abs(v) for v in points), default=0) or 1
+        return "".join(
+            "\u2500" if v == 0 else _SPARK[4 + round(3 * v / top)] if v > 0 else _SPARK[3 - round(3 * -v / top)]
+            for v in points
+        )
+
+    def svg(self, width: int = 480, height: int = 160) -> str:
+        """The graph as an SVG picture: one point a move (left to right), the draw line across the middle."""
+        points = self.graph()
+        top = max((abs(v) for v in points), default=0) or 1
+        step = width / max(1, len(points) - 1)
+        coords = " ".join(f"{i * step:.1f},{height / 2 - v / top * (height / 2 - 4):.1f}" for i, v in enumerate(points))
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}"><title>Score over the game ({self.colours[0]} up)</title>'
+            f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#999" stroke-dasharray="4 3"/>'
+            f'<polyline points="{coords}" fill="none" stroke="#c00" stroke-width="2"/></svg>'
+        )
 
     def lines(self) -> list[str]:
         """The review as lines of text, one per move, then a summary per player."""
@@ -236,6 +266,8 @@ class Review:
         if self.partial:
             why = "interrupted" if self.stopped == INTERRUPTED else "stopped"
             out.append(f"Partial review ({why}): move(s) {_ranges(self.missing)} not reviewed.")
+        if self.reviews:
+            out.append(f"Course ({self.colours[0]} up, {self.colours[1]} down): {self.sparkline()}")
         out.append("Scores are the mover's: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later).")
         threshold = self.reviews[0].inaccuracy_moves if self.reviews else INACCURACY_MOVES
         out.append(f"Blunder: a win into a loss; mistake: a win into a draw or a draw into a loss; inaccuracy: the "

@@ -163,3 +163,23 @@ def test_review_cli_takes_the_threshold_and_records_grades() -> None:
     assert wide["inaccuracy_moves"] == 4
     bad = runner.invoke(app, [*args, "--inaccuracy", "0"])
     assert bad.exit_code == 2 and "inaccuracy" in bad.stderr
+
+
+def test_the_score_graph_follows_the_first_movers_scores() -> None:
+    import xml.etree.ElementTree as ET
+
+    review = review_game(GAME, list(GAME.from_notation("423435353").history))
+    graph = review.graph()
+    assert graph == [r.score if r.number % 2 else -r.score for r in review.reviews]
+    spark = review.sparkline()
+    assert len(spark) == len(graph)
+    for v, ch in zip(graph, spark):  # a dash for a draw, the upper bars for red, the lower for yellow
+        assert (ch == "\u2500") == (v == 0)
+        if v:
+            assert (ch in "\u2585\u2586\u2587\u2588") == (v > 0)
+    top = max(abs(v) for v in graph)
+    assert spark[[abs(v) for v in graph].index(top)] in "\u2581\u2588"  # the largest score: a full or lowest bar
+    svg = ET.fromstring(review.svg())
+    line = svg.find("{http://www.w3.org/2000/svg}polyline")
+    assert line is not None and len(line.get("points", "").split()) == len(graph)
+    assert "Course (red up, yellow down): " + spark in review.lines()
