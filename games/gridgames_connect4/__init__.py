@@ -52,8 +52,9 @@ PLAY
 
 COMMANDS
   gridgames connect4 show 4453 [--width W --height H --connect N] [--picture]
-      prints the position (or, with --picture, its plain picture); given a save file
-      (show game.json), the position it holds, in its colours.
+      prints the position (or, with --picture, its plain picture; with --url [--base URL], the
+      web page's address for it: the moves in the pos parameter, as gamesolver.org's); given a save
+      file (show game.json), the position it holds, in its colours.
   gridgames connect4 analyze 4453 [--weak] [--json] [--think S] [--table-mb M]
                                    [--jobs N | --scheduler tcp://HOST:8786] [--book FILE | --no-book]
       solves the position: its score and every column's from the side to move's view
@@ -63,9 +64,18 @@ COMMANDS
       --jobs N solves the columns in N local processes, --scheduler on a Dask cluster.
       A position the opening book covers is answered from it (--book FILE: another
       book; --no-book: the solver alone).
-  gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--book FILE | --no-book]
-      every move's score against the best one available; mistakes (a win or a draw
-      thrown away) and inaccuracies (a slower win, a quicker loss) are marked. The book
+  gridgames connect4 explain 4453 [COLUMN] [--json] [--line N] [--think S] [--book FILE | --no-book]
+      why the position stands as it does: the result with best play and when the game ends, wins now,
+      forced blocks, moves that let the opponent win above them, each player's threats (odd or even row),
+      Allis' claimeven or zugzwang when it proves the result, the forced line when the end is within N discs (12),
+      and for COLUMN its score against the best.
+  gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--inaccuracy M] [--book FILE | --no-book]
+      every move's score against the best one available, graded exactly: blunder (a win
+      into a loss), mistake (a win into a draw, a draw into a loss), inaccuracy (the result
+      kept but won M or more of the mover's moves later, or lost as much sooner; M = 1 by
+      default: every delay), best; and each player's accuracy (100 x the mean of the moves'
+      values: 1 best, 0 a changed result, score / best for a slower win, best / score for a
+      quicker loss). The book
       answers the positions it covers, the solver the others (the last moves first);
       Ctrl-C prints the moves reviewed so far, marked partial (exit code 130).
   gridgames connect4 book build --depth D --out FILE [--width W --height H] [--jobs N]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 import typer
 
-from gridgames_connect4 import SPEC, cli_book, cli_review, players, render
+from gridgames_connect4 import SPEC, cli_book, cli_explain, cli_review, players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.cli_look import PlayLook, PlayTexts
@@ -387,6 +387,8 @@ def make_app() -> typer.Typer:
         height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
         picture: bool = typer.Option(False, "--picture", help="Print the plain picture (X red, O yellow) instead."),
+        url: bool = typer.Option(False, "--url", help="Print the web page's URL for the position instead."),
+        base: str = typer.Option("http://127.0.0.1:8000", "--base", help="With --url: where gridgames serve runs."),
     ) -> None:
         """Print the position after a move string, or the one a save file holds (s FILE, an autosave)."""
         if moves.endswith(".json") or _is_file(moves):  # the board and colours are the file's
@@ -394,6 +396,11 @@ def make_app() -> typer.Typer:
         else:
             shown = Connect4(width, height, connect).from_notation(moves)
         state = cast(Connect4State, shown)
+        if url:
+            from gridgames_connect4.share import position_url
+
+            typer.echo(position_url(state.game, state.history, base))
+            return
         out = console()
         if picture:
             out.print(state.to_text(), markup=False)
@@ -484,4 +491,5 @@ def make_app() -> typer.Typer:
 
     app.add_typer(cli_book.make_book_app(), name="book")
     cli_review.register(app)
+    cli_explain.register(app)
     return app

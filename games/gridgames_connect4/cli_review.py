@@ -97,7 +97,8 @@ class ReviewProgress:
 
 
 def run_review(
-    game: Any, moves: Any, book: Any, start: int = 1, first: str = "red", think: float = DEFAULT_REVIEW_SECONDS
+    game: Any, moves: Any, book: Any, start: int = 1, first: str = "red", think: float = DEFAULT_REVIEW_SECONDS,
+    inaccuracy_moves: int = 1,
 ) -> tuple[Any, float]:
     """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its
     seconds.
@@ -117,7 +118,7 @@ def run_review(
     with ReviewProgress() as progress:
         report = review_game(
             game, moves, book=book, first=start, on_progress=progress.update, keep_going=keep_going,
-            keep_partial=True, colours=colour_names(first)
+            keep_partial=True, colours=colour_names(first), inaccuracy_moves=inaccuracy_moves
         )
     return report, time.perf_counter() - started
 
@@ -169,6 +170,11 @@ def register(app: typer.Typer) -> None:
             help=f"Stop after this many seconds (default {DEFAULT_REVIEW_SECONDS:g}); the moves not reviewed are "
             "listed.",
         ),
+        inaccuracy: int = typer.Option(
+            1, "--inaccuracy", parser=whole_number,
+            help="A move that keeps the result is an inaccuracy from this many of the mover's moves lost (a slower "
+            "win, a quicker loss); default 1: every delay. Smaller delays are graded good.",
+        ),
     ) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""
         from gridgames_connect4.review import INTERRUPTED
@@ -176,7 +182,10 @@ def register(app: typer.Typer) -> None:
         from gridgames_connect4 import SPEC
         from gridgames.saves import load_play, restore
 
+        from gridgames_connect4.review import check_inaccuracy_moves
+
         budget = DEFAULT_REVIEW_SECONDS if think is None else check_seconds(think)
+        check_inaccuracy_moves(inaccuracy)
         colour = "red"
         if load is not None:
             if moves:
@@ -198,7 +207,7 @@ def register(app: typer.Typer) -> None:
             )
             state = cast("Connect4State", game.from_notation(moves))
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
-        report, seconds = run_review(game, state.history, chosen, start, colour, budget)
+        report, seconds = run_review(game, state.history, chosen, start, colour, budget, inaccuracy)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:

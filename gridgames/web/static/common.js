@@ -7,10 +7,12 @@ const GG = (() => {
 
   // The launch token (gridgames serve --host off loopback prints the page's URL with ?token=...): kept for this
   // server's pages, dropped from the address bar, sent with every API call.
-  const launch = new URLSearchParams(location.search).get("token");
-  if (launch) {
+  const query = new URLSearchParams(location.search);
+  const launch = query.get("token");
+  if (launch) { // the token leaves the address bar; the rest of the query (a shared position) stays
     localStorage.setItem("gridgames-token", launch);
-    history.replaceState(null, "", location.pathname);
+    query.delete("token");
+    history.replaceState(null, "", location.pathname + (query.toString() ? `?${query}` : ""));
   }
   function authHeaders() {
     const token = localStorage.getItem("gridgames-token");

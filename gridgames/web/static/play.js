@@ -314,8 +314,38 @@
         act(() => api("POST", `${base}/undo`));
       }
     });
-    await act(() => api("POST", `${base}/new`, {})); // every page load is a new session: a new game
+    let shared = null;
+    try { shared = await openShared(); }
+    catch (e) { shared = e; }
+    if (shared === null || !view) await act(() => api("POST", `${base}/new`, {})); // every page load is a new session: a new game
     seatSelects(view.kinds, view.players, view.seats);
+    if (shared instanceof Error) showError(`The shared position: ${shared.message}`);
+    else if (shared) await advance();
+  }
+
+  // A shared position: ?pos=MOVES (moves separated by commas, or one character each as gamesolver.org's digits)
+  // and the game's options by name (&width=5&height=4). The page plays it between two humans and shows its
+  // scores; true when the URL had one (an Error when a move was refused: the position reached is shown).
+  async function openShared() {
+    const params = new URLSearchParams(location.search);
+    const pos = params.get("pos");
+    if (pos === null) return null;
+    const options = {};
+    for (const o of (info ? info.options : [])) {
+      if (!params.has(o.name)) continue;
+      const v = params.get(o.name);
+      options[o.name] = o.type === "bool" ? ["1", "true", "yes"].includes(v) : o.type === "int" ? parseInt(v, 10) : o.type === "float" ? parseFloat(v) : v;
+    }
+    render(await api("POST", `${base}/new`, { options }));
+    render(await api("POST", `${base}/new`, { options, seats: view.players.map(() => "human") }));
+    GG.optionInputs($("options"), info ? info.options : [], view.options);
+    const moves = (pos.includes(",") ? pos.split(",") : [...pos]).map((m) => m.trim()).filter(Boolean);
+    for (const [i, move] of moves.entries()) {
+      try { render(await api("POST", `${base}/move`, { move })); }
+      catch (e) { return new Error(`move ${i + 1} (${move}): ${e.message}`); }
+    }
+    if (view.features.scores) $("show-scores").checked = true;
+    return true;
   }
 
   init().catch((e) => showError(e.message));

@@ -85,7 +85,9 @@ def test_a_draw_lost_and_the_text_report() -> None:
     text = "\n".join(review.lines())
     assert "Review of 3323 (5x4, four in a row): unfinished (red to move)." in text
     assert "   3  red          2     -1    +0  3  mistake: draw -> loss" in text
-    assert "Red: 1 mistake(s), 0 inaccuracies in 2 move(s)." in text
+    assert "   4  yellow       3     -7    +1  4  blunder: win -> loss" in text
+    assert "Red: 0 blunder(s), 1 mistake(s), 0 inaccuracies in 2 move(s); accuracy 50.0%." in text
+    assert "Yellow: 1 blunder(s), 0 mistake(s), 0 inaccuracies in 2 move(s); accuracy 50.0%." in text
 
 
 def test_the_book_gives_the_same_review(tmp_path: Path) -> None:
@@ -104,7 +106,8 @@ def test_review_command_json_and_load(tmp_path: Path) -> None:
     assert data["moves"] == THROWN and data["width"] == 5
     last = data["reviews"][-1]
     assert last == {"move": 9, "player": "red", "column": 1, "score": 0, "best": 6, "best_columns": [3],
-                    "columns": [0, None, 6, 0, 0], "mark": "mistake", "change": "win -> draw"}
+                    "columns": [0, None, 6, 0, 0], "mark": "mistake", "change": "win -> draw", "grade": "mistake",
+                    "moves_lost": 6, "value": 0.0}
     path = save_game(GAME.from_notation(THROWN), tmp_path / "game.json")
     result = runner.invoke(app, ["connect4", "review", "--load", str(path), "--json"])
     assert result.exit_code == 0 and json.loads(result.stdout) == data
@@ -135,7 +138,7 @@ def test_review_from_a_later_move() -> None:
     result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "9"])
     assert result.exit_code == 0
     assert "   9  red          1     +0    +6  3  mistake: win -> draw" in result.stdout
-    assert "Red: 1 mistake(s), 0 inaccuracies in 1 move(s)." in result.stdout
+    assert "Red: 0 blunder(s), 1 mistake(s), 0 inaccuracies in 1 move(s); accuracy 0.0%." in result.stdout
     result = runner.invoke(app, ["connect4", "review", THROWN, "--width", "5", "--height", "4", "--from", "0"])
     assert result.exit_code == 2 and "1 or later" in result.stderr
 
@@ -255,7 +258,7 @@ def test_a_game_where_yellow_moved_first_is_reviewed_in_its_colours(tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert "   9  yellow       1     +0    +6  3  mistake: win -> draw" in result.stdout  # the first mover: yellow
     assert (
-        "Yellow: 2 mistake(s), 0 inaccuracies in 5 move(s)." in result.stdout
+        "Yellow: 0 blunder(s), 2 mistake(s), 0 inaccuracies in 5 move(s); accuracy 60.0%." in result.stdout
         and "): unfinished (red to move)." in result.stdout
     )
     data = json.loads(runner.invoke(app, ["connect4", "review", "--load", str(path), "--json"]).stdout)

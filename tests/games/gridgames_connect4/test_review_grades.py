@@ -1,0 +1,185 @@
+"""Exact grades and accuracy in the review: every grade checked against a plain minimax's scores, best play graded
+100%, the inaccuracy threshold an option."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+
+from gridgames_connect4.book import default_book
+from gridgames_connect4.oracle import best_from_book
+from gridgames_connect4.review import BEST, BLUNDER, GOOD, INACCURACY, MISTAKE, review_game
+from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solver import Solver
+from gridgames.cli import app
+from gridgames_test_support.connect4_minimax import completes_line, grid_of, minimax_score
+
+runner = CliRunner()
+GAME = Connect4(5, 4, 4)
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _column_scores(moves: list[int]) -> list[int | None]:
+    """Every column's exact score by the tests' plain minimax (not the solver)."""
+    grid = grid_of(moves, 5)
+    cells, mover = 20, len(moves) % 2
+    out: list[int | None] = []
+    for c in range(5):
+        if len(grid[c]) == 4:
+            out.append(None)
+            continue
+        after = grid[:c] + (grid[c] + (mover,),) + grid[c + 1:]
+        if completes_line(5, 4, c, len(after[c]) - 1, after):
+            out.append((cells + 1 - len(moves)) // 2)
+        elif len(moves) + 1 == cells:
+            out.append(0)
+        else:
+            out.append(-minimax_score(5, 4, 4, after))
+    return out
+
+
+def _expected(score: int, best: int, threshold: int) -> tuple[str, float]:
+    """The grade and the accuracy value by the module's written definitions."""
+    if _sign(best) - _sign(score) == 2:
+        return BLUNDER, 0.0
+    if _sign(best) - _sign(score) == 1:
+        return MISTAKE, 0.0
+    if score == best:
+        return BEST, 1.0
+    value = score / best if best > 0 else best / score
+    return (INACCURACY if best - score >= threshold else GOOD), value
+
+
+def _random_game(rng: random.Random) -> list[int]:
+    state = GAME.new_state()
+    while not state.is_over:
+        state.play(rng.choice(list(state.legal_moves())))
+    return list(state.history)
+
+
+@pytest.mark.parametrize("threshold", [1, 3])
+def test_every_grade_and_the_accuracy_follow_the_exact_scores(threshold: int) -> None:
+    rng = random.Random(41)
+    seen = set()
+    solver = Solver(5, 4, 4, table_bits=18)
+    for _ in range(25):
+        moves = _random_game(rng)
+        review = review_game(GAME, moves, solver=solver, inaccuracy_moves=threshold)
+        values: dict[int, list[float]] = {0: [], 1: []}
+        for r in review.reviews:
+            scores = _column_scores(moves[: r.number - 1])
+            best = max(s for s in scores if s is not None)
+            played = scores[r.column]
+            assert played is not None and (r.score, r.best) == (played, best)
+            grade, value = _expected(played, best, threshold)
+            assert (r.grade, r.moves_lost) == (grade, best - played)
+            assert r.value == pytest.approx(value)
+            values[r.player].append(value)
+            seen.add(r.grade)
+        for player in (0, 1):
+            assert review.accuracy(player) == pytest.approx(100 * sum(values[player]) / len(values[player]))
+    wanted = {BEST, INACCURACY, MISTAKE, BLUNDER} | ({GOOD} if threshold > 1 else set())
+    assert seen == wanted
+
+
+def test_scripted_blunder_mistake_and_inaccuracy_marked_exactly() -> None:
+    # 3323 on 5x4: red's 2 turns a draw into a loss, yellow's 3 a win into a loss (scores in test_review)
+    review = review_game(GAME, list(GAME.from_notation("3323").history))
+    assert [r.grade for r in review.reviews] == [BEST, BEST, MISTAKE, BLUNDER]
+    # a random game with all three (found by a seeded search), each move's grade checked against the minimax
+    moves = list(GAME.from_notation("423435353").history)
+    review = review_game(GAME, moves)
+    grades = [BEST, BEST, MISTAKE, BEST, BEST, BLUNDER, BEST, INACCURACY, BEST]
+    assert [r.grade for r in review.reviews] == grades
+    for r in review.reviews:
+        scores = _column_scores(moves[: r.number - 1])
+        played = scores[r.column]
+        assert played is not None
+        assert _expected(played, max(s for s in scores if s is not None), 1)[0] == r.grade
+    lost = review.reviews[7].moves_lost
+    assert lost >= 1 and review_game(GAME, moves, inaccuracy_moves=lost + 1).reviews[7].grade == GOOD
+
+
+def test_perfect_play_scores_100_percent_on_5x4() -> None:
+    solver = Solver(5, 4, 4, table_bits=18)
+    state = GAME.new_state()
+    while not state.is_over:
+        state.play(solver.best_move(list(state.history), all_scores=False).column)
+    review = review_game(GAME, list(state.history))
+    assert {r.grade for r in review.reviews} == {BEST}
+    assert review.accuracy(0) == review.accuracy(1) == 100.0
+
+
+def test_perfect_play_scores_100_percent_on_7x6_from_the_book_and_the_solver() -> None:
+    game = Connect4(7, 6, 4)
+    book = default_book(7, 6, 4)
+    if book is None:
+        pytest.skip("no 7x6 book shipped")
+    moves: list[int] = []
+    rng = random.Random(6)
+    while len(moves) < book.depth:  # the opening, every move one of the book's best (picked at random)
+        found = best_from_book(book, moves, rng)
+        assert found is not None
+        moves.append(found[0])
+    review = review_game(game, moves, book=book)
+    assert review.from_book == len(moves) and {r.grade for r in review.reviews} == {BEST}
+    assert review.accuracy(0) == review.accuracy(1) == 100.0
+    # an endgame: a random middle game, then best moves by the solver to the end, graded by the review
+    solver = Solver(7, 6, 4)
+    while True:  # a middle game whose best continuation lasts at least 6 moves
+        state = game.new_state()
+        while len(state.history) < 24:
+            state.play(rng.choice([c for c in state.legal_moves() if not _wins_now(state, c)]))
+        start = len(state.history) + 1
+        while not state.is_over:
+            state.play(solver.best_move(list(state.history), all_scores=False).column)
+        if len(state.history) - start >= 5:
+            break
+    end = review_game(game, list(state.history), first=start, solver=solver)
+    assert {r.grade for r in end.reviews} == {BEST}
+    assert end.accuracy(0) == end.accuracy(1) == 100.0
+
+
+def _wins_now(state: object, column: int) -> bool:
+    trial = state.copy()  # type: ignore[attr-defined]
+    trial.play(column)
+    return trial.is_over
+
+
+def test_review_cli_takes_the_threshold_and_records_grades() -> None:
+    args = ["connect4", "review", "3323", "--width", "5", "--height", "4", "--json"]
+    data = json.loads(runner.invoke(app, args).stdout)
+    assert [r["grade"] for r in data["reviews"]] == [BEST, BEST, MISTAKE, BLUNDER]
+    assert data["accuracy"] == {"red": 50.0, "yellow": 50.0} and data["inaccuracy_moves"] == 1
+    wide = json.loads(runner.invoke(app, [*args, "--inaccuracy", "4"]).stdout)
+    assert wide["inaccuracy_moves"] == 4
+    bad = runner.invoke(app, [*args, "--inaccuracy", "0"])
+    assert bad.exit_code == 2 and "inaccuracy" in bad.stderr
+
+
+def test_the_score_graph_follows_the_first_movers_scores() -> None:
+    import xml.etree.ElementTree as ET
+
+    review = review_game(GAME, list(GAME.from_notation("423435353").history))
+    graph = review.graph()
+    assert graph == [r.score if r.number % 2 else -r.score for r in review.reviews]
+    spark = review.sparkline()
+    assert len(spark) == len(graph)
+    for v, ch in zip(graph, spark):  # a dash for a draw, the upper bars for red, the lower for yellow
+        assert (ch == "\u2500") == (v == 0)
+        if v:
+            assert (ch in "\u2585\u2586\u2587\u2588") == (v > 0)
+    top = max(abs(v) for v in graph)
+    assert spark[[abs(v) for v in graph].index(top)] in "\u2581\u2588"  # the largest score: a full or lowest bar
+    svg = ET.fromstring(review.svg())
+    line = svg.find("{http://www.w3.org/2000/svg}polyline")
+    assert line is not None and len(line.get("points", "").split()) == len(graph)
+    assert "Course (red up, yellow down): " + spark in review.lines()
