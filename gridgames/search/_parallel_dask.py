@@ -99,7 +99,9 @@ def probe(address: str, timeout: float = PROBE_SECONDS, answer: float = ANSWER_S
 
 
 def _shown(address: str) -> str:
-    return repr(address if len(address) <= 80 else address[:77] + "...")
+    """The address as a message shows it: cut to 80 characters, quoted only when it holds unprintable ones."""
+    cut = address if len(address) <= 80 else address[:77] + "..."
+    return cut if cut.isprintable() else repr(cut)
 
 
 def _check_greeting(connection: socket.socket, address: str, answer: float) -> None:

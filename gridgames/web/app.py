@@ -33,7 +33,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from gridgames.errors import GridGamesError
+from gridgames.errors import GridGamesError, PluginError
 from gridgames.game import Game, GameKind, GameSpec
 from gridgames.registry import BrokenPlugin, Registry, default_registry
 from gridgames.web import api, plays, puzzles
@@ -90,6 +90,8 @@ def _game_entry(state: ServerState, spec: GameSpec) -> dict[str, Any]:
         try:
             default = spec.make()
             entry["kinds"] = plays.seat_kinds(default) if isinstance(default, Game) else []
+        except PluginError:
+            raise  # its make() failed (GameSpec.make says so): listed broken
         except GridGamesError:
             entry["kinds"] = ["human"]
     return entry
