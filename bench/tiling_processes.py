@@ -10,9 +10,10 @@ matrix of the problem our engine searches, one piece restricted to one placement
 a few lines that import the peer and count. The clock runs from the process's start to its exit: interpreter,
 imports, set-up and search. Medians of ``--repeat`` rounds (default 7), wall and CPU seconds (user + system of the
 process and its children, from ``getrusage``); the ratio is the best peer's median over ours. A peer slower than
-``--limit`` seconds on a case is not run again on it (when every peer is, the ratio is a bound on wall time). ``--parts`` times Dana Scott's board (pentominoes+O on 8x8):
-a plain ``--count`` against ``--jobs 1`` and ``--jobs 2`` (counts by parts), alternating. The machine's core count
-and its load average before and after each case are printed: the machine may be shared, so read CPU seconds too.
+``--limit`` seconds on a case is not run again on it (when every peer is, the ratio is a bound on wall time).
+``--parts`` times Dana Scott's board (pentominoes+O on 8x8): a plain ``--count`` against ``--jobs 1`` and
+``--jobs 2`` (counts by parts), alternating. The machine's core count and its load average before and after each
+case are printed: the machine may be shared, so read CPU seconds too.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ else:
     found = int(pyxcc.solve(problem, True).count())
 print(found)
 """
-"""What a peer's process runs: read the matrix, import the peer, count (the peers' own APIs, as bench/exact_cover.py)."""
+"""What a peer's process runs: read the matrix, import the peer, count (the peers' own APIs, as
+bench/exact_cover.py)."""
 
 PEERS = ("xcover", "miniexact", "pyxcc")
 
@@ -65,9 +67,17 @@ CASES: dict[str, tuple[list[str], int, str | None, str, str, bool]] = {
     "5x12": (["-b", "5x12"], 4040, None, "5x12", "pentominoes", False),
     "6x10": (["-b", "6x10"], 9356, None, "6x10", "pentominoes", False),
     "dana-scott": (["-b", "8x8", "-p", "pentominoes+O"], 129_168, None, "8x8", "pentominoes+O", False),
-    "hexiamonds": (["--lattice", "triangle", "-b", "6x6", "-p", "hexiamonds"], 624, "triangle", "6x6", "hexiamonds", False),
-    "hexiamonds-u": (["--lattice", "triangle", "-b", "6x6", "-p", "hexiamonds", "--unique"], 156, "triangle", "6x6", "hexiamonds", True),
-    "pentacubes-u": (["--lattice", "cube", "-b", "2x5x6", "-p", "flat-pentacubes", "--unique"], 264, "cube", "2x5x6", "flat-pentacubes", True),
+    "hexiamonds": (
+        ["--lattice", "triangle", "-b", "6x6", "-p", "hexiamonds"], 624, "triangle", "6x6", "hexiamonds", False
+    ),
+    "hexiamonds-u": (
+        ["--lattice", "triangle", "-b", "6x6", "-p", "hexiamonds", "--unique"],
+        156, "triangle", "6x6", "hexiamonds", True,
+    ),
+    "pentacubes-u": (
+        ["--lattice", "cube", "-b", "2x5x6", "-p", "flat-pentacubes", "--unique"],
+        264, "cube", "2x5x6", "flat-pentacubes", True,
+    ),
 }
 
 
@@ -91,7 +101,10 @@ def matrix(lattice: str | None, board: str, pieces: str, unique: bool) -> tuple[
         problem, what = prep.problem, prep.method
     names = list(problem.piece_names)
     items = [f"c{i}" for i in range(problem.n_cells)] + names
-    rows = [[f"c{c}" for c in problem.option_cells(o)] + [names[int(problem.option_piece[o])]] for o in range(problem.n_options)]
+    rows = [
+        [f"c{c}" for c in problem.option_cells(o)] + [names[int(problem.option_piece[o])]]
+        for o in range(problem.n_options)
+    ]
     return {"items": items, "rows": rows}, what
 
 
@@ -105,7 +118,9 @@ def timed(command: list[str], limit: float, path: str | None = None) -> tuple[fl
         env["PYTHONPATH"] = os.pathsep.join([path, os.path.join(path, "games")])
     try:
         # from a neutral folder: `python -m` puts the working folder first on sys.path (a checkout there would win)
-        done = subprocess.run(command, capture_output=True, text=True, timeout=limit, env=env, check=False, cwd=tempfile.gettempdir())
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=limit, env=env, check=False, cwd=tempfile.gettempdir()
+        )
         out = done.stdout.strip() if done.returncode == 0 else f"failed: {done.stderr.strip().splitlines()[-1:]}"
     except subprocess.TimeoutExpired:
         out = "timeout"
@@ -127,13 +142,25 @@ def load() -> str:
 
 def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, before: str | None = None) -> None:
     ours = [sys.executable, "-m", "gridgames", "solve", "pentomino"]
-    peers = [p for p in PEERS if subprocess.run([peer_python, "-c", f"import {p}"], capture_output=True, check=False).returncode == 0]
-    print(f"cores: {os.cpu_count()}; rounds: {repeat} (medians); ours: {' '.join(ours[1:])} ... --count; peers ({peer_python}): {', '.join(peers)}")
-    print("seconds of whole processes, wall / CPU (user + system); ratio: the best peer's median over ours (> 1: ours ahead)")
+    peers = [
+        p for p in PEERS
+        if subprocess.run([peer_python, "-c", f"import {p}"], capture_output=True, check=False).returncode == 0
+    ]
+    print(
+        f"cores: {os.cpu_count()}; rounds: {repeat} (medians); ours: {' '.join(ours[1:])} ... --count; "
+        f"peers ({peer_python}): {', '.join(peers)}"
+    )
+    print(
+        "seconds of whole processes, wall / CPU (user + system); "
+        "ratio: the best peer's median over ours (> 1: ours ahead)"
+    )
     if before is not None:
         print(f"before: the same command with the checkout {before} first on PYTHONPATH")
     olds = ["before"] if before is not None else []
-    print(f"{'case':<13} {'count':>7} {'ours':>13}  " + "  ".join(f"{p:>15}" for p in olds + peers) + "  best/ours wall, CPU   load before -> after")
+    print(
+        f"{'case':<13} {'count':>7} {'ours':>13}  " + "  ".join(f"{p:>15}" for p in olds + peers)
+        + "  best/ours wall, CPU   load before -> after"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "peer.py"
         script.write_text(PEER_SCRIPT, encoding="utf-8")
@@ -142,7 +169,9 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, bef
             data, _what = matrix(lattice, board, pieces, unique)
             path = Path(tmp) / f"{name}.json"
             path.write_text(json.dumps(data), encoding="utf-8")
-            programs = {"ours": [*ours, *args, "--count"], **{p: [peer_python, str(script), p, str(path)] for p in peers}}
+            programs = {
+                "ours": [*ours, *args, "--count"], **{p: [peer_python, str(script), p, str(path)] for p in peers}
+            }
             if before is not None:
                 programs = {"ours": programs["ours"], "before": programs["ours"], **{p: programs[p] for p in peers}}
             for program in ("ours", "before"):  # a first run may compile kernels: not timed
@@ -182,7 +211,11 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, bef
                 ratio = f"> {limit / medians['ours'][0]:.1f}x wall"
             else:
                 ratio = "-"
-            print(f"{name:<13} {known:>7} {cells['ours']:>13}  " + "  ".join(f"{cells[p]:>15}" for p in olds + peers) + f"  {ratio:>13}   {loaded} -> {load()}", flush=True)
+            print(
+                f"{name:<13} {known:>7} {cells['ours']:>13}  " + "  ".join(f"{cells[p]:>15}" for p in olds + peers)
+                + f"  {ratio:>13}   {loaded} -> {load()}",
+                flush=True,
+            )
 
 
 def run_parts(repeat: int) -> None:
@@ -197,12 +230,18 @@ def run_parts(repeat: int) -> None:
             if first_number(out) != 129_168:
                 raise SystemExit(f"{program}: {out}")
             times[program].append((wall, cpu))
-    print(f"Dana Scott's board (pentominoes+O on 8x8), whole processes, {repeat} rounds, cores: {os.cpu_count()}, load {before} -> {load()}")
+    print(
+        f"Dana Scott's board (pentominoes+O on 8x8), whole processes, {repeat} rounds, cores: {os.cpu_count()}, "
+        f"load {before} -> {load()}"
+    )
     plain = statistics.median(w for w, _ in times["--count"])
     plain_cpu = statistics.median(c for _, c in times["--count"])
     for program, runs in times.items():
         wall, cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
-        print(f"  {program:<9} wall {wall:6.2f} s  CPU {cpu:6.2f} s   plain --count / this: wall {plain / wall:4.2f}x, CPU {cpu / plain_cpu:4.2f} of plain's")
+        print(
+            f"  {program:<9} wall {wall:6.2f} s  CPU {cpu:6.2f} s   "
+            f"plain --count / this: wall {plain / wall:4.2f}x, CPU {cpu / plain_cpu:4.2f} of plain's"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:

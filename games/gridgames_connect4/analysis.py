@@ -65,17 +65,20 @@ class Analysis:
     def verdict(self) -> str:
         """What the score means, e.g. 'red wins with its 4th move from now'."""
         state = self.state
+        score = self.score
+        if score is None:
+            raise ValueError("no column was solved: the analysis has no score to put in words")
         mover = PLAYER_NAMES[state.current_player]
         other = PLAYER_NAMES[1 - state.current_player]
-        if self.score == 0:
+        if score == 0:
             return "a draw with best play"
         if self.weak:
-            return f"{mover if self.score > 0 else other} wins with best play"
+            return f"{mover if score > 0 else other} wins with best play"
         cells = state.game.width * state.game.height
         n = len(state.history)
-        if self.score > 0:
-            return f"{mover} wins with its {_ordinal((cells + 1 - n) // 2 - self.score + 1)} move from now"
-        return f"{other} wins with its {_ordinal((cells - n) // 2 + self.score + 1)} move from now"
+        if score > 0:
+            return f"{mover} wins with its {_ordinal((cells + 1 - n) // 2 - score + 1)} move from now"
+        return f"{other} wins with its {_ordinal((cells - n) // 2 + score + 1)} move from now"
 
     def lines(self) -> list[str]:
         """The report as lines of text."""
@@ -260,8 +263,8 @@ def analyze_position(
             raise KeyboardInterrupt
     if stopped is None and any(s is None and state.is_legal(c) for c, s in enumerate(scores)):
         stopped = "time"
-    known = [s for s in scores if s is not None]
-    score = max(known) if known else None
+    solved = [s for s in scores if s is not None]
+    score = max(solved) if solved else None
     best = () if stopped else tuple(c + 1 for c, s in enumerate(scores) if s == score)
     return Analysis(state, score, tuple(scores), best, weak, stopped)
 

@@ -417,8 +417,10 @@ class Solver:
             return _sign(score) if weak else score
         p, mask, n = self._position(moves)
         self.explored = 0
-        score = self._solve_raw(p, mask, n, weak, _UNLIMITED)
-        return _sign(score) if weak else score
+        found = self._solve_raw(p, mask, n, weak, _UNLIMITED)
+        if found is None:  # no budget runs out here: only on_progress stops the search (solve_within allows that)
+            raise SolverError("the search was stopped by on_progress before it had a score (use solve_within)")
+        return _sign(found) if weak else found
 
     def _past_book(self, moves: Sequence[int]) -> bool:
         """Whether the position after `moves` is one disc past the solver's book (its parents there bound it)."""
@@ -602,7 +604,7 @@ class Solver:
 
     def nodes_for_seconds(self, seconds: float) -> int:
         """Node budget for about `seconds`, from this solver's measured rate (or the conservative default)."""
-        rate = DEFAULT_NODE_RATE
+        rate: float = DEFAULT_NODE_RATE
         if self._rate_nodes >= 1_000_000 and self._rate_seconds > 0:
             rate = min(self._rate_nodes / self._rate_seconds, 4 * DEFAULT_NODE_RATE)
         return nodes_for_seconds(seconds, rate)
@@ -844,8 +846,9 @@ class Solver:
         while pending:
             for c in list(pending):
                 cp, cm = p ^ mask, mask | self._cell(mask, c)
+                reply: int | None
                 if self._wins_at_once(cp, cm):
-                    reply: int | None = (self._cells - n) // 2  # the opponent wins at once
+                    reply = (self._cells - n) // 2  # the opponent wins at once
                 else:
                     before = self.explored
                     if before >= budget:
@@ -992,7 +995,7 @@ def _int(board: Any) -> int:
     return int(board)
 
 
-def _is_small_int(value: object) -> bool:
+def _is_small_int(value: Any) -> bool:
     try:
         return abs(operator.index(value)) < 2**63
     except TypeError:

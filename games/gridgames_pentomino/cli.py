@@ -77,7 +77,7 @@ def _stderr_may_be_a_terminal() -> bool:
         return True
 
 
-def _piece_labels(puzzle: TilingPuzzle) -> list[str]:
+def _piece_labels(puzzle: TilingPuzzle | LatticePuzzle) -> list[str]:
     return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
 
 
@@ -284,7 +284,7 @@ def _kernel_calls() -> None:
             list(puzzle.solutions(unique=unique, limit=2))
 
 
-def _unlimited_terms(spec: Optional[str]) -> tuple[Optional[str], bool]:
+def _unlimited_terms(spec: str | None) -> tuple[str | None, bool]:
     """The piece specification without a trailing '*' on its terms, and whether they had one (any number of copies)."""
     if spec is None:
         return None, False
@@ -546,13 +546,17 @@ def _text(puzzle: TilingPuzzle | LatticePuzzle, solution: Solution, palette: ren
     """A solution as plain text (a lattice puzzle draws its own)."""
     from gridgames_pentomino import render
 
-    return puzzle.text(solution) if hasattr(puzzle, "lattice") else render.to_text(puzzle.board, solution, palette)
+    if isinstance(puzzle, LatticePuzzle):
+        return puzzle.text(solution)
+    return render.to_text(puzzle.board, solution, palette)
 
 
-def _write_svg(path: Path, puzzle: TilingPuzzle, solutions: list[Solution], palette: render.Palette) -> None:
+def _write_svg(
+    path: Path, puzzle: TilingPuzzle | LatticePuzzle, solutions: list[Solution], palette: render.Palette
+) -> None:
     from gridgames_pentomino import render
 
-    if hasattr(puzzle, "lattice"):
+    if isinstance(puzzle, LatticePuzzle):
         text = puzzle.svg(solutions)
     else:
         text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())

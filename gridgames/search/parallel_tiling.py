@@ -125,7 +125,8 @@ def count_parallel(
     """Count the solutions by parts in ``jobs`` local processes or on a Dask ``scheduler``; partial after Ctrl-C."""
     began = time.perf_counter()
     workers = 1 if scheduler else resolve_jobs(jobs)
-    how = tiling.split_plan(problem, mrv=mrv, prune=prune, unique=unique, method=method)  # the tree `tiling.count` searches
+    # the tree `tiling.count` searches
+    how = tiling.split_plan(problem, mrv=mrv, prune=prune, unique=unique, method=method)
     options = SearchOptions(mrv, prune, how.unique, how.method)
     parts = tiling.split(
         how.problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=how.unique,

@@ -66,7 +66,9 @@ the multi-word kernel (for testing it on small boards).
 
 from __future__ import annotations
 
-from gridgames.search.tiling.driver import Part, SolutionStream, SplitPlan, colour_feasible, count, count_part, solve, split, split_plan
+from gridgames.search.tiling.driver import (
+    Part, SolutionStream, SplitPlan, colour_feasible, count, count_part, solve, split, split_plan,
+)
 from gridgames.search.tiling.orbits import METHODS, OrbitStream, Plan, plan
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique

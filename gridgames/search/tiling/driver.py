@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import time
-from types import ModuleType
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
@@ -43,7 +42,7 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
     span = 2 * int(np.abs(balance).max(initial=0)) + 1
-    pairs = set((problem.option_piece.astype(np.int64) * span + balance + span // 2).tolist())  # (piece, balance) as one key
+    pairs = set((problem.option_piece.astype(np.int64) * span + balance + span // 2).tolist())  # (piece, balance)
     by_piece: list[set[int]] = [set() for _ in problem.pieces]
     for key in pairs:  # (a set, not np.unique: that imports numpy.ma, 10-20 ms of a fresh process)
         by_piece[key // span].add(key % span - span // 2)
@@ -153,8 +152,9 @@ class Search:
                     arrays.blank_option
                 )
             self.tables = OneWordTables(
-                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece, arrays.option_border,
-                arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows, prep.perms,
+                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece,
+                arrays.option_border, arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows,
+                prep.perms,
             )  # fmt: skip
             self.run_kernel, self.fraction_kernel, self.one_word = kernels.run, kernels.fraction, True
         else:
@@ -167,7 +167,8 @@ class Search:
                 problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
                 problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms,
             )  # fmt: skip
-            self.run_kernel, self.fraction_kernel, self.one_word = kernels.multi_word_run, kernels.multi_word_fraction, False
+            self.run_kernel, self.fraction_kernel = kernels.multi_word_run, kernels.multi_word_fraction
+            self.one_word = False
 
     @property
     def done(self) -> bool:
@@ -619,7 +620,9 @@ class SplitPlan:
 
 
 @functools.lru_cache(maxsize=16)
-def split_plan(problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False, method: str = "auto") -> SplitPlan:
+def split_plan(
+    problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False, method: str = "auto"
+) -> SplitPlan:
     """How to count ``problem`` by parts: on one word with first-blank search, counting all or distinct tilings with
     ``method="auto"``, the scan order and pre-placed piece `count` chooses (`plan_count`: the parts add up to the same
     tree); otherwise the parts of the search `plan` describes."""
@@ -662,7 +665,9 @@ def split(
         parts = []
         deepest = 0
         for prefix in starts:
-            search = Search(prep, mrv=mrv, prune=prune, prefix=prefix, target=len(prefix) + level, store=True, buffer=4096)
+            search = Search(
+                prep, mrv=mrv, prune=prune, prefix=prefix, target=len(prefix) + level, store=True, buffer=4096
+            )
             rows: list[tuple[tuple[int, ...], float]] = []
             while not search.done:
                 rows.extend(search.step(1 << 40))

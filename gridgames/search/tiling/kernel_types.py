@@ -67,7 +67,7 @@ class MultiWordTables(NamedTuple):
     option_piece: np.ndarray  # int32 per option
     candidates: np.ndarray  # int32: option indices, grouped into the columns' candidate lists
     run_end: np.ndarray  # int32 per candidate: end of its run of one piece
-    anchor_start: np.ndarray  # int32 (cells + 1): first-blank candidates of cell c are anchor_start[c]:anchor_start[c + 1]
+    anchor_start: np.ndarray  # int32 (cells + 1): cell c's first-blank candidates: anchor_start[c]:anchor_start[c + 1]
     column_start: np.ndarray  # int32 (columns + 1): MRV candidates of column k
     deadline_piece: np.ndarray  # int64: pieces by their last anchor cell (empty unless every copy must be used)
     deadline_anchor: np.ndarray  # int64: the last anchor cell of each of those pieces
@@ -77,5 +77,10 @@ class MultiWordTables(NamedTuple):
     symmetries: np.ndarray  # int32 (G, cells)
 
 
-SQUARE_MAPS = np.array([(1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0), (0, -1, -1, 0)], dtype=np.int64)
-"""`gridgames.shapes.SQUARE_SYMMETRIES` in its order, as matrices: (r, c) -> (a r + b c, c' r + d c) for rows (a, b, c', d)."""
+SQUARE_MAPS = np.array(
+    [(1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0),
+     (0, -1, -1, 0)],
+    dtype=np.int64,
+)
+"""`gridgames.shapes.SQUARE_SYMMETRIES` in its order, as matrices: (r, c) -> (a r + b c, c' r + d c) for rows
+(a, b, c', d)."""

@@ -39,14 +39,16 @@ MODULE = "_gridgames_tiling_kernels"
 """The extension module's name (its init function is PyInit_<MODULE>)."""
 
 _HERE = Path(__file__).resolve().parent
-_SOURCES = ("kernel_build.py", "kernel_common.py", "kernel_multi_word.py", "kernel_one_word.py", "kernel_types.py", "kernels.py")
+_SOURCES = (
+    "kernel_build.py", "kernel_common.py", "kernel_multi_word.py", "kernel_one_word.py", "kernel_types.py", "kernels.py"
+)
 _loaded: list[tuple[ModuleType, dict[str, dict[str, str]]] | None] = []  # [(module, exports) or None] once looked for
 _why: list[str] = []
 _recording: list[dict[str, dict[str, Any]]] = []  # during `build`: kernel -> argument key -> numba signature
 
 
 def _key(value: Any) -> str:
-    """The argument's numba-relevant type as text: dtype, dimensions, layout and writability of arrays; tuples' fields."""
+    """The argument's numba-relevant type as text: arrays' dtype, dimensions, layout and writability; tuples' fields."""
     if isinstance(value, np.ndarray):
         layout = "C" if value.flags.c_contiguous else ("F" if value.flags.f_contiguous else "A")
         return f"{value.dtype.str}{value.ndim}{layout}{'w' if value.flags.writeable else 'r'}"
@@ -125,8 +127,8 @@ free_representatives = _kernel("kernel_build", "free_representatives")
 multi_word_run = _kernel("kernel_multi_word", "run")
 multi_word_fraction = _kernel("kernel_multi_word", "fraction")
 KERNELS = (
-    run, fraction, estimate, run_roots, multi_word_run, multi_word_fraction, place, layout, square_neighbours, one_word_tables, probe_size, probe_entries,
-    option_images, square_symmetries, free_representatives,
+    run, fraction, estimate, run_roots, multi_word_run, multi_word_fraction, place, layout, square_neighbours,
+    one_word_tables, probe_size, probe_entries, option_images, square_symmetries, free_representatives,
 )  # fmt: skip
 
 
@@ -219,7 +221,7 @@ def _find() -> tuple[ModuleType, dict[str, dict[str, str]]] | None:
         if path.is_file():
             try:
                 return _import(path), json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-            except Exception as exc:  # noqa: BLE001 (a damaged or foreign file: run the JIT kernels instead)
+            except Exception as exc:  # a damaged or foreign file: run the JIT kernels instead
                 _why.append(f"{path} does not load ({exc})")
                 return None
     _why.append(f"none built for these sources (looked for {name})")
@@ -258,7 +260,8 @@ def workload() -> None:
     from gridgames.shapes import PENTOMINOES, TETROMINOES
 
     centre = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
-    problems = [tiling.TilingProblem.build(board, PENTOMINOES) for board in (Grid.empty(3, 20), centre, Grid.empty(4, 15))]
+    boards = (Grid.empty(3, 20), centre, Grid.empty(4, 15))
+    problems = [tiling.TilingProblem.build(board, PENTOMINOES) for board in boards]
     problems.append(tiling.TilingProblem.build(Grid.empty(4, 5), {**TETROMINOES, "I": TETROMINOES["I"]}))
     def quiet(fraction: float, found: int) -> None:
         """Progress reports (the CLI's bar asks for the searches' fractions)."""
@@ -309,7 +312,8 @@ def _build(folder: Path | None, calls: Callable[[], None]) -> Path:
             target.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=target) as tmp:
                 try:
-                    cc = CC(MODULE)  # numba.pycc checks for a C compiler here
+                    # numba.pycc checks for a C compiler here
+                    cc = CC(MODULE)  # type: ignore[no-untyped-call]  # numba.pycc has no type hints
                 except Exception as exc:
                     raise OSError(f"no C compiler for numba.pycc ({exc.__class__.__name__}: "
                                   f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''})") from exc
@@ -320,7 +324,7 @@ def _build(folder: Path | None, calls: Callable[[], None]) -> Path:
                 for kernel in KERNELS:
                     for key, signature in sorted(seen.get(kernel.qualname, {}).items(), key=lambda kv: kv[0]):
                         name = export_name(kernel, key)
-                        cc.export(name, signature)(kernel.jit().py_func)
+                        cc.export(name, signature)(kernel.jit().py_func)  # type: ignore[no-untyped-call]  # untyped numba.pycc
                         exports.setdefault(kernel.qualname, {})[key] = name
                 with warnings.catch_warnings(), _captured_output(Path(tmp) / "build.log"):
                     warnings.simplefilter("ignore")

@@ -140,8 +140,11 @@ def _placement_rows(
     dense = np.full(tuple(extent.tolist()), -1, dtype=np.int64)
     dense[tuple((coords - low).T)] = np.arange(len(cells))
     if lattice is None and coords.shape[1] == 2:  # square: compiled, all forms at once
-        forms, sizes, owners = _square_forms(tuple(tuple(forms) for forms in shapes))
-        return kernels.place(coords, low, extent, dense.reshape(-1), forms, sizes, owners)
+        square_forms, square_sizes, square_owners = _square_forms(tuple(tuple(forms) for forms in shapes))
+        placed_pieces: tuple[np.ndarray, np.ndarray] = kernels.place(
+            coords, low, extent, dense.reshape(-1), square_forms, square_sizes, square_owners
+        )
+        return placed_pieces
     width = max(len(o) for forms in shapes for o in forms)
     by_size: dict[int, tuple[list[int], list[Sequence[Cell]]]] = {}
     for p, forms in enumerate(shapes):
@@ -209,7 +212,8 @@ def _neighbour_list(cells: tuple[Cell, ...], lattice: str) -> np.ndarray:
     """(cells, 4 or more) int32: each cell's neighbours on the board (cell indices), -1 padded."""
     n = len(cells)
     if lattice == "square":
-        return kernels.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+        neighbours: np.ndarray = kernels.square_neighbours(np.array(cells, dtype=np.int64).reshape(n, 2))
+        return neighbours
     index = {cell: i for i, cell in enumerate(cells)}
     grid = lattice_named(lattice)
     neighbour_list = np.full((n, max(4, len(grid.neighbours(cells[0])))), -1, dtype=np.int32)
@@ -349,7 +353,9 @@ class TilingProblem:
             error=PuzzleError,
         )
         if n <= 64 and len(pieces) <= 64:
-            laid = kernels.layout(np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces))
+            laid = kernels.layout(
+                np.asarray(piece_of, dtype=np.int64), np.asarray(rows, dtype=np.int64), n, len(pieces)
+            )
             if laid[0]:
                 return cls._assemble(cells, order, pieces, laid[1:], lattice)
         rows = np.sort(np.where(rows < 0, n, rows), axis=1)  # each row ascending, padding (n) last

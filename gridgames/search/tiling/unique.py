@@ -39,8 +39,11 @@ class Prepared:
 def board_permutations(problem: TilingProblem) -> np.ndarray:
     """The board's symmetry group as (G, n) cell-index permutations, identity first, on the problem's lattice."""
     if problem.lattice == "square":  # compiled (`symmetry.board_symmetries` in Python cost 0.2-0.3 ms)
-        return kernels.square_symmetries(np.array(problem.cells, dtype=np.int64).reshape(-1, 2), SQUARE_MAPS)
-    index = {cell: i for i, cell in enumerate(problem.cells)}
+        square: np.ndarray = kernels.square_symmetries(
+            np.array(problem.cells, dtype=np.int64).reshape(-1, 2), SQUARE_MAPS
+        )
+        return square
+    index: dict[tuple[int, ...], int] = {cell: i for i, cell in enumerate(problem.cells)}
     maps = lattices.board_symmetries(lattices.lattice_named(problem.lattice), problem.cells)
     perms = [[index[m[cell]] for cell in problem.cells] for m in maps]
     identity = list(range(problem.n_cells))
@@ -61,7 +64,8 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     word, else numpy)."""
     if problem.words == 1:
         images: np.ndarray = kernels.option_images(
-            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows, np.asarray(perms, dtype=np.int64)
+            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows,
+            np.asarray(perms, dtype=np.int64),
         )
         return images
     rows = problem.option_cell_rows

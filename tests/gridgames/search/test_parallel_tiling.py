@@ -90,7 +90,9 @@ def parts_of(problem: TilingProblem, unique: bool = False) -> tuple[tiling.Split
     return how, tiling.split(how.problem, default_parts(1), unique=how.unique, method=how.method, roots=how.roots)
 
 
-def test_a_part_that_raises_is_reported_with_its_placements(problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_part_that_raises_is_reported_with_its_placements(
+    problems: dict[str, TilingProblem], monkeypatch: pytest.MonkeyPatch
+) -> None:
     problem = problems["4x15"]
     bad = parts_of(problem, unique=True)[1][3]
     real = tiling.count_part
@@ -101,7 +103,8 @@ def test_a_part_that_raises_is_reported_with_its_placements(problems: dict[str, 
         return real(problem, part, **kw)
 
     monkeypatch.setattr(tiling, "count_part", fail_on_bad)
-    with pytest.raises(PartError, match=r"^part 3 \([A-Z] at (\(\d,\d+\) ){4}\(\d,\d+\); .*\) failed: RuntimeError: boom$"):
+    placements = r"\([A-Z] at (\(\d,\d+\) ){4}\(\d,\d+\); .*\)"
+    with pytest.raises(PartError, match=rf"^part 3 {placements} failed: RuntimeError: boom$"):
         count_parallel(problem, unique=True, jobs=1)
 
 
@@ -168,8 +171,11 @@ def test_dask_reports_a_part_that_fails_in_a_worker(problems: dict[str, TilingPr
 
 @pytest.mark.parametrize("name", list(KNOWN))
 @pytest.mark.parametrize("unique", [False, True])
-def test_the_parts_search_the_tree_a_plain_count_searches(problems: dict[str, TilingProblem], name: str, unique: bool) -> None:
+def test_the_parts_search_the_tree_a_plain_count_searches(
+    problems: dict[str, TilingProblem], name: str, unique: bool
+) -> None:
     whole = tiling.count(problems[name], unique=unique)
     by_parts = count_parallel(problems[name], unique=unique, jobs=1)
     assert (by_parts.count, by_parts.method) == (whole.count, whole.method)
-    assert abs(by_parts.nodes - whole.nodes) <= 0.02 * whole.nodes, name  # the same tree (give or take the parts' roots)
+    # the same tree (give or take the parts' roots)
+    assert abs(by_parts.nodes - whole.nodes) <= 0.02 * whole.nodes, name

@@ -1,4 +1,4 @@
-"""The tiling kernels built ahead of time: the same answers as numba's JIT, only for the argument types they were built for."""
+"""The tiling kernels built ahead of time: the same answers as numba's JIT, only for the argument types built for."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ def test_argument_keys_tell_apart_what_numba_compiles_apart() -> None:
     a = np.zeros(4, dtype=np.int64)
     frozen = a.copy()
     frozen.flags.writeable = False
-    keys = {kernels.args_key((x,)) for x in (a, a.astype(np.int32), a.reshape(2, 2), frozen, a[::2], 3, np.uint64(3), (a, 1))}
+    arguments = (a, a.astype(np.int32), a.reshape(2, 2), frozen, a[::2], 3, np.uint64(3), (a, 1))
+    keys = {kernels.args_key((x,)) for x in arguments}
     assert len(keys) == 8
     assert kernels.args_key((a, 1)) == kernels.args_key((np.ones(9, dtype=np.int64), 7))  # values do not matter
 
@@ -39,20 +40,26 @@ def test_the_module_built_ahead_counts_as_the_jit_kernels(board: Grid) -> None:
     assert exports["kernel_one_word.run"] and exports["kernel_build.place"]
     ahead = [tiling.count(problem, unique=u).count for u in (False, True)]
     code = (
-        "from gridgames.search import tiling; from gridgames.grid import Grid; from gridgames.shapes import PENTOMINOES; import sys\n"
+        "from gridgames.search import tiling; from gridgames.grid import Grid; "
+        "from gridgames.shapes import PENTOMINOES; import sys\n"
         f"p = tiling.TilingProblem.build(Grid.from_text({board.to_text()!r}), PENTOMINOES)\n"
         "print(tiling.count(p).count, tiling.count(p, unique=True).count, 'numba' in sys.modules)"
     )
-    jit = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env={"GRIDGAMES_TILING_JIT": "1", **_env()})
+    jit = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env={"GRIDGAMES_TILING_JIT": "1", **_env()},
+    )
     assert jit.stdout.split() == [*map(str, ahead), "True"]
 
 
 @pytest.mark.skipif(kernels.load() is None, reason=f"no kernels built ahead of time here: {kernels.missing_reason()}")
 def test_a_count_with_the_module_built_ahead_never_imports_numba() -> None:
     code = (
-        "import sys; from gridgames.search import tiling; from gridgames.grid import Grid; from gridgames.shapes import PENTOMINOES\n"
+        "import sys; from gridgames.search import tiling; from gridgames.grid import Grid; "
+        "from gridgames.shapes import PENTOMINOES\n"
         "p = tiling.TilingProblem.build(Grid.empty(4, 15), PENTOMINOES)\n"
-        "print(tiling.count(p, on_progress=lambda f, n: None).count, tiling.count(p, unique=True).count, 'numba' in sys.modules)"
+        "print(tiling.count(p, on_progress=lambda f, n: None).count, tiling.count(p, unique=True).count, "
+        "'numba' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env())
     assert out.stdout.split() == ["1472", "368", "False"]
@@ -67,7 +74,8 @@ def _env() -> dict[str, str]:
 def test_an_export_missing_from_the_module_runs_the_jit_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     coords = np.array([(0, 0), (0, 1), (1, 0)], dtype=np.int64)
     key = kernels.args_key((coords,))
-    assert kernels.export_name(kernels.square_neighbours, key) != kernels.export_name(kernels.square_neighbours, key + "x")
+    name = kernels.export_name
+    assert name(kernels.square_neighbours, key) != name(kernels.square_neighbours, key + "x")
     table = {kernels.square_neighbours.qualname: {key: kernels.export_name(kernels.square_neighbours, key + "x")}}
     monkeypatch.setattr(kernels, "_loaded", [(object(), table)])  # a JSON file of another build than the module's
     assert np.array_equal(kernels.square_neighbours(coords), kernels.square_neighbours.jit()(coords))
