@@ -200,7 +200,7 @@ class Solver:
     _gen: np.ndarray = field(init=False, repr=False)
     _gens: np.ndarray = field(init=False, repr=False)
     _kargs: tuple[Any, ...] = field(init=False, repr=False)  # solve_moves' arguments after the batch
-    _geometry: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Geometry
+    _geometry: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.BoardConstants
     _ttable: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Table
     _io: np.ndarray = field(init=False, repr=False)
     _lower_rows: Any = field(init=False, repr=False)
@@ -283,8 +283,9 @@ class Solver:
 
     def _bind_kernel_args(self) -> None:
         """The kernels' structured arguments (plain tuples, see layout), built once: calls stay cheap."""
-        self._geometry = tuple(L.Geometry(self.width, self.height, self.connect, self._cells, self._bottom, self._board,
-                                          self._order, self._colmask, self._cell_values, self._lower_rows))
+        self._geometry = tuple(L.BoardConstants(self.width, self.height, self.connect, self._cells, self._bottom,
+                                                self._board, self._order, self._colmask, self._cell_values,
+                                                self._lower_rows))
         self._ttable = tuple(L.Table(self._table, self._gens, self._buckets, self._wide, self._gen))
         self._kargs = (self._stack, self._geometry, self._ttable, tuple(self._book), _NO_BUSY)
 
@@ -651,7 +652,7 @@ class Solver:
                     break
                 if watch is not None or helpers is not None:
                     step = min(step, _SLICE)
-                job = (n, step, fresh, self._b(p), self._b(mask), int(lo), int(hi), 0)  # a plain L.Job
+                job = (n, step, fresh, self._b(p), self._b(mask), int(lo), int(hi), 0)  # a plain L.SearchStep
                 paused = self._k.run_search(self._stack, self._geometry, self._ttable, plain_book, self._busy, job)
                 fresh = False
                 self.explored = base + int(st[L.S_NODES])
