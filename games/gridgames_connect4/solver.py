@@ -202,7 +202,7 @@ class Solver:
     _gen: np.ndarray = field(init=False, repr=False)
     _gens: np.ndarray = field(init=False, repr=False)
     _kargs: tuple[Any, ...] = field(init=False, repr=False)  # solve_moves' arguments after the batch
-    _geometry: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Geometry
+    _geometry: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.BoardConstants
     _ttable: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Table
     _io: np.ndarray = field(init=False, repr=False)
     _lower_rows: Any = field(init=False, repr=False)
@@ -285,8 +285,9 @@ class Solver:
 
     def _bind_kernel_args(self) -> None:
         """The kernels' structured arguments (plain tuples, see layout), built once: calls stay cheap."""
-        self._geometry = tuple(L.Geometry(self.width, self.height, self.connect, self._cells, self._bottom, self._board,
-                                          self._order, self._colmask, self._cell_values, self._lower_rows))
+        self._geometry = tuple(L.BoardConstants(self.width, self.height, self.connect, self._cells, self._bottom,
+                                                self._board, self._order, self._colmask, self._cell_values,
+                                                self._lower_rows))
         self._ttable = tuple(L.Table(self._table, self._gens, self._buckets, self._wide, self._gen))
         self._kargs = (self._stack, self._geometry, self._ttable, tuple(self._book), _NO_BUSY)
 
@@ -674,7 +675,7 @@ class Solver:
                 if watch is not None or helpers is not None:
                     step = min(step, slice_nodes)
                 sliced = time.perf_counter()
-                job = (n, step, fresh, self._b(p), self._b(mask), int(lo), int(hi), 0)  # a plain L.Job
+                job = (n, step, fresh, self._b(p), self._b(mask), int(lo), int(hi), 0)  # a plain L.SearchStep
                 paused = self._k.run_search(self._stack, self._geometry, self._ttable, plain_book, self._busy, job)
                 fresh = False
                 self.explored = base + int(st[L.S_NODES])
@@ -805,11 +806,12 @@ class Solver:
         if not keys:
             return []
         geometry = BookKeys(self.width, self.height, self.connect)
-        if hasattr(self.book, "score_of_key"):  # a Book: one position's parents in Python ints (no numpy per call)
+        book = self.book
+        if book is not None and hasattr(book, "score_of_key"):  # one position's parents in Python ints (no numpy)
             found_one = []
             for key in keys:
                 mask = self._mask_of_key(key)
-                found_one.append(geometry.parent_bound_of(key - mask, mask, self.book.score_of_key))
+                found_one.append(geometry.parent_bound_of(key - mask, mask, book.score_of_key))
             return found_one
         book_keys, book_scores = self._book[0], self._book[1]
         found = geometry.parent_bounds(

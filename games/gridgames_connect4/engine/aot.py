@@ -152,16 +152,17 @@ class _Jit:
 def signatures() -> dict[str, Any]:
     """The one-word signatures the solver calls each kernel with (numba types; imports numba).
 
-    The search's arguments come from their declarations in `layout` (Stack, Geometry, Table, BookArrays, Job, Batch).
+    The search's arguments come from their declarations in `layout` (Stack, BoardConstants, Table, BookArrays,
+    SearchStep, Batch).
     """
     from numba import types as t
 
     i64, u64 = t.int64, t.uint64
-    stack, geometry, table, book = (L.tuple_type(c) for c in (L.Stack, L.Geometry, L.Table, L.BookArrays))
+    stack, geometry, table, book = (L.tuple_type(c) for c in (L.Stack, L.BoardConstants, L.Table, L.BookArrays))
     busy = L.numba_type("uint64[:]")
     cols = L.numba_type("uint8[:] readonly")
     return {
-        "run_search": i64(stack, geometry, table, book, busy, L.tuple_type(L.Job)),
+        "run_search": i64(stack, geometry, table, book, busy, L.tuple_type(L.SearchStep)),
         "solve_moves": t.none(L.tuple_type(L.Batch), stack, geometry, table, book, busy),
         "replay": t.Tuple((u64, u64, i64, i64))(cols, i64, i64, i64, i64, i64, u64, u64),
         "winning_cells": u64(u64, u64, u64, i64, i64),

@@ -60,7 +60,7 @@ class Stack(NamedTuple):
     move_scores: Annotated[np.ndarray, "int64[:]"]  # (width,): the ratings of the moves being ordered
 
 
-class Geometry(NamedTuple):
+class BoardConstants(NamedTuple):
     """The board's constants (every board size runs one compiled kernel)."""
 
     width: Annotated[int, "int64"]
@@ -93,7 +93,7 @@ class BookArrays(NamedTuple):
     depth: Annotated[int, "int64"]  # probed at nodes with at most this many discs
 
 
-class Job(NamedTuple):
+class SearchStep(NamedTuple):
     """One call of run_search: start a search (fresh) or resume the paused one, for at most `budget` positions."""
 
     plies: Annotated[int, "int64"]  # discs on the board at the root
@@ -137,7 +137,7 @@ def numba_type(spec: str, words: int = 1) -> Any:
     return types.Array(dtype, ndim, "C", readonly=readonly)
 
 
-KernelTuple = type[Stack] | type[Geometry] | type[Table] | type[BookArrays] | type[Job] | type[Batch]
+KernelTuple = type[Stack] | type[BoardConstants] | type[Table] | type[BookArrays] | type[SearchStep] | type[Batch]
 
 
 def tuple_type(cls: KernelTuple, words: int = 1) -> Any:

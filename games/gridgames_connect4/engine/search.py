@@ -30,7 +30,7 @@ from gridgames_connect4.engine.bits import (
 )
 from gridgames_connect4.engine.layout import (  # noqa: F401 (the state layout, re-exported)
     FRAME_INTS, S_D, S_HI, S_LO, S_MED, S_NODES, S_PHASE, S_R, S_SCORE, S_STEP, STATE_SIZE, Batch, BookArrays,
-    Geometry, Job, Stack, Table,
+    BoardConstants, SearchStep, Stack, Table,
 )
 from gridgames_connect4.engine.board import can_win_next, column_of, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4.engine.rules import (
@@ -111,7 +111,7 @@ def order_moves(sk, d, p, mask, moves, possible, opp_win, own_win, tt_col, skey,
     rules.rate_move (useful threats), the cells' values breaking ties near the root. Each child's symmetric key and
     bucket are stored too, and the bucket's load started (the probes that follow find it in the cache). Stops at a
     move that wins with the side to move's next disc (wins_next true; the frame is then incomplete).
-    sk: a layout.Stack; g: a layout.Geometry; jitter, jmul: a parallel helper's tie-breaking (0: none).
+    sk: a layout.Stack; g: a layout.BoardConstants; jitter, jmul: a parallel helper's tie-breaking (0: none).
     """
     MV, MC, CK, CB, SC = sk.moves, sk.move_columns, sk.child_keys, sk.child_buckets, sk.move_scores
     FU = sk.frames
@@ -205,11 +205,11 @@ def start_search(st, FU, FI, p, mask, w, h, lo, hi):
 def run_search(stack, geometry, tt, book, busy, job):
     """Advance a search by at most `job.budget` positions (a fresh job starts one); 1 if paused, else 0.
 
-    stack, geometry, tt (the table), book, job: plain tuples laid out as layout's Stack, Geometry, Table, BookArrays
-    and Job.
+    stack, geometry, tt (the table), book, job: plain tuples laid out as layout's Stack, BoardConstants, Table,
+    BookArrays and SearchStep.
     Scores follow Pons' convention. The position must not be won at once by the side to move. Each null-window
     step is a negamax with alpha-beta on an explicit stack, so a paused search resumes where it stopped.
-    The cells' values (Geometry.cell_values) break ties between equally rated moves at nodes with at least
+    The cells' values (BoardConstants.cell_values) break ties between equally rated moves at nodes with at least
     CELL_VALUE_MIN_EMPTY empty cells (the centre column first below that).
     The book is probed at nodes within its depth (an empty one with depth -1 when there is none).
     busy: shared by searchers running in parallel (empty when alone; else a power of 2 of slots): a node within
@@ -222,14 +222,14 @@ def run_search(stack, geometry, tt, book, busy, job):
     sk = Stack(*stack)
     st, FU, FI, MV, MC = sk.state, sk.frames, sk.frame_ints, sk.moves, sk.move_columns
     CK, CB = sk.child_keys, sk.child_buckets
-    g = Geometry(*geometry)
+    g = BoardConstants(*geometry)
     w, h, k, cells, bottom, board = g.width, g.height, g.connect, g.cells, g.bottom, g.full
     colmask, lower_rows = g.column_masks, g.lower_rows
     tb = Table(*tt)
     table, gens, nbuckets, wide, gen = tb.entries, tb.generations, tb.buckets, tb.wide, tb.current[0]
     bk = BookArrays(*book)
     book_keys, book_scores, book_depth = bk.keys, bk.scores, bk.depth
-    jb = Job(*job)
+    jb = SearchStep(*job)
     n0, budget, fresh, jitter = jb.plies, jb.budget, jb.fresh, jb.jitter
     nbusy = busy.shape[0]
     minv = np.uint64(0xFFFFFFFFFFFFFFFF) // np.uint64(nbuckets)
@@ -515,7 +515,7 @@ def solve_moves(batch, stack, geometry, table, book, busy):
     """
     b = Batch(*batch)
     cols, starts, out, explored, status = b.columns, b.starts, b.out, b.explored, b.status
-    g = Geometry(*geometry)
+    g = BoardConstants(*geometry)
     t = Table(*table)
     count = starts.shape[0] - 1
     for i in range(count):  # check every position before searching any

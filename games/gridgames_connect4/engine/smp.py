@@ -60,7 +60,7 @@ class Helpers:
         """Start the helpers on `root` = (plies, stones, mask, lo, hi): the score lies within [lo, hi].
 
         stack: the caller's plain layout.Stack (each helper gets its own of the same shapes); shared: run_search's
-        arguments the searchers share (plain layout.Geometry, layout.Table, layout.BookArrays, the busy marks).
+        arguments the searchers share (plain layout.BoardConstants, layout.Table, layout.BookArrays, the busy marks).
         """
         self.ctl[:] = 0
         shared[3][:] = 0  # busy marks a stopped helper may have left

@@ -59,9 +59,9 @@ def positions(seed: int, count: int, plies: range) -> Iterator[tuple[list[int], 
         except GridGamesError:
             continue
         opp = p ^ mask
-        if naive_threats(p, mask) & playable(mask) or not rules.safe_moves(
-            U(playable(mask)), U(naive_threats(opp, mask))
-        ):
+        if naive_threats(p, mask) & playable(mask):
+            continue  # the side to move wins at once: the search scores it without the rules
+        if not rules.safe_moves(U(playable(mask)), U(naive_threats(opp, mask))):
             continue
         made += 1
         yield moves, p, mask
