@@ -78,7 +78,7 @@ def _signalled(
     """Run a command, send ``signum`` once it has used ``wait_cpu`` s of CPU and has ``children`` child processes,
     ``after`` s more; time its end."""
     child = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert child.stdin is not None
     if stdin:
         child.stdin.write(stdin)
@@ -347,7 +347,7 @@ def scheduler(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
                             ["connect4", "analyze", "4453", "--scheduler", silent]), ("book build: accepts, says nothing", [*book, silent]),
                             ("solve: answers random bytes", [*count, garbage]), ("solve: a length prefix of 2^62", [*count, huge]),
                             ("solve: an HTTP server", [*count, http]), ("analyze: answers random bytes", ["connect4", "analyze", "4453",
-                             "--scheduler", garbage]), ("solve: accepts, no greeting (mute)", [*count, mute])):  # fmt: skip
+                             "--scheduler", garbage]), ("solve: accepts, no greeting (mute)", [*count, mute])):
             result = _run([*GG, *args], env=env, timeout=120)
             rows.append((surface, label, _verdict(result, (2,), 7.0, startup), result))
     for address in (
@@ -541,7 +541,7 @@ def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Ro
                         ("review 4,<5000 digits>", ["connect4", "review", f"4,{huge}"]), ("--pieces L*<5000 digits>",
                          ["solve", "pentomino", "--pieces", f"L*{huge}"]), ("--board <5000 digits>x3", ["solve", "pentomino", "--board", f"{huge}x3"]),
                         ("--think 1e308", ["play", "connect4", "--red", "perfect", "--think", "1e308"]),
-                        ("review --think 1e308", ["connect4", "review", "4", "--think", "1e308"])):  # fmt: skip
+                        ("review --think 1e308", ["connect4", "review", "4", "--think", "1e308"])):
         result = _run([*GG, *args], env=env)
         rows.append((surface, label, _verdict(result, (2,), 2.0, startup, lambda r: len(r["err"]) < 300), result))
     result = _run([*GG, "connect4", "show", "4453"], env={**env, "NO_COLOR": "1"})
@@ -717,7 +717,7 @@ def print_table(
             else (result["out"].strip().splitlines() or [""])[-1]
         )
         print(f"{'FAIL ' + verdict if verdict else 'ok':<14} {surface:<26} {label[:50]:<50} exit {result['code']:>4} "
-              f"{result['seconds']:6.2f} s  {first[:90]}")  # fmt: skip
+              f"{result['seconds']:6.2f} s  {first[:90]}")
         counts = table.setdefault(surface, dict.fromkeys(("tried", *KINDS), 0))
         counts["tried"] += 1
         if verdict:

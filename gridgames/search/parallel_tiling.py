@@ -131,7 +131,7 @@ def count_parallel(
     parts = tiling.split(
         how.problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=how.unique,
         method=how.method, roots=how.roots,
-    )  # fmt: skip
+    )
     finished = [0.0, 0]  # weight done, solutions so far
 
     def on_result(index: int, result: PartCount) -> None:
@@ -143,10 +143,10 @@ def count_parallel(
     outcome: PartsResult[PartCount] = run_parts(
         count_one, parts, shared=(how.problem, options), jobs=workers, scheduler=scheduler, on_result=on_result,
         describe=lambda part: describe_part(how.problem, part, how.unique, how.method), start=start, preload=(WARM_UP,),
-    )  # fmt: skip
+    )
     done = outcome.finished_results()
     return ParallelCount(
         sum(r.count for r in done) * how.factor, outcome.partial, unique is not False, time.perf_counter() - began,
         sum(r.nodes for r in done), how.description, len(parts), outcome.finished, outcome.reruns,
         workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note,
-    )  # fmt: skip
+    )

@@ -155,7 +155,7 @@ class Search:
                 *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece,
                 arrays.option_border, arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows,
                 prep.perms,
-            )  # fmt: skip
+            )
             self.run_kernel, self.fraction_kernel, self.one_word = kernels.run, kernels.fraction, True
         else:
             if mrv:
@@ -166,7 +166,7 @@ class Search:
                 problem.option_masks, problem.first_word, problem.last_word, problem.option_piece, candidates, run_end,
                 problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
                 problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms,
-            )  # fmt: skip
+            )
             self.run_kernel, self.fraction_kernel = kernels.multi_word_run, kernels.multi_word_fraction
             self.one_word = False
 
@@ -413,9 +413,9 @@ def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | 
     if root_options.size == 0:
         return 0.0, 0.0
     mean, error = kernels.estimate(
-        search.tables, search.start_occupancy[0], search.start_copies, roots,
+        search.tables, search.start_occupancy[0], search.start_copies, root_options,
         int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
-    )  # fmt: skip
+    )
     return float(mean), float(error)
 
 
@@ -644,7 +644,7 @@ def split_plan(
 def split(
     problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
     unique: Unique = False, method: str = "auto", roots: Sequence[int] = (),
-) -> list[Part]:  # fmt: skip
+) -> list[Part]:
     """Independent parts of the search whose counts (`count_part`) add up to the whole count.
 
     The parts are the search nodes at ``depth`` placements, or at the first depth giving at least

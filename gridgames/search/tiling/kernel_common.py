@@ -27,14 +27,14 @@ from gridgames.search.compiled import drop_stale_cache
 from gridgames.search.tiling.kernel_types import (
     ALL, BASE, CAP, DEPTH, DONE, ENTER, FREE, ITER, MRV, NODES, ONE, ORBITS, PHASE, PRIMARY, SCALARS, SOLUTIONS, STORE,
     TARGET, ZERO, MultiWordTables, OneWordTables, SearchState,
-)  # fmt: skip
+)
 
 # the kernel modules take the structured arguments and the state's slots from here (re-exported from kernel_types)
 __all__ = [
     "ALL", "BASE", "CAP", "DEPTH", "DONE", "ENTER", "FREE", "ITER", "MRV", "NODES", "ONE", "ORBITS", "PHASE", "PRIMARY",
     "SCALARS", "SOLUTIONS", "STORE", "TARGET", "ZERO", "MultiWordTables", "OneWordTables", "SearchState",
     "canonical_weight", "ctz", "record", "subset_sums",
-]  # fmt: skip
+]
 
 # the other kernel modules import this one first: before any of them compiles or loads, drop numba's cache of them if
 # any of their sources changed since (numba would not notice an edit of this module in their cached kernels)

@@ -129,7 +129,7 @@ multi_word_fraction = _kernel("kernel_multi_word", "fraction")
 KERNELS = (
     run, fraction, estimate, run_roots, multi_word_run, multi_word_fraction, place, layout, square_neighbours,
     one_word_tables, probe_size, probe_entries, option_images, square_symmetries, free_representatives,
-)  # fmt: skip
+)
 
 
 
