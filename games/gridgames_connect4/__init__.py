@@ -65,7 +65,7 @@ COMMANDS
   gridgames connect4 explain 4453 [COLUMN] [--json] [--line N] [--book FILE | --no-book]
       why the position stands as it does: the result with best play and when the game ends, wins now,
       forced blocks, moves that let the opponent win above them, each player's threats (odd or even row),
-      Allis' claimeven when it proves the result, the forced line when the end is within N discs (12),
+      Allis' claimeven or zugzwang when it proves the result, the forced line when the end is within N discs (12),
       and for COLUMN its score against the best.
   gridgames connect4 review 4453 [--load FILE] [--from N] [--json] [--inaccuracy M] [--book FILE | --no-book]
       every move's score against the best one available, graded exactly: blunder (a win

@@ -18,6 +18,10 @@ VOCABULARY
               the lowest cell of one of them is answered on the lowest cell of another (the solver's form of the
               rule); with an odd number of them the side to move plays one move first and then follows claimeven
               itself.
+  zugzwang    Allis' rule as the solver uses it: with an odd number of columns holding an odd number of empty
+              cells, the player not to move keeps one of them for a threat of its own on a cell at odd height over
+              its lowest empty cell, pairs the others' lowest cells, answers everything else right above: the side
+              to move runs out of other moves and must play under the threat (see `zugzwang`).
   score       Pons' convention, from the side to move's view: a win with the disc played after P discs scores
               (cells + 1 - P) // 2, a loss the negative of the winner's score, a draw 0.
   end         the number of discs on the board when the game ends with best play (all cells for a draw).
@@ -55,6 +59,7 @@ __all__ = [
     "explain_position",
     "lines",
     "threats",
+    "zugzwang",
 ]
 
 LINE_PLIES = 12
@@ -164,13 +169,15 @@ class Strategy:
     never: tuple[Threat, ...]
     paired: tuple[int, ...] = ()
     """The columns with an odd number of empty cells (once ``first`` is played) whose lowest cells are paired."""
+    kept: int | None = None
+    """Zugzwang: the column ``player`` keeps for its threat (``line``'s empty cell), answering a move there above it."""
 
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form (1-based columns, cells by name)."""
         return {"rule": self.rule, "player": colours[self.player], "result": self.result,
                 "first": None if self.first is None else self.first + 1,
                 "line": [cell_text(c, r) for c, r in self.line], "never": [t.cell for t in self.never],
-                "paired": [c + 1 for c in self.paired]}
+                "paired": [c + 1 for c in self.paired], "kept": None if self.kept is None else self.kept + 1}
 
 
 def claimeven(game: Connect4, moves: Sequence[int]) -> Strategy | None:
@@ -221,6 +228,53 @@ def _claim(game: Connect4, moves: Sequence[int], owners: Owners, defender: int, 
     never = tuple(t for t in threats(game, moves) if t.player == attacker and (t.column, t.row - 1) in upper)
     return Strategy("claimeven", defender, "win" if line else "draw", first, line or (),
                     never, tuple(sorted(c for c, _ in lowest)))
+
+
+def zugzwang(game: Connect4, moves: Sequence[int]) -> Strategy | None:
+    """Allis' zugzwang for the player not to move, when it proves a win (the solver's rule).
+
+    With an odd number of columns holding an odd number of empty cells, that player keeps one of them, x, answering
+    a move there right above it (so it gets x's cells at odd heights over x's lowest empty cell), pairs the lowest
+    cells of the other such columns and answers every other move right above it. If it has a threat on one of its
+    cells of x and the side to move cannot line up in what the pairing leaves it, the side to move runs out of other
+    moves and must play under the threat.
+    """
+    owners = _owners(game.width, moves)
+    attacker = len(moves) % 2
+    defender = 1 - attacker
+    odd = [c for c in range(game.width) if (game.height - len(owners[c])) % 2]
+    if len(odd) % 2 == 0:
+        return None
+    mine = _cells_of(owners, defender)
+    theirs = _cells_of(owners, attacker)
+    for x in odd:
+        lowest = {(c, len(owners[c])) for c in odd}
+        attacker_cells = set(theirs) | lowest
+        defender_x: set[tuple[int, int]] = set()
+        for c, col in enumerate(owners):
+            base = len(col) + (1 if c in odd else 0)
+            for r in range(base, game.height):
+                lower = (r - base) % 2 == 0
+                if c == x:
+                    (defender_x if lower else attacker_cells).add((c, r))
+                elif lower:
+                    attacker_cells.add((c, r))
+        if _lines_up(game, attacker_cells):
+            continue
+        for cell in sorted(defender_x):
+            line = _line_with(game, mine, cell)
+            if line is not None:
+                return Strategy("zugzwang", defender, "win", None, line, (), tuple(c for c in odd if c != x), x)
+    return None
+
+
+def _line_with(game: Connect4, discs: set[tuple[int, int]], cell: tuple[int, int]
+               ) -> tuple[tuple[int, int], ...] | None:
+    """A line through ``cell`` whose other cells are all in ``discs``, or None."""
+    for line in _lines(game.width, game.height, game.connect):
+        if cell in line and all(c in discs for c in line if c != cell):
+            return line
+    return None
 
 
 def end_ply(cells: int, plies: int, score: int) -> int:
@@ -367,7 +421,7 @@ def explain_position(game: Connect4, moves: Sequence[int], column: int | None = 
         assert played is not None  # a legal column is scored
         note = ColumnNote(column, played, score, column in wins_now, column in forced, column in gifts)
     return Explanation(game, moves, score, tuple(scores), wins_now, forced, gifts, found,
-                       claimeven(game, moves), line, end, note, from_book)
+                       claimeven(game, moves) or zugzwang(game, moves), line, end, note, from_book)
 
 
 def _forced_line(game: Connect4, moves: list[int], scores: list[int | None], end: int, book: Book | None,
@@ -420,7 +474,16 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
     if not ex.threats:
         out.append("No threats on the board.")
     st = ex.strategy
-    if st is not None:
+    if st is not None and st.rule == "zugzwang" and st.kept is not None:
+        who, against = colours[st.player], colours[1 - st.player]
+        cell = next(cell_text(c, r) for c, r in st.line if c == st.kept and r >= len(_owners(game.width, ex.moves)[c]))
+        text = (f"{who.capitalize()} wins by zugzwang: it keeps column {st.kept + 1}, answering a move there right "
+                f"above it")
+        if st.paired:
+            text += f", answers a move on the lowest empty cell of column {_cols(st.paired, ' or ')} on another's"
+        out.append(text + f", and every other move right above it; {against} runs out of other moves and must "
+                   f"play under {who}'s threat at {cell}.")
+    elif st is not None:
         who, against = colours[st.player], colours[1 - st.player]
         how = "answer every move right above it"
         if st.paired:

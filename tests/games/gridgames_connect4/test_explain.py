@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.explain import Explanation, end_ply, explain_position, lines
+from gridgames_connect4.explain import Explanation, end_ply, explain_position, lines, zugzwang
 from gridgames_connect4.rules import Connect4
 from gridgames_connect4.solver import Solver
 from gridgames.cli import app
@@ -86,6 +86,36 @@ def _strategy_holds(game: Connect4, grid: Columns, mover: int, defender: int, fi
     return walk(grid)
 
 
+def _zugzwang_holds(game: Connect4, grid: Columns, defender: int, kept: int) -> bool:
+    """Play Allis' zugzwang for ``defender`` against every reply: a move in the kept column answered right above
+    it, a move on the lowest cell of another column with an odd number of empty cells on the lowest cell of every
+    other such column in turn (not the kept one), any other move right above it; the defender always lines up."""
+    attacker = 1 - defender
+
+    def walk(g: Columns) -> bool:
+        legal = [c for c in range(game.width) if len(g[c]) < game.height]
+        if not legal:
+            return False  # a draw: the claimed win did not come
+        odd = [c for c in legal if (game.height - len(g[c])) % 2 and c != kept]
+        if len(odd) % 2:
+            return False
+        for c in legal:
+            if _wins_with(game, g, c, attacker):
+                return False
+            after = _play(g, c, attacker)
+            answers = [a for a in odd if a != c] if c in odd else [c]
+            if any(len(after[a]) == game.height for a in answers):
+                return False  # no cell to answer on
+            for a in answers:
+                if _wins_with(game, after, a, defender):
+                    continue
+                if not walk(_play(after, a, defender)):
+                    return False
+        return True
+
+    return walk(grid)
+
+
 def check_claims(game: Connect4, moves: list[int], ex: Explanation, best_of: object) -> None:
     """Check every claim of ``ex`` by the tests' means; ``best_of(moves)`` gives each column's exact score."""
     grid = grid_of(moves, game.width)
@@ -109,7 +139,11 @@ def check_claims(game: Connect4, moves: list[int], ex: Explanation, best_of: obj
     cells = game.width * game.height
     assert ex.end == end_ply(cells, len(moves), ex.score)
     st = ex.strategy
-    if st is not None:
+    if st is not None and st.rule == "zugzwang":
+        assert st.kept is not None and st.player != mover
+        assert _zugzwang_holds(game, grid, st.player, st.kept)
+        assert ex.score < 0
+    elif st is not None:
         assert _strategy_holds(game, grid, mover, st.player, st.first, st.result == "win")
         sign = 1 if st.player == mover else -1
         assert (ex.score * sign > 0) if st.result == "win" else (ex.score * sign >= 0)
@@ -174,7 +208,7 @@ def test_claimeven_claims_are_played_out_on_5x4_including_the_first_move() -> No
         moves = random_open_position(rng, 5, 4, 4, rng.randrange(4, 16))
         ex = explain_position(game, moves, solver=solver, line_plies=0)
         st = ex.strategy
-        if st is None:
+        if st is None or st.rule != "claimeven":
             continue
         kinds.add((st.first is None, st.result))
         kinds.add(("paired", bool(st.paired)))
@@ -183,6 +217,24 @@ def test_claimeven_claims_are_played_out_on_5x4_including_the_first_move() -> No
         if ex.score == 0:  # the play-out is a real check: a win claimed where the result is a draw fails
             assert not _strategy_holds(game, grid, len(moves) % 2, st.player, st.first, True)
     assert {(True, "draw"), (False, "draw"), ("paired", True), ("paired", False)} <= kinds
+
+
+def test_zugzwang_claims_are_played_out_against_every_reply() -> None:
+    found = 0
+    for width, height in ((5, 4), (4, 5), (6, 4)):
+        game = Connect4(width, height, 4)
+        rng = random.Random(41)
+        for _ in range(1500):
+            moves = random_open_position(rng, width, height, 4, rng.randrange(5, width * height - 3))
+            st = zugzwang(game, moves)
+            if st is None:
+                continue
+            found += 1
+            assert st.player != len(moves) % 2 and st.kept is not None and st.result == "win"
+            assert _zugzwang_holds(game, grid_of(moves, width), st.player, st.kept)
+            ex = explain_position(game, moves, solver=Solver(width, height, 4, table_bits=16), line_plies=0)
+            assert ex.score < 0  # the side to move loses, as claimed
+    assert found >= 5
 
 
 def test_end_follows_pons_scores() -> None:
