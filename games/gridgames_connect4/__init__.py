@@ -62,7 +62,7 @@ COMMANDS
       --jobs N solves the columns in N local processes, --scheduler on a Dask cluster.
       A position the opening book covers is answered from it (--book FILE: another
       book; --no-book: the solver alone).
-  gridgames connect4 explain 4453 [COLUMN] [--json] [--line N] [--book FILE | --no-book]
+  gridgames connect4 explain 4453 [COLUMN] [--json] [--line N] [--think S] [--book FILE | --no-book]
       why the position stands as it does: the result with best play and when the game ends, wins now,
       forced blocks, moves that let the opponent win above them, each player's threats (odd or even row),
       Allis' claimeven or zugzwang when it proves the result, the forced line when the end is within N discs (12),

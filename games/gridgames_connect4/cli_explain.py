@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from gridgames.cli_support import whole_number
+from gridgames.parsing import check_seconds
 
 __all__ = ["register"]
 
@@ -29,13 +30,15 @@ def register(app: typer.Typer) -> None:
         connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
         line: int = typer.Option(12, "--line", parser=whole_number,
                                  help="Show the forced line when the game ends within this many discs."),
+        think: float = typer.Option(60.0, "--think", help="Seconds the solver may take (positions the book does not "
+                                    "answer); then a one-line error says so."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
     ) -> None:
         """Explain a position: immediate wins and blocks, threats by parity, a claimeven proof, the forced line."""
         from gridgames_connect4.cli_review import choose_book
-        from gridgames_connect4.explain import explain_position, lines
+        from gridgames_connect4.explain import OutOfTime, explain_position, lines
         from gridgames_connect4.notation import parse_column
         from gridgames_connect4.rules import Connect4
 
@@ -43,7 +46,11 @@ def register(app: typer.Typer) -> None:
         state = game.from_notation(moves)
         col = None if column is None else parse_column(column, width)
         chosen = choose_book(width, height, connect, book, no_book)
-        ex = explain_position(game, state.history, col, book=chosen, line_plies=line)
+        check_seconds(think)
+        try:
+            ex = explain_position(game, state.history, col, book=chosen, line_plies=line, think=think)
+        except OutOfTime as exc:
+            raise OutOfTime(f"{exc} ({think:g} s): give more with --think SECONDS") from None
         if as_json:
             typer.echo(json.dumps(ex.as_dict()))
         else:

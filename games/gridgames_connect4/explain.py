@@ -34,6 +34,7 @@ ends in the claimed win on the claimed move. `explain_position` builds the claim
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -42,7 +43,7 @@ import attrs
 
 from gridgames_connect4.notation import COLUMN_LETTERS, line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4
-from gridgames.errors import GameOverError, OptionError
+from gridgames.errors import GameOverError, OptionError, SolverError
 
 if TYPE_CHECKING:
     from gridgames_connect4.book import Book
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LINE_PLIES",
     "ColumnNote",
+    "OutOfTime",
     "Explanation",
     "Strategy",
     "Threat",
@@ -365,9 +367,10 @@ def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
-def _scores(game: Connect4, moves: Sequence[int], book: Book | None, solver: Solver | None
-            ) -> tuple[list[int | None], bool, Solver | None]:
-    """Every column's exact score after ``moves``, whether the book gave them, and the solver (made when needed)."""
+def _scores(game: Connect4, moves: Sequence[int], book: Book | None, solver: Solver | None,
+            deadline: float | None = None) -> tuple[list[int | None], bool, Solver | None]:
+    """Every column's exact score after ``moves``, whether the book gave them, and the solver (made when needed);
+    `OutOfTime` when the solver has not finished by ``deadline`` (a ``time.monotonic()`` value)."""
     if book is not None:
         from gridgames_connect4.oracle import book_columns
 
@@ -378,16 +381,34 @@ def _scores(game: Connect4, moves: Sequence[int], book: Book | None, solver: Sol
         from gridgames_connect4.oracle import solver_for
 
         solver = solver_for(game.width, game.height, game.connect, book)
-    return solver.analyze(list(moves)), False, solver
+    if deadline is None:
+        return solver.analyze(list(moves)), False, solver
+    before = solver.on_progress
+    solver.on_progress = lambda _progress: time.monotonic() < deadline
+    try:
+        scores = solver.analyze(list(moves))
+    finally:
+        solver.on_progress = before
+    state = game.from_moves(moves)
+    if any(scores[c] is None for c in range(game.width) if state.is_legal(c)):
+        raise OutOfTime(f"the solver did not finish {game.join_notation(moves) or 'the empty board'} in time")
+    return scores, False, solver
+
+
+class OutOfTime(SolverError):
+    """The solver did not finish within the time given to the explanation."""
 
 
 def explain_position(game: Connect4, moves: Sequence[int], column: int | None = None, *, book: Book | None = None,
-                     solver: Solver | None = None, line_plies: int = LINE_PLIES) -> Explanation:
+                     solver: Solver | None = None, line_plies: int = LINE_PLIES,
+                     think: float | None = None) -> Explanation:
     """The claims about the position after ``moves`` (0-based columns), and about ``column`` when given.
 
     The scores come from ``book`` where it covers the position, else from ``solver`` (one is made when needed).
-    A forced line is computed when the game ends within ``line_plies`` discs with best play.
+    A forced line is computed when the game ends within ``line_plies`` discs with best play. ``think``: seconds
+    the solver may take in all (`OutOfTime` after them; None: no limit).
     """
+    deadline = None if think is None else time.monotonic() + think
     state = game.from_moves(moves)  # refuses illegal games in one line
     if state.is_over:
         raise GameOverError(f"the game is over after {game.join_notation(state.history)}: nothing to explain")
@@ -408,13 +429,13 @@ def explain_position(game: Connect4, moves: Sequence[int], column: int | None = 
     wins_now = tuple(c for c in legal if c in playable)
     forced = tuple(c for c in legal if c in theirs)
     gifts = tuple(c for c in legal if c in above and c not in wins_now)
-    scores, from_book, solver = _scores(game, moves, book, solver)
+    scores, from_book, solver = _scores(game, moves, book, solver, deadline)
     score = max(s for s in scores if s is not None)
     cells = game.width * game.height
     end = end_ply(cells, len(moves), score)
     line: tuple[int, ...] = ()
     if score != 0 and end - len(moves) <= line_plies:
-        line = _forced_line(game, list(moves), scores, end, book, solver)
+        line = _forced_line(game, list(moves), scores, end, book, solver, deadline)
     note = None
     if column is not None:
         played = scores[column]
@@ -425,7 +446,7 @@ def explain_position(game: Connect4, moves: Sequence[int], column: int | None = 
 
 
 def _forced_line(game: Connect4, moves: list[int], scores: list[int | None], end: int, book: Book | None,
-                 solver: Solver | None) -> tuple[int, ...]:
+                 solver: Solver | None, deadline: float | None = None) -> tuple[int, ...]:
     """Best moves from ``moves`` to the end (the winner's quickest win, the loser's longest defence; ties: the
     lowest column), ``scores`` being the position's column scores."""
     line: list[int] = []
@@ -437,7 +458,7 @@ def _forced_line(game: Connect4, moves: list[int], scores: list[int | None], end
         state.play(choice)
         if state.is_over:
             break
-        scores, _, solver = _scores(game, [*moves, *line], book, solver)
+        scores, _, solver = _scores(game, [*moves, *line], book, solver, deadline)
     if len(moves) + len(line) != end:  # the scores say when the game ends: a line of best moves ends then
         raise AssertionError(f"forced line {line} ends on disc {len(moves) + len(line)}, not {end}")
     return tuple(line)

@@ -289,3 +289,13 @@ def test_cli_explain_refuses_bad_input_in_one_line(args: list[str], message: str
     assert result.exit_code == 2
     assert message in result.output.lower()
     assert "Traceback" not in result.output
+
+
+def test_a_position_the_solver_cannot_finish_in_time_is_one_line() -> None:
+    from gridgames_connect4.explain import OutOfTime
+
+    with pytest.raises(OutOfTime, match="did not finish 4444 in time"):
+        explain_position(Connect4(7, 6, 4), [3, 3, 3, 3], solver=Solver(7, 6, 4), think=0.05)
+    result = runner.invoke(app, ["connect4", "explain", "4444", "--no-book", "--think", "0.05"])
+    assert result.exit_code == 2 and "give more with --think" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
