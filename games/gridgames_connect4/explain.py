@@ -21,7 +21,8 @@ VOCABULARY
   zugzwang    Allis' rule as the solver uses it: with an odd number of columns holding an odd number of empty
               cells, the player not to move keeps one of them for a threat of its own on a cell at odd height over
               its lowest empty cell, pairs the others' lowest cells, answers everything else right above: the side
-              to move runs out of other moves and must play under the threat (see `zugzwang`).
+              to move runs out of other moves and must play under the threat (see `zugzwang`); the side to move
+              can do the same after one move (`zugzwang_first`).
   score       Pons' convention, from the side to move's view: a win with the disc played after P discs scores
               (cells + 1 - P) // 2, a loss the negative of the winner's score, a draw 0.
   end         the number of discs on the board when the game ends with best play (all cells for a draw).
@@ -62,6 +63,7 @@ __all__ = [
     "lines",
     "threats",
     "zugzwang",
+    "zugzwang_first",
 ]
 
 LINE_PLIES = 12
@@ -182,7 +184,12 @@ class Strategy:
                 "paired": [c + 1 for c in self.paired], "kept": None if self.kept is None else self.kept + 1}
 
 
-def claimeven(game: Connect4, moves: Sequence[int]) -> Strategy | None:
+def _ordered(width: int, prefer: Sequence[int]) -> list[int]:
+    """Every column, those of ``prefer`` first (in its order)."""
+    return [*prefer, *(c for c in range(width) if c not in prefer)]
+
+
+def claimeven(game: Connect4, moves: Sequence[int], prefer: Sequence[int] = ()) -> Strategy | None:
     """The claimeven strategy that proves a bound on the result after ``moves``, if there is one (see the module).
 
     With an even number of columns holding an odd number of empty cells, the player not to move answers a move in
@@ -190,7 +197,7 @@ def claimeven(game: Connect4, moves: Sequence[int]) -> Strategy | None:
     the lowest cell of another such column: the side to move gets at most its discs, the lower cells of the pairs
     and those lowest cells; the other player at least its discs and the other upper cells. With an odd number of
     such columns the side to move plays one move first and then answers the same way. A win is preferred to a
-    draw, then the first column from the left.
+    draw, then the columns of ``prefer`` (e.g. the best ones), then the first from the left.
     """
     owners = _owners(game.width, moves)
     mover = len(moves) % 2
@@ -198,7 +205,7 @@ def claimeven(game: Connect4, moves: Sequence[int]) -> Strategy | None:
     if len(odd) % 2 == 0:
         return _claim(game, moves, owners, 1 - mover, None)
     found = None
-    for first in range(game.width):
+    for first in _ordered(game.width, prefer):
         if len(owners[first]) == game.height:
             continue
         after = owners[:first] + (owners[first] + (mover,),) + owners[first + 1:]
@@ -267,6 +274,24 @@ def zugzwang(game: Connect4, moves: Sequence[int]) -> Strategy | None:
             line = _line_with(game, mine, cell)
             if line is not None:
                 return Strategy("zugzwang", defender, "win", None, line, (), tuple(c for c in odd if c != x), x)
+    return None
+
+
+def zugzwang_first(game: Connect4, moves: Sequence[int], prefer: Sequence[int] = ()) -> Strategy | None:
+    """The side to move's zugzwang, one move first: a column after which `zugzwang` holds for it (the first of
+    ``prefer`` that does, else the first from the left), as the solver's rule; None if there is none."""
+    state = game.from_moves(moves)
+    mover = len(moves) % 2
+    for first in _ordered(game.width, prefer):
+        if not state.is_legal(first):
+            continue
+        after = state.copy()
+        after.play(first)
+        if after.is_over:
+            continue  # a win at once (or a full board): no strategy needed
+        found = zugzwang(game, [*moves, first])
+        if found is not None and found.player == mover:
+            return attrs.evolve(found, first=first)
     return None
 
 
@@ -442,7 +467,14 @@ def explain_position(game: Connect4, moves: Sequence[int], column: int | None = 
         assert played is not None  # a legal column is scored
         note = ColumnNote(column, played, score, column in wins_now, column in forced, column in gifts)
     return Explanation(game, moves, score, tuple(scores), wins_now, forced, gifts, found,
-                       claimeven(game, moves) or zugzwang(game, moves), line, end, note, from_book)
+                       _strategy(game, moves, tuple(c for c, v in enumerate(scores) if v == score)), line, end,
+                       note, from_book)
+
+
+def _strategy(game: Connect4, moves: Sequence[int], best: Sequence[int]) -> Strategy | None:
+    """The first static strategy that proves a bound: claimeven, the opponent's zugzwang, the side to move's (a first
+    move among ``best`` preferred)."""
+    return claimeven(game, moves, best) or zugzwang(game, moves) or zugzwang_first(game, moves, best)
 
 
 def _forced_line(game: Connect4, moves: list[int], scores: list[int | None], end: int, book: Book | None,
@@ -497,9 +529,12 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
     st = ex.strategy
     if st is not None and st.rule == "zugzwang" and st.kept is not None:
         who, against = colours[st.player], colours[1 - st.player]
-        cell = next(cell_text(c, r) for c, r in st.line if c == st.kept and r >= len(_owners(game.width, ex.moves)[c]))
-        text = (f"{who.capitalize()} wins by zugzwang: it keeps column {st.kept + 1}, answering a move there right "
-                f"above it")
+        after = [*ex.moves, *([] if st.first is None else [st.first])]
+        cell = next(cell_text(c, r) for c, r in st.line if c == st.kept and r >= len(_owners(game.width, after)[c]))
+        first = "" if st.first is None else f"plays column {st.first + 1} first, then "
+        also = " also" if st.first is not None and st.first not in ex.best else ""
+        text = (f"{who.capitalize()}{also} wins by zugzwang: it {first}keeps column {st.kept + 1}, answering a move "
+                "there right above it")
         if st.paired:
             text += f", answers a move on the lowest empty cell of column {_cols(st.paired, ' or ')} on another's"
         out.append(text + f", and every other move right above it; {against} runs out of other moves and must "
@@ -512,7 +547,8 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
                     "empty cell of another of them")
         if st.first is not None:
             how = f"play column {st.first + 1} first, then {how}"
-        text = f"{who.capitalize()} {'wins' if st.result == 'win' else 'at least draws'} by claimeven: {how}"
+        also = "also " if st.first is not None and st.first not in ex.best else ""
+        text = f"{who.capitalize()} {also}{'wins' if st.result == 'win' else 'at least draws'} by claimeven: {how}"
         if st.line:
             text += f"; it completes {' '.join(cell_text(c, r) for c, r in st.line)}"
         if st.never:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.explain import Explanation, end_ply, explain_position, lines, zugzwang
+from gridgames_connect4.explain import Explanation, end_ply, explain_position, lines, zugzwang, zugzwang_first
 from gridgames_connect4.rules import Connect4
 from gridgames_connect4.solver import Solver
 from gridgames.cli import app
@@ -140,9 +140,12 @@ def check_claims(game: Connect4, moves: list[int], ex: Explanation, best_of: obj
     assert ex.end == end_ply(cells, len(moves), ex.score)
     st = ex.strategy
     if st is not None and st.rule == "zugzwang":
-        assert st.kept is not None and st.player != mover
-        assert _zugzwang_holds(game, grid, st.player, st.kept)
-        assert ex.score < 0
+        assert st.kept is not None
+        if st.first is None:
+            assert st.player != mover and _zugzwang_holds(game, grid, st.player, st.kept) and ex.score < 0
+        else:
+            assert st.player == mover and ex.score > 0
+            assert _zugzwang_holds(game, _play(grid, st.first, mover), st.player, st.kept)
     elif st is not None:
         assert _strategy_holds(game, grid, mover, st.player, st.first, st.result == "win")
         sign = 1 if st.player == mover else -1
@@ -234,6 +237,23 @@ def test_zugzwang_claims_are_played_out_against_every_reply() -> None:
             assert _zugzwang_holds(game, grid_of(moves, width), st.player, st.kept)
             ex = explain_position(game, moves, solver=Solver(width, height, 4, table_bits=16), line_plies=0)
             assert ex.score < 0  # the side to move loses, as claimed
+    assert found >= 5
+
+
+def test_the_side_to_moves_zugzwang_after_one_move_is_played_out() -> None:
+    found = 0
+    for width, height in ((5, 4), (4, 5), (6, 4)):
+        game = Connect4(width, height, 4)
+        rng = random.Random(43)
+        for _ in range(1500):
+            moves = random_open_position(rng, width, height, 4, rng.randrange(5, width * height - 3))
+            st = zugzwang_first(game, moves)
+            if st is None:
+                continue
+            found += 1
+            assert st.player == len(moves) % 2 and st.first is not None and st.kept is not None
+            grid = _play(grid_of(moves, width), st.first, st.player)
+            assert _zugzwang_holds(game, grid, st.player, st.kept)
     assert found >= 5
 
 
