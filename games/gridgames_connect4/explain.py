@@ -44,7 +44,7 @@ import attrs
 
 from gridgames_connect4.notation import COLUMN_LETTERS, line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4
-from gridgames.errors import GameOverError, OptionError, SolverError
+from gridgames.errors import GameOverError, SolverError
 
 if TYPE_CHECKING:
     from gridgames_connect4.book import Book
@@ -330,7 +330,7 @@ class ColumnNote:
 
     @property
     def verdict(self) -> str:
-        """'best', 'a slower win', 'a quicker loss', or how the result changes ('throws the win into a draw')."""
+        """'best', 'a slower win', 'a quicker loss', or how the result changes ('turns the win into a draw')."""
         if self.score == self.best:
             return "best"
         results = {1: "win", 0: "draw", -1: "loss"}
@@ -571,10 +571,3 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
 def _cols(columns: Sequence[int], last: str = ", ") -> str:
     texts = [str(c + 1) for c in columns]
     return ", ".join(texts[:-1]) + last + texts[-1] if len(texts) > 1 else "".join(texts)
-
-
-def check_line_plies(value: int) -> int:
-    """``line_plies`` checked: a whole number from 0."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise OptionError(f"the forced line's reach must be a whole number of discs, not {value!r}")
-    return value
