@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
         book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
     ) -> None:
-        """Explain a position: immediate wins and blocks, threats by parity, a claimeven proof, the forced line."""
+        """Explain a position: wins and blocks now, threats by parity, a claimeven or zugzwang proof, a forced line."""
         from gridgames_connect4.cli_review import choose_book
         from gridgames_connect4.explain import OutOfTime, explain_position, lines
         from gridgames_connect4.notation import parse_column
