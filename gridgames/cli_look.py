@@ -17,20 +17,48 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import attrs
 import typer
 
-from gridgames.game import Move, Player
+from gridgames.game import Move, Outcome, Player, State
 from gridgames.search.players import make_ai
 
-if TYPE_CHECKING:
-    from gridgames.cli_play import TerminalPlay
-
-__all__ = ["COMMANDS_HELP", "PlayLook", "PlayTexts"]
+__all__ = ["COMMANDS_HELP", "PlayLook", "PlayTexts", "Played", "result_line"]
 
 COMMANDS_HELP = "u: undo, h: hint, s FILE: save, q: quit"
+
+
+class Played(Protocol):
+    """What a look reads of the game in play (`gridgames.cli_play.TerminalPlay` is one)."""
+
+    state: State
+    kinds: list[str]
+    seats: list[Player | None]
+    think: float
+    seed: int | None
+    nodes: int | None
+
+    @property
+    def is_interactive(self) -> bool:
+        """True when a person types at a terminal."""
+        ...
+
+
+def result_line(outcome: Outcome, player_names: tuple[str, ...]) -> str:
+    """The end of a game as one line: ``Black wins 40-24 (the board is full)`` (the winner's score first), ``draw
+    (...)``."""
+    scores = ""
+    if outcome.scores is not None:
+        order = list(range(len(outcome.scores)))
+        if outcome.winner is not None:
+            order.remove(outcome.winner)
+            order.insert(0, outcome.winner)
+        scores = " " + "-".join(f"{outcome.scores[i]:g}" for i in order)
+    if outcome.winner is None:
+        return f"draw{scores} ({outcome.reason})"
+    return f"{player_names[outcome.winner]} wins{scores} ({outcome.reason})"
 
 
 @attrs.frozen
@@ -76,19 +104,19 @@ class PlayLook:
         typer.echo(text + end, nl=False)
         sys.stdout.flush()
 
-    def draw(self, play: TerminalPlay) -> None:
+    def draw(self, play: Played) -> None:
         """Show the position."""
         self.say(play.state.to_text())
 
-    def player_name(self, play: TerminalPlay, player: int) -> str:
+    def player_name(self, play: Played, player: int) -> str:
         """The name a player is called by (the game's `GameInfo.player_names`)."""
         return play.state.game.info.player_names[player]
 
-    def opening(self, play: TerminalPlay) -> list[str]:
+    def opening(self, play: Played) -> list[str]:
         """The lines before the first picture (none by default)."""
         return []
 
-    def prompt(self, play: TerminalPlay) -> str:
+    def prompt(self, play: Played) -> str:
         """The human's prompt: who is to move, the commands, and the pass when it is the only move."""
         state = play.state
         name = self.player_name(play, state.current_player)
@@ -99,15 +127,15 @@ class PlayLook:
             return f"{name} has no move and must pass (type p or pass; {COMMANDS_HELP}): "
         return f"{name} to move ({COMMANDS_HELP}, p: pass when you have no move): "
 
-    def empty_line(self, play: TerminalPlay) -> str | None:
+    def empty_line(self, play: Played) -> str | None:
         """What to say when the human types nothing (None: just ask again)."""
         return None
 
-    def refused(self, play: TerminalPlay, line: str, error: Exception) -> str:
+    def refused(self, play: Played, line: str, error: Exception) -> str:
         """What to say when a typed line is not a legal move (the error says why)."""
         return f"{error}; try again"
 
-    def computer_moved(self, play: TerminalPlay, player: int, seat: Player, move: Move, note: str) -> list[str]:
+    def computer_moved(self, play: Played, player: int, seat: Player, move: Move, note: str) -> list[str]:
         """The lines announcing a computer player's move (``note``: what it says about it, if anything)."""
         name = getattr(seat, "name", "ai")
         return [
@@ -115,7 +143,7 @@ class PlayLook:
             + (f"  [{note}]" if note else "")
         ]
 
-    def hint(self, play: TerminalPlay) -> str:
+    def hint(self, play: Played) -> str:
         """The move the game's AI would play here (its strongest own level, else `make_ai`), as one line."""
         state = play.state
         rng = random.Random(None if play.seed is None else play.seed + len(state.history))
@@ -130,10 +158,8 @@ class PlayLook:
         note = getattr(advisor, "note", "")
         return f"hint: {game.format_move(move)} ({advisor.name}" + (f", {note})" if note else ")")
 
-    def ending(self, play: TerminalPlay) -> list[str]:
+    def ending(self, play: Played) -> list[str]:
         """The lines under the final picture: the moves and the result."""
-        from gridgames.cli_play import result_line
-
         state = play.state
         outcome = state.outcome
         if outcome is None:
@@ -143,6 +169,6 @@ class PlayLook:
             result_line(outcome, tuple(self.player_name(play, p) for p in range(state.game.info.num_players))),
         ]
 
-    def review(self, play: TerminalPlay) -> list[str]:
+    def review(self, play: Played) -> list[str]:
         """The review of the finished game, offered by ``r`` when `PlayTexts.end_help` is set (none by default)."""
         return []

@@ -45,11 +45,11 @@ from gridgames.cli_generic import (
     _summary_help,
     _typed_game_options,
 )
-from gridgames.cli_look import PlayLook
+from gridgames.cli_look import PlayLook, result_line
 from gridgames.cli_support import EXIT_INTERRUPTED, one_line, whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, user_path, write_autosave
-from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Outcome, Player, State
+from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Player, State
 from gridgames.parsing import check_seconds
 from gridgames.saves import SEAT_KINDS, SavedPlay, load_play, restore, save_play, to_json
 from gridgames.search.players import make_ai
@@ -432,21 +432,6 @@ def _parse_typed(game: Game, line: str) -> Move:
     if game.pass_move is not None and line.strip().lower() in PASS_WORDS:
         return game.pass_move
     return game.parse_move(line)
-
-
-def result_line(outcome: Outcome, player_names: tuple[str, ...]) -> str:
-    """The end of a game as one line: ``Black wins 40-24 (the board is full)`` (the winner's score first), ``draw
-    (...)``."""
-    scores = ""
-    if outcome.scores is not None:
-        order = list(range(len(outcome.scores)))
-        if outcome.winner is not None:
-            order.remove(outcome.winner)
-            order.insert(0, outcome.winner)
-        scores = " " + "-".join(f"{outcome.scores[i]:g}" for i in order)
-    if outcome.winner is None:
-        return f"draw{scores} ({outcome.reason})"
-    return f"{player_names[outcome.winner]} wins{scores} ({outcome.reason})"
 
 
 def _result(state: State) -> str:

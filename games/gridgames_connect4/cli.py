@@ -27,7 +27,7 @@ import typer
 from gridgames_connect4 import SPEC, cli_book, cli_explain, cli_review, players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
-from gridgames.cli_look import PlayLook, PlayTexts
+from gridgames.cli_look import PlayLook, Played, PlayTexts
 from gridgames.cli_play import TerminalPlay
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import OptionError, SolverError
@@ -110,15 +110,15 @@ class Connect4Look(PlayLook):
         self.out.print(text, markup=False, soft_wrap=True, end=end)
         self.out.file.flush()
 
-    def player_name(self, play: TerminalPlay, player: int) -> str:
+    def player_name(self, play: Played, player: int) -> str:
         """The colour of a player, capitalised ('Red')."""
         return _game_of(play).colours[player].capitalize()
 
-    def draw(self, play: TerminalPlay) -> None:
+    def draw(self, play: Played) -> None:
         """The board with column numbers, the last move marked."""
         self.out.print(render.board(_state_of(play), first=_game_of(play).first, plain=self.plain), end="")
 
-    def opening(self, play: TerminalPlay) -> list[str]:
+    def opening(self, play: Played) -> list[str]:
         """The board, the line length, who plays which colour; how to play when a human does."""
         game = _game_of(play)
         names = [f"{self.player_name(play, p)}: {play.kinds[p]}" for p in (0, 1)]
@@ -127,28 +127,28 @@ class Connect4Look(PlayLook):
             lines.append(f"Type a column number (1-{game.width}) to drop a disc; {COMMANDS_HELP}.")
         return lines
 
-    def prompt(self, play: TerminalPlay) -> str:
+    def prompt(self, play: Played) -> str:
         """'Red (X) to move [1-7, u, h, s FILE, q]: ' (the disc shown without colour)."""
         state = _state_of(play)
         mover = render.to_move(state, first=state.game.first, plain=self.plain)
         return f"{mover} [1-{state.game.width}, u, h, s FILE, q]: "
 
-    def empty_line(self, play: TerminalPlay) -> str:
+    def empty_line(self, play: Played) -> str:
         """How to play, when nothing was typed."""
         return f"Type a column number (1-{_game_of(play).width}), or {COMMANDS_HELP}."
 
-    def refused(self, play: TerminalPlay, line: str, error: Exception) -> str:
+    def refused(self, play: Played, line: str, error: Exception) -> str:
         """Why a number is not playable, or that the line is neither a column nor a command."""
         if line.isdigit():
             return f"{_capital(str(error))}. Try again."
         return f"{line!r} is not a column or a command: type a column (1-{_game_of(play).width}), or {COMMANDS_HELP}."
 
-    def computer_moved(self, play: TerminalPlay, player: int, seat: Player, move: Move, note: str) -> list[str]:
+    def computer_moved(self, play: Played, player: int, seat: Player, move: Move, note: str) -> list[str]:
         """'Yellow (medium) plays 4.', then the player's note, indented."""
         lines = [f"{self.player_name(play, player)} ({play.kinds[player]}) plays {_game_of(play).format_move(move)}."]
         return [*lines, f"  {note}"] if note else lines
 
-    def hint(self, play: TerminalPlay) -> str:
+    def hint(self, play: Played) -> str:
         """Every column's score from the book or the solver (saying which), else a search's choice."""
         state = _state_of(play)
         if players.solver_available():  # the first hint of an install compiles the solver: say so (issue 38)
@@ -170,12 +170,12 @@ class Connect4Look(PlayLook):
             f"({unsolved}+ wins, - loses, 0 draws; the further from 0, the sooner)."
         )
 
-    def ending(self, play: TerminalPlay) -> list[str]:
+    def ending(self, play: Played) -> list[str]:
         """'Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).' or 'Draw: the board is full.'"""
         state = _state_of(play)
         return [render.result(state, first=state.game.first)]
 
-    def review(self, play: TerminalPlay) -> list[str]:
+    def review(self, play: Played) -> list[str]:
         """The review of the game just played, as ``gridgames connect4 review MOVES`` prints it (Ctrl-C stops it)."""
         from gridgames_connect4.cli_review import review_lines
 
@@ -188,11 +188,11 @@ class Connect4Look(PlayLook):
             return ["Review interrupted."]
 
 
-def _state_of(play: TerminalPlay) -> Connect4State:
+def _state_of(play: Played) -> Connect4State:
     return cast(Connect4State, play.state)
 
 
-def _game_of(play: TerminalPlay) -> Connect4:
+def _game_of(play: Played) -> Connect4:
     return _state_of(play).game
 
 

@@ -272,11 +272,11 @@ def _notice_compiling() -> None:
 
 def _kernel_calls() -> None:
     """The calls whose argument types the kernels built ahead of time serve: the engine's own, and the lattices'."""
-    from gridgames.search.tiling import kernels
-
     from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
-    kernels.workload()
+    from gridgames.search.tiling.workload import workload
+
+    workload()
     for lattice, board, pieces in (("triangle", "6x6", "hexiamonds"), ("cube", "2x3x10", "flat-pentacubes")):
         puzzle = LatticePuzzle.create(lattice, board, pieces)
         for unique in (False, True):

@@ -2,7 +2,7 @@
 
 A `GameSpec` may carry ``web=FACTORY``: a function returning an object with any of the
 methods below, each typed by a `typing.Protocol` of this module (`MoveTargets`,
-`MoveScores`, `Review`, `ComputerMove`, `Prepare`, `Presets`, `PuzzleFromText`): an
+`MoveScores`, `ReviewGame`, `ComputerMove`, `Prepare`, `Presets`, `PuzzleFromText`): an
 object offers a hook when it has the method (`has`; a missing one means the page does
 without), and ``isinstance(hooks, MoveScores)`` says the same. The web
 framework never imports a game module: whatever is particular to a game reaches the
@@ -71,7 +71,7 @@ __all__ = [
     "Prepare",
     "Presets",
     "PuzzleFromText",
-    "Review",
+    "ReviewGame",
     "has",
     "hooks_of",
 ]
@@ -102,7 +102,7 @@ class MoveScores(Protocol):
 
 
 @runtime_checkable
-class Review(Protocol):
+class ReviewGame(Protocol):
     """After the end, every move played scored against the best."""
 
     def review(self, state: State, budget: Budget) -> Sequence[Mapping[str, Any]]:

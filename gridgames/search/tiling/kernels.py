@@ -251,40 +251,11 @@ def record_signatures(workload: Callable[[], None]) -> dict[str, dict[str, Any]]
         _loaded.clear()
 
 
-def workload() -> None:
-    """The calls whose argument types the built module serves: square boards (all, distinct, listing, split, MRV),
-    a board with holes, pieces with copies, a board over 64 cells."""
-    from gridgames.grid import Grid
-    from gridgames.search import tiling
-    from gridgames.search.parallel_tiling import count_parallel
-    from gridgames.shapes import PENTOMINOES, TETROMINOES
-
-    centre = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
-    boards = (Grid.empty(3, 20), centre, Grid.empty(4, 15))
-    problems = [tiling.TilingProblem.build(board, PENTOMINOES) for board in boards]
-    problems.append(tiling.TilingProblem.build(Grid.empty(4, 5), {**TETROMINOES, "I": TETROMINOES["I"]}))
-    def quiet(fraction: float, found: int) -> None:
-        """Progress reports (the CLI's bar asks for the searches' fractions)."""
-
-    for problem in problems:
-        for unique in (False, True):
-            tiling.count(problem, unique=unique, on_progress=quiet)
-            tiling.count(problem, unique=unique, method="search", on_progress=quiet)
-            tiling.count(problem, unique=unique, mrv=True, on_progress=quiet)
-            list(tiling.solve(problem, unique=unique, limit=3, on_progress=quiet))
-            count_parallel(problem, unique=unique, jobs=1, on_progress=quiet)
-        tiling.count(problem, prune=False, on_progress=quiet)
-        tiling.count(problem, unique="canonical", on_progress=quiet)
-    wide = tiling.TilingProblem.build(Grid.empty(5, 13), {**PENTOMINOES, "L2": PENTOMINOES["L"]})
-    for unique in (False, True):  # more than 64 cells: the multi-word kernel
-        list(tiling.solve(wide, unique=unique, limit=2, on_progress=quiet))
-        list(tiling.solve(wide, unique=unique, limit=2, mrv=True, on_progress=quiet))
-
-
-def build(folder: Path | None = None, calls: Callable[[], None] = workload) -> Path:
+def build(calls: Callable[[], None], folder: Path | None = None) -> Path:
     """Compile the kernels ahead of time into the first writable folder of `_folders` (or folder); its path.
 
-    ``calls``: what to run on the JIT kernels to learn the argument types to export (`workload`, or more).
+    ``calls``: what to run on the JIT kernels to learn the argument types to export
+    (`gridgames.search.tiling.workload.workload`, or more).
     Imports numba and needs a C compiler (numba.pycc); raises OSError, naming the cause, on any failure. Written
     under a temporary name and renamed, so processes building at once never load half a file.
     """

@@ -10,8 +10,9 @@ import pytest
 from gridgames_connect4 import SPEC, Connect4
 from gridgames_connect4.solver import Solver
 
-from gridgames.web.hooks import (ComputerMove, MoveScores, MoveTargets, Prepare, Presets, PuzzleFromText, Review, has,
-                                 hooks_of)
+from gridgames.web.hooks import (
+    ComputerMove, MoveScores, MoveTargets, Prepare, Presets, PuzzleFromText, ReviewGame, has, hooks_of
+)
 from gridgames.web.jobs import Budget
 
 
@@ -22,7 +23,7 @@ def test_connect4_offers_every_turn_based_hook() -> None:
         has(hooks, name) for name in ("save_text", "load_text", "player_styles")
     )  # the framework saves and draws it
     assert all(
-        isinstance(hooks, hook) for hook in (MoveTargets, ComputerMove, MoveScores, Review, Prepare)
+        isinstance(hooks, hook) for hook in (MoveTargets, ComputerMove, MoveScores, ReviewGame, Prepare)
     )  # the protocols
     assert not isinstance(hooks, Presets) and not isinstance(hooks, PuzzleFromText)  # those are the puzzles'
     pentomino = hooks_of(__import__("gridgames_pentomino").SPEC)
