@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 import typer
 
-from gridgames_connect4 import SPEC, cli_book, cli_explain, cli_review, players, render
+from gridgames_connect4 import SPEC, cli_book, cli_drill, cli_explain, cli_review, players, render
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.cli_look import PlayLook, Played, PlayTexts
@@ -177,15 +177,20 @@ class Connect4Look(PlayLook):
 
     def review(self, play: Played) -> list[str]:
         """The review of the game just played, as ``gridgames connect4 review MOVES`` prints it (Ctrl-C stops it)."""
-        from gridgames_connect4.cli_review import review_lines
+        from gridgames_connect4.cli_drill import record_review
+        from gridgames_connect4.cli_review import review_text, run_review
 
         state = _state_of(play)
         if play.is_interactive:
             self.say("Reviewing the game (Ctrl-C stops the review)...")
         try:
-            return review_lines(state.game, state.history, self.book, first=state.game.first)
+            report, seconds = run_review(state.game, state.history, self.book, first=state.game.first)
         except KeyboardInterrupt:
             return ["Review interrupted."]
+        humans = tuple(p for p, seat in enumerate(play.seats) if seat is None)
+        kept = record_review(report, humans or (0, 1)) if report.reviews else None
+        drill = ["Drill the positions before the mistakes: gridgames connect4 drill"] if kept is None else [kept]
+        return [*review_text(report, seconds, self.book), *(drill if report.mistakes() else [])]
 
 
 def _state_of(play: Played) -> Connect4State:
@@ -492,4 +497,5 @@ def make_app() -> typer.Typer:
     app.add_typer(cli_book.make_book_app(), name="book")
     cli_review.register(app)
     cli_explain.register(app)
+    cli_drill.register(app)
     return app

@@ -31,6 +31,7 @@ __all__ = [
     "choose_book",
     "register",
     "review_lines",
+    "review_text",
     "run_review",
 ]
 
@@ -129,10 +130,11 @@ def review_lines(
     """The text of ``gridgames connect4 review``: the review of ``moves`` (0-based) from move ``start``, then its
     timing."""
     report, seconds = run_review(game, moves, book, start, first, think)
-    return _text(report, seconds, book, think)
+    return review_text(report, seconds, book, think)
 
 
-def _text(report: Any, seconds: float, book: Any, think: float = DEFAULT_REVIEW_SECONDS) -> list[str]:
+def review_text(report: Any, seconds: float, book: Any, think: float = DEFAULT_REVIEW_SECONDS) -> list[str]:
+    """The lines ``review`` prints: the review of ``report``, then its timing (and why it stopped early)."""
     from gridgames_connect4.review import STOPPED
 
     source = f"; {report.from_book} position(s) from the book" if book is not None else ""
@@ -187,10 +189,13 @@ def register(app: typer.Typer) -> None:
         budget = DEFAULT_REVIEW_SECONDS if think is None else check_seconds(think)
         check_inaccuracy_moves(inaccuracy)
         colour = "red"
+        humans: tuple[int, ...] = ()
         if load is not None:
             if moves:
                 raise OptionError("give the moves or --load FILE, not both")
-            game, state = restore(SPEC, load_play(load, SPEC), source=str(load))
+            record = load_play(load, SPEC)
+            humans = tuple(p for p, kind in enumerate(record.seats) if kind == "human")
+            game, state = restore(SPEC, record, source=str(load))
             if not isinstance(game, Connect4):  # SPEC makes Connect Four games
                 raise OptionError(f"{load} does not hold a Connect Four game")
             colour = game.first
@@ -208,10 +213,16 @@ def register(app: typer.Typer) -> None:
             state = cast("Connect4State", game.from_notation(moves))
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
         report, seconds = run_review(game, state.history, chosen, start, colour, budget, inaccuracy)
+        if report.reviews:  # ``connect4 drill`` drills it next
+            from gridgames_connect4.cli_drill import record_review
+
+            problem = record_review(report, humans or (0, 1))
+            if problem is not None:
+                typer.echo(problem, err=True)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:
-            for line in _text(report, seconds, chosen, budget):
+            for line in review_text(report, seconds, chosen, budget):
                 typer.echo(line)
         if report.stopped == INTERRUPTED:
             raise typer.Exit(EXIT_INTERRUPTED)
