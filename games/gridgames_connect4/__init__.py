@@ -38,7 +38,7 @@ PLAY
   save files record it.
   At the prompt: a column number plays; u undoes your last move (and the computer's
   reply); h gives a hint (every column's score, saying whether the opening book or the
-  solver gave it, or a search's choice); s FILE saves; q quits. When the game is over:
+  solver gave it, and a line saying why; or a search's choice); s FILE saves; q quits. When the game is over:
   r reviews it (every move's score against the best, mistakes marked, as the review
   command below; Ctrl-C stops it and shows the moves reviewed so far), s FILE saves it,
   q leaves. Input may come from a pipe, one command per line:
@@ -77,7 +77,12 @@ COMMANDS
       values: 1 best, 0 a changed result, score / best for a slower win, best / score for a
       quicker loss). The book
       answers the positions it covers, the solver the others (the last moves first);
-      Ctrl-C prints the moves reviewed so far, marked partial (exit code 130).
+      Ctrl-C prints the moves reviewed so far, marked partial (exit code 130). The game
+      reviewed is kept for drill.
+  gridgames connect4 drill [4453 | --load FILE] [--player red|yellow|both] [--inaccuracies] [--history]
+      asks again the positions before the mistakes of a game (default: the last one reviewed):
+      a column, s skips, q stops; after each answer, whether it was best and why (as explain).
+      The drills done are kept in the data folder ($XDG_DATA_HOME/gridgames/connect4-drills.json).
   gridgames connect4 book build --depth D --out FILE [--width W --height H] [--jobs N]
       solves every position up to D discs into an opening book (Ctrl-C keeps the work:
       run it again to continue); book info FILE and book verify FILE --sample N check one;

@@ -149,7 +149,8 @@ class Connect4Look(PlayLook):
         return [*lines, f"  {note}"] if note else lines
 
     def hint(self, play: Played) -> str:
-        """Every column's score from the book or the solver (saying which), else a search's choice."""
+        """Every column's score from the book or the solver (saying which), else a search's choice; with exact scores
+        a second line saying why (`gridgames_connect4.brief`)."""
         state = _state_of(play)
         if players.solver_available():  # the first hint of an install compiles the solver: say so (issue 38)
             game = state.game
@@ -165,10 +166,15 @@ class Connect4Look(PlayLook):
         mover = self.player_name(play, state.current_player).lower()
         source = "Book" if advice.source == players.BOOK else "Solver"
         unsolved = "? not solved in time; " if any(advice.scores[c] is None for c in legal) else ""
-        return (
+        text = (
             f"Hint: play {advice.column + 1}. {source} scores for {mover}: {scores} "
             f"({unsolved}+ wins, - loses, 0 draws; the further from 0, the sooner)."
         )
+        if unsolved:
+            return text
+        from gridgames_connect4.brief import brief
+
+        return f"{text}\n  Why: {brief(state.game, state.history, advice.scores, state.game.colours)}"
 
     def ending(self, play: Played) -> list[str]:
         """'Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).' or 'Draw: the board is full.'"""
