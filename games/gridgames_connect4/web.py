@@ -8,6 +8,8 @@ files.
   from the opening book or the solver, stopped by the page's budget (unsolved columns are then None);
 * ``review``: after the game, every move's score against the best (mistakes marked),
   the last positions first (they solve fastest), in batches, as far as the budget goes;
+* ``drill_positions``, ``drill_answer``: the drill page (the positions before the mistakes, as ``connect4 drill``;
+  each answer judged and explained as ``connect4 explain``);
 
 The opening book shipped for the board (`gridgames_connect4.book.default_book`), if any, answers as in the
 terminal: the positions it covers at once, the others through the solver, which probes it in its search.
@@ -165,3 +167,34 @@ class Connect4Web:
                 )
             entries.append(entry)
         return entries
+
+    def drill_positions(self, state: Connect4State, budget: Any) -> list[dict[str, Any]]:
+        """The positions before the game's mistakes and blunders (both players'), from its review (as
+        ``connect4 drill``): each with its ply, move number, the player to move, the move played, its grade, the
+        best moves and every column's exact score."""
+        from gridgames_connect4.drill import drill_positions
+
+        game, moves = state.game, list(state.history)
+        report = review_game(game, moves, book=_book(state), solver=_solver(state, budget),
+                             keep_going=budget.keep_going, colours=game.colours)
+        if report.partial:
+            budget.report(None, None, "the review stopped at the time budget: only the moves reviewed are drilled")
+        fmt = game.format_move
+        return [
+            {"ply": len(p.moves), "number": p.number, "player": game.colours[p.player], "played": fmt(p.played),
+             "grade": p.grade, "best": [fmt(c) for c in p.best], "scores": {fmt(c): s for c, s in enumerate(p.scores)
+                                                                            if s is not None}}
+            for p in drill_positions(report)
+        ]
+
+    def drill_answer(self, state: Connect4State, move: int, budget: Any) -> dict[str, Any]:
+        """Whether ``move`` is best in ``state`` and why: ``connect4 explain``'s lines and claims (JSON) for it."""
+        from gridgames_connect4.explain import explain_position, lines
+
+        game = state.game
+        ex = explain_position(game, state.history, move, book=_book(state), solver=_solver(state, budget),
+                              think=budget.seconds)
+        score = ex.columns[move]
+        return {"right": score == ex.score, "score": score, "best_score": ex.score,
+                "best": [game.format_move(c) for c in ex.best], "lines": lines(ex, game.colours)[1:],
+                "explanation": ex.as_dict(game.colours)}

@@ -2,7 +2,7 @@
 
 A `GameSpec` may carry ``web=FACTORY``: a function returning an object with any of the
 methods below, each typed by a `typing.Protocol` of this module (`MoveTargets`,
-`MoveScores`, `ReviewGame`, `ComputerMove`, `Prepare`, `Presets`, `PuzzleFromText`): an
+`MoveScores`, `ReviewGame`, `Drill`, `ComputerMove`, `Prepare`, `Presets`, `PuzzleFromText`): an
 object offers a hook when it has the method (`has`; a missing one means the page does
 without), and ``isinstance(hooks, MoveScores)`` says the same. The web
 framework never imports a game module: whatever is particular to a game reaches the
@@ -27,6 +27,13 @@ Turn-based games:
   "inaccuracy" or None);
 * ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
   ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
+
+* ``drill_positions(state, budget) -> list[dict]``: the positions to drill in the game played up to ``state``
+  (those before its mistakes), one ``{"ply": int, ...}`` each (the position after the first ``ply`` moves; any
+  other keys, JSON-ready with moves as text, reach the page: ``number``, ``player``, ``played``, ``grade``,
+  ``best``); with ``drill_answer(state, move, budget) -> dict``: ``{"right": bool, "best": [move text],
+  "lines": [str]}``, whether ``move`` is best in ``state`` and why. Both give the game the drill page
+  (``/drill/GAME``, `gridgames.web.drills`);
 
 Players' names and colours, and save files, need no hook: the page names and draws each player after
 `GameInfo.player_names` and `Game.player_styles`, and saves and loads `gridgames.saves`' files as the
@@ -66,6 +73,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HOOKS",
     "ComputerMove",
+    "Drill",
     "MoveScores",
     "MoveTargets",
     "Prepare",
@@ -110,6 +118,17 @@ class ReviewGame(Protocol):
 
 
 @runtime_checkable
+class Drill(Protocol):
+    """Drills from a played game: the positions before its mistakes, each answer judged and explained."""
+
+    def drill_positions(self, state: State, budget: Budget) -> Sequence[Mapping[str, Any]]:
+        """One ``{"ply": int, ...}`` per position to drill (the position after the first ``ply`` moves)."""
+
+    def drill_answer(self, state: State, move: Move, budget: Budget) -> Mapping[str, Any]:
+        """``{"right": bool, "best": [move text], "lines": [str]}``: whether ``move`` is best in ``state``, and why."""
+
+
+@runtime_checkable
 class Prepare(Protocol):
     """Slow one-time setup, run when ``gridgames serve`` starts."""
 
@@ -133,7 +152,10 @@ class PuzzleFromText(Protocol):
         """The puzzle of the pasted ``board`` and ``pieces``."""
 
 
-HOOKS = ("move_targets", "computer_move", "move_scores", "review", "prepare", "presets", "puzzle_from_text")
+HOOKS = (
+    "move_targets", "computer_move", "move_scores", "review", "drill_positions", "drill_answer", "prepare", "presets",
+    "puzzle_from_text",
+)
 """The hooks' method names (one per protocol above)."""
 
 
