@@ -11,6 +11,8 @@ The API (``X-Session`` header on every call but ``/api/games`` and ``POST /api/s
 * ``POST /api/puzzle/GAME/new`` ``{options}`` or ``{board, pieces, one_sided}`` · ``GET /api/puzzle/GAME`` ·
   ``POST /api/puzzle/GAME/{list,count}`` (a job) · ``GET /api/puzzle/GAME/solution/N`` ·
   ``GET /api/puzzle/GAME/solution/N.svg`` · ``GET /api/puzzle/GAME/solutions.json``
+* ``POST /api/drill/GAME`` ``{options, moves}`` · ``POST /api/drill/GAME/answer`` ``{options, moves, answer}``
+  (jobs: `gridgames.web.drills`)
 * ``GET /api/jobs/ID`` (poll; a job nobody polls is cancelled) · ``POST /api/jobs/ID/cancel``
 """
 
@@ -36,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from gridgames.errors import GridGamesError, PluginError
 from gridgames.game import Game, GameKind, GameSpec
 from gridgames.registry import BrokenPlugin, Registry, default_registry
-from gridgames.web import api, plays, puzzles
+from gridgames.web import api, drills, plays, puzzles
 from gridgames.web.context import MAX_TOKEN, ServerConfig, ServerState, json_response, server_state
 from gridgames.web.hooks import has
 from gridgames.web.jobs import ServerBusyError
@@ -164,6 +166,7 @@ def _routes() -> list[Any]:
         Route("/", _page("index.html")),
         Route("/play/{game}", _page("play.html")),
         Route("/puzzle/{game}", _page("puzzle.html")),
+        Route("/drill/{game}", drills.page),
         Route("/favicon.ico", _no_icon),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         Route("/api/games", games),
@@ -186,6 +189,8 @@ def _routes() -> list[Any]:
         Route(f"{puzzle}/solution/{{number}}.svg", api.puzzle_svg),
         Route(f"{puzzle}/solution/{{number}}", api.puzzle_solution),
         Route(f"{puzzle}/solutions.json", api.puzzle_json),
+        Route("/api/drill/{game}", drills.positions, methods=["POST"]),
+        Route("/api/drill/{game}/answer", drills.answer, methods=["POST"]),
         Route("/api/jobs/{job}", api.job_get),
         Route("/api/jobs/{job}/cancel", api.job_cancel, methods=["POST"]),
     ]
