@@ -130,7 +130,7 @@
     }
   }
 
-  function fmt(score) { return score > 0 ? `+${score}` : `${score}`; }
+  function fmt(score) { return score >= 0 ? `+${score}` : `${score}`; } // as the terminal: +0 for a draw
 
   function finish() {
     $("drill").hidden = true;

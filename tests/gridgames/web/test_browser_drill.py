@@ -1,0 +1,107 @@
+"""Issue 41's browser bar: a shared Connect Four URL opens the position with its scores; the game is played to its
+end and reviewed; its drill is played to its end, in a real headless browser (skipped, with the reason, when
+Playwright or a Chromium is missing)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from gridgames_test_support.browser import browser_context, chromium_path, running_server
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
+pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+CHROMIUM = chromium_path()
+if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
+    raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
+)
+
+from gridgames_connect4.review import review_game  # noqa: E402 - after the skips above
+from gridgames_connect4.rules import Connect4  # noqa: E402
+from gridgames_connect4.share import position_url  # noqa: E402
+from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames.web.app import ServerConfig, create_app  # noqa: E402
+
+GAME = Connect4(5, 4, 4)
+WON = "33212415232"  # on 5x4: red wins with move 11; mistakes and blunders at moves 3, 4, 6, 7, 8 and 10
+SHARED = 5  # the shared URL holds the first five moves
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with running_server(create_app(ServerConfig())) as url:
+        yield url
+
+
+@pytest.fixture
+def page(base_url: str) -> Iterator[Any]:
+    assert CHROMIUM is not None
+    with browser_context(CHROMIUM) as browser:
+        browser.set_default_timeout(60_000)
+        tab = browser.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        yield tab
+        assert not errors, errors
+
+
+def _moves_shown(page: Any) -> int:
+    return len(re.findall(r"\d+\.\S+", page.inner_text("#moves")))
+
+
+def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, base_url: str) -> None:
+    moves = list(GAME.from_notation(WON).history)
+    solver = Solver(5, 4, 4, table_bits=18)
+    # the shared URL: the position and its scores
+    page.goto(position_url(GAME, moves[:SHARED], base_url))
+    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.3 2.3 3.2 4.1 5.2'")
+    assert page.locator("#board .cell.p0").count() == 3 and page.locator("#board .cell.p1").count() == 2
+    page.wait_for_function(
+        "() => { const t = [...document.querySelectorAll('#scores div')].map((d) => d.textContent.trim());"
+        " return t.filter((x) => /^[+-]?\\d+$/.test(x)).length === 5; }"
+    )
+    assert [int(page.inner_text(f"#score-{c}").strip()) for c in range(1, 6)] == solver.analyze(moves[:SHARED])
+    # the rest of the game, clicked, then its review
+    for i, column in enumerate(moves[SHARED:], SHARED + 1):
+        page.click(f'#board .cell[data-row="0"][data-col="{column}"]')
+        page.wait_for_function(
+            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {i}"
+        )
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('wins')")
+    page.click("#review")
+    page.wait_for_selector("#review-table tr.mistake")
+    reviewed = "".join(re.findall(r"\d+\.(\S+)", page.inner_text("#moves")))
+    assert reviewed == WON
+    # the drill of the reviewed game, answered right and wrong in turn, to its end
+    expected = [r for r in review_game(GAME, moves, solver=solver).reviews if r.grade in ("mistake", "blunder")]
+    assert [r.number for r in expected] == [3, 4, 6, 7, 8, 10]
+    page.goto(f"{base_url}/drill/connect4?moves={reviewed}&width=5&height=4")
+    right = 0
+    for i, r in enumerate(expected):
+        page.wait_for_function(
+            f"() => document.getElementById('status').textContent.startsWith('Drill {i + 1} of {len(expected)}: "
+            f"before move {r.number},')"
+        )
+        assert page.locator("#board .cell.p0").count() + page.locator("#board .cell.p1").count() == r.number - 1
+        answer = r.best_columns[0] if i % 2 == 0 else r.column  # the best, or the game's own mistake again
+        right += i % 2 == 0
+        page.click(f"#move-{answer + 1}")
+        page.wait_for_selector("#next:not([hidden])")
+        verdict = page.inner_text("#verdict")
+        if i % 2 == 0:
+            assert verdict == f"Right: {answer + 1} is best (score {r.best:+d})."
+        else:
+            assert verdict.startswith(f"Not best: {answer + 1} scores {r.score:+d}; the best is ")
+        why = page.inner_text("#why")
+        assert f"Column {answer + 1}: score {r.columns[answer]:+d} against the best {r.best:+d}" in why
+        page.click("#next")
+    page.wait_for_selector("#summary:not([hidden])")
+    assert page.inner_text("#summary") == f"Drill done: {right} of {len(expected)} answered best."
+    assert f"{right} of {len(expected)} right, {WON}" in page.inner_text("#history")
