@@ -362,6 +362,8 @@ class Explanation:
     end: int
     note: ColumnNote | None = None
     from_book: bool = False
+    no_line: tuple[int, ...] = ()
+    """The players who can no longer make a line, even given every empty cell (the solver's first static rule)."""
 
     @property
     def mover(self) -> int:
@@ -385,6 +387,7 @@ class Explanation:
             "strategy": None if self.strategy is None else self.strategy.as_dict(colours),
             "line": [c + 1 for c in self.line], "end": self.end, "moves_left": self.end - len(self.moves),
             "column": None if self.note is None else self.note.as_dict(), "from_book": self.from_book,
+            "no_line": [colours[p] for p in self.no_line],
         }
 
 
@@ -468,7 +471,14 @@ def explain_position(game: Connect4, moves: Sequence[int], column: int | None = 
         note = ColumnNote(column, played, score, column in wins_now, column in forced, column in gifts)
     return Explanation(game, moves, score, tuple(scores), wins_now, forced, gifts, found,
                        _strategy(game, moves, tuple(c for c, v in enumerate(scores) if v == score)), line, end,
-                       note, from_book)
+                       note, from_book, _no_line(game, moves))
+
+
+def _no_line(game: Connect4, moves: Sequence[int]) -> tuple[int, ...]:
+    """The players who cannot line up in their discs and every empty cell."""
+    owners = _owners(game.width, moves)
+    empty = {(c, r) for c in range(game.width) for r in range(len(owners[c]), game.height)}
+    return tuple(p for p in (0, 1) if _lines_up(game, _cells_of(owners, p) | empty) is None)
 
 
 def _strategy(game: Connect4, moves: Sequence[int], best: Sequence[int]) -> Strategy | None:
@@ -526,6 +536,9 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
             out.append(f"{colours[player].capitalize()}'s threats: {described}.")
     if not ex.threats:
         out.append("No threats on the board.")
+    for player in ex.no_line:
+        out.append(f"{colours[player].capitalize()} can no longer win: every line of {game.connect} holds a disc of "
+                   f"{colours[1 - player]}'s.")
     st = ex.strategy
     if st is not None and st.rule == "zugzwang" and st.kept is not None:
         who, against = colours[st.player], colours[1 - st.player]

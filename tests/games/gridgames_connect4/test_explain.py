@@ -53,6 +53,18 @@ def _completes_at(game: Connect4, grid: Columns, col: int, row: int, who: int) -
     return False
 
 
+def _can_line_up(game: Connect4, grid: Columns, who: int) -> bool:
+    """Whether ``who`` has a line of ``connect`` in its discs and every empty cell (all filled with its discs)."""
+    filled = [list(c) + [who] * (game.height - len(c)) for c in grid]
+    for c in range(game.width):
+        for r in range(game.height):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(c + i * dc, r + i * dr) for i in range(game.connect)]
+                if all(0 <= x < game.width and 0 <= y < game.height and filled[x][y] == who for x, y in cells):
+                    return True
+    return False
+
+
 def _strategy_holds(game: Connect4, grid: Columns, mover: int, defender: int, first: int | None, win: bool) -> bool:
     """Play claimeven for ``defender`` against every reply of the other player (a move in a column with an even
     number of empty cells answered right above it, a move on the lowest cell of a column with an odd number answered
@@ -138,6 +150,9 @@ def check_claims(game: Connect4, moves: list[int], ex: Explanation, best_of: obj
         assert t.parity == ("odd" if t.row % 2 else "even")
     cells = game.width * game.height
     assert ex.end == end_ply(cells, len(moves), ex.score)
+    assert ex.no_line == tuple(who for who in (0, 1) if not _can_line_up(game, grid, who))
+    for who in ex.no_line:
+        assert ex.score * (1 if who == mover else -1) <= 0  # a side that cannot line up does not win
     st = ex.strategy
     if st is not None and st.rule == "zugzwang":
         assert st.kept is not None
@@ -319,3 +334,60 @@ def test_a_position_the_solver_cannot_finish_in_time_is_one_line() -> None:
     result = runner.invoke(app, ["connect4", "explain", "4444", "--no-book", "--think", "0.05"])
     assert result.exit_code == 2 and "give more with --think" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def _bar_positions(width: int, height: int, plies: range, seed: int, count: int = 200) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [random_open_position(rng, width, height, 4, rng.randrange(plies.start, plies.stop)) for _ in range(count)]
+
+
+def _settled_by_the_solvers_rules(solver: Solver, game: Connect4, moves: list[int]) -> bool:
+    """Whether the solver's static rules (`engine.rules.settle`, as the search applies them at a node) settle the
+    root in one of the windows that decide a win (alpha 0, beta 1) or a loss (alpha -1, beta 0)."""
+    import numpy as np
+
+    from gridgames_connect4.engine import rules
+    from gridgames_connect4.engine.board import winning_cells
+
+    w, h, k, u = game.width, game.height, game.connect, np.uint64
+
+    def bit(c: int, r: int) -> int:
+        return 1 << (c * (h + 1) + r)
+
+    full = sum(bit(c, r) for c in range(w) for r in range(h))
+    bottom = sum(bit(c, 0) for c in range(w))
+    lower_rows = sum(bit(c, r) for c in range(w) for r in range(h) if (h - r) % 2 == 0)
+    columns = np.array([sum(bit(c, r) for r in range(h)) for c in range(w)], dtype=np.uint64)
+    p, mask, _ = solver._position(moves)
+    opp = p ^ mask
+    possible = (mask + bottom) & full
+    opp_win = int(winning_cells(u(opp), u(mask), u(full), h, k))
+    return any(
+        rules.settle(u(p), u(opp), u(mask), u(possible), u(opp_win), alpha, beta, u(bottom), u(full), u(lower_rows),
+                     columns, h, k)[0] != rules.NO_VALUE
+        for alpha, beta in ((0, 1), (-1, 0))
+    )
+
+
+@pytest.mark.parametrize(("width", "height", "plies"), [(7, 6, range(6, 37)), (5, 4, range(4, 18)),
+                                                        (6, 5, range(4, 28))])
+def test_the_bar_200_seeded_positions_every_claim_checked(width: int, height: int, plies: range) -> None:
+    """Issue 41's bar: 200 seeded positions a board (7x6: plies 6-36, the shipped book and the solver; 5x4 and 6x5),
+    every claim checked by the tests' own means (the solver's scores for each step of a forced line, claimeven and
+    zugzwang played out against every reply); and wherever the solver's static rules settle the root, the
+    explanation names the static strategy (or that the side cannot line up any more: the first rule)."""
+    from gridgames_connect4.book import default_book
+
+    game = Connect4(width, height, 4)
+    book = default_book(width, height, 4)
+    solver = Solver(width, height, 4, book=book) if book is not None else Solver(width, height, 4, table_bits=20)
+    settled = named = strategies = 0
+    for moves in _bar_positions(width, height, plies, 41 * width + height):
+        ex = explain_position(game, moves, book=book, solver=solver)
+        check_claims(game, moves, ex, lambda ms: solver.analyze(list(ms)))
+        strategies += ex.strategy is not None
+        if not ex.wins_now and _settled_by_the_solvers_rules(solver, game, moves):
+            settled += 1
+            named += ex.strategy is not None or bool(ex.no_line)
+            assert ex.strategy is not None or ex.no_line, game.join_notation(moves)
+    assert settled >= 3 and named == settled and strategies >= 3  # the sample exercises the rules
