@@ -183,3 +183,23 @@ def test_the_score_graph_follows_the_first_movers_scores() -> None:
     line = svg.find("{http://www.w3.org/2000/svg}polyline")
     assert line is not None and len(line.get("points", "").split()) == len(graph)
     assert "Course (red up, yellow down): " + spark in review.lines()
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 5), (7, 6)])
+def test_a_game_of_perfect_against_itself_is_100_percent_for_both(width: int, height: int) -> None:
+    """Issue 41's bar, literally: the `perfect` level (book where shipped, else the solver) plays both sides; the
+    review grades every move best, each player 100%; the game ends with the result the empty board's score says."""
+    from gridgames_connect4.players import make_player
+
+    game = Connect4(width, height, 4)
+    book = default_book(width, height, 4)
+    perfect = make_player("perfect", game, random.Random(width), think=300.0, book=book)
+    state = game.new_state()
+    while not state.is_over:
+        state.play(perfect.choose(state))
+    review = review_game(game, list(state.history), book=book)
+    assert len(review.reviews) == len(state.history) and {r.grade for r in review.reviews} == {BEST}
+    assert review.accuracy(0) == review.accuracy(1) == 100.0
+    first = review.reviews[0].best  # the empty board's exact score, from the first mover's view
+    winner = None if first == 0 else 0 if first > 0 else 1
+    assert state.outcome is not None and state.outcome.winner == winner
