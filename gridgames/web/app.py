@@ -86,6 +86,7 @@ def _game_entry(state: ServerState, spec: GameSpec) -> dict[str, Any]:
     }
     hooks = state.hooks(spec)
     entry["hooks"] = [name for name in ("move_scores", "review", "presets", "puzzle_from_text") if has(hooks, name)]
+    entry["hooks"] += ["drill"] if has(hooks, "drill_positions") and has(hooks, "drill_answer") else []
     if spec.kind is GameKind.PUZZLE and has(hooks, "presets"):
         entry["presets"] = hooks.presets()
     if spec.kind is GameKind.TURN_BASED:

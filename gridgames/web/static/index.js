@@ -12,6 +12,13 @@
     a.className = "game-link";
     li.appendChild(a);
     li.appendChild(document.createTextNode(` (${g.kind}): ${g.summary}`));
+    if ((g.hooks || []).includes("drill")) { // the drill page: the positions before a game's mistakes
+      const drill = document.createElement("a");
+      drill.href = `/drill/${encodeURIComponent(g.name)}`;
+      drill.textContent = "drill";
+      drill.className = "drill-link";
+      li.append(" · ", drill);
+    }
     list.appendChild(li);
   }
   for (const b of data.broken) {
