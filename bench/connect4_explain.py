@@ -5,7 +5,9 @@ Usage: python bench/connect4_explain.py [--per-ply N] [--deep N] [--fresh N] [--
 * Warm: one process, the shipped 7x6 book loaded once and one Solver made and warmed (its one-time cost printed:
   a position near its end needs it for the forced line); `explain_position` on N seeded random positions of each
   ply the book covers (0 to depth - 1: the book answers every column); median, 95th percentile and maximum
-  seconds per ply group. Then --deep positions of plies 24-36 (the scores and the forced line by the solver).
+  seconds per ply group (wall clock, and the process's CPU seconds of the slowest: on a loaded machine the wall
+  clock of one position can be several times its CPU time). Then --deep positions of plies 24-36 (the scores and
+  the forced line by the solver).
 * Fresh: ``gridgames connect4 explain MOVES --json`` in a new process (what a user waits for, start-up included)
   alternated with ``gridgames connect4 analyze MOVES --json`` on the same book positions as the reference; medians
   of --fresh runs each and their ratio. PYTHONDONTWRITEBYTECODE is unset in the children.
@@ -62,17 +64,20 @@ def main() -> None:
     solver.analyze(random_open_position(random.Random(0), 7, 6, 4, 30))  # loads (or compiles) the kernels
     print(f"the first solver of a process, made and warmed: {time.perf_counter() - started:.2f} s (once)")
     every: list[float] = []
+    slowest = (0.0, 0.0, "")  # wall, CPU, moves
     for ply in range(book.depth):
         times = []
         for _ in range(args.per_ply if ply else 1):
             moves = random_open_position(rng, 7, 6, 4, ply)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             ex = explain_position(game, moves, book=book, solver=solver)
             times.append(time.perf_counter() - started)
+            slowest = max(slowest, (times[-1], time.process_time() - cpu, game.join_notation(moves)))
             assert ex.from_book
         every += times
         print(f"warm, book, ply {ply:2d}: {len(times):3d} positions  {_stats(times)}")
     print(f"warm, book, plies 0-{book.depth - 1}: {len(every)} positions  {_stats(every)}")
+    print(f"warm, book, the slowest: {slowest[2]}, {slowest[0]:.3f} s wall, {slowest[1]:.3f} s CPU")
     if args.deep:
         times = []
         lines = 0
