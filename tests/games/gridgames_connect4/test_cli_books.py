@@ -144,8 +144,13 @@ def test_r_after_the_end_shows_the_review_of_the_game(book_files: dict[str, Path
     assert re.fullmatch(r"\s+9  red\s+1\s+\+0\s+\+6  3  mistake: win -> draw", review[10]), review[10]
     code, alone, _ = run(["connect4", "review", THROWN_GAME, *SMALL, "--book", str(book_files["good"])])
     assert code == 0
-    assert review[:-1] == alone.splitlines()[:-1]  # the same review; only the timing line differs
-    assert review[-1].startswith("Reviewed 13 move(s) in ")
+    assert review[:-2] == alone.splitlines()[:-1]  # the same review; only the timing line differs
+    assert review[-2].startswith("Reviewed 13 move(s) in ")
+    assert review[-1] == "Drill the positions before the mistakes: gridgames connect4 drill"  # kept for drills
+    from gridgames_connect4.drill import DrillHistory
+
+    last = DrillHistory.load().last
+    assert last is not None and last.game.join_notation(last.moves) == THROWN_GAME and last.players == (0, 1)
 
 
 def test_other_words_after_the_end_are_explained_and_q_leaves() -> None:
