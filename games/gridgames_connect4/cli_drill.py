@@ -6,7 +6,7 @@ The game drilled is, in this order: the MOVES given, the game saved in ``--load 
 ``--think`` seconds) and becomes the last reviewed game. Each position is drawn and the best move asked for (a column,
 ``s`` to skip, ``q`` to stop); after each answer, whether it was best and the explanation (``connect4 explain``).
 Answers are read line by line from standard input, so a drill can be scripted. The drill done is added to the
-history; ``--history`` lists the drills done.
+history; ``--history`` lists the drills done; ``--url`` prints the web drill page's address for the game instead.
 """
 
 from __future__ import annotations
@@ -122,6 +122,7 @@ def _drill(game: Any, positions: list[Any], book: Any, think: float, answers: li
 def register(app: typer.Typer) -> None:
     """Add the ``drill`` command to the connect4 app."""
     from gridgames_connect4.cli_review import BOOK_HELP, DEFAULT_REVIEW_SECONDS, NO_BOOK_HELP
+    from gridgames_connect4.share import DEFAULT_BASE
 
     @app.command("drill")
     def drill(
@@ -142,6 +143,8 @@ def register(app: typer.Typer) -> None:
         think: float = typer.Option(DEFAULT_REVIEW_SECONDS, "--think", help="Seconds the review, and each "
                                     "explanation, may take."),
         history: bool = typer.Option(False, "--history", help="List the drills done and stop."),
+        url: bool = typer.Option(False, "--url", help="Print the web drill page's URL for the game instead."),
+        base: str = typer.Option(DEFAULT_BASE, "--base", help="With --url: where gridgames serve runs."),
     ) -> None:
         """Drill the positions before a reviewed game's mistakes: find the best move, then read why."""
         from gridgames_connect4 import SPEC
@@ -149,6 +152,7 @@ def register(app: typer.Typer) -> None:
         from gridgames_connect4.drill import DrillHistory, drill_positions
         from gridgames_connect4.review import STOPPED
         from gridgames_connect4.rules import Connect4
+        from gridgames_connect4.share import position_url
         from gridgames.parsing import check_seconds
         from gridgames.saves import load_play, restore
 
@@ -181,6 +185,9 @@ def register(app: typer.Typer) -> None:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")
             if not state.history:
                 raise OptionError("the game has no move: there is nothing to drill")
+            if url:
+                typer.echo(position_url(game, state.history, base, page="drill"))
+                return
             chosen = choose_book(game.width, game.height, game.connect, book, no_book)
             report, _seconds = run_review(game, state.history, chosen, 1, first, think)
             if report.stopped == STOPPED:
@@ -200,6 +207,9 @@ def register(app: typer.Typer) -> None:
                 raise OptionError("--width, --height and --connect go with MOVES; the last reviewed game has its own "
                                   "board")
             game = last.game
+            if url:
+                typer.echo(position_url(game, last.moves, base, page="drill"))
+                return
             chosen = choose_book(game.width, game.height, game.connect, book, no_book)
             positions = [p for p in last.positions(inaccuracies)
                          if p.player in _players(player, last.players, game.colours)]

@@ -26,14 +26,17 @@ DEFAULT_BASE = "http://127.0.0.1:8000"
 _DEFAULTS = {"width": 7, "height": 6, "connect": 4}
 
 
-def position_url(game: Connect4, moves: Sequence[int], base: str = DEFAULT_BASE) -> str:
-    """The play page's URL for the position after ``moves`` (0-based columns) on ``game``'s board, under ``base``."""
+def position_url(game: Connect4, moves: Sequence[int], base: str = DEFAULT_BASE, *, page: str = "play") -> str:
+    """The play page's URL for the position after ``moves`` (0-based columns) on ``game``'s board, under ``base``
+    (``page="drill"``: the drill page's, which reviews that game and drills its mistakes)."""
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise OptionError(f"the page's address must be http(s)://HOST[:PORT], not {base!r}")
     query = {"pos": game.join_notation(moves)}
     query.update({k: str(getattr(game, k)) for k, v in _DEFAULTS.items() if getattr(game, k) != v})
-    return f"{base.rstrip('/')}/play/connect4?{urlencode(query, safe=',')}"
+    if game.first != "red":
+        query["first"] = game.first
+    return f"{base.rstrip('/')}/{page}/connect4?{urlencode(query, safe=',')}"
 
 
 def parse_position_url(url: str) -> tuple[int, int, int, str]:

@@ -121,6 +121,10 @@ def test_review_then_drill_asks_each_position_and_keeps_the_drill() -> None:
     assert [d["right"] for d in done] == [1] and [a["answer"] for a in done[0]["answers"]] == [2, None, 3]
     result = runner.invoke(app, ["connect4", "drill", "--history"])
     assert result.exit_code == 0 and "1 of 3 right" in result.output and PLAYED in result.output
+    result = runner.invoke(app, ["connect4", "drill", "--url"])  # the last reviewed game, on the web drill page
+    assert result.output == f"http://127.0.0.1:8000/drill/connect4?pos={PLAYED}&width=5&height=4\n"
+    result = runner.invoke(app, ["connect4", "drill", "44", "--url", "--base", "http://h:1"])  # no review needed
+    assert result.exit_code == 0 and result.output == "http://h:1/drill/connect4?pos=44\n"
     result = runner.invoke(app, ["connect4", "drill", "--player", "yellow"], input="")  # end of input at once
     assert result.exit_code == 0 and "2 position(s), the mistakes of yellow" in result.output
     assert len(DrillHistory.load().drills) == 1  # nothing answered: nothing recorded
@@ -144,3 +148,13 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], why: str) -> None:
     result = runner.invoke(app, ["connect4", "drill", *args])
     assert result.exit_code == 2, result.output
     assert why in result.output and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_the_drill_url_carries_the_board_and_who_moved_first() -> None:
+    from gridgames_connect4.share import parse_position_url, position_url
+
+    yellow_first = Connect4(5, 4, 4, first="yellow")
+    url = position_url(yellow_first, [2, 2, 1], page="drill")
+    assert url == "http://127.0.0.1:8000/drill/connect4?pos=332&width=5&height=4&first=yellow"
+    assert parse_position_url(url) == (5, 4, 4, "332")
+    assert position_url(GAME, [2], page="drill").endswith("/drill/connect4?pos=3&width=5&height=4")  # red: implied
