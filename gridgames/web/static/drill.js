@@ -209,6 +209,13 @@
         await start(saved.moves || "");
       } catch (e) { showError(`the saved game: ${e.message}`); }
     });
+    document.addEventListener("keydown", (event) => { // digits answer (0 is column 10), n or Enter goes on
+      const typing = event.target.tagName === "INPUT" || event.target.tagName === "SELECT";
+      if (typing || event.ctrlKey || event.metaKey || event.altKey || $("drill").hidden) return;
+      if (!$("next").hidden && (event.key === "n" || event.key === "Enter")) { event.preventDefault(); $("next").click(); return; }
+      const move = event.key === "0" ? "10" : event.key;
+      if ($("next").hidden && /^[0-9]$/.test(event.key) && positions[at].view.legal.includes(move)) answer(move);
+    });
     renderHistory();
     const moves = params.get("moves") ?? params.get("pos");
     if (moves !== null) {

@@ -92,7 +92,11 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
         assert page.locator("#board .cell.p0").count() + page.locator("#board .cell.p1").count() == r.number - 1
         answer = r.best_columns[0] if i % 2 == 0 else r.column  # the best, or the game's own mistake again
         right += i % 2 == 0
-        page.click(f"#move-{answer + 1}")
+        if i == 1:  # a digit key answers too
+            page.locator("#board").click(position={"x": 1, "y": 1})
+            page.keyboard.press(str(answer + 1))
+        else:
+            page.click(f"#move-{answer + 1}")
         page.wait_for_selector("#next:not([hidden])")
         verdict = page.inner_text("#verdict")
         if i % 2 == 0:
@@ -101,7 +105,10 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
             assert verdict.startswith(f"Not best: {answer + 1} scores {r.score:+d}; the best is ")
         why = page.inner_text("#why")
         assert f"Column {answer + 1}: score {r.columns[answer]:+d} against the best {r.best:+d}" in why
-        page.click("#next")
+        if i == 2:
+            page.keyboard.press("n")
+        else:
+            page.click("#next")
     page.wait_for_selector("#summary:not([hidden])")
     assert page.inner_text("#summary") == f"Drill done: {right} of {len(expected)} answered best."
     assert f"{right} of {len(expected)} right, {WON}" in page.inner_text("#history")
