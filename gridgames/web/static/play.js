@@ -11,7 +11,16 @@
   // --- the move tree: every line seen in this game; `current` is the server's position ------------------------
   let root = null, current = null;
   const node = (move, parent) => ({ move, parent, children: [], next: null, scores: null });
-  function resetTree() { root = current = node(null, null); }
+  function resetTree() { root = current = node(null, null); reviewed = null; }
+  function nodeAt(moves) { // the node of a line from the start (made if new), current left as it is
+    let n = root;
+    for (const m of moves) {
+      let child = n.children.find((c) => c.move === m);
+      if (!child) { child = node(m, n); n.children.push(child); }
+      n = child;
+    }
+    return n;
+  }
   function pathOf(n) { const out = []; for (; n.parent; n = n.parent) out.unshift(n.move); return out; }
   function sync(history) { // walk the tree along the server's history, adding what is new
     let n = root;
@@ -134,7 +143,7 @@
     const results = { 1: "win", 0: "draw", "-1": "loss" };
     const what = drop > 0 ? `turns the ${results[sign(best)]} into a ${results[sign(s)]}` : s === best ? "the best move"
       : best > 0 ? "a slower win" : "a quicker loss";
-    return { grade, text: `${GGBoard.signed(s)} against the best ${GGBoard.signed(best)}: ${what}` };
+    return { grade, text: s === best ? `(${GGBoard.signed(s)})` : `, ${GGBoard.signed(s)} against the best ${GGBoard.signed(best)}: ${what}` };
   }
 
   function renderExplanation(scores) {
@@ -145,7 +154,7 @@
       const p = document.createElement("p");
       p.className = `grade ${last.grade}`;
       const mover = view.players[(pathOf(current).length - 1) % view.players.length];
-      p.textContent = `Move ${pathOf(current).length} (${mover} ${current.move}): ${last.grade}, ${last.text}.`;
+      p.textContent = `Move ${pathOf(current).length} (${mover} ${current.move}): ${last.grade} ${last.text}.`.replace(" ,", ",");
       box.appendChild(p);
     }
     if (view.outcome) { const p = document.createElement("p"); p.textContent = view.outcome.text; box.appendChild(p); }
@@ -158,20 +167,26 @@
     else { const p = document.createElement("p"); p.className = "muted"; p.textContent = "Solving\u2026"; box.appendChild(p); }
   }
 
+  // The review stays on the page while the game's moves are walked (the server forgets it once the position moves).
+  let reviewed = null;
   function renderReview() {
     const box = $("review-table");
     box.innerHTML = "";
-    GGBoard.graph(view, (ply) => { let n = root; for (let i = 0; i < ply && n; i++) n = n.next || n.children[0]; if (n) goTo(n); });
-    if (!view.review) return;
+    if (view.review) reviewed = { review: view.review, line: [...view.history] };
+    const review = reviewed ? reviewed.review : null;
+    GGBoard.graph({ ...view, review }, (ply) => goTo(nodeAt(reviewed.line.slice(0, ply))));
+    if (!review) return;
     const accuracy = view.players.map((p, i) => {
-      const mine = view.review.filter((e, j) => j % view.players.length === i && typeof e.value === "number");
+      const mine = review.filter((e, j) => j % view.players.length === i && typeof e.value === "number");
       return mine.length ? `${p} ${(100 * mine.reduce((a, e) => a + e.value, 0) / mine.length).toFixed(0)}%` : null;
     }).filter(Boolean);
     if (accuracy.length) { const p = document.createElement("p"); p.textContent = `Accuracy: ${accuracy.join(", ")}`; box.appendChild(p); }
     const table = document.createElement("table");
-    table.innerHTML = "<caption>Every move against the best</caption><tr><th>#</th><th>player</th><th>move</th><th>score</th><th>best</th><th>grade</th></tr>";
-    for (const e of view.review) {
+    table.innerHTML = "<caption>Every move against the best</caption><tr><th>#</th><th>who</th><th>move</th><th>score</th><th>best</th><th>grade</th></tr>";
+    const here = pathOf(current).length, onLine = pathOf(current).every((m, i) => m === reviewed.line[i]);
+    for (const e of review) {
       const tr = document.createElement("tr");
+      if (onLine && e.number === here) tr.setAttribute("aria-current", "step");
       if (e.mark) tr.className = e.mark;
       if (e.grade) tr.classList.add(e.grade);
       for (const v of [e.number, e.player, e.move, e.score ?? "?", e.best ?? "?", e.grade || e.mark || ""]) {
@@ -273,12 +288,23 @@
     } catch (e) { setJob(null); showError(e.message); }
   }
 
-  async function act(call, computerMoves = true) {
-    generation++;
-    if (running) await GG.cancel();
-    setJob(null);
-    try { render(await call()); await advance(computerMoves); }
-    catch (e) { showError(e.message); }
+  // Every change goes to the server in the order made (quick key presses included); only the answer to the last
+  // one is shown, then the computer moves and the scores come.
+  let queue = Promise.resolve(), sent = 0;
+  function act(call, computerMoves = true) {
+    const mine = ++sent;
+    generation++; // the computer's moves and scores of the position left stop
+    const answer = queue.then(async () => {
+      if (running) await GG.cancel();
+      setJob(null);
+      return call();
+    });
+    queue = answer.catch(() => {});
+    return answer.then((next) => {
+      if (mine !== sent) return null;
+      render(next);
+      return advance(computerMoves);
+    }).catch((e) => { if (mine === sent) showError(e.message); });
   }
 
   function play(move) {
@@ -288,7 +314,10 @@
 
   function goTo(n) {
     if (!n || n === current) return;
-    act(() => api("POST", `${base}/goto`, { moves: pathOf(n) }), false);
+    const moves = pathOf(n);
+    current = n; // at once: the next key press goes on from here
+    renderMoves();
+    act(() => api("POST", `${base}/goto`, { moves }), false);
   }
   function sibling(step) {
     if (!current.parent) return;
