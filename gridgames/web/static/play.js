@@ -248,7 +248,8 @@
     $("nav-forward").disabled = $("nav-last").disabled = !forwardOf(current);
     $("scores-toggle").hidden = !view.features.scores;
     $("review").hidden = !(view.features.review && view.outcome);
-    $("score-note").textContent = shown ? `${shown.note || ""}${shown.help ? " (" + shown.help + ")" : ""}` : "";
+    const ends = shown && shown.ends ? "; the small number: moves to the end with best play" : "";
+    $("score-note").textContent = shown ? `${shown.note || ""}${shown.help ? ` (${shown.help}${ends})` : ""}` : "";
     renderExplanation(shown);
     renderReview();
     $("share-link").href = shareUrl();

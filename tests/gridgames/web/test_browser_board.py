@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, chromium_path, png_colours, running_server
+from gridgames_test_support.browser import browser_context, chromium_path, png_colours, running_server, small_png
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
@@ -62,12 +62,14 @@ def page(context: Any) -> Iterator[Any]:
 
 def picture(page: Any, name: str) -> None:
     """Check the page's screenshot is not blank; with GRIDGAMES_SCREENSHOTS=1 keep it as docs/web/NAME.png."""
+    page.mouse.move(0, 0)  # no hover, no disc in flight
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
     png = page.screenshot(full_page=True, scale="css")
     width, height, colours = png_colours(page, png)
     assert width >= 300 and height >= 300 and colours >= 8, (width, height, colours)
     if os.environ.get("GRIDGAMES_SCREENSHOTS"):
         PICTURES.mkdir(parents=True, exist_ok=True)
-        (PICTURES / f"{name}.png").write_bytes(png)
+        (PICTURES / f"{name}.png").write_bytes(small_png(page, png))
 
 
 def fits(page: Any) -> None:
@@ -116,9 +118,9 @@ def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(pa
     assert page.locator('#board .cell.ghost[data-row="5"][data-col="2"]').count() == 1
     for column, row in [(1, 0), (2, 3), (1, 5), (2, 0), (1, 2), (2, 1)]:  # any cell of the column plays it
         click_column(page, column, row)
+    page.wait_for_function("() => (document.getElementById('score-1') || {}).textContent === '+18'")  # red wins now
     picture(page, "analysis-desktop")
     fits(page)
-    page.wait_for_function("() => (document.getElementById('score-1') || {}).textContent === '+18'")  # red wins at once
     click_column(page, 1)
     assert page.inner_text("#status").startswith("red wins") and page.locator("#board .cell.win").count() == 4
     assert page.locator("#board .cell.p0").count() == 4 and page.locator("#board .cell.p1").count() == 3
