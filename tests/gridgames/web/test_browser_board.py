@@ -30,6 +30,7 @@ from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the
 
 PICTURES = Path(__file__).resolve().parents[3] / "docs" / "web"
 PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 860}
+NARROW = {"width": 1100, "height": 850}  # where "show scores" used to push the panels under the board
 DISCS = "document.querySelectorAll('#board .cell.p0, #board .cell.p1').length"
 SCORE_4 = "(document.getElementById('score-4') || {}).textContent"
 
@@ -183,14 +184,15 @@ def test_a_shared_link_reopens_the_position_and_its_size(page: Any, base_url: st
     other.close()
 
 
-@pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("width", [PHONE, NARROW, DESKTOP], ids=["phone", "1100px", "desktop"])
 def test_pages_fit_phone_and_desktop_widths(page: Any, base_url: str, width: dict[str, int]) -> None:
-    size = "phone" if width == PHONE else "desktop"
+    size = {PHONE["width"]: "phone", NARROW["width"]: "1100px"}.get(width["width"], "desktop")
     page.set_viewport_size(width)
     page.goto(base_url)
     page.wait_for_selector("a.game-link")
     assert page.evaluate("document.documentElement.scrollWidth") <= width["width"]
-    picture(page, f"index-{size}")
+    if size != "1100px":
+        picture(page, f"index-{size}")
     page.goto(f"{base_url}/play/connect4?pos=44355")
     page.wait_for_function(f"() => /^[+-]?\\d+$/.test({SCORE_4})")
     fits(page)
@@ -201,13 +203,16 @@ def test_pages_fit_phone_and_desktop_widths(page: Any, base_url: str, width: dic
     page.wait_for_function(f"() => /^[+-]?\\d+$/.test({SCORE_4})")
     assert page.evaluate("document.getElementById('board').getBoundingClientRect().top") == top
     assert page.evaluate("document.querySelector('.side').getBoundingClientRect().left") == side
+    if size != "phone":  # the panels stay beside the board
+        assert side >= page.evaluate("document.getElementById('board').getBoundingClientRect().right")
     fits(page)
     if size == "phone":
         picture(page, "analysis-phone")
     page.goto(f"{base_url}/play/othello")
     page.wait_for_selector("#board .cell")
     fits(page)
-    picture(page, f"othello-{size}")
+    if size != "1100px":
+        picture(page, f"othello-{size}")
 
 
 def test_dark_mode_and_reduced_motion(page: Any, base_url: str) -> None:
