@@ -165,11 +165,15 @@ const GGBoard = (() => {
 
   // The column buttons over a gravity board: a click (or Enter) plays the column; with scores, each shows its
   // exact score (coloured by result, the best starred) and the discs to the end. Other games: the scores as text.
+  let gravityBoard = null; // the last board played by columns: its row stays (empty) once the game is over
   function columns(view, ctx) {
     const row = $("scores");
     row.innerHTML = "";
-    row.hidden = !byColumn(view) && !(ctx.scores && ctx.show);
-    if (!byColumn(view)) {
+    const key = view.board ? `${view.game} ${view.board.rows}x${view.board.cols}` : null;
+    if (byColumn(view)) gravityBoard = key;
+    const gravity = key !== null && gravityBoard === key;
+    row.hidden = !gravity && !(ctx.scores && ctx.show);
+    if (!gravity) {
       row.className = "score-text";
       if (ctx.scores && ctx.show) {
         row.textContent = Object.entries(ctx.scores.scores).map(([m, s]) => `${m}: ${s === null ? "?" : signed(s)}`).join("  ");

@@ -11,7 +11,10 @@
     a.textContent = g.name;
     a.className = "game-link";
     li.appendChild(a);
-    li.appendChild(document.createTextNode(` (${g.kind}): ${g.summary}`));
+    const about = document.createElement("div");
+    about.className = "muted";
+    about.textContent = `${g.kind === "puzzle" ? "puzzle" : "game"}: ${g.summary}`;
+    li.appendChild(about);
     list.appendChild(li);
   }
   for (const b of data.broken) {

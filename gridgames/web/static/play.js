@@ -258,7 +258,12 @@
     (view.notes || []).forEach((n) => n && ($("status").textContent += ` (${n})`));
   }
 
-  async function refresh() { render(await api("GET", base)); }
+  let sent = 0; // changes sent (act): an answer that comes after a later change was sent is not shown
+  async function refresh() {
+    const mine = sent;
+    const next = await api("GET", base);
+    if (mine === sent) render(next);
+  }
 
   // After every change: the computer moves while it is its turn (unless the change was a step in the move list),
   // then the scores are brought up to date.
@@ -291,7 +296,7 @@
 
   // Every change goes to the server in the order made (quick key presses included); only the answer to the last
   // one is shown, then the computer moves and the scores come.
-  let queue = Promise.resolve(), sent = 0;
+  let queue = Promise.resolve();
   function act(call, computerMoves = true) {
     const mine = ++sent;
     generation++; // the computer's moves and scores of the position left stop
