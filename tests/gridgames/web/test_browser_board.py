@@ -90,8 +90,8 @@ def fits(page: Any) -> None:
             assert overlap[0] <= 0.5 or overlap[1] <= 0.5, f"{a[0]} and {b[0]} overlap"
 
 
-def new_game(page: Any, base_url: str, query: str = "") -> None:
-    page.goto(f"{base_url}/play/connect4{query}")
+def new_game(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/play/connect4")
     page.wait_for_selector("#board .cell")
     page.select_option("#seat-1", "human")
     page.click("#new-game")
@@ -230,3 +230,12 @@ def test_dark_mode_and_reduced_motion(page: Any, base_url: str) -> None:
     click_column(page, 4)
     assert page.locator("#board .cell.drop").count() == 1  # the disc falls down its column
     assert max(int(x) for x in page.evaluate("getComputedStyle(document.body).backgroundColor")[4:-1].split(",")) > 200
+
+
+def test_the_board_stays_put_when_the_game_ends(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/play/connect4?pos=121212&width=5&height=4")  # two humans
+    page.wait_for_function(f"() => {DISCS} === 6 && {SCORE_4} !== undefined")
+    top = page.evaluate("document.getElementById('board').getBoundingClientRect().top")
+    click_column(page, 1)
+    assert page.inner_text("#status").startswith("red wins")
+    assert page.evaluate("document.getElementById('board').getBoundingClientRect().top") == top
