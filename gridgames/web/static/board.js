@@ -221,6 +221,10 @@ const GGBoard = (() => {
       b.title = label;
       b.disabled = !ctx.active;
       b.addEventListener("click", () => ctx.play(m));
+      const grid = () => $("board").querySelector(".board");
+      for (const [kind, on] of [["pointerenter", true], ["pointerleave", false], ["focus", true], ["blur", false]]) {
+        b.addEventListener(kind, () => grid() && ctx.active && hover(grid(), view, c, on)); // where the disc lands
+      }
       b.append(score, end);
       row.appendChild(b);
     }

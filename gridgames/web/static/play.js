@@ -223,6 +223,8 @@
     const computer = view.to_move !== null && view.seats[view.to_move] !== "human";
     $("status").textContent = view.outcome ? view.outcome.text : `${who} to move` + (computer ? ` (${view.seats[view.to_move]})` : "");
     $("computer-go").hidden = !(view.computer_to_move && !running);
+    const n = view.history.length; // for screen readers: the move just played or reached
+    $("announce").textContent = n ? `Move ${n}: ${view.players[(n - 1) % view.players.length]} ${view.history[n - 1]}.` : "Start position.";
     const shown = showScores() ? scores : null;
     const best = bestMoves(shown);
     const ctx = { play, offer, active: humanToMove(), scores: shown, show: showScores(), best, previous, hasScores: view.features.scores };

@@ -163,6 +163,9 @@ def test_the_move_list_is_walked_with_the_keys_and_branches(page: Any, base_url:
     page.locator("#moves .ply", has_text="1.4").first.click()  # a click on a move goes there
     page.wait_for_function(f"() => {DISCS} === 1")
     assert page.locator('#board .cell.p0[data-row="5"][data-col="3"]').count() == 1
+    assert page.inner_text("#announce") == "Move 1: red 4."  # the move reached, for screen readers
+    page.locator("#scores .col").nth(2).focus()  # a column button in focus shows where its disc lands
+    assert page.locator('#board .cell.ghost[data-row="5"][data-col="2"]').count() == 1
     page.locator("#nav-forward").focus()  # the keyboard reaches the buttons, with a visible focus ring
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => {DISCS} === 2")
