@@ -35,7 +35,7 @@ const GGBoard = (() => {
   function describe(view) {
     const { rows, cols, cells } = view.board;
     const per = view.players.map(() => []);
-    for (let r = 0; r < rows; r++) {
+    for (let r = rows - 1; r >= 0; r--) { // from the bottom row up
       for (let c = 0; c < cols; c++) if (cells[r][c] > 0) per[cells[r][c] - 1].push(`${colName(c)}${rows - r}`);
     }
     const parts = per.map((list, i) => `${view.players[i]}: ${list.length ? list.join(" ") : "none"}`);

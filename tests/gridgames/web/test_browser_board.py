@@ -119,6 +119,9 @@ def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(pa
     assert page.locator('#board .cell.ghost[data-row="5"][data-col="2"]').count() == 1
     for column, row in [(1, 0), (2, 3), (1, 5), (2, 0), (1, 2), (2, 1)]:  # any cell of the column plays it
         click_column(page, column, row)
+    label = page.get_attribute("#board .board", "aria-label") or ""  # the board in words, for screen readers
+    assert label.endswith("red: a1 a2 a3; yellow: b1 b2 b3.") and "7 columns by 6 rows" in label, label
+    assert "digits play a column" in page.inner_text("#keys")
     page.wait_for_function("() => (document.getElementById('score-1') || {}).textContent === '+18'")  # red wins now
     picture(page, "analysis-desktop")
     fits(page)
@@ -214,6 +217,7 @@ def test_pages_fit_phone_and_desktop_widths(page: Any, base_url: str, width: dic
     page.goto(f"{base_url}/play/othello")
     page.wait_for_selector("#board .cell")
     fits(page)
+    assert "digits" not in page.inner_text("#keys")  # its moves are letters and digits (d3): no digit keys
     if size != "1100px":
         picture(page, f"othello-{size}")
 
