@@ -246,3 +246,24 @@ def test_the_board_stays_put_when_the_game_ends(page: Any, base_url: str) -> Non
     click_column(page, 1)
     assert page.inner_text("#status").startswith("red wins")
     assert page.evaluate("document.getElementById('board').getBoundingClientRect().top") == top
+
+
+def test_a_gravity_plugin_without_hooks_is_played_anywhere_in_a_column(context: Any) -> None:
+    from importlib.metadata import EntryPoint
+
+    from gridgames.registry import GROUP, Registry
+
+    registry = Registry.from_list([EntryPoint("drop4", "gridgames_test_support.dropgame:SPEC", GROUP)])
+    with running_server(create_app(ServerConfig(), registry=registry)) as url:
+        tab = context.new_page()
+        tab.goto(f"{url}/play/drop4")
+        tab.wait_for_selector("#board .cell")
+        tab.select_option("#seat-1", "human")
+        tab.click("#new-game")
+        tab.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
+        assert tab.locator("#board .cell.target").count() == 42  # every cell of every column
+        tab.click('#board .cell[data-row="0"][data-col="3"]')  # the top cell of column 4
+        tab.wait_for_function(f"() => {DISCS} === 1")
+        assert tab.locator('#board .cell.p0[data-row="5"][data-col="3"]').count() == 1  # the disc lands at the bottom
+        assert tab.locator("#scores .col").count() == 7 and "offers no scores" in tab.inner_text("#explain")
+        tab.close()
