@@ -231,6 +231,7 @@ def test_dark_mode_and_reduced_motion(page: Any, base_url: str) -> None:
     assert max(channels) < 60, background  # a dark page
     click_column(page, 4)
     assert page.locator("#board .cell.last").count() == 1 and page.locator("#board .cell.drop").count() == 0
+    page.wait_for_function(f"() => /^[+-]?\\d+$/.test({SCORE_4})")
     fits(page)
     picture(page, "analysis-phone-dark")
     page.emulate_media(color_scheme="light", reduced_motion="no-preference")
