@@ -6,7 +6,7 @@ The API (``X-Session`` header on every call but ``/api/games`` and ``POST /api/s
 
 * ``GET /api/games`` · ``POST /api/session`` · ``GET /api/status``
 * ``POST /api/play/GAME/new`` ``{options, seats, think, seed}`` · ``GET /api/play/GAME`` ·
-  ``POST /api/play/GAME/{move,undo,redo}`` · ``POST /api/play/GAME/goto`` ``{moves}`` (new, 0.2) ·
+  ``POST /api/play/GAME/{move,undo,redo}`` · ``POST /api/play/GAME/goto`` ``{moves}`` (new) ·
   ``POST /api/play/GAME/{computer,scores,review}`` (a job) ·
   ``GET /api/play/GAME/save`` (the save file's text) · ``POST /api/play/GAME/load`` ``{text}``
 * ``POST /api/puzzle/GAME/new`` ``{options}`` or ``{board, pieces, one_sided}`` · ``GET /api/puzzle/GAME`` ·
