@@ -5,8 +5,11 @@ files.
 * ``computer_move``: the levels of `gridgames_connect4.players` (their shared solver is used
   by one thread at a time);
 * ``move_scores``: every column's exact score (Pons' convention, the side to move's view)
-  from the opening book or the solver, stopped by the page's budget (unsolved columns are then None);
-* ``review``: after the game, every move's score against the best (mistakes marked),
+  from the opening book or the solver, stopped by the page's budget (unsolved columns are then None), with
+  ``ends`` (each column's number of discs to the end with best play) and ``explanation`` (the position in words,
+  `gridgames_connect4.explain`);
+* ``review``: after the game, every move's score against the best (mistakes marked, each graded as
+  `gridgames_connect4.review` does),
   the last positions first (they solve fastest), in batches, as far as the budget goes;
 * ``drill_positions``, ``drill_answer``: the drill page (the positions before the mistakes, as ``connect4 drill``;
   each answer judged and explained as ``connect4 explain``);
@@ -27,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridgames_connect4.analysis import Analysis
+from gridgames_connect4.explain import end_ply
 from gridgames_connect4.review import review_game
 from gridgames_connect4.rules import Connect4State
 
@@ -34,6 +38,8 @@ __all__ = ["Connect4Web"]
 
 SCORE_HELP = "exact score of each column for the side to move: + wins (bigger is sooner), 0 draws, - loses"
 TABLE_MB = 32
+EXPLAIN_SECONDS = 2.0
+"""How long the explanation of a position may take beyond its scores (its forced line near the end)."""
 _PLAYER_LOCK = (
     threading.Lock()
 )  # the players share one solver per board size (gridgames_connect4.players.shared_solver)
@@ -71,6 +77,21 @@ def _solver(state: Connect4State, budget: Any, on_slice: Any = None) -> Any:
 
     solver.on_progress = watch
     return solver
+
+
+def _explanation(state: Connect4State, book: Any, budget: Any) -> list[str]:
+    """The position explained in words (`gridgames_connect4.explain`), one claim a line; [] when the solver does not
+    finish it within `EXPLAIN_SECONDS` (the forced line of a late position needs a few more solves)."""
+    from gridgames_connect4.explain import explain_position, lines
+
+    from gridgames.errors import GridGamesError
+
+    try:
+        found = explain_position(state.game, list(state.history), book=book, solver=_solver(state, budget),
+                                 think=EXPLAIN_SECONDS)
+    except GridGamesError:
+        return []
+    return lines(found, state.game.colours)[1:]  # the first line repeats the moves the page shows
 
 
 class Connect4Web:
@@ -123,7 +144,13 @@ class Connect4Web:
         best = tuple(c + 1 for c, s in enumerate(columns) if s == score and c in legal) if exact else ()
         analysis = Analysis(state, score, tuple(columns), best, stopped=None if exact else "time")
         note = analysis.verdict() if exact and score is not None else "not exact: the time budget ran out"
-        return {"scores": {c: columns[c] for c in legal}, "exact": exact, "note": note, "help": SCORE_HELP}
+        cells, plies = state.game.width * state.game.height, len(state.history)
+        ends = {fmt(c): end_ply(cells, plies, s) - plies for c in legal if (s := columns[c]) is not None}
+        result = {"scores": {c: columns[c] for c in legal}, "exact": exact, "note": note, "help": SCORE_HELP,
+                  "ends": ends}
+        if exact:
+            result["explanation"] = _explanation(state, book, budget)
+        return result
 
     def review(self, state: Connect4State, budget: Any) -> list[dict[str, Any]]:
         """Every move's score against the best (None where the budget ran out), mistakes marked; last moves solved
@@ -164,6 +191,9 @@ class Connect4Web:
                     best=review.best,
                     mark=review.mark,
                     best_moves=[game.format_move(c) for c in review.best_columns],
+                    grade=review.grade,
+                    moves_lost=review.moves_lost,
+                    value=review.value,
                 )
             entries.append(entry)
         return entries

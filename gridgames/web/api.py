@@ -119,7 +119,8 @@ def play_action(action: Any) -> Any:
             play = _current(session, spec)
             if action is not plays.play_move:
                 state.jobs.cancel_session(session.id)  # undo/redo while the computer thinks: its move is dropped
-            _from_input("the move", lambda: action(play, data)) if action is plays.play_move else action(play)
+            takes_data = action in (plays.play_move, plays.go_to)
+            _from_input("the move", lambda: action(play, data)) if takes_data else action(play)
             return json_response(plays.view(play, hooks))
 
     return handler

@@ -6,7 +6,8 @@ The API (``X-Session`` header on every call but ``/api/games`` and ``POST /api/s
 
 * ``GET /api/games`` · ``POST /api/session`` · ``GET /api/status``
 * ``POST /api/play/GAME/new`` ``{options, seats, think, seed}`` · ``GET /api/play/GAME`` ·
-  ``POST /api/play/GAME/{move,undo,redo}`` · ``POST /api/play/GAME/{computer,scores,review}`` (a job) ·
+  ``POST /api/play/GAME/{move,undo,redo}`` · ``POST /api/play/GAME/goto`` ``{moves}`` (new) ·
+  ``POST /api/play/GAME/{computer,scores,review}`` (a job) ·
   ``GET /api/play/GAME/save`` (the save file's text) · ``POST /api/play/GAME/load`` ``{text}``
 * ``POST /api/puzzle/GAME/new`` ``{options}`` or ``{board, pieces, one_sided}`` · ``GET /api/puzzle/GAME`` ·
   ``POST /api/puzzle/GAME/{list,count}`` (a job) · ``GET /api/puzzle/GAME/solution/N`` ·
@@ -19,6 +20,7 @@ The API (``X-Session`` header on every call but ``/api/games`` and ``POST /api/s
 from __future__ import annotations
 
 import hmac
+import importlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -100,8 +102,17 @@ def _game_entry(state: ServerState, spec: GameSpec) -> dict[str, Any]:
     return entry
 
 
+def _rescan(registry: Registry) -> None:
+    """Add the games installed since the server started (new entry points; those already known stay as loaded)."""
+    importlib.invalidate_caches()  # a package installed meanwhile is then importable
+    for name, entry in Registry.from_entry_points().entries.items():
+        registry.entries.setdefault(name, entry)
+
+
 async def games(request: Request) -> Response:
     state = server_state(request)
+    if request.app.state.rescan:
+        _rescan(state.registry)
     listed, broken = state.registry.load_all()
     out = []
     broken = list(broken)
@@ -178,6 +189,7 @@ def _routes() -> list[Any]:
         Route(f"{play}/move", api.play_action(plays.play_move), methods=["POST"]),
         Route(f"{play}/undo", api.play_action(plays.undo), methods=["POST"]),
         Route(f"{play}/redo", api.play_action(plays.redo), methods=["POST"]),
+        Route(f"{play}/goto", api.play_action(plays.go_to), methods=["POST"]),
         Route(f"{play}/computer", api.play_job(plays.computer_work, "computer"), methods=["POST"]),
         Route(f"{play}/scores", api.play_job(plays.scores_work, "scores"), methods=["POST"]),
         Route(f"{play}/review", api.play_job(plays.review_work, "review"), methods=["POST"]),
@@ -214,6 +226,7 @@ def create_app(config: ServerConfig | None = None, registry: Registry | None = N
         lifespan=lifespan,
     )
     app.state.gridgames = shared
+    app.state.rescan = registry is None  # the installed games: the list finds plugins installed while it runs
     return app
 
 

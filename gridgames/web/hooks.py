@@ -21,10 +21,13 @@ Turn-based games:
   legal move on (default: the cells the move fills, found by playing it on a copy);
 * ``move_scores(state, budget) -> dict``: ``{"scores": {move: int | None}, "exact": bool,
   "note": str}``, the exact value of every legal move for the side to move (shown
-  under the board on demand), None where the budget ran out;
+  over the board on demand), None where the budget ran out; optionally ``"ends": {move text:
+  int}`` (the moves to the end with best play after each move) and ``"explanation": [str]``
+  (the position in words, a claim a line), shown beside the board;
 * ``review(state, budget) -> list[dict]``: after the end, one entry per move played:
   ``{"number", "player", "move", "score", "best", "mark"}`` (mark: "mistake",
-  "inaccuracy" or None);
+  "inaccuracy" or None), optionally ``"grade"`` (best, good, inaccuracy, mistake, blunder) and
+  ``"value"`` (0 to 1: the move's share of its player's accuracy);
 * ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
   ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from gridgames.errors import GridGamesError
 from gridgames.game import Game, GameSpec, Move, State
 from gridgames.placement_moves import PieceMoves
 from gridgames.saves import SavedPlay, from_json, restore, to_json
@@ -22,16 +23,18 @@ from gridgames.search.players import AI_KINDS, make_ai
 from gridgames.web.hooks import has
 from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import Play
-from gridgames.web.validate import WebError, integer, number, option_values, text
+from gridgames.web.validate import WebError, integer, number, one_line, option_values, text
 
 __all__ = [
-    "computer_work", "load_play", "new_play", "play_move", "redo", "review_work", "save_text", "scores_work",
+    "computer_work", "go_to", "load_play", "new_play", "play_move", "redo", "review_work", "save_text", "scores_work",
     "seat_kinds", "undo", "view"
 ]
 
 DEFAULT_THINK = 2.0
 MAX_THINK = 10.0
 MAX_TARGETS = 1000
+MAX_LINE = 2000
+"""The most moves `go_to` replays in one request (bounded work per request)."""
 Work = tuple[Callable[[Budget], Any], Callable[[Job], None]]
 
 
@@ -122,6 +125,28 @@ def redo(play: Play) -> None:
         _apply(play, play.redo.pop(), keep_redo=True)
 
 
+def go_to(play: Play, data: dict[str, Any]) -> None:
+    """Set the position to the one after ``{"moves": [MOVE TEXT, ...]}`` from the start (the analysis board's move
+    list: back, forward, another branch); the computer does not move by itself after it."""
+    raw = data.get("moves")
+    if not isinstance(raw, list) or not all(isinstance(m, str) and len(m) <= 100 for m in raw):
+        raise WebError("'moves' must list the moves from the start, each as its text (at most 100 characters)")
+    if len(raw) > MAX_LINE:
+        raise WebError(f"'moves' lists {len(raw)} moves; at most {MAX_LINE}")
+    state = play.game.new_state()
+    for i, move_text in enumerate(raw):
+        try:
+            move = play.game.parse_move(move_text)
+            state.check_playable(move)
+        except GridGamesError as error:
+            raise WebError(f"move {i + 1} ({move_text[:20]}): {one_line(error)}") from None
+        state.play(move)
+    play.state = state
+    play.redo.clear()
+    play.scores = None
+    play.review = None
+
+
 def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
     """Each legal move's click targets: the web hook's, else the game's `State.move_cells`, else a guess from the
     board."""
@@ -132,15 +157,34 @@ def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
         return {}
     before = grid.cells.copy() if grid is not None else None
     targets: dict[Move, list[tuple[int, int]]] = {}
+    guessed_all = True
     for move in list(state.legal_moves())[:MAX_TARGETS]:
         declared = state.move_cells(move)
+        guessed_all = guessed_all and declared is None
         if declared is not None:  # the game says where its move is played (a Lights Out press: its own cell)
             targets[move] = [(int(r), int(c)) for r, c in declared]
         elif before is not None:
             guessed = _guessed_cells(state, move, before)
             if guessed is not None:
                 targets[move] = guessed
+    if guessed_all and before is not None and _drops(targets, before):
+        height = before.shape[0]
+        return {move: [(r, cells[0][1]) for r in range(height)] for move, cells in targets.items()}
     return targets
+
+
+def _drops(targets: dict[Move, list[tuple[int, int]]], cells: np.ndarray) -> bool:
+    """True when the moves look like drops under gravity: one move a column, each filling one cell, the lowest empty
+    one of its column (filled below, empty above); a click anywhere in the column then plays it."""
+    if len(targets) < 2 or any(len(c) != 1 for c in targets.values()):
+        return False
+    columns = [c[0][1] for c in targets.values()]
+    if len(set(columns)) != len(columns):
+        return False
+    for (r, c), in targets.values():
+        if (cells[r + 1:, c] == 0).any() or (cells[:r, c] != 0).any():
+            return False
+    return True
 
 
 def _guessed_cells(state: State, move: Move, before: np.ndarray) -> list[tuple[int, int]] | None:

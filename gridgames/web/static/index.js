@@ -11,7 +11,10 @@
     a.textContent = g.name;
     a.className = "game-link";
     li.appendChild(a);
-    li.appendChild(document.createTextNode(` (${g.kind}): ${g.summary}`));
+    const about = document.createElement("div");
+    about.className = "muted";
+    about.textContent = `${g.kind === "puzzle" ? "puzzle" : "game"}: ${g.summary}`;
+    li.appendChild(about);
     if ((g.hooks || []).includes("drill")) { // the drill page: the positions before a game's mistakes
       const drill = document.createElement("a");
       drill.href = `/drill/${encodeURIComponent(g.name)}`;

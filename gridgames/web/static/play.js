@@ -1,16 +1,46 @@
-// The play page of any turn-based game: board, seats, moves, undo/redo, computer moves, scores, review, save/load.
+// The play page of any turn-based game, an analysis board: board, column scores, evaluation bar, a move list with
+// branches (click or arrow keys to go back and forth), explanation and grades, review graph, shareable URL, seats,
+// computer moves, save/load. Drawing is board.js's; whole-piece moves are pieces.js's.
 "use strict";
 (() => {
   const { $, api, follow, showError, showJob } = GG;
-  const MARKS = ["\u2715", "\u25ef", "\u25b3", "\u25a1", "\u2606", "\u25c7"]; // a mark per player as well as a colour
   const name = GG.gameName();
   const base = `/api/play/${encodeURIComponent(name)}`;
   let info = null, view = null, previous = null, running = null, generation = 0;
 
-  function setJob(job) {
-    running = job;
-    showJob(job);
+  // --- the move tree: every line seen in this game; `current` is the server's position ------------------------
+  let root = null, current = null;
+  const node = (move, parent) => ({ move, parent, children: [], next: null, scores: null });
+  function resetTree() { root = current = node(null, null); reviewed = null; }
+  function nodeAt(moves) { // the node of a line from the start (made if new), current left as it is
+    let n = root;
+    for (const m of moves) {
+      let child = n.children.find((c) => c.move === m);
+      if (!child) { child = node(m, n); n.children.push(child); }
+      n = child;
+    }
+    return n;
   }
+  function pathOf(n) { const out = []; for (; n.parent; n = n.parent) out.unshift(n.move); return out; }
+  function sync(history) { // walk the tree along the server's history, adding what is new
+    let n = root;
+    for (const m of history) {
+      let child = n.children.find((c) => c.move === m);
+      if (!child) { child = node(m, n); n.children.push(child); }
+      n.next = child;
+      n = child;
+    }
+    current = n;
+  }
+  const forwardOf = (n) => n.next || n.children[0] || null;
+  function line() { // the path to the current move, then the line it continues into
+    const nodes = [];
+    for (let n = current; n.parent; n = n.parent) nodes.unshift(n);
+    for (let n = forwardOf(current); n; n = forwardOf(n)) nodes.push(n);
+    return nodes;
+  }
+
+  function setJob(job) { running = job; showJob(job); }
 
   async function startJob(path) {
     for (let attempt = 0; ; attempt++) {
@@ -37,88 +67,6 @@
     });
   }
 
-  function columnOf(cells) {
-    const cols = new Set(cells.map((c) => c[1]));
-    return cols.size === 1 ? [...cols][0] : null;
-  }
-
-  function renderBoard() {
-    const box = $("board");
-    box.innerHTML = "";
-    const cellMoves = {};
-    for (const [move, cells] of Object.entries(view.targets)) {
-      for (const [r, c] of cells) (cellMoves[`${r},${c}`] ||= []).push(move);
-    }
-    if (!view.board) { // no grid: the game's own picture
-      if (view.svg) box.innerHTML = view.svg;
-      else { const pre = document.createElement("pre"); pre.textContent = view.text; box.appendChild(pre); }
-      return;
-    }
-    if ((view.board.lattice || "square") !== "square" && view.svg) { renderSvgBoard(box, cellMoves); return; }
-    const { rows, cols, cells } = view.board;
-    const grid = document.createElement("div");
-    grid.className = "board" + (!view.pieces && (name === "connect4" || Object.values(view.targets).every((c) => c.length === rows)) ? "" : " plain");
-    grid.style.gridTemplateColumns = `repeat(${cols}, 52px)`;
-    grid.setAttribute("role", "grid");
-    const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const v = cells[r][c];
-        const div = document.createElement("div");
-        div.className = "cell";
-        div.dataset.row = r; div.dataset.col = c;
-        if (v < 0) div.classList.add("hole");
-        if (v > 0) {
-          const style = view.styles ? view.styles[v - 1] : v - 1;
-          div.classList.add(`p${style}`);
-          div.textContent = MARKS[style % MARKS.length];
-          div.setAttribute("aria-label", view.players[v - 1]);
-          if (previous && previous.board && previous.board.cells[r] && previous.board.cells[r][c] === 0 && previous.moves !== view.moves) div.classList.add("last");
-        }
-        if (win.has(`${r},${c}`)) div.classList.add("win");
-        const moves = cellMoves[`${r},${c}`];
-        if (moves && humanToMove()) {
-          div.classList.add("target");
-          div.title = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
-          div.addEventListener("click", () => (moves.length === 1 ? play(moves[0]) : offer(moves)));
-        }
-        grid.appendChild(div);
-      }
-    }
-    box.appendChild(grid);
-    if (view.pieces) GGPieces.attach(grid, view, { play, active: humanToMove() }); // whole-piece moves: pieces.js
-    else GGPieces.detach();
-  }
-
-  // A hexagonal or triangular board: the state's SVG, its cells (data-row/data-col) and marked moves (data-move) clickable.
-  function renderSvgBoard(box, cellMoves) {
-    box.innerHTML = view.svg;
-    const svg = box.querySelector("svg");
-    if (!svg) return;
-    svg.classList.add("svg-board");
-    svg.setAttribute("role", "grid");
-    const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
-    const legal = new Set(view.legal);
-    const clickable = (el, moves) => {
-      el.classList.add("target");
-      const label = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
-      const tip = document.createElementNS(svg.namespaceURI, "title");
-      tip.textContent = label;
-      el.appendChild(tip);
-      el.addEventListener("click", () => (moves.length === 1 ? play(moves[0]) : offer(moves)));
-    };
-    for (const el of svg.querySelectorAll("[data-row][data-col]")) {
-      const key = `${el.dataset.row},${el.dataset.col}`;
-      el.classList.add("svg-cell");
-      if (win.has(key)) el.classList.add("win");
-      const moves = cellMoves[key];
-      if (moves && humanToMove()) clickable(el, moves);
-    }
-    for (const el of svg.querySelectorAll("[data-move]")) {
-      if (legal.has(el.dataset.move) && humanToMove()) clickable(el, [el.dataset.move]);
-    }
-  }
-
   function offer(moves) {
     const box = $("choices");
     box.innerHTML = "Which move? ";
@@ -130,51 +78,118 @@
     }
   }
 
-  function scoreClass(s, best) {
-    return (s > 0 ? "score-win" : s < 0 ? "score-loss" : "score-draw") + (s === best ? " score-best" : "");
+  const showScores = () => $("show-scores").checked && view.features.scores;
+  // The scores of the position shown: the server's, else those seen before at this node of the tree.
+  function scoresNow() {
+    if (view.scores && view.scores.moves === view.moves) return view.scores;
+    return current && current.scores;
+  }
+  function bestMoves(scores) {
+    if (!scores || scores.partial || !scores.exact) return [];
+    const known = Object.values(scores.scores).filter((s) => s !== null);
+    if (!known.length) return [];
+    const top = Math.max(...known);
+    return Object.keys(scores.scores).filter((m) => scores.scores[m] === top);
   }
 
-  function renderScores() {
-    const row = $("scores"), note = $("score-note");
-    row.innerHTML = ""; note.textContent = "";
-    const show = $("show-scores").checked && view.scores && view.scores.moves === view.moves;
-    if (!show) return;
-    const scores = view.scores.scores;
-    const known = Object.values(scores).filter((s) => s !== null);
-    const best = known.length ? Math.max(...known) : null;
-    const byColumn = view.board && view.legal.every((m) => view.targets[m] && columnOf(view.targets[m]) !== null);
-    if (byColumn) {
-      row.style.gridTemplateColumns = `repeat(${view.board.cols}, 52px)`;
-      const at = {};
-      for (const m of view.legal) at[columnOf(view.targets[m])] = [m, m in scores ? scores[m] : undefined];
-      for (let c = 0; c < view.board.cols; c++) {
-        const d = document.createElement("div");
-        d.id = `score-${c + 1}`;
-        if (at[c]) {
-          const s = at[c][1];
-          d.textContent = s === undefined ? "\u2026" : s === null ? "?" : s > 0 ? `+${s}` : `${s}`; // \u2026: still solving
-          if (s !== null) d.className = scoreClass(s, best);
-          d.title = `move ${at[c][0]}`;
-        }
-        row.appendChild(d);
+  function humanToMove() {
+    return view && view.to_move !== null && view.seats[view.to_move] === "human" && !(running && running.kind === "computer");
+  }
+
+  // --- the side panel ---------------------------------------------------------------------------------------
+  function renderMoves() {
+    const box = $("moves");
+    box.innerHTML = "";
+    const nodes = line();
+    if (!nodes.length) { box.textContent = "(no move yet)"; return; }
+    nodes.forEach((n, i) => {
+      if (i) box.appendChild(document.createTextNode(" "));
+      const b = plyButton(n, `${i + 1}.${n.move}`);
+      if (n === current) { b.classList.add("current"); b.setAttribute("aria-current", "step"); }
+      else if (!isAncestor(n, current)) b.classList.add("future");
+      box.appendChild(b);
+      const others = n.parent.children.filter((c) => c !== n);
+      if (others.length) { // the other moves tried here: a branch each
+        const span = document.createElement("span");
+        span.className = "branches";
+        span.setAttribute("aria-label", `other moves tried at move ${i + 1}`);
+        span.append(" (");
+        others.forEach((o, j) => { if (j) span.append(" "); span.appendChild(plyButton(o, `${i + 1}.${o.move}`)); });
+        span.append(")");
+        box.appendChild(span);
       }
-    } else {
-      row.style.gridTemplateColumns = "";
-      row.textContent = Object.entries(scores).map(([m, s]) => `${m}: ${s === null ? "?" : s}`).join("  ");
-    }
-    note.textContent = `${view.scores.note || ""}${view.scores.help ? " (" + view.scores.help + ")" : ""}`;
+    });
+    const here = box.querySelector(".current");
+    if (here && here.scrollIntoView) here.scrollIntoView({ block: "nearest" });
+  }
+  function isAncestor(a, n) { for (; n; n = n.parent) if (n === a) return true; return false; }
+  function plyButton(n, text) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "ply";
+    b.textContent = text;
+    b.addEventListener("click", () => goTo(n));
+    return b;
   }
 
+  // The grade of the move that led here, from the scores of the position before it (when known).
+  function gradeOf(n) {
+    const before = n.parent && n.parent.scores;
+    if (!before || !before.exact) return null;
+    const s = before.scores[n.move], best = Math.max(...Object.values(before.scores).filter((v) => v !== null));
+    if (s === undefined || s === null) return null;
+    const sign = Math.sign, drop = sign(best) - sign(s);
+    const grade = drop === 2 ? "blunder" : drop === 1 ? "mistake" : s === best ? "best" : "inaccuracy";
+    const results = { 1: "win", 0: "draw", "-1": "loss" };
+    const what = drop > 0 ? `turns the ${results[sign(best)]} into a ${results[sign(s)]}` : s === best ? "the best move"
+      : best > 0 ? "a slower win" : "a quicker loss";
+    return { grade, text: s === best ? `(${GGBoard.signed(s)})` : `, ${GGBoard.signed(s)} against the best ${GGBoard.signed(best)}: ${what}` };
+  }
+
+  function renderExplanation(scores) {
+    const box = $("explain");
+    box.innerHTML = "";
+    const last = current && current.parent ? gradeOf(current) : null;
+    if (last) {
+      const p = document.createElement("p");
+      p.className = `grade ${last.grade}`;
+      const mover = view.players[(pathOf(current).length - 1) % view.players.length];
+      p.textContent = `Move ${pathOf(current).length} (${mover} ${current.move}): ${last.grade} ${last.text}.`.replace(" ,", ",");
+      box.appendChild(p);
+    }
+    if (view.outcome) { const p = document.createElement("p"); p.textContent = view.outcome.text; box.appendChild(p); }
+    else if (!showScores()) { const p = document.createElement("p"); p.className = "muted"; p.textContent = view.features.scores ? "Tick \u201cshow scores\u201d for the exact scores and their explanation." : "This game offers no scores."; box.appendChild(p); }
+    else if (scores && scores.explanation) {
+      const ul = document.createElement("ul");
+      for (const text of scores.explanation) { const li = document.createElement("li"); li.textContent = text; ul.appendChild(li); }
+      box.appendChild(ul);
+    } else if (scores && scores.note) { const p = document.createElement("p"); p.textContent = scores.note; box.appendChild(p); }
+    else { const p = document.createElement("p"); p.className = "muted"; p.textContent = "Solving\u2026"; box.appendChild(p); }
+  }
+
+  // The review stays on the page while the game's moves are walked (the server forgets it once the position moves).
+  let reviewed = null;
   function renderReview() {
     const box = $("review-table");
     box.innerHTML = "";
-    if (!view.review) return;
+    if (view.review) reviewed = { review: view.review, line: [...view.history] };
+    const review = reviewed ? reviewed.review : null;
+    GGBoard.graph({ ...view, review }, (ply) => goTo(nodeAt(reviewed.line.slice(0, ply))));
+    if (!review) return;
+    const accuracy = view.players.map((p, i) => {
+      const mine = review.filter((e, j) => j % view.players.length === i && typeof e.value === "number");
+      return mine.length ? `${p} ${(100 * mine.reduce((a, e) => a + e.value, 0) / mine.length).toFixed(0)}%` : null;
+    }).filter(Boolean);
+    if (accuracy.length) { const p = document.createElement("p"); p.textContent = `Accuracy: ${accuracy.join(", ")}`; box.appendChild(p); }
     const table = document.createElement("table");
-    table.innerHTML = "<tr><th>#</th><th>player</th><th>move</th><th>score</th><th>best</th><th>mark</th></tr>";
-    for (const e of view.review) {
+    table.innerHTML = "<caption>Every move against the best</caption><tr><th>#</th><th>who</th><th>move</th><th>score</th><th>best</th><th>grade</th></tr>";
+    const here = pathOf(current).length, onLine = pathOf(current).every((m, i) => m === reviewed.line[i]);
+    for (const e of review) {
       const tr = document.createElement("tr");
+      if (onLine && e.number === here) tr.setAttribute("aria-current", "step");
       if (e.mark) tr.className = e.mark;
-      for (const v of [e.number, e.player, e.move, e.score ?? "?", e.best ?? "?", e.mark || ""]) {
+      if (e.grade) tr.classList.add(e.grade);
+      for (const v of [e.number, e.player, e.move, e.score ?? "?", e.best ?? "?", e.grade || e.mark || ""]) {
         const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
       }
       table.appendChild(tr);
@@ -182,46 +197,82 @@
     box.appendChild(table);
   }
 
-  function humanToMove() {
-    return view && view.to_move !== null && view.seats[view.to_move] === "human" && !(running && running.kind === "computer");
+  // The page's address for this position: ?pos=MOVES (one character each when every move is one digit, as
+  // gamesolver.org's, else separated by commas) and the options that differ from the defaults.
+  function shareUrl() {
+    const moves = pathOf(current);
+    const params = new URLSearchParams();
+    params.set("pos", moves.every((m) => /^[1-9]$/.test(m)) ? moves.join("") : moves.join(","));
+    for (const o of (info ? info.options : [])) {
+      const v = view.options ? view.options[o.name] : undefined;
+      if (v !== undefined && v !== o.default) params.set(o.name, String(v));
+    }
+    return `${location.origin}/play/${encodeURIComponent(name)}?${params.toString().replace(/%2C/g, ",")}`;
   }
 
   function render(next) {
     previous = view && view.board ? view : previous;
     view = next;
+    if (!root) resetTree();
+    sync(view.history);
+    const scores = scoresNow();
+    if (view.scores && view.scores.moves === view.moves && !view.scores.partial) current.scores = view.scores;
     showError("");
     $("choices").innerHTML = "";
-    const who = view.to_move === null ? null : `${view.players[view.to_move]} (${MARKS[(view.styles ? view.styles[view.to_move] : view.to_move) % MARKS.length]})`;
-    $("status").textContent = view.outcome ? view.outcome.text : `${who} to move` + (view.seats[view.to_move] !== "human" ? ` (${view.seats[view.to_move]})` : "");
-    renderBoard();
+    const who = view.to_move === null ? null : `${view.players[view.to_move]} (${GGBoard.markOf(view, view.to_move)})`;
+    const computer = view.to_move !== null && view.seats[view.to_move] !== "human";
+    $("status").textContent = view.outcome ? view.outcome.text : `${who} to move` + (computer ? ` (${view.seats[view.to_move]})` : "");
+    $("computer-go").hidden = !(view.computer_to_move && !running);
+    const n = view.history.length; // for screen readers: the move just played or reached
+    $("announce").textContent = n ? `Move ${n}: ${view.players[(n - 1) % view.players.length]} ${view.history[n - 1]}.` : "Start position.";
+    const shown = showScores() ? scores : null;
+    const best = bestMoves(shown);
+    const ctx = { play, offer, active: humanToMove(), scores: shown, show: showScores(), best, previous, hasScores: view.features.scores };
+    GGBoard.draw(view, ctx);
+    GGBoard.columns(view, ctx);
+    GGBoard.evalbar(view, ctx);
     const legal = $("legal");
     legal.innerHTML = "";
-    if (view.legal.length <= 64 && humanToMove()) {
+    if (view.legal.length <= 64 && humanToMove() && !GGBoard.byColumn(view)) {
       for (const m of view.legal) {
         const b = document.createElement("button");
         b.textContent = m; b.dataset.move = m;
+        if (best.includes(m)) b.classList.add("best");
         b.addEventListener("click", () => play(m));
         legal.appendChild(b);
       }
     }
     $("pass").hidden = !(view.pass && humanToMove()); // the game's pass, when it is legal (the only move)
-    $("moves").textContent = view.history.map((m, i) => `${i + 1}.${m}`).join(" ") || "(no move yet)";
+    renderMoves();
     $("undo").disabled = !view.can_undo;
-    $("redo").disabled = !view.can_redo;
+    $("redo").disabled = !forwardOf(current) && !view.can_redo;
+    $("nav-first").disabled = $("nav-back").disabled = !current.parent;
+    $("nav-forward").disabled = $("nav-last").disabled = !forwardOf(current);
     $("scores-toggle").hidden = !view.features.scores;
     $("review").hidden = !(view.features.review && view.outcome);
-    renderScores();
+    const ends = shown && shown.ends ? "; the small number: moves to the end with best play" : "";
+    $("score-note").textContent = shown ? `${shown.note || ""}${shown.help ? ` (${shown.help}${ends})` : ""}` : "";
+    renderExplanation(shown);
     renderReview();
+    $("share-link").href = shareUrl();
+    const digits = view.legal.length > 0 && view.legal.every((m) => /^\d+$/.test(m));
+    $("keys").textContent = `Keys: \u2190 \u2192 back and forward, Home/End first and last move, \u2191 \u2193 other branches${digits ? ", digits play a column or move" : ""}, u undoes.`;
     (view.notes || []).forEach((n) => n && ($("status").textContent += ` (${n})`));
   }
 
-  async function refresh() { render(await api("GET", base)); }
+  let sent = 0; // changes sent (act): an answer that comes after a later change was sent is not shown
+  async function refresh() {
+    const mine = sent;
+    const next = await api("GET", base);
+    if (mine === sent) render(next);
+  }
 
-  // After every change: the computer moves while it is its turn, then the scores are brought up to date.
-  async function advance() {
+  // After every change: the computer moves while it is its turn (unless the change was a step in the move list),
+  // then the scores are brought up to date.
+  async function advance(computerMoves = true) {
     const mine = ++generation;
     try {
-      while (view.computer_to_move && mine === generation) {
+      while (computerMoves && view.computer_to_move && mine === generation) {
         $("status").textContent = `${view.players[view.to_move]} (${view.seats[view.to_move]}) is thinking...`;
         const job = await follow(await startJob(`${base}/computer`), setJob);
         setJob(null);
@@ -229,12 +280,13 @@
         if (job.status !== "done" || mine !== generation) return;
         await refresh();
       }
-      if (mine === generation && $("show-scores").checked && view.features.scores && !view.outcome && !(view.scores && view.scores.moves === view.moves && !view.scores.partial)) {
+      if (mine === generation && showScores() && !view.outcome && !(scoresNow() && !scoresNow().partial)) {
+        const moves = view.moves;
         const job = await follow(await startJob(`${base}/scores`), (j) => {
           setJob(j);
           if (j.partial && j.partial.scores && mine === generation) { // the columns solved so far
-            view.scores = { moves: view.moves, scores: j.partial.scores, note: "solving the other columns...", partial: true };
-            renderScores();
+            view.scores = { moves, scores: j.partial.scores, note: "solving the other columns...", partial: true };
+            render(view);
           }
         });
         setJob(null);
@@ -244,12 +296,23 @@
     } catch (e) { setJob(null); showError(e.message); }
   }
 
-  async function act(call) {
-    generation++;
-    if (running) await GG.cancel();
-    setJob(null);
-    try { render(await call()); await advance(); }
-    catch (e) { showError(e.message); }
+  // Every change goes to the server in the order made (quick key presses included); only the answer to the last
+  // one is shown, then the computer moves and the scores come.
+  let queue = Promise.resolve();
+  function act(call, computerMoves = true) {
+    const mine = ++sent;
+    generation++; // the computer's moves and scores of the position left stop
+    const answer = queue.then(async () => {
+      if (running) await GG.cancel();
+      setJob(null);
+      return call();
+    });
+    queue = answer.catch(() => {});
+    return answer.then((next) => {
+      if (mine !== sent) return null;
+      render(next);
+      return advance(computerMoves);
+    }).catch((e) => { if (mine === sent) showError(e.message); });
   }
 
   function play(move) {
@@ -257,25 +320,74 @@
     act(() => api("POST", `${base}/move`, { move }));
   }
 
+  function goTo(n) {
+    if (!n || n === current) return;
+    const moves = pathOf(n);
+    current = n; // at once: the next key press goes on from here
+    renderMoves();
+    act(() => api("POST", `${base}/goto`, { moves }), false);
+  }
+  function sibling(step) {
+    if (!current.parent) return;
+    const list = current.parent.children;
+    goTo(list[(list.indexOf(current) + step + list.length) % list.length]);
+  }
+  function last() { let n = current; while (forwardOf(n)) n = forwardOf(n); goTo(n); }
+
   async function newGame() {
     const seats = view ? view.players.map((_, i) => $(`seat-${i}`).value) : undefined;
     const body = { options: GG.readOptions($("options")), think: parseFloat($("think").value) };
     if (seats) body.seats = seats;
+    root = null;
     await act(() => api("POST", `${base}/new`, body));
     seatSelects(view.kinds, view.players, view.seats);
   }
 
+  function bindKeys() {
+    document.addEventListener("keydown", (event) => {
+      const t = event.target;
+      const typing = (t.tagName === "INPUT" && !["checkbox", "radio", "button", "file"].includes(t.type)) || t.tagName === "SELECT" || t.tagName === "TEXTAREA";
+      if (typing || event.ctrlKey || event.metaKey || event.altKey || !view) return;
+      const keys = {
+        ArrowLeft: () => current.parent && goTo(current.parent), ArrowRight: () => goTo(forwardOf(current)),
+        Home: () => goTo(root), End: last, ArrowUp: () => sibling(-1), ArrowDown: () => sibling(1),
+        u: () => view.can_undo && act(() => api("POST", `${base}/undo`)),
+      };
+      if (keys[event.key]) { event.preventDefault(); keys[event.key](); return; }
+      if (/^[0-9]$/.test(event.key) && view.legal.every((m) => /^\d+$/.test(m))) { // digits: only for games whose moves are numbers
+        const move = event.key === "0" ? "10" : event.key;
+        if (view.legal.includes(move)) play(move);
+      }
+    });
+  }
+
   async function init() {
-    $("title").textContent = `Play ${name}`;
+    $("title").textContent = `${name}: analysis board`;
     document.title = `gridgames: ${name}`;
     info = await GG.gameInfo(name);
     GG.optionInputs($("options"), info ? info.options : []);
+    const stored = localStorage.getItem("gridgames-show-scores");
+    if (stored !== null) $("show-scores").checked = stored === "1";
     $("new-game").addEventListener("click", newGame);
     $("pass").addEventListener("click", () => view && view.pass && play(view.pass));
     $("undo").addEventListener("click", () => act(() => api("POST", `${base}/undo`)));
-    $("redo").addEventListener("click", () => act(() => api("POST", `${base}/redo`)));
+    $("redo").addEventListener("click", () => (forwardOf(current) ? goTo(forwardOf(current)) : act(() => api("POST", `${base}/redo`))));
+    $("nav-first").addEventListener("click", () => goTo(root));
+    $("nav-back").addEventListener("click", () => current.parent && goTo(current.parent));
+    $("nav-forward").addEventListener("click", () => goTo(forwardOf(current)));
+    $("nav-last").addEventListener("click", last);
+    $("computer-go").addEventListener("click", () => { $("computer-go").hidden = true; advance(true); });
     $("cancel").addEventListener("click", () => { generation++; GG.cancel(); });
-    $("show-scores").addEventListener("change", () => { renderScores(); if (!running) advance(); });
+    $("show-scores").addEventListener("change", () => {
+      localStorage.setItem("gridgames-show-scores", $("show-scores").checked ? "1" : "0");
+      render(view);
+      if (!running) advance(false);
+    });
+    $("share").addEventListener("click", async () => {
+      const url = shareUrl();
+      try { await navigator.clipboard.writeText(url); $("share-note").textContent = "Link copied."; }
+      catch (e) { $("share-note").textContent = url; }
+    });
     $("review").addEventListener("click", async () => {
       try {
         const job = await follow(await startJob(`${base}/review`), setJob);
@@ -293,6 +405,7 @@
       if (!file) return;
       const text = await file.text();
       event.target.value = "";
+      root = null;
       await act(() => api("POST", `${base}/load`, { text }));
       seatSelects(view.kinds, view.players, view.seats);
       GG.optionInputs($("options"), info ? info.options : [], view.options);
@@ -304,23 +417,14 @@
       $("move-text").value = "";
       act(() => api("POST", `${base}/move`, { move: text }));
     });
-    document.addEventListener("keydown", (event) => {
-      const typing = (event.target.tagName === "INPUT" && !["checkbox", "radio", "button"].includes(event.target.type)) || event.target.tagName === "SELECT";
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (/^[0-9]$/.test(event.key) && view) {
-        const move = event.key === "0" ? "10" : event.key;
-        if (view.legal.includes(move)) play(move);
-      } else if (event.key === "u" && view && view.can_undo) {
-        act(() => api("POST", `${base}/undo`));
-      }
-    });
+    bindKeys();
     let shared = null;
     try { shared = await openShared(); }
     catch (e) { shared = e; }
     if (shared === null || !view) await act(() => api("POST", `${base}/new`, {})); // every page load is a new session: a new game
     seatSelects(view.kinds, view.players, view.seats);
     if (shared instanceof Error) showError(`The shared position: ${shared.message}`);
-    else if (shared) await advance();
+    else if (shared) await advance(false);
   }
 
   // A shared position: ?pos=MOVES (moves separated by commas, or one character each as gamesolver.org's digits)
@@ -345,6 +449,7 @@
       catch (e) { return new Error(`move ${i + 1} (${move}): ${e.message}`); }
     }
     if (view.features.scores) $("show-scores").checked = true;
+    render(view);
     return true;
   }
 

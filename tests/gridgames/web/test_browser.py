@@ -103,7 +103,7 @@ def test_connect4_following_the_scores_beats_perfect(page: Any, base_url: str) -
     while "wins" not in page.inner_text("#status") and "Draw" not in page.inner_text("#status"):
         played = moves_played(page)
         page.wait_for_function(  # every playable column solved (\u2026 marks one still being solved)
-            "() => { const t = [...document.querySelectorAll('#scores div')].map((d) => d.textContent.trim());"
+            "() => { const t = [...document.querySelectorAll('#scores .score')].map((d) => d.textContent.trim());"
             " return t.some((x) => /\\d/.test(x)) && !t.some((x) => x === '\u2026'); }"
         )
         scores = {c: page.inner_text(f"#score-{c}").strip() for c in range(1, 6)}
@@ -127,8 +127,9 @@ def test_two_humans_undo_save_and_load(page: Any, base_url: str, tmp_path: Path)
             f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {played + 1}"
         )
     assert page.locator("#board .cell.p0").count() == 2 and page.locator("#board .cell.p1").count() == 1
-    page.click("#undo")
-    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.4 2.4'")
+    page.click("#undo")  # the move list keeps the move taken back, after the current one
+    page.wait_for_function("() => document.querySelector('#moves .current').textContent === '2.4'")
+    assert page.inner_text("#moves") == "1.4 2.4 3.5" and page.locator("#moves .future").count() == 1
     with page.expect_download() as download:
         page.click("#save")
     saved = tmp_path / "game.json"

@@ -53,7 +53,7 @@ def test_a_shared_url_opens_the_position_with_its_scores(page: Any, base_url: st
     assert page.input_value("#opt-width") == "5" and page.input_value("#opt-height") == "4"
     assert [page.input_value(f"#seat-{i}") for i in (0, 1)] == ["human", "human"]
     page.wait_for_function(  # every column solved (\u2026 marks one still being solved)
-        "() => { const t = [...document.querySelectorAll('#scores div')].map((d) => d.textContent.trim());"
+        "() => { const t = [...document.querySelectorAll('#scores .score')].map((d) => d.textContent.trim());"
         " return t.filter((x) => /^[+-]?\\d+$/.test(x)).length === 5; }"
     )
     shown = [int(page.inner_text(f"#score-{c}").strip()) for c in range(1, 6)]

@@ -1,0 +1,305 @@
+// The play page's drawings: the board (square grids as cells, other lattices from the game's SVG), the column
+// buttons with each column's exact score, the evaluation bar and the review graph. Plain DOM, no library.
+// play.js calls GGBoard.draw(view, ctx) after every change; ctx: {play, offer, active, scores, previous, best}.
+"use strict";
+const GGBoard = (() => {
+  const $ = (id) => document.getElementById(id);
+  const MARKS = ["\u2715", "\u25ef", "\u25b3", "\u25a1", "\u2606", "\u25c7"]; // a mark per player as well as a colour
+  const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+  const styleOf = (view, player) => (view.styles ? view.styles[player] : player);
+  const markOf = (view, player) => MARKS[styleOf(view, player) % MARKS.length];
+
+  function columnOf(cells) {
+    const cols = new Set(cells.map((c) => c[1]));
+    return cols.size === 1 ? [...cols][0] : null;
+  }
+
+  // A gravity game: every legal move is a whole column (a click anywhere in it plays there).
+  function byColumn(view) {
+    return !!view.board && !view.pieces && view.legal.length > 0 && view.legal.every((m) => {
+      const cells = view.targets[m];
+      return cells && cells.length === view.board.rows && columnOf(cells) !== null;
+    });
+  }
+
+  // The cell a disc dropped in column c lands on: the lowest empty one.
+  function landing(view, c) {
+    for (let r = view.board.rows - 1; r >= 0; r--) if (view.board.cells[r][c] === 0) return r;
+    return null;
+  }
+
+  const colName = (c) => (c < 26 ? String.fromCharCode(97 + c) : `c${c + 1}`);
+
+  // The board in words, for screen readers: who is where (columns a, b, ...; rows from the bottom).
+  function describe(view) {
+    const { rows, cols, cells } = view.board;
+    const per = view.players.map(() => []);
+    for (let r = rows - 1; r >= 0; r--) { // from the bottom row up
+      for (let c = 0; c < cols; c++) if (cells[r][c] > 0) per[cells[r][c] - 1].push(`${colName(c)}${rows - r}`);
+    }
+    const parts = per.map((list, i) => `${view.players[i]}: ${list.length ? list.join(" ") : "none"}`);
+    return `${view.game} board, ${cols} columns by ${rows} rows. ${parts.join("; ")}.`;
+  }
+
+  function draw(view, ctx) {
+    const box = $("board");
+    box.innerHTML = "";
+    box.removeAttribute("aria-label");
+    const cellMoves = {};
+    for (const [move, cells] of Object.entries(view.targets)) {
+      for (const [r, c] of cells) (cellMoves[`${r},${c}`] ||= []).push(move);
+    }
+    if (!view.board) { // no grid: the game's own picture
+      if (view.svg) box.innerHTML = view.svg;
+      else { const pre = document.createElement("pre"); pre.textContent = view.text; box.appendChild(pre); }
+      return;
+    }
+    if ((view.board.lattice || "square") !== "square" && view.svg) { drawSvg(box, view, cellMoves, ctx); return; }
+    const { rows, cols, cells } = view.board;
+    const columns = byColumn(view);
+    const grid = document.createElement("div");
+    grid.className = "board" + (columns || view.game === "connect4" ? "" : " plain");
+    grid.style.setProperty("--cols", cols);
+    document.documentElement.style.setProperty("--board-cols", cols); // the cells' size fits the width (style.css)
+    grid.setAttribute("role", "img");
+    grid.setAttribute("aria-label", describe(view));
+    const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
+    const prev = ctx.previous && ctx.previous.board && ctx.previous.board.rows === rows && ctx.previous.board.cols === cols
+      ? ctx.previous.board.cells : null;
+    const fresh = [];
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const v = cells[r][c];
+        const div = document.createElement("div");
+        div.className = "cell";
+        div.dataset.row = r; div.dataset.col = c;
+        if (v < 0) div.classList.add("hole");
+        if (v > 0) {
+          div.classList.add(`p${styleOf(view, v - 1)}`);
+          div.textContent = markOf(view, v - 1);
+          if (prev && prev[r][c] === 0) fresh.push(div);
+        }
+        if (win.has(`${r},${c}`)) div.classList.add("win");
+        const moves = cellMoves[`${r},${c}`];
+        if (moves && ctx.active) {
+          div.classList.add("target");
+          div.title = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
+          div.addEventListener("click", () => (moves.length === 1 ? ctx.play(moves[0]) : ctx.offer(moves)));
+          if (columns) {
+            div.addEventListener("pointerenter", () => hover(grid, view, c, true));
+            div.addEventListener("pointerleave", () => hover(grid, view, c, false));
+          }
+        }
+        grid.appendChild(div);
+      }
+    }
+    if (fresh.length === 1) { // one new disc or mark: it drops down its column (or appears), unless motion is reduced
+      fresh[0].classList.add("last");
+      if (!reducedMotion()) {
+        fresh[0].style.setProperty("--fall", Number(fresh[0].dataset.row) + 1);
+        fresh[0].classList.add(columns || view.game === "connect4" ? "drop" : "pop");
+      }
+    }
+    if (columns && ctx.best) {
+      for (const m of ctx.best) {
+        const c = columnOf(view.targets[m] || []);
+        const r = c === null ? null : landing(view, c);
+        if (r !== null) grid.children[r * cols + c].classList.add("best-cell");
+      }
+    }
+    box.appendChild(grid);
+    if (view.pieces) GGPieces.attach(grid, view, { play: ctx.play, active: ctx.active }); // whole-piece moves: pieces.js
+    else GGPieces.detach();
+  }
+
+  // Hover over a column: the column lit, a ghost disc of the side to move on the cell it lands on.
+  function hover(grid, view, c, on) {
+    const { rows, cols } = view.board;
+    for (let r = 0; r < rows; r++) grid.children[r * cols + c].classList.toggle("col-hover", on);
+    const r = landing(view, c);
+    if (r === null || view.to_move === null) return;
+    const cell = grid.children[r * cols + c];
+    cell.classList.toggle("ghost", on);
+    cell.classList.toggle(`g${styleOf(view, view.to_move)}`, on);
+  }
+
+  // A hexagonal or triangular board: the state's SVG, its cells (data-row/data-col) and marked moves (data-move)
+  // clickable.
+  function drawSvg(box, view, cellMoves, ctx) {
+    box.innerHTML = view.svg;
+    const svg = box.querySelector("svg");
+    if (!svg) return;
+    svg.classList.add("svg-board");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", describe(view));
+    const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
+    const legal = new Set(view.legal);
+    const clickable = (el, moves) => {
+      el.classList.add("target");
+      const tip = document.createElementNS(svg.namespaceURI, "title");
+      tip.textContent = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
+      el.appendChild(tip);
+      el.addEventListener("click", () => (moves.length === 1 ? ctx.play(moves[0]) : ctx.offer(moves)));
+    };
+    for (const el of svg.querySelectorAll("[data-row][data-col]")) {
+      const key = `${el.dataset.row},${el.dataset.col}`;
+      el.classList.add("svg-cell");
+      if (win.has(key)) el.classList.add("win");
+      const moves = cellMoves[key];
+      if (moves && ctx.active) clickable(el, moves);
+    }
+    for (const el of svg.querySelectorAll("[data-move]")) {
+      if (legal.has(el.dataset.move) && ctx.active) clickable(el, [el.dataset.move]);
+    }
+  }
+
+  const signed = (s) => (s > 0 ? `+${s}` : `${s}`);
+  const resultClass = (s) => (s > 0 ? "score-win" : s < 0 ? "score-loss" : "score-draw");
+
+  // In words: "wins in 7" (discs to the end with best play), "draws", "loses in 4".
+  function outlook(s, end) {
+    const when = end === undefined ? "" : ` in ${end}`;
+    return s > 0 ? `wins${when}` : s < 0 ? `loses${when}` : "draws";
+  }
+
+  // The column buttons over a gravity board: a click (or Enter) plays the column; with scores, each shows its
+  // exact score (coloured by result, the best starred) and the discs to the end. Other games: the scores as text.
+  let gravityBoard = null; // the last board played by columns: its row stays (empty) once the game is over
+  function columns(view, ctx) {
+    const row = $("scores");
+    row.innerHTML = "";
+    const key = view.board ? `${view.game} ${view.board.rows}x${view.board.cols}` : null;
+    if (byColumn(view)) gravityBoard = key;
+    const gravity = key !== null && gravityBoard === key;
+    row.hidden = !gravity && !(ctx.scores && ctx.show);
+    if (!gravity) {
+      row.className = "score-text";
+      if (ctx.scores && ctx.show) {
+        row.textContent = Object.entries(ctx.scores.scores).map(([m, s]) => `${m}: ${s === null ? "?" : signed(s)}`).join("  ");
+      }
+      return;
+    }
+    row.className = "columns";
+    row.style.setProperty("--cols", view.board.cols);
+    const at = {};
+    for (const m of view.legal) at[columnOf(view.targets[m])] = m;
+    const scored = ctx.show && ctx.hasScores; // scores wanted: "\u2026" on a column until it is solved
+    const scores = scored ? (ctx.scores ? ctx.scores.scores : {}) : null;
+    const ends = ctx.show && ctx.scores ? ctx.scores.ends || {} : {};
+    const best = new Set(ctx.best || []);
+    for (let c = 0; c < view.board.cols; c++) {
+      const m = at[c];
+      const b = document.createElement("button");
+      b.className = "col";
+      b.type = "button";
+      const score = document.createElement("span");
+      score.className = "score";
+      score.id = `score-${c + 1}`;
+      if (m === undefined) { // a full column
+        b.disabled = true; b.classList.add("full"); b.setAttribute("aria-label", `column ${c + 1}: full`);
+        b.appendChild(score); row.appendChild(b); continue;
+      }
+      b.dataset.move = m;
+      const end = document.createElement("span");
+      end.className = "end";
+      let label = `play ${m}`;
+      if (scores) {
+        const s = scores[m];
+        score.textContent = s === undefined ? "\u2026" : s === null ? "?" : signed(s); // \u2026: still solving
+        if (s !== undefined && s !== null) {
+          b.classList.add(resultClass(s));
+          if (best.has(m)) b.classList.add("best");
+          end.textContent = ends[m] === undefined ? "" : `${s === 0 ? "=" : ends[m]}`;
+          label += `: ${signed(s)}, ${view.players[view.to_move]} ${outlook(s, ends[m])}${best.has(m) ? " (best)" : ""}`;
+        }
+      } else {
+        score.textContent = m;
+        b.classList.add("plain-col");
+      }
+      b.setAttribute("aria-label", label);
+      b.title = label;
+      b.disabled = !ctx.active;
+      b.addEventListener("click", () => ctx.play(m));
+      const grid = () => $("board").querySelector(".board");
+      for (const [kind, on] of [["pointerenter", true], ["pointerleave", false], ["focus", true], ["blur", false]]) {
+        b.addEventListener(kind, () => grid() && ctx.active && hover(grid(), view, c, on)); // where the disc lands
+      }
+      b.append(score, end);
+      row.appendChild(b);
+    }
+  }
+
+  // The evaluation bar: the first player's share, from the exact score of the position (the best column's).
+  function evalbar(view, ctx) {
+    const bar = $("evalbar");
+    const known = ctx.show && ctx.scores && !ctx.scores.partial ? Object.values(ctx.scores.scores).filter((s) => s !== null) : [];
+    bar.hidden = !ctx.hasScores || view.players.length !== 2;
+    if (bar.hidden) return;
+    let share = 0.5, text = "", label;
+    if (view.outcome) {
+      share = view.outcome.winner === null ? 0.5 : view.outcome.winner === 0 ? 1 : 0;
+      text = view.outcome.winner === null ? "\u00bd" : "#";
+      label = view.outcome.text;
+    } else if (known.length && view.to_move !== null) {
+      const s = Math.max(...known);
+      const first = view.to_move === 0 ? s : -s;
+      const top = view.board ? Math.ceil((view.board.rows * view.board.cols) / 2) : Math.max(20, Math.abs(s));
+      share = first === 0 ? 0.5 : 0.5 + Math.sign(first) * (0.2 + 0.3 * Math.min(1, Math.abs(first) / top));
+      const winner = first > 0 ? view.players[0] : view.players[1];
+      const bestMoves = Object.keys(ctx.scores.scores).filter((m) => ctx.scores.scores[m] === s);
+      const end = ctx.scores.ends ? ctx.scores.ends[bestMoves[0]] : undefined;
+      text = signed(first);
+      label = first === 0 ? "a draw with best play" : `${winner} wins with best play${end === undefined ? "" : ` in ${end} more moves`}`;
+    } else {
+      label = "evaluation not known yet";
+    }
+    bar.style.setProperty("--share", share);
+    bar.querySelector(".evaltext").textContent = text;
+    bar.setAttribute("aria-label", `evaluation: ${label}`);
+    bar.title = label;
+  }
+
+  // The review graph: the score after each move from the first player's view, a dot per move coloured by its
+  // grade; a click on a dot goes to that move.
+  function graph(view, goToPly) {
+    const box = $("review-graph");
+    box.innerHTML = "";
+    if (!view.review || !view.review.length) return;
+    const points = view.review.map((e, i) => (e.score === null ? null : i % 2 === 0 ? e.score : -e.score));
+    const top = Math.max(1, ...points.filter((p) => p !== null).map(Math.abs));
+    const W = 320, H = 120, step = W / Math.max(1, points.length - 1);
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", `-6 -6 ${W + 12} ${H + 12}`);
+    svg.setAttribute("class", "graph");
+    svg.setAttribute("role", "img");
+    const summary = points.map((p, i) => `${i + 1}: ${p === null ? "?" : signed(p)}`).join(", ");
+    svg.setAttribute("aria-label", `score after each move, ${view.players[0]} up: ${summary}`);
+    const y = (p) => H / 2 - (p / top) * (H / 2);
+    const mid = document.createElementNS(ns, "line");
+    Object.entries({ x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "graph-mid" }).forEach(([k, v]) => mid.setAttribute(k, v));
+    svg.appendChild(mid);
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("points", points.map((p, i) => (p === null ? "" : `${(i * step).toFixed(1)},${y(p).toFixed(1)}`)).join(" "));
+    line.setAttribute("class", "graph-line");
+    svg.appendChild(line);
+    points.forEach((p, i) => {
+      if (p === null) return;
+      const dot = document.createElementNS(ns, "circle");
+      const e = view.review[i];
+      Object.entries({ cx: (i * step).toFixed(1), cy: y(p).toFixed(1), r: e.grade && e.grade !== "best" ? 5 : 3 })
+        .forEach(([k, v]) => dot.setAttribute(k, v));
+      dot.setAttribute("class", `dot ${e.grade || e.mark || "best"}`);
+      dot.dataset.ply = i + 1;
+      const tip = document.createElementNS(ns, "title");
+      tip.textContent = `${e.number}. ${e.player} ${e.move}: ${e.grade || e.mark || ""} (${signed(e.score)}, best ${signed(e.best)})`;
+      dot.appendChild(tip);
+      dot.addEventListener("click", () => goToPly(i + 1));
+      svg.appendChild(dot);
+    });
+    box.appendChild(svg);
+  }
+
+  return { draw, columns, evalbar, graph, byColumn, columnOf, markOf, signed, outlook, MARKS };
+})();
