@@ -300,7 +300,8 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "scores": play.scores,
         "review": play.review,
         "notes": play.notes[-1:],
-        "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True},
+        "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True,
+                     "drill": has(hooks, "drill_positions")},
     }
 
 

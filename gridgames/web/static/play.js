@@ -195,6 +195,13 @@
       table.appendChild(tr);
     }
     box.appendChild(table);
+    if (view.features.drill && review.some((e) => e.mark || (e.grade && e.grade !== "best"))) {
+      const a = document.createElement("a"); // the drill page: this game's mistakes asked again
+      a.id = "drill-link";
+      a.href = shareUrl().replace(`/play/${encodeURIComponent(name)}?`, `/drill/${encodeURIComponent(name)}?`);
+      a.textContent = "Drill this game's mistakes";
+      box.appendChild(a);
+    }
   }
 
   // The page's address for this position: ?pos=MOVES (one character each when every move is one digit, as
