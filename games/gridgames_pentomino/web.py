@@ -1,13 +1,17 @@
-"""The pentomino puzzle's hooks for ``gridgames serve`` (see `gridgames.web.hooks`): presets and pasted puzzles."""
+"""The pentomino puzzle's hooks for ``gridgames serve`` (see `gridgames.web.hooks`): presets (the square boards'
+and the lattice boards'), pasted puzzles, tiling by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from gridgames_pentomino.boards import PRESETS, Board
 from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, spec_area
 
 from gridgames.errors import PuzzleError
+from gridgames.game import Placement
+from gridgames.grid import HOLE
 
 __all__ = ["PentominoWeb"]
 
@@ -26,7 +30,63 @@ class PentominoWeb:
                 "board_text": Board.preset(name).to_text()
             }
             for name, (description, _) in PRESETS.items()
-        ]
+        ] + self._lattice_presets()
+
+    @staticmethod
+    def _lattice_presets() -> list[dict[str, Any]]:
+        from gridgames_pentomino.lattice_web import lattice_presets
+
+        return lattice_presets()
+
+    def preset_puzzle(self, name: str) -> Any:
+        """The puzzle of a lattice preset (``triangle:6x6``, ``cube:2x3x10``...): the options name square boards
+        only."""
+        from gridgames_pentomino.lattice_web import lattice_puzzle
+
+        return lattice_puzzle(name)
+
+    def hand_pieces(self, puzzle: Any) -> dict[str, Any]:
+        """The board's cells and each piece's orientations, for tiling by hand."""
+        from gridgames_pentomino.lattice_web import LatticeWebPuzzle
+
+        if isinstance(puzzle, LatticeWebPuzzle):
+            inner = puzzle.inner
+            return {
+                "lattice": inner.lattice, "cells": [list(c) for c in inner.layout.cells],
+                "pieces": [
+                    {"name": p.name, "count": p.count, "orientations": [list(map(list, o)) for o in
+                                                                        p.orientations(inner.one_sided)]}
+                    for p in inner.pieces
+                ],
+            }
+        cells = [[int(r), int(c)] for r, c in zip(*(puzzle.layout.grid.cells == 0).nonzero())]
+        return {
+            "lattice": "square", "cells": cells,
+            "pieces": [
+                {"name": p.name, "count": p.count,
+                 "orientations": [[list(c) for c in o.cells] for o in p.orientations(puzzle.one_sided)]}
+                for p in puzzle.pieces
+            ],
+        }
+
+    def hand_rest(self, puzzle: Any, placed: Sequence[Placement]) -> Any:
+        """The puzzle of the uncovered cells and the pieces still in hand (solutions in the same coordinates)."""
+        from gridgames_pentomino.lattice_web import LatticeWebPuzzle, lattice_rest
+        from gridgames_pentomino.puzzle import TilingPuzzle
+
+        if isinstance(puzzle, LatticeWebPuzzle):
+            return lattice_rest(puzzle, placed)
+        grid = puzzle.layout.grid.copy()
+        used: dict[str, int] = {}
+        for placement in placed:
+            used[placement.piece] = used.get(placement.piece, 0) + 1
+            for cell in placement.cells:
+                grid.cells[tuple(cell)] = HOLE
+        left = tuple(
+            p.with_count(p.count - used.get(p.name, 0)) for p in puzzle.pieces if p.count > used.get(p.name, 0)
+        )
+        return TilingPuzzle(Board(f"{puzzle.layout.name} (rest)", grid), PieceSet(left, puzzle.pieces.label),
+                            one_sided=puzzle.one_sided)
 
     def puzzle_from_text(self, board: str, pieces: str, one_sided: bool) -> Any:
         """A puzzle from a pasted board picture ('.' cells) and pieces: a specification (pentominoes+O) or a pieces

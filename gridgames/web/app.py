@@ -37,6 +37,7 @@ from gridgames.errors import GridGamesError, PluginError
 from gridgames.game import Game, GameKind, GameSpec
 from gridgames.registry import BrokenPlugin, Registry, default_registry
 from gridgames.web import api, plays, puzzles
+from gridgames.web import hand  # tiling by hand
 from gridgames.web.context import MAX_TOKEN, ServerConfig, ServerState, json_response, server_state
 from gridgames.web.hooks import has
 from gridgames.web.jobs import ServerBusyError
@@ -186,6 +187,10 @@ def _routes() -> list[Any]:
         Route(f"{puzzle}/solution/{{number}}.svg", api.puzzle_svg),
         Route(f"{puzzle}/solution/{{number}}", api.puzzle_solution),
         Route(f"{puzzle}/solutions.json", api.puzzle_json),
+        # tiling by hand (gridgames.web.hand)
+        Route(f"{puzzle}/hand", hand.hand_get),
+        Route(f"{puzzle}/hand/check", hand.hand_check, methods=["POST"]),
+        Route(f"{puzzle}/hand/hint", hand.hand_hint, methods=["POST"]),
         Route("/api/jobs/{job}", api.job_get),
         Route("/api/jobs/{job}/cancel", api.job_cancel, methods=["POST"]),
     ]
