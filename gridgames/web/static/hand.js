@@ -169,11 +169,17 @@ const GGHand = (() => {
     $("hand").classList.toggle("solved", !!(data && data.solved === "true"));
   }
 
+  // A check's progress shows in the status line (the page's job bar is the solver's: no jump in the layout).
+  function progress(job) {
+    const p = job.progress || {};
+    if (job.status === "running" && p.text) $("hand-status").textContent = `Checking\u2026 ${p.text}`;
+  }
+
   // One job at a time per page: a newer request cancels the older one.
   async function runJob(path, body) {
     await GG.cancel();
     for (let attempt = 0; ; attempt++) {
-      try { return await follow((await api("POST", path, body)).job, GG.showJob); }
+      try { return await follow((await api("POST", path, body)).job, progress); }
       catch (e) {
         if (![409, 503].includes(e.status) || attempt > 60) throw e;
         await new Promise((r) => setTimeout(r, 150));
@@ -187,7 +193,6 @@ const GGHand = (() => {
     let done;
     try { done = await runJob(`${base}/hand/check`, { placed }); }
     catch (e) { if (mine === seq) status(`Check failed: ${e.message}`, {}); return; }
-    finally { GG.showJob(null); }
     if (mine !== seq) return;
     result = done.result || null;
     if (!result) { status(`Check ${done.status}.`, {}); return; }
@@ -213,7 +218,6 @@ const GGHand = (() => {
     let done;
     try { done = await runJob(`${base}/hand/hint`, { placed }); }
     catch (e) { if (mine === seq) status(`Hint failed: ${e.message}`, {}); return; }
-    finally { GG.showJob(null); }
     if (mine !== seq) return;
     const r = done.result || {};
     if (r.hint === null || r.hint === undefined) {

@@ -123,3 +123,11 @@ def test_a_game_without_the_hooks_says_so(api: Api) -> None:
 def test_an_unknown_preset_is_a_400(api: Api) -> None:
     response = api.post(f"{PENTOMINO}/new", {"preset": "cube:9x9x9"})
     assert response.status_code == 400 and "no preset" in response.json()["error"]
+
+
+def test_a_check_cut_short_by_its_budget_is_partial(api: Api) -> None:
+    api.ok("POST", f"{PENTOMINO}/new", {"options": {"board": "8x8", "pieces": "pentominoes+O"}})
+    result = api.job(f"{PENTOMINO}/hand/check", {"placed": [], "seconds": 0.05})["result"]
+    assert result["partial"] and result["stopped"] == "time" and result["count"] < 520 * 8
+    response = api.post(f"{PENTOMINO}/hand/check", {"placed": [], "seconds": 0})
+    assert response.status_code == 400 and "'seconds'" in response.json()["error"]

@@ -245,3 +245,26 @@ def test_lattice_boards_open_and_take_a_hinted_piece(
         assert len(labels) == 1
     assert page.get_attribute("#hand-board", "aria-label").startswith(f"the {'cubic' if name == 'cube' else ''}")
     _shoot(page, name)
+
+
+def test_after_a_count_the_pager_says_of_how_many_and_no_panel_jumps(page: Any, base_url: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": 860})
+    page.goto(f"{base_url}/puzzle/pentomino?preset=3x20&placed=")
+    _status(page)
+    top = "() => document.getElementById('hand-board').getBoundingClientRect().top + window.scrollY"
+    board_at = page.evaluate(top)
+    page.evaluate(  # every frame's place of the board, while the count's job bar shows and goes
+        f"() => {{ window.tops = new Set(); const tick = () => {{ window.tops.add(({top})()); requestAnimationFrame(tick); }};"
+        " tick(); }"
+    )
+    page.click("#count")
+    page.wait_for_function("() => document.getElementById('count-result').dataset.count !== undefined")
+    assert page.evaluate("() => [...window.tops]") == [board_at]  # the job bar's room is kept
+    assert page.inner_text("#count-result").startswith("8 solutions")
+    page.click("#first")
+    page.wait_for_function("() => document.getElementById('page-label').textContent === 'solution 1 of 8'")
+    for number in range(2, 9):
+        page.click("#next")
+        page.wait_for_function(f"() => document.getElementById('page-label').textContent === 'solution {number} of 8'")
+    assert page.is_disabled("#next") and not page.is_disabled("#prev")
+    assert page.evaluate(top) == board_at
