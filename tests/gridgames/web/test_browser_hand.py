@@ -254,8 +254,8 @@ def test_after_a_count_the_pager_says_of_how_many_and_no_panel_jumps(page: Any, 
     top = "() => document.getElementById('hand-board').getBoundingClientRect().top + window.scrollY"
     board_at = page.evaluate(top)
     page.evaluate(  # every frame's place of the board, while the count's job bar shows and goes
-        f"() => {{ window.tops = new Set(); const tick = () => {{ window.tops.add(({top})()); requestAnimationFrame(tick); }};"
-        " tick(); }"
+        f"() => {{ window.tops = new Set();"
+        f" const tick = () => {{ window.tops.add(({top})()); requestAnimationFrame(tick); }}; tick(); }}"
     )
     page.click("#count")
     page.wait_for_function("() => document.getElementById('count-result').dataset.count !== undefined")
