@@ -131,3 +131,12 @@ def test_a_check_cut_short_by_its_budget_is_partial(api: Api) -> None:
     assert result["partial"] and result["stopped"] == "time" and result["count"] < 520 * 8
     response = api.post(f"{PENTOMINO}/hand/check", {"placed": [], "seconds": 0})
     assert response.status_code == 400 and "'seconds'" in response.json()["error"]
+
+
+def test_the_pentomino_hooks_meet_the_protocols_and_connect4_offers_none() -> None:
+    from gridgames_connect4 import SPEC as CONNECT4
+
+    from gridgames.web.hooks import HandTiling, PresetPuzzle, hooks_of
+
+    assert isinstance(PentominoWeb(), HandTiling) and isinstance(PentominoWeb(), PresetPuzzle)
+    assert not isinstance(hooks_of(CONNECT4), HandTiling)
