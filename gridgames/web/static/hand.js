@@ -16,6 +16,21 @@ const GGHand = (() => {
   const describeCell = (i) => names[i];
   // A box's layers one under another when side by side they would be drawn too small to touch.
   const stacked = () => isCube() && $("hand-board").clientWidth < GGLattice.geometry("cubic", layout.cells, 26).width;
+  // A long square board (3x20) turned a quarter on a narrow screen, so that its cells stay big enough to touch.
+  let turned = false;
+  function turn(cells) {
+    if (!turned) return cells;
+    const bottom = Math.max(...layout.cells.map((p) => p[0]));
+    return cells.map(([r, c]) => [c, bottom - r]);
+  }
+  function chooseTurn() {
+    const rows = layout.cells.map((p) => p[0]), cols = layout.cells.map((p) => p[1]);
+    const wide = (Math.max(...cols) - Math.min(...cols) + 1) / (Math.max(...rows) - Math.min(...rows) + 1);
+    const was = turned;
+    turned = layout.lattice === "square" && wide >= 2.5 && $("hand-board").clientWidth < 560;
+    if (turned !== was || !names.length) names = GGLattice.names(layout.lattice, turn(layout.cells));
+    return turned !== was;
+  }
 
   function left(piece) { return layout.pieces[piece].count - placed.filter((n) => pieceOf(n) === piece).length; }
 
@@ -52,7 +67,7 @@ const GGHand = (() => {
       if (isCube()) for (const c of cells) labelAt.set(c, layout.pieces[pieceOf(m)].name);
       else labelAt.set(cells[Math.floor(cells.length / 2)], layout.pieces[pieceOf(m)].name);
     });
-    box.innerHTML = GGLattice.svg(layout.lattice, layout.cells, {
+    box.innerHTML = GGLattice.svg(layout.lattice, turn(layout.cells), {
       size: isCube() ? 30 : 34,
       stack: stacked(),
       title: `${layout.lattice} board, ${placed.length} pieces placed`,
@@ -71,7 +86,9 @@ const GGHand = (() => {
   }
 
   function drawShape(cells, piece) {
-    return GGLattice.svg(layout.lattice, cells, { size: isCube() ? 9 : 12, svgClass: "shape", fill: () => GGLattice.colour(piece), attrs: ' aria-hidden="true"' });
+    const shown = turned ? (() => { const t = turn(cells), r0 = Math.min(...t.map((p) => p[0])), c0 = Math.min(...t.map((p) => p[1]));
+      return t.map(([r, c]) => [r - r0, c - c0]); })() : cells;
+    return GGLattice.svg(layout.lattice, shown, { size: isCube() ? 9 : 12, svgClass: "shape", fill: () => GGLattice.colour(piece), attrs: ' aria-hidden="true"' });
   }
 
   function drawPicker() {
@@ -238,7 +255,7 @@ const GGHand = (() => {
 
   // The nearest cell from ``from`` in a direction (dx, dy), by the cells' drawn centres.
   function step(from, dx, dy) {
-    const g = GGLattice.geometry(layout.lattice, layout.cells, 30, stacked());
+    const g = GGLattice.geometry(layout.lattice, turn(layout.cells), 30, stacked());
     if (from === null) return 0;
     const [x0, y0] = g.centres[from];
     let best = null, bestScore = Infinity;
@@ -316,14 +333,15 @@ const GGHand = (() => {
     onChange = changedCallback || null;
     layout = await api("GET", `${base}/hand`);
     index();
-    names = GGLattice.names(layout.lattice, layout.cells);
+    names = [];
+    $("hand").hidden = false;
+    chooseTurn();
     placed = [];
     const valid = (startPlaced || []).filter((n) => Number.isInteger(n) && n >= 0 && n < layout.placements.length);
     for (const n of valid) { computeOwners(); if (fits(n)) placed.push(n); }
     chosen = layout.pieces.findIndex((_, i) => left(i) > 0);
     if (chosen < 0) chosen = null;
     orientation = 0; cursor = null; hover = null; hint = null; result = null;
-    $("hand").hidden = false;
     $("hand-board").setAttribute("aria-label", `the ${layout.lattice} board, ${layout.cells.length} cells: arrow keys move the cursor, ` +
       `Enter places the chosen piece, ${layout.transforms.map((t) => `${t.key} ${t.name.toLowerCase()}s`).join(", ")}, z undoes, h asks for a hint`);
     $("hand-keys").textContent = `Keys on the board: arrows move, Enter places, ${layout.transforms.map((t) => `${t.key} ${t.name.toLowerCase()}`).join(", ")}, ` +
@@ -333,7 +351,11 @@ const GGHand = (() => {
     return layout;
   }
 
-  window.addEventListener("resize", () => { if (layout && !$("hand").hidden) drawBoard(); });
+  window.addEventListener("resize", () => {
+    if (!layout || $("hand").hidden) return;
+    if (chooseTurn()) drawPicker();
+    drawBoard();
+  });
 
   function stop() { layout = null; seq++; $("hand").hidden = true; }
 

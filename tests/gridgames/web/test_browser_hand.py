@@ -136,6 +136,10 @@ def _shoot(page: Any, name: str) -> None:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(150)
         _no_sideways_scroll_nor_overlap(page)
+        if name == "3x20" and label == "phone":  # turned a quarter: cells big enough to touch
+            cell = _cell(page, 0).bounding_box()
+            board = page.locator("#hand-board svg").bounding_box()
+            assert cell["width"] >= 20 and board["height"] > board["width"], (cell, board)
         page.screenshot(path=str(SHOTS / f"puzzle-{name}-{label}.png"))
     page.emulate_media(color_scheme="dark")
     background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
