@@ -88,7 +88,7 @@ const GGHand = (() => {
   function drawShape(cells, piece) {
     const shown = turned ? (() => { const t = turn(cells), r0 = Math.min(...t.map((p) => p[0])), c0 = Math.min(...t.map((p) => p[1]));
       return t.map(([r, c]) => [r - r0, c - c0]); })() : cells;
-    return GGLattice.svg(layout.lattice, shown, { size: isCube() ? 9 : 12, svgClass: "shape", fill: () => GGLattice.colour(piece), attrs: ' aria-hidden="true"' });
+    return GGLattice.svg(layout.lattice, shown, { size: isCube() ? 9 : 12, svgClass: "shape", captions: false, fill: () => GGLattice.colour(piece), attrs: ' aria-hidden="true"' });
   }
 
   function drawPicker() {
@@ -280,7 +280,7 @@ const GGHand = (() => {
       quiet = false;
       drawBoard();
     } else if ((event.key === "Enter" || event.key === " ") && onBoard) {
-      if (cursor === null) cursor = 0; else place(cursor);
+      if (cursor === null) { cursor = 0; quiet = false; drawBoard(); } else place(cursor);
     } else if (event.key === "z" || (event.key === "Backspace" && onBoard)) undo();
     else if (event.key === "h") askHint();
     else if (event.key === "]" || event.key === "[") {

@@ -60,7 +60,7 @@ const GGLattice = (() => {
     const out = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${g.width.toFixed(1)} ${g.height.toFixed(1)}" ` +
       `width="${g.width.toFixed(1)}" height="${g.height.toFixed(1)}" class="${options.svgClass || "lattice"}"${options.attrs || ""}>`];
     if (options.title) out.push(`<title>${escape(options.title)}</title>`);
-    for (const c of g.captions) out.push(`<text class="caption" x="${c.x.toFixed(1)}" y="${c.y.toFixed(1)}">${escape(c.text)}</text>`);
+    if (options.captions !== false) for (const c of g.captions) out.push(`<text class="caption" x="${c.x.toFixed(1)}" y="${c.y.toFixed(1)}">${escape(c.text)}</text>`);
     g.polygons.forEach((poly, i) => {
       const fill = options.fill ? options.fill(i) : null;
       const cls = options.cls ? options.cls(i) : "";

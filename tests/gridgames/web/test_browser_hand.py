@@ -255,7 +255,10 @@ def test_after_a_count_the_pager_says_of_how_many_and_no_panel_jumps(page: Any, 
     page.set_viewport_size({"width": 1280, "height": 860})
     page.goto(f"{base_url}/puzzle/pentomino?preset=3x20&placed=")
     _status(page)
-    top = "() => document.getElementById('hand-board').getBoundingClientRect().top + window.scrollY"
+    top = (  # the board and the pager under the job bar: neither moves when the bar shows and goes
+        "() => ['hand-board', 'prev'].map((id) => document.getElementById(id).getBoundingClientRect().top"
+        " + window.scrollY).join(' ')"
+    )
     board_at = page.evaluate(top)
     page.evaluate(  # every frame's place of the board, while the count's job bar shows and goes
         f"() => {{ window.tops = new Set();"
