@@ -140,3 +140,12 @@ def test_the_pentomino_hooks_meet_the_protocols_and_connect4_offers_none() -> No
 
     assert isinstance(PentominoWeb(), HandTiling) and isinstance(PentominoWeb(), PresetPuzzle)
     assert not isinstance(hooks_of(CONNECT4), HandTiling)
+
+
+def test_a_lattice_preset_lists_checks_and_counts_like_any_puzzle(api: Api) -> None:
+    api.ok("POST", f"{PENTOMINO}/new", {"preset": "triangle:6x6"})
+    assert api.job(f"{PENTOMINO}/count", {"unique": True})["result"]["count"] == 156  # docs/lattices.md
+    api.job(f"{PENTOMINO}/list", {"n": 2})
+    first = api.ok("GET", f"{PENTOMINO}/solution/1")
+    assert first["valid"] and len(first["placements"]) == 12 and first["svg"].lstrip().startswith("<svg")
+    assert len(first["text"].splitlines()) >= 6
