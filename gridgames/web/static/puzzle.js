@@ -106,7 +106,7 @@
       $("preset").addEventListener("change", () => {
         const p = info.presets.find((x) => x.name === $("preset").value);
         presetOnly = p && !p.options ? p.name : null; // a preset the options cannot express (a lattice board)
-        for (const id of ["options", "mode-box"]) $(id).classList.toggle("dimmed", !!presetOnly);
+        $("setup").classList.toggle("preset-only", !!presetOnly); // the options do not apply: hidden
         if (!p) return;
         if (p.options) GG.optionInputs($("options"), info.options, p.options);
         $("board-text").value = p.board_text || "";
