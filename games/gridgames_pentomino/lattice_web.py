@@ -7,21 +7,20 @@ own, `gridgames.drawing.lattice_svg`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from gridgames.errors import PuzzleError
-from gridgames.game import CountResult, Placement, ProgressCallback, Puzzle, Solution
+from gridgames.game import CountResult, ProgressCallback, Puzzle, Solution
 from gridgames.grid import Grid
 from gridgames.lattices import lattice_named, position
 
-from gridgames_pentomino.lattice_boards import PRESETS, LatticeBoard
-from gridgames_pentomino.lattice_pieces import LatticePieceSet
+from gridgames_pentomino.lattice_boards import PRESETS
 from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
-__all__ = ["LATTICE_PRESETS", "LatticeWebPuzzle", "lattice_presets", "lattice_rest"]
+__all__ = ["LATTICE_PRESETS", "LatticeWebPuzzle", "lattice_presets", "lattice_puzzle"]
 
 LATTICE_PRESETS: dict[str, tuple[str, str, str]] = {
     "triangle:6x6": ("triangle", "6x6", "hexiamonds"),
@@ -89,6 +88,10 @@ class LatticeWebPuzzle(Puzzle):
         """One line: the board and the pieces."""
         return self.inner.describe()
 
+    def problem(self) -> Any:
+        """The inner puzzle's compiled `TilingProblem` (tiling by hand counts completions on it)."""
+        return self.inner.problem()
+
 
 def lattice_presets() -> list[dict[str, Any]]:
     """The lattice presets as the puzzle page lists them (built from ``{"preset": NAME}``)."""
@@ -106,20 +109,3 @@ def lattice_puzzle(name: str) -> LatticeWebPuzzle:
         raise PuzzleError(f"no preset {name!r} (lattice presets: {', '.join(LATTICE_PRESETS)})")
     lattice, board, pieces = LATTICE_PRESETS[name]
     return LatticeWebPuzzle(LatticePuzzle.create(lattice, board, pieces))
-
-
-def lattice_rest(puzzle: LatticeWebPuzzle, placed: Sequence[Placement]) -> LatticeWebPuzzle:
-    """The puzzle of the cells and pieces left once ``placed`` lies on the board (same coordinates)."""
-    inner = puzzle.inner
-    covered = {tuple(c) for p in placed for c in p.cells}
-    used: dict[str, int] = {}
-    for p in placed:
-        used[p.piece] = used.get(p.piece, 0) + 1
-    cells = tuple(c for c in inner.layout.cells if c not in covered)
-    board = LatticeBoard(f"{inner.layout.name} (rest)", inner.layout.lattice, cells)
-    left = tuple(
-        piece.with_count(piece.count - used.get(piece.name, 0))
-        for piece in inner.pieces if piece.count > used.get(piece.name, 0)
-    )
-    pieces = LatticePieceSet(inner.pieces.lattice, left, inner.pieces.label)
-    return LatticeWebPuzzle(LatticePuzzle(board, pieces, one_sided=inner.one_sided))

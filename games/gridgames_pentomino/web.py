@@ -3,23 +3,21 @@ and the lattice boards'), pasted puzzles, tiling by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from gridgames_pentomino.boards import PRESETS, Board
 from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, spec_area
 
 from gridgames.errors import PuzzleError
-from gridgames.game import Placement
-from gridgames.grid import HOLE
+from gridgames.web.hand_hooks import TilingHooks
 
 __all__ = ["PentominoWeb"]
 
 _PIECES_OF = {"8x8": "pentominoes+O"}  # presets whose usual pieces are not the 12 pentominoes
 
 
-class PentominoWeb:
-    """The web hooks of the pentomino puzzle."""
+class PentominoWeb(TilingHooks):
+    """The web hooks of the pentomino puzzle (tiling by hand from `TilingHooks`, on the puzzle's own problem)."""
 
     def presets(self) -> list[dict[str, Any]]:
         """The preset boards, each with its usual pieces."""
@@ -46,47 +44,20 @@ class PentominoWeb:
         return lattice_puzzle(name)
 
     def hand_pieces(self, puzzle: Any) -> dict[str, Any]:
-        """The board's cells and each piece's orientations, for tiling by hand."""
+        """The board's cells and each piece's orientations, for tiling by hand (any lattice)."""
         from gridgames_pentomino.lattice_web import LatticeWebPuzzle
 
-        if isinstance(puzzle, LatticeWebPuzzle):
-            inner = puzzle.inner
-            return {
-                "lattice": inner.lattice, "cells": [list(c) for c in inner.layout.cells],
-                "pieces": [
-                    {"name": p.name, "count": p.count, "orientations": [list(map(list, o)) for o in
-                                                                        p.orientations(inner.one_sided)]}
-                    for p in inner.pieces
-                ],
-            }
-        cells = [[int(r), int(c)] for r, c in zip(*(puzzle.layout.grid.cells == 0).nonzero())]
+        if not isinstance(puzzle, LatticeWebPuzzle):
+            return super().hand_pieces(puzzle)
+        inner = puzzle.inner
         return {
-            "lattice": "square", "cells": cells,
+            "lattice": inner.lattice, "cells": [list(c) for c in inner.layout.cells],
             "pieces": [
                 {"name": p.name, "count": p.count,
-                 "orientations": [[list(c) for c in o.cells] for o in p.orientations(puzzle.one_sided)]}
-                for p in puzzle.pieces
+                 "orientations": [list(map(list, o)) for o in p.orientations(inner.one_sided)]}
+                for p in inner.pieces
             ],
         }
-
-    def hand_rest(self, puzzle: Any, placed: Sequence[Placement]) -> Any:
-        """The puzzle of the uncovered cells and the pieces still in hand (solutions in the same coordinates)."""
-        from gridgames_pentomino.lattice_web import LatticeWebPuzzle, lattice_rest
-        from gridgames_pentomino.puzzle import TilingPuzzle
-
-        if isinstance(puzzle, LatticeWebPuzzle):
-            return lattice_rest(puzzle, placed)
-        grid = puzzle.layout.grid.copy()
-        used: dict[str, int] = {}
-        for placement in placed:
-            used[placement.piece] = used.get(placement.piece, 0) + 1
-            for cell in placement.cells:
-                grid.cells[tuple(cell)] = HOLE
-        left = tuple(
-            p.with_count(p.count - used.get(p.name, 0)) for p in puzzle.pieces if p.count > used.get(p.name, 0)
-        )
-        return TilingPuzzle(Board(f"{puzzle.layout.name} (rest)", grid), PieceSet(left, puzzle.pieces.label),
-                            one_sided=puzzle.one_sided)
 
     def puzzle_from_text(self, board: str, pieces: str, one_sided: bool) -> Any:
         """A puzzle from a pasted board picture ('.' cells) and pieces: a specification (pentominoes+O) or a pieces

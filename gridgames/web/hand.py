@@ -230,9 +230,11 @@ def analyse(
         lookup = {(layout.pieces[p]["name"], cells): n for n, (p, _, cells) in enumerate(layout.placements)}
         index = {c: i for i, c in enumerate(layout.cells)}
         options = []
-        for piece in first:
+        for piece in first:  # a completion may hold the placed pieces too: the hint is one of the others
             cells = tuple(sorted(index[tuple(c)] for c in piece.cells))
-            options.append((cells[0], lookup.get((piece.piece, cells))))
+            number = lookup.get((piece.piece, cells))
+            if number not in placed:
+                options.append((cells[0], number))
         chosen = min((o for o in options if o[1] is not None), default=None)
         return result | {"solved": False, "hint": None if chosen is None else chosen[1], "completable": True,
                          "partial": False}

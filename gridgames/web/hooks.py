@@ -53,10 +53,13 @@ Tiling by hand (`gridgames.web.hand`), for a puzzle whose solutions are pieces p
 * ``hand_pieces(puzzle) -> dict``: ``{"lattice": "square" | "triangular" | "hexagonal" |
   "cubic", "cells": [coord, ...], "pieces": [{"name", "count", "orientations": [[coord, ...],
   ...]}, ...]}``, coordinates as `gridgames.lattices` names them;
-* ``hand_rest(puzzle, placed) -> Puzzle``: the puzzle of what is left once ``placed`` (a
-  sequence of `Placement`) lies on the board: its cells the uncovered ones, its pieces those not
-  used up, its solutions in the same coordinates (the page counts completions and takes hints
-  from it).
+* ``hand_rest(puzzle, placed) -> object``: the completions of ``placed`` (a sequence of
+  `Placement`), as an object with a puzzle's ``count(on_progress=...)`` and
+  ``solutions(limit=..., on_progress=...)``, solutions in the same coordinates (the page counts
+  completions and takes hints from it).
+
+`gridgames.web.hand_hooks.TilingHooks` gives both for any puzzle with a ``board`` Grid and
+``pieces`` (on the tiling engine, from the placed pieces).
 
 Long hooks (``move_scores``, ``review``) get a ``budget``: call ``budget.keep_going(nodes)``
 often (it is False once the time or node budget is spent or the page went away) and
@@ -163,8 +166,8 @@ class HandTiling(Protocol):
     def hand_pieces(self, puzzle: Puzzle) -> Mapping[str, Any]:
         """``{"lattice", "cells", "pieces": [{"name", "count", "orientations"}]}`` of the puzzle."""
 
-    def hand_rest(self, puzzle: Puzzle, placed: Sequence[Placement]) -> Puzzle:
-        """The puzzle of the cells and pieces left once ``placed`` lies on the board."""
+    def hand_rest(self, puzzle: Puzzle, placed: Sequence[Placement]) -> Any:
+        """The completions of ``placed``: an object with a puzzle's ``count`` and ``solutions``."""
 
 
 HOOKS = (

@@ -149,3 +149,50 @@ def test_a_lattice_preset_lists_checks_and_counts_like_any_puzzle(api: Api) -> N
     first = api.ok("GET", f"{PENTOMINO}/solution/1")
     assert first["valid"] and len(first["placements"]) == 12 and first["svg"].lstrip().startswith("<svg")
     assert len(first["text"].splitlines()) >= 6
+
+
+class _TwoTetrominoSets:
+    """A plugin author's puzzle that only declares its board and pieces: two sets of tetrominoes on 4x10."""
+
+    def __init__(self) -> None:
+        from gridgames.grid import Grid
+        from gridgames.pieces import Piece
+        from gridgames.shapes import TETROMINOES
+
+        self.board = Grid.empty(4, 10)
+        self.pieces = [Piece.of(shape, count=2, name=name) for name, shape in TETROMINOES.items()]
+
+    def is_solution(self, solution: Any) -> bool:
+        from gridgames.pieces import as_pieces, is_tiling
+
+        return bool(is_tiling(self.board, as_pieces(self.pieces), solution))
+
+
+def test_any_puzzle_declaring_its_board_and_pieces_tiles_by_hand_through_tiling_hooks() -> None:
+    from gridgames.web.hand import analyse
+    from gridgames.web.hand_hooks import TilingHooks
+    from gridgames.web.jobs import Budget
+
+    puzzle, hooks = _TwoTetrominoSets(), TilingHooks()
+    layout = build_layout(hooks.hand_pieces(puzzle))
+    assert len(layout.cells) == 40 and [p["count"] for p in layout.pieces] == [2] * 5
+    empty = analyse(layout, puzzle, hooks, [], Budget(60), hint=False)
+    assert empty["count"] == 1796 and not empty["partial"]  # the pentomino docs' `--pieces 'tetrominoes*2'` count
+    placed: list[int] = []
+    while True:
+        result = analyse(layout, puzzle, hooks, placed, Budget(60), hint=True)
+        if result.get("solved"):
+            break
+        assert result["hint"] is not None and result["hint"] not in placed
+        placed.append(result["hint"])
+    assert len(placed) == 10 and result["valid"]
+    corner_i = next(
+        n for n, (p, _, cells) in enumerate(layout.placements)
+        if layout.pieces[p]["name"] == "I" and [layout.cells[i] for i in cells] == [(1, 0), (1, 1), (1, 2), (1, 3)]
+    )
+    line = {(1, 0), (1, 1), (1, 2), (1, 3)}
+    holding = sum(  # the tilings listed by the pentomino puzzle that hold that I: the completions, counted apart
+        any(set(p.cells) == line for p in tiling) for tiling in TilingPuzzle.create("4x10", "tetrominoes*2").solutions()
+    )
+    after = analyse(layout, puzzle, hooks, [corner_i], Budget(60), hint=False)
+    assert after["count"] == holding > 0 and after["dead"] == []
