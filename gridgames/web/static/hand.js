@@ -127,7 +127,20 @@ const GGHand = (() => {
     $("hand-hint").disabled = !!(result && (result.solved || result.completable === false));
   }
 
-  function draw() { computeOwners(); drawPicker(); drawBoard(); }
+  // The board in words: each piece placed and its cells, then how many cells are free (a text alternative).
+  function drawText() {
+    const list = $("hand-list");
+    list.innerHTML = "";
+    for (const n of placed) {
+      const item = document.createElement("li");
+      item.textContent = `${layout.pieces[pieceOf(n)].name}: ${cellsOf(n).map(describeCell).join("; ")}`;
+      list.appendChild(item);
+    }
+    const free = owner.filter((o) => o === null).length;
+    $("hand-free").textContent = `${placed.length} piece${placed.length === 1 ? "" : "s"} placed, ${free} of ${layout.cells.length} cells free.`;
+  }
+
+  function draw() { computeOwners(); drawPicker(); drawBoard(); drawText(); }
 
   function choose(i) {
     if (i === null || left(i) <= 0) return;

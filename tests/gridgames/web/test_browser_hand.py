@@ -218,6 +218,10 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     assert status.get("solved") == "true" and status["text"].startswith("Solved!")
     assert page.locator("#hand.solved").count() == 1
     assert len(unquote(page.url).split("placed=")[1].split(",")) == 12
+    page.click("#hand-text summary")  # the board in words: twelve pieces, each with its five cells
+    items = page.locator("#hand-list li").all_inner_texts()
+    assert len(items) == 12 and all(item.count("row") == 5 for item in items)
+    assert page.inner_text("#hand-free") == "12 pieces placed, 0 of 60 cells free."
     _shoot(page, "3x20")
 
 
