@@ -177,7 +177,11 @@
 
   async function startHand(placed) {
     await ensureRun();
-    await GGHand.start(base, placed, remember);
+    try { await GGHand.start(base, placed, remember); }
+    catch (e) { // a game without the hand hooks: the button goes, the message stays
+      if (e.status === 404 && /tiling by hand/.test(e.message)) { $("hand-start").hidden = true; }
+      throw e;
+    }
     $("hand-board").focus();
   }
 

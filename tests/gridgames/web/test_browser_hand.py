@@ -281,3 +281,12 @@ def test_after_a_count_the_pager_says_of_how_many_and_no_panel_jumps(page: Any, 
         page.wait_for_function(f"() => document.getElementById('page-label').textContent === 'solution {number} of 8'")
     assert page.is_disabled("#next") and not page.is_disabled("#prev")
     assert page.evaluate(top) == board_at
+
+
+def test_a_puzzle_without_pieces_says_it_cannot_be_tiled_by_hand(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/puzzle/nqueens")
+    page.wait_for_selector("#options input", state="attached")
+    page.click("#hand-start")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "does not offer tiling by hand" in page.inner_text("#error") and page.is_hidden("#hand-start")
+    assert page.is_hidden("#hand")
