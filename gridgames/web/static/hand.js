@@ -158,9 +158,13 @@ const GGHand = (() => {
     draw();
   }
 
-  function place(at) {
+  function place(at, dropped = false) {
     const n = candidate(at);
-    if (n === null || !fits(n)) { drawBoard(); return false; }
+    if (n === null || !fits(n)) {
+      if (!dropped && at !== null && owner[at] !== null) pickUp(owner[at]); // a click on a placed piece takes it back
+      else drawBoard();
+      return false;
+    }
     placed.push(n);
     hint = null;
     quiet = true;
@@ -171,6 +175,16 @@ const GGHand = (() => {
     }
     changed();
     return true;
+  }
+
+  // Take the k-th placed piece back into hand, chosen in the orientation it had.
+  function pickUp(k) {
+    const [n] = placed.splice(k, 1);
+    chosen = pieceOf(n);
+    orientation = layout.placements[n][1];
+    hint = null;
+    quiet = true;
+    changed();
   }
 
   function undo() {
@@ -331,7 +345,7 @@ const GGHand = (() => {
       if (!dragging) return;
       dragging = false;
       const i = cellAt(document.elementFromPoint(e.clientX, e.clientY));
-      if (i !== null) { cursor = i; place(i); }
+      if (i !== null) { cursor = i; place(i, true); }
     });
     document.addEventListener("keydown", onKey);
     $("hand-undo").addEventListener("click", undo);

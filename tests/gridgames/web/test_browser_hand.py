@@ -205,6 +205,16 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k + 5}")
     assert _status(page)["count"] == str(counts[k + 1]) and page.locator("#hand-board polygon.dead").count() == 0
 
+    # a click on a placed piece takes it back (chosen as it lay); a click on its first cell puts it back
+    first = solution[0]
+    _cell(page, layout.placements[first][2][2]).click()
+    page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k}")
+    assert page.get_attribute(f'#hand-pieces button[data-piece="{layout.pieces[layout.placements[first][0]]["name"]}"]',
+                              "aria-pressed") == "true"
+    _cell(page, layout.placements[first][2][0]).click()
+    page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k + 5}")
+    assert _status(page)["count"] == str(counts[k + 1])
+
     # hints to the end: each one outlined, placed with Enter
     for step in range(k + 1, 12):
         page.click("#hand-hint")
