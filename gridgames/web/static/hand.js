@@ -239,7 +239,7 @@ const GGHand = (() => {
     catch (e) { if (mine === seq) status(`Check failed: ${e.message}`, {}); return; }
     if (mine !== seq) return;
     result = done.result || null;
-    if (!result) { status(`Check ${done.status}.`, {}); return; }
+    if (!result) { status(`Check ${done.status}: another job took its place. Change the board, or ask for a hint, to check again.`, {}); return; }
     const fmt = (n) => n.toLocaleString("en");
     if (result.solved) status("Solved! Every cell is covered and the tiling checks out.", { solved: "true", count: "1" });
     else if (result.placed === placed.length && result.dead && result.dead.length) {
@@ -372,7 +372,7 @@ const GGHand = (() => {
     $("hand-board").setAttribute("aria-label", `the ${layout.lattice} board, ${layout.cells.length} cells: arrow keys move the cursor, ` +
       `Enter places the chosen piece, ${layout.transforms.map((t) => `${t.key} ${t.name.toLowerCase()}s`).join(", ")}, z undoes, h asks for a hint`);
     $("hand-keys").textContent = `Keys on the board: arrows move, Enter places, ${layout.transforms.map((t) => `${t.key} ${t.name.toLowerCase()}`).join(", ")}, ` +
-      "[ ] other piece, z undo, h hint.";
+      "[ ] other piece, z undo, h hint; a click on a placed piece takes it back.";
     if (!bound) { bind(); bound = true; }
     changed();
     return layout;
