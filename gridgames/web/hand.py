@@ -211,7 +211,10 @@ def analyse(
     if dead:
         return result | {"solved": False, "dead": dead, "count": 0, "partial": False, "completable": False,
                          "why": f"{len(dead)} cell{'s' if len(dead) > 1 else ''} no piece in hand can cover"}
-    rest = hooks.hand_rest(puzzle, _as_placements(layout, placed))
+    # nothing placed: the puzzle's own count, which may use the board's symmetries (6x10: 0.25 s, where the search
+    # from no placed piece ran out of 3 s at 8,396 of the 9,356)
+    own = not placed and has(puzzle, "count") and has(puzzle, "solutions")
+    rest = puzzle if own else hooks.hand_rest(puzzle, _as_placements(layout, placed))
 
     def progress(fraction: float, found: int) -> None:
         budget.report(fraction, found, f"{found:,} completions so far")

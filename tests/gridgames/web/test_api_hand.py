@@ -196,3 +196,9 @@ def test_any_puzzle_declaring_its_board_and_pieces_tiles_by_hand_through_tiling_
     )
     after = analyse(layout, puzzle, hooks, [corner_i], Budget(60), hint=False)
     assert after["count"] == holding > 0 and after["dead"] == []
+
+
+def test_the_empty_6x10_counts_all_its_tilings(api: Api) -> None:
+    api.ok("POST", f"{PENTOMINO}/new", {"options": {"board": "6x10"}})
+    result = api.job(f"{PENTOMINO}/hand/check", {"placed": [], "seconds": 120})["result"]
+    assert result["count"] == 9356 and not result["partial"] and result["completable"]
