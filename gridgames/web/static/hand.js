@@ -316,6 +316,11 @@ const GGHand = (() => {
         const j = (c + d * i) % k;
         if (left(j) > 0) { choose(j); break; }
       }
+    } else if (event.shiftKey && /^[A-Z0-9]$/.test(event.key)) { // Shift + a piece's name (or its first letter)
+      const named = layout.pieces.findIndex((p, i) => p.name.toUpperCase() === event.key && left(i) > 0);
+      const first = named >= 0 ? named : layout.pieces.findIndex((p, i) => p.name.toUpperCase().startsWith(event.key) && left(i) > 0);
+      if (first < 0) return;
+      choose(first);
     } else {
       const t = layout.transforms.find((x) => x.key === event.key);
       if (!t) return;
@@ -372,7 +377,7 @@ const GGHand = (() => {
     $("hand-board").setAttribute("aria-label", `the ${layout.lattice} board, ${layout.cells.length} cells: arrow keys move the cursor, ` +
       `Enter places the chosen piece, ${layout.transforms.map((t) => `${t.key} ${t.name.toLowerCase()}s`).join(", ")}, z undoes, h asks for a hint`);
     $("hand-keys").textContent = `Keys on the board: arrows move, Enter places, ${layout.transforms.map((t) => `${t.key} ${t.name.toLowerCase()}`).join(", ")}, ` +
-      "[ ] other piece, z undo, h hint; a click on a placed piece takes it back.";
+      "[ ] or Shift + its name pick a piece, z undo, h hint; a click on a placed piece takes it back.";
     if (!bound) { bind(); bound = true; }
     changed();
     return layout;

@@ -215,6 +215,11 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k + 5}")
     assert _status(page)["count"] == str(counts[k + 1])
 
+    # Shift + a piece's letter picks it from the keyboard
+    page.focus("#hand-board")
+    page.keyboard.press("Shift+X")
+    page.wait_for_function("() => document.getElementById('hand-orientation').textContent.startsWith('X:')")
+
     # hints to the end: each one outlined, placed with Enter
     for step in range(k + 1, 12):
         page.click("#hand-hint")
