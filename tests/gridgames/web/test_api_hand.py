@@ -202,3 +202,42 @@ def test_the_empty_6x10_counts_all_its_tilings(api: Api) -> None:
     api.ok("POST", f"{PENTOMINO}/new", {"options": {"board": "6x10"}})
     result = api.job(f"{PENTOMINO}/hand/check", {"placed": [], "seconds": 120})["result"]
     assert result["count"] == 9356 and not result["partial"] and result["completable"]
+
+
+@pytest.mark.parametrize(("lattice", "family", "turn"), [
+    ("square", "pentominoes", 4), ("triangle", "hexiamonds", 6), ("hex", "tetrahexes", 6), ("cube", "tetracubes", 4),
+])
+def test_rotate_is_a_turn_of_the_lattice_and_reaches_the_one_sided_orientations(
+    lattice: str, family: str, turn: int
+) -> None:
+    from gridgames.lattices import lattice_named
+    from gridgames_pentomino.lattice_pieces import LatticePieceSet
+
+    grid = lattice_named(lattice)
+    if grid.name == "square":
+        puzzle = TilingPuzzle.create("6x10", family)
+        spec = PentominoWeb().hand_pieces(puzzle)
+        sided = [len(p.orientations(True)) for p in puzzle.pieces]
+    else:
+        pieces = LatticePieceSet.parse(grid, family)
+        spec = {"lattice": grid.name, "cells": [list(grid.origin)],
+                "pieces": [{"name": p.name, "count": 1, "orientations": p.orientations()} for p in pieces]}
+        sided = [len(p.orientations(True)) for p in pieces]
+    layout = build_layout(spec)
+    rotate = layout.transforms[0]
+    for p, piece in enumerate(layout.pieces):
+        seen, at = [], 0
+        for _ in range(turn):
+            seen.append(at)
+            at = rotate["maps"][p][at]
+        assert at == 0  # a whole turn comes back
+        assert len(set(seen)) == sided[p] or grid.name == "cubic"  # turning in the plane reaches its one-sided forms
+        if grid.name == "cubic":  # in space, the three quarter turns reach every orientation of the solid
+            reach, todo = {0}, [0]
+            while todo:
+                o = todo.pop()
+                for t in layout.transforms:
+                    if t["maps"][p][o] not in reach:
+                        reach.add(t["maps"][p][o])
+                        todo.append(t["maps"][p][o])
+            assert len(reach) == len(piece["forms"]) == sided[p]
