@@ -40,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 from gridgames.errors import GridGamesError, PluginError
 from gridgames.game import Game, GameKind, GameSpec
 from gridgames.registry import BrokenPlugin, Registry, default_registry
-from gridgames.web import api, drills, plays, puzzles
+from gridgames.web import api, drills, hand, plays, puzzles
 from gridgames.web.context import MAX_TOKEN, ServerConfig, ServerState, json_response, server_state
 from gridgames.web.hooks import has
 from gridgames.web.jobs import ServerBusyError
@@ -204,6 +204,10 @@ def _routes() -> list[Any]:
         Route(f"{puzzle}/solutions.json", api.puzzle_json),
         Route("/api/drill/{game}", drills.positions, methods=["POST"]),
         Route("/api/drill/{game}/answer", drills.answer, methods=["POST"]),
+        # tiling by hand (gridgames.web.hand)
+        Route(f"{puzzle}/hand", hand.hand_get),
+        Route(f"{puzzle}/hand/check", hand.hand_check, methods=["POST"]),
+        Route(f"{puzzle}/hand/hint", hand.hand_hint, methods=["POST"]),
         Route("/api/jobs/{job}", api.job_get),
         Route("/api/jobs/{job}/cancel", api.job_cancel, methods=["POST"]),
     ]

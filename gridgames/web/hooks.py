@@ -2,7 +2,8 @@
 
 A `GameSpec` may carry ``web=FACTORY``: a function returning an object with any of the
 methods below, each typed by a `typing.Protocol` of this module (`MoveTargets`,
-`MoveScores`, `ReviewGame`, `Drill`, `ComputerMove`, `Prepare`, `Presets`, `PuzzleFromText`): an
+`MoveScores`, `ReviewGame`, `Drill`, `ComputerMove`, `Prepare`, `Presets`, `PuzzleFromText`,
+`PresetPuzzle`, `HandTiling`): an
 object offers a hook when it has the method (`has`; a missing one means the page does
 without), and ``isinstance(hooks, MoveScores)`` says the same. The web
 framework never imports a game module: whatever is particular to a game reaches the
@@ -53,7 +54,22 @@ Puzzles:
 
 * ``presets() -> list[dict]``: named puzzles, ``{"name", "description", "options"}``;
 * ``puzzle_from_text(board, pieces, one_sided) -> Puzzle``: a puzzle from a pasted
-  board picture and piece list.
+  board picture and piece list;
+* ``preset_puzzle(name) -> Puzzle``: the puzzle of a preset the options cannot express (a preset
+  entry with ``"options": None``, e.g. a board of triangles), built from ``{"preset": NAME}``.
+
+Tiling by hand (`gridgames.web.hand`), for a puzzle whose solutions are pieces placed on cells:
+
+* ``hand_pieces(puzzle) -> dict``: ``{"lattice": "square" | "triangular" | "hexagonal" |
+  "cubic", "cells": [coord, ...], "pieces": [{"name", "count", "orientations": [[coord, ...],
+  ...]}, ...]}``, coordinates as `gridgames.lattices` names them;
+* ``hand_rest(puzzle, placed) -> object``: the completions of ``placed`` (a sequence of
+  `Placement`), as an object with a puzzle's ``count(on_progress=...)`` and
+  ``solutions(limit=..., on_progress=...)``, solutions in the same coordinates (the page counts
+  completions and takes hints from it).
+
+`gridgames.web.hand_hooks.TilingHooks` gives both for any puzzle with a ``board`` Grid and
+``pieces`` (on the tiling engine, from the placed pieces).
 
 Long hooks (``move_scores``, ``review``) get a ``budget``: call ``budget.keep_going(nodes)``
 often (it is False once the time or node budget is spent or the page went away) and
@@ -67,7 +83,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from gridgames.game import GameSpec, Move, Puzzle, State
+from gridgames.game import GameSpec, Move, Placement, Puzzle, State
 from gridgames.grid import Cell
 
 if TYPE_CHECKING:
@@ -77,9 +93,11 @@ __all__ = [
     "HOOKS",
     "ComputerMove",
     "Drill",
+    "HandTiling",
     "MoveScores",
     "MoveTargets",
     "Prepare",
+    "PresetPuzzle",
     "Presets",
     "PuzzleFromText",
     "ReviewGame",
@@ -155,9 +173,28 @@ class PuzzleFromText(Protocol):
         """The puzzle of the pasted ``board`` and ``pieces``."""
 
 
+@runtime_checkable
+class PresetPuzzle(Protocol):
+    """The puzzle of a preset that the options cannot express."""
+
+    def preset_puzzle(self, name: str) -> Puzzle:
+        """The puzzle of the preset ``name``."""
+
+
+@runtime_checkable
+class HandTiling(Protocol):
+    """What the page needs to let a person tile the board by hand, with the solver beside them."""
+
+    def hand_pieces(self, puzzle: Puzzle) -> Mapping[str, Any]:
+        """``{"lattice", "cells", "pieces": [{"name", "count", "orientations"}]}`` of the puzzle."""
+
+    def hand_rest(self, puzzle: Puzzle, placed: Sequence[Placement]) -> Any:
+        """The completions of ``placed``: an object with a puzzle's ``count`` and ``solutions``."""
+
+
 HOOKS = (
     "move_targets", "computer_move", "move_scores", "review", "drill_positions", "drill_answer", "prepare", "presets",
-    "puzzle_from_text",
+    "puzzle_from_text", "preset_puzzle", "hand_pieces", "hand_rest",
 )
 """The hooks' method names (one per protocol above)."""
 

@@ -79,8 +79,15 @@ def check_size(thing: Any, name: str) -> None:
 
 
 def new_run(spec: GameSpec, hooks: Any, data: dict[str, Any]) -> PuzzleRun:
-    """A puzzle from ``{"options": {...}}`` or, when the game can read them, ``{"board": PICTURE, "pieces": TEXT}``."""
-    if "board" in data:
+    """A puzzle from ``{"options": {...}}`` or, when the game can read them, ``{"board": PICTURE, "pieces": TEXT}``
+    or ``{"preset": NAME}`` (a preset the options cannot express)."""
+    if "preset" in data:
+        if not has(hooks, "preset_puzzle"):
+            raise WebError(f"{spec.name} has no presets beyond its options; give its options")
+        name = text(data, "preset", limit=100)
+        puzzle = hooks.preset_puzzle(name)
+        source: dict[str, Any] = {"preset": name}
+    elif "board" in data:
         if not has(hooks, "puzzle_from_text"):
             raise WebError(f"{spec.name} does not read pasted boards; give its options")
         board = text(data, "board", limit=MAX_BOARD_TEXT)
