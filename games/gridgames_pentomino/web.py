@@ -19,6 +19,13 @@ _PIECES_OF = {"8x8": "pentominoes+O"}  # presets whose usual pieces are not the 
 class PentominoWeb(TilingHooks):
     """The web hooks of the pentomino puzzle (tiling by hand from `TilingHooks`, on the puzzle's own problem)."""
 
+    def prepare(self, say: Any) -> None:
+        """Load (or compile) the tiling kernels now, so that the first count or check by hand does not wait."""
+        from gridgames_pentomino.puzzle import TilingPuzzle
+
+        say("pentomino: loading the tiling kernels")
+        TilingPuzzle.create("3x20").count()
+
     def presets(self) -> list[dict[str, Any]]:
         """The preset boards, each with its usual pieces."""
         return [

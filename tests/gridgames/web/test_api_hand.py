@@ -28,17 +28,17 @@ def test_a_3x20_solution_placed_piece_by_piece_counts_down_to_one_and_is_checked
     layout = api.ok("GET", f"{PENTOMINO}/hand")
     assert layout["version"] == 1 and layout["lattice"] == "square" and len(layout["cells"]) == 60
     assert sorted(p["name"] for p in layout["pieces"]) == sorted("FILNPTUVWXYZ")
-    start = api.job(f"{PENTOMINO}/hand/check", {"placed": []})["result"]
+    start = api.job(f"{PENTOMINO}/hand/check", {"placed": [], "seconds": 60})["result"]
     assert start["count"] == 8 and not start["partial"] and start["completable"]  # the 3x20's 8 tilings
     solution = next(TilingPuzzle.create("3x20").solutions())
     numbers = _placement_numbers(layout, solution)
     counts = []
     for k in range(1, len(numbers) + 1):
-        result = api.job(f"{PENTOMINO}/hand/check", {"placed": numbers[:k]})["result"]
+        result = api.job(f"{PENTOMINO}/hand/check", {"placed": numbers[:k], "seconds": 60})["result"]
         counts.append(result["count"])
         assert result["dead"] == [] and result["left"] == 60 - 5 * k
     assert counts[-1] == 1 and counts == sorted(counts, reverse=True) and counts[0] < 8
-    final = api.job(f"{PENTOMINO}/hand/check", {"placed": numbers})["result"]
+    final = api.job(f"{PENTOMINO}/hand/check", {"placed": numbers, "seconds": 60})["result"]
     assert final["solved"] and final["valid"]
 
 
@@ -47,13 +47,13 @@ def test_hints_alone_finish_the_3x20_and_each_hint_keeps_it_completable(api: Api
     layout = api.ok("GET", f"{PENTOMINO}/hand")
     placed: list[int] = []
     for _ in range(12):
-        hint = api.job(f"{PENTOMINO}/hand/hint", {"placed": placed})["result"]["hint"]
+        hint = api.job(f"{PENTOMINO}/hand/hint", {"placed": placed, "seconds": 60})["result"]["hint"]
         assert isinstance(hint, int) and hint not in placed
         placed.append(hint)
-        assert api.job(f"{PENTOMINO}/hand/check", {"placed": placed})["result"]["count"] >= 1
+        assert api.job(f"{PENTOMINO}/hand/check", {"placed": placed, "seconds": 60})["result"]["count"] >= 1
     covered = sorted(c for n in placed for c in layout["placements"][n][2])
     assert covered == list(range(60))
-    assert api.job(f"{PENTOMINO}/hand/check", {"placed": placed})["result"]["solved"]
+    assert api.job(f"{PENTOMINO}/hand/check", {"placed": placed, "seconds": 60})["result"]["solved"]
 
 
 def test_a_corner_cut_off_by_the_x_is_a_dead_cell_and_no_completion() -> None:

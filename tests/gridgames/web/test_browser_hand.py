@@ -33,7 +33,7 @@ from gridgames_pentomino.puzzle import TilingPuzzle  # noqa: E402 - after the sk
 from gridgames_pentomino.web import PentominoWeb  # noqa: E402
 
 from gridgames.game import Placement  # noqa: E402
-from gridgames.web.app import ServerConfig, create_app  # noqa: E402
+from gridgames.web.app import ServerConfig, create_app, prepare_games  # noqa: E402
 from gridgames.web.hand import Layout, build_layout, dead_cells  # noqa: E402
 
 TIMEOUT_MS = 60_000
@@ -43,7 +43,9 @@ WIDTHS = {"phone": (375, 740), "desktop": (1280, 860)}
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    with running_server(create_app(ServerConfig())) as url:
+    app = create_app(ServerConfig())
+    prepare_games(app, lambda _line: None)  # as `gridgames serve` does: the kernels loaded before the first check
+    with running_server(app) as url:
         yield url
 
 
