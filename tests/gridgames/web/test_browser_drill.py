@@ -64,7 +64,7 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
     page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.3 2.3 3.2 4.1 5.2'")
     assert page.locator("#board .cell.p0").count() == 3 and page.locator("#board .cell.p1").count() == 2
     page.wait_for_function(
-        "() => { const t = [...document.querySelectorAll('#scores div')].map((d) => d.textContent.trim());"
+        "() => { const t = [...document.querySelectorAll('#scores .score')].map((d) => d.textContent.trim());"
         " return t.filter((x) => /^[+-]?\\d+$/.test(x)).length === 5; }"
     )
     assert [int(page.inner_text(f"#score-{c}").strip()) for c in range(1, 6)] == solver.analyze(moves[:SHARED])
@@ -82,7 +82,9 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
     # the drill of the reviewed game, answered right and wrong in turn, to its end
     expected = [r for r in review_game(GAME, moves, solver=solver).reviews if r.grade in ("mistake", "blunder")]
     assert [r.number for r in expected] == [3, 4, 6, 7, 8, 10]
-    page.goto(f"{base_url}/drill/connect4?moves={reviewed}&width=5&height=4")
+    link = page.get_attribute("#drill-link", "href")  # the review leads to the drill of this game
+    assert link == f"{base_url}/drill/connect4?pos={reviewed}&width=5&height=4", link
+    page.goto(link)
     right = 0
     for i, r in enumerate(expected):
         page.wait_for_function(
