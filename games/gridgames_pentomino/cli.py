@@ -373,11 +373,11 @@ def _count_by_frontier(puzzle: TilingPuzzle, as_json: bool) -> bool:
     memory by the board's narrow side) is the count: 'domino*500' on 2x500 (about 10^104 tilings, which the search
     would list one by one for ever) is exact at once. False (nothing printed) where it does not apply.
     """
-    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span
-
     pieces = list(puzzle.pieces)
     if len(pieces) != 1 or pieces[0].area != puzzle.layout.area:
         return False
+    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span  # imports numba
+
     shapes = fixed_shapes(pieces, puzzle.one_sided)
     span = frontier_span(puzzle.layout.grid, shapes)
     if span > MAX_SPAN:
