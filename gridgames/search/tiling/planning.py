@@ -136,32 +136,38 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
 
 
 def _least_axis_order(problem: TilingProblem, prune: bool, root: Search) -> tuple[TilingProblem, Search]:
-    """The cubic board's scan order (`AXIS_ORDERS`) in which Knuth's estimate of the tree below the representatives of
-    the piece with the fewest orbits (`preplaced`, the same placements in every order) is least, from `ORDER_PATHS`[1]
-    descents each (about 7 ms an order); kept unless another is under 0.8 of it. No one rule wins: flat pentacubes,
-    distinct tilings by orbits, 2x5x6 visits 5.3 M nodes filling a 5x6 layer first and 13.6 M with the longest axis
-    slowest; 2x3x10 1.2 M and 0.17 M. The plain trees' estimates are too noisy to tell (2x5x6: 0.7-1.1 x 10^8 in four
-    orders). The problem and its root search."""
-    pre = preplaced(problem)
-    if pre is None:
+    """The cubic board's scan order (`AXIS_ORDERS`) in which Knuth's estimate of the least tree below a free piece's
+    representatives (the pieces `_choose` weighs: at most 3x the fewest orbits; the same placements in every order)
+    is least, from `ORDER_PATHS`[0] descents a piece (about 10 ms an order on 2x5x6); the build's order is kept
+    unless another is under 0.8 of it. No one rule wins: flat pentacubes, distinct tilings by orbits, 2x5x6 visits
+    5.3 M nodes filling a 5x6 layer first and 13.6 M with the longest axis slowest; 2x3x10 1.2 M and 0.17 M. The
+    plain trees' estimates are too noisy to tell (2x5x6: 0.7-1.1 x 10^8 in four orders). The problem and its root
+    search."""
+    frees = free_pieces(problem)
+    if not frees:
         return problem, root
+    fewest = min(len(f.representatives) for f in frees)
+    weighed = [f for f in frees if len(f.representatives) <= 3 * fewest]
     placed = [
-        (int(problem.option_piece[o]), [problem.cells[int(c)] for c in problem.option_cells(o)])
-        for o in pre.representatives
+        [(int(problem.option_piece[o]), [problem.cells[int(c)] for c in problem.option_cells(o)])
+         for o in f.representatives]
+        for f in weighed
     ]
-    best = (estimate_tree(root, pre.representatives, ORDER_PATHS[1])[0], problem, root)
+    best = (min(estimate_tree(root, f.representatives, ORDER_PATHS[0])[0] for f in weighed), problem, root)
     for order in AXIS_ORDERS:
         other = problem.reordered(order)
         if other.cells == problem.cells or other.one_word is None:
             continue
         bit = {cell: i for i, cell in enumerate(other.cells)}
         masks, pieces = other.option_masks[:, 0], other.option_piece
-        roots = [
-            int(np.flatnonzero((masks == np.uint64(sum(1 << bit[c] for c in cells))) & (pieces == piece))[0])
-            for piece, cells in placed
-        ]
         other_root, _ = _plain_estimate(other, prune, 0)
-        estimate = estimate_tree(other_root, roots, ORDER_PATHS[1])[0]
+        estimate = min(
+            estimate_tree(other_root, [
+                int(np.flatnonzero((masks == np.uint64(sum(1 << bit[c] for c in cells))) & (pieces == piece))[0])
+                for piece, cells in representatives
+            ], ORDER_PATHS[0])[0]
+            for representatives in placed
+        )
         if estimate < 0.8 * best[0]:
             best = (estimate, other, other_root)
     return best[1], best[2]
