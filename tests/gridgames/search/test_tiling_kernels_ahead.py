@@ -111,3 +111,16 @@ def test_an_export_missing_from_the_module_runs_the_jit_kernel(monkeypatch: pyte
     table = {kernels.square_neighbours.qualname: {key: kernels.export_name(kernels.square_neighbours, key + "x")}}
     monkeypatch.setattr(kernels, "_loaded", [(object(), table)])  # a JSON file of another build than the module's
     assert np.array_equal(kernels.square_neighbours(coords), kernels.square_neighbours.jit()(coords))
+
+
+@pytest.mark.usefixtures("ahead")
+def test_a_fresh_count_from_the_command_line_never_imports_numba() -> None:
+    pytest.importorskip("gridgames_pentomino", reason="the pentomino game is not installed")
+    code = (
+        "import runpy, sys\n"
+        "sys.argv = ['gridgames', 'solve', 'pentomino', '-b', '3x20', '--count']\n"
+        "try:\n    runpy.run_module('gridgames', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "print('numba' in sys.modules, 'rich' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env())
+    assert out.stdout.split()[0] == "8" and out.stdout.split()[-2:] == ["False", "False"], out.stdout + out.stderr
