@@ -115,7 +115,8 @@ def check(name: str, got: int, want: int) -> str:
 def choices(names: list[str]) -> None:
     """Exact cost of counting all by orbits with each candidate piece pre-placed, in both scan orders, and the
     choice."""
-    from gridgames.search.tiling.driver import Search, plan_count
+    from gridgames.search.tiling.planning import plan_count
+    from gridgames.search.tiling.stepping import Search
     from gridgames.search.tiling.orbits import free_pieces, plan
 
     boards = {name: (board, PENTOMINOES) for name, (board, _, _) in BOARDS.items()}
@@ -154,7 +155,7 @@ def stages(names: list[str], repeat: int) -> None:
     """CPU time of each stage of the whole job the exact-cover peers are compared on (board and pieces to the count):
     build, plan (`plan_count`: estimates, order, piece), count (symmetry set-up and search); median and least of
     ``repeat`` runs after three warm-up runs on the board."""
-    from gridgames.search.tiling.driver import plan_count
+    from gridgames.search.tiling.planning import plan_count
 
     print(f"stages of the whole job, CPU ms, median / least of {repeat} runs after 3 warm-up runs; load {load()}")
     print(f"{'board':<11} {'build':>13} {'plan':>13} {'count':>13} {'job':>13}  nodes      method")

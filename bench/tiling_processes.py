@@ -224,24 +224,34 @@ def run_parts(repeat: int) -> None:
     programs = {"--count": base, "--jobs 1": [*base, "--jobs", "1"], "--jobs 2": [*base, "--jobs", "2"]}
     times: dict[str, list[tuple[float, float]]] = {p: [] for p in programs}
     before = load()
+    loads = []
     for _ in range(repeat):
         for program, command in programs.items():
+            loads.append(os.getloadavg()[0])
             wall, cpu, out = timed(command, 600)
             if first_number(out) != 129_168:
                 raise SystemExit(f"{program}: {out}")
             times[program].append((wall, cpu))
     print(
         f"Dana Scott's board (pentominoes+O on 8x8), whole processes, {repeat} rounds, cores: {os.cpu_count()}, "
-        f"load {before} -> {load()}"
+        f"load {before} -> {load()}; 1-minute load before each process: {min(loads):.2f}-{max(loads):.2f} "
+        f"(median {statistics.median(loads):.2f})"
     )
+    if max(loads) > 0.5:
+        print(f"  NOTE: the machine was not idle (load up to {max(loads):.2f}): --jobs 2's wall time says nothing "
+              "about two free cores")
     plain = statistics.median(w for w, _ in times["--count"])
     plain_cpu = statistics.median(c for _, c in times["--count"])
+    walls = {}
     for program, runs in times.items():
         wall, cpu = statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+        walls[program] = wall
         print(
             f"  {program:<9} wall {wall:6.2f} s  CPU {cpu:6.2f} s   "
             f"plain --count / this: wall {plain / wall:4.2f}x, CPU {cpu / plain_cpu:4.2f} of plain's"
         )
+    print(f"  --jobs 1 / --jobs 2 wall: {walls['--jobs 1'] / walls['--jobs 2']:4.2f}x (bar: --count / --jobs 2 >= 1.8x "
+          "on two idle cores; --jobs 1 CPU within 1.10 of plain's)")
 
 
 def main(argv: list[str] | None = None) -> None:

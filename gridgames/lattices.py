@@ -353,9 +353,14 @@ def translation(lattice: Lattice, source: Coord, target: Coord) -> Coord | None:
     return tuple(t - s for s, t in zip(source, target))
 
 
+AXIS_ORDERS = ("xyz", "xzy", "yxz", "yzx", "zxy", "zyx")
+"""Scan orders of a cubic board: the axes of its cells' positions (layer x, row y, column z), the slowest first."""
+
+
 def scan_sorted(lattice: Lattice, cells: Iterable[Coord], order: str = "auto") -> tuple[Coord, ...]:
     """The cells in scan order: by position, down the columns ("column") or along the rows ("row"); "auto" runs
-    along the shorter side of the drawing (in space: the shortest axis varies fastest, the longest slowest)."""
+    along the shorter side of the drawing (in space: the shortest axis varies fastest, the longest slowest; or an
+    order of `AXIS_ORDERS`)."""
     cells = list(cells)
     places = {cell: position(lattice, cell) for cell in cells}
     extent = [
@@ -363,7 +368,10 @@ def scan_sorted(lattice: Lattice, cells: Iterable[Coord], order: str = "auto") -
         for i in range(len(places[cells[0]]))
     ]
     if lattice.name == "cubic":
-        axes = sorted(range(3), key=lambda i: (-extent[i], i))  # longest axis first: it varies slowest
+        if order in AXIS_ORDERS:
+            axes = ["xyz".index(axis) for axis in order]
+        else:  # "auto": the longest axis first, it varies slowest
+            axes = sorted(range(3), key=lambda i: (-extent[i], i))
         return tuple(sorted(cells, key=lambda cell: tuple(places[cell][i] for i in axes)))
     if order == "auto":
         scale = {"triangular": (0.866, 0.5), "hexagonal": (0.75, 0.5)}.get(lattice.name, (1.0, 1.0))

@@ -11,121 +11,28 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import typer
 
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, fail
 from gridgames.errors import PuzzleError
-from gridgames.game import CountResult, ProgressCallback, Solution
+from gridgames.game import CountResult, Solution
 
-from gridgames_pentomino.boards import ALIASES, DEFAULT_BOARD, PRESETS, Board
-from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet, standard_set_names
+from gridgames_pentomino.boards import DEFAULT_BOARD, Board
+from gridgames_pentomino.pieces import DEFAULT_PIECES, PieceSet
 from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 from gridgames_pentomino.puzzle import TilingPuzzle
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from gridgames.search.parallel_tiling import ParallelCount
-
-    from gridgames_pentomino import render
-
-    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
-
-_BOARD_HELP = f"A preset ({', '.join(PRESETS)}) or any HxW rectangle."
-_PIECES_HELP = "Pieces: sets and pieces joined by ',' or '+', e.g. pentominoes+O, tetrominoes*2, 'L*3,tetromino:O'."
+from gridgames_pentomino import cli_browse
+from gridgames_pentomino.cli_output import (
+    BOARD_HELP, PIECES_HELP, count_line, jsonl, parts_note, progress, solution_text, stdout_console, summary, write_svg,
+)
 
 
 def _puzzle(
     board: str, board_file: Path | None, pieces: str | None, pieces_file: Path | None, one_sided: bool
 ) -> TilingPuzzle:
     return TilingPuzzle.create(board, pieces, one_sided, board_file=board_file, pieces_file=pieces_file)
-
-
-def _console(color: bool | None) -> Console:
-    """The standard-output console; colour when it is a terminal, unless told otherwise."""
-    from rich.console import Console
-
-    if color is None:
-        return Console(highlight=False, soft_wrap=True)
-    return Console(highlight=False, soft_wrap=True, force_terminal=color, color_system="truecolor" if color else None)
-
-
-@contextmanager
-def _progress(description: str, show: bool) -> Iterator[ProgressCallback | None]:
-    """The rich progress bar's callback on standard error (only on a terminal), or None."""
-    if not show or not _stderr_may_be_a_terminal():  # no bar: neither rich's import nor the searches' progress reports
-        yield None
-        return
-    from gridgames.progress import search_progress
-
-    with search_progress(description) as on_progress:
-        yield on_progress
-
-
-def _stderr_may_be_a_terminal() -> bool:
-    """False when standard error is surely no terminal for rich (not a TTY, and no variable telling rich otherwise)."""
-    if any(os.environ.get(name) for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS")):
-        return True
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return True
-
-
-def _piece_labels(puzzle: TilingPuzzle | LatticePuzzle) -> list[str]:
-    return [p.name if p.count == 1 else f"{p.name}*{p.count}" for p in puzzle.pieces]
-
-
-def _summary(
-    puzzle: TilingPuzzle | LatticePuzzle, found: int, unique: bool, seconds: float, partial: bool, limit: int | None
-) -> dict[str, Any]:
-    """The --json object."""
-    out: dict[str, Any] = {
-        "board": puzzle.layout.name,
-        "pieces": _piece_labels(puzzle),
-        "one_sided": puzzle.one_sided,
-        "solutions": found,
-        "unique": unique,
-        "seconds": round(seconds, 4),
-        "partial": partial,
-    }
-    if limit is not None:
-        out["limit"] = limit
-    return out
-
-
-def _count_line(
-    puzzle: TilingPuzzle | LatticePuzzle, found: int, unique: bool, seconds: float, partial: bool, parts: str = ""
-) -> str:
-    what = "solution" if found == 1 else "solutions"
-    sym = " up to symmetry" if unique else ""
-    tail = (
-        f" so far (partial: interrupted after {seconds:.2f} s{parts and '; ' + parts})"
-        if partial
-        else f" in {seconds:.2f} s"
-    )
-    tail += f" ({parts})" if parts and not partial else ""
-    reason = puzzle.obstruction() if found == 0 else None
-    return f"{found:,} {what}{sym} of {puzzle.describe()}{tail}" + (f" ({reason})" if reason else "")
-
-
-def _parts_note(result: ParallelCount) -> str:
-    """Where the parts ran and whether all finished, e.g. '2 processes: all 1030 parts finished'."""
-    if result.partial:
-        why = f": {result.note}" if result.note and result.note != "interrupted" else ""
-        return f"{result.parts_done:,} of {result.parts:,} parts finished on {result.runner}{why}"
-    reruns = f", {result.reruns} rerun after a worker died" if result.reruns else ""
-    return f"{result.runner}: all {result.parts:,} parts finished{reruns}"
-
-
-def _jsonl(index: int, solution: Solution, picture: str) -> str:
-    placements = [{"piece": p.piece, "cells": [list(cell) for cell in p.cells]} for p in solution]
-    return json.dumps({"solution": index, "placements": placements, "picture": picture})
 
 
 _LATTICE_HELP = (
@@ -135,11 +42,11 @@ _LATTICE_HELP = (
 
 
 def solve(
-    board: str | None = typer.Option(None, "--board", "-b", help=_BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
+    board: str | None = typer.Option(None, "--board", "-b", help=BOARD_HELP + f" Default: {DEFAULT_BOARD}."),
     board_file: Path | None = typer.Option(
         None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."
     ),
-    pieces: str | None = typer.Option(None, "--pieces", "-p", help=_PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
+    pieces: str | None = typer.Option(None, "--pieces", "-p", help=PIECES_HELP + f" Default: {DEFAULT_PIECES}."),
     pieces_file: Path | None = typer.Option(
         None,
         "--pieces-file",
@@ -321,7 +228,7 @@ def _solve_unlimited(
     what = f"{layout.name} ({layout.area} cells) with any number of {names}{', one-sided' if one_sided else ''}"
     started = time.perf_counter()
     try:
-        with _progress(f"Counting {layout.name}", frontier_span(layout.grid, shapes) >= 16) as on_progress:
+        with progress(f"Counting {layout.name}", frontier_span(layout.grid, shapes) >= 16) as on_progress:
             found = count_tilings(
                 layout.grid, shapes, None if on_progress is None else (lambda fraction: on_progress(fraction, 0))
             )
@@ -373,18 +280,18 @@ def _count_by_frontier(puzzle: TilingPuzzle, as_json: bool) -> bool:
     memory by the board's narrow side) is the count: 'domino*500' on 2x500 (about 10^104 tilings, which the search
     would list one by one for ever) is exact at once. False (nothing printed) where it does not apply.
     """
-    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span
-
     pieces = list(puzzle.pieces)
     if len(pieces) != 1 or pieces[0].area != puzzle.layout.area:
         return False
+    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span  # imports numba
+
     shapes = fixed_shapes(pieces, puzzle.one_sided)
     span = frontier_span(puzzle.layout.grid, shapes)
     if span > MAX_SPAN:
         return False
     started = time.perf_counter()
     try:
-        with _progress(f"Counting {puzzle.layout.name}", span >= 16) as on_progress:
+        with progress(f"Counting {puzzle.layout.name}", span >= 16) as on_progress:
             report = None if on_progress is None else (lambda fraction: on_progress(fraction, 0))
             found = count_tilings(puzzle.layout.grid, shapes, report)
     except KeyboardInterrupt:
@@ -396,9 +303,9 @@ def _count_by_frontier(puzzle: TilingPuzzle, as_json: bool) -> bool:
         raise typer.Exit(EXIT_INTERRUPTED) from None
     seconds = time.perf_counter() - started
     if as_json:
-        typer.echo(json.dumps(_summary(puzzle, found, False, seconds, False, None) | {"method": "frontier"}))
+        typer.echo(json.dumps(summary(puzzle, found, False, seconds, False, None) | {"method": "frontier"}))
     else:
-        typer.echo(_count_line(puzzle, found, False, seconds, False))
+        typer.echo(count_line(puzzle, found, False, seconds, False))
     return True
 
 
@@ -407,16 +314,16 @@ def _solve_count(
 ) -> None:
     """--count (and --json): count every solution with the fast counter."""
     verb = "Counting distinct" if unique else "Counting"
-    with _progress(f"{verb} {puzzle.layout.name}", True) as on_progress:
+    with progress(f"{verb} {puzzle.layout.name}", True) as on_progress:
         result: CountResult = puzzle.count(unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method)
     if as_json:
         typer.echo(
             json.dumps(
-                _summary(puzzle, result.count, unique, result.seconds, result.partial, None) | {"method": result.method}
+                summary(puzzle, result.count, unique, result.seconds, result.partial, None) | {"method": result.method}
             )
         )
     else:
-        typer.echo(_count_line(puzzle, result.count, unique, result.seconds, result.partial))
+        typer.echo(count_line(puzzle, result.count, unique, result.seconds, result.partial))
     if result.partial:
         raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -451,20 +358,20 @@ def _solve_count_parallel(
             jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
         )
     if as_json:
-        out = _summary(puzzle, result.count, unique, result.seconds, result.partial, None)
+        out = summary(puzzle, result.count, unique, result.seconds, result.partial, None)
         out.update(parts=result.parts, parts_done=result.parts_done, reruns=result.reruns, method=result.method)
         out.update({"note": result.note} if result.partial and result.note else {})
         out.update({"scheduler": result.scheduler} if result.scheduler else {"jobs": result.workers})
         typer.echo(json.dumps(out))
     else:
         typer.echo(
-            _count_line(
+            count_line(
                 puzzle,
                 result.count,
                 unique,
                 result.seconds,
                 result.partial,
-                _parts_note(result) if result.parts else "",
+                parts_note(result) if result.parts else "",
             )
         )
     if result.partial:
@@ -489,7 +396,7 @@ def _solve_list(
     from gridgames_pentomino import render
 
     palette = render.Palette.for_pieces(puzzle.pieces.names)
-    console = _console(color)
+    console = stdout_console(color)
     draw = not (as_json or as_jsonl or counting)
     drawings: list[Solution] = []
     found = 0
@@ -498,13 +405,13 @@ def _solve_list(
     show_bar = wanted != 1
     verb = "Listing distinct" if unique else "Listing"
     try:
-        with _progress(f"{verb} {puzzle.layout.name}", show_bar) as on_progress:
+        with progress(f"{verb} {puzzle.layout.name}", show_bar) as on_progress:
             for solution in puzzle.solutions(
                 limit=wanted, unique=unique, on_progress=on_progress, mrv=mrv, prune=prune, method=method
             ):
                 found += 1
                 if as_jsonl:
-                    typer.echo(_jsonl(found, solution, _text(puzzle, solution, palette)))
+                    typer.echo(jsonl(found, solution, solution_text(puzzle, solution, palette)))
                 elif draw:
                     if wanted != 1:
                         typer.echo(f"Solution {found}:")
@@ -526,11 +433,11 @@ def _solve_list(
         partial = True
     seconds = time.perf_counter() - start
     if svg is not None:
-        _write_svg(svg, puzzle, drawings, palette)
+        write_svg(svg, puzzle, drawings, palette)
     if as_json:
-        typer.echo(json.dumps(_summary(puzzle, found, unique, seconds, partial, wanted)))
+        typer.echo(json.dumps(summary(puzzle, found, unique, seconds, partial, wanted)))
     elif counting or partial:
-        typer.echo(_count_line(puzzle, found, unique, seconds, partial), err=as_jsonl)
+        typer.echo(count_line(puzzle, found, unique, seconds, partial), err=as_jsonl)
     elif found == 0:
         reason = puzzle.obstruction()
         typer.echo(f"no solution: {puzzle.describe()}" + (f" ({reason})" if reason else ""), err=as_jsonl)
@@ -541,195 +448,15 @@ def _solve_list(
     if partial:
         raise typer.Exit(EXIT_INTERRUPTED)
 
-
-def _text(puzzle: TilingPuzzle | LatticePuzzle, solution: Solution, palette: render.Palette) -> str:
-    """A solution as plain text (a lattice puzzle draws its own)."""
-    from gridgames_pentomino import render
-
-    if isinstance(puzzle, LatticePuzzle):
-        return puzzle.text(solution)
-    return render.to_text(puzzle.board, solution, palette)
-
-
-def _write_svg(
-    path: Path, puzzle: TilingPuzzle | LatticePuzzle, solutions: list[Solution], palette: render.Palette
-) -> None:
-    from gridgames_pentomino import render
-
-    if isinstance(puzzle, LatticePuzzle):
-        text = puzzle.svg(solutions)
-    else:
-        text = render.to_svg(puzzle.board, solutions, palette, title=puzzle.describe())
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise PuzzleError(f"cannot write the SVG file {str(path)!r}: {error.strerror or error}") from None
-    typer.echo(f"wrote {len(solutions):,} drawing{'s' if len(solutions) != 1 else ''} to {path}", err=True)
-
-
-def boards(
-    lattice: str | None = typer.Option(
-        None, "--lattice", "-L", help="List another lattice's boards: triangle, hex or cube."
-    ),
-) -> None:
-    """List the preset boards (any HxW rectangle and board files work too)."""
-    if lattice is not None and lattice.strip().lower() != "square":
-        _lattice_boards(lattice)
-        return
-    width = max(len(name) for name in PRESETS)
-    for name, (description, _) in PRESETS.items():
-        board = Board.preset(name)
-        typer.echo(f"{name:<{width}}  {board.area:>3} cells  {description}")
-    aliases = ", ".join(f"{a} = {b}" for a, b in ALIASES.items())
-    typer.echo(f"\nAlso: any HxW rectangle (--board 7x9); a board file (--board-file); aliases: {aliases}.")
-
-
-def pieces(
-    spec: str | None = typer.Argument(
-        None, help="A piece specification to draw, e.g. pentominoes+O (omit for the list of sets)."
-    ),
-    pieces_file: Path | None = typer.Option(None, "--pieces-file", help="A pieces file to draw."),
-    one_sided: bool = typer.Option(False, "--one-sided", help="Count orientations without reflections."),
-    lattice: str | None = typer.Option(
-        None, "--lattice", "-L", help="Pieces of another lattice: triangle, hex or cube."
-    ),
-) -> None:
-    """List the standard piece sets, or draw the pieces of a specification or file."""
-    if lattice is not None and lattice.strip().lower() != "square":
-        _lattice_pieces(lattice, spec, pieces_file, one_sided)
-        return
-    if spec is None and pieces_file is None:
-        width = max(len(name) for name in standard_set_names())
-        for name, description in standard_set_names().items():
-            typer.echo(f"{name:<{width}}  {description}")
-        typer.echo(
-            "\n"
-            + _PIECES_HELP
-            + " A bare name is a pentomino first, then a tetromino, tromino, domino, monomino, hexomino."
-        )
-        return
-    parts = ([PieceSet.parse(spec)] if spec is not None else []) + (
-        [PieceSet.from_file(pieces_file)] if pieces_file is not None else []
-    )
-    piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
-    for piece in piece_set:
-        orientations = len(piece.orientations(one_sided))
-        copies = f", {piece.count} copies" if piece.count > 1 else ""
-        kind = f", {piece.kind}" if piece.kind != "free" else ""
-        typer.echo(
-            f"{piece.name}  ({piece.size} squares, {orientations} "
-            f"orientation{'s' if orientations != 1 else ''}{kind}{copies})"
-        )
-        typer.echo(
-            "\n".join(
-                line.replace(".", "  ").replace("#", "[]").rstrip() for line in piece.shape.to_text().splitlines()
-            )
-        )
-        typer.echo("")
-    typer.echo(f"{piece_set.copies:,} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area:,} squares in all")
-
-
-def show(
-    board: str = typer.Option(DEFAULT_BOARD, "--board", "-b", help=_BOARD_HELP),
-    board_file: Path | None = typer.Option(
-        None, "--board-file", help="A board picture: '.' a cell to fill, '#' or space none."
-    ),
-    lattice: str | None = typer.Option(
-        None, "--lattice", "-L", help="A board of another lattice: triangle, hex or cube."
-    ),
-) -> None:
-    """Draw a board, with its number of cells and of symmetries."""
-    if lattice is not None and lattice.strip().lower() != "square":
-        _lattice_show(lattice, None if board == DEFAULT_BOARD else board, board_file)
-        return
-    layout = Board.from_file(board_file) if board_file is not None else Board.parse(board)
-    from gridgames.search.symmetry import board_symmetries
-
-    from gridgames_pentomino import render
-
-    cells = layout.grid.board_cells()
-    symmetries = len(board_symmetries(cells))
-    typer.echo(render.board_text(layout.grid))
-    typer.echo(
-        f"{layout.name}: {layout.area} cells in a {layout.height}x{layout.width} box, {symmetries} "
-        f"symmetr{'y' if symmetries == 1 else 'ies'}"
-    )
-
-
-def _lattice_of(name: str) -> Any:
-    from gridgames.errors import ShapeError
-    from gridgames.lattices import lattice_named
-
-    try:
-        return lattice_named(name.strip().lower())
-    except ShapeError as error:
-        raise PuzzleError(str(error)) from None
-
-
-def _lattice_boards(lattice: str) -> None:
-    from gridgames_pentomino.lattice_boards import DEFAULT_BOARDS, PRESETS, LatticeBoard
-
-    grid = _lattice_of(lattice)
-    width = max(len(name) for name in PRESETS[grid.name])
-    for name, (description, _) in PRESETS[grid.name].items():
-        typer.echo(f"{name:<{width}}  {LatticeBoard.parse(grid, name).area:>3} cells  {description}")
-    shapes = (
-        "AxBxC boxes"
-        if grid.name == "cubic"
-        else "RxC parallelograms, hexagon-N" + (", triangle-N" if grid.name == "triangular" else "")
-    )
-    typer.echo(
-        f"\nAlso: {shapes}; a board file (--board-file, docs/lattices.md). Default: {DEFAULT_BOARDS[grid.name]}."
-    )
-
-
-def _lattice_pieces(lattice: str, spec: str | None, pieces_file: Path | None, one_sided: bool) -> None:
-    from gridgames.lattices import picture
-
-    from gridgames_pentomino.lattice_pieces import LatticePieceSet, known_families
-
-    grid = _lattice_of(lattice)
-    if spec is None and pieces_file is None:
-        typer.echo(f"piece sets on the {grid.name} lattice: {', '.join(known_families(grid))}")
-        return
-    parts = ([LatticePieceSet.parse(grid, spec)] if spec is not None else []) + (
-        [LatticePieceSet.from_file(grid, pieces_file)] if pieces_file is not None else []
-    )
-    piece_set = parts[0] if len(parts) == 1 else parts[0] + parts[1]
-    for piece in piece_set:
-        orientations = len(piece.orientations(one_sided))
-        copies = f", {piece.count} copies" if piece.count > 1 else ""
-        typer.echo(
-            f"{piece.name}  ({piece.size} cells, {orientations} orientation{'s' if orientations != 1 else ''}{copies})"
-        )
-        typer.echo(picture(grid, dict.fromkeys(piece.cells, "#"), across=True))
-        typer.echo("")
-    typer.echo(f"{piece_set.copies:,} piece{'s' if piece_set.copies != 1 else ''}, {piece_set.area:,} cells in all")
-
-
-def _lattice_show(lattice: str, board: str | None, board_file: Path | None) -> None:
-    from gridgames.lattices import board_symmetries
-
-    from gridgames_pentomino.lattice_boards import LatticeBoard
-
-    grid = _lattice_of(lattice)
-    layout = LatticeBoard.from_file(grid, board_file) if board_file is not None else LatticeBoard.parse(grid, board)
-    typer.echo(layout.to_text())
-    symmetries = len(board_symmetries(grid, layout.cells))
-    typer.echo(
-        f"{layout.describe()} on the {grid.name} lattice, {symmetries} symmetr{'y' if symmetries == 1 else 'ies'}"
-    )
-
-
 def make_app() -> typer.Typer:
     """The pentomino sub-app: solve, boards, pieces, show."""
     app = command_app(
         "Tile boards with pentominoes (or any polyominoes): solve, count, list boards and pieces.", no_args_is_help=True
     )
     app.command("solve")(solve)
-    app.command("boards")(boards)
-    app.command("pieces")(pieces)
-    app.command("show")(show)
+    app.command("boards")(cli_browse.boards)
+    app.command("pieces")(cli_browse.pieces)
+    app.command("show")(cli_browse.show)
     return app
 
 

@@ -52,7 +52,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import attrs
 import numpy as np
@@ -60,14 +60,12 @@ import numpy as np
 from gridgames.errors import PuzzleError
 from gridgames.game import CountResult, Placement, ProgressCallback, Puzzle, Solution
 from gridgames.grid import HOLE, Cell, Grid
-from gridgames.pieces import Piece, board_cells
 from gridgames.search import tiling as tiling_engine
 from gridgames.search.exact_cover import ExactCover
+from gridgames.search.puzzle_kernel import KernelProblem, compile_general, compile_tiling
 from gridgames.search.symmetry import board_symmetries
-from gridgames.search.tiling import TilingProblem, prepare_unique
-from gridgames.search.tiling.general import decode, general_problem, piece_name
-from gridgames.shapes import Shape
-from gridgames.shapes import normalise as normalise_cells
+from gridgames.search.tiling import prepare_unique
+from gridgames.search.tiling.general import decode
 
 CellMap = Mapping[Cell, Cell] | Callable[[Cell], Cell]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
@@ -75,16 +73,6 @@ CellMap = Mapping[Cell, Cell] | Callable[[Cell], Cell]
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
 MAX_GROUP = 5_000  # a declared group larger than this is refused (the canonical test tries every element)
 CANONICAL_BATCH = 2048  # solutions checked together (numpy) in unique counts the kernel cannot make itself
-
-
-@attrs.frozen(eq=False)
-class KernelProblem:
-    """A puzzle compiled for the bitmask kernel: the problem, whether its cells are the board's, and the way back to the
-    candidates."""
-
-    problem: TilingProblem
-    geometric: bool  # a tiling of the board's cells (dead-region pruning and the kernel's own symmetry handling apply)
-    back: dict[tuple[str, tuple[Cell, ...]], int]  # (the kernel's piece name, its cells) -> the candidate's index
 
 
 @attrs.frozen(eq=False)
@@ -133,12 +121,6 @@ def _as_cell(cell: Iterable[int]) -> Cell:
     """A symmetry's image of a cell as a (row, col) pair (TypeError or ValueError when it is not one)."""
     row, col = cell
     return row, col
-
-
-def _kernel_piece(name: str, cells: tuple[Cell, ...], copies: int) -> Piece:
-    """A piece for explicit kernel options: its name, one shape (only its size matters: copies never run out),
-    copies."""
-    return Piece(name, Shape(normalise_cells(cells), name), copies, "fixed")
 
 
 def _close(generators: list[np.ndarray], limit: int = MAX_GROUP) -> np.ndarray | None:
@@ -320,7 +302,9 @@ class ExactCoverPuzzle(Puzzle):
         """
         key = "_gridgames_kernel_any" if any_size else "_gridgames_kernel"
         if key not in self.__dict__:
-            self.__dict__[key] = self._compile_tiling() or self._compile_general(64 if not any_size else None)
+            self.__dict__[key] = compile_tiling(
+                self.exact_cover(), list(self.primary_items()), self.board, lambda: self.placement_group().perms
+            ) or compile_general(self.exact_cover(), 64 if not any_size else None)
         kernel: KernelProblem | None = self.__dict__[key]
         return kernel
 
@@ -330,70 +314,6 @@ class ExactCoverPuzzle(Puzzle):
         'dancing links'."""
         kernel = self.kernel_problem()
         return "dancing links" if kernel is None else "tiling" if kernel.geometric else "bitmask"
-
-    def _compile_tiling(self) -> KernelProblem | None:
-        problem = self.exact_cover()
-        if problem.num_secondary:
-            return None
-        labels: tuple[Placement, ...] = problem.labels
-        items = list(self.primary_items())
-        if len(items) != len(set(items)) or set(items) != set(self.board.board_cells()):
-            return None
-        cells = cast("list[Cell]", items)  # the board's cells, as checked just above
-        position = {cell: i for i, cell in enumerate(cells)}
-        for placement, option in zip(labels, problem.options):
-            if sorted(position.get(c, -1) for c in placement.cells) != sorted(option):
-                return None
-        if len({p.cells for p in labels}) != len(labels):
-            return None
-        parent = {p.piece: p.piece for p in labels}  # names a symmetry exchanges are one piece for the kernel
-
-        def find(name: str) -> str:
-            while parent[name] != name:
-                name = parent[name]
-            return name
-
-        for g in self.placement_group().perms[1:]:
-            for k, image in enumerate(g.tolist()):
-                a, b = find(labels[k].piece), find(labels[image].piece)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-        sizes: dict[str, set[int]] = {}
-        shapes: dict[str, set[tuple[Cell, ...]]] = {}
-        for p in labels:
-            sizes.setdefault(find(p.piece), set()).add(len(p.cells))
-            shapes.setdefault(find(p.piece), set()).add(normalise_cells(p.cells))
-        if any(len(s) != 1 for s in sizes.values()):
-            return None
-        classes = sorted(sizes)
-        order = "column" if self.board.height <= self.board.width else "row"
-        ordered = board_cells(cells, order)
-        bit = {cell: i for i, cell in enumerate(ordered)}
-        pieces = [_kernel_piece(name, min(shapes[name]), len(ordered) // min(sizes[name]) + 1) for name in classes]
-        which = {name: i for i, name in enumerate(classes)}
-        options = [(which[find(p.piece)], [bit[c] for c in p.cells]) for p in labels]
-        compiled = TilingProblem.from_options(ordered, order, pieces, options)
-        back = {(find(p.piece), p.cells): k for k, p in enumerate(labels)}
-        return KernelProblem(compiled, True, back)
-
-    def _compile_general(self, max_items: int | None) -> KernelProblem | None:
-        problem = self.exact_cover()
-        n = problem.num_items
-        if (max_items is not None and n > max_items) or problem.num_primary == 0:
-            return None
-        labels: tuple[Placement, ...] = problem.labels
-        try:
-            compiled = general_problem(
-                problem.num_primary, problem.num_secondary,
-                ((p.piece, items) for p, items in zip(labels, problem.options))
-            )
-        except PuzzleError:  # two candidates of one name on the same items: the kernel would merge them
-            return None
-        back = {
-            (piece_name(p.piece, len(items)), tuple((0, i) for i in sorted(items))): k
-            for k, (p, items) in enumerate(zip(labels, problem.options))
-        }
-        return KernelProblem(compiled, False, back)
 
     def _kernel_indices(self, kernel: KernelProblem, solution: Iterable[Placement]) -> list[int]:
         """The candidates (indices) of a solution the kernel found (slack placements left out)."""
@@ -604,4 +524,4 @@ class ExactCoverPuzzle(Puzzle):
         return problem.is_cover(chosen)
 
 
-__all__ = ["CellMap", "ExactCoverPuzzle", "KernelProblem", "PlacementGroup", "grid_symmetries", "solution_key"]
+__all__ = ["CellMap", "ExactCoverPuzzle", "PlacementGroup", "grid_symmetries", "solution_key"]

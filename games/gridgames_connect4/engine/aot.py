@@ -12,125 +12,53 @@ threads need the GIL released) run the JIT kernels.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib.machinery
-import importlib.metadata
-import importlib.util
-import os
-import platform
-import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from gridgames.search.compiled import AheadOfTime
 
 from gridgames_connect4.engine import layout as L
 
 MODULE = "_gridgames_c4_kernels"
 """The extension module's name (its init function is PyInit_<MODULE>)."""
 EXPORTED = ("run_search", "solve_moves", "replay", "winning_cells", "limited_search")
-_SOURCES = ("bits.py", "board.py", "aot.py", "layout.py", "rules.py", "search.py", "table.py")
-_HERE = Path(__file__).resolve().parent
-_loaded: list[Any] = []  # [module or None] once looked for
-_why: list[str] = []
+AHEAD = AheadOfTime(
+    MODULE, Path(__file__).resolve().parent, ("bits.py", "board.py", "aot.py", "layout.py", "rules.py", "search.py",
+                                              "table.py"),
+    EXPORTED, hint="run `gridgames connect4 compile`",
+)
+"""Where the module is looked for and built, and its fingerprint (`gridgames.search.compiled.AheadOfTime`)."""
 
 
 def fingerprint() -> str:
     """A hash of what the built module depends on: the kernel sources, numba's version, Python and the CPU."""
-    h = hashlib.sha256()
-    for name in _SOURCES:
-        h.update((_HERE / name).read_bytes())
-    try:
-        h.update(importlib.metadata.version("numba").encode())
-    except importlib.metadata.PackageNotFoundError:
-        h.update(b"no numba")
-    h.update(sys.version.encode())
-    h.update(platform.machine().encode())
-    h.update(_cpu_features().encode())
-    return h.hexdigest()[:16]
-
-
-def _cpu_features() -> str:
-    """The CPU's model and feature flags where the system tells them (the module is compiled for this CPU)."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            lines = [line for line in f if line.startswith(("model name", "flags", "Features"))]
-        return "".join(dict.fromkeys(lines))
-    except OSError:
-        return platform.processor()
-
-
-def _folders() -> list[Path]:
-    """Where the module may be: beside the kernel sources (as numba's cache), then the user's cache folder."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gridgames"
-    return [_HERE / "__pycache__", cache]
+    return AHEAD.fingerprint()
 
 
 def file_name() -> str:
     """The built module's file name for the current sources, numba, Python and CPU."""
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return f"{MODULE}.{fingerprint()}{suffix}"
+    return AHEAD.file_name()
 
 
 def load() -> ModuleType | None:
     """The kernels built ahead of time for the current sources, numba, Python and CPU, or None (looked up once)."""
-    if not _loaded:
-        _loaded.append(_find())
-    return _loaded[0]
+    return AHEAD.load()
 
 
 def failed_before() -> bool:
     """Whether a build for the current fingerprint failed here before (then only `build` itself tries again)."""
-    name = f"{MODULE}.{fingerprint()}.failed"
-    return any((folder / name).is_file() for folder in _folders())
+    return AHEAD.failed_before()
 
 
 def remember_failure(reason: str) -> None:
     """Note in the first writable folder that the build failed for this fingerprint (and why)."""
-    for folder in _folders():
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{MODULE}.{fingerprint()}.failed").write_text(reason + "\n", encoding="utf-8")
-            return
-        except OSError:
-            continue
+    AHEAD.remember_failure(reason)
 
 
 def missing_reason() -> str:
     """Why `load` found no module (for messages)."""
-    load()
-    return _why[0] if _why else "found"
-
-
-def _find() -> ModuleType | None:
-    """Import the built module from the first folder that has one for this fingerprint."""
-    name = file_name()
-    for folder in _folders():
-        path = folder / name
-        if path.is_file():
-            try:
-                return _import(path)
-            except Exception as exc:  # a damaged or foreign file: run the JIT kernels instead
-                _why.append(f"{path} does not load ({exc})")
-                return None
-    _why.append(f"none built for these sources (run `gridgames connect4 compile`; looked for {name})")
-    return None
-
-
-def _import(path: Path) -> ModuleType:
-    """Import the extension module at path and check it exports every kernel."""
-    loader = importlib.machinery.ExtensionFileLoader(MODULE, str(path))
-    spec = importlib.util.spec_from_file_location(MODULE, path, loader=loader)
-    if spec is None:
-        raise ImportError("no import spec")
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    missing = [name for name in EXPORTED if not hasattr(module, name)]
-    if missing:
-        raise ImportError(f"it lacks {', '.join(missing)}")
-    return module
+    return AHEAD.missing_reason()
 
 
 def jit() -> Any:
@@ -173,94 +101,21 @@ def signatures() -> dict[str, Any]:
 
 
 def build(folder: Path | None = None) -> Path:
-    """Compile the kernels ahead of time into the first writable folder of `_folders` (or folder); its path.
+    """Compile the kernels ahead of time into the first writable folder of ``AHEAD.folders()`` (or folder); its path.
 
-    Imports numba and needs a C compiler (numba.pycc); raises OSError, naming the cause, on any failure. Written
-    under a temporary name and renamed, so processes building at once never load half a file.
+    Imports numba and needs a C compiler (numba.pycc); raises OSError, naming the cause, on any failure.
     """
-    try:
-        return _build(folder)
-    except OSError:
-        raise
-    except Exception as exc:  # numba.pycc missing from a future numba, a kernel numba cannot compile...
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        raise OSError(f"{exc.__class__.__name__}: {first}") from exc
+    return AHEAD.build(_define, folder, use_nrt=False)  # nothing in the kernels allocates (as the JIT's _nrt=False)
 
 
-def _build(folder: Path | None) -> Path:
-    """`build`'s work (its errors other than OSError are turned into one by `build`)."""
-    import warnings
-
-    with warnings.catch_warnings():  # numba.pycc is marked for deprecation; it still builds (numba 0.68)
-        warnings.simplefilter("ignore")
-        from numba.pycc import CC
-
+def _define(cc: Any) -> None:
+    """Export each kernel on ``cc`` (a ``numba.pycc.CC``) with its one-word signature."""
     from gridgames_connect4.engine import board as K
     from gridgames_connect4.engine import search as S
 
     functions = {"run_search": S.run_search, "solve_moves": S.solve_moves, "replay": K.replay,
                  "winning_cells": K.winning_cells, "limited_search": K.limited_search}
-    errors: list[str] = []
-    for target in [folder] if folder is not None else _folders():
-        try:
-            target.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=target) as tmp:
-                try:
-                    cc = CC(MODULE)  # numba.pycc checks for a C compiler here
-                except Exception as exc:
-                    raise OSError(f"no C compiler for numba.pycc ({exc.__class__.__name__}: "
-                                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''})") from exc
-                cc.output_dir = tmp
-                cc.use_nrt = False  # nothing in the kernels allocates; no reference counting (as the JIT's _nrt=False)
-                cc.target_cpu = "host"
-                cc.verbose = False
-                for name, sig in signatures().items():
-                    if name == "limited_search":  # it calls itself: its own dispatcher must know the signature
-                        functions[name].compile(sig.args)
-                    cc.export(name, sig)(functions[name].py_func)
-                with warnings.catch_warnings(), _captured_output(Path(tmp) / "build.log"):
-                    warnings.simplefilter("ignore")
-                    cc.compile()
-                built = Path(tmp) / cc.output_file
-                try:  # a module that does not load (say, a kernel that needs numba's runtime) is a failed build
-                    _import(built)
-                except Exception as exc:
-                    raise OSError(f"the built module does not load ({exc})") from exc
-                path = target / file_name()
-                os.replace(built, path)
-            for old in target.glob(f"{MODULE}.*"):  # built from older sources: never loaded again
-                if old != path:
-                    with contextlib.suppress(OSError):
-                        old.unlink()
-        except OSError as exc:
-            errors.append(f"{target}: {exc}")
-            if isinstance(exc.__cause__, Exception):  # not the folder's fault: the next one fails alike
-                break
-            continue
-        _loaded.clear()
-        _why.clear()
-        return path
-    raise OSError("; ".join(errors))
-
-
-@contextlib.contextmanager
-def _captured_output(log: Path) -> Iterator[None]:
-    """Send this process's standard output and error (the C compiler's messages too) to log meanwhile; a failure
-    raises OSError with the log's last line."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    try:
-        with open(log, "wb") as out:
-            os.dup2(out.fileno(), 1)
-            os.dup2(out.fileno(), 2)
-            try:
-                yield
-            except Exception as exc:
-                lines = log.read_bytes().decode(errors="replace").strip().splitlines()
-                raise OSError(f"{exc.__class__.__name__}: {exc}" + (f" ({lines[-1]})" if lines else "")) from exc
-    finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        os.close(saved[0])
-        os.close(saved[1])
+    for name, sig in signatures().items():
+        if name == "limited_search":  # it calls itself: its own dispatcher must know the signature
+            functions[name].compile(sig.args)
+        cc.export(name, sig)(functions[name].py_func)

@@ -8,8 +8,9 @@ A `TilingProblem` is compiled once from a board and a piece set::
     for solution in solve(problem, limit=3): ...
 
 Files, one job each: `problem.py` compiles a board and pieces into arrays; `unique.py`
-prepares counting up to symmetry; `driver.py` runs the kernels (`solve`, `count`,
-`split`, `count_part`); `orbits.py` counts and lists all tilings from the distinct ones
+prepares counting up to symmetry; `stepping.py` runs a kernel a node budget at a time (`Search`); `driver.py`
+streams solutions and counts (`solve`, `count`), as `planning.py` chooses (scan order, pre-placed piece); `parts.py`
+splits a count into parts (`split`, `count_part`); `orbits.py` counts and lists all tilings from the distinct ones
 (each stands for its orbit under the board's symmetries); `kernel_common.py` holds the kernels' structured arguments and
 shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels; `kernel_build.py`
 compiles the arrays of problems on one word (placements, layout, probe table, symmetries);
@@ -66,9 +67,9 @@ the multi-word kernel (for testing it on small boards).
 
 from __future__ import annotations
 
-from gridgames.search.tiling.driver import (
-    Part, SolutionStream, SplitPlan, colour_feasible, count, count_part, solve, split, split_plan,
-)
+from gridgames.search.tiling.driver import SolutionStream, count, solve
+from gridgames.search.tiling.parts import SplitPlan, count_part, split, split_plan
+from gridgames.search.tiling.stepping import Part, colour_feasible
 from gridgames.search.tiling.orbits import METHODS, OrbitStream, Plan, plan
 from gridgames.search.tiling.problem import TilingProblem, prune_cap
 from gridgames.search.tiling.unique import Prepared, Unique, prepare_unique

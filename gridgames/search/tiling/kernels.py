@@ -15,35 +15,31 @@ C compiler; `load` returns the module built from these sources with this numba, 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
-import importlib.machinery
-import importlib.metadata
-import importlib.util
 import json
 import os
-import platform
-import sys
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from gridgames.search.compiled import AheadOfTime
+
 __all__ = ["Kernel", "build", "failed_before", "jit_ready", "load", "missing_reason", "remember_failure"]
 
 MODULE = "_gridgames_tiling_kernels"
 """The extension module's name (its init function is PyInit_<MODULE>)."""
 
-_HERE = Path(__file__).resolve().parent
-_SOURCES = (
-    "kernel_build.py", "kernel_common.py", "kernel_multi_word.py", "kernel_one_word.py", "kernel_types.py", "kernels.py"
+AHEAD = AheadOfTime(
+    MODULE, Path(__file__).resolve().parent,
+    ("kernel_build.py", "kernel_common.py", "kernel_multi_word.py", "kernel_one_word.py", "kernel_types.py",
+     "kernels.py"),
 )
+"""Where the module is looked for and built, and its fingerprint (`gridgames.search.compiled.AheadOfTime`)."""
 _loaded: list[tuple[ModuleType, dict[str, dict[str, str]]] | None] = []  # [(module, exports) or None] once looked for
-_why: list[str] = []
 _recording: list[dict[str, dict[str, Any]]] = []  # during `build`: kernel -> argument key -> numba signature
 
 
@@ -136,38 +132,12 @@ KERNELS = (
 
 def fingerprint() -> str:
     """A hash of what the built module depends on: the kernel sources, numba's version, Python and the CPU."""
-    h = hashlib.sha256()
-    for name in _SOURCES:
-        h.update((_HERE / name).read_bytes())
-    try:
-        h.update(importlib.metadata.version("numba").encode())
-    except importlib.metadata.PackageNotFoundError:
-        h.update(b"no numba")
-    h.update(sys.version.encode())
-    h.update(platform.machine().encode())
-    h.update(_cpu_features().encode())
-    return h.hexdigest()[:16]
-
-
-def _cpu_features() -> str:
-    """The CPU's model and feature flags where the system tells them (the module is compiled for this CPU)."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            lines = [line for line in f if line.startswith(("model name", "flags", "Features"))]
-        return "".join(dict.fromkeys(lines))
-    except OSError:
-        return platform.processor()
-
-
-def _folders() -> list[Path]:
-    """Where the module may be: beside the kernel sources (as numba's cache), then the user's cache folder."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gridgames"
-    return [_HERE / "__pycache__", cache]
+    return AHEAD.fingerprint()
 
 
 def file_name() -> str:
     """The built module's file name for the current sources, numba, Python and CPU."""
-    return f"{MODULE}.{fingerprint()}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    return AHEAD.file_name()
 
 
 def load() -> ModuleType | None:
@@ -185,25 +155,20 @@ def load_with_exports() -> tuple[ModuleType, dict[str, dict[str, str]]] | None:
 
 def failed_before() -> bool:
     """Whether a build for the current fingerprint failed here before (then only `build` itself tries again)."""
-    name = f"{MODULE}.{fingerprint()}.failed"
-    return any((folder / name).is_file() for folder in _folders())
+    return AHEAD.failed_before()
 
 
 def remember_failure(reason: str) -> None:
     """Note in the first writable folder that the build failed for this fingerprint (and why)."""
-    for folder in _folders():
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{MODULE}.{fingerprint()}.failed").write_text(reason + "\n", encoding="utf-8")
-            return
-        except OSError:
-            continue
+    AHEAD.remember_failure(reason)
 
 
 def missing_reason() -> str:
     """Why `load` found no module (for messages)."""
+    if os.environ.get("GRIDGAMES_TILING_JIT"):
+        return "GRIDGAMES_TILING_JIT is set"
     load()
-    return _why[0] if _why else "found"
+    return AHEAD.missing_reason()
 
 
 def jit_ready() -> bool:
@@ -214,29 +179,15 @@ def jit_ready() -> bool:
 
 
 def _find() -> tuple[ModuleType, dict[str, dict[str, str]]] | None:
-    """Import the built module from the first folder that has one for this fingerprint, with its exports."""
-    name = file_name()
-    for folder in _folders():
-        path = folder / name
-        if path.is_file():
-            try:
-                return _import(path), json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-            except Exception as exc:  # a damaged or foreign file: run the JIT kernels instead
-                _why.append(f"{path} does not load ({exc})")
-                return None
-    _why.append(f"none built for these sources (looked for {name})")
-    return None
-
-
-def _import(path: Path) -> ModuleType:
-    """Import the extension module at path."""
-    loader = importlib.machinery.ExtensionFileLoader(MODULE, str(path))
-    spec = importlib.util.spec_from_file_location(MODULE, path, loader=loader)
-    if spec is None:
-        raise ImportError("no import spec")
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    """The built module of this fingerprint with its exports (the JSON file beside it), or None."""
+    found = AHEAD.find()
+    if found is None:
+        return None
+    module, path = found
+    try:
+        return module, json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # no or a damaged table of exports: the JIT kernels serve
+        return None
 
 
 def record_signatures(workload: Callable[[], None]) -> dict[str, dict[str, Any]]:
@@ -252,97 +203,27 @@ def record_signatures(workload: Callable[[], None]) -> dict[str, dict[str, Any]]
 
 
 def build(calls: Callable[[], None], folder: Path | None = None) -> Path:
-    """Compile the kernels ahead of time into the first writable folder of `_folders` (or folder); its path.
+    """Compile the kernels ahead of time into the first writable folder of ``AHEAD.folders()`` (or folder); its path.
 
     ``calls``: what to run on the JIT kernels to learn the argument types to export
     (`gridgames.search.tiling.workload.workload`, or more).
-    Imports numba and needs a C compiler (numba.pycc); raises OSError, naming the cause, on any failure. Written
-    under a temporary name and renamed, so processes building at once never load half a file.
+    Imports numba and needs a C compiler (numba.pycc); raises OSError, naming the cause, on any failure.
     """
+    recorded: list[dict[str, dict[str, Any]]] = []
+
+    def define(cc: Any) -> str:
+        if not recorded:  # once, whichever folder the module is built into
+            recorded.append(record_signatures(calls))
+        seen = recorded[0]
+        exports: dict[str, dict[str, str]] = {}
+        for kernel in KERNELS:
+            for key, signature in sorted(seen.get(kernel.qualname, {}).items(), key=lambda kv: kv[0]):
+                name = export_name(kernel, key)
+                cc.export(name, signature)(kernel.jit().py_func)
+                exports.setdefault(kernel.qualname, {})[key] = name
+        return json.dumps(exports, indent=1, sort_keys=True)
+
     try:
-        return _build(folder, calls)
-    except OSError:
-        raise
-    except Exception as exc:  # numba.pycc missing from a future numba, a kernel numba cannot compile...
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        raise OSError(f"{exc.__class__.__name__}: {first}") from exc
-
-
-def _build(folder: Path | None, calls: Callable[[], None]) -> Path:
-    """`build`'s work (its errors other than OSError are turned into one by `build`)."""
-    import warnings
-
-    with warnings.catch_warnings():  # numba.pycc is marked for deprecation; it still builds (numba 0.68)
-        warnings.simplefilter("ignore")
-        from numba.pycc import CC
-
-    seen = record_signatures(calls)
-    errors: list[str] = []
-    for target in [folder] if folder is not None else _folders():
-        try:
-            target.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=target) as tmp:
-                try:
-                    # numba.pycc checks for a C compiler here
-                    cc = CC(MODULE)  # type: ignore[no-untyped-call]  # numba.pycc has no type hints
-                except Exception as exc:
-                    raise OSError(f"no C compiler for numba.pycc ({exc.__class__.__name__}: "
-                                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''})") from exc
-                cc.output_dir = tmp
-                cc.target_cpu = "host"
-                cc.verbose = False
-                exports: dict[str, dict[str, str]] = {}
-                for kernel in KERNELS:
-                    for key, signature in sorted(seen.get(kernel.qualname, {}).items(), key=lambda kv: kv[0]):
-                        name = export_name(kernel, key)
-                        cc.export(name, signature)(kernel.jit().py_func)  # type: ignore[no-untyped-call]  # untyped numba.pycc
-                        exports.setdefault(kernel.qualname, {})[key] = name
-                with warnings.catch_warnings(), _captured_output(Path(tmp) / "build.log"):
-                    warnings.simplefilter("ignore")
-                    cc.compile()
-                built = Path(tmp) / cc.output_file
-                try:  # a module that does not load is a failed build
-                    _import(built)
-                except Exception as exc:
-                    raise OSError(f"the built module does not load ({exc})") from exc
-                path = target / file_name()
-                table = Path(tmp) / "exports.json"
-                table.write_text(json.dumps(exports, indent=1, sort_keys=True), encoding="utf-8")
-                os.replace(table, path.with_suffix(".json"))
-                os.replace(built, path)
-            for old in target.glob(f"{MODULE}.*"):  # built from older sources: never loaded again
-                if old not in (path, path.with_suffix(".json")):
-                    with contextlib.suppress(OSError):
-                        old.unlink()
-        except OSError as exc:
-            errors.append(f"{target}: {exc}")
-            if isinstance(exc.__cause__, Exception):  # not the folder's fault: the next one fails alike
-                break
-            continue
-        _loaded.clear()
-        _why.clear()
-        return path
-    raise OSError("; ".join(errors))
-
-
-@contextlib.contextmanager
-def _captured_output(log: Path) -> Iterator[None]:
-    """Send this process's standard output and error (the C compiler's messages too) to log meanwhile; a failure
-    raises OSError with the log's last line."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    try:
-        with open(log, "wb") as out:
-            os.dup2(out.fileno(), 1)
-            os.dup2(out.fileno(), 2)
-            try:
-                yield
-            except Exception as exc:
-                lines = log.read_bytes().decode(errors="replace").strip().splitlines()
-                raise OSError(f"{exc.__class__.__name__}: {exc}" + (f" ({lines[-1]})" if lines else "")) from exc
+        return AHEAD.build(define, folder)
     finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        os.close(saved[0])
-        os.close(saved[1])
+        _loaded.clear()

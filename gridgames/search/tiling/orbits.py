@@ -8,7 +8,7 @@ per orbit, of its orbit's size, and all tilings are the images of the distinct o
 * **free piece** (one used once, whose placements no symmetry fixes): no tiling is fixed by
   a symmetry either, every orbit is full, and all = ``|G|`` x the number of tilings with that
   piece on one placement per orbit. `count` pre-places it on each representative in turn
-  (`driver.choose_preplaced`: the free piece whose tree Knuth's random descents estimate smallest, or
+  (`planning.choose_preplaced`: the free piece whose tree Knuth's random descents estimate smallest, or
   `preplaced`, the fewest orbits, for MRV and multi-word search; a few ms of set-up, no recompiled problem);
   listing and `split` search the problem restricted to the representatives (`prepare_unique`);
 * **canonical**: the kernel keeps the tilings that are the least of their images and adds

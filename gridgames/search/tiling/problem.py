@@ -29,7 +29,7 @@ from attrs import field, frozen
 from gridgames.errors import PuzzleError, SolverError
 from gridgames.game import Placement, Solution
 from gridgames.grid import ALPHABET, Cell, Grid
-from gridgames.lattices import Coord, Lattice, lattice_named, scan_sorted, translation
+from gridgames.lattices import AXIS_ORDERS, Coord, Lattice, lattice_named, scan_sorted, translation
 from gridgames.parsing import check_memory
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
 from gridgames.search.tiling import kernels
@@ -481,11 +481,15 @@ class TilingProblem:
         )
 
     def reordered(self, order: str) -> TilingProblem:
-        """The same problem with its cells (bits) in another scan order (square boards: `SCAN_ORDERS`), which
-        changes the first blank cell of the search and so the size of its tree, not the solutions."""
-        if self.lattice != "square":
+        """The same problem with its cells (bits) in another scan order (square boards: `SCAN_ORDERS`; cubic ones:
+        `gridgames.lattices.AXIS_ORDERS`), which changes the first blank cell of the search and so the size of its
+        tree, not the solutions."""
+        if self.lattice == "cubic" and order in AXIS_ORDERS:
+            cells = cast("tuple[Cell, ...]", scan_sorted(lattice_named("cubic"), self.cells, order))
+        elif self.lattice != "square":
             raise PuzzleError(f"scan orders of a {self.lattice} board are not chosen after building")
-        cells = _scan_sorted(self.cells, _pick_order(self.cells, order))
+        else:
+            cells = _scan_sorted(self.cells, _pick_order(self.cells, order))
         index = {cell: i for i, cell in enumerate(cells)}
         moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)  # old bit -> new bit; -1 stays
         return TilingProblem._compile(

@@ -30,8 +30,7 @@ NO_COMPILER = not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc
 
 def _forget() -> None:
     """Make the next `_kernels.load` look on disk again."""
-    _kernels._loaded.clear()
-    _kernels._why.clear()
+    _kernels.AHEAD.forget()
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +47,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture()
 def ahead(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The solver finds only the kernels in `built`."""
-    monkeypatch.setattr(_kernels, "_folders", lambda: [built])
+    monkeypatch.setattr(_kernels.AHEAD, "folders", lambda: [built])
     _forget()
     yield built
     _forget()
@@ -57,7 +56,7 @@ def ahead(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 @pytest.fixture()
 def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The solver finds no kernels built ahead of time (an empty folder)."""
-    monkeypatch.setattr(_kernels, "_folders", lambda: [tmp_path])
+    monkeypatch.setattr(_kernels.AHEAD, "folders", lambda: [tmp_path])
     _forget()
     yield tmp_path
     _forget()
@@ -95,7 +94,7 @@ def test_kernels_built_ahead_probe_an_opening_book_as_the_jit_ones(ahead: Path, 
 
 def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built: Path) -> None:
     code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.engine import aot as _kernels\n"
-            f"_kernels._folders = lambda: [Path({str(built)!r})]\n"
+            f"_kernels.AHEAD.folders = lambda: [Path({str(built)!r})]\n"
             "from gridgames_connect4.solver import Solver\n"
             "solver = Solver()\n"
             "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver._k is _kernels.load(), 'numba' in sys.modules)")
@@ -130,9 +129,9 @@ def test_boards_over_64_bits_and_parallel_searchers_run_the_jit_kernels(ahead: P
 
 def test_the_fingerprint_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     before = _kernels.fingerprint()
-    for name in _kernels._SOURCES:
-        (tmp_path / name).write_bytes((_kernels._HERE / name).read_bytes())
-    monkeypatch.setattr(_kernels, "_HERE", tmp_path)
+    for name in _kernels.AHEAD.sources:
+        (tmp_path / name).write_bytes((_kernels.AHEAD.here / name).read_bytes())
+    monkeypatch.setattr(_kernels.AHEAD, "here", tmp_path)
     assert _kernels.fingerprint() == before
     (tmp_path / "rules.py").write_bytes((tmp_path / "rules.py").read_bytes() + b"\n# changed\n")
     assert _kernels.fingerprint() != before
@@ -183,13 +182,14 @@ def test_the_web_pages_prepare_hook_builds_the_kernels_before_the_first_request(
 
     from gridgames.web.hooks import hooks_of
 
-    def build_by_copy(folder: Path | None) -> Path:  # the build itself is tested above: here, only who calls it
+    def build_by_copy(define: object, folder: Path | None, use_nrt: bool) -> Path:
+        """The build itself is tested above: here, only who calls it."""
         target = (nowhere if folder is None else folder) / _kernels.file_name()
         shutil.copyfile(built / _kernels.file_name(), target)
         _forget()  # as a build does: the next load looks again
         return target
 
-    monkeypatch.setattr(_kernels, "_build", build_by_copy)
+    monkeypatch.setattr(_kernels.AHEAD, "_build", build_by_copy)
     said: list[str] = []
     hooks_of(SPEC).prepare(said.append)  # what gridgames serve runs at its start
     assert said == ["Compiling the Connect Four solver (first use only)..."]
@@ -253,7 +253,7 @@ def test_a_built_module_that_does_not_load_is_a_failed_build(monkeypatch: pytest
 def test_kernels_built_for_other_sources_are_rebuilt_at_the_next_analyze(ahead: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     assert not solver_module.kernels_to_build()  # built for these sources: nothing to do
-    monkeypatch.setattr(_kernels, "fingerprint", lambda: "0" * 16)  # as after an upgrade of the kernel sources
+    monkeypatch.setattr(_kernels.AHEAD, "fingerprint", lambda: "0" * 16)  # as after an upgrade of the kernel sources
     _forget()
     assert _kernels.load() is None and solver_module.kernels_to_build()
     built: list[int] = []

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +18,36 @@ from gridgames.search.tiling import kernels
 from gridgames.shapes import PENTOMINOES
 
 CENTRE_8X8 = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
+NO_COMPILER = not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc"))
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """A cache folder (for XDG_CACHE_HOME) holding the kernels built for the current sources, or None where the
+    module beside the sources is current already. Built once a session (about 30 s of CPU, the workload's JIT
+    kernels warm)."""
+    kernels._loaded.clear()
+    if kernels.load() is not None:
+        return None
+    if NO_COMPILER:
+        pytest.skip("no C compiler: numba.pycc cannot build the kernels ahead of time")
+    from gridgames.search.tiling.workload import workload
+
+    cache = tmp_path_factory.mktemp("cache")
+    kernels.build(workload, cache / "gridgames")
+    return cache
+
+
+@pytest.fixture()
+def ahead(built: Path | None, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process and the processes it starts find the kernels built ahead of time."""
+    if built is not None:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(built))
+    monkeypatch.delenv("GRIDGAMES_TILING_JIT", raising=False)
+    kernels._loaded.clear()
+    assert kernels.load() is not None, kernels.missing_reason()
+    yield
+    kernels._loaded.clear()
 
 
 def test_argument_keys_tell_apart_what_numba_compiles_apart() -> None:
@@ -32,8 +66,8 @@ def test_a_call_of_unseen_argument_types_runs_the_jit_kernel() -> None:
     assert np.array_equal(got, kernels.square_neighbours.jit()(coords))
 
 
-@pytest.mark.skipif(kernels.load() is None, reason=f"no kernels built ahead of time here: {kernels.missing_reason()}")
 @pytest.mark.parametrize("board", [Grid.empty(3, 20), CENTRE_8X8, Grid.empty(5, 12)])
+@pytest.mark.usefixtures("ahead")
 def test_the_module_built_ahead_counts_as_the_jit_kernels(board: Grid) -> None:
     problem = tiling.TilingProblem.build(board, PENTOMINOES)
     _module, exports = kernels.load_with_exports()  # type: ignore[misc]
@@ -52,7 +86,7 @@ def test_the_module_built_ahead_counts_as_the_jit_kernels(board: Grid) -> None:
     assert jit.stdout.split() == [*map(str, ahead), "True"]
 
 
-@pytest.mark.skipif(kernels.load() is None, reason=f"no kernels built ahead of time here: {kernels.missing_reason()}")
+@pytest.mark.usefixtures("ahead")
 def test_a_count_with_the_module_built_ahead_never_imports_numba() -> None:
     code = (
         "import sys; from gridgames.search import tiling; from gridgames.grid import Grid; "
@@ -66,8 +100,6 @@ def test_a_count_with_the_module_built_ahead_never_imports_numba() -> None:
 
 
 def _env() -> dict[str, str]:
-    import os
-
     return {k: v for k, v in os.environ.items() if k != "GRIDGAMES_TILING_JIT"}
 
 
@@ -79,3 +111,16 @@ def test_an_export_missing_from_the_module_runs_the_jit_kernel(monkeypatch: pyte
     table = {kernels.square_neighbours.qualname: {key: kernels.export_name(kernels.square_neighbours, key + "x")}}
     monkeypatch.setattr(kernels, "_loaded", [(object(), table)])  # a JSON file of another build than the module's
     assert np.array_equal(kernels.square_neighbours(coords), kernels.square_neighbours.jit()(coords))
+
+
+@pytest.mark.usefixtures("ahead")
+def test_a_fresh_count_from_the_command_line_never_imports_numba() -> None:
+    pytest.importorskip("gridgames_pentomino", reason="the pentomino game is not installed")
+    code = (
+        "import runpy, sys\n"
+        "sys.argv = ['gridgames', 'solve', 'pentomino', '-b', '3x20', '--count']\n"
+        "try:\n    runpy.run_module('gridgames', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "print('numba' in sys.modules, 'rich' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env())
+    assert out.stdout.split()[0] == "8" and out.stdout.split()[-2:] == ["False", "False"], out.stdout + out.stderr

@@ -113,14 +113,15 @@ def test_every_listing_is_empty(problem: TilingProblem, how: dict[str, Any]) -> 
 def test_the_planning_estimates_find_the_tree_empty(problem: TilingProblem) -> None:
     if problem.one_word is None:
         pytest.skip("the estimates plan counts of one-word problems")
-    from gridgames.search.tiling.driver import choose_preplaced, plan_count
+    from gridgames.search.tiling.planning import choose_preplaced, plan_count
 
     assert plan_count(problem) == (problem, None)  # the plain search: nothing to pre-place in an empty tree
     assert choose_preplaced(problem) is None
 
 
 def test_the_estimate_below_no_root_is_an_empty_tree() -> None:
-    from gridgames.search.tiling.driver import Search, estimate_tree
+    from gridgames.search.tiling.planning import estimate_tree
+    from gridgames.search.tiling.stepping import Search
     from gridgames.search.tiling.orbits import plan
 
     problem = TilingProblem.build(Grid.empty(3, 4), [Piece("d", Shape(((0, 0), (0, 1))), 6)])

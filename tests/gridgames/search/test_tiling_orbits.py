@@ -65,9 +65,9 @@ def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_p
     small, big = pentominoes(Grid.empty(3, 20)), pentominoes(Grid.empty(4, 15))
     assert tiling.orbits.preplaced(tiny) is not None  # a piece could be pre-placed, but the set-up would not pay
     assert (count(tiny).count, count(tiny).method) == (36, "all")
-    assert count(tiny, method="search").nodes <= tiling.driver.PLAIN_ONLY
+    assert count(tiny, method="search").nodes <= tiling.planning.PLAIN_ONLY
     plain = count(small, method="search")
-    assert tiling.driver.PLAIN_ONLY < plain.nodes <= tiling.driver.PLAIN_FIRST < count(big, method="search").nodes
+    assert tiling.planning.PLAIN_ONLY < plain.nodes <= tiling.planning.PLAIN_FIRST < count(big, method="search").nodes
     fewest = tiling.orbits.preplaced(small)
     by_orbits = count(small)
     assert by_orbits.count == plain.count == 8 and by_orbits.nodes < plain.nodes / 2
@@ -174,7 +174,7 @@ def test_without_a_free_piece_the_plain_search_tried_first_goes_on_to_the_end() 
     # every piece twice
     problem = TilingProblem.build(Grid.empty(5, 8), [Piece.of(s, count=2) for s in TETROMINOES.values()])
     auto, plain = count(problem), count(problem, method="search")
-    assert tiling.orbits.preplaced(problem) is None and plain.nodes > tiling.driver.PLAIN_FIRST
+    assert tiling.orbits.preplaced(problem) is None and plain.nodes > tiling.planning.PLAIN_FIRST
     assert (auto.count, auto.nodes, auto.method) == (plain.count, plain.nodes, "all")
 
 

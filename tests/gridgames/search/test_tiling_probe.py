@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gridgames.grid import Grid
-from gridgames.search.tiling import TilingProblem, count, driver, orbits
-from gridgames.search.tiling.driver import Search, choose_preplaced, estimate_tree
+from gridgames.search.tiling import TilingProblem, count, orbits, planning
+from gridgames.search.tiling.planning import choose_preplaced, estimate_tree
+from gridgames.search.tiling.stepping import Search
 from gridgames.shapes import PENTOMINOES
 
 CENTRE_8X8 = Grid.from_text("\n".join(["........"] * 3 + ["...##..."] * 2 + ["........"] * 3))
@@ -65,7 +66,7 @@ def test_a_small_tree_pre_places_the_fewest_orbits_piece_and_a_large_one_the_est
 ) -> None:
     problem = TilingProblem.build(board, PENTOMINOES)
     plain = count(problem, method="search").nodes
-    assert small == (driver.PLAIN_ONLY < plain <= driver.PLAIN_FIRST)
+    assert small == (planning.PLAIN_ONLY < plain <= planning.PLAIN_FIRST)
     chosen = orbits.preplaced(problem) if small else choose_preplaced(problem)
     assert chosen is not None
     result = count(problem)
@@ -86,7 +87,7 @@ def test_every_scan_order_counts_the_same_tilings_of_8x8_centre(order: str) -> N
 
 def test_the_estimates_scan_8x8_centre_along_the_diagonals_where_the_trees_are_smaller() -> None:
     problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
-    searched, pre = driver.plan_count(problem)
+    searched, pre = planning.plan_count(problem)
     assert searched.order == "diagonal" and pre is not None
     assert count(searched, method="search").nodes < 0.8 * count(problem, method="search").nodes
     result = count(problem)
@@ -99,17 +100,17 @@ def test_the_estimates_scan_8x8_centre_along_the_diagonals_where_the_trees_are_s
 
 
 def test_compared_by_their_estimates_the_diagonals_win_on_8x8_centre(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(driver, "ORDER_PROBE_FROM", 0)  # compare the orders even on a tree this small
-    monkeypatch.setattr(driver, "ORDER_PATHS", (256, 8192))  # from enough descents that the 0.68 ratio shows
+    monkeypatch.setattr(planning, "ORDER_PROBE_FROM", 0)  # compare the orders even on a tree this small
+    monkeypatch.setattr(planning, "ORDER_PATHS", (256, 8192))  # from enough descents that the 0.68 ratio shows
     problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
-    searched, pre = driver.plan_count(problem)
+    searched, pre = planning.plan_count(problem)
     assert searched.order == "diagonal" and pre is not None
     assert count(problem).count == 520
 
 
 def test_a_long_board_keeps_its_short_side_order() -> None:
     problem = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
-    searched, pre = driver.plan_count(problem)
+    searched, pre = planning.plan_count(problem)
     assert searched is problem and pre is not None and problem.pieces[pre.piece].name == "X"
 
 
