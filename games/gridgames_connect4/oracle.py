@@ -76,11 +76,14 @@ def best_from_book(
     return (rng.choice(best) if rng is not None else best[0]), scores
 
 
-def solver_for(width: int, height: int, connect: int, book: Book | None = None, **options: Any) -> Solver:
-    """A solver for the board, given the book to probe inside its search."""
+def solver_for(
+    width: int, height: int, connect: int, book: Book | None = None, *, table_bits: int | None = None
+) -> Solver:
+    """A new solver for the board, given the book to probe inside its search (`solver_cache.lend` lends one kept
+    from earlier searches instead)."""
     from gridgames_connect4.solver import Solver
 
-    return Solver(width, height, connect, book=book, **options)
+    return Solver(width, height, connect, table_bits, book=book)
 
 
 def column_scores(
