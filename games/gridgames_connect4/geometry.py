@@ -68,11 +68,6 @@ class Geometry:
         """Number of cells on the board."""
         return self.width * self.height
 
-    @property
-    def bits(self) -> int:
-        """Bits of a bitboard, guard bits included ((height + 1) * width)."""
-        return self.stride * self.width
-
     def bit(self, row: int, col: int) -> int:
         """The bit of a cell, ``row`` counted from the bottom (0-based)."""
         return 1 << (col * self.stride + row)

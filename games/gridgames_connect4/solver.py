@@ -180,14 +180,17 @@ class Solver:
         (`solve_within` returns None instead).
         """
         d = self.driver
+        if on_progress is None and d.helpers is None and (weak or (lower is None and not d.past_book(len(moves)))):
+            at_once = d.solve_one(moves, weak)  # one compiled call: replay and search
+            return sign(at_once) if weak else at_once
         with d.watching(on_progress):
             if not weak and (lower is not None or d.past_book(len(moves))):
                 score = d.solve_bounded(moves, lower)
                 if score is not None:
                     return score
-            if on_progress is None and d.helpers is None:  # one compiled call: replay and search
-                score = d.solve_one(moves, weak)
-                return sign(score) if weak else score
+            if on_progress is None and d.helpers is None:  # past the book, no bound from it: one compiled call
+                at_once = d.solve_one(moves, weak)
+                return sign(at_once) if weak else at_once
             p, mask, n = d.position(moves)
             d.explored = 0
             found = d.solve_raw(p, mask, n, weak, UNLIMITED)
