@@ -56,10 +56,10 @@ def review_one_by_one(game: Any, moves: Sequence[int], first: int, solver: Any) 
     from gridgames_connect4.review import MoveReview
 
     moves = tuple(int(m) for m in game.from_moves(moves).history)
-    solver.on_progress = lambda _progress: None  # a watcher: the search runs in slices (Ctrl-C gets through)
+    watch = lambda _progress: None  # noqa: E731  # a watcher: the search runs in slices (Ctrl-C gets through)
     reviews = []
     for i, column in enumerate(moves[first - 1 :], start=first - 1):
-        scores = solver.analyze(list(moves[:i]))
+        scores = solver.analyze(list(moves[:i]), on_progress=watch)
         best = max(s for s in scores if s is not None)
         reviews.append(MoveReview(i + 1, i % 2, column, scores[column], best,
                                   tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)))

@@ -208,7 +208,7 @@ def warm_up(solver) -> float:
     solver.best_move([], max_nodes=100)
     solver.reset()
     start = time.perf_counter()
-    for pages in (solver._table, solver._gens):  # the bench reaches in: zeros are empty entries
+    for pages in (solver.driver.table.entries, solver.driver.table.gens):  # zeros are empty entries
         pages.view("uint8")[::4096] = 0
     return time.perf_counter() - start
 
@@ -276,7 +276,7 @@ def main() -> None:
             solver = Solver(width, height, table_bits=args.table_bits, table_mb=args.table_mb, jobs=args.jobs)
             # compile outside the timing, on a small board with the same layout (a few discs on a big board can
             # take longer than the empty board of a small one)
-            warm = Solver(4, 4, table_bits=12, two_words=solver._words == 2)
+            warm = Solver(4, 4, table_bits=12, two_words=solver.driver.words == 2)
             warm.solve_many([[0, 1]])
             warm.solve([0, 1])  # the resumable kernel too (the path of jobs > 1 and --max-seconds)
             deadline = None if args.max_seconds is None else time.time() + args.max_seconds
@@ -293,9 +293,8 @@ def main() -> None:
                     )
                 return deadline is None or time.time() < deadline
 
-            solver.on_progress = watch
             wall, cpu = time.perf_counter(), time.process_time()
-            score = solver.solve_within([], weak=weak)
+            score = solver.solve_within([], weak=weak, on_progress=watch)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             shown = "  n/a" if score is None else f"{score:>+5d}"
             print(

@@ -146,9 +146,6 @@ class Position:
         )
 
 
-_WORKER_SOLVERS: dict[tuple[int, int, int, float | None], Any] = {}
-
-
 def column_score(position: Position, column: int) -> int | None:
     """The score of dropping a disc in ``column`` (0-based) for the side to move; None when full or out of time."""
     state = Connect4(position.width, position.height, position.connect).from_moves(position.moves)
@@ -159,14 +156,15 @@ def column_score(position: Position, column: int) -> int | None:
         if state.outcome.winner is None:
             return 0
         return 1 if position.weak else (position.width * position.height + 1 - len(position.moves)) // 2
-    size = (position.width, position.height, position.connect, position.table_mb)
-    solver = _WORKER_SOLVERS.get(size)
-    if solver is None:  # one per worker process and board: the table is allocated once
-        solver = _WORKER_SOLVERS[size] = _solver_class()(*size[:3], table_mb=position.table_mb)
-    solver.reset()
+    from gridgames_connect4.solver_cache import lend  # the worker process's solvers: its table allocated once
+
     deadline = position.deadline
-    solver.on_progress = None if deadline is None else (lambda _progress: time.time() < deadline)
-    score = solver.solve_within(list(state.history), weak=position.weak, step=True)  # as the sequential analyze
+    with lend(position.width, position.height, position.connect, table_mb=position.table_mb) as solver:
+        solver.reset()
+        score = solver.solve_within(  # null windows stepping out from 0, as the sequential analyze
+            list(state.history), weak=position.weak, step=True,
+            on_progress=None if deadline is None else (lambda _progress: time.time() < deadline),
+        )
     return None if score is None else -score
 
 
@@ -250,9 +248,8 @@ def analyze_position(
                 on_progress(progress)
             return deadline is None or time.time() < deadline
 
-        solver.on_progress = watch
         try:
-            solver.analyze(list(state.history), weak=weak, into=scores)
+            solver.analyze(list(state.history), weak=weak, into=scores, on_progress=watch)
         except KeyboardInterrupt:
             if not keep_partial:
                 raise

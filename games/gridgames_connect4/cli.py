@@ -152,9 +152,8 @@ class Connect4Look(PlayLook):
         """Every column's score from the book or the solver (saying which), else a search's choice; with exact scores
         a second line saying why (`gridgames_connect4.brief`)."""
         state = _state_of(play)
-        if players.solver_available():  # the first hint of an install compiles the solver: say so (issue 38)
-            game = state.game
-            prepare_solver(error_console, (game.height + 1) * game.width <= 64)
+        game = state.game  # the first hint of an install compiles the solver: say so (issue 38)
+        prepare_solver(error_console, (game.height + 1) * game.width <= 64)
         advice = players.advise(state, self.rng, play.think, self.book)
         if advice.scores is None:
             return f"Hint: play {advice.column + 1} ({advice.reason})."

@@ -411,12 +411,7 @@ def _scores(game: Connect4, moves: Sequence[int], book: Book | None, solver: Sol
         solver = solver_for(game.width, game.height, game.connect, book)
     if deadline is None:
         return solver.analyze(list(moves)), False, solver
-    before = solver.on_progress
-    solver.on_progress = lambda _progress: time.monotonic() < deadline
-    try:
-        scores = solver.analyze(list(moves))
-    finally:
-        solver.on_progress = before
+    scores = solver.analyze(list(moves), on_progress=lambda _progress: time.monotonic() < deadline)
     state = game.from_moves(moves)
     if any(scores[c] is None for c in range(game.width) if state.is_legal(c)):
         raise OutOfTime(f"the solver did not finish {game.join_notation(moves) or 'the empty board'} in time")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from gridgames_connect4 import heuristic
+from gridgames_connect4.geometry import Geometry
 from gridgames_connect4.book import BookError
 
 if TYPE_CHECKING:
@@ -76,11 +76,14 @@ def best_from_book(
     return (rng.choice(best) if rng is not None else best[0]), scores
 
 
-def solver_for(width: int, height: int, connect: int, book: Book | None = None, **options: Any) -> Solver:
-    """A solver for the board, given the book to probe inside its search."""
+def solver_for(
+    width: int, height: int, connect: int, book: Book | None = None, *, table_bits: int | None = None
+) -> Solver:
+    """A new solver for the board, given the book to probe inside its search (`solver_cache.lend` lends one kept
+    from earlier searches instead)."""
     from gridgames_connect4.solver import Solver
 
-    return Solver(width, height, connect, book=book, **options)
+    return Solver(width, height, connect, table_bits, book=book)
 
 
 def column_scores(
@@ -127,7 +130,7 @@ class PendingColumns:
 
 def pending_columns(game: Any, moves: Sequence[int], indices: Sequence[int]) -> dict[int, PendingColumns]:
     """The positions after the first i of ``moves`` (legal 0-based columns) for every i in ``indices``, by i."""
-    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geom = Geometry.of(game.width, game.height, game.connect)
     cells = game.width * game.height
     wanted = set(indices)
     out: dict[int, PendingColumns] = {}

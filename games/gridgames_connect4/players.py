@@ -27,16 +27,15 @@ large for it they fall back to the heuristic search.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import time
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from gridgames_connect4 import heuristic
+from gridgames_connect4.geometry import Geometry
 from gridgames_connect4.rules import Connect4, Connect4State
 from gridgames.errors import GameOverError, GridGamesError, OptionError
 from gridgames.search.negamax import NegamaxResult, search
@@ -45,16 +44,11 @@ from gridgames.parsing import check_seconds
 
 if TYPE_CHECKING:
     from gridgames_connect4.book import Book
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.solver import SearchProgress, SearchResult, Solver
+    from gridgames_connect4.solver_cache import LentSolver
 
-def solver_available() -> bool:
-    """True when the exact solver module is installed (checked without importing it or numba)."""
-    return importlib.util.find_spec("gridgames_connect4.solver") is not None
-
-
-
-KINDS = ("random", "easy", "medium") + (("hard", "perfect") if solver_available() else ())
-"""The computer levels, weakest first (hard and perfect need the solver)."""
+KINDS = ("random", "easy", "medium", "hard", "perfect")
+"""The computer levels, weakest first (hard and perfect use the solver)."""
 DEFAULT_THINK = 2.0
 NODE_RATE = 16_000
 """Conservative positions per second of the search (13-22 k/s measured by bench/connect4_players.py); budgets use it."""
@@ -87,7 +81,7 @@ def _require_turn(state: Connect4State) -> None:
 def forced_move(state: Connect4State, rng: random.Random) -> int | None:
     """An immediate win if there is one, else the block of an immediate loss, else None."""
     game = state.game
-    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geom = Geometry.of(game.width, game.height, game.connect)
     cur, mask = state.bitboard
     for side in (cur, cur ^ mask):
         columns = heuristic.immediate_wins(geom, side, mask)
@@ -146,13 +140,12 @@ class HeuristicPlayer:
         return self.last.depth if self.last is not None else 0
 
 
-@lru_cache(maxsize=2)
-def shared_solver(width: int, height: int, connect: int, book: Book | None = None) -> Solver | None:
-    """The solver for a board size (one per size and book, reused), or None when it cannot handle that board."""
-    from gridgames_connect4.oracle import solver_for
+def _lend_solver(game: Connect4, book: Book | None) -> LentSolver | None:
+    """A solver for the board from the one cache (`solver_cache`), or None when it cannot handle that board."""
+    from gridgames_connect4.solver_cache import lend
 
     try:
-        return solver_for(width, height, connect, book)
+        return lend(game.width, game.height, game.connect, book)
     except GridGamesError:  # a board too big for its bitboards
         return None
 
@@ -227,41 +220,42 @@ class SolverPlayer:
                     self.note = ""
                     self.from_book += 1
                     return found[0]
-        solver = shared_solver(game.width, game.height, game.connect, self.book)
-        if solver is None:
+        lent = _lend_solver(game, self.book)
+        if lent is None:
             self.fallback.think = self.think
             column = self.fallback.choose(state)
             depth = self.fallback.depth_reached
             self.note = f"the solver cannot handle a {game.size} board: heuristic search (depth {depth})"
             return column
-        if slipped is None:
-            slipped = bool(self.slip) and self.rng.random() < self.slip
-        if slipped:
-            self.fallback.think = self.think
-            column = self.fallback.choose(state)
-            self.note = "" if self.quiet else self.fallback.note
-            return column
-        from gridgames_connect4.solver import nodes_for_seconds  # a fixed rate: seeded games replay the same
+        with lent as solver:
+            if slipped is None:
+                slipped = bool(self.slip) and self.rng.random() < self.slip
+            if slipped:
+                self.fallback.think = self.think
+                column = self.fallback.choose(state)
+                self.note = "" if self.quiet else self.fallback.note
+                return column
+            from gridgames_connect4.solver import nodes_for_seconds  # a fixed rate: seeded games replay the same
 
-        started = time.monotonic()
-        stop_at = started + self.think * (SOLVER_SHARE_OF_THINK if self.exact_first else self.share)
-        budget = nodes_for_seconds(self.think * self.share)
-        if self.max_nodes is not None:
-            budget = min(budget, self.max_nodes)
-        if self.exact_first:  # best_move keeps a quarter of max_nodes for its depth-limited search
-            budget = budget * 4 // 3 + 1
-        result = _best_move_by(
-            solver,
-            list(state.history),
-            stop_at,
-            max_nodes=max(budget, 1),
-            rng=self.rng,
-            all_scores=not self.exact_first,
-        )
+            started = time.monotonic()
+            stop_at = started + self.think * (SOLVER_SHARE_OF_THINK if self.exact_first else self.share)
+            budget = nodes_for_seconds(self.think * self.share)
+            if self.max_nodes is not None:
+                budget = min(budget, self.max_nodes)
+            if self.exact_first:  # best_move keeps a quarter of max_nodes for its depth-limited search
+                budget = budget * 4 // 3 + 1
+            result = _best_move_by(
+                solver,
+                list(state.history),
+                stop_at,
+                max_nodes=max(budget, 1),
+                rng=self.rng,
+                all_scores=not self.exact_first,
+            )
         if result.exact:
             self.note = ""
             return result.column
-        not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
+        not_lost = [c for c in state.legal_moves() if (result.scores[c] or 0) >= 0]  # None: unknown
         given = self.think * (self.fallback_share if self.exact_first else 1 - self.share)
         left = _fallback_seconds(self.think, started, given)
         if left < MIN_FALLBACK_SECONDS:  # no time left for a search: the solver's depth-limited choice
@@ -286,19 +280,14 @@ def _fallback_seconds(think: float, started: float, given: float) -> float:
     return max(think * OVER_THINK, min(given, started + think - time.monotonic()))
 
 
-def _best_move_by(solver: Solver, moves: list[int], stop_at: float, **options: Any) -> Any:
+def _best_move_by(solver: Solver, moves: list[int], stop_at: float, **options: Any) -> SearchResult:
     """``solver.best_move(moves, **options)``, stopped at the monotonic time ``stop_at`` (the deadline backs the node
     budget up, and its slices of about 0.03 s let Ctrl-C through)."""
-    watching = solver.on_progress
 
-    def in_time(progress: Any) -> bool:
-        return time.monotonic() < stop_at and (watching is None or watching(progress) is not False)
+    def in_time(_progress: SearchProgress) -> bool:
+        return time.monotonic() < stop_at
 
-    solver.on_progress = in_time
-    try:
-        return solver.best_move(moves, **options)
-    finally:
-        solver.on_progress = watching
+    return solver.best_move(moves, on_progress=in_time, **options)
 
 
 BOOK, SOLVER = "book", "solver"
@@ -332,36 +321,35 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
         found = best_from_book(book, state.history, rng)  # type: ignore[arg-type]
         if found is not None:
             return Advice(found[0], tuple(found[1]), source=BOOK)
-    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geom = Geometry.of(game.width, game.height, game.connect)
     cur, mask = state.bitboard
-    solver = shared_solver(game.width, game.height, game.connect, book)
+    lent = _lend_solver(game, book)
     not_lost = None
     seconds = think
-    if solver is not None:
+    if lent is not None:
         from gridgames_connect4.oracle import BATCH_EMPTY_CELLS, pending_columns, solve_pending
         from gridgames_connect4.solver import nodes_for_seconds
 
         moves = list(state.history)
-        if (
-            game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS
-        ):  # cheap: every column in one call (no time limit)
-            scores = solve_pending(solver, [pending_columns(game, moves, [len(moves)])[len(moves)]])[0]
-            top = max(s for s in scores if s is not None)
-            best = [c for c in _centre_first(game.width) if scores[c] == top]
-            return Advice(rng.choice(best), tuple(scores), source=SOLVER)
-        started = time.monotonic()
-        result = _best_move_by(
-            solver,
-            moves,
-            started + think * SOLVER_SHARE_OF_THINK,
-            max_nodes=nodes_for_seconds(think) * 4 // 3 + 1,
-            rng=rng,
-        )
+        with lent as solver:
+            if game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS:  # cheap: every column in one call
+                scores = solve_pending(solver, [pending_columns(game, moves, [len(moves)])[len(moves)]])[0]
+                top = max(s for s in scores if s is not None)
+                best = [c for c in geom.order if scores[c] == top]
+                return Advice(rng.choice(best), tuple(scores), source=SOLVER)
+            started = time.monotonic()
+            result = _best_move_by(
+                solver,
+                moves,
+                started + think * SOLVER_SHARE_OF_THINK,
+                max_nodes=nodes_for_seconds(think) * 4 // 3 + 1,
+                rng=rng,
+            )
         if result.exact and result.weak:
             return Advice(result.column, None, f"it keeps the win, proven; the scores did not fit in {think:g} s")
         if result.exact:
             return Advice(result.column, result.scores, source=SOLVER)
-        not_lost = [c for c in state.legal_moves() if result.scores[c] is None or result.scores[c] >= 0]
+        not_lost = [c for c in state.legal_moves() if (result.scores[c] or 0) >= 0]  # None: unknown
         seconds = _fallback_seconds(think, started, think * PERFECT_FALLBACK_SHARE)
     wins = heuristic.immediate_wins(geom, cur, mask)
     if wins:
@@ -372,13 +360,8 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
     hint_search = HeuristicPlayer("hint", PERFECT_FALLBACK_DEPTH, rng, seconds)
     column = hint_search.choose(state, not_lost)
     depth = hint_search.depth_reached
-    why = f"; no exact result within {think:g} s" if solver is not None else ""
+    why = f"; no exact result within {think:g} s" if lent is not None else ""
     return Advice(column, None, f"a {depth}-ply search{why}")
-
-
-def _centre_first(width: int) -> list[int]:
-    """The columns, centre first (the order in which the solver breaks ties): 3, 2, 4, 1, 5, 0, 6 on 7 columns."""
-    return [width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(width)]
 
 
 def make_player(
@@ -396,10 +379,6 @@ def make_player(
         return HeuristicPlayer("easy", EASY_DEPTH, rng, think, noise=EASY_NOISE)
     if kind == "medium":
         return medium
-    if kind in ("hard", "perfect") and kind not in KINDS:
-        raise OptionError(
-            f"the {kind} player needs the solver module gridgames_connect4.solver, which is not installed"
-        )
     if kind == "hard":
         fallback = HeuristicPlayer("hard", HARD_DEPTH, rng, think)
         return SolverPlayer(

@@ -49,7 +49,8 @@ def answer(args: list[str]) -> int | None:
     moves, size, as_json, weak, no_book = parsed
     from gridgames_connect4 import endgame
     from gridgames_connect4.analysis import analysis_of_columns, book_analysis
-    from gridgames_connect4.book import BookKeys, default_book
+    from gridgames_connect4.book import default_book
+    from gridgames_connect4.geometry import Geometry
     from gridgames_connect4.rules import Connect4, Connect4State
     from gridgames.errors import GridGamesError
 
@@ -61,7 +62,7 @@ def answer(args: list[str]) -> int | None:
         book = None if no_book else default_book(size["width"], size["height"], size["connect"])
         report = None if book is None else book_analysis(state, book, weak)
         if report is None and (size["height"] + 1) * size["width"] <= 64:
-            columns = endgame.column_scores(BookKeys(**size), list(state.history))
+            columns = endgame.column_scores(Geometry.of(**size), list(state.history))
             if columns is not None:
                 signs = [None if s is None else (s > 0) - (s < 0) for s in columns]
                 report = analysis_of_columns(state, signs if weak else columns, weak)

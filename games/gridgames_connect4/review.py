@@ -299,12 +299,7 @@ def _solve_alone(solver: Solver, pos: PendingColumns, keep_going: Callable[[], b
     def watch(_progress: object) -> bool:
         return keep_going is None or bool(keep_going())
 
-    before = solver.on_progress
-    solver.on_progress = watch
-    try:
-        scores = solver.analyze(list(pos.moves))
-    finally:
-        solver.on_progress = before
+    scores = solver.analyze(list(pos.moves), on_progress=watch)
     if any(scores[c] is None for c in pos.children):
         return None
     return scores

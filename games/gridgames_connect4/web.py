@@ -2,8 +2,8 @@
 files.
 
 * ``move_targets``: a click anywhere in a column drops a disc there;
-* ``computer_move``: the levels of `gridgames_connect4.players` (their shared solver is used
-  by one thread at a time);
+* ``computer_move``: the levels of `gridgames_connect4.players` (one move at a time; every solver here is
+  borrowed from `gridgames_connect4.solver_cache`);
 * ``move_scores``: every column's exact score (Pons' convention, the side to move's view)
   from the opening book or the solver, stopped by the page's budget (unsolved columns are then None), with
   ``ends`` (each column's number of discs to the end with best play) and ``explanation`` (the position in words,
@@ -27,12 +27,17 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridgames_connect4.analysis import Analysis
 from gridgames_connect4.explain import end_ply
 from gridgames_connect4.review import review_game
 from gridgames_connect4.rules import Connect4State
+
+if TYPE_CHECKING:
+    from gridgames_connect4.book import Book
+    from gridgames_connect4.solver import SearchProgress
+    from gridgames_connect4.solver_cache import LentSolver
 
 __all__ = ["Connect4Web"]
 
@@ -40,13 +45,10 @@ SCORE_HELP = "exact score of each column for the side to move: + wins (bigger is
 TABLE_MB = 32
 EXPLAIN_SECONDS = 2.0
 """How long the explanation of a position may take beyond its scores (its forced line near the end)."""
-_PLAYER_LOCK = (
-    threading.Lock()
-)  # the players share one solver per board size (gridgames_connect4.players.shared_solver)
-_local = threading.local()
+_PLAYER_LOCK = threading.Lock()  # one computer move at a time: each search takes a core and a table
 
 
-def _book(state: Connect4State) -> Any:
+def _book(state: Connect4State) -> Book | None:
     """The opening book shipped for the board, or None."""
     from gridgames_connect4.book import default_book
 
@@ -54,29 +56,24 @@ def _book(state: Connect4State) -> Any:
     return default_book(game.width, game.height, game.connect)
 
 
-def _solver(state: Connect4State, budget: Any, on_slice: Any = None) -> Any:
-    """This thread's solver for the board (its table reused, reset), stopping when the budget says so."""
-    from gridgames_connect4.oracle import solver_for
+def _lend_solver(state: Connect4State) -> LentSolver:
+    """A solver for the board from the one cache (`solver_cache`), for a ``with`` block."""
+    from gridgames_connect4.solver_cache import lend
 
     game = state.game
-    key = (game.width, game.height, game.connect)
-    solvers = getattr(_local, "solvers", None)
-    if solvers is None:
-        solvers = _local.solvers = {}
-    solver = solvers.get(key)
-    if solver is None:
-        solvers.clear()  # one board size per thread at a time: memory stays bounded
-        solver = solvers[key] = solver_for(*key, _book(state), table_mb=TABLE_MB)
-    solver.reset()
+    return lend(game.width, game.height, game.connect, _book(state), table_mb=TABLE_MB)
 
-    def watch(progress: Any) -> bool:
+
+def _watch(budget: Any, on_slice: Callable[[], None] | None = None) -> Callable[[SearchProgress], bool]:
+    """A search's watcher that reports to the budget and stops when it says so."""
+
+    def watch(progress: SearchProgress) -> bool:
         budget.report(None, None, f"{progress.explored:,} positions searched")
         if on_slice is not None:
             on_slice()
         return bool(budget.keep_going(progress.explored))
 
-    solver.on_progress = watch
-    return solver
+    return watch
 
 
 def _explanation(state: Connect4State, book: Any, budget: Any) -> list[str]:
@@ -87,8 +84,8 @@ def _explanation(state: Connect4State, book: Any, budget: Any) -> list[str]:
     from gridgames.errors import GridGamesError
 
     try:
-        found = explain_position(state.game, list(state.history), book=book, solver=_solver(state, budget),
-                                 think=EXPLAIN_SECONDS)
+        with _lend_solver(state) as solver:
+            found = explain_position(state.game, list(state.history), book=book, solver=solver, think=EXPLAIN_SECONDS)
     except GridGamesError:
         return []
     return lines(found, state.game.colours)[1:]  # the first line repeats the moves the page shows
@@ -136,11 +133,13 @@ class Connect4Web:
         if known is not None:
             columns[:] = known
         else:
-            _solver(state, budget, publish).analyze(list(state.history), into=columns)
+            with _lend_solver(state) as solver:
+                solver.reset()
+                solver.analyze(list(state.history), into=columns, on_progress=_watch(budget, publish))
         publish()
         exact = all(columns[c] is not None for c in legal)
-        known = [s for c, s in enumerate(columns) if s is not None and c in legal]
-        score = max(known) if known else None
+        solved = [s for c, s in enumerate(columns) if s is not None and c in legal]
+        score = max(solved) if solved else None
         best = tuple(c + 1 for c, s in enumerate(columns) if s == score and c in legal) if exact else ()
         analysis = Analysis(state, score, tuple(columns), best, stopped=None if exact else "time")
         note = analysis.verdict() if exact and score is not None else "not exact: the time budget ran out"
@@ -165,14 +164,11 @@ class Connect4Web:
         def progress(done: int, _total: int) -> None:
             budget.report(done / total, done, f"{done} of {len(moves)} moves reviewed")
 
-        report = review_game(
-            game,
-            moves,
-            book=_book(state),
-            solver=_solver(state, budget),
-            on_progress=progress,
-            keep_going=budget.keep_going,
-        )
+        with _lend_solver(state) as solver:
+            solver.reset()
+            report = review_game(
+                game, moves, book=_book(state), solver=solver, on_progress=progress, keep_going=budget.keep_going
+            )
         done = {r.number: r for r in report.reviews}
         entries: list[dict[str, Any]] = []
         for i, column in enumerate(moves):
@@ -205,8 +201,10 @@ class Connect4Web:
         from gridgames_connect4.drill import drill_positions
 
         game, moves = state.game, list(state.history)
-        report = review_game(game, moves, book=_book(state), solver=_solver(state, budget),
-                             keep_going=budget.keep_going, colours=game.colours)
+        with _lend_solver(state) as solver:
+            solver.reset()
+            report = review_game(game, moves, book=_book(state), solver=solver, keep_going=budget.keep_going,
+                                 colours=game.colours)
         if report.partial:
             budget.report(None, None, "the review stopped at the time budget: only the moves reviewed are drilled")
         fmt = game.format_move
@@ -222,8 +220,8 @@ class Connect4Web:
         from gridgames_connect4.explain import explain_position, lines
 
         game = state.game
-        ex = explain_position(game, state.history, move, book=_book(state), solver=_solver(state, budget),
-                              think=budget.seconds)
+        with _lend_solver(state) as solver:
+            ex = explain_position(game, state.history, move, book=_book(state), solver=solver, think=budget.seconds)
         score = ex.columns[move]
         return {"right": score == ex.score, "score": score, "best_score": ex.score,
                 "best": [game.format_move(c) for c in ex.best], "lines": lines(ex, game.colours)[1:],

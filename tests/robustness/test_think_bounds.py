@@ -6,6 +6,7 @@ at its deadline (positions explored: a slice or two, not the node budget) and a 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 
@@ -15,7 +16,7 @@ pytest.importorskip("numba")
 
 from gridgames_connect4 import players
 from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import nodes_for_seconds
+from gridgames_connect4.solver import Solver, nodes_for_seconds
 
 
 class JumpingClock:
@@ -36,14 +37,13 @@ def test_the_solver_stops_at_the_deadline_on_a_board_it_cannot_solve(
     game = Connect4(9, 7, 5)
     state = game.from_notation("5")
     player = players.make_player(level, game, random.Random(1), 2.0)
-    solver = players.shared_solver(9, 7, 5, None)
-    assert solver is not None
-    before = solver.on_progress
+    solver = Solver(9, 7, 5)
+    monkeypatch.setattr(players, "_lend_solver", lambda *size: contextlib.nullcontext(solver))
     monkeypatch.setattr(players, "time", JumpingClock(1.0))  # past the solver's deadline at its second look
     column = player.choose(state)
     assert column in state.legal_moves()
     assert solver.explored < nodes_for_seconds(2.0) // 4, solver.explored  # stopped long before its node budget
-    assert solver.on_progress is before  # the watch is taken off again
+    assert solver.driver.watch is None  # the watch lasted the call only
     assert "no exact result within 2 s" in player.note or level == "hard"
 
 

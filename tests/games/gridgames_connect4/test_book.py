@@ -852,4 +852,4 @@ def test_one_positions_parent_bound_is_the_array_rules(
                                                 lambda wanted: scores_of_keys(book.keys, book.scores, wanted))[0])
         one = geometry.parent_bound_of(p, mask, book.score_of_key)
         assert (UNKNOWN if one is None else one) == array_rule, moves
-        assert Solver(width, height, 4, table_bits=12, book=book)._parents_bounds([p + mask]) == [one]
+        assert Solver(width, height, 4, table_bits=12, book=book).driver.parents_bounds([p + mask]) == [one]

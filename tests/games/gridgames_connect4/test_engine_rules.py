@@ -55,7 +55,7 @@ def positions(seed: int, count: int, plies: range) -> Iterator[tuple[list[int], 
     while made < count:
         moves = [rng.randrange(W) for _ in range(rng.choice(plies))]
         try:
-            p, mask, _ = probe._position(moves)
+            p, mask, _ = probe.driver.position(moves)
         except GridGamesError:
             continue
         opp = p ^ mask
@@ -80,7 +80,7 @@ def test_safe_moves_are_the_moves_after_which_the_opponent_cannot_win_at_once() 
     for _ in range(2000):
         moves = [rng.randrange(W) for _ in range(rng.randrange(4, 36))]
         try:
-            p, mask, _ = probe._position(moves)
+            p, mask, _ = probe.driver.position(moves)
         except GridGamesError:
             continue
         if naive_threats(p, mask) & playable(mask):

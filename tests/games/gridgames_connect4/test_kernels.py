@@ -67,7 +67,7 @@ def test_kernels_built_ahead_give_the_jit_kernels_scores_and_position_counts(ahe
                                                                             connect: int) -> None:
     aot = Solver(width, height, connect, table_bits=16, kernels="aot")
     jit = Solver(width, height, connect, table_bits=16, kernels="jit")
-    assert aot._k is _kernels.load() and jit._k is not aot._k
+    assert aot.driver.compiled is _kernels.load() and jit.driver.compiled is not aot.driver.compiled
     low = 12 if width * height >= 42 else 3
     positions = _random_positions(Connect4(width, height, connect), range(low, width * height - 1), 25, seed=width)
     for moves in positions:
@@ -97,7 +97,8 @@ def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built
             f"_kernels.AHEAD.folders = lambda: [Path({str(built)!r})]\n"
             "from gridgames_connect4.solver import Solver\n"
             "solver = Solver()\n"
-            "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver._k is _kernels.load(), 'numba' in sys.modules)")
+            "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver.driver.compiled is _kernels.load(),"
+            " 'numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(Solver(kernels="jit").solve([3, 3, 3, 3, 3, 3, 2, 2, 2])), "True", "False"]
@@ -118,9 +119,9 @@ def test_a_damaged_kernel_file_is_ignored_and_named(nowhere: Path) -> None:
 
 
 def test_boards_over_64_bits_and_parallel_searchers_run_the_jit_kernels(ahead: Path) -> None:
-    assert Solver(5, 4, table_bits=12, kernels="auto")._k is _kernels.load()
-    assert Solver(5, 4, table_bits=12, two_words=True)._k is not _kernels.load()
-    assert Solver(5, 4, table_bits=12, jobs=2)._k is not _kernels.load()
+    assert Solver(5, 4, table_bits=12, kernels="auto").driver.compiled is _kernels.load()
+    assert Solver(5, 4, table_bits=12, two_words=True).driver.compiled is not _kernels.load()
+    assert Solver(5, 4, table_bits=12, jobs=2).driver.compiled is not _kernels.load()
     with pytest.raises(SolverError, match="runs on numba's JIT kernels"):
         Solver(5, 4, table_bits=12, two_words=True, kernels="aot")
     with pytest.raises(SolverError, match="kernels must be one of auto, jit, aot"):

@@ -8,7 +8,9 @@ import pytest
 
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import heuristic, players
+from gridgames_connect4 import heuristic, players, policy, solver_cache
+from gridgames_connect4.geometry import Geometry
+from gridgames_connect4.search_driver import SearchDriver
 from gridgames_connect4.analysis import analyze_position
 from gridgames_connect4.book import Book, BookError, BookKeys
 from gridgames_connect4.book_build import build_book
@@ -160,7 +162,7 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypa
     best = solver.solve(moves)
     assert best > 0  # won: with less time the outcome (688 k positions) is proven before the score (3.2 M in all)
     for share, expected in ((0.1, "depth-limited"), (0.3, "keeps the win"), (1.05, "exact")):
-        players.shared_solver.cache_clear()  # a fresh table, as the count above
+        solver_cache.clear()  # a fresh table, as the count above
         perfect = make_player("perfect", game, random.Random(0), think=share * needed / DEFAULT_NODE_RATE)
         column = perfect.choose(game.from_moves(moves))
         if expected == "exact":
@@ -169,7 +171,7 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypa
             assert perfect.note == "" and -solver.solve([*moves, column]) > 0
         else:
             assert perfect.note.startswith("depth-limited search (depth ")
-    players.shared_solver.cache_clear()
+    solver_cache.clear()
 
 
 # A position at the shipped book's deepest ply with one winning column, by the book's depth: there
@@ -187,21 +189,31 @@ def test_perfect_keeps_a_narrow_win_at_the_shipped_books_deepest_ply_within_the_
         pytest.skip(f"no narrow-win position listed for the shipped book's depth {getattr(book, 'depth', None)}")
     game = Connect4()
     state = game.from_notation(_NARROW_WIN_AT_DEPTH[book.depth])
-    players.shared_solver.cache_clear()  # a fresh table: the think budget alone must do it
+    solver_cache.clear()  # a fresh table: the think budget alone must do it
     perfect = make_player("perfect", game, random.Random(0), book=book)  # the default think
     column = perfect.choose(state)
-    players.shared_solver.cache_clear()
+    solver_cache.clear()
     assert perfect.note == ""  # exact, not the depth-limited fallback
     assert -Solver(book=book).solve([*state.history, column]) == 1  # the position's score (+1): the win is kept
     assert sum(score > 0 for score in Solver(book=book).analyze(state.history) if score is not None) == 1
 
 
-class _RootBoundOnly(Solver):
-    """The solver as before the children's other parents were used: only the position's own score bounds them."""
+def _on_driver(solver: Solver, driver_class: type[SearchDriver]) -> Solver:
+    """``solver`` searching through a driver of ``driver_class`` (a fresh one, of the same settings)."""
+    d = solver.driver
+    solver.driver = driver_class(
+        d.width, d.height, d.connect, d.table_bits, d.table_mb, d.two_words, d.jobs, d.book, d.kernels
+    )
+    return solver
 
-    def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
+
+class _RootBoundOnly(SearchDriver):
+    """The driver as before the children's other parents were used: only the position's own score bounds them."""
+
+    def bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
+        assert self.book is not None
         own = self.book.score_of_key(BookKeys(self.width, self.height, self.connect).canonical(p + mask))
-        return {} if own is None else dict.fromkeys(super()._bounds_by_parents(p, mask), -own)
+        return {} if own is None else dict.fromkeys(super().bounds_by_parents(p, mask), -own)
 
 
 def _analyze_alike(
@@ -220,7 +232,7 @@ def test_at_the_books_deepest_ply_every_parent_bounds_the_children_and_the_score
     game = Connect4(5, 4, 4)
     plain = Solver(5, 4, 4, table_bits=18)
     with_parents = Solver(5, 4, 4, table_bits=18, book=book)
-    root_only = _RootBoundOnly(5, 4, 4, table_bits=18, book=book)
+    root_only = _on_driver(Solver(5, 4, 4, table_bits=18, book=book), _RootBoundOnly)
     explored = {"parents": 0, "root": 0}
     for moves in _random_positions(game, range(8, 9), 40, seed=21):
         exact = plain.analyze(moves)
@@ -236,10 +248,10 @@ def test_one_disc_past_the_book_its_parents_bound_the_score_and_it_stays_exact(
     """5x4, depth-8 book, ply 9: solve and best_move agree with the solver alone. With the parents' bound from the
     start (plain_first 0) solve explores fewer positions; by default (the kernel's bisection first, on a budget these
     small positions never outlast) exactly as many as the solver alone: the book never costs positions."""
-    from gridgames_connect4 import solver as solver_module
+    from gridgames_connect4 import search_driver
 
     if plain_first is not None:
-        monkeypatch.setattr(solver_module, "_PLAIN_FIRST", plain_first)
+        monkeypatch.setattr(search_driver, "_PLAIN_FIRST", plain_first)
     book = books[5, 4]
     game = Connect4(5, 4, 4)
     plain = Solver(5, 4, 4, table_bits=18)
@@ -284,17 +296,17 @@ def test_the_batch_call_solves_positions_one_disc_past_the_book_as_solve_does(bo
 
 def _wins_at_once(game: Connect4, moves: list[int]) -> bool:
     """Whether the side to move after `moves` has a move that wins the game."""
-    geometry = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geometry = Geometry.of(game.width, game.height, game.connect)
     return bool(heuristic.immediate_wins(geometry, *game.from_moves(moves).bitboard))
 
 
-class _NoBoundsWhenWinningAtOnce(Solver):
-    """The solver as before: at the book's deepest ply, a position that wins at once gave its children no bounds."""
+class _NoBoundsWhenWinningAtOnce(SearchDriver):
+    """The driver as before: at the book's deepest ply, a position that wins at once gave its children no bounds."""
 
-    def _bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
-        if self._wins_at_once(p, mask):
+    def bounds_by_parents(self, p: int, mask: int) -> dict[int, int]:
+        if self.wins_at_once(p, mask):
             return {}
-        return super()._bounds_by_parents(p, mask)
+        return super().bounds_by_parents(p, mask)
 
 
 def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_other_columns(books: dict) -> None:
@@ -303,7 +315,7 @@ def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_
     game = Connect4(5, 4, 4)
     plain = Solver(5, 4, 4, table_bits=18)
     with_book = Solver(5, 4, 4, table_bits=18, book=book)
-    before = _NoBoundsWhenWinningAtOnce(5, 4, 4, table_bits=18, book=book)
+    before = _on_driver(Solver(5, 4, 4, table_bits=18, book=book), _NoBoundsWhenWinningAtOnce)
     explored = {"now": 0, "before": 0}
     winning = [moves for moves in _random_positions(game, range(8, 9), 300, seed=41) if _wins_at_once(game, moves)]
     assert len(winning) >= 5
@@ -312,17 +324,18 @@ def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_
     assert explored["now"] < explored["before"]
 
 
-class _FillScoresUnbounded(Solver):
-    """The solver as before: best_move scored its other columns without their parents' bounds."""
-
-    def _fill_scores(
-        self, p: int, mask: int, n: int, scores: list[int | None], playable: list[int], budget: int,
-        bounds: dict[int, int] | None = None
-    ) -> None:
-        super()._fill_scores(p, mask, n, scores, playable, budget)
+def _fill_scores_unbounded(d: SearchDriver, p: int, mask: int, n: int, scores: list[int | None],
+                           playable: list[int], budget: int, bounds: dict[int, int] | None = None) -> None:
+    """best_move's scores of its other columns as before: without their parents' bounds."""
+    _FILL_SCORES(d, p, mask, n, scores, playable, budget)
 
 
-def test_at_the_books_deepest_ply_best_moves_other_columns_start_from_their_parents_bounds(books: dict) -> None:
+_FILL_SCORES = policy._fill_scores
+
+
+def test_at_the_books_deepest_ply_best_moves_other_columns_start_from_their_parents_bounds(
+    books: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """5x4, depth-8 book, ply 8: best_move's scores of every column are exact, with fewer positions than unbounded."""
     book = books[5, 4]
     game = Connect4(5, 4, 4)
@@ -330,9 +343,12 @@ def test_at_the_books_deepest_ply_best_moves_other_columns_start_from_their_pare
     explored = {"now": 0, "before": 0}
     for moves in _random_positions(game, range(8, 9), 40, seed=51):
         exact = plain.analyze(moves)
-        for name, kind in (("now", Solver), ("before", _FillScoresUnbounded)):
-            solver = kind(5, 4, 4, table_bits=18, book=book)
-            result = solver.best_move(moves, rng=random.Random(0))
+        for name in ("now", "before"):
+            with monkeypatch.context() as patch:
+                if name == "before":
+                    patch.setattr(policy, "_fill_scores", _fill_scores_unbounded)
+                solver = Solver(5, 4, 4, table_bits=18, book=book)
+                result = solver.best_move(moves, rng=random.Random(0))
             assert result.exact and list(result.scores) == exact, (name, moves)
             explored[name] += solver.explored
     assert explored["now"] < explored["before"]

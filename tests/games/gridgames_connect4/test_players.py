@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 
@@ -167,7 +168,7 @@ def test_solver_levels_take_wins_and_block_losses(kind: str) -> None:
 
 def test_solver_levels_fall_back_to_search_on_boards_too_large_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("gridgames_connect4.solver")
-    monkeypatch.setattr(players, "shared_solver", lambda *size: None)  # the solver takes every board up to 10x10 now
+    monkeypatch.setattr(players, "_lend_solver", lambda *size: None)  # the solver takes every board up to 10x10 now
     game = Connect4(10, 10)
     player = make_player("perfect", game, random.Random(0), think=0.2)
     assert player.choose(game.from_notation("5,6")) in range(10)
@@ -183,7 +184,7 @@ def test_advice_gives_exact_scores_when_the_solver_finishes_in_time() -> None:
 
 
 def test_advice_without_exact_scores_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(players, "shared_solver", lambda *size: None)  # as on a board too big for the solver
+    monkeypatch.setattr(players, "_lend_solver", lambda *size: None)  # as on a board too big for the solver
     advice = advise(Connect4(10, 10).from_notation("5,6,5,6,5"), random.Random(0), think=0.05)
     assert (advice.column, advice.scores, advice.reason) == (4, None, "it blocks an immediate loss")
     advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)  # too big for the solver
@@ -198,7 +199,8 @@ def test_advice_says_when_the_solver_could_not_finish() -> None:
 
 def test_a_hint_that_proves_only_the_win_in_time_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     solver_module = pytest.importorskip("gridgames_connect4.solver")
-    monkeypatch.setattr(players, "shared_solver", lambda *size: solver_module.Solver(table_bits=20))  # a fresh table
+    fresh = contextlib.nullcontext(solver_module.Solver(table_bits=20))  # a fresh table
+    monkeypatch.setattr(players, "_lend_solver", lambda *size: fresh)
 
     class StoppedClock:  # the node budget alone decides (the wall-clock deadline only backs it up on a slow machine)
         @staticmethod

@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from gridgames_connect4.search_driver import SearchDriver
 from gridgames_connect4.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 from gridgames_test_support.connect4_bisection import bisecting_step_search
@@ -187,8 +188,8 @@ def root_window_settled_at_once(width: int, height: int, line: str, window: int,
     moves = [int(c) - 1 for c in line]
     true = minimax_score(width, height, 4, grid_of(moves, width))
     solver = Solver(width, height, 4, table_bits=14, two_words=two_words)
-    p, mask, n = solver._position(moves)
-    r = solver._search(p, mask, n, window, window + 1, 1 << 40)
+    p, mask, n = solver.driver.position(moves)
+    r = solver.driver.search(p, mask, n, window, window + 1, 1 << 40)
     assert solver.explored == 1
     return r, true
 
@@ -247,10 +248,10 @@ def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, h
                for c in range(width)):
             continue  # the side to move wins at once: not a position the search is asked about
         true = minimax_score(width, height, connect, grid)
-        p, mask, n = small._position(moves)
+        p, mask, n = small.driver.position(moves)
         small.reset()
         for m in rng.sample(range(-(cells - n) // 2, (cells + 1 - n) // 2), 4):
-            r = small._search(p, mask, n, m, m + 1, 1 << 40)
+            r = small.driver.search(p, mask, n, m, m + 1, 1 << 40)
             if r <= m:
                 assert true <= r, (moves, m, r, true)
             else:
@@ -496,7 +497,8 @@ def test_mirrored_positions_score_the_same_and_match_minimax():
 @pytest.mark.parametrize("table_mb", [0.0625, 1, 16, None])
 def test_the_table_and_its_generations_are_aligned_to_cache_lines_or_huge_pages(table_mb):
     solver = Solver(table_mb=table_mb)
-    for array, count in ((solver._table, solver._buckets * 8), (solver._gens, solver._buckets)):
+    table = solver.driver.table
+    for array, count in ((table.entries, table.buckets * 8), (table.gens, table.buckets)):
         assert array.shape == (count,) and not array.any()
         line = 2 << 20 if array.nbytes >= 1 << 20 else 64  # from 1 MiB on: a huge-page boundary
         assert array.ctypes.data % line == 0
@@ -562,27 +564,29 @@ def test_analyze_many_matches_analyze():
 
 
 def test_a_search_run_in_slices_gives_the_same_score_and_count(solver, monkeypatch):
-    from gridgames_connect4 import solver as solver_module
+    from gridgames_connect4 import search_driver
 
     moves = parse_pons_moves("52753311433677442422121")
     solver.reset()
     whole = solver.solve(moves), solver.explored
-    monkeypatch.setattr(solver_module, "_SLICE", 97)
-    seen = []
-    solver.on_progress = seen.append
-    try:
-        solver.reset()
-        assert (solver.solve(moves), solver.explored) == whole
-    finally:
-        solver.on_progress = None
+    monkeypatch.setattr(search_driver, "_SLICE", 97)
+    seen: list = []
+    solver.reset()
+    assert (solver.solve(moves, on_progress=seen.append), solver.explored) == whole
+    assert solver.driver.watch is None  # the watcher lasted the call only
     assert len(seen) >= whole[1] // 97 - 1
     assert all(p.lo <= p.hi for p in seen)
 
 
 def test_on_progress_returning_false_stops_the_search():
-    halted = Solver(table_bits=16, on_progress=lambda progress: False)
-    assert halted.solve_within(parse_pons_moves("4")) is None
-    assert halted.analyze(parse_pons_moves("4")) == [None] * 7
+    halted = Solver(table_bits=16)
+    stop = lambda progress: False  # noqa: E731
+    assert halted.solve_within(parse_pons_moves("4"), on_progress=stop) is None
+    assert halted.analyze(parse_pons_moves("4"), on_progress=stop) == [None] * 7
+    assert halted.best_move(parse_pons_moves("4"), on_progress=stop).depth == 1  # the first depth always completes
+    with pytest.raises(SolverError, match="stopped by on_progress"):
+        halted.solve(parse_pons_moves("4"), on_progress=stop)
+    assert halted.solve(parse_pons_moves("444444")) == halted.solve_within(parse_pons_moves("444444"))
 
 
 # -- who wins on small boards (Tromp's table, in ../shared/notes/connect4.md) --------------------------
@@ -612,7 +616,7 @@ def test_a_bounded_solve_steps_up_from_the_bound_with_fewer_positions_than_bisec
         solver.reset()
         assert solver.solve(child, lower=lower) == score
         stepping += solver.explored
-    monkeypatch.setattr(Solver, "_step_search", bisecting_step_search)
+    monkeypatch.setattr(SearchDriver, "step_search", bisecting_step_search)
     for child, lower, score in bounded:
         solver.reset()
         assert solver.solve(child, lower=lower) == score
@@ -628,7 +632,7 @@ def test_best_move_steps_its_score_and_the_other_columns_out_from_0_with_fewer_p
         solver.reset()
         chosen.append(solver.best_move([int(ch) - 1 for ch in moves], rng=random.Random(1)))
         stepping += solver.explored
-    monkeypatch.setattr(Solver, "_step_search", bisecting_step_search)  # the kernel's bisection, as before
+    monkeypatch.setattr(SearchDriver, "step_search", bisecting_step_search)  # the kernel's bisection, as before
     bisecting = 0
     for moves, result in zip(("4443121636", "3476251253"), chosen):
         solver.reset()

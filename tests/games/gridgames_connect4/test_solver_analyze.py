@@ -13,9 +13,11 @@ from typer.testing import CliRunner
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
 from gridgames_connect4 import cli
+from gridgames_connect4 import search_driver
 from gridgames_connect4 import solver as solver_module
 from gridgames_connect4.analysis import analyze_position
 from gridgames_connect4.rules import Connect4
+from gridgames_connect4.search_driver import SearchDriver
 from gridgames_connect4.solver import Solver
 from gridgames_test_support.connect4_bisection import bisecting_step_search
 from gridgames.cli import app
@@ -28,7 +30,7 @@ ORDER = [3, 2, 4, 1, 5, 0, 6]  # the columns in the order the sequential analysi
 
 def interrupt_search(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
     """Make the solver see Ctrl-C when its search of the column number ``after`` (0-based) starts."""
-    real = Solver._solve_probing  # one call per column, each asking the kernel one or more null windows
+    real = SearchDriver.solve_probing  # one call per column, each asking the kernel one or more null windows
     calls = iter(range(10**6))
 
     def search(self: Solver, *args: Any) -> Any:
@@ -36,7 +38,7 @@ def interrupt_search(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
             raise KeyboardInterrupt
         return real(self, *args)
 
-    monkeypatch.setattr(Solver, "_solve_probing", search)
+    monkeypatch.setattr(SearchDriver, "solve_probing", search)
 
 
 def full_columns() -> list[int | None]:
@@ -107,9 +109,9 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
     from gridgames_connect4.engine import smp as _smp
 
     expected = full_columns()
-    monkeypatch.setattr(solver_module, "_SMP_START", 40)  # start the helper early in each column's search
-    monkeypatch.setattr(solver_module, "_SLICE", 5)  # and look at its answer often (later columns are short)
-    real_answer, real_search = _smp.Helpers.answer, Solver._solve_probing  # one call per column
+    monkeypatch.setattr(search_driver, "_SMP_START", 40)  # start the helper early in each column's search
+    monkeypatch.setattr(search_driver, "_SLICE", 5)  # and look at its answer often (later columns are short)
+    real_answer, real_search = _smp.Helpers.answer, SearchDriver.solve_probing  # one call per column
     searches = []
 
     def search(self: Solver, *args: Any) -> Any:
@@ -121,7 +123,7 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
             raise KeyboardInterrupt
         return real_answer(self)
 
-    monkeypatch.setattr(Solver, "_solve_probing", search)
+    monkeypatch.setattr(SearchDriver, "solve_probing", search)
     monkeypatch.setattr(_smp.Helpers, "answer", answer_then_interrupt)
     report = analyze_position(Connect4().from_notation(MOVES), jobs=2, shared_table=True, keep_partial=True)
     assert report.stopped == "interrupted" and report.partial
@@ -135,7 +137,7 @@ SLOW = "44444412"  # 8 discs: without a book its columns take seconds to solve (
 
 
 def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solver_module, "_SLICE", 1000)
+    monkeypatch.setattr(search_driver, "_SLICE", 1000)
     result = runner.invoke(app, ["connect4", "analyze", SLOW, "--think", "0.05", "--json", "--no-book"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
@@ -229,7 +231,7 @@ def test_analyze_steps_its_null_windows_out_from_0_and_explores_fewer_positions_
     solver = Solver()
     stepped = solver.analyze(history)
     stepping = solver.explored
-    monkeypatch.setattr(Solver, "_step_search", bisecting_step_search)  # the kernel's bisection
+    monkeypatch.setattr(SearchDriver, "step_search", bisecting_step_search)  # the kernel's bisection
     solver.reset()
     assert solver.analyze(history) == stepped
     assert stepping < 0.9 * solver.explored  # 0.74x and 0.82x measured

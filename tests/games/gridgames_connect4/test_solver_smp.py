@@ -10,7 +10,7 @@ import pytest
 from gridgames_connect4.engine import search as S
 from gridgames_connect4.engine import smp as _smp
 from gridgames_connect4.engine import table as T
-from gridgames_connect4 import solver as solver_module
+from gridgames_connect4 import search_driver
 from gridgames_connect4.solver import Solver
 from gridgames.errors import GridGamesError
 
@@ -21,7 +21,7 @@ def open_positions(rng: random.Random, count: int, plies: int) -> list[list[int]
     while len(found) < count:
         moves = [rng.randrange(7) for _ in range(plies)]
         try:
-            probe._position(moves)
+            probe.driver.position(moves)
         except GridGamesError:
             continue
         found.append(moves)
@@ -31,21 +31,22 @@ def open_positions(rng: random.Random, count: int, plies: int) -> list[list[int]
 @pytest.fixture()
 def early_helpers(monkeypatch):
     """Fork the helpers after a few thousand positions, and look at the stop flag often."""
-    monkeypatch.setattr(solver_module, "_SMP_START", 3000)
-    monkeypatch.setattr(solver_module, "_SLICE", 1000)
+    monkeypatch.setattr(search_driver, "_SMP_START", 3000)
+    monkeypatch.setattr(search_driver, "_SLICE", 1000)
     monkeypatch.setattr(_smp, "HELPER_SLICE", 1000)
 
 
 def test_the_shared_table_holds_one_word_entries_on_cache_lines():
     solver = Solver(table_mb=16, jobs=2)
-    assert solver._table.dtype == np.uint64 and solver._table.ndim == 1 and not solver._wide
-    assert solver._table.ctypes.data % 64 == 0  # buckets on cache lines, entries 8-byte aligned
+    table = solver.driver.table
+    assert table.entries.dtype == np.uint64 and table.entries.ndim == 1 and not table.wide
+    assert table.entries.ctypes.data % 64 == 0  # buckets on cache lines, entries 8-byte aligned
 
 
 def test_boards_with_two_word_entries_get_helpers_too():
-    assert Solver(7, 9, table_mb=16, jobs=2)._helpers is not None  # a two-word board
+    assert Solver(7, 9, table_mb=16, jobs=2).driver.helpers is not None  # a two-word board
     wide = Solver(table_bits=16, jobs=2)  # 7x6 keys do not fit a small table's narrow entries
-    assert wide._wide and wide._helpers is not None
+    assert wide.driver.table.wide and wide.driver.helpers is not None
 
 
 def _wide_entry(table: np.ndarray, key: int, lower: int) -> tuple[int, int]:
@@ -88,32 +89,33 @@ def test_two_searchers_give_the_scores_of_one(early_helpers):
         assert two.solve(moves) == expected, moves
         assert two.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
         assert two.analyze(moves) == one.analyze(moves), moves
-    assert not two._helpers.threads  # every helper joined
+    assert two.driver.helpers is not None and not two.driver.helpers.threads  # every helper joined
 
 
 def test_two_searchers_on_two_word_entries_give_the_scores_of_one(early_helpers):
     rng = random.Random(12)
     one = Solver(table_bits=16)
     two = Solver(table_bits=16, jobs=2)  # a small table: wide entries, often overwritten while the other reads
-    assert two._wide
+    assert two.driver.table.wide
     for moves in open_positions(rng, 8, 12):
         one.reset()
         two.reset()
         expected = one.solve(moves)
         assert two.solve(moves) == expected, moves
         assert two.analyze(moves) == one.analyze(moves), moves
-    assert not two._helpers.threads
+    assert two.driver.helpers is not None and not two.driver.helpers.threads
 
 
 def test_a_helper_answers_and_fills_the_table_the_main_search_reads():
     moves = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5]  # -3 after about 120,000 positions
     expected = Solver(table_mb=16).solve(moves)
     two = Solver(table_mb=16, jobs=2)
-    p, mask, n = two._position(moves)
+    d = two.driver
+    p, mask, n = d.position(moves)
     lo, hi = -((42 - n) // 2), (43 - n) // 2
-    helpers = two._helpers
-    helpers.start(two._stack, (two._geometry, two._ttable, tuple(two._book), two._busy),
-                  (n, two._b(p), two._b(mask), lo, hi))
+    helpers = d.helpers
+    assert helpers is not None
+    helpers.start(d._stack, d.shared_args(d.book_arrays), (n, d.b(p), d.b(mask), lo, hi))
     helpers.threads[0].join(timeout=120)
     assert helpers.answer() == expected  # the helper (jittered order) finished and reported
     assert helpers.stop() > 1000
@@ -137,10 +139,10 @@ def test_children_marked_busy_are_searched_last_and_the_score_stays_exact():
     alone = Solver(table_mb=16)
     expected = alone.solve(moves)
     marked = Solver(table_mb=16, jobs=2)
-    p, mask, _ = marked._position(moves)
-    busy = marked._busy
+    p, mask, _ = marked.driver.position(moves)
+    busy = marked.driver._busy
     for c in range(1, marked.width):  # every root child but column 0's, as if other searchers had them
-        cell = marked._cell(mask, c)
+        cell = marked.driver.cell(mask, c)
         key = _key(marked, p ^ mask, mask | cell)
         busy[S.busy_slot(np.uint64(key), len(busy))] = key
     assert marked.solve(moves) == expected
