@@ -296,12 +296,21 @@ class Connect4VectorBackend:
         """The columns played in env ``i`` since its reset, both sides'."""
         return tuple(self._moves[i, : self._lengths[i]].tolist())
 
-    def position_scores(self, positions: Sequence[tuple[int, ...]]) -> list[int]:
-        """The exact score of each position (after its moves, for the player to move; none may be over), in one
-        batch call of the solver (`Solver.solve_many`, probing the shipped book, its table kept between calls)."""
+    def position_scores(
+        self, positions: Sequence[tuple[int, ...]], lower: Sequence[int | None] | None = None
+    ) -> list[int]:
+        """The exact score of each position (after its moves, for the player to move; none may be over).
+
+        From the shipped book where it has them; else the solver, its table kept between calls: a position with a
+        ``lower`` bound (minus its parent's exact score, or None) by `Solver.solve` with it (the null window at the
+        bound first: a best move's position costs one), the others in one `Solver.solve_many` call (one disc past
+        the book, all its parents there bound it). The solver's
+        positions are taken in the order of their histories, so that positions sharing an opening follow each other.
+        """
         if len(self._scores) > _CACHE_LIMIT:
             self._scores.clear()
         book = self._shipped()
+        bounds = dict(zip(positions, lower)) if lower is not None else {}
         todo = []
         for moves in dict.fromkeys(positions):
             if moves in self._scores:
@@ -313,7 +322,15 @@ class Connect4VectorBackend:
                 todo.append(moves)
         if todo:
             _, solver = self._exact()
-            for moves, score in zip(todo, solver.solve_many([list(m) for m in todo], reset=False)):
+            batch = []
+            first_past = book.depth + 1 if book is not None else -1  # there the book's parents bound it (solve_many)
+            for moves in sorted(todo):
+                bound = bounds.get(moves)
+                if bound is None or len(moves) == first_past or bound >= self.win_score(len(moves)):
+                    batch.append(moves)
+                else:
+                    self._scores[moves] = solver.solve(list(moves), lower=bound)
+            for moves, score in zip(batch, solver.solve_many([list(m) for m in batch], reset=False)):
                 self._scores[moves] = score
         return [self._scores[moves] for moves in positions]
 
