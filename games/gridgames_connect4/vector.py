@@ -304,8 +304,8 @@ class Connect4VectorBackend:
         From the shipped book where it has them; else the solver, its table kept between calls: a position with a
         ``lower`` bound (minus its parent's exact score, or None) by `Solver.solve` with it (the null window at the
         bound first: a best move's position costs one), the others in one `Solver.solve_many` call (one disc past
-        the book, all its parents there bound it). The solver's
-        positions are taken in the order of their histories, so that positions sharing an opening follow each other.
+        the book, all its parents there bound it). The solver takes them in the order of their histories, so that
+        positions sharing an opening follow each other.
         """
         if len(self._scores) > _CACHE_LIMIT:
             self._scores.clear()
