@@ -12,8 +12,9 @@ Vocabulary:
 Any board the game offers (up to 10x10, lines of 3 to 6) runs on the same kernels: a disc's line is found by
 counting along the four directions from the cell it landed on, so no bitboard limits the size.
 The ``random`` opponent plays inside the compiled step (a xorshift64* stream per env, seeded per env);
-``perfect`` is chosen for all envs at once: from the shipped opening book, else from each position's score (all
-solved in one `Solver.solve_many` call) and a child proved to reach it (`Solver.solve` with a lower bound);
+``perfect`` keeps every position's game-theoretic value (win, draw or loss), chosen for all envs at once: from the
+shipped opening book (one of the best scores' columns), else by null windows on the children
+(`gridgames_connect4.vector_perfect`, which says what it guarantees: not the fastest win);
 ``easy``, ``medium`` and ``hard`` are the game's own players, one per env (exact, but at their own speed).
 """
 
@@ -295,12 +296,21 @@ class Connect4VectorBackend:
         """The columns played in env ``i`` since its reset, both sides'."""
         return tuple(self._moves[i, : self._lengths[i]].tolist())
 
-    def position_scores(self, positions: Sequence[tuple[int, ...]]) -> list[int]:
-        """The exact score of each position (after its moves, for the player to move; none may be over), in one
-        batch call of the solver (`Solver.solve_many`, probing the shipped book, its table kept between calls)."""
+    def position_scores(
+        self, positions: Sequence[tuple[int, ...]], lower: Sequence[int | None] | None = None
+    ) -> list[int]:
+        """The exact score of each position (after its moves, for the player to move; none may be over).
+
+        From the shipped book where it has them; else the solver, its table kept between calls: a position with a
+        ``lower`` bound (minus its parent's exact score, or None) by `Solver.solve` with it (the null window at the
+        bound first: a best move's position costs one), the others in one `Solver.solve_many` call (one disc past
+        the book, all its parents there bound it). The solver takes them in the order of their histories, so that
+        positions sharing an opening follow each other.
+        """
         if len(self._scores) > _CACHE_LIMIT:
             self._scores.clear()
         book = self._shipped()
+        bounds = dict(zip(positions, lower)) if lower is not None else {}
         todo = []
         for moves in dict.fromkeys(positions):
             if moves in self._scores:
@@ -312,7 +322,15 @@ class Connect4VectorBackend:
                 todo.append(moves)
         if todo:
             _, solver = self._exact()
-            for moves, score in zip(todo, solver.solve_many([list(m) for m in todo], reset=False)):
+            batch = []
+            first_past = book.depth + 1 if book is not None else -1  # there the book's parents bound it (solve_many)
+            for moves in sorted(todo):
+                bound = bounds.get(moves)
+                if bound is None or len(moves) == first_past or bound >= self.win_score(len(moves)):
+                    batch.append(moves)
+                else:
+                    self._scores[moves] = solver.solve(list(moves), lower=bound)
+            for moves, score in zip(batch, solver.solve_many([list(m) for m in batch], reset=False)):
                 self._scores[moves] = score
         return [self._scores[moves] for moves in positions]
 
@@ -333,10 +351,10 @@ class Connect4VectorBackend:
     def _exact(self) -> tuple[Any, Any]:
         """The shipped book for this board (or None) and a solver probing it, made at the first use."""
         if self._solver is None:
-            from gridgames_connect4.oracle import solver_for
+            from gridgames_connect4.vector_perfect import ValueSolver
 
             g = self.game
-            self._solver = solver_for(g.width, g.height, g.connect, self._shipped())
+            self._solver = ValueSolver(g.width, g.height, g.connect, book=self._shipped())
         return self._shipped(), self._solver
 
     def _replies(self) -> None:
@@ -383,13 +401,12 @@ class Connect4VectorBackend:
         return state
 
     def _perfect_columns(self, idx: list[int]) -> list[int]:
-        """A best column (exact score; a random one of the best, from each env's stream) in each env of ``idx``.
+        """A column keeping each position's value in each env of ``idx`` (random among those, from each env's stream).
 
-        Where the book covers the position, its column scores; else the position's score first (every such
-        position in one `Solver.solve_many` call: one disc past the book, its parents there bound it), then the
-        open columns in a random order, each child solved knowing its score is at least minus the position's
-        (`Solver.solve` with ``lower``: one null window proves a best child) until one reaches it. That column
-        is uniformly random among the best, and only the children tried are searched.
+        Where the book covers the position, one of its best scores' columns; past the book the
+        `ValueSolver.keeping_column` of `gridgames_connect4.vector_perfect` (null windows on the children in a random
+        order, the solver's table kept between calls), the envs taken in the order of their histories so that
+        positions sharing an opening follow each other in the table.
         """
         book, solver = self._exact()
         chosen: dict[int, int] = {}
@@ -398,33 +415,10 @@ class Connect4VectorBackend:
             moves = self.history(i)
             scores = book.column_scores(list(moves)) if book is not None else None
             if scores is None:
-                waiting.append(i)
+                waiting.append((moves, i))
                 continue
             top = max(s for s in scores if s is not None)
             chosen[i] = self._py_rng(i).choice([c for c, s in enumerate(scores) if s == top])
-        if waiting:
-            histories = [self.history(i) for i in waiting]
-            for i, moves, score in zip(waiting, histories, self.position_scores(histories)):
-                chosen[i] = self._best_child(i, moves, score, solver)
+        for moves, i in sorted(waiting):
+            chosen[i] = solver.keeping_column(moves, self._py_rng(i))
         return [chosen[i] for i in idx]
-
-    def _best_child(self, i: int, moves: tuple[int, ...], score: int, solver: Any) -> int:
-        """A random column of env ``i`` whose child has the exact ``score`` of the position after ``moves``."""
-        rng = self._py_rng(i)
-        state = self._state(i)
-        open_columns = list(state.legal_moves())
-        rng.shuffle(open_columns)
-        n = len(moves)
-        if score == self.win_score(n):  # a win at once: only those columns score that much
-            for c in open_columns:
-                child = state.copy()
-                child.play(c)
-                if child.outcome is not None and child.outcome.winner is not None:
-                    return int(c)
-        cells = self.game.width * self.game.height
-        for c in open_columns:
-            child_moves = [*moves, c]
-            child_score = 0 if n + 1 == cells else -solver.solve(child_moves, lower=-score)
-            if child_score == score:
-                return int(c)
-        raise RuntimeError(f"no column reaches the position's score {score} after {moves}")  # the solver is exact

@@ -23,8 +23,9 @@ any other turn-based game of one or two players runs on `GenericBackend`, its st
 
 The judge (``judge=True``; backends with ``position_scores`` and ``win_score``, i.e. Connect Four):
 the exact score of each position the agent faces and of the position each of its moves leads to,
-all sub-envs' positions scored in one batch call per step (the solver's ``solve_many``, probing
-the shipped opening book); a move's score is minus the score of the position it leads to. ``info`` then carries, as
+all sub-envs' positions scored together (the shipped opening book, then the solver, its table kept between
+steps: each position from its parent's exact score, a lower bound, else in one ``solve_many`` call); a move's
+score is minus the score of the position it leads to. ``info`` then carries, as
 Gymnasium's vector infos do (an array per key and a ``"_key"`` bool array saying which sub-envs
 have it): ``score`` (the position the agent faces now), ``move_score``, ``best_score``, ``regret``
 (best minus move score, >= 0), ``is_best`` (regret 0) for the move just played, and at the end of
@@ -240,13 +241,16 @@ class GridGamesVectorEnv(VectorEnv):
             else:
                 children[i] = (*moves, int(actions[i]))
         facing = np.flatnonzero(resetting | (~resetting & ~terminated)).tolist()
-        positions = list(children.values()) + [self.backend.history(i) for i in facing]
-        scores = self._scorer.position_scores(positions) if positions else []
-        for i, score in zip(children, scores):
-            move_score[i] = -score
+        # each position's parent's exact score bounds it: a child scores at least minus its parent's score
+        if children:
+            scores = self._scorer.position_scores(list(children.values()), [-int(self._score[i]) for i in children])
+            for i, score in zip(children, scores):
+                move_score[i] = -score
+        if facing:
+            bounds = [None if resetting[i] or i not in children else int(move_score[i]) for i in facing]
+            self._score[facing] = self._scorer.position_scores([self.backend.history(i) for i in facing], bounds)
         now = np.zeros(n, np.bool_)
         now[facing] = True
-        self._score[facing] = scores[len(children) :]
         regret = best_score - move_score
         is_best = played & (regret == 0)
         self._moves += played

@@ -103,7 +103,7 @@ def test_a_plugin_has_no_batched_judge() -> None:
         vector_env("mnk", num_envs=2, judge=True)
 
 
-def test_the_perfect_opponent_plays_only_best_moves() -> None:
+def test_the_perfect_opponent_keeps_the_value() -> None:
     board = {"width": 5, "height": 4, "connect": 4}
     solver = Solver(5, 4, 4, table_bits=18)
     env = vector_env("connect4", num_envs=16, opponent="perfect", seat=1, **board)
@@ -118,7 +118,9 @@ def test_the_perfect_opponent_plays_only_best_moves() -> None:
             after = env.backend.history(i)
             if len(after) == len(before[i]) + 2:  # the agent's move and the opponent's reply
                 scores = solver.analyze(list(after[:-1]))
-                assert scores[after[-1]] == max(s for s in scores if s is not None), after
+                best, got = max(s for s in scores if s is not None), scores[after[-1]]
+                assert got is not None and (got > 0) == (best > 0) and (got < 0) == (best < 0), after
+                assert got == best or best >= 0, after  # lost: the latest loss
                 checked += 1
     assert checked > 50
 
@@ -151,3 +153,29 @@ def test_the_judge_scores_moves_as_the_solver_does() -> None:
             assert ((rates >= 0) & (rates <= 1)).all()
             ends += len(rates)
     assert moves > 100 and 0 < best < moves and ends > 0
+
+
+def test_the_judge_past_the_7x6_book_scores_as_the_solver_does() -> None:
+    from gridgames_connect4.rules import shipped_book
+
+    book = shipped_book(7, 6, 4)
+    if book is None:
+        pytest.skip("no shipped 7x6 book")
+    solver = Solver(7, 6, 4, book=book, table_bits=20)
+    env = vector_env("connect4", num_envs=3, opponent="perfect", judge=True)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    past = 0
+    for _ in range(9):
+        actions = (rng.random((3, 7)) * obs["action_mask"]).argmax(axis=1)
+        before = [env.backend.history(i) for i in range(3)]
+        obs, _, _, _, info = env.step(actions)
+        for i in range(3):
+            replied = len(env.backend.history(i)) == len(before[i]) + 2  # the move did not end the game
+            if info["_move_score"][i] and replied and len(before[i]) >= 10:  # its position is past the book
+                assert info["move_score"][i] == -solver.solve([*before[i], int(actions[i])])
+                assert info["best_score"][i] == solver.solve(list(before[i]))
+                past += 1
+            if info["_score"][i] and len(env.backend.history(i)) > 10:
+                assert info["score"][i] == solver.solve(list(env.backend.history(i)))
+    assert past > 0
