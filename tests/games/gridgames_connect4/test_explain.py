@@ -358,7 +358,7 @@ def _settled_by_the_solvers_rules(solver: Solver, game: Connect4, moves: list[in
     bottom = sum(bit(c, 0) for c in range(w))
     lower_rows = sum(bit(c, r) for c in range(w) for r in range(h) if (h - r) % 2 == 0)
     columns = np.array([sum(bit(c, r) for r in range(h)) for c in range(w)], dtype=np.uint64)
-    p, mask, _ = solver._position(moves)
+    p, mask, _ = solver.driver.position(moves)
     opp = p ^ mask
     possible = (mask + bottom) & full
     opp_win = int(winning_cells(u(opp), u(mask), u(full), h, k))
