@@ -9,7 +9,7 @@ positions: None when the position needs more (then the compiled solver answers).
 
 from __future__ import annotations
 
-from gridgames_connect4.book import BookKeys
+from gridgames_connect4.book_keys import BookKeys
 
 MAX_EMPTY = 24
 """Positions with more empty cells than this are not tried (their searches rarely fit the budget)."""

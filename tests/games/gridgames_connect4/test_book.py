@@ -785,7 +785,7 @@ def test_one_position_without_numpy_scores_children_as_the_array_rule(
 
 
 def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: dict[tuple[int, int], Path]) -> None:
-    from gridgames_connect4.book import _Entries
+    from gridgames_connect4.book_file import Entries as _Entries
 
     book = Book.load(books[5, 4])
     keys, scores = book.keys, book.scores
@@ -804,7 +804,7 @@ def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: di
 
 
 def test_a_key_found_across_two_entries_is_not_taken_for_an_entry() -> None:
-    from gridgames_connect4.book import _Entries
+    from gridgames_connect4.book_file import Entries as _Entries
 
     # keys 0x0201 and 0x0403 (2-byte little-endian: 01 02 03 04): the bytes 02 03 at offset 1 read 0x0302
     entries = _Entries(bytes([1, 2, 3, 4, 5, 0xFB]), 0, 2, 2)
