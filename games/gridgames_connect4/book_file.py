@@ -1,7 +1,7 @@
 """The opening book's file: its format, its header's checks, and lookups of single keys where the entries lie.
 
 Nothing here imports attrs or numpy: a fresh process that answers from the shipped book
-(`gridgames_connect4.instant`) opens the file, checks its header and bisects its keys with a few reads
+(`gridgames_connect4.quick`) opens the file, checks its header and bisects its keys with a few reads
 (docs/startup.md); `gridgames_connect4.book.Book` builds on the same pieces.
 
 File format, version 3 (little-endian; ``docs/connect4-book.md`` has the same description)::

@@ -4,7 +4,7 @@ A key is Pons' ``position + mask`` bitboard (column c on bits c*(height+1) ..., 
 side to move): unique per position; a book stores the canonical key, the smaller of a key and its mirror
 image's. `BookKeys` holds the rules by which books score positions and their children (`BookKeys.child_scores`,
 `BookKeys.quick_score`). It imports neither attrs nor numpy: the int paths serve a fresh process's quick answer
-(`gridgames_connect4.instant`), the array paths import numpy when called.
+(`gridgames_connect4.quick`), the array paths import numpy when called.
 """
 
 from __future__ import annotations

@@ -22,7 +22,9 @@ LATE = "7616471232776312234226613675575413"  # 34 discs: the endgame search answ
     ["444444", "--json"], ["4", "--json", "--width", "7", "--height", "6", "--connect", "4"],
     [LATE, "--json"], [LATE], [LATE, "--weak"], [LATE, "--no-book", "--json"],
     ["112233", "--no-book", "--json", "--width", "5",
-    "--height", "4"],
+    "--height", "4"], ["4,4,5,3", "--json"], ["4 4 5 3"], [" 4,4, 5,3, ", "--weak"], ["4,04"],
+    ["1,2,2,6,3,5,5,10,4,10,1,10,3,7,7,9,6,9,8,9,5,1", "--width", "10", "--height", "4", "--json"],
+    ["1 2 2 6 3 5 5 10 4 10 1 10 3 7 7 9 6 9 8 9 5 1", "--width", "10", "--height", "4"],
 ])
 def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code = quick_answer(["connect4", "analyze", *args])
@@ -38,20 +40,33 @@ def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.C
     ["analyze", "4", "--no-book"],
     ["analyze", "4453", "--no-book"], ["analyze", LATE, "--think", "5"], ["analyze", LATE, "--jobs", "2"],
     ["analyze", "1212121", "--json"], ["analyze", "4", "5"], ["show", "4"], ["analyze", "1" * 12, "--json"],
+    ["analyze", "4,,4"], ["analyze", "4 0"], ["analyze", "4,8"], ["analyze", "4, 4 5"], ["analyze", "\u0664"],
+    ["analyze", "4", "--width", "99999"],
 ])
 def test_anything_else_is_declined_to_the_full_command(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert quick_answer(["connect4", *args]) is None  # bad input, other options, a position the book does not cover
     assert capsys.readouterr().out == ""
 
 
-def test_a_book_answer_in_a_fresh_process_imports_neither_typer_nor_numpy() -> None:
+HEAVY = ("typer", "numpy", "rich", "importlib.metadata", "attrs", "typing", "gridgames.game", "gridgames.registry",
+         "gridgames_connect4.rules")
+"""What a quick answer does without (docs/startup.md): the command line, numpy, the protocol and attrs."""
+
+
+@pytest.mark.parametrize(("moves", "columns"), [
+    ("4", [-4, -2, -2, -1, -2, -2, -4]),
+    (LATE, None),  # the endgame search
+])
+def test_a_quick_answer_in_a_fresh_process_imports_neither_the_protocol_nor_numpy(
+        moves: str, columns: list[int] | None) -> None:
     code = ("import sys; from gridgames.launch import main\n"
-            "sys.argv = ['gridgames', 'connect4', 'analyze', '4', '--json']\n"
+            f"sys.argv = ['gridgames', 'connect4', 'analyze', {moves!r}, '--json']\n"
             "try:\n    main()\nexcept SystemExit as end:\n"
-            "    loaded = [m for m in ('typer', 'numpy', 'rich', 'importlib.metadata') if m in sys.modules]\n"
+            f"    loaded = [m for m in {HEAVY!r} if m in sys.modules]\n"
             "    print(end.code, sorted(loaded))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.splitlines()
-    assert json.loads(out[0])["columns"] == [-4, -2, -2, -1, -2, -2, -4]
+    assert columns is None or json.loads(out[0])["columns"] == columns
+    assert json.loads(out[0])["moves"] == moves
     assert out[1] == "0 []"
 
 
@@ -60,7 +75,7 @@ def test_the_endgame_search_gives_the_solvers_scores_or_declines(width: int, hei
     import random
 
     from gridgames_connect4 import endgame
-    from gridgames_connect4.book import BookKeys
+    from gridgames_connect4.book_keys import BookKeys
     from gridgames_connect4.rules import Connect4
     from gridgames_connect4.solver import Solver
 
