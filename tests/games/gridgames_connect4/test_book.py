@@ -853,3 +853,15 @@ def test_one_positions_parent_bound_is_the_array_rules(
         one = geometry.parent_bound_of(p, mask, book.score_of_key)
         assert (UNKNOWN if one is None else one) == array_rule, moves
         assert Solver(width, height, 4, table_bits=12, book=book)._parents_bounds([p + mask]) == [one]
+
+
+def test_batched_lookups_keep_the_order_asked_with_repeats_and_absent_keys(books: dict[tuple[int, int], Path]) -> None:
+    book = Book.load(books[5, 4])
+    table = {int(k): int(s) for k, s in zip(book.keys, book.scores)}
+    rng = random.Random(11)
+    present = [int(k) for k in book.keys]
+    wanted = [rng.choice(present) for _ in range(300)] + [rng.getrandbits(30) for _ in range(100)] + present[:3] * 2
+    rng.shuffle(wanted)
+    found = book.scores_of_keys(np.array(wanted, dtype=np.uint64)).tolist()
+    assert found == [table.get(k, UNKNOWN) for k in wanted]
+    assert book.scores_of_keys(np.array([], dtype=np.uint64)).tolist() == []
