@@ -3,13 +3,13 @@
 A fresh ``gridgames connect4 analyze`` on a position near the end of a game spends about 0.2 s loading numpy, the
 command line and the compiled solver for a search of a few hundred positions (docs/startup.md). `column_scores`
 searches such a position here instead, Pons' negamax (alpha-beta, a win at once first, no move that hands the
-opponent a win, the score window tightened by the moves left) on `book.BookKeys`' bitboards, within a budget of
+opponent a win, the score window tightened by the moves left) on `geometry.Geometry`'s bitboards, within a budget of
 positions: None when the position needs more (then the compiled solver answers). Tested against the solver.
 """
 
 from __future__ import annotations
 
-from gridgames_connect4.book_keys import BookKeys
+from gridgames_connect4.geometry import Geometry
 
 MAX_EMPTY = 24
 """Positions with more empty cells than this are not tried (their searches rarely fit the budget)."""
@@ -23,12 +23,11 @@ class _BudgetSpent(Exception):
 
 
 class _EndgameSearch:
-    def __init__(self, geometry: BookKeys, budget: int) -> None:
+    def __init__(self, geometry: Geometry, budget: int) -> None:
         self.g, self.budget = geometry, budget
         self.cells = geometry.cells
-        width = geometry.width
-        self.order = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))  # centre first
-        self.columns = [geometry.column_mask(c) for c in range(width)]
+        self.order = geometry.order  # centre first
+        self.columns = geometry.columns
 
     def negamax(self, p: int, mask: int, n: int, alpha: int, beta: int) -> int:
         """The score of the side to move (stones ``p``) when it lies in (alpha, beta), else a bound beyond it."""
@@ -36,8 +35,7 @@ class _EndgameSearch:
         if self.budget < 0:
             raise _BudgetSpent
         g, cells = self.g, self.cells
-        possible = (mask + g.bottom) & g.board
-        if g.wins(p, mask) & possible:
+        if g.wins_at_once(p, mask):
             return (cells + 1 - n) // 2
         safe = g.non_losing(p, mask)
         if not safe:
@@ -65,21 +63,21 @@ class _EndgameSearch:
         return alpha
 
 
-def column_scores(geometry: BookKeys, moves: list[int], budget: int = BUDGET) -> list[int | None] | None:
+def column_scores(geometry: Geometry, moves: list[int], budget: int = BUDGET) -> list[int | None] | None:
     """Each column's exact score after ``moves`` (None: full), or None when the position has more than `MAX_EMPTY`
-    empty cells or its searches need more than ``budget`` positions. The position must not be over."""
+    empty cells or its searches need more than ``budget`` positions. The position must be legal and not over."""
     n = len(moves)
     if geometry.cells - n > MAX_EMPTY:
         return None
-    p, mask, over = geometry.replay(moves)
-    if over:
+    p, mask = geometry.position(moves)
+    if geometry.has_line(p ^ mask):
         return None
     search = _EndgameSearch(geometry, budget)
-    cells, wins = geometry.cells, geometry.wins(p, mask)
+    cells, wins = geometry.cells, geometry.winning_cells(p, mask)
     out: list[int | None] = []
     try:
         for c in range(geometry.width):
-            cell = (mask + (1 << c * (geometry.height + 1))) & geometry.column_mask(c)
+            cell = geometry.drop(mask, c)
             if not cell:
                 out.append(None)
             elif wins & cell:

@@ -1,9 +1,7 @@
-"""Bitboards and the heuristic evaluation of Connect Four of any size (pure Python).
+"""The heuristic evaluation of Connect Four of any size (pure Python).
 
-A position is two Python ints (so every board size fits): ``cur``, the discs of the
-side to move, and ``mask``, every disc. Column ``c`` owns bits ``c * (height + 1)``
-upwards, bottom cell first, with one always-empty guard bit on top, so that shifting
-a board never wraps a line from one column into the next (Pons' layout).
+A position is two bitboards of `gridgames_connect4.geometry` (Python ints): ``cur``, the discs of the side
+to move, and ``mask``, every disc.
 
 The evaluation counts the lines still open to each side, weighting a line by its
 discs, and counts threats (empty cells that would complete a line) most of all.
@@ -15,117 +13,11 @@ discs, and counts threats (empty cells that would complete a line) most of all.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from functools import lru_cache
 
-import attrs
+from gridgames_connect4.geometry import Geometry
 
 THREAT_WEIGHT = 16
 EVALUATION_SCALE = 60.0
-
-
-@attrs.frozen
-class Geometry:
-    """The bit layout of one board size and line length, with its precomputed masks."""
-
-    width: int
-    height: int
-    connect: int
-    bottom: tuple[int, ...]
-    top: tuple[int, ...]
-    columns: tuple[int, ...]
-    windows: tuple[int, ...]
-    order: tuple[int, ...]
-    shifts: tuple[int, ...]
-    odd_rows: int
-    bottom_row: int
-    """The bottom cell of every column."""
-    board: int
-    """Every cell of the board (no guard bits)."""
-
-    @classmethod
-    def of(cls, width: int, height: int, connect: int) -> Geometry:
-        """The geometry of a width x height board with lines of ``connect`` (cached)."""
-        return _geometry(width, height, connect)
-
-    @property
-    def cells(self) -> int:
-        """Number of cells on the board."""
-        return self.width * self.height
-
-    def bit(self, row: int, col: int) -> int:
-        """The bit of a cell, ``row`` counted from the bottom (0-based)."""
-        return 1 << (col * (self.height + 1) + row)
-
-    def can_play(self, mask: int, col: int) -> bool:
-        """True when column ``col`` is not full."""
-        return not mask & self.top[col]
-
-    def drop(self, mask: int, col: int) -> int:
-        """The bit of the cell where a disc dropped in ``col`` lands (the column must not be full)."""
-        return (mask + self.bottom[col]) & self.columns[col]
-
-    def has_line(self, discs: int) -> bool:
-        """True when ``discs`` hold a line of ``connect`` in any direction."""
-        k = self.connect
-        for s in self.shifts:
-            run, length = discs, 1  # run: the first cells of runs of ``length`` discs
-            while 2 * length <= k:
-                run &= run >> (length * s)
-                length *= 2
-            if length < k:
-                run &= run >> ((k - length) * s)
-            if run:
-                return True
-        return False
-
-    def playable(self, mask: int) -> int:
-        """The cell where a disc would land in each column that is not full."""
-        return (mask + self.bottom_row) & self.board
-
-    def winning_cells(self, discs: int, mask: int) -> int:
-        """Empty cells that would complete a line of ``discs`` (playable now or not)."""
-        k1 = self.connect - 1
-        found = 0
-        for s in self.shifts:
-            after, before = [-1], [-1]  # after[m]: cells followed by m discs along s; before[m]: preceded by m
-            for m in range(1, k1 + 1):
-                after.append(after[-1] & (discs >> (m * s)))
-                before.append(before[-1] & (discs << (m * s)))
-            for j in range(k1 + 1):  # the cell is the (j+1)-th of the line
-                found |= before[j] & after[k1 - j]
-        return found & self.board & ~mask
-
-    def position(self, moves: Sequence[int]) -> tuple[int, int]:
-        """(discs of the side to move, all discs) after 0-based ``moves`` (assumed legal)."""
-        cur = mask = 0
-        for col in moves:
-            cur ^= mask  # the discs of the player who moves next (the new disc is not in mask yet)
-            mask |= self.drop(mask, col)
-        return cur, mask
-
-    def threats(self, discs: int, mask: int) -> int:
-        """Empty cells that would complete a line of ``discs`` (as `winning_cells`)."""
-        return self.winning_cells(discs, mask)
-
-
-@lru_cache(maxsize=32)
-def _geometry(width: int, height: int, connect: int) -> Geometry:
-    stride = height + 1
-    bottom = tuple(1 << (c * stride) for c in range(width))
-    top = tuple(1 << (c * stride + height - 1) for c in range(width))
-    columns = tuple(((1 << height) - 1) << (c * stride) for c in range(width))
-    windows = []
-    for c in range(width):
-        for r in range(height):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                cells = [(r + i * dr, c + i * dc) for i in range(connect)]
-                if all(0 <= rr < height and 0 <= cc < width for rr, cc in cells):
-                    windows.append(sum(1 << (cc * stride + rr) for rr, cc in cells))
-    order = tuple(sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c)))
-    odd_rows = sum(1 << (c * stride + r) for c in range(width) for r in range(0, height, 2))
-    return Geometry(width, height, connect, bottom, top, columns, tuple(windows), order,
-                    (1, stride, stride - 1, stride + 1), odd_rows, sum(bottom), sum(columns))
 
 
 def evaluate(geom: Geometry, cur: int, mask: int) -> int:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from gridgames_connect4 import heuristic
+from gridgames_connect4.geometry import Geometry
 from gridgames_connect4.book import BookError
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class PendingColumns:
 
 def pending_columns(game: Any, moves: Sequence[int], indices: Sequence[int]) -> dict[int, PendingColumns]:
     """The positions after the first i of ``moves`` (legal 0-based columns) for every i in ``indices``, by i."""
-    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geom = Geometry.of(game.width, game.height, game.connect)
     cells = game.width * game.height
     wanted = set(indices)
     out: dict[int, PendingColumns] = {}

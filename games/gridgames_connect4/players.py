@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from gridgames_connect4 import heuristic
+from gridgames_connect4.geometry import Geometry
 from gridgames_connect4.rules import Connect4, Connect4State
 from gridgames.errors import GameOverError, GridGamesError, OptionError
 from gridgames.search.negamax import NegamaxResult, search
@@ -87,7 +88,7 @@ def _require_turn(state: Connect4State) -> None:
 def forced_move(state: Connect4State, rng: random.Random) -> int | None:
     """An immediate win if there is one, else the block of an immediate loss, else None."""
     game = state.game
-    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geom = Geometry.of(game.width, game.height, game.connect)
     cur, mask = state.bitboard
     for side in (cur, cur ^ mask):
         columns = heuristic.immediate_wins(geom, side, mask)
@@ -332,7 +333,7 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
         found = best_from_book(book, state.history, rng)  # type: ignore[arg-type]
         if found is not None:
             return Advice(found[0], tuple(found[1]), source=BOOK)
-    geom = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geom = Geometry.of(game.width, game.height, game.connect)
     cur, mask = state.bitboard
     solver = shared_solver(game.width, game.height, game.connect, book)
     not_lost = None

@@ -4,7 +4,7 @@
 mutable position. Player 0 is red and moves first, player 1 is yellow. A move is a
 0-based column; `Connect4.parse_move` / `format_move` speak 1-based column numbers.
 A disc lands where the shared `Grid` says (`Grid.drop_row`). Beside the grid a state
-keeps the position as a bitboard (`heuristic.Geometry`'s layout, updated move by move):
+keeps the position as a bitboard (`geometry.Geometry`'s layout, updated move by move):
 it finds wins (the line's cells are then read off the grid, `Grid.line_cells`), lists
 the open columns and feeds the evaluation. A move that completes a line ends the game.
 
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 
 from gridgames_connect4 import heuristic, notation
+from gridgames_connect4.geometry import Geometry
 from gridgames_connect4.limits import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
 from gridgames_connect4.notation import ColumnOutOfRangeError, column_range_error
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError, SolverError
@@ -218,10 +219,10 @@ class Connect4State(State):
     _outcome: Outcome | None = None
     _cur: int = 0  # bitboard: the discs of the player to move
     _mask: int = 0  # bitboard: every disc
-    _geom: heuristic.Geometry = attrs.field(init=False)
+    _geom: Geometry = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self._geom = heuristic.Geometry.of(self.game.width, self.game.height, self.game.connect)
+        self._geom = Geometry.of(self.game.width, self.game.height, self.game.connect)
 
     @classmethod
     def start(cls, game: Connect4) -> Connect4State:
@@ -248,7 +249,7 @@ class Connect4State(State):
         """The columns that are not full, left to right; none once the game is over."""
         if self._outcome is not None:
             return iter(())
-        mask, top = self._mask, self._geom.top
+        mask, top = self._mask, self._geom.tops
         return (c for c in range(self.game.width) if not mask & top[c])
 
     def search_order(self) -> list[Move]:
@@ -258,7 +259,7 @@ class Connect4State(State):
         geom, cur, mask = self._geom, self._cur, self._mask
         playable = geom.playable(mask)
         urgent = (geom.winning_cells(cur, mask) & playable, geom.winning_cells(cur ^ mask, mask) & playable)
-        columns = [c for c in geom.order if not mask & geom.top[c]]
+        columns = [c for c in geom.order if not mask & geom.tops[c]]
         if not (urgent[0] or urgent[1]):
             return columns
         return sorted(
@@ -271,7 +272,7 @@ class Connect4State(State):
             self._outcome is None
             and isinstance(move, int)
             and 0 <= move < self.game.width
-            and not self._mask & self._geom.top[move]
+            and not self._mask & self._geom.tops[move]
         )
 
     def check_playable(self, move: Move) -> None:
@@ -284,7 +285,7 @@ class Connect4State(State):
             raise InvalidMoveError(f"a move is a 0-based column number, not {move!r}") from None
         if not 0 <= column < self.game.width:
             raise column_range_error(column + 1, self.game.width)
-        if self._mask & self._geom.top[column]:
+        if self._mask & self._geom.tops[column]:
             raise ColumnFullError(f"column {column + 1} is full")
 
     def play(self, move: Move) -> None:
@@ -379,7 +380,7 @@ class Connect4State(State):
         if self._outcome is not None:
             return np.zeros(self.game.width, dtype=np.int8)
         mask = self._mask
-        return np.array([0 if mask & top else 1 for top in self._geom.top], dtype=np.int8)
+        return np.array([0 if mask & top else 1 for top in self._geom.tops], dtype=np.int8)
 
     def board(self) -> Grid:
         """The board itself (0 empty, 1 red, 2 yellow; row 0 at the top): read it, do not modify it."""
@@ -418,7 +419,7 @@ class Connect4State(State):
 
     @property
     def bitboard(self) -> tuple[int, int]:
-        """(discs of the player to move, every disc) in `heuristic.Geometry`'s layout."""
+        """(discs of the player to move, every disc) in `geometry.Geometry`'s layout."""
         return self._cur, self._mask
 
     @property

@@ -19,6 +19,7 @@ from attrs import define, field, frozen
 
 from gridgames_connect4.engine import aot as _kernels
 from gridgames_connect4.engine import layout as L
+from gridgames_connect4.geometry import Geometry
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 
 if TYPE_CHECKING:
@@ -113,20 +114,6 @@ def parse_pons_moves(text: str) -> list[int]:
     return columns
 
 
-def _cell_values(width: int, height: int, connect: int) -> np.ndarray:
-    """The number of lines of `connect` cells through each cell, indexed by the cell's bit (guard bits: 0)."""
-    values = np.zeros(width * (height + 1), np.int64)
-    for c in range(width):
-        for r in range(height):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                for back in range(connect):  # the line starts `back` cells before (c, r)
-                    c0, r0 = c - back * dc, r - back * dr
-                    c1, r1 = c0 + (connect - 1) * dc, r0 + (connect - 1) * dr
-                    if 0 <= min(c0, c1) and max(c0, c1) < width and 0 <= min(r0, r1) and max(r0, r1) < height:
-                        values[c * (height + 1) + r] += 1
-    return values
-
-
 def _prev_prime(n: int) -> int:
     """Largest prime <= n (n >= 2)."""
     while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
@@ -188,12 +175,10 @@ class Solver:
     _helpers: Helpers | None = field(default=None, init=False, repr=False)
     _busy: np.ndarray = field(init=False, repr=False)
     _words: int = field(default=1, init=False, repr=False)
+    _geom: Geometry = field(init=False, repr=False)
     _bottom: Any = field(init=False, repr=False)
     _board: Any = field(init=False, repr=False)
     _colmask: np.ndarray = field(init=False, repr=False)
-    _columns: list[int] = field(init=False, repr=False)
-    _bottom_int: int = field(init=False, repr=False)
-    _board_int: int = field(init=False, repr=False)
     _order: np.ndarray = field(init=False, repr=False)
     _cell_values: np.ndarray = field(init=False, repr=False)
     _table: np.ndarray = field(init=False, repr=False)
@@ -223,19 +208,13 @@ class Solver:
         key_bits = (h + 1) * w
         self._make_table(key_bits)
         self._cells = w * h
-        bottom = sum(1 << (c * (h + 1)) for c in range(w))
-        self._bottom_int = bottom
-        self._board_int = bottom * ((1 << h) - 1)
-        self._bottom = self._b(bottom)
-        self._board = self._b(self._board_int)
-        self._columns = [((1 << h) - 1) << (c * (h + 1)) for c in range(w)]
-        self._colmask = self._board_array(self._columns)
-        # rows with the parity of the top row's index: the lower cell of each pair when every column has an even
-        # number of empty cells
-        self._lower_rows = self._b(sum(bottom << r for r in range(h) if (h - r) % 2 == 0))
-        # centre first, e.g. 3, 4, 2, 5, 1, 6, 0 on 7 columns (Pons' order)
-        self._order = np.array([w // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(w)], dtype=np.int64)
-        self._cell_values = _cell_values(w, h, k)
+        geom = self._geom = Geometry.of(w, h, k)
+        self._bottom = self._b(geom.bottom)
+        self._board = self._b(geom.board)
+        self._colmask = self._board_array(geom.columns)
+        self._lower_rows = self._b(geom.lower_rows)
+        self._order = np.array(geom.order, dtype=np.int64)
+        self._cell_values = np.array(geom.cell_values, dtype=np.int64)
         depth = self._cells + 2
         pair = (2,) if self._words == 2 else ()
         self._stats = np.zeros(L.STATE_SIZE, dtype=np.int64)
@@ -613,19 +592,19 @@ class Solver:
     # -- internals -------------------------------------------------------------------------------------
 
     def _can_play(self, mask: int, column: int) -> bool:
-        return not mask >> (self.height - 1 + column * (self.height + 1)) & 1
+        return self._geom.can_play(mask, column)
 
     def _cell(self, mask: int, column: int) -> int:
         """The cell a disc dropped in `column` lands on (the column must not be full)."""
-        return (mask + (1 << column * (self.height + 1))) & self._columns[column]
+        return self._geom.drop(mask, column)
 
     def _wins(self, p: int, mask: int) -> int:
         """Empty cells that complete a line for the stones p."""
-        return _int(self._k.winning_cells(self._b(p), self._b(mask), self._board, self.height, self.connect))
+        return self._geom.winning_cells(p, mask)
 
     def _wins_at_once(self, p: int, mask: int) -> int:
         """Playable cells that complete a line for the stones p (0: no win at once)."""
-        return self._wins(p, mask) & (mask + self._bottom_int) & self._board_int
+        return self._geom.wins_at_once(p, mask)
 
     def _position(self, moves: Sequence[int]) -> tuple[int, int, int]:
         """Bitboards (stones of the side to move, all stones) and ply count after `moves`, validated."""
@@ -785,14 +764,6 @@ class Solver:
         found = self._parents_bounds([(p ^ mask) + (mask | self._cell(mask, c)) for c in columns])
         return {c: b for c, b in zip(columns, found) if b is not None}
 
-    def _mask_of_key(self, key: int) -> int:
-        """All stones of a position from its key (stones to move + all stones): each column's bits below its top one."""
-        h1, mask = self.height + 1, 0
-        for c in range(self.width):
-            bits = (key >> (c * h1)) & ((1 << h1) - 1)  # the column's stones to move + its stones (2**height - 1)
-            mask |= ((1 << ((bits + 1).bit_length() - 1)) - 1) << (c * h1)
-        return mask
-
     def _book_lower(self, p: int, mask: int, n: int) -> int | None:
         """A position one disc past the book's depth: its least score by its parents' in the book (None: none)."""
         if self._book[2] < 0 or n != self._book[2] + 1:
@@ -810,7 +781,7 @@ class Solver:
         if book is not None and hasattr(book, "score_of_key"):  # one position's parents in Python ints (no numpy)
             found_one = []
             for key in keys:
-                mask = self._mask_of_key(key)
+                mask = self._geom.mask_of_key(key)
                 found_one.append(geometry.parent_bound_of(key - mask, mask, book.score_of_key))
             return found_one
         book_keys, book_scores = self._book[0], self._book[1]

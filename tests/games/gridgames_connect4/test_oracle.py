@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
 from gridgames_connect4 import heuristic, players
+from gridgames_connect4.geometry import Geometry
 from gridgames_connect4.analysis import analyze_position
 from gridgames_connect4.book import Book, BookError, BookKeys
 from gridgames_connect4.book_build import build_book
@@ -284,7 +285,7 @@ def test_the_batch_call_solves_positions_one_disc_past_the_book_as_solve_does(bo
 
 def _wins_at_once(game: Connect4, moves: list[int]) -> bool:
     """Whether the side to move after `moves` has a move that wins the game."""
-    geometry = heuristic.Geometry.of(game.width, game.height, game.connect)
+    geometry = Geometry.of(game.width, game.height, game.connect)
     return bool(heuristic.immediate_wins(geometry, *game.from_moves(moves).bitboard))
 
 

@@ -100,11 +100,11 @@ def test_the_endgame_search_gives_the_solvers_scores_or_declines(width: int, hei
     import random
 
     from gridgames_connect4 import endgame
-    from gridgames_connect4.book_keys import BookKeys
+    from gridgames_connect4.geometry import Geometry
     from gridgames_connect4.rules import Connect4
     from gridgames_connect4.solver import Solver
 
-    rng, geometry = random.Random(width * 100 + height * 10 + connect), BookKeys(width, height, connect)
+    rng, geometry = random.Random(width * 100 + height * 10 + connect), Geometry.of(width, height, connect)
     solver = Solver(width, height, connect, table_bits=16)
     answered = 0
     for _ in range(40):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from gridgames_test_support.strategies import connect4_playouts
 
 from gridgames_connect4 import SPEC, ColumnFullError, ColumnOutOfRangeError, Connect4
-from gridgames_connect4.heuristic import Geometry
+from gridgames_connect4.geometry import Geometry
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
 from gridgames.game import Termination
 from gridgames.grid import Direction
