@@ -1,5 +1,8 @@
 """Position keys of a Connect Four board for its opening book: Pons' bitboards as Python ints or numpy arrays.
 
+The operations on Python ints are `gridgames_connect4.geometry.Geometry`'s, the layout every Connect Four module
+shares; `BookKeys` adds the same operations on numpy arrays (a book's keys all at once) and a book's rules.
+
 A key is Pons' ``position + mask`` bitboard (column c on bits c*(height+1) ..., ``position`` the stones of the
 side to move): unique per position; a book stores the canonical key, the smaller of a key and its mirror
 image's. `BookKeys` holds the rules by which books score positions and their children (`BookKeys.child_scores`,
@@ -14,6 +17,7 @@ import operator
 from gridgames.errors import IllegalMoveError, InvalidMoveError
 
 from gridgames_connect4.book_file import BookError
+from gridgames_connect4.geometry import Geometry
 
 TYPE_CHECKING = False  # (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
 if TYPE_CHECKING:
@@ -33,7 +37,7 @@ class BookKeys:
     """Position keys of a width x height board (Pons' layout, as `heuristic.Geometry`), vectorised: Python ints or
     numpy uint64 arrays. Immutable; equal when the boards are."""
 
-    __slots__ = ("board", "bottom", "connect", "height", "width")
+    __slots__ = ("board", "bottom", "connect", "geometry", "height", "width")
 
     width: int
     height: int
@@ -42,11 +46,13 @@ class BookKeys:
     """The bottom cell of every column."""
     board: int
     """Every cell of the board (not the guard bits)."""
+    geometry: Geometry
+    """The board's bit layout, whose operations on Python ints these are."""
 
     def __init__(self, width: int, height: int, connect: int) -> None:
-        bottom = sum(1 << (c * (height + 1)) for c in range(width))
-        for name, value in (("width", width), ("height", height), ("connect", connect), ("bottom", bottom),
-                            ("board", bottom * ((1 << height) - 1))):
+        geometry = Geometry.of(width, height, connect)
+        for name, value in (("width", width), ("height", height), ("connect", connect), ("bottom", geometry.bottom),
+                            ("board", geometry.board), ("geometry", geometry)):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -73,12 +79,12 @@ class BookKeys:
 
     def column_mask(self, column: int) -> int:
         """The cells of one column."""
-        return ((1 << self.height) - 1) << (column * (self.height + 1))
+        return self.geometry.columns[column]
 
     def wins(self, p: Any, mask: Any) -> Any:
         """Empty cells where the stones ``p`` would complete a line (any connect length)."""
         if isinstance(p, int):
-            return self._wins_of_ints(p, mask)
+            return self.geometry.winning_cells(p, mask)
         import numpy as np
 
         h, k = self.height, self.connect
@@ -98,39 +104,10 @@ class BookKeys:
                 r |= left & right
         return r & (sh(self.board) ^ mask)
 
-    def _wins_of_ints(self, p: int, mask: int) -> int:
-        """`wins` of one position given as Python ints (no numpy: a lookup in a book needs none)."""
-        h, k = self.height, self.connect
-        if k == 4:  # the usual game, unrolled (Pons' formula): about 2 us instead of 10
-            r = (p << 1) & (p << 2) & (p << 3)
-            for s in (h, h + 1, h + 2):
-                pair = (p << s) & (p << 2 * s)
-                r |= pair & ((p << 3 * s) | (p >> s))
-                pair = (p >> s) & (p >> 2 * s)
-                r |= pair & ((p << s) | (p >> 3 * s))
-            return r & (self.board ^ mask)
-        r = p << 1
-        for i in range(2, k):
-            r &= p << i
-        for s in (h, h + 1, h + 2):
-            left = -1  # every bit set
-            for a in range(k):
-                if a > 0:
-                    left &= p << (s * a)
-                right = -1
-                for b in range(1, k - a):
-                    right &= p >> (s * b)
-                r |= left & right
-        return r & (self.board ^ mask)
-
     def mirror(self, key: Any) -> Any:
         """The key (or bitboard) of the mirror image: column c becomes column width - 1 - c."""
         if isinstance(key, int):
-            h1, out = self.height + 1, 0
-            full = (1 << h1) - 1
-            for c in range(self.width):
-                out |= ((key >> (c * h1)) & full) << ((self.width - 1 - c) * h1)
-            return out
+            return self.geometry.mirror(key)
         import numpy as np
 
         sh = np.uint64
@@ -289,12 +266,7 @@ class BookKeys:
     def non_losing(self, p: Any, mask: Any) -> Any:
         """Playable cells that do not let the opponent win next move (0 when every move loses)."""
         if isinstance(p, int):
-            possible = (mask + self.bottom) & self.board
-            threats = self.wins(p ^ mask, mask)
-            forced = possible & threats
-            if forced & (forced - 1):
-                return 0
-            return (forced or possible) & ~(threats >> 1)
+            return self.geometry.non_losing(p, mask)
         import numpy as np
 
         sh = (lambda x: np.uint64(x)) if isinstance(p, np.ndarray | np.integer) else int

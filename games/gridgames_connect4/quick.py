@@ -128,10 +128,8 @@ def answer(args: list[str]) -> int | None:
     if row is not None:
         columns = [None if s == FULL else s for s in row]
     else:
-        from gridgames_connect4.geometry import Geometry
-
         budget = endgame.BUDGET if geometry.cells - len(moves) < WIDE_OPEN else WIDE_OPEN_BUDGET
-        columns = endgame.column_scores(Geometry.of(width, height, connect), moves, budget)
+        columns = endgame.column_scores(geometry.geometry, moves, budget)
     stopped = None
     if columns is None:
         solved = _solve(geometry, moves, weak, no_book)
