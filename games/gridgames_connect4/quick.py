@@ -26,6 +26,13 @@ WIDE_OPEN, WIDE_OPEN_BUDGET = 22, 500
 Measured on 7x6 (30 seeded positions of 22-24 empty cells): a budget of 500 positions answers as many of them as
 8000 (a third: those the first checks settle), in 1.3 ms instead of 20 ms a position; the others need the solver.
 With 18-21 empty cells, 8000 answers 29 of 40 against 14 of 40 with 500: the solver costs ~150 ms of a process."""
+SMALL_TABLE_MB, SMALL_TABLE_EMPTY = 4, 31
+"""The solver's table here for positions of at most this many empty cells (the default, 56 MiB, otherwise).
+
+The first use of a 56 MiB table costs its pages: 11-120 ms of CPU in a fresh process on this 2-core machine
+(page faults and zeroing, more under load) and 54 MiB of memory, against 3-4 ms for 4 MiB; the searches of the 30
+seeded positions of plies 11-20 of bench/startup.py were no slower with 4 MiB (plies 11-12: 321 against 870 ms
+in all, 13-16: 158 against 176, 17-20: 21 against 26)."""
 _MOST_DIGITS = 3
 """A column number of more digits than this is left to the full command's parser (and its error)."""
 
@@ -183,7 +190,9 @@ def _solve(geometry: BookKeys, moves: list[int], weak: bool, no_book: bool
         book = default_book(geometry.width, geometry.height, geometry.connect)
         if book is not None and len(moves) > book.depth + 1:
             book = None
-    solver = solver_module.Solver(geometry.width, geometry.height, geometry.connect, jobs=1, book=book)
+    table_mb = SMALL_TABLE_MB if geometry.cells - len(moves) <= SMALL_TABLE_EMPTY else None
+    solver = solver_module.Solver(geometry.width, geometry.height, geometry.connect, jobs=1, book=book,
+                                  table_mb=table_mb)
     solver.on_progress = lambda _progress: True
     scores: list[int | None] = [None] * geometry.width
     try:
