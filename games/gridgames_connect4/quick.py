@@ -91,6 +91,7 @@ def _book_columns(geometry: BookKeys, moves: list[int], p: int, mask: int) -> li
     """Each column's score from the shipped book (`Book.column_scores`' rule, `FULL` for a full column), None when
     it has none for this board or does not cover the position."""
     from gridgames_connect4.book_file import open_entries, shipped_path
+
     path = shipped_path(geometry.width, geometry.height, geometry.connect)
     if path is None:
         return None
