@@ -124,7 +124,8 @@ print(json.dumps({"solve": best, "explored": solver.explored_positions, "with_mo
 
 def lookups(peer_python: str) -> None:
     """In-process lookups: ours (score_of_key, score, column_scores, scores_of_keys batched) and connect-four-ai's
-    ``Solver.solve`` on positions both books hold (8 discs), each the best of 5 passes over the positions."""
+    ``Solver.solve`` on positions both books hold (8 discs), each the best of 5 passes over the positions; each
+    per call in a list comprehension, as the peer's, and the cost of calling an empty Python function so."""
     import numpy as np
 
     from gridgames_connect4.book import default_book
@@ -146,11 +147,18 @@ def lookups(peer_python: str) -> None:
             times.append((time.perf_counter() - start) / count)
         return min(times)
 
+    many = book.keys[np.random.default_rng(5).integers(0, len(book), 40_000)]
+
+    def nothing(key: int) -> None:
+        return None
+
     ours = {
+        "an empty Python function (the floor of a call)": best(lambda: [nothing(k) for k in keys], len(keys)),
         "score_of_key (one key)": best(lambda: [book.score_of_key(k) for k in keys], len(keys)),
         "score (moves: replay + key + lookup)": best(lambda: [book.score(m) for m in moves], len(moves)),
         "column_scores (every column)": best(lambda: [book.column_scores(m[:7]) for m in moves], len(moves)),
         "scores_of_keys (batched, per key)": best(lambda: book.scores_of_keys(wanted), len(keys)),
+        "scores_of_keys (40,000 random entries, per key)": best(lambda: book.scores_of_keys(many), len(many)),
     }
     out = subprocess.run([peer_python, "-c", PEER_LOOKUPS, json.dumps(lines)], capture_output=True, text=True,
                          check=True)

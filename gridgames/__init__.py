@@ -38,28 +38,55 @@ from gridgames.errors import (
     SolverError,
     UnknownGameError,
 )
-from gridgames.game import (
-    Cancelled,
-    CountResult,
-    Game,
-    GameInfo,
-    GameKind,
-    GameSpec,
-    Move,
-    Option,
-    Outcome,
-    Placement,
-    Player,
-    Puzzle,
-    State,
-    Termination,
-)
-from gridgames.grid import Cell, Direction, Grid
+
+TYPE_CHECKING = False  # (no typing at import: see `_LAZY`)
+
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "Cancelled", "CountResult", "Game", "GameInfo", "GameKind", "GameSpec", "Move", "Option", "Outcome",
+            "Placement", "Player", "Puzzle", "State", "Termination",
+        ),
+        "gridgames.game",
+    ),
+    **dict.fromkeys(("Cell", "Direction", "Grid"), "gridgames.grid"),
+}
+"""The protocol's and the board's names, imported when first asked for: they need attrs (about 28 ms of a fresh
+process), which a quick answer from a game's own light modules does without (docs/startup.md)."""
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from gridgames.game import (
+        Cancelled,
+        CountResult,
+        Game,
+        GameInfo,
+        GameKind,
+        GameSpec,
+        Move,
+        Option,
+        Outcome,
+        Placement,
+        Player,
+        Puzzle,
+        State,
+        Termination,
+    )
+    from gridgames.grid import Cell, Direction, Grid
 
 
-def __getattr__(name: str) -> str:
-    """``__version__``, looked up when first asked for: importlib.metadata (with the email package it loads) and the
-    lookup cost every process that imports gridgames about 60 ms otherwise (bench/README.md)."""
+def __getattr__(name: str) -> Any:
+    """The protocol's names (`_LAZY`) and ``__version__``, looked up when first asked for: importlib.metadata (with
+    the email package it loads) and the lookup cost every process that imports gridgames about 60 ms otherwise
+    (bench/README.md)."""
+    module = _LAZY.get(name)
+    if module is not None:
+        from importlib import import_module
+
+        value = getattr(import_module(module), name)
+        globals()[name] = value
+        return value
     if name != "__version__":
         raise AttributeError(f"module 'gridgames' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
@@ -70,6 +97,10 @@ def __getattr__(name: str) -> str:
         found = "0+unknown"
     globals()["__version__"] = found
     return found
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [

@@ -28,7 +28,8 @@ def main(argv: list[str]) -> int:
     os.dup2(sink, 1)
     os.dup2(sink, 2)
     from gridgames.errors import PluginError
-    from gridgames.registry import GROUP, Registry, _EntryPoint
+    from gridgames.entry_points import _EntryPoint
+    from gridgames.registry import GROUP, Registry
 
     for name, value in json.loads(argv[0]):
         _emit(out, {"start": name})

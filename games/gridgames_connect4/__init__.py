@@ -103,56 +103,33 @@ EXACT SOLVING
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # (no typing at import: a quick answer imports this package, see `__getattr__`)
+if TYPE_CHECKING:
+    from typing import Any
 
-from gridgames_connect4.rules import ColumnFullError, ColumnOutOfRangeError, Connect4, Connect4State
-from gridgames.game import GameKind, GameSpec, Option
+    from gridgames_connect4.rules import ColumnFullError, ColumnOutOfRangeError, Connect4, Connect4State
+    from gridgames_connect4.spec import SPEC
 
-
-def _make_app() -> Any:
-    from gridgames_connect4.cli import make_app  # typer and rich are loaded only for the commands
-
-    return make_app()
-
-
-def _quick(args: list[str]) -> int | None:
-    from gridgames_connect4.quick import answer  # analyze from the book, before typer is imported
-
-    return answer(args)
-
-
-def _web() -> Any:
-    from gridgames_connect4.web import Connect4Web  # only for gridgames serve
-
-    return Connect4Web()
-
-
-def _create(width: int = 7, height: int = 6, connect: int = 4, first: str = "red") -> Connect4:
-    return Connect4(width, height, connect, first=first.lower())
-
-
-def _upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
-    from gridgames_connect4.old_saves import upgrade
-
-    return upgrade(data, where)
-
-
-SPEC = GameSpec(
-    name="connect4",
-    summary="Connect Four on boards up to 10x10, lines of 3 to 6, with computer players up to perfect play.",
-    kind=GameKind.TURN_BASED,
-    create=_create,
-    options=(
-        Option("width", int, 7, "columns, 4 to 10"),
-        Option("height", int, 6, "rows, 4 to 10"),
-        Option("connect", int, 4, "line length that wins, 3 to 6"),
-        Option("first", str, "red", "colour of the first mover: red or yellow"),
+_LAZY = {
+    "SPEC": "gridgames_connect4.spec",
+    **dict.fromkeys(
+        ("Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"), "gridgames_connect4.rules"
     ),
-    doc=__doc__ or "",
-    app=_make_app,
-    web=_web,
-    save_upgrades={"gridgames-connect4": _upgrade},  # 0.1's own save files (gridgames_connect4.old_saves)
-    quick=_quick,
-)
+}
+
+
+def __getattr__(name: str) -> Any:
+    """`SPEC` and the rules' names, imported when first asked for: the registry's entry point reads `SPEC`, while
+    a fresh process's quick answer (`gridgames_connect4.quick`) imports neither the rules nor the game protocol
+    (attrs), about 30 ms of its start (docs/startup.md)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gridgames_connect4' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["SPEC", "Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"]

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from gridgames_connect4.notation import line_words
-from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
+from gridgames_connect4 import report
+from gridgames_connect4.limits import PLAYER_NAMES
+from gridgames_connect4.rules import Connect4, Connect4State
 from gridgames.errors import GameOverError, SolverError
 from gridgames.parsing import check_seconds
 
@@ -52,72 +53,23 @@ class Analysis:
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: {"moves", "score", "columns", "best"}, plus "partial", "stopped" and "unsolved" when
         partial."""
-        data: dict[str, Any] = {
-            "moves": self.state.notation(),
-            "score": self.score,
-            "columns": list(self.columns),
-            "best": list(self.best),
-        }
-        if self.partial:
-            data.update(partial=True, stopped=self.stopped, unsolved=list(self.unsolved))
-        return data
+        return report.analysis_dict(self.state.notation(), self.score, self.columns, self.best, self.stopped,
+                                    self.unsolved if self.partial else ())
 
     def verdict(self) -> str:
         """What the score means, e.g. 'red wins with its 4th move from now'."""
-        state = self.state
-        score = self.score
-        if score is None:
+        if self.score is None:
             raise ValueError("no column was solved: the analysis has no score to put in words")
-        mover = PLAYER_NAMES[state.current_player]
-        other = PLAYER_NAMES[1 - state.current_player]
-        if score == 0:
-            return "a draw with best play"
-        if self.weak:
-            return f"{mover if score > 0 else other} wins with best play"
-        cells = state.game.width * state.game.height
-        n = len(state.history)
-        if score > 0:
-            return f"{mover} wins with its {_ordinal((cells + 1 - n) // 2 - score + 1)} move from now"
-        return f"{other} wins with its {_ordinal((cells - n) // 2 + score + 1)} move from now"
+        game = self.state.game
+        return report.verdict(self.score, self.weak, game.width * game.height, len(self.state.history))
 
     def lines(self) -> list[str]:
         """The report as lines of text."""
-        game = self.state.game
-        mover = PLAYER_NAMES[self.state.current_player]
-        legal = [self.state.is_legal(c) for c in range(game.width)]
-        cells = [("full" if not ok else "?" if s is None else f"{s:+d}") for s, ok in zip(self.columns, legal)]
-        width = max(4, *(len(c) for c in cells))
-        lines = [
-            f"Position: {self.state.notation() or '(empty board)'} ({game.size}, {line_words(game.connect)}); "
-            f"{mover} to move."
-        ]
-        if self.partial:
-            why = "interrupted" if self.stopped == "interrupted" else "out of time (--think)"
-            unsolved = ", ".join(str(c) for c in self.unsolved)
-            lines.append(
-                f"Not exact: {why} before solving column{'s' if len(self.unsolved) > 1 else ''} {unsolved} (marked ?)."
-            )
-            if self.score is not None:
-                lines.append(f"Score: at least {self.score:+d} (the best solved column).")
-        else:
-            lines.append(f"Score: {self.score:+d}: {self.verdict()}.")
-        lines += [
-            "Column: " + " ".join(f"{c + 1:>{width}}" for c in range(game.width)),
-            "Score:  " + " ".join(f"{c:>{width}}" for c in cells),
-        ]
-        if not self.partial:
-            lines.append(f"Best: {', '.join(str(b) for b in self.best)}")
-        lines.append(
-            "Scores are for the side to move: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later)."
-            if not self.weak
-            else "Scores are for the side to move: +1 win, 0 draw, -1 loss."
+        game, state = self.state.game, self.state
+        return report.analysis_lines(
+            state.notation(), (game.width, game.height, game.connect), len(state.history), self.score, self.columns,
+            [state.is_legal(c) for c in range(game.width)], self.best, self.weak, self.stopped, self.unsolved,
         )
-        return lines
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 @attrs.frozen

@@ -15,17 +15,26 @@ column that is not full; **winning cells** of a stone set, the empty cells that 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
-
-import attrs
+TYPE_CHECKING = False  # (no typing, attrs or functools at import: a fresh process's quick answer uses this module)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["Geometry"]
 
+_FIELDS = (
+    "width", "height", "connect", "bottom", "board", "bottoms", "tops", "columns", "order", "shifts", "windows",
+    "odd_rows", "lower_rows", "cell_values",
+)
 
-@attrs.frozen
+
 class Geometry:
-    """The bit layout of one board size and line length, with its precomputed masks (`Geometry.of` caches them)."""
+    """The bit layout of one board size and line length, with its precomputed masks (`Geometry.of` caches them).
+
+    Immutable, equal when the board and line length are; a plain class (attrs' import is about 28 ms of a fresh
+    process, which `gridgames_connect4.quick` does without).
+    """
+
+    __slots__ = _FIELDS
 
     width: int
     height: int
@@ -53,6 +62,27 @@ class Geometry:
     cell_values: tuple[int, ...]
     """The number of lines through each cell, by the cell's bit index (guard bits: 0)."""
 
+    def __init__(self, **fields: object) -> None:
+        for name in _FIELDS:
+            object.__setattr__(self, name, fields[name])
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Geometry is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Geometry):
+            return NotImplemented
+        return (self.width, self.height, self.connect) == (other.width, other.height, other.connect)
+
+    def __hash__(self) -> int:
+        return hash((Geometry, self.width, self.height, self.connect))
+
+    def __repr__(self) -> str:
+        return f"Geometry.of({self.width}, {self.height}, {self.connect})"
+
+    def __reduce__(self) -> tuple[object, tuple[int, int, int]]:
+        return (_geometry, (self.width, self.height, self.connect))
+
     @classmethod
     def of(cls, width: int, height: int, connect: int) -> Geometry:
         """The geometry of a width x height board with lines of ``connect`` (cached)."""
@@ -67,6 +97,11 @@ class Geometry:
     def cells(self) -> int:
         """Number of cells on the board."""
         return self.width * self.height
+
+    @property
+    def bits(self) -> int:
+        """Bits of a bitboard, guard bits included ((height + 1) * width)."""
+        return self.stride * self.width
 
     def bit(self, row: int, col: int) -> int:
         """The bit of a cell, ``row`` counted from the bottom (0-based)."""
@@ -171,8 +206,17 @@ class Geometry:
         return min(key, self.mirror(key))
 
 
-@lru_cache(maxsize=32)
+_MADE: dict[tuple[int, int, int], Geometry] = {}
+
+
 def _geometry(width: int, height: int, connect: int) -> Geometry:
+    made = _MADE.get((width, height, connect))
+    if made is None:
+        made = _MADE[width, height, connect] = _make(width, height, connect)
+    return made
+
+
+def _make(width: int, height: int, connect: int) -> Geometry:
     stride = height + 1
     bottoms = tuple(1 << (c * stride) for c in range(width))
     columns = tuple(((1 << height) - 1) << (c * stride) for c in range(width))

@@ -21,22 +21,18 @@ from gridgames.errors import InvalidMoveError, NotationError
 from gridgames.grid import EMPTY_CHAR, Cell, Direction, Grid
 from gridgames.parsing import clip, parse_whole
 
+from gridgames_connect4.limits import line_words
+
 SYMBOLS = "XO"
 """The picture characters of red (player 0) and yellow (player 1)."""
 EMPTY_SYMBOL = "."
 COLUMN_LETTERS = "abcdefghij"
-NUMBER_WORDS = {3: "three", 4: "four", 5: "five", 6: "six"}
 ORDER_SEARCH_LIMIT = 200_000
 """How many partial orders the search for a legal move order behind a picture may try."""
 
 
 class ColumnOutOfRangeError(InvalidMoveError):
     """A column number outside the board."""
-
-
-def line_words(connect: int) -> str:
-    """The name of a winning line: 'four in a row' for connect 4."""
-    return f"{NUMBER_WORDS.get(connect, str(connect))} in a row"
 
 
 def column_range_error(column: int, width: int) -> ColumnOutOfRangeError:

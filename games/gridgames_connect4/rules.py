@@ -31,6 +31,7 @@ import attrs
 
 from gridgames_connect4 import heuristic, notation
 from gridgames_connect4.geometry import Geometry
+from gridgames_connect4.limits import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
 from gridgames_connect4.notation import ColumnOutOfRangeError, column_range_error
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError, SolverError
 from gridgames.game import Game, GameInfo, Move, Outcome, Player, State, Termination
@@ -43,9 +44,6 @@ if TYPE_CHECKING:
     from gridgames_connect4.solver import Solver
 
 RED, YELLOW = 0, 1
-PLAYER_NAMES = ("red", "yellow")
-MIN_SIZE, MAX_SIZE = 4, 10
-MIN_CONNECT, MAX_CONNECT = 3, 6
 DRAW_REASON = "the board is full"
 
 __all__ = [

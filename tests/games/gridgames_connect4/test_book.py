@@ -785,7 +785,7 @@ def test_one_position_without_numpy_scores_children_as_the_array_rule(
 
 
 def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: dict[tuple[int, int], Path]) -> None:
-    from gridgames_connect4.book import _Entries
+    from gridgames_connect4.book_file import Entries as _Entries
 
     book = Book.load(books[5, 4])
     keys, scores = book.keys, book.scores
@@ -804,7 +804,7 @@ def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: di
 
 
 def test_a_key_found_across_two_entries_is_not_taken_for_an_entry() -> None:
-    from gridgames_connect4.book import _Entries
+    from gridgames_connect4.book_file import Entries as _Entries
 
     # keys 0x0201 and 0x0403 (2-byte little-endian: 01 02 03 04): the bytes 02 03 at offset 1 read 0x0302
     entries = _Entries(bytes([1, 2, 3, 4, 5, 0xFB]), 0, 2, 2)
@@ -853,3 +853,15 @@ def test_one_positions_parent_bound_is_the_array_rules(
         one = geometry.parent_bound_of(p, mask, book.score_of_key)
         assert (UNKNOWN if one is None else one) == array_rule, moves
         assert Solver(width, height, 4, table_bits=12, book=book).driver.parents_bounds([p + mask]) == [one]
+
+
+def test_batched_lookups_keep_the_order_asked_with_repeats_and_absent_keys(books: dict[tuple[int, int], Path]) -> None:
+    book = Book.load(books[5, 4])
+    table = {int(k): int(s) for k, s in zip(book.keys, book.scores)}
+    rng = random.Random(11)
+    present = [int(k) for k in book.keys]
+    wanted = [rng.choice(present) for _ in range(300)] + [rng.getrandbits(30) for _ in range(100)] + present[:3] * 2
+    rng.shuffle(wanted)
+    found = book.scores_of_keys(np.array(wanted, dtype=np.uint64)).tolist()
+    assert found == [table.get(k, UNKNOWN) for k in wanted]
+    assert book.scores_of_keys(np.array([], dtype=np.uint64)).tolist() == []

@@ -71,3 +71,19 @@ def test_the_constants_of_the_usual_board() -> None:
     assert geom.column_of(geom.bit(5, 6)) == 6
     # the odd rows (1, 3, 5 counted from 1) and the lower cell of each pair (rows 1, 3, 5 on an even height)
     assert geom.odd_rows == geom.bottom * 0b010101 and geom.lower_rows == geom.bottom * 0b010101
+
+
+def test_a_geometry_is_immutable_cached_and_pickles_as_itself() -> None:
+    import pickle
+
+    from gridgames_connect4.book_keys import BookKeys
+
+    g = Geometry.of(7, 6, 4)
+    assert Geometry.of(7, 6, 4) is g and g != Geometry.of(7, 6, 5) and hash(g) == hash(Geometry.of(7, 6, 4))
+    assert pickle.loads(pickle.dumps(g)) is g
+    with pytest.raises(AttributeError):
+        g.width = 8  # type: ignore[misc]
+    keys = BookKeys(7, 6, 4)
+    assert keys.geometry is g and pickle.loads(pickle.dumps(keys)) == keys and keys != BookKeys(6, 7, 4)
+    with pytest.raises(AttributeError):
+        keys.width = 8  # type: ignore[misc]
