@@ -8,7 +8,6 @@ scores of the opening take the solver minutes).
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,20 +16,11 @@ from typing import Any
 import pytest
 from gridgames_test_support.browser import (
     browser_context,
-    chromium_path,
-    png_colours,
+    browser_or_skip, png_colours,
     running_server,
 )
 
-pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
-pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
-pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
-CHROMIUM = chromium_path()
-if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):  # CI installs Chromium: a skip there would hide it
-    raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
-)
+CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
 
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
 

@@ -4,24 +4,15 @@ Playwright or a Chromium is missing)."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, chromium_path, running_server
+from gridgames_test_support.browser import browser_context, browser_or_skip, running_server
 
-pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
-pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
-pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
+CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
-CHROMIUM = chromium_path()
-if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
-    raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
-)
 
 from gridgames_connect4.review import review_game  # noqa: E402 - after the skips above
 from gridgames_connect4.rules import Connect4  # noqa: E402

@@ -6,23 +6,14 @@ press lights, which the page would guess otherwise. Skipped as `test_browser` is
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, chromium_path, running_server
+from gridgames_test_support.browser import browser_context, browser_or_skip, running_server
 
-pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
-pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
-pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
-CHROMIUM = chromium_path()
-if CHROMIUM is None and os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
-    raise RuntimeError("GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium)"
-)
+CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
 
 from gridgames.registry import GROUP, Registry  # noqa: E402
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402

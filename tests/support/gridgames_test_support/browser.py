@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 import shutil
 import socket
 import tempfile
@@ -26,6 +27,25 @@ def chromium_path() -> str | None:
         if path is not None:
             return path
     return None
+
+
+def browser_or_skip() -> str:
+    """The Chromium a browser test module drives; called at its import, it skips the module, saying why, without the
+    web extras, Playwright or a Chromium (an error instead when GRIDGAMES_REQUIRE_BROWSER is set, as in CI, where a
+    skip would hide the missing browser)."""
+    import pytest
+
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+    pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web,web-test]'")
+    pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install '.[web-test]'")
+    path = chromium_path()
+    if path is None:
+        if os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
+            raise RuntimeError(
+                "GRIDGAMES_REQUIRE_BROWSER is set but no Chromium was found (Debian: apt-get install chromium)"
+            )
+        pytest.skip("no Chromium on this machine (Debian: apt-get install chromium)", allow_module_level=True)
+    return path
 
 
 def free_port() -> int:
