@@ -33,7 +33,7 @@ from gridgames.lattices import AXIS_ORDERS, Coord, Lattice, lattice_named, scan_
 from gridgames.parsing import check_memory
 from gridgames.pieces import LatticePiece, Piece, as_pieces, board_cells, short_side_order
 from gridgames.search.tiling import kernels
-from gridgames.search.tiling.one_word import OneWordArrays
+from gridgames.search.tiling.one_word import MAX_TABLE, PROBE_BITS, OneWordArrays
 from gridgames.shapes import ORDERS, Shape
 
 
@@ -73,6 +73,30 @@ def _scan_sorted(cells: Iterable[Cell], order: str) -> tuple[Cell, ...]:
     if order == "diagonal":
         return tuple(sorted(cells, key=lambda rc: (rc[0] + rc[1], rc[0])))
     return board_cells(list(cells), order)
+
+
+def one_word_arrays(problem: TilingProblem) -> OneWordArrays:
+    """The one-word kernel's arrays of a problem of at most 64 cells and 64 pieces."""
+    n = problem.n_cells
+    masks = np.ascontiguousarray(problem.option_masks[:, 0])
+    piece = problem.option_piece
+    probe = min(PROBE_BITS, n)
+    while kernels.probe_size(masks, problem.anchor_start, probe) > MAX_TABLE and probe > 1:
+        probe -= 2
+    blank_start, blank_option, blank_run_end, blank_mask, blank_piece = kernels.probe_entries(
+        masks, piece, problem.anchor_start, probe
+    )
+    mrv_option = problem.column_options
+    neighbours, border, late = kernels.one_word_tables(
+        masks, problem.option_cell_rows, problem.neighbour_list, problem.deadline_piece, problem.deadline_anchor
+    )
+    sizes = set(problem.sizes.tolist())
+    regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
+    return OneWordArrays(
+        probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option, masks[mrv_option],
+        piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option, masks, neighbours, border, late,
+        regions
+    )
 
 
 def _placement_rows(
@@ -370,7 +394,7 @@ class TilingProblem:
             lattice=lattice,
         )
         if words == 1 and len(pieces) <= 64:
-            object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
+            object.__setattr__(problem, "one_word", one_word_arrays(problem))
         return problem
 
     @classmethod
@@ -416,7 +440,7 @@ class TilingProblem:
             deadline_anchor,
             lattice=lattice,
         )
-        object.__setattr__(problem, "one_word", OneWordArrays.compile(problem))
+        object.__setattr__(problem, "one_word", one_word_arrays(problem))
         return problem
 
     def restrict(self, keep: Iterable[int]) -> TilingProblem:

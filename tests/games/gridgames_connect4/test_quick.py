@@ -62,7 +62,8 @@ def test_ctrl_c_prints_the_columns_solved_and_exits_130(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from gridgames_connect4 import solver
 
-    def interrupted(self: solver.Solver, moves: list[int], weak: bool = False, *, into: list[int | None]) -> None:
+    def interrupted(self: solver.Solver, moves: list[int], weak: bool = False, *, into: list[int | None],
+                    on_progress: object = None) -> None:
         into[2] = -3
         raise KeyboardInterrupt
 
