@@ -4,12 +4,14 @@ Playwright or a Chromium is missing)."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, browser_or_skip, running_server
+from gridgames_test_support.browser import browser_context, browser_or_skip, png_colours, running_server, small_png
 
 CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
@@ -105,3 +107,33 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
     page.wait_for_selector("#summary:not([hidden])")
     assert page.inner_text("#summary") == f"Drill done: {right} of {len(expected)} answered best."
     assert f"{right} of {len(expected)} right, {WON}" in page.inner_text("#history")
+
+
+PICTURES = Path(__file__).resolve().parents[3] / "docs" / "web"
+WIDTHS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 860}}
+
+
+def test_the_drill_page_fits_a_phone_and_a_desktop_light_and_dark(page: Any, base_url: str) -> None:
+    """No sideways scroll, the board beside or above the answer panel (never over it), a dark palette; with
+    GRIDGAMES_SCREENSHOTS=1 the pictures of docs/web.md (docs/web/drill-*.png)."""
+    page.goto(f"{base_url}/drill/connect4?moves={WON}&width=5&height=4")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Drill 1 of ')")
+    for label, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        width = page.evaluate("document.documentElement.clientWidth")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, label
+        board, side = page.locator("#board").bounding_box(), page.locator(".drill-side").bounding_box()
+        assert board and side, label
+        assert max(board["x"] + board["width"], side["x"] + side["width"]) <= width + 0.5, (label, board, side)
+        apart = board["x"] + board["width"] <= side["x"] + 0.5 or side["y"] >= board["y"] + board["height"] - 0.5
+        assert apart, (label, board, side)
+        png = page.screenshot(full_page=True, scale="css")
+        width_px, height_px, colours = png_colours(page, png)
+        assert width_px >= 300 and height_px >= 300 and colours >= 8, (width_px, height_px, colours)
+        if os.environ.get("GRIDGAMES_SCREENSHOTS"):
+            PICTURES.mkdir(parents=True, exist_ok=True)
+            (PICTURES / f"drill-{label}.png").write_bytes(small_png(page, png))
+    light = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") != light
