@@ -199,9 +199,11 @@ class Connect4VectorBackend:
     def _exact(self) -> tuple[Any, Any]:
         """The shipped book for this board (or None) and a solver probing it, made at the first use."""
         if self._solver is None:
+            from gridgames_connect4.solver import prepare_kernels
             from gridgames_connect4.vector_perfect import ValueSolver
 
             g = self.game
+            prepare_kernels(lambda _text: None, ahead=(g.height + 1) * g.width <= 64)  # built once per install
             self._solver = ValueSolver(g.width, g.height, g.connect, book=self._shipped())
         return self._shipped(), self._solver
 
