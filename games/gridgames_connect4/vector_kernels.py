@@ -21,7 +21,7 @@ _DC = (1, 0, 1, -1)
 _ONGOING, _LINE, _FULL = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
 def _drop(obs: Any, heights: Any, lengths: Any, moves: Any, i: int, column: int, plane: int, height: int,
           width: int, connect: int) -> int:
     """Drop a disc of ``plane`` (0 agent, 1 opponent) in ``column`` of env ``i``; _LINE, _FULL or _ONGOING."""
@@ -50,7 +50,7 @@ def _drop(obs: Any, heights: Any, lengths: Any, moves: Any, i: int, column: int,
     return _ONGOING
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
 def _random_column(heights: Any, rng: Any, i: int, height: int, width: int) -> int:
     """A uniformly random open column of env ``i`` (it has one), drawn from its xorshift64* stream."""
     x = rng[i]
@@ -72,13 +72,20 @@ def _random_column(heights: Any, rng: Any, i: int, height: int, width: int) -> i
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
+def _clear_mask(mask: Any, i: int, width: int) -> None:
+    """No column open in env ``i`` (a loop: ``mask[i, :] = 0`` would take a view, which needs numba's runtime)."""
+    for c in range(width):
+        mask[i, c] = 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
 def _set_mask(mask: Any, heights: Any, i: int, height: int, width: int) -> None:
     for c in range(width):
         mask[i, c] = 1 if heights[i, c] < height else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
 def _opponent_moved(outcome: int, mask: Any, heights: Any, reward: Any, terminated: Any, i: int, height: int,
                     width: int) -> None:
     """After the opponent's disc in env ``i``: its reward (-1 on a line), the end, or the agent's mask."""
@@ -88,10 +95,10 @@ def _opponent_moved(outcome: int, mask: Any, heights: Any, reward: Any, terminat
     if outcome == _LINE:
         reward[i] = -1.0
     terminated[i] = True
-    mask[i, :] = 0
+    _clear_mask(mask, i, width)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
 def step_kernel(actions: Any, active: Any, random_opponent: bool, obs: Any, mask: Any, heights: Any, lengths: Any,
                 moves: Any, rng: Any, reward: Any, terminated: Any, illegal: Any, reply: Any, height: int, width: int,
                 connect: int) -> None:
@@ -122,18 +129,18 @@ def step_kernel(actions: Any, active: Any, random_opponent: bool, obs: Any, mask
         if outcome != _ONGOING:
             reward[i] = 1.0 if outcome == _LINE else 0.0
             terminated[i] = True
-            mask[i, :] = 0
+            _clear_mask(mask, i, width)
             continue
         if random_opponent:
             c = _random_column(heights, rng, i, height, width)
             outcome = _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)
             _opponent_moved(outcome, mask, heights, reward, terminated, i, height, width)
         else:
-            mask[i, :] = 0
+            _clear_mask(mask, i, width)
             reply[i] = True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
 def reply_kernel(columns: Any, which: Any, obs: Any, mask: Any, heights: Any, lengths: Any, moves: Any, reward: Any,
                  terminated: Any, height: int, width: int, connect: int) -> None:
     """The opponent's replies: ``columns[i]`` (legal) in each env ``i`` where ``which[i]``; rewards and ends as in a
@@ -144,7 +151,7 @@ def reply_kernel(columns: Any, which: Any, obs: Any, mask: Any, heights: Any, le
             _opponent_moved(outcome, mask, heights, reward, terminated, i, height, width)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
 def reset_kernel(
     which: Any,
     opponent_first: bool,
@@ -166,12 +173,16 @@ def reset_kernel(
         reply[i] = False
         if not which[i]:
             continue
-        obs[i] = 0
-        heights[i] = 0
+        for r in range(height):  # loops, not obs[i] = 0: a view of an array needs numba's runtime
+            for c in range(width):
+                obs[i, r, c, 0] = 0
+                obs[i, r, c, 1] = 0
+        for c in range(width):
+            heights[i, c] = 0
         lengths[i] = 0
         _set_mask(mask, heights, i, height, width)
         if opponent_first:
-            mask[i, :] = 0
+            _clear_mask(mask, i, width)
             if random_opponent:
                 c = _random_column(heights, rng, i, height, width)
                 _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)  # one disc: no line, not full

@@ -26,6 +26,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if NO_COMPILER:
         pytest.skip("no C compiler: numba.pycc cannot build the kernels ahead of time")
     folder = tmp_path_factory.mktemp("vector-kernels")
+    # the JIT kernels run first in this process: the build must not link their machine code (it needed numba's
+    # runtime once, and the built module did not load)
+    jit = Connect4VectorBackend(Connect4(), 4, "random", 1, kernels="jit")
+    jit.reset(np.ones(4, np.bool_), [1, 2, 3, 4])
+    jit.step(np.zeros(4, np.int64), np.ones(4, np.bool_))
     vector_aot.build(folder)
     vector_aot.AHEAD.forget()
     return folder
