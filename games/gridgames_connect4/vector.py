@@ -98,7 +98,7 @@ class Connect4VectorBackend:
         h, w, k = self._dims
         rand = self.opponent == "random"
         self.kernels.reset_kernel(
-            np.ascontiguousarray(which, np.bool_),
+            self._per_env(which, np.bool_),
             self.seat == 1,
             rand,
             self.observation,
@@ -119,8 +119,8 @@ class Connect4VectorBackend:
         """The agent's actions and the opponent's replies in the active envs: (reward, terminated, illegal)."""
         h, w, k = self._dims
         self.kernels.step_kernel(  # exactly the dtypes and layout of vector_aot.signatures: its module checks none
-            np.ascontiguousarray(actions, np.int64),
-            np.ascontiguousarray(active, np.bool_),
+            self._per_env(actions, np.int64),
+            self._per_env(active, np.bool_),
             self.opponent == "random",
             self.observation,
             self.action_mask,
@@ -139,6 +139,14 @@ class Connect4VectorBackend:
         if self._reply.any():
             self._replies()
         return self._reward, self._terminated, self._illegal
+
+    def _per_env(self, values: Any, dtype: Any) -> np.ndarray:
+        """``values`` as a C-contiguous array of ``dtype`` with one entry per env (the kernels index every state
+        array by it and check no bounds, nor, built ahead of time, types)."""
+        array = np.ascontiguousarray(values, dtype)
+        if array.shape != (self.num_envs,):
+            raise OptionError(f"expected one value per env, shape ({self.num_envs},), not {array.shape}")
+        return array
 
     def history(self, i: int) -> tuple[int, ...]:
         """The columns played in env ``i`` since its reset, both sides'."""

@@ -156,3 +156,14 @@ def test_auto_builds_the_module_at_the_first_use_and_the_environment_can_force_t
     assert calls == [None]  # the first use of these sources tried to build (into the default folders)
     with pytest.raises(OptionError, match="kernels must be one of auto, jit, aot"):
         Connect4VectorBackend(Connect4(), 2, "random", 0, kernels="fast")
+
+
+def test_the_backend_refuses_arrays_of_another_length_than_its_envs() -> None:
+    backend = Connect4VectorBackend(Connect4(), 3, "random", 0)
+    backend.reset(np.ones(3, np.bool_), [0, 1, 2])
+    with pytest.raises(OptionError, match=r"one value per env, shape \(3,\), not \(4,\)"):
+        backend.step(np.zeros(4, np.int64), np.ones(4, np.bool_))
+    with pytest.raises(OptionError, match="one value per env"):
+        backend.reset(np.ones(2, np.bool_), [None, None])
+    reward, terminated, _ = backend.step([3, 3, 3], [True, True, True])  # lists become arrays of the right types
+    assert not terminated.any() and backend._lengths.tolist() == [2, 2, 2]
