@@ -489,15 +489,17 @@ def make_app() -> typer.Typer:
 
     @app.command("compile")
     def compile_() -> None:
-        """Build the solver's kernels ahead of time (needs a C compiler): later runs start without numba."""
-        from gridgames_connect4 import solver
+        """Build the solver's and the learning environment's kernels ahead of time (needs a C compiler): later runs
+        start without numba."""
+        from gridgames_connect4 import solver, vector_aot
 
-        start = time.perf_counter()
-        try:
-            path = solver.compile_kernels()
-        except OSError as exc:
-            raise SolverError(f"cannot build the solver's kernels ahead of time: {exc}") from None
-        typer.echo(f"Built the solver's kernels in {time.perf_counter() - start:.1f} s: {path}")
+        for what, build in (("the solver's", solver.compile_kernels), ("the vector env's", vector_aot.build)):
+            start = time.perf_counter()
+            try:
+                path = build()
+            except OSError as exc:
+                raise SolverError(f"cannot build {what} kernels ahead of time: {exc}") from None
+            typer.echo(f"Built {what} kernels in {time.perf_counter() - start:.1f} s: {path}")
 
     app.add_typer(cli_book.make_book_app(), name="book")
     cli_review.register(app)

@@ -10,7 +10,9 @@ Vocabulary:
 * history: the columns played in an env since its reset, both sides', in order (``moves[i, :lengths[i]]``).
 
 Any board the game offers (up to 10x10, lines of 3 to 6) runs on the same kernels: a disc's line is found by
-counting along the four directions from the cell it landed on, so no bitboard limits the size.
+counting along the four directions from the cell it landed on, so no bitboard limits the size. The kernels
+(`gridgames_connect4.vector_kernels`) run built ahead of time where they can (`gridgames_connect4.vector_aot`: a
+fresh process then steps without importing numba), else as numba's JIT.
 The ``random`` opponent plays inside the compiled step (a xorshift64* stream per env, seeded per env);
 ``perfect`` keeps every position's game-theoretic value (win, draw or loss), chosen for all envs at once: from the
 shipped opening book (one of the best scores' columns), else by null windows on the children
@@ -25,177 +27,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from gridgames.errors import OptionError
+
+from gridgames_connect4 import vector_aot
 
 __all__ = ["OPPONENTS", "Connect4VectorBackend"]
 
 OPPONENTS = ("random", "easy", "medium", "hard", "perfect")
-_DR = (0, 1, 1, 1)
-_DC = (1, 0, 1, -1)
-_ONGOING, _LINE, _FULL = 0, 1, 2
 _CACHE_LIMIT = 200_000
 """Positions whose column scores are remembered (a dict; cleared when it grows past this)."""
-
-
-@njit(cache=True, nogil=True)
-def _drop(obs: Any, heights: Any, lengths: Any, moves: Any, i: int, column: int, plane: int, height: int,
-          width: int, connect: int) -> int:
-    """Drop a disc of ``plane`` (0 agent, 1 opponent) in ``column`` of env ``i``; _LINE, _FULL or _ONGOING."""
-    row = height - 1 - heights[i, column]
-    obs[i, row, column, plane] = 1
-    heights[i, column] += 1
-    moves[i, lengths[i]] = column
-    lengths[i] += 1
-    for d in range(4):
-        dr, dc = _DR[d], _DC[d]
-        count = 1
-        r, c = row + dr, column + dc
-        while 0 <= r < height and 0 <= c < width and obs[i, r, c, plane] == 1:
-            count += 1
-            r += dr
-            c += dc
-        r, c = row - dr, column - dc
-        while 0 <= r < height and 0 <= c < width and obs[i, r, c, plane] == 1:
-            count += 1
-            r -= dr
-            c -= dc
-        if count >= connect:
-            return _LINE
-    if lengths[i] == height * width:
-        return _FULL
-    return _ONGOING
-
-
-@njit(cache=True, nogil=True)
-def _random_column(heights: Any, rng: Any, i: int, height: int, width: int) -> int:
-    """A uniformly random open column of env ``i`` (it has one), drawn from its xorshift64* stream."""
-    x = rng[i]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[i] = x
-    draw = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33)
-    open_count = 0
-    for c in range(width):
-        if heights[i, c] < height:
-            open_count += 1
-    k = int(draw % np.uint64(open_count))
-    for c in range(width):
-        if heights[i, c] < height:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def _set_mask(mask: Any, heights: Any, i: int, height: int, width: int) -> None:
-    for c in range(width):
-        mask[i, c] = 1 if heights[i, c] < height else 0
-
-
-@njit(cache=True, nogil=True)
-def _opponent_moved(outcome: int, mask: Any, heights: Any, reward: Any, terminated: Any, i: int, height: int,
-                    width: int) -> None:
-    """After the opponent's disc in env ``i``: its reward (-1 on a line), the end, or the agent's mask."""
-    if outcome == _ONGOING:
-        _set_mask(mask, heights, i, height, width)
-        return
-    if outcome == _LINE:
-        reward[i] = -1.0
-    terminated[i] = True
-    mask[i, :] = 0
-
-
-@njit(cache=True, nogil=True)
-def step_kernel(actions: Any, active: Any, random_opponent: bool, obs: Any, mask: Any, heights: Any, lengths: Any,
-                moves: Any, rng: Any, reward: Any, terminated: Any, illegal: Any, reply: Any, height: int, width: int,
-                connect: int) -> None:
-    """One step of every active env: the agent's action, then (``random_opponent``) the opponent's random reply.
-
-    actions: int64 (N,), the agent's column in each env (out of range or full: illegal).
-    active: bool (N,), the envs to step (the others are left alone, their outputs zeroed).
-    random_opponent: True to play the random reply here; False to flag the envs needing a reply in ``reply``.
-    obs, mask, heights (int8 (N, width): discs per column), lengths (int64 (N,)), moves (int8 (N, cells)),
-    rng (uint64 (N,)): the envs' state, updated in place.
-    reward (float64 (N,)), terminated (bool (N,)), illegal (bool (N,)), reply (bool (N,)): outputs.
-    height, width, connect: the board and the line length that wins.
-    """
-    for i in range(actions.shape[0]):
-        reward[i] = 0.0
-        terminated[i] = False
-        illegal[i] = False
-        reply[i] = False
-        if not active[i]:
-            continue
-        a = actions[i]
-        if a < 0 or a >= width or heights[i, a] >= height:
-            reward[i] = -1.0
-            terminated[i] = True
-            illegal[i] = True
-            continue
-        outcome = _drop(obs, heights, lengths, moves, i, a, 0, height, width, connect)
-        if outcome != _ONGOING:
-            reward[i] = 1.0 if outcome == _LINE else 0.0
-            terminated[i] = True
-            mask[i, :] = 0
-            continue
-        if random_opponent:
-            c = _random_column(heights, rng, i, height, width)
-            outcome = _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)
-            _opponent_moved(outcome, mask, heights, reward, terminated, i, height, width)
-        else:
-            mask[i, :] = 0
-            reply[i] = True
-
-
-@njit(cache=True, nogil=True)
-def reply_kernel(columns: Any, which: Any, obs: Any, mask: Any, heights: Any, lengths: Any, moves: Any, reward: Any,
-                 terminated: Any, height: int, width: int, connect: int) -> None:
-    """The opponent's replies: ``columns[i]`` (legal) in each env ``i`` where ``which[i]``; rewards and ends as in a
-    step."""
-    for i in range(columns.shape[0]):
-        if which[i]:
-            outcome = _drop(obs, heights, lengths, moves, i, columns[i], 1, height, width, connect)
-            _opponent_moved(outcome, mask, heights, reward, terminated, i, height, width)
-
-
-@njit(cache=True, nogil=True)
-def reset_kernel(
-    which: Any,
-    opponent_first: bool,
-    random_opponent: bool,
-    obs: Any,
-    mask: Any,
-    heights: Any,
-    lengths: Any,
-    moves: Any,
-    rng: Any,
-    reply: Any,
-    height: int,
-    width: int,
-    connect: int,
-) -> None:
-    """Empty the boards of the envs where ``which``; when the opponent moves first, its random first disc (or a
-    flag in ``reply`` for the caller to choose it). Other arguments as in `step_kernel`."""
-    for i in range(which.shape[0]):
-        reply[i] = False
-        if not which[i]:
-            continue
-        obs[i] = 0
-        heights[i] = 0
-        lengths[i] = 0
-        _set_mask(mask, heights, i, height, width)
-        if opponent_first:
-            mask[i, :] = 0
-            if random_opponent:
-                c = _random_column(heights, rng, i, height, width)
-                _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)  # one disc: no line, not full
-                _set_mask(mask, heights, i, height, width)
-            else:
-                reply[i] = True
 
 
 def _splitmix64(seed: int) -> int:
@@ -210,9 +51,16 @@ def _splitmix64(seed: int) -> int:
 class Connect4VectorBackend:
     """``num_envs`` Connect Four games of the agent in ``seat`` against ``opponent`` (see the module's docstring)."""
 
-    def __init__(self, game: Any, num_envs: int, opponent: str, seat: int) -> None:
+    def __init__(self, game: Any, num_envs: int, opponent: str, seat: int, kernels: str = "auto") -> None:
+        """``kernels``: "auto" (built ahead of time where they can be, else numba's JIT), "jit" or "aot"
+        (`gridgames_connect4.vector_aot`)."""
         if opponent not in OPPONENTS:
             raise OptionError(f"unknown opponent {opponent!r} (choose from {', '.join(OPPONENTS)})")
+        if kernels not in ("auto", "jit", "aot"):
+            raise OptionError(f"kernels must be one of auto, jit, aot, not {kernels!r}")
+        self.kernels = vector_aot.kernels(kernels)
+        if self.kernels is None:
+            raise OptionError(f"no ahead-of-time vector kernels: {vector_aot.AHEAD.missing_reason()}")
         self.game = game
         self.num_envs = n = num_envs
         self.opponent = opponent
@@ -249,8 +97,8 @@ class Connect4VectorBackend:
                 self._players.pop(i, None)
         h, w, k = self._dims
         rand = self.opponent == "random"
-        reset_kernel(
-            which,
+        self.kernels.reset_kernel(
+            self._per_env(which, np.bool_),
             self.seat == 1,
             rand,
             self.observation,
@@ -270,9 +118,9 @@ class Connect4VectorBackend:
     def step(self, actions: np.ndarray, active: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The agent's actions and the opponent's replies in the active envs: (reward, terminated, illegal)."""
         h, w, k = self._dims
-        step_kernel(
-            actions,
-            active,
+        self.kernels.step_kernel(  # exactly the dtypes and layout of vector_aot.signatures: its module checks none
+            self._per_env(actions, np.int64),
+            self._per_env(active, np.bool_),
             self.opponent == "random",
             self.observation,
             self.action_mask,
@@ -291,6 +139,14 @@ class Connect4VectorBackend:
         if self._reply.any():
             self._replies()
         return self._reward, self._terminated, self._illegal
+
+    def _per_env(self, values: Any, dtype: Any) -> np.ndarray:
+        """``values`` as a C-contiguous array of ``dtype`` with one entry per env (the kernels index every state
+        array by it and check no bounds, nor, built ahead of time, types)."""
+        array = np.ascontiguousarray(values, dtype)
+        if array.shape != (self.num_envs,):
+            raise OptionError(f"expected one value per env, shape ({self.num_envs},), not {array.shape}")
+        return array
 
     def history(self, i: int) -> tuple[int, ...]:
         """The columns played in env ``i`` since its reset, both sides'."""
@@ -351,9 +207,11 @@ class Connect4VectorBackend:
     def _exact(self) -> tuple[Any, Any]:
         """The shipped book for this board (or None) and a solver probing it, made at the first use."""
         if self._solver is None:
+            from gridgames_connect4.solver import prepare_kernels
             from gridgames_connect4.vector_perfect import ValueSolver
 
             g = self.game
+            prepare_kernels(lambda _text: None, ahead=(g.height + 1) * g.width <= 64)  # built once per install
             self._solver = ValueSolver(g.width, g.height, g.connect, book=self._shipped())
         return self._shipped(), self._solver
 
@@ -371,7 +229,7 @@ class Connect4VectorBackend:
                     player = self._players[i] = self.game.computer_player(self.opponent, self._py_rng(i))
                 columns[i] = player.choose(self._state(i))
         h, w, k = self._dims
-        reply_kernel(
+        self.kernels.reply_kernel(
             columns,
             self._reply,
             self.observation,

@@ -16,6 +16,7 @@ pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver
 
 from gridgames_connect4.engine import aot as _kernels
 from gridgames_connect4 import solver as solver_module
+from gridgames_connect4 import vector_aot
 from gridgames_connect4.book_build import build_book
 from gridgames_connect4.book import Book
 from gridgames_connect4.rules import Connect4
@@ -140,8 +141,9 @@ def test_the_fingerprint_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPa
 
 def test_compile_command_builds_the_kernels_or_says_why_not(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(solver_module, "compile_kernels", lambda: tmp_path / "k.so")
+    monkeypatch.setattr(vector_aot, "build", lambda: tmp_path / "v.so")
     result = runner.invoke(app, ["connect4", "compile"])
-    assert result.exit_code == 0 and str(tmp_path / "k.so") in result.stdout
+    assert result.exit_code == 0 and str(tmp_path / "k.so") in result.stdout and str(tmp_path / "v.so") in result.stdout
 
     def no_compiler() -> Path:
         raise OSError("CompileError: command 'cc' failed: No such file or directory")
