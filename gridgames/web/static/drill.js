@@ -4,7 +4,6 @@
 "use strict";
 (() => {
   const { $, api, follow, showError, showJob } = GG;
-  const MARKS = ["\u2715", "\u25ef", "\u25b3", "\u25a1", "\u2606", "\u25c7"];
   const HISTORY_KEY = "gridgames-drills";
   const HISTORY_KEEP = 50;
   const name = GG.gameName();
@@ -29,47 +28,9 @@
     return job.result;
   }
 
+  // The board as the play page draws it (board.js): a click on a legal cell answers.
   function renderBoard(view, active) {
-    const box = $("board");
-    box.innerHTML = "";
-    const cellMoves = {};
-    for (const [move, cells] of Object.entries(view.targets)) {
-      for (const [r, c] of cells) (cellMoves[`${r},${c}`] ||= []).push(move);
-    }
-    if (!view.board || (view.board.lattice || "square") !== "square") {
-      const pre = document.createElement("pre");
-      pre.textContent = view.text;
-      box.appendChild(pre);
-      return;
-    }
-    const { rows, cols, cells } = view.board;
-    const grid = document.createElement("div");
-    grid.className = "board" + (Object.values(view.targets).every((c) => c.length === rows) ? "" : " plain");
-    grid.style.gridTemplateColumns = `repeat(${cols}, 52px)`;
-    grid.setAttribute("role", "grid");
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const v = cells[r][c];
-        const div = document.createElement("div");
-        div.className = "cell";
-        div.dataset.row = r; div.dataset.col = c;
-        if (v < 0) div.classList.add("hole");
-        if (v > 0) {
-          const style = view.styles[v - 1];
-          div.classList.add(`p${style}`);
-          div.textContent = MARKS[style % MARKS.length];
-          div.setAttribute("aria-label", view.players[v - 1]);
-        }
-        const moves = cellMoves[`${r},${c}`];
-        if (moves && moves.length === 1 && active) {
-          div.classList.add("target");
-          div.title = `play ${moves[0]}`;
-          div.addEventListener("click", () => answer(moves[0]));
-        }
-        grid.appendChild(div);
-      }
-    }
-    box.appendChild(grid);
+    GGBoard.draw(view, { active, play: answer, offer: () => {}, previous: null, best: null });
   }
 
   function renderMoves(view, active) {
