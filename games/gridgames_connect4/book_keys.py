@@ -34,7 +34,7 @@ UNKNOWN = 1 << 20
 """A score that is not known: not settled by the quick check, or without an entry."""
 
 class BookKeys:
-    """Position keys of a width x height board (Pons' layout, as `heuristic.Geometry`), vectorised: Python ints or
+    """Position keys of a width x height board (Pons' layout, as `geometry.Geometry`), vectorised: Python ints or
     numpy uint64 arrays. Immutable; equal when the boards are."""
 
     __slots__ = ("board", "bottom", "connect", "geometry", "height", "width")
@@ -201,11 +201,11 @@ class BookKeys:
 
         The same rule without numpy (a book's answer in a fresh process needs none): FULL, UNKNOWN and scores as there.
         """
-        h1, cells = self.height + 1, self.cells
-        wins = self.wins(p, mask)
+        geometry, cells = self.geometry, self.cells
+        wins = geometry.winning_cells(p, mask)
         out = []
         for c in range(self.width):
-            cell = (mask + (1 << c * h1)) & self.column_mask(c)
+            cell = geometry.drop(mask, c)
             if not cell:
                 out.append(FULL)
             elif wins & cell:
