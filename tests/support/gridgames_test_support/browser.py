@@ -92,7 +92,7 @@ def browser_context(executable: str) -> Iterator[Any]:
             context.close()
 
 
-PNG_COLOURS_JS = """async (b64) => {
+_DECODE_PNG_JS = """async (b64) => {
   const image = new Image();
   image.src = "data:image/png;base64," + b64;
   await image.decode();
@@ -101,7 +101,10 @@ PNG_COLOURS_JS = """async (b64) => {
   const ctx = canvas.getContext("2d");
   ctx.drawImage(image, 0, 0);
   const data = ctx.getImageData(0, 0, image.width, image.height).data;
-  const seen = new Set();
+"""
+"""The start of a function of a base64 PNG: its decoded pixels in ``data`` (RGBA), its size in ``image``."""
+
+PNG_COLOURS_JS = _DECODE_PNG_JS + """  const seen = new Set();
   for (let i = 0; i < data.length; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
   return [image.width, image.height, seen.size];
 }"""
@@ -115,16 +118,7 @@ def png_colours(page: Any, png: bytes) -> tuple[int, int, int]:
     return int(width), int(height), int(colours)
 
 
-PNG_PIXELS_JS = """async (b64) => {
-  const image = new Image();
-  image.src = "data:image/png;base64," + b64;
-  await image.decode();
-  const canvas = document.createElement("canvas");
-  canvas.width = image.width; canvas.height = image.height;
-  const ctx = canvas.getContext("2d");
-  ctx.drawImage(image, 0, 0);
-  const data = ctx.getImageData(0, 0, image.width, image.height).data;
-  let text = "";
+PNG_PIXELS_JS = _DECODE_PNG_JS + """  let text = "";
   for (let i = 0; i < data.length; i += 0x8000) text += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));
   return [image.width, image.height, btoa(text)];
 }"""
