@@ -10,6 +10,8 @@ import pytest
 from gridgames_test_support.web import Api
 
 SKIP_WEB = "the web extra is not installed: pip install '.[web,web-test]'"
+BROWSER_TIMEOUT_MS = 60_000
+"""How long a browser test waits for the page (a loaded 2-core machine needs it)."""
 SKIP_HTTPX = "Starlette's test client needs httpx: pip install '.[web-test]'"
 
 
@@ -32,3 +34,28 @@ def client() -> Iterator[Any]:
 def api(client: Any) -> Api:
     """A session of the API."""
     return Api(client)
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[Any]:
+    """One browser (the system's Chromium, a fresh profile) for a browser test module; such a module skips itself
+    without one (`gridgames_test_support.browser.browser_or_skip`)."""
+    from gridgames_test_support.browser import browser_context, chromium_path
+
+    path = chromium_path()
+    assert path is not None
+    with browser_context(path) as browser:
+        browser.set_default_timeout(BROWSER_TIMEOUT_MS)
+        yield browser
+
+
+@pytest.fixture
+def page(context: Any) -> Iterator[Any]:
+    """A fresh tab; the test fails on any error in the page's scripts."""
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    tab.close()
+    assert not errors, errors
+

@@ -15,16 +15,14 @@ from typing import Any
 
 import pytest
 from gridgames_test_support.browser import (
-    browser_context,
     browser_or_skip, png_colours,
     running_server,
 )
 
-CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
+browser_or_skip()  # skips the module without the extras or a Chromium
 
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
 
-TIMEOUT_MS = 60_000
 
 
 @pytest.fixture(scope="module")
@@ -32,26 +30,6 @@ def base_url() -> Iterator[str]:
     """The server, on loopback, for the whole module."""
     with running_server(create_app(ServerConfig())) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[Any]:
-    """One browser for the module."""
-    assert CHROMIUM is not None
-    with browser_context(CHROMIUM) as browser:
-        browser.set_default_timeout(TIMEOUT_MS)
-        yield browser
-
-
-@pytest.fixture
-def page(context: Any) -> Iterator[Any]:
-    """A fresh tab; the test fails on any error in the page's scripts."""
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    tab.close()
-    assert not errors, errors
 
 
 def check_screenshot(page: Any, selectors: list[str]) -> None:

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, browser_or_skip, png_colours, running_server, small_png
+from gridgames_test_support.browser import browser_or_skip, png_colours, running_server, small_png
 
-CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
+browser_or_skip()  # skips the module without the extras or a Chromium
 
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
 
@@ -33,24 +33,11 @@ def base_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def context() -> Iterator[Any]:
-    assert CHROMIUM is not None
-    with browser_context(CHROMIUM) as browser:
-        browser.set_default_timeout(60_000)
-        yield browser
-
-
 @pytest.fixture
-def page(context: Any) -> Iterator[Any]:
-    """A fresh tab at desktop width; the test fails on any error in the page's scripts."""
-    tab = context.new_page()
-    tab.set_viewport_size(DESKTOP)
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    tab.close()
-    assert not errors, errors
+def page(page: Any) -> Any:
+    """The conftest's fresh tab (failing on script errors), at desktop width."""
+    page.set_viewport_size(DESKTOP)
+    return page
 
 
 def picture(page: Any, name: str) -> None:

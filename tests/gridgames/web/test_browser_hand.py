@@ -17,9 +17,9 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from gridgames_test_support.browser import browser_context, browser_or_skip, running_server
+from gridgames_test_support.browser import browser_or_skip, running_server
 
-CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
+browser_or_skip()  # skips the module without the extras or a Chromium
 
 from gridgames_pentomino.puzzle import TilingPuzzle  # noqa: E402 - after the skips above
 from gridgames_pentomino.web import PentominoWeb  # noqa: E402
@@ -28,7 +28,6 @@ from gridgames.game import Placement  # noqa: E402
 from gridgames.web.app import ServerConfig, create_app, prepare_games  # noqa: E402
 from gridgames.web.hand import Layout, build_layout, dead_cells  # noqa: E402
 
-TIMEOUT_MS = 60_000
 SHOTS = Path(__file__).resolve().parents[3] / "docs" / "web"
 WIDTHS = {"phone": (375, 740), "desktop": (1280, 860)}
 
@@ -39,25 +38,6 @@ def base_url() -> Iterator[str]:
     prepare_games(app, lambda _line: None)  # as `gridgames serve` does: the kernels loaded before the first check
     with running_server(app) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[Any]:
-    assert CHROMIUM is not None
-    with browser_context(CHROMIUM) as browser:
-        browser.set_default_timeout(TIMEOUT_MS)
-        yield browser
-
-
-@pytest.fixture
-def page(context: Any) -> Iterator[Any]:
-    """A fresh tab; the test fails on any error in the page's scripts."""
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    tab.close()
-    assert not errors, errors
 
 
 def _layout_3x20() -> tuple[Any, Layout]:
