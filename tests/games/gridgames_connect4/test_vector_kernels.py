@@ -36,24 +36,26 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def _kernels_only_in(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The backend looks for kernels built ahead of time in ``folder`` alone (forgetting what it loaded before and
+    after)."""
+    monkeypatch.delenv(vector_aot.FORCE_JIT, raising=False)
+    monkeypatch.setattr(vector_aot.AHEAD, "folders", lambda: [folder])
+    vector_aot.AHEAD.forget()
+    yield folder
+    vector_aot.AHEAD.forget()
+
+
 @pytest.fixture()
 def ahead(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The backend finds only the kernels in `built`."""
-    monkeypatch.delenv(vector_aot.FORCE_JIT, raising=False)
-    monkeypatch.setattr(vector_aot.AHEAD, "folders", lambda: [built])
-    vector_aot.AHEAD.forget()
-    yield built
-    vector_aot.AHEAD.forget()
+    yield from _kernels_only_in(built, monkeypatch)
 
 
 @pytest.fixture()
 def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The backend finds no kernels built ahead of time (an empty folder)."""
-    monkeypatch.delenv(vector_aot.FORCE_JIT, raising=False)
-    monkeypatch.setattr(vector_aot.AHEAD, "folders", lambda: [tmp_path])
-    vector_aot.AHEAD.forget()
-    yield tmp_path
-    vector_aot.AHEAD.forget()
+    yield from _kernels_only_in(tmp_path, monkeypatch)
 
 
 def _state(backend: Connect4VectorBackend) -> list[np.ndarray]:
