@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, browser_or_skip, png_colours, running_server, small_png
+from gridgames_test_support.browser import browser_or_skip, png_colours, running_server, small_png
 
-CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
+browser_or_skip()  # skips the module without the extras or a Chromium
 pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
 
 from gridgames_connect4.review import review_game  # noqa: E402 - after the skips above
@@ -31,18 +31,6 @@ SHARED = 5  # the shared URL holds the first five moves
 def base_url() -> Iterator[str]:
     with running_server(create_app(ServerConfig())) as url:
         yield url
-
-
-@pytest.fixture
-def page(base_url: str) -> Iterator[Any]:
-    assert CHROMIUM is not None
-    with browser_context(CHROMIUM) as browser:
-        browser.set_default_timeout(60_000)
-        tab = browser.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        yield tab
-        assert not errors, errors
 
 
 def _moves_shown(page: Any) -> int:

@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, browser_or_skip, running_server
+from gridgames_test_support.browser import browser_or_skip, running_server
 
-CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
+browser_or_skip()  # skips the module without the extras or a Chromium
 pytest.importorskip("gridgames_hex", reason="the Hex example is not installed: pip install ./examples/hex")
 
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 
-TIMEOUT_MS = 60_000
 SCREENSHOT = Path(__file__).resolve().parents[3] / "docs" / "hex-board.png"
 
 
@@ -30,18 +29,6 @@ SCREENSHOT = Path(__file__).resolve().parents[3] / "docs" / "hex-board.png"
 def base_url() -> Iterator[str]:
     with running_server(create_app(ServerConfig())) as url:
         yield url
-
-
-@pytest.fixture
-def page(base_url: str) -> Iterator[Any]:
-    assert CHROMIUM is not None
-    with browser_context(CHROMIUM) as browser:
-        browser.set_default_timeout(TIMEOUT_MS)
-        tab = browser.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        yield tab
-        assert not errors, errors
 
 
 def _corners(page: Any, row: int, col: int) -> list[tuple[float, float]]:

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gridgames_test_support.browser import browser_context, browser_or_skip, running_server
+from gridgames_test_support.browser import browser_or_skip, running_server
 
-CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
+browser_or_skip()  # skips the module without the extras or a Chromium
 
 from gridgames_connect4.rules import Connect4  # noqa: E402 - after the skips above
 from gridgames_connect4.share import position_url  # noqa: E402
@@ -21,18 +21,6 @@ from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 def base_url() -> Iterator[str]:
     with running_server(create_app(ServerConfig())) as url:
         yield url
-
-
-@pytest.fixture
-def page(base_url: str) -> Iterator[Any]:
-    assert CHROMIUM is not None
-    with browser_context(CHROMIUM) as browser:
-        browser.set_default_timeout(60_000)
-        tab = browser.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        yield tab
-        assert not errors, errors
 
 
 def test_a_shared_url_opens_the_position_with_its_scores(page: Any, base_url: str) -> None:
