@@ -42,11 +42,11 @@ from pathlib import Path
 
 import numpy as np
 
-from gridgames_connect4.book import HEADER_SIZE, BookKeys
-from gridgames_connect4.book_build import build_book, enumerate_entries
-from gridgames_connect4.review import review_game
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver, parse_pons_moves
+from gridgames_connect4.solve.book import HEADER_SIZE, BookKeys
+from gridgames_connect4.solve.book_build import build_book, enumerate_entries
+from gridgames_connect4.teach.review import review_game
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver, parse_pons_moves
 
 GAMES_7X6 = [
     "2252576253462244111563365343671351441",  # 37 moves: the first position of Pons' End-Easy set
@@ -233,7 +233,7 @@ def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = Fa
 
 def book_load_fresh(depth: int, repeat: int) -> None:
     """analyze --json answered from a book of a 7x6 depth-``depth`` book's size in fresh processes (timing only)."""
-    from gridgames_connect4.book import Book
+    from gridgames_connect4.solve.book import Book
 
     keys, _ = enumerate_entries(7, 6, 4, depth)
     book = Book.from_entries(7, 6, 4, depth, keys, np.zeros(keys.shape[0], np.int8))
@@ -262,8 +262,8 @@ def book_load_fresh(depth: int, repeat: int) -> None:
 
 def perfect_games(count: int, book_path: str | None, opponents: list[str], seat: str = "red") -> None:
     """Seeded 7x6 games of perfect (red or yellow) against each opponent: results, and perfect's moves not exact."""
-    from gridgames_connect4.book import Book
-    from gridgames_connect4.players import DEFAULT_THINK, make_player
+    from gridgames_connect4.solve.book import Book
+    from gridgames_connect4.levels import DEFAULT_THINK, make_player
 
     game = Connect4()
     book = Book.load(book_path, width=7, height=6, connect=4) if book_path else None
@@ -323,8 +323,8 @@ def perfect_games(count: int, book_path: str | None, opponents: list[str], seat:
 
 def bounded_parts(parts: list[int], bounds_path: str | None) -> None:
     """Parts of a 7x6 build one ply deeper than a book, solved plainly and from that book's parent bounds."""
-    from gridgames_connect4.book import Book, default_book, scores_of_keys
-    from gridgames_connect4.book_build import plan_parts
+    from gridgames_connect4.solve.book import Book, default_book, scores_of_keys
+    from gridgames_connect4.solve.book_build import plan_parts
 
     book = Book.load(bounds_path) if bounds_path else default_book()
     if book is None:

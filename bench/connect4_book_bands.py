@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from connect4_solver import DATA, PONS_SETS
 
-from gridgames_connect4.book import default_book
-from gridgames_connect4.solver import Solver, parse_pons_moves
+from gridgames_connect4.solve.book import default_book
+from gridgames_connect4.solve.solver import Solver, parse_pons_moves
 
 
 def timed(solver: Solver, moves: list[int], repeat: int) -> tuple[int, float, int]:

@@ -26,10 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from gridgames_connect4.book import default_book
-from gridgames_connect4.explain import explain_position
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.book import default_book
+from gridgames_connect4.teach.explain import explain_position
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 from gridgames_test_support.connect4_minimax import random_open_position

@@ -53,7 +53,7 @@ def timed(run: Callable[[], Any]) -> tuple[float, float, Any]:
 def review_one_by_one(game: Any, moves: Sequence[int], first: int, solver: Any) -> list[tuple[int, int, tuple]]:
     """The review as it was before the batch call (main's review_game without a book): the game checked, then each
     position's columns by one sliced `Solver.analyze`, first move first, table kept."""
-    from gridgames_connect4.review import MoveReview
+    from gridgames_connect4.teach.review import MoveReview
 
     moves = tuple(int(m) for m in game.from_moves(moves).history)
     watch = lambda _progress: None  # noqa: E731  # a watcher: the search runs in slices (Ctrl-C gets through)
@@ -67,9 +67,9 @@ def review_one_by_one(game: Any, moves: Sequence[int], first: int, solver: Any) 
 
 
 def review_bench(text: str, starts: list[int], repeat: int) -> None:
-    from gridgames_connect4.review import review_game
-    from gridgames_connect4.rules import Connect4
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.teach.review import review_game
+    from gridgames_connect4.position.rules import Connect4
+    from gridgames_connect4.solve.solver import Solver
 
     game = Connect4()
     moves = game.from_notation(text).history
@@ -108,16 +108,16 @@ def review_bench(text: str, starts: list[int], repeat: int) -> None:
 
 
 def hint_bench(text: str, repeat: int) -> None:
-    from gridgames_connect4 import players
-    from gridgames_connect4.oracle import BATCH_EMPTY_CELLS, pending_columns, solve_pending
-    from gridgames_connect4.rules import Connect4
-    from gridgames_connect4.solver import Solver, nodes_for_seconds
+    from gridgames_connect4 import levels
+    from gridgames_connect4.solve.oracle import BATCH_EMPTY_CELLS, pending_columns, solve_pending
+    from gridgames_connect4.position.rules import Connect4
+    from gridgames_connect4.solve.solver import Solver, nodes_for_seconds
 
     game = Connect4()
     moves = list(game.from_notation(text).history)
     plies = [n for n in range(len(moves)) if game.width * game.height - n <= BATCH_EMPTY_CELLS]
     old_solver, new_solver = Solver(), Solver()
-    budget = nodes_for_seconds(players.DEFAULT_THINK) * 4 // 3 + 1
+    budget = nodes_for_seconds(levels.DEFAULT_THINK) * 4 // 3 + 1
 
     def before() -> list:
         old_solver.reset()
@@ -179,7 +179,7 @@ def judged_run(
 
 def _opening(width: int, height: int, plies: int, rng: np.random.Generator) -> list[int]:
     """A random opening of ``plies`` moves that does not end the game (0-based columns)."""
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.position.rules import Connect4
 
     game = Connect4(width, height)
     while True:
@@ -229,7 +229,7 @@ def main() -> None:
         f"python {platform.python_version()}, {platform.machine()}, cores: {os.cpu_count()}, load average before: "
         f"{load()}"
     )
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.solve.solver import Solver
 
     timed(lambda: Solver(5, 4).solve([2, 2]))  # compile (or load the cache) first
     review_bench(args.game, starts, repeat)

@@ -24,8 +24,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
 
-    from gridgames_connect4.analysis import analyze_position
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.teach.analysis import analyze_position
+    from gridgames_connect4.position.rules import Connect4
 
     print(f"cores (os.cpu_count): {os.cpu_count()}, jobs {args.jobs}, best of {args.repeat}")
     analyze_position(Connect4().from_notation("4444555533"))  # compile outside the timing

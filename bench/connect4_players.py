@@ -4,7 +4,7 @@
 
 For each position the chosen level searches to its full depth without a budget
 (``think`` is huge), best of ``--repeat`` runs; the node rate is what
-`gridgames_connect4.players.NODE_RATE` should stay below (a budget of
+`gridgames_connect4.levels.NODE_RATE` should stay below (a budget of
 ``think * NODE_RATE`` positions then takes about ``think`` seconds or less).
 Then the same level with the default ``--think`` budget: how deep it gets and how long it takes.
 """
@@ -16,7 +16,7 @@ import random
 import time
 
 from gridgames_connect4 import Connect4
-from gridgames_connect4.players import DEFAULT_THINK, NODE_RATE, make_player
+from gridgames_connect4.levels import DEFAULT_THINK, NODE_RATE, make_player
 
 POSITIONS = ("", "4", "4453", "44433352", "3455", "43344553")
 

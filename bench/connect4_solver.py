@@ -47,8 +47,8 @@ PONS_SETS = [
 STEININGER_BOARDS = {"7x6": (7, 6), "9x5": (9, 5), "10x6": (10, 6)}
 
 _COMPILE_PROBE = (
-    "import time; t = time.perf_counter(); from gridgames_connect4.solver import Solver; s = Solver();"
-    " from gridgames_connect4.solver import parse_pons_moves;"
+    "import time; t = time.perf_counter(); from gridgames_connect4.solve.solver import Solver; s = Solver();"
+    " from gridgames_connect4.solve.solver import parse_pons_moves;"
     " s.solve(parse_pons_moves('2252576253462244111563365343671351441'));"
     " s.best_move([3], max_nodes=50); print(time.perf_counter() - t)"
 )
@@ -256,7 +256,7 @@ def main() -> None:
                         help="write each line's score and positions explored (per set) to this file, to compare runs")
     args = parser.parse_args()
 
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.solve.solver import Solver
     from gridgames.errors import SolverError
 
     print(f"cores (os.cpu_count): {os.cpu_count()}   python {sys.version.split()[0]}   load {load()}", flush=True)
@@ -323,7 +323,7 @@ def main() -> None:
     else:
         book = None
         if args.shipped_book:
-            from gridgames_connect4.book import default_book
+            from gridgames_connect4.solve.book import default_book
 
             book = default_book(7, 6, 4)
             print(f"the shipped 7x6 book: depth {book.depth}, {len(book):,} positions" if book else "no shipped book")

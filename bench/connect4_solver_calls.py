@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.solve.solver import Solver
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = next(
@@ -62,9 +62,9 @@ def on_sets(solver: Solver) -> dict[str, list[list[Any]]]:
 
 def with_book() -> list[list[Any]]:
     """analyze and best_move through the shipped book on random early positions."""
-    from gridgames_connect4.book import default_book
-    from gridgames_connect4.rules import Connect4
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.solve.book import default_book
+    from gridgames_connect4.position.rules import Connect4
+    from gridgames_connect4.solve.solver import Solver
 
     rng = random.Random(39)
     solver = Solver(book=default_book())
@@ -90,7 +90,7 @@ def with_book() -> list[list[Any]]:
 def main() -> None:
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.solve.solver import Solver
 
     if not DATA.is_dir():
         sys.exit(f"no test sets at {DATA}")

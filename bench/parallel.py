@@ -1,4 +1,4 @@
-"""Benchmark of parallel counting (gridgames.search.parallel_tiling): one process, local processes, a Dask cluster.
+"""Benchmark of parallel counting (gridgames.search.tiling.parallel_count): one process, local processes, Dask.
 
 Usage: python bench/parallel.py [--repeat N] [--quick] [--jobs N]
 
@@ -8,7 +8,7 @@ Counts Dana Scott's problem -- the 12 pentominoes and the 2x2 square on 8x8 -- a
 (``--jobs 1``), in N local processes (``--jobs N``, default 2) and on a two-worker
 ``distributed.LocalCluster`` (one thread each, started before timing, as a running
 cluster would be; its first run includes the workers' kernel loading, unless they
-were started with ``--preload gridgames.search.tiling_warm_up``: both are shown). Wall seconds
+were started with ``--preload gridgames.search.tiling.warm_up``: both are shown). Wall seconds
 are the best of --repeat runs (other work on the machine only slows a run down; the
 ``--jobs`` runs alternate so that both see the same conditions), with the CPU seconds
 of this process and its finished workers (cpu/wall near N means N busy cores); ratios
@@ -35,7 +35,7 @@ import numba
 
 from gridgames_pentomino.puzzle import TilingPuzzle
 from gridgames.search import tiling
-from gridgames.search.parallel_tiling import WARM_UP, ParallelCount, count_parallel
+from gridgames.search.tiling.parallel_count import WARM_UP, ParallelCount, count_parallel
 
 BOARD, PIECES = "8x8", "pentominoes+tetromino:O"
 KNOWN = {False: 129_168, True: 16_146}

@@ -58,8 +58,8 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4096, help="the vector env's sub-envs (default 4,096)")
     parser.add_argument("--before", help="a checkout of an earlier gridgames to time as well (first on PYTHONPATH)")
     args = parser.parse_args()
-    from gridgames_connect4 import vector_aot
-    from gridgames_connect4.solver import kernels_to_build, prepare_kernels
+    from gridgames_connect4.learn import vector_aot
+    from gridgames_connect4.solve.solver import kernels_to_build, prepare_kernels
 
     if vector_aot.load() is None:
         vector_aot.build()

@@ -136,12 +136,12 @@ def _verdict(
 
 THINK_SCRIPT = """\
 import json, random, sys, time
-from gridgames_connect4 import players
-from gridgames_connect4.rules import Connect4
+from gridgames_connect4 import levels
+from gridgames_connect4.position.rules import Connect4
 w, h, k, level, think, moves = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), int(sys.argv[6])
 game = Connect4(w, h, k)
-players.make_player(level, game, random.Random(0), 0.05).choose(game.from_notation("1"))  # compile or load the kernels
-player = players.make_player(level, game, random.Random(0), think)
+levels.make_player(level, game, random.Random(0), 0.05).choose(game.from_notation("1"))  # compile or load the kernels
+player = levels.make_player(level, game, random.Random(0), think)
 state, worst = game.from_notation(""), 0.0
 for _ in range(moves):
     started = time.perf_counter()

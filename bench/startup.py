@@ -67,7 +67,7 @@ def run(argv: list[str], timeout: float) -> tuple[float, float, float, str]:
 
 def random_position(ply: int, seed: int) -> str:
     """A seeded random 7x6 position of ``ply`` discs that is not over, where the side to move cannot win at once."""
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.position.rules import Connect4
 
     rng = random.Random(seed)
     while True:
@@ -128,7 +128,7 @@ def lookups(peer_python: str) -> None:
     per call in a list comprehension, as the peer's, and the cost of calling an empty Python function so."""
     import numpy as np
 
-    from gridgames_connect4.book import default_book
+    from gridgames_connect4.solve.book import default_book
 
     book = default_book()
     assert book is not None

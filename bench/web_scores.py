@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import gridgames_connect4.web as web
-from gridgames_connect4.rules import Connect4
+import gridgames_connect4.surfaces.web as web
+from gridgames_connect4.position.rules import Connect4
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = next(  # "shared" next to the repository, or next to the folder of its git worktrees

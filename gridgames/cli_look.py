@@ -7,7 +7,7 @@ lines -- the generic ``gridgames play GAME``. A game with commands of its own ma
 `TerminalPlay` with its own look, a subclass overriding what it wants: its messages
 (`PlayTexts`, one format string each), its picture and prompt, its players' names and
 colours, a hint with every move's score, a review offered after the end (``r``).
-Connect Four's look (`gridgames_connect4.cli.Connect4Look`) is the worked example.
+Connect Four's look (`gridgames_connect4.surfaces.cli.Connect4Look`) is the worked example.
 
 >>> PlayTexts().saved.format(path="g.json", name="mnk")
 'saved to g.json; resume with: gridgames play mnk --load g.json'

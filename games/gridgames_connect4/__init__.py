@@ -107,20 +107,20 @@ TYPE_CHECKING = False  # (no typing at import: a quick answer imports this packa
 if TYPE_CHECKING:
     from typing import Any
 
-    from gridgames_connect4.rules import ColumnFullError, ColumnOutOfRangeError, Connect4, Connect4State
+    from gridgames_connect4.position.rules import ColumnFullError, ColumnOutOfRangeError, Connect4, Connect4State
     from gridgames_connect4.spec import SPEC
 
 _LAZY = {
     "SPEC": "gridgames_connect4.spec",
     **dict.fromkeys(
-        ("Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"), "gridgames_connect4.rules"
+        ("Connect4", "Connect4State", "ColumnFullError", "ColumnOutOfRangeError"), "gridgames_connect4.position.rules"
     ),
 }
 
 
 def __getattr__(name: str) -> Any:
     """`SPEC` and the rules' names, imported when first asked for: the registry's entry point reads `SPEC`, while
-    a fresh process's quick answer (`gridgames_connect4.quick`) imports neither the rules nor the game protocol
+    a fresh process's quick answer (`gridgames_connect4.surfaces.quick`) imports neither the rules nor the game protocol
     (attrs), about 30 ms of its start (docs/startup.md)."""
     module = _LAZY.get(name)
     if module is None:

@@ -1,20 +1,20 @@
 """The heuristic evaluation of Connect Four of any size (pure Python).
 
-A position is two bitboards of `gridgames_connect4.geometry` (Python ints): ``cur``, the discs of the side
+A position is two bitboards of `gridgames_connect4.position.geometry` (Python ints): ``cur``, the discs of the side
 to move, and ``mask``, every disc.
 
 The evaluation counts the lines still open to each side, weighting a line by its
 discs, and counts threats (empty cells that would complete a line) most of all.
 `Connect4State` keeps its position in this layout (updated move by move) and its
 `evaluate` is `value`; the computer players search with the generic
-`gridgames.search.negamax` on it (the perfect player uses `gridgames_connect4.solver`).
+`gridgames.search.negamax` on it (the perfect player uses `gridgames_connect4.solve.solver`).
 """
 
 from __future__ import annotations
 
 import math
 
-from gridgames_connect4.geometry import Geometry
+from gridgames_connect4.position.geometry import Geometry
 
 THREAT_WEIGHT = 16
 EVALUATION_SCALE = 60.0

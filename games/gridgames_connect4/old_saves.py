@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridgames_connect4.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
+from gridgames_connect4.position.rules import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
 from gridgames.errors import SaveFileError
 from gridgames.saves import FORMAT, VERSION, check_save_version
 
@@ -29,7 +29,7 @@ __all__ = ["OLD_FORMAT", "OLD_VERSION", "upgrade"]
 
 def upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
     """The `gridgames.saves` object of a checked 0.1 Connect Four save file's object."""
-    from gridgames_connect4.players import KINDS
+    from gridgames_connect4.levels import KINDS
 
     check_save_version(data, where, format=OLD_FORMAT, version=OLD_VERSION, kind="a Connect Four")
     options = {

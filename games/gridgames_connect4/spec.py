@@ -6,24 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 import gridgames_connect4
-from gridgames_connect4.rules import Connect4
+from gridgames_connect4.position.rules import Connect4
 from gridgames.game import GameKind, GameSpec, Option
 
 
 def _make_app() -> Any:
-    from gridgames_connect4.cli import make_app  # typer and rich are loaded only for the commands
+    from gridgames_connect4.surfaces.cli import make_app  # typer and rich are loaded only for the commands
 
     return make_app()
 
 
 def _quick(args: list[str]) -> int | None:
-    from gridgames_connect4.quick import answer  # analyze from the book, before typer is imported
+    from gridgames_connect4.surfaces.quick import answer  # analyze from the book, before typer is imported
 
     return answer(args)
 
 
 def _web() -> Any:
-    from gridgames_connect4.web import Connect4Web  # only for gridgames serve
+    from gridgames_connect4.surfaces.web import Connect4Web  # only for gridgames serve
 
     return Connect4Web()
 

@@ -23,7 +23,7 @@ from gridgames_pentomino.puzzle import TilingPuzzle
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from gridgames.search.parallel_tiling import ParallelCount
+    from gridgames.search.tiling.parallel_count import ParallelCount
 
     from gridgames_pentomino import render
 

@@ -105,7 +105,7 @@ class EngineSolving:
         on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto"
     ) -> Any:
         """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
-        from gridgames.search.parallel_tiling import ParallelCount, count_parallel
+        from gridgames.search.tiling.parallel_count import ParallelCount, count_parallel
 
         if self.obstruction() is not None:
             return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)

@@ -18,7 +18,7 @@ Semantics (sub-env by sub-env, as the single env's; docs/rl.md):
 * ``reset(options={"reset_mask": mask})`` resets only the sub-envs where the bool mask is True.
 
 The compiled step: a game may offer ``Game.vector_backend(num_envs, opponent, seat)``, an object
-following `VectorBackend` (Connect Four does: `gridgames_connect4.vector`, every board, numba);
+following `VectorBackend` (Connect Four does: `gridgames_connect4.learn.vector`, every board, numba);
 any other turn-based game of one or two players runs on `GenericBackend`, its states one by one.
 
 The judge (``judge=True``; backends with ``position_scores`` and ``win_score``, i.e. Connect Four):

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import attrs
 
 from gridgames.errors import GridGamesError, PartError
-from gridgames.search._parts import (
+from gridgames.search._parallel_parts import (
     DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, _run_batch,
     batches, require_dask
 )

@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 import attrs
 
 from gridgames.errors import OptionError, PartError
-from gridgames.search._parts import (
+from gridgames.search._parallel_parts import (
     DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, batches,
     require_dask
 )

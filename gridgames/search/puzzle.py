@@ -62,7 +62,7 @@ from gridgames.game import CountResult, Placement, ProgressCallback, Puzzle, Sol
 from gridgames.grid import HOLE, Cell, Grid
 from gridgames.search import tiling as tiling_engine
 from gridgames.search.exact_cover import ExactCover
-from gridgames.search.puzzle_kernel import KernelProblem, compile_general, compile_tiling
+from gridgames.search.tiling.from_puzzle import KernelProblem, compile_general, compile_tiling
 from gridgames.search.symmetry import board_symmetries
 from gridgames.search.tiling import prepare_unique
 from gridgames.search.tiling.general import decode
@@ -500,7 +500,7 @@ class ExactCoverPuzzle(Puzzle):
                 f"{type(self).__name__}'s unique count checks its declared symmetries in one process; drop "
                 "--jobs/--scheduler"
             )
-        from gridgames.search.parallel_tiling import count_parallel
+        from gridgames.search.tiling.parallel_count import count_parallel
 
         return count_parallel(
             kernel.problem,

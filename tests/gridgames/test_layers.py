@@ -34,8 +34,8 @@ def test_no_framework_module_imports_a_game_module() -> None:
 
 def test_the_import_scan_sees_lazy_imports(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from gridgames_connect4.solver import Solver\n    import gridgames_mnk\n")
-    assert _imported_modules(module) == {"gridgames_connect4.solver", "gridgames_mnk"}
+    module.write_text("def f():\n    from gridgames_connect4.solve.solver import Solver\n    import gridgames_mnk\n")
+    assert _imported_modules(module) == {"gridgames_connect4.solve.solver", "gridgames_mnk"}
 
 
 BOARD_LAYER = {

@@ -14,7 +14,7 @@ pytest.importorskip("numba")
 def test_the_first_hint_without_a_computer_seat_says_the_solver_compiles(
     monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    from gridgames_connect4 import solver
+    from gridgames_connect4.solve import solver
 
     monkeypatch.setattr(solver, "kernels_to_build", lambda: False)
     monkeypatch.setattr(solver, "kernels_compiled", lambda ahead=True: False)  # as in a fresh install

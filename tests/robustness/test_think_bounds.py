@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("numba")
 
-from gridgames_connect4 import players
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver, nodes_for_seconds
+from gridgames_connect4 import levels
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver, nodes_for_seconds
 
 
 class JumpingClock:
@@ -36,10 +36,10 @@ def test_the_solver_stops_at_the_deadline_on_a_board_it_cannot_solve(
 ) -> None:
     game = Connect4(9, 7, 5)
     state = game.from_notation("5")
-    player = players.make_player(level, game, random.Random(1), 2.0)
+    player = levels.make_player(level, game, random.Random(1), 2.0)
     solver = Solver(9, 7, 5)
-    monkeypatch.setattr(players, "_lend_solver", lambda *size: contextlib.nullcontext(solver))
-    monkeypatch.setattr(players, "time", JumpingClock(1.0))  # past the solver's deadline at its second look
+    monkeypatch.setattr(levels, "_lend_solver", lambda *size: contextlib.nullcontext(solver))
+    monkeypatch.setattr(levels, "time", JumpingClock(1.0))  # past the solver's deadline at its second look
     column = player.choose(state)
     assert column in state.legal_moves()
     assert solver.explored < nodes_for_seconds(2.0) // 4, solver.explored  # stopped long before its node budget
@@ -50,7 +50,7 @@ def test_the_solver_stops_at_the_deadline_on_a_board_it_cannot_solve(
 def test_with_time_the_perfect_player_still_plays_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     game = Connect4(5, 4, 4)
     state = game.from_notation("3")
-    player = players.make_player("perfect", game, random.Random(1), 2.0)
-    monkeypatch.setattr(players, "time", JumpingClock(0.0))  # the clock stands still: only the node budget stops
+    player = levels.make_player("perfect", game, random.Random(1), 2.0)
+    monkeypatch.setattr(levels, "time", JumpingClock(0.0))  # the clock stands still: only the node budget stops
     column = player.choose(state)
     assert column in state.legal_moves() and player.note == ""

@@ -16,9 +16,9 @@ def test_a_review_without_a_book_stops_at_its_budget_and_lists_what_it_did_not_r
 
 
 def test_a_review_has_a_default_budget() -> None:
-    from gridgames_connect4.cli_review import DEFAULT_REVIEW_SECONDS, run_review
-    from gridgames_connect4.review import STOPPED
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.surfaces.cli_review import DEFAULT_REVIEW_SECONDS, run_review
+    from gridgames_connect4.teach.review import STOPPED
+    from gridgames_connect4.position.rules import Connect4
 
     assert 0 < DEFAULT_REVIEW_SECONDS <= 600
     game = Connect4(10, 6, 4)

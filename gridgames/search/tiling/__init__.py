@@ -7,15 +7,23 @@ A `TilingProblem` is compiled once from a board and a piece set::
     count(problem, unique=True).count     # 2339 (up to the board's symmetries)
     for solution in solve(problem, limit=3): ...
 
-Files, one job each: `problem.py` compiles a board and pieces into arrays; `unique.py`
-prepares counting up to symmetry; `stepping.py` runs a kernel a node budget at a time (`Search`); `driver.py`
-streams solutions and counts (`solve`, `count`), as `planning.py` chooses (scan order, pre-placed piece); `parts.py`
-splits a count into parts (`split`, `count_part`); `orbits.py` counts and lists all tilings from the distinct ones
-(each stands for its orbit under the board's symmetries); `kernel_common.py` holds the kernels' structured arguments and
-shared helpers; `kernel_one_word.py` and `kernel_multi_word.py` are the two kernels; `kernel_build.py`
-compiles the arrays of problems on one word (placements, layout, probe table, symmetries);
-`general.py` compiles any exact cover for them (items as cells, secondary items through
-slack options), which is how `ExactCoverPuzzle` problems that are not tilings use them.
+Files, one job each:
+
+* building a problem: `problem.py` compiles a board and pieces into arrays (`TilingProblem`); `one_word.py` adds
+  the one-word kernel's arrays (probe table, MRV columns); `unique.py` prepares counting up to symmetry, and
+  `stabilisers.py` splits one piece's placements by their stabilisers when no piece can be restricted;
+  `general.py` compiles any exact cover of up to 64 items for the kernels (items as cells, secondary items through
+  slack options); `from_puzzle.py` compiles an `ExactCoverPuzzle` either way (`KernelProblem`);
+* the kernels: `kernel_one_word.py` and `kernel_multi_word.py`, their structured arguments and constants in
+  `kernel_types.py` (no numba) and `kernel_common.py` (the helpers they share); `kernel_build.py` compiles the arrays
+  of problems on one word; `kernels.py` says where they come from (built ahead of time, else numba's JIT) and
+  `workload.py` lists the calls the ahead-of-time build serves; `warm_up.py` loads them in a fork server or Dask
+  worker;
+* running them: `stepping.py` runs a kernel a node budget at a time (`Search`); `driver.py` streams solutions and
+  counts (`solve`, `count`), as `planning.py` chooses (scan order, pre-placed piece); `orbits.py` counts and lists
+  all tilings from the distinct ones (each stands for its orbit under the board's symmetries);
+* by parts: `parts.py` splits a count into parts (`split`, `count_part`) and `parallel_count.py` counts them on
+  every core or a Dask cluster (`count_parallel`, through `gridgames.search.parallel.run_parts`).
 
 Vocabulary (the short names in the kernels):
 

@@ -11,17 +11,17 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import (
+from gridgames_connect4.solve.book import (
     HEADER_SIZE, UNKNOWN, Book, BookError, BookKeys, default_book, scores_of_keys,
 )
-from gridgames_connect4 import book_build
-from gridgames_connect4.book_build import (
+from gridgames_connect4.solve import book_build
+from gridgames_connect4.solve.book_build import (
     build_book, checkpoint_path, derive_scores, enumerate_entries, plan_parts, solve_part,
 )
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver, parse_pons_moves
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver, parse_pons_moves
 from gridgames_test_support.connect4_sets import read_set
 from gridgames.cli import app
 from gridgames.errors import IllegalMoveError
@@ -700,7 +700,7 @@ def test_the_reader_of_binary_files_is_bounded(tmp_path: Path) -> None:
 def test_the_shipped_book_is_found_and_checked(
     tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gridgames_connect4 import book as book_module
+    from gridgames_connect4.solve import book as book_module
 
     monkeypatch.setattr(book_module, "_package_data", lambda: tmp_path)
     (tmp_path / "book-5x4.bin").write_bytes(books[5, 4].read_bytes())
@@ -785,7 +785,7 @@ def test_one_position_without_numpy_scores_children_as_the_array_rule(
 
 
 def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: dict[tuple[int, int], Path]) -> None:
-    from gridgames_connect4.book_file import Entries as _Entries
+    from gridgames_connect4.solve.book_file import Entries as _Entries
 
     book = Book.load(books[5, 4])
     keys, scores = book.keys, book.scores
@@ -804,7 +804,7 @@ def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: di
 
 
 def test_a_key_found_across_two_entries_is_not_taken_for_an_entry() -> None:
-    from gridgames_connect4.book_file import Entries as _Entries
+    from gridgames_connect4.solve.book_file import Entries as _Entries
 
     # keys 0x0201 and 0x0403 (2-byte little-endian: 01 02 03 04): the bytes 02 03 at offset 1 read 0x0302
     entries = _Entries(bytes([1, 2, 3, 4, 5, 0xFB]), 0, 2, 2)

@@ -1,4 +1,4 @@
-"""The terminal hint's why (`gridgames_connect4.brief`): each sentence is one of ``explain``'s claims, checked here."""
+"""The terminal hint's why (`gridgames_connect4.teach.brief`): each sentence is one of ``explain``'s claims."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.brief import brief
-from gridgames_connect4.explain import explain_position
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.teach.brief import brief
+from gridgames_connect4.teach.explain import explain_position
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 from gridgames_test_support.connect4_play import two_humans
 
 
@@ -85,7 +85,7 @@ def test_the_strategy_that_settles_the_root_is_named() -> None:
 
 
 def test_the_terminal_hint_says_why_in_a_second_line() -> None:
-    from gridgames_connect4.book import default_book
+    from gridgames_connect4.solve.book import default_book
 
     book = default_book(7, 6, 4)
     if book is None:

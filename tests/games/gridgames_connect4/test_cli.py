@@ -299,7 +299,7 @@ def test_show_refuses_bad_moves_with_one_line(moves: str, message: str) -> None:
 
 
 def test_analyze_prints_scores_as_json() -> None:
-    solver = pytest.importorskip("gridgames_connect4.solver")
+    solver = pytest.importorskip("gridgames_connect4.solve.solver")
     moves = "4444332233355526666"
     result = runner.invoke(app, ["connect4", "analyze", moves, "--json"])
     assert result.exit_code == 0, result.output
@@ -312,7 +312,7 @@ def test_analyze_prints_scores_as_json() -> None:
 
 
 def test_analyze_explains_the_score_in_words() -> None:
-    pytest.importorskip("gridgames_connect4.solver")
+    pytest.importorskip("gridgames_connect4.solve.solver")
     result = runner.invoke(app, ["connect4", "analyze", "435363"])  # red wins at once in column 7
     assert result.exit_code == 0, result.output
     assert "red wins with its 1st move from now" in result.stdout
@@ -321,14 +321,14 @@ def test_analyze_explains_the_score_in_words() -> None:
 
 @pytest.mark.parametrize(("moves", "message"), [("4x", "move 2 ('x')"), ("4455667", "the game is over")])
 def test_analyze_refuses_bad_or_finished_positions(moves: str, message: str) -> None:
-    pytest.importorskip("gridgames_connect4.solver")
+    pytest.importorskip("gridgames_connect4.solve.solver")
     result = runner.invoke(app, ["connect4", "analyze", moves])
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_a_computer_move_short_of_time_is_noted() -> None:
-    pytest.importorskip("gridgames_connect4.solver")
+    pytest.importorskip("gridgames_connect4.solve.solver")
     code, out, _ = play(
         ["play", "connect4", "--yellow", "perfect", "--think", "0.01", "--seed", "1", "--no-book"], "4\nq\n"
     )  # without the shipped book, which answers this position at once
@@ -340,25 +340,25 @@ def test_a_computer_move_short_of_time_is_noted() -> None:
 def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_from(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from gridgames_connect4 import players
+    from gridgames_connect4 import levels
 
     state = Connect4().from_notation("1111114")  # column 1 full, red to move
     match = two_humans(state)
-    unsolved = players.Advice(3, (None, 2, None, 5, -1, 0, 1), source=players.SOLVER)
-    monkeypatch.setattr(players, "advise", lambda *args: unsolved)
+    unsolved = levels.Advice(3, (None, 2, None, 5, -1, 0, 1), source=levels.SOLVER)
+    monkeypatch.setattr(levels, "advise", lambda *args: unsolved)
     assert match.hint() == (
         "Hint: play 4. Solver scores for yellow: 1: full  2: +2  3: ?  4: +5  5: -1  6: +0  7: +1 "
         "(? not solved in time; + wins, - loses, 0 draws; the further from 0, the sooner)."
     )
     monkeypatch.setattr(
-        players, "advise", lambda *args: players.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=players.BOOK)
+        levels, "advise", lambda *args: levels.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=levels.BOOK)
     )
     assert match.hint().startswith("Hint: play 4. Book scores for yellow: 1: full  2: +2  3: +1  4: +5")
 
 
 def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the_end_of_game_commands() -> None:
     import typer.main
-    from gridgames_connect4.cli import END_HELP, make_app
+    from gridgames_connect4.surfaces.cli import END_HELP, make_app
 
     info = runner.invoke(app, ["info", "connect4"])
     assert info.exit_code == 0
@@ -372,7 +372,7 @@ def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the
 
 
 def test_r_after_a_game_where_yellow_moved_first_reviews_it_in_its_colours() -> None:
-    pytest.importorskip("gridgames_connect4.solver")
+    pytest.importorskip("gridgames_connect4.solve.solver")
     code, out, _ = play(
         [*HUMANS, "--first", "yellow", "--width", "5", "--height", "4", "--no-book"], "1\n1\n2\n2\n3\n3\n4\nr\nq\n"
     )

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
 from gridgames_connect4 import Connect4
-from gridgames_connect4 import book as book_module
-from gridgames_connect4.book import HEADER_SIZE, Book
-from gridgames_connect4.book_build import build_book
+from gridgames_connect4.solve import book as book_module
+from gridgames_connect4.solve.book import HEADER_SIZE, Book
+from gridgames_connect4.solve.book_build import build_book
 from gridgames_test_support.connect4_play import two_humans
 from gridgames.cli import app
 
@@ -147,7 +147,7 @@ def test_r_after_the_end_shows_the_review_of_the_game(book_files: dict[str, Path
     assert review[:-2] == alone.splitlines()[:-1]  # the same review; only the timing line differs
     assert review[-2].startswith("Reviewed 13 move(s) in ")
     assert review[-1] == "Drill the positions before the mistakes: gridgames connect4 drill"  # kept for drills
-    from gridgames_connect4.drill import DrillHistory
+    from gridgames_connect4.teach.drill import DrillHistory
 
     last = DrillHistory.load().last
     assert last is not None and last.game.join_notation(last.moves) == THROWN_GAME and last.players == (0, 1)

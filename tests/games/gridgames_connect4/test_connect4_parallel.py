@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.analysis import Position, analyze_position, column_score
-from gridgames_connect4.rules import Connect4, Connect4State
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.teach.analysis import Position, analyze_position, column_score
+from gridgames_connect4.position.rules import Connect4, Connect4State
+from gridgames_connect4.solve.solver import Solver
 from gridgames.cli import app
 
 runner = CliRunner()

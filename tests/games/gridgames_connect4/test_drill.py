@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.drill import (
+from gridgames_connect4.teach.drill import (
     HISTORY_KEEP, DrillAnswer, DrillHistory, DrillHistoryError, LastReview, drill_positions, history_path,
 )
-from gridgames_connect4.review import BLUNDER, INACCURACY, MISTAKE, review_game
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.teach.review import BLUNDER, INACCURACY, MISTAKE, review_game
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 from gridgames_test_support.connect4_play import save_game
 from gridgames.cli import app
 
@@ -151,7 +151,7 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], why: str) -> None:
 
 
 def test_the_drill_url_carries_the_board_and_who_moved_first() -> None:
-    from gridgames_connect4.share import parse_position_url, position_url
+    from gridgames_connect4.surfaces.share import parse_position_url, position_url
 
     yellow_first = Connect4(5, 4, 4, first="yellow")
     url = position_url(yellow_first, [2, 2, 1], page="drill")

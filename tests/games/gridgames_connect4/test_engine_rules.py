@@ -1,4 +1,4 @@
-"""Tests of the search's static rules (gridgames_connect4.engine.rules) against naive references and exact scores."""
+"""The search's static rules (gridgames_connect4.solve.engine.static_rules) against naive references, exact values."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 pytest.importorskip("numba")
 
 from gridgames.errors import GridGamesError
-from gridgames_connect4.engine import rules
-from gridgames_connect4.engine.board import winning_cells
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.engine import static_rules
+from gridgames_connect4.solve.engine.board import winning_cells
+from gridgames_connect4.solve.solver import Solver
 
 W, H, K = 7, 6, 4
 U = np.uint64
@@ -61,7 +61,7 @@ def positions(seed: int, count: int, plies: range) -> Iterator[tuple[list[int], 
         opp = p ^ mask
         if naive_threats(p, mask) & playable(mask):
             continue  # the side to move wins at once: the search scores it without the rules
-        if not rules.safe_moves(U(playable(mask)), U(naive_threats(opp, mask))):
+        if not static_rules.safe_moves(U(playable(mask)), U(naive_threats(opp, mask))):
             continue
         made += 1
         yield moves, p, mask
@@ -91,7 +91,7 @@ def test_safe_moves_are_the_moves_after_which_the_opponent_cannot_win_at_once() 
             cell = playable(mask) & int(COLUMNS[c])
             if cell and not naive_threats(opp, mask | cell) & playable(mask | cell):
                 expected |= cell
-        got = int(rules.safe_moves(U(playable(mask)), U(naive_threats(opp, mask))))
+        got = int(static_rules.safe_moves(U(playable(mask)), U(naive_threats(opp, mask))))
         assert got == expected, moves
         seen_block += bin(naive_threats(opp, mask) & playable(mask)).count("1") == 1
         seen_none += got == 0
@@ -103,7 +103,7 @@ def test_a_side_that_cannot_line_up_is_named() -> None:
         empty = FULL & ~mask
         for stones in (p, p ^ mask):
             expected = not any(line & ~(stones | empty) == 0 for line in LINES)
-            assert rules.cannot_line_up(U(stones), U(empty), H, K) == expected, moves
+            assert static_rules.cannot_line_up(U(stones), U(empty), H, K) == expected, moves
 
 
 def _parts(p: int, mask: int) -> tuple[int, int, int, int, int, int, int]:
@@ -132,19 +132,19 @@ def test_claimeven_bounds_hold_on_solved_positions(settled: list[tuple[list[int]
         opp, possible, empty, odd, lower, upper, _ = _parts(p, mask)
         args = (U(p), U(opp), U(lower), U(upper), U(odd))
         if bin(odd).count("1") % 2 == 0:
-            if rules.claimeven_paired(*args, 0, H, K) == 0:
+            if static_rules.claimeven_paired(*args, 0, H, K) == 0:
                 fired["paired 0"] += 1
                 assert score <= 0, moves
-            if rules.claimeven_paired(*args, -1, H, K) == -1:
+            if static_rules.claimeven_paired(*args, -1, H, K) == -1:
                 fired["paired -1"] += 1
                 assert score <= -1, moves
         else:
             rest = (U(possible), U(empty), U(LOWER_ROWS))
-            if rules.claimeven_first(*args, *rest, 0, H, K) == 0:
+            if static_rules.claimeven_first(*args, *rest, 0, H, K) == 0:
                 fired["first 0"] += 1
                 assert score >= 0, moves
-            win = rules.claimeven_first(*args, *rest, 1, H, K)
-            if win != rules.NO_VALUE:
+            win = static_rules.claimeven_first(*args, *rest, 1, H, K)
+            if win != static_rules.NO_VALUE:
                 fired["first win"] += 1
                 assert score >= win >= 1, moves
     assert all(count > 0 for count in fired.values()), fired
@@ -155,13 +155,15 @@ def test_zugzwang_bounds_hold_on_solved_positions(settled: list[tuple[list[int],
     for moves, p, mask, score in settled:
         opp, possible, empty, odd, lower, upper, opp_win = _parts(p, mask)
         if bin(odd).count("1") % 2 == 1:
-            worst = rules.opponent_zugzwang(U(p), U(opp_win), U(lower), U(upper), U(odd), U(empty), COLUMNS, H, K)
+            worst = static_rules.opponent_zugzwang(
+                U(p), U(opp_win), U(lower), U(upper), U(odd), U(empty), COLUMNS, H, K
+            )
             if worst < 0:
                 fired["opponent"] += 1
                 assert score <= worst, moves
         else:
             own_win = naive_threats(p, mask)
-            best = rules.own_zugzwang(
+            best = static_rules.own_zugzwang(
                 U(opp),
                 U(mask),
                 U(own_win),
@@ -188,12 +190,12 @@ def test_a_move_rated_as_winning_next_wins_against_every_reply() -> None:
     for moves, p, mask in positions(5, 400, range(10, 34)):
         opp, possible, _, _, _, _, opp_win = _parts(p, mask)
         own_under = naive_threats(p, mask) >> 1
-        safe = int(rules.safe_moves(U(possible), U(opp_win)))
+        safe = int(static_rules.safe_moves(U(possible), U(opp_win)))
         for c in range(W):
             mv = safe & int(COLUMNS[c])
             if not mv:
                 continue
-            _, wins_next = rules.rate_move(
+            _, wins_next = static_rules.rate_move(
                 U(p), U(mask), U(mv), U(possible), U(opp_win << 1), U(own_under), U(FULL), H, K
             )
             after = mask | mv
@@ -214,7 +216,7 @@ def test_a_move_under_ones_own_threat_is_rated_last() -> None:
         for c in range(W):
             mv = possible & int(COLUMNS[c])
             if mv:
-                rating, wins_next = rules.rate_move(
+                rating, wins_next = static_rules.rate_move(
                     U(p), U(mask), U(mv), U(possible), U(opp_win << 1), U(own_under), U(FULL), H, K
                 )
                 if not wins_next:

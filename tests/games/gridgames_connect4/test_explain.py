@@ -9,11 +9,11 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.explain import Explanation, end_ply, explain_position, lines, zugzwang, zugzwang_first
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.teach.explain import Explanation, end_ply, explain_position, lines, zugzwang, zugzwang_first
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 from gridgames.cli import app
 from gridgames_test_support.connect4_minimax import (
     Columns, completes_line, grid_of, minimax_score, random_open_position,
@@ -327,7 +327,7 @@ def test_cli_explain_refuses_bad_input_in_one_line(args: list[str], message: str
 
 
 def test_a_position_the_solver_cannot_finish_in_time_is_one_line() -> None:
-    from gridgames_connect4.explain import OutOfTime
+    from gridgames_connect4.teach.explain import OutOfTime
 
     with pytest.raises(OutOfTime, match="did not finish 4444 in time"):
         explain_position(Connect4(7, 6, 4), [3, 3, 3, 3], solver=Solver(7, 6, 4), think=0.05)
@@ -346,8 +346,8 @@ def _settled_by_the_solvers_rules(solver: Solver, game: Connect4, moves: list[in
     root in one of the windows that decide a win (alpha 0, beta 1) or a loss (alpha -1, beta 0)."""
     import numpy as np
 
-    from gridgames_connect4.engine import rules
-    from gridgames_connect4.engine.board import winning_cells
+    from gridgames_connect4.solve.engine import static_rules
+    from gridgames_connect4.solve.engine.board import winning_cells
 
     w, h, k, u = game.width, game.height, game.connect, np.uint64
 
@@ -363,8 +363,8 @@ def _settled_by_the_solvers_rules(solver: Solver, game: Connect4, moves: list[in
     possible = (mask + bottom) & full
     opp_win = int(winning_cells(u(opp), u(mask), u(full), h, k))
     return any(
-        rules.settle(u(p), u(opp), u(mask), u(possible), u(opp_win), alpha, beta, u(bottom), u(full), u(lower_rows),
-                     columns, h, k)[0] != rules.NO_VALUE
+        static_rules.settle(u(p), u(opp), u(mask), u(possible), u(opp_win), alpha, beta, u(bottom), u(full),
+                            u(lower_rows), columns, h, k)[0] != static_rules.NO_VALUE
         for alpha, beta in ((0, 1), (-1, 0))
     )
 
@@ -376,7 +376,7 @@ def test_the_bar_200_seeded_positions_every_claim_checked(width: int, height: in
     every claim checked by the tests' own means (the solver's scores for each step of a forced line, claimeven and
     zugzwang played out against every reply); and wherever the solver's static rules settle the root, the
     explanation names the static strategy (or that the side cannot line up any more: the first rule)."""
-    from gridgames_connect4.book import default_book
+    from gridgames_connect4.solve.book import default_book
 
     game = Connect4(width, height, 4)
     book = default_book(width, height, 4)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gridgames_connect4.geometry import Geometry
+from gridgames_connect4.position.geometry import Geometry
 
 SIZES = [(7, 6, 4), (6, 5, 3), (8, 7, 5), (5, 4, 4), (10, 9, 6), (4, 4, 3)]
 
@@ -76,7 +76,7 @@ def test_the_constants_of_the_usual_board() -> None:
 def test_a_geometry_is_immutable_cached_and_pickles_as_itself() -> None:
     import pickle
 
-    from gridgames_connect4.book_keys import BookKeys
+    from gridgames_connect4.solve.book_keys import BookKeys
 
     g = Geometry.of(7, 6, 4)
     assert Geometry.of(7, 6, 4) is g and g != Geometry.of(7, 6, 5) and hash(g) == hash(Geometry.of(7, 6, 4))

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.engine import aot as _kernels
-from gridgames_connect4 import solver as solver_module
-from gridgames_connect4 import vector_aot
-from gridgames_connect4.book_build import build_book
-from gridgames_connect4.book import Book
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.engine import aot as _kernels
+from gridgames_connect4.solve import solver as solver_module
+from gridgames_connect4.learn import vector_aot
+from gridgames_connect4.solve.book_build import build_book
+from gridgames_connect4.solve.book import Book
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 from gridgames_test_support.connect4_positions import random_positions as _random_positions
 from gridgames.cli import app
 from gridgames.errors import SolverError
@@ -94,9 +94,9 @@ def test_kernels_built_ahead_probe_an_opening_book_as_the_jit_ones(ahead: Path, 
 
 
 def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built: Path) -> None:
-    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.engine import aot as _kernels\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.solve.engine import aot as _kernels\n"
             f"_kernels.AHEAD.folders = lambda: [Path({str(built)!r})]\n"
-            "from gridgames_connect4.solver import Solver\n"
+            "from gridgames_connect4.solve.solver import Solver\n"
             "solver = Solver()\n"
             "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver.driver.compiled is _kernels.load(),"
             " 'numba' in sys.modules)")
@@ -135,7 +135,7 @@ def test_the_fingerprint_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPa
         (tmp_path / name).write_bytes((_kernels.AHEAD.here / name).read_bytes())
     monkeypatch.setattr(_kernels.AHEAD, "here", tmp_path)
     assert _kernels.fingerprint() == before
-    (tmp_path / "rules.py").write_bytes((tmp_path / "rules.py").read_bytes() + b"\n# changed\n")
+    (tmp_path / "static_rules.py").write_bytes((tmp_path / "static_rules.py").read_bytes() + b"\n# changed\n")
     assert _kernels.fingerprint() != before
 
 

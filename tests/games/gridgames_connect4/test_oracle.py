@@ -6,18 +6,19 @@ import random
 
 import pytest
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import heuristic, players, policy, solver_cache
-from gridgames_connect4.geometry import Geometry
-from gridgames_connect4.search_driver import SearchDriver
-from gridgames_connect4.analysis import analyze_position
-from gridgames_connect4.book import Book, BookError, BookKeys
-from gridgames_connect4.book_build import build_book
-from gridgames_connect4.oracle import best_from_book, book_columns, column_scores
-from gridgames_connect4.players import advise, make_player
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4 import heuristic, levels
+from gridgames_connect4.solve import policy, solver_cache
+from gridgames_connect4.position.geometry import Geometry
+from gridgames_connect4.solve.search_driver import SearchDriver
+from gridgames_connect4.teach.analysis import analyze_position
+from gridgames_connect4.solve.book import Book, BookError, BookKeys
+from gridgames_connect4.solve.book_build import build_book
+from gridgames_connect4.solve.oracle import best_from_book, book_columns, column_scores
+from gridgames_connect4.levels import advise, make_player
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 from gridgames_test_support.connect4_positions import random_positions as _random_positions
 
 BOARDS = [(4, 4, 8), (5, 4, 8), (6, 4, 5)]  # width, height, depth: each builds in about a second
@@ -130,7 +131,7 @@ def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
     hard = make_player("hard", game, random.Random(4), think=0.2, book=book)
     for moves in _random_positions(game, range(1, 8), 40, seed=5):
         state = game.from_moves(moves)
-        if players.forced_move(state, random.Random(0)) is not None:
+        if levels.forced_move(state, random.Random(0)) is not None:
             continue
         before = hard.from_book
         column = hard.choose(state)
@@ -144,14 +145,14 @@ def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
 
 def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole think budget goes to the exact search: a position needing N nodes is exact with think worth N nodes."""
-    from gridgames_connect4.solver import DEFAULT_NODE_RATE
+    from gridgames_connect4.solve.solver import DEFAULT_NODE_RATE
 
     class StoppedClock:  # the node budget alone decides (the wall-clock deadline backs it up on slow machines)
         @staticmethod
         def monotonic() -> float:
             return 0.0
 
-    monkeypatch.setattr(players, "time", StoppedClock)
+    monkeypatch.setattr(levels, "time", StoppedClock)
 
     game = Connect4()
     moves = list(game.from_notation("44444362").history)  # 7x6, no forced move, a few million positions to solve
@@ -182,7 +183,7 @@ _NARROW_WIN_AT_DEPTH = {8: "44444222", 9: "121456566", 10: "7635161352"}
 
 def test_perfect_keeps_a_narrow_win_at_the_shipped_books_deepest_ply_within_the_default_think() -> None:
     """A +1 position at the book's deepest ply has one winning column: perfect finds it in time."""
-    from gridgames_connect4.book import default_book
+    from gridgames_connect4.solve.book import default_book
 
     book = default_book()
     if book is None or book.depth not in _NARROW_WIN_AT_DEPTH:
@@ -248,7 +249,7 @@ def test_one_disc_past_the_book_its_parents_bound_the_score_and_it_stays_exact(
     """5x4, depth-8 book, ply 9: solve and best_move agree with the solver alone. With the parents' bound from the
     start (plain_first 0) solve explores fewer positions; by default (the kernel's bisection first, on a budget these
     small positions never outlast) exactly as many as the solver alone: the book never costs positions."""
-    from gridgames_connect4 import search_driver
+    from gridgames_connect4.solve import search_driver
 
     if plain_first is not None:
         monkeypatch.setattr(search_driver, "_PLAIN_FIRST", plain_first)

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from gridgames_connect4 import Connect4
-from gridgames_connect4.players import make_player
+from gridgames_connect4.levels import make_player
 
 pytest.importorskip("numba", reason="the perfect player needs the numba solver")
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.solver import Solver
 
 
 @pytest.mark.parametrize(("width", "height", "connect"), [(5, 4, 3), (6, 5, 4)])

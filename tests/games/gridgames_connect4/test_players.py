@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from gridgames_test_support.strategies import connect4_playouts
 
 from gridgames_connect4 import Connect4, Connect4State
-from gridgames_connect4 import players
-from gridgames_connect4.players import KINDS, advise, make_player
+from gridgames_connect4 import levels
+from gridgames_connect4.levels import KINDS, advise, make_player
 from gridgames.errors import GameOverError, OptionError
 from gridgames.game import Player
 from gridgames.grid import Direction
@@ -138,7 +138,7 @@ def test_choosing_in_a_finished_game_is_refused() -> None:
 
 # --- solver-backed levels ----------------------------------------------------------------------
 def test_perfect_plays_a_move_with_the_best_solver_score() -> None:
-    solver_module = pytest.importorskip("gridgames_connect4.solver")
+    solver_module = pytest.importorskip("gridgames_connect4.solve.solver")
     game = Connect4()
     state = game.from_notation("4444332233355526666")  # a middle-game position, quick to solve
     scores = solver_module.Solver().analyze(list(state.history))
@@ -150,7 +150,7 @@ def test_perfect_plays_a_move_with_the_best_solver_score() -> None:
 
 
 def test_perfect_says_so_when_it_cannot_finish_in_time() -> None:
-    pytest.importorskip("gridgames_connect4.solver")
+    pytest.importorskip("gridgames_connect4.solve.solver")
     game = Connect4()
     player = make_player("perfect", game, random.Random(0), think=1e-4)
     assert player.choose(game.from_notation("4")) in range(7)
@@ -160,15 +160,15 @@ def test_perfect_says_so_when_it_cannot_finish_in_time() -> None:
 
 @pytest.mark.parametrize("kind", ["hard", "perfect"])
 def test_solver_levels_take_wins_and_block_losses(kind: str) -> None:
-    pytest.importorskip("gridgames_connect4.solver")
+    pytest.importorskip("gridgames_connect4.solve.solver")
     game = Connect4()
     assert make_player(kind, game, random.Random(0)).choose(game.from_notation("435363")) == 6
     assert make_player(kind, game, random.Random(0)).choose(game.from_notation("43536")) == 6
 
 
 def test_solver_levels_fall_back_to_search_on_boards_too_large_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("gridgames_connect4.solver")
-    monkeypatch.setattr(players, "_lend_solver", lambda *size: None)  # the solver takes every board up to 10x10 now
+    pytest.importorskip("gridgames_connect4.solve.solver")
+    monkeypatch.setattr(levels, "_lend_solver", lambda *size: None)  # the solver takes every board up to 10x10 now
     game = Connect4(10, 10)
     player = make_player("perfect", game, random.Random(0), think=0.2)
     assert player.choose(game.from_notation("5,6")) in range(10)
@@ -176,7 +176,7 @@ def test_solver_levels_fall_back_to_search_on_boards_too_large_for_the_solver(mo
 
 
 def test_advice_gives_exact_scores_when_the_solver_finishes_in_time() -> None:
-    solver_module = pytest.importorskip("gridgames_connect4.solver")
+    solver_module = pytest.importorskip("gridgames_connect4.solve.solver")
     state = Connect4().from_notation("4444332233355526666")
     advice = advise(state, random.Random(0), think=30)
     assert advice.scores == tuple(solver_module.Solver().analyze(list(state.history)))
@@ -184,7 +184,7 @@ def test_advice_gives_exact_scores_when_the_solver_finishes_in_time() -> None:
 
 
 def test_advice_without_exact_scores_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(players, "_lend_solver", lambda *size: None)  # as on a board too big for the solver
+    monkeypatch.setattr(levels, "_lend_solver", lambda *size: None)  # as on a board too big for the solver
     advice = advise(Connect4(10, 10).from_notation("5,6,5,6,5"), random.Random(0), think=0.05)
     assert (advice.column, advice.scores, advice.reason) == (4, None, "it blocks an immediate loss")
     advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)  # too big for the solver
@@ -192,22 +192,22 @@ def test_advice_without_exact_scores_says_why(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_advice_says_when_the_solver_could_not_finish() -> None:
-    pytest.importorskip("gridgames_connect4.solver")
+    pytest.importorskip("gridgames_connect4.solve.solver")
     advice = advise(Connect4().from_notation("4"), random.Random(0), think=0.05)
     assert advice.scores is None and re.fullmatch(r"a \d-ply search; no exact result within 0.05 s", advice.reason)
 
 
 def test_a_hint_that_proves_only_the_win_in_time_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    solver_module = pytest.importorskip("gridgames_connect4.solver")
+    solver_module = pytest.importorskip("gridgames_connect4.solve.solver")
     fresh = contextlib.nullcontext(solver_module.Solver(table_bits=20))  # a fresh table
-    monkeypatch.setattr(players, "_lend_solver", lambda *size: fresh)
+    monkeypatch.setattr(levels, "_lend_solver", lambda *size: fresh)
 
     class StoppedClock:  # the node budget alone decides (the wall-clock deadline only backs it up on a slow machine)
         @staticmethod
         def monotonic() -> float:
             return 0.0
 
-    monkeypatch.setattr(players, "time", StoppedClock)
+    monkeypatch.setattr(levels, "time", StoppedClock)
     state = Connect4().from_notation("673232646611")  # won: the outcome takes ~27 k positions, the score ~237 k
     advice = advise(state, random.Random(0), think=0.025)  # about 100 k positions
     assert advice.scores is None and advice.reason == "it keeps the win, proven; the scores did not fit in 0.025 s"
@@ -215,7 +215,7 @@ def test_a_hint_that_proves_only_the_win_in_time_says_so(monkeypatch: pytest.Mon
 
 
 def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.MonkeyPatch) -> None:
-    solver_module = pytest.importorskip("gridgames_connect4.solver")
+    solver_module = pytest.importorskip("gridgames_connect4.solve.solver")
     state = Connect4().from_notation("4444332233355526666")  # 23 empty cells: best_move within the think time
     calls: list[str] = []
     for name in ("solve_many", "best_move"):
@@ -229,7 +229,7 @@ def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.M
     state.play(4)  # 22 empty cells: every column in one call
     calls.clear()
     advice = advise(state, random.Random(0), think=0.001)  # no time limit on the batch: it is cheap
-    assert calls == ["solve_many"] and advice.source == players.SOLVER
+    assert calls == ["solve_many"] and advice.source == levels.SOLVER
     assert advice.scores == tuple(solver_module.Solver().analyze(list(state.history)))
     assert advice.scores[advice.column] == max(s for s in advice.scores if s is not None)
     chosen = {advise(state, random.Random(seed)).column for seed in range(12)}

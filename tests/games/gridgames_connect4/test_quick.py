@@ -60,7 +60,7 @@ def test_a_terminal_gets_the_full_commands_progress(monkeypatch: pytest.MonkeyPa
 
 def test_ctrl_c_prints_the_columns_solved_and_exits_130(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from gridgames_connect4 import solver
+    from gridgames_connect4.solve import solver
 
     def interrupted(self: solver.Solver, moves: list[int], weak: bool = False, *, into: list[int | None],
                     on_progress: object = None) -> None:
@@ -75,7 +75,7 @@ def test_ctrl_c_prints_the_columns_solved_and_exits_130(
 
 
 HEAVY = ("typer", "numpy", "rich", "importlib.metadata", "attrs", "typing", "gridgames.game", "gridgames.registry",
-         "gridgames_connect4.rules")
+         "gridgames_connect4.position.rules")
 """What a quick answer does without (docs/startup.md): the command line, numpy, the protocol and attrs."""
 
 
@@ -100,10 +100,10 @@ def test_a_quick_answer_in_a_fresh_process_imports_neither_the_protocol_nor_nump
 def test_the_endgame_search_gives_the_solvers_scores_or_declines(width: int, height: int, connect: int) -> None:
     import random
 
-    from gridgames_connect4 import endgame
-    from gridgames_connect4.geometry import Geometry
-    from gridgames_connect4.rules import Connect4
-    from gridgames_connect4.solver import Solver
+    from gridgames_connect4.solve import endgame
+    from gridgames_connect4.position.geometry import Geometry
+    from gridgames_connect4.position.rules import Connect4
+    from gridgames_connect4.solve.solver import Solver
 
     rng, geometry = random.Random(width * 100 + height * 10 + connect), Geometry.of(width, height, connect)
     solver = Solver(width, height, connect, table_bits=16)

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import Book
-from gridgames_connect4.book_build import build_book
-from gridgames_connect4.review import INACCURACY, MISTAKE, review_game
-from gridgames_connect4.rules import Connect4
+from gridgames_connect4.solve.book import Book
+from gridgames_connect4.solve.book_build import build_book
+from gridgames_connect4.teach.review import INACCURACY, MISTAKE, review_game
+from gridgames_connect4.position.rules import Connect4
 from gridgames_test_support.connect4_play import save_game
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.solver import Solver
 from gridgames.cli import app
 
 runner = CliRunner()
@@ -174,7 +174,7 @@ def test_the_batched_review_solves_several_positions_per_call_and_equals_analyze
 
 
 def test_positions_searched_alone_give_the_same_review(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gridgames_connect4 import review as module
+    from gridgames_connect4.teach import review as module
 
     moves = _moves(LONG)
     batched = review_game(GAME, moves).reviews
@@ -231,7 +231,7 @@ def test_ctrl_c_keeps_the_moves_reviewed_with_keep_partial() -> None:
 
 
 def test_review_command_ctrl_c_prints_the_partial_review_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gridgames_connect4 import review as module
+    from gridgames_connect4.teach import review as module
 
     original = module.solve_pending
     calls: list[int] = []
@@ -273,7 +273,7 @@ def test_reviewing_from_beyond_the_last_move_is_refused() -> None:
 
 
 def test_positions_with_many_empty_cells_are_searched_alone_never_in_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gridgames_connect4 import review as module
+    from gridgames_connect4.teach import review as module
 
     moves = _moves(LONG)
     expected = review_game(GAME, moves).reviews
@@ -294,7 +294,7 @@ def test_the_review_progress_shows_moves_reviewed_on_a_terminal_only() -> None:
 
     from rich.console import Console
 
-    from gridgames_connect4.cli_review import ReviewProgress
+    from gridgames_connect4.surfaces.cli_review import ReviewProgress
 
     for terminal in (True, False):
         err = io.StringIO()

@@ -9,13 +9,13 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.book import default_book
-from gridgames_connect4.oracle import best_from_book
-from gridgames_connect4.review import BEST, BLUNDER, GOOD, INACCURACY, MISTAKE, review_game
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.book import default_book
+from gridgames_connect4.solve.oracle import best_from_book
+from gridgames_connect4.teach.review import BEST, BLUNDER, GOOD, INACCURACY, MISTAKE, review_game
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 from gridgames.cli import app
 from gridgames_test_support.connect4_minimax import completes_line, grid_of, minimax_score
 
@@ -189,7 +189,7 @@ def test_the_score_graph_follows_the_first_movers_scores() -> None:
 def test_a_game_of_perfect_against_itself_is_100_percent_for_both(width: int, height: int) -> None:
     """Issue 41's bar, literally: the `perfect` level (book where shipped, else the solver) plays both sides; the
     review grades every move best, each player 100%; the game ends with the result the empty board's score says."""
-    from gridgames_connect4.players import make_player
+    from gridgames_connect4.levels import make_player
 
     game = Connect4(width, height, 4)
     book = default_book(width, height, 4)

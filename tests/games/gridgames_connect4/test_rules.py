@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from gridgames_test_support.strategies import connect4_playouts
 
-from gridgames_connect4 import SPEC, ColumnFullError, ColumnOutOfRangeError, Connect4
-from gridgames_connect4.geometry import Geometry
+from gridgames_connect4 import ColumnFullError, ColumnOutOfRangeError, Connect4, SPEC
+from gridgames_connect4.position.geometry import Geometry
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, OptionError
 from gridgames.game import Termination
 from gridgames.grid import Direction
@@ -322,7 +322,7 @@ def test_the_bitboard_finds_the_cells_that_complete_a_line_as_the_grid_does(play
 def test_the_rows_and_picture_read_off_the_moves_are_the_grids() -> None:
     import random
 
-    from gridgames_connect4 import notation
+    from gridgames_connect4.position import notation
 
     rng = random.Random(5)
     for width, height in ((7, 6), (4, 4), (10, 10)):

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gridgames_connect4 import SPEC, Connect4
+from gridgames_connect4 import Connect4, SPEC
 from gridgames_test_support.connect4_play import load_game, save_game
 from gridgames_test_support.strategies import connect4_playouts
 from hypothesis import given, settings

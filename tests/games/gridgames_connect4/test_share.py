@@ -7,8 +7,8 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.share import parse_position_url, position_url
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.surfaces.share import parse_position_url, position_url
 from gridgames.cli import app
 
 runner = CliRunner()

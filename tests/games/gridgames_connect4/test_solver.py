@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from gridgames_connect4.search_driver import SearchDriver
-from gridgames_connect4.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
+from gridgames_connect4.solve.search_driver import SearchDriver
+from gridgames_connect4.solve.solver import SearchResult, Solver, nodes_for_seconds, parse_pons_moves
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 from gridgames_test_support.connect4_bisection import bisecting_step_search
 from gridgames_test_support.connect4_minimax import completes_line, grid_of, minimax_score, random_open_position
@@ -322,7 +322,7 @@ def test_best_move_keeps_a_proven_win_when_only_the_outcome_fits_the_budget():
 
 def _shipped_book_of_depth_7():
     """The shipped 7x6 book cut to depth 7 (these positions are chosen for that depth: ply 7 is its deepest)."""
-    from gridgames_connect4.book import default_book
+    from gridgames_connect4.solve.book import default_book
 
     book = default_book(7, 6, 4)
     if book is None or book.depth < 7:
@@ -507,7 +507,7 @@ def test_the_table_and_its_generations_are_aligned_to_cache_lines_or_huge_pages(
 
 
 def test_the_tables_subtree_size_is_the_bit_length_of_the_count():
-    from gridgames_connect4.engine.table import bit_length
+    from gridgames_connect4.solve.engine.table import bit_length
 
     for x in [0, 1, 2, 3, 4, 7, 8, 1000, 2**31 - 1, 2**31, 2**40 + 5, 2**62 + 1]:
         assert bit_length(x) == x.bit_length(), x
@@ -564,7 +564,7 @@ def test_analyze_many_matches_analyze():
 
 
 def test_a_search_run_in_slices_gives_the_same_score_and_count(solver, monkeypatch):
-    from gridgames_connect4 import search_driver
+    from gridgames_connect4.solve import search_driver
 
     moves = parse_pons_moves("52753311433677442422121")
     solver.reset()

@@ -10,15 +10,15 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4 import cli
-from gridgames_connect4 import search_driver
-from gridgames_connect4 import solver as solver_module
-from gridgames_connect4.analysis import analyze_position
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.search_driver import SearchDriver
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.surfaces import cli
+from gridgames_connect4.solve import search_driver
+from gridgames_connect4.solve import solver as solver_module
+from gridgames_connect4.teach.analysis import analyze_position
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.search_driver import SearchDriver
+from gridgames_connect4.solve.solver import Solver
 from gridgames_test_support.connect4_bisection import bisecting_step_search
 from gridgames.cli import app
 from gridgames.search import parallel
@@ -106,7 +106,7 @@ def test_ctrl_c_with_two_local_processes_prints_what_was_solved(monkeypatch: pyt
 def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from gridgames_connect4.engine import smp as _smp
+    from gridgames_connect4.solve.engine import smp as _smp
 
     expected = full_columns()
     monkeypatch.setattr(search_driver, "_SMP_START", 40)  # start the helper early in each column's search

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from gridgames_connect4.book import Book
-from gridgames_connect4.book_build import build_book
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.book import Book
+from gridgames_connect4.solve.book_build import build_book
+from gridgames_connect4.solve.solver import Solver
 from gridgames.errors import GridGamesError, SolverError
 
 

@@ -7,9 +7,9 @@ import threading
 import pytest
 
 from gridgames.errors import SolverError
-from gridgames_connect4 import solver_cache
-from gridgames_connect4.solver import Solver
-from gridgames_connect4.solver_cache import MAX_IDLE, lend
+from gridgames_connect4.solve import solver_cache
+from gridgames_connect4.solve.solver import Solver
+from gridgames_connect4.solve.solver_cache import MAX_IDLE, lend
 
 
 @pytest.fixture(autouse=True)

@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from gridgames_connect4.engine import search as S
-from gridgames_connect4.engine import smp as _smp
-from gridgames_connect4.engine import table as T
-from gridgames_connect4 import search_driver
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.engine import search as S
+from gridgames_connect4.solve.engine import smp as _smp
+from gridgames_connect4.solve.engine import table as T
+from gridgames_connect4.solve import search_driver
+from gridgames_connect4.solve.solver import Solver
 from gridgames.errors import GridGamesError
 
 def open_positions(rng: random.Random, count: int, plies: int) -> list[list[int]]:

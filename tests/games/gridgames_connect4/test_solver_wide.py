@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.solver import Solver
 from gridgames.errors import SolverError
 from gridgames_test_support.connect4_minimax import grid_of, minimax_score, random_open_position
 from gridgames_test_support.connect4_sets import DATA

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gridgames_connect4 import vector_aot
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.vector import Connect4VectorBackend
+from gridgames_connect4.learn import vector_aot
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.learn.vector import Connect4VectorBackend
 from gridgames.errors import OptionError
 
 NO_COMPILER = not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc"))
@@ -112,7 +112,7 @@ def test_kernels_built_ahead_serve_a_perfect_opponents_replies_as_the_jit_ones(a
 
 
 def test_a_process_with_kernels_built_ahead_resets_and_steps_with_the_judge_without_numba(built: Path) -> None:
-    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4 import vector_aot\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.learn import vector_aot\n"
             f"vector_aot.AHEAD.folders = lambda: [Path({str(built)!r})]\n"
             "from gridgames.rl import vector_env\n"
             "env = vector_env('connect4', num_envs=16, judge=True)\n"

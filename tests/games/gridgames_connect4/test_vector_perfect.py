@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from gridgames_connect4.rules import Connect4, shipped_book
-from gridgames_connect4.solver import Solver
-from gridgames_connect4.vector_perfect import ValueSolver
+from gridgames_connect4.position.rules import Connect4, shipped_book
+from gridgames_connect4.solve.solver import Solver
+from gridgames_connect4.learn.vector_perfect import ValueSolver
 
 
 def _sign(x: int) -> int:

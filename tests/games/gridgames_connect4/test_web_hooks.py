@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gridgames_connect4 import SPEC, Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4 import Connect4, SPEC
+from gridgames_connect4.solve.solver import Solver
 
 from gridgames.web.hooks import (
     ComputerMove, MoveScores, MoveTargets, Prepare, Presets, PuzzleFromText, ReviewGame, has, hooks_of
@@ -68,7 +68,7 @@ def test_an_old_save_file_with_yellow_first_loads_its_seats_in_turn_order_and_sa
 
 
 def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> None:
-    from gridgames_connect4.review import review_game
+    from gridgames_connect4.teach.review import review_game
 
     game = Connect4(5, 4, 4)
     state = game.from_notation("112222441")  # red throws a win away with its last move
@@ -85,10 +85,10 @@ def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> Non
 def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from gridgames_connect4 import book as book_module
-    from gridgames_connect4.book import Book
-    from gridgames_connect4.book_build import build_book
-    from gridgames_connect4.review import review_game
+    from gridgames_connect4.solve import book as book_module
+    from gridgames_connect4.solve.book import Book
+    from gridgames_connect4.solve.book_build import build_book
+    from gridgames_connect4.teach.review import review_game
 
     build_book(5, 4, 4, 6, tmp_path / "5x4.bin", table_bits=16)
     shipped = Book.load(tmp_path / "5x4.bin")

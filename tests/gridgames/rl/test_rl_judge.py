@@ -9,7 +9,7 @@ REASON = 'the rl extra is not installed: pip install "gridgames[rl]"'
 pytest.importorskip("pettingzoo", reason=REASON)
 pytest.importorskip("gymnasium", reason=REASON)
 
-from gridgames_connect4.analysis import analyze_position  # noqa: E402
+from gridgames_connect4.teach.analysis import analyze_position  # noqa: E402
 from gridgames_test_support.strategies import connect4_games, connect4_playouts  # noqa: E402
 
 from gridgames.errors import SolverError  # noqa: E402
@@ -55,7 +55,7 @@ def test_the_gym_environment_judges_the_agents_moves() -> None:
 
 
 def test_there_is_no_judge_where_the_solver_cannot_go(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gridgames_connect4 import solver
+    from gridgames_connect4.solve import solver
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise SolverError("this board is too big for the solver")
@@ -97,7 +97,7 @@ class _CountingSolver:
 
 
 def _counting_judge(width: int, height: int) -> tuple[object, _CountingSolver]:
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.position.rules import Connect4
 
     from gridgames.rl.judge import Judge
 
@@ -111,7 +111,7 @@ def _counting_judge(width: int, height: int) -> tuple[object, _CountingSolver]:
 def test_the_judge_solves_the_two_positions_of_a_move_in_one_batch_call() -> None:
     judge, counting = _counting_judge(5, 4)
     solver = counting.solver
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.position.rules import Connect4
 
     state = Connect4(5, 4, 4).from_notation("3321")
     verdict = judge.judge_last_move(state)  # type: ignore[attr-defined]
@@ -125,7 +125,7 @@ def test_the_judge_solves_the_two_positions_of_a_move_in_one_batch_call() -> Non
 
 
 def test_the_judge_keeps_the_position_before_the_move_even_when_its_memory_is_full() -> None:
-    from gridgames_connect4.rules import Connect4
+    from gridgames_connect4.position.rules import Connect4
 
     judge, counting = _counting_judge(5, 4)
     game = Connect4(5, 4, 4)

@@ -9,7 +9,7 @@ REASON = 'the rl extra is not installed: pip install "gridgames[rl]"'
 pytest.importorskip("pettingzoo", reason=REASON)
 pytest.importorskip("gymnasium", reason=REASON)
 
-from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames_connect4.solve.solver import Solver  # noqa: E402
 from gridgames_test_support.vector_reference import check_against_rules  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 
@@ -156,7 +156,7 @@ def test_the_judge_scores_moves_as_the_solver_does() -> None:
 
 
 def test_the_judge_past_the_7x6_book_scores_as_the_solver_does() -> None:
-    from gridgames_connect4.rules import shipped_book
+    from gridgames_connect4.position.rules import shipped_book
 
     book = shipped_book(7, 6, 4)
     if book is None:

@@ -10,7 +10,13 @@ from gridgames.errors import PartError
 from gridgames.game import CountResult
 from gridgames.grid import Grid
 from gridgames.search import parallel, tiling
-from gridgames.search.parallel_tiling import SearchOptions, count_one, count_parallel, default_parts, describe_part
+from gridgames.search.tiling.parallel_count import (
+    SearchOptions,
+    count_one,
+    count_parallel,
+    default_parts,
+    describe_part,
+)
 from gridgames.search.tiling import TilingProblem
 from gridgames.shapes import PENTOMINOES
 

@@ -16,7 +16,7 @@ from gridgames.grid import Grid
 from gridgames.lattices import CUBIC, HEXAGONAL, SQUARE, TRIANGULAR, Lattice, free_forms
 from gridgames.pieces import LatticePiece, Piece
 from gridgames.search import tiling
-from gridgames.search.parallel_tiling import count_parallel
+from gridgames.search.tiling.parallel_count import count_parallel
 from gridgames.search.tiling import TilingProblem
 from gridgames.shapes import Shape
 

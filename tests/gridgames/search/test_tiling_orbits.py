@@ -11,7 +11,7 @@ from gridgames.grid import Grid
 from gridgames.pieces import Piece
 from gridgames.pieces import is_tiling as is_solution
 from gridgames.search import symmetry, tiling
-from gridgames.search.parallel_tiling import count_parallel
+from gridgames.search.tiling.parallel_count import count_parallel
 from gridgames.search.tiling import TilingProblem, count, count_part, solve, split
 from gridgames.shapes import PENTOMINOES, TETROMINOES, Shape
 

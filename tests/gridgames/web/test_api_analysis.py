@@ -7,9 +7,9 @@ from importlib.metadata import EntryPoint
 from typing import Any
 
 import pytest
-from gridgames_connect4.explain import end_ply
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.teach.explain import end_ply
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 from gridgames_test_support.web import Api
 
 from gridgames.registry import GROUP, Registry

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from gridgames_test_support.web import Api
 
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.rules import Connect4
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.solver import Solver
 
 D = "/api/drill/connect4"
 SMALL = {"width": 5, "height": 4, "connect": 4}

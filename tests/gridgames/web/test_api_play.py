@@ -8,7 +8,7 @@ import json
 import pytest
 from gridgames_connect4 import SPEC
 from gridgames.saves import from_json
-from gridgames_connect4.solver import Solver
+from gridgames_connect4.solve.solver import Solver
 from gridgames_test_support.web import Api
 
 C4 = "/api/play/connect4"

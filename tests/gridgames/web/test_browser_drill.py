@@ -14,12 +14,12 @@ import pytest
 from gridgames_test_support.browser import browser_or_skip, png_colours, running_server, small_png
 
 browser_or_skip()  # skips the module without the extras or a Chromium
-pytest.importorskip("gridgames_connect4.solver", reason="the Connect Four solver is not available")
+pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.review import review_game  # noqa: E402 - after the skips above
-from gridgames_connect4.rules import Connect4  # noqa: E402
-from gridgames_connect4.share import position_url  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames_connect4.teach.review import review_game  # noqa: E402 - after the skips above
+from gridgames_connect4.position.rules import Connect4  # noqa: E402
+from gridgames_connect4.surfaces.share import position_url  # noqa: E402
+from gridgames_connect4.solve.solver import Solver  # noqa: E402
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 
 GAME = Connect4(5, 4, 4)

@@ -11,9 +11,9 @@ from gridgames_test_support.browser import browser_or_skip, running_server
 
 browser_or_skip()  # skips the module without the extras or a Chromium
 
-from gridgames_connect4.rules import Connect4  # noqa: E402 - after the skips above
-from gridgames_connect4.share import position_url  # noqa: E402
-from gridgames_connect4.solver import Solver  # noqa: E402
+from gridgames_connect4.position.rules import Connect4  # noqa: E402 - after the skips above
+from gridgames_connect4.surfaces.share import position_url  # noqa: E402
+from gridgames_connect4.solve.solver import Solver  # noqa: E402
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 
 

@@ -6,9 +6,9 @@ import os
 import random
 from pathlib import Path
 
-from gridgames_connect4 import SPEC, Connect4State
-from gridgames_connect4.book import Book
-from gridgames_connect4.cli import Connect4Look, console
+from gridgames_connect4 import Connect4State, SPEC
+from gridgames_connect4.solve.book import Book
+from gridgames_connect4.surfaces.cli import Connect4Look, console
 
 from gridgames.cli_play import TerminalPlay
 from gridgames.saves import SavedPlay, load_play, restore, save_play

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gridgames_connect4.rules import Connect4
+from gridgames_connect4.position.rules import Connect4
 
 
 def random_positions(game: Connect4, plies: range, count: int, seed: int) -> list[list[int]]:
