@@ -297,7 +297,7 @@ class State(ABC):
 
     def playout_move(self, rng: random.Random) -> Move | None:
         """The move a Monte Carlo playout plays next (a playout policy: cheap, need not be uniform), or None (the
-        default) for a uniformly random legal move; must be legal when given."""
+        default) for a uniformly random legal move; must be legal when given, so None once the game is over."""
         return None
 
     def svg(self) -> str | None:

@@ -50,7 +50,7 @@ from gridgames.rl.judge import Judge
 GENERIC_LEVELS = ("random", "easy", "medium", "hard")
 """Levels for games without computer players of their own."""
 NEGAMAX_DEPTHS = {"easy": 1, "medium": 2, "hard": 4}
-NEGAMAX_NODES = {"easy": 1_000, "medium": 2_500, "hard": 10_000}
+NEGAMAX_NODES = {"easy": 500, "medium": 1_000, "hard": 5_000}
 """The most positions each level searches (its depth is reached only where the tree is that small)."""
 MCTS_ITERATIONS = {"easy": 50, "medium": 300, "hard": 1500}
 ILLEGAL_REWARD = -1.0

@@ -10,7 +10,8 @@ The move chosen is the most visited one.
 A playout plays the game's playout policy (`State.playout_move`; by default a
 uniformly random legal move) to the end, or, in a game that declares
 `Game.playout_plies` (moves costly to list), that many moves, after which the game's
-evaluation (`State.evaluate`) scores the position instead of an outcome.
+evaluation (`State.evaluate`) scores the position instead of an outcome; such a game's
+new nodes have their moves listed only when they are expanded in turn.
 
 A time budget is honoured to within one move: the clock is read before every move
 an iteration plays (a read costs about 0.1 µs, far less than a move), and an
@@ -60,7 +61,7 @@ class _Node:
 
     move: Move | None
     mover: int | None
-    untried: list[Move]
+    untried: list[Move] | None  # None until the node is first expanded (listing moves may be costly)
     parent: _Node | None = None
     children: list[_Node] = attrs.field(factory=list)
     visits: int = 0
@@ -119,9 +120,10 @@ def mcts(
     started = clock()
     deadline = _Deadline(None if seconds is None else started + seconds, clock)
     plies = state.game.playout_plies if playout_plies is None else playout_plies
-    root = _Node(None, None, _shuffled(state, rng))
-    if len(root.untried) == 1:  # nothing to think about
-        return MCTSResult(root.untried[0], 0.0, 0, 0, clock() - started)
+    moves = _shuffled(state, rng)
+    if len(moves) == 1:  # nothing to think about
+        return MCTSResult(moves[0], 0.0, 0, 0, clock() - started)
+    root = _Node(None, None, moves)
     done = 0
     while iterations is None or done < iterations:
         if done > 0 and deadline.passed():
@@ -151,7 +153,7 @@ def _iterate(
     """
     late = NO_DEADLINE if first else deadline
     node = root
-    while not node.untried and node.children:  # selection
+    while not _untried(node, state, rng) and node.children:  # selection
         if late.passed():
             return False
         node = node.best_child(exploration)
@@ -162,10 +164,12 @@ def _iterate(
         move = node.untried.pop()
         mover = state.current_player
         state.play(move)
-        child = _Node(move, mover, [] if state.is_over else _shuffled(state, rng), parent=node)
+        child = _Node(move, mover, None, parent=node)
+        if plies is None:  # full playouts: list the new node's moves now, as always (the same seeded draws)
+            _untried(child, state, rng)
         node.children.append(child)
         node = child
-    values = _playout(state, rng, plies, deadline, first) if not state.is_over else _values(state, ended=True)
+    values = _playout(state, rng, plies, deadline, first)
     if values is None:
         _drop(node)
         return False
@@ -176,6 +180,13 @@ def _iterate(
             up.value += values[up.mover]
         up = up.parent
     return True
+
+
+def _untried(node: _Node, state: State, rng: random.Random) -> list[Move]:
+    """The node's moves not yet expanded, listed (shuffled) on the first call: none once the game is over."""
+    if node.untried is None:
+        node.untried = [] if state.is_over else _shuffled(state, rng)
+    return node.untried
 
 
 def _playout(
@@ -217,7 +228,8 @@ def _drop(node: _Node) -> None:
     """Undo an expansion whose playout was cut short: the node's move goes back to its parent's untried moves."""
     if node.visits == 0 and node.parent is not None and node.move is not None:
         node.parent.children.remove(node)
-        node.parent.untried.append(node.move)
+        if node.parent.untried is not None:  # always: the parent's moves were listed to expand it
+            node.parent.untried.append(node.move)
 
 
 @attrs.define

@@ -64,6 +64,8 @@ class Duo(Game):
     move_seconds: float = 0.0
     """Extra time each move played costs."""
     spend: Callable[[float], None] = attrs.field(default=busy, eq=False, repr=False)
+    cheap_playouts: bool = True
+    """Declare the playout policy and `playout_plies`; False: MCTS's old uniform playouts to the end."""
     _moves: PieceMoves = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
@@ -84,9 +86,9 @@ class Duo(Game):
         )
 
     @property
-    def playout_plies(self) -> int:
-        """Playouts play 4 moves, then the evaluation scores them."""
-        return 4
+    def playout_plies(self) -> int | None:
+        """Playouts play 4 moves, then the evaluation scores them (to the end without ``cheap_playouts``)."""
+        return 4 if self.cheap_playouts else None
 
     @property
     def pass_move(self) -> Move:
@@ -224,6 +226,8 @@ class DuoState(State):
 
     def playout_move(self, rng: random.Random) -> Move | None:
         """A random placement drawn without listing every legal one (None: let the search list them)."""
+        if not self.game.cheap_playouts:
+            return None
         player = self.current_player
         return self.game.piece_moves.sample(
             rng, self.own[0] | self.own[1], self.available[player], own=self.own[player], rule=RULE,
