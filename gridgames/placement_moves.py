@@ -276,11 +276,10 @@ class PieceMoves:
         start: int | None = None
     ) -> bool:
         """True when `legal` with these arguments holds ``action`` (one action, on Python integers: no array)."""
-        mask = self._masks[action]
-        if mask & occupied or not (available >> self._piece_list[action]) & 1:
+        mask, contact = self._masks[action], self._neighbours()
+        if mask & occupied or not (available >> contact.pieces[action]) & 1:
             return False
         if own:
-            contact = self._neighbours()
             if rule.avoid_edges and contact.edges[action] & own:
                 return False
             return not rule.touch_corner or bool(contact.corners[action] & own)
@@ -319,15 +318,15 @@ class PieceMoves:
 
     def _targets(self, occupied: int, own: int, rule: Adjacency, start: int | None) -> list[int]:
         """The cells (as bit numbers) one of which every action `legal` allows covers."""
+        contact = self._neighbours()
         if own and rule.touch_corner:
-            contact = self._neighbours()
             wanted = _spread(own, DIAGONAL_SHIFTS, self.width) & contact.board & ~occupied
             if rule.avoid_edges:
                 wanted &= ~_spread(own, EDGE_SHIFTS, self.width)
         elif not own and start is not None:
             wanted = start & ~occupied
         else:
-            wanted = self._board_bits & ~occupied
+            wanted = contact.board & ~occupied
         return _bits(wanted)
 
     def _neighbours(self) -> _Contact:
@@ -336,14 +335,6 @@ class PieceMoves:
             contact = _Contact.of(self)
             object.__setattr__(self, "_contact", contact)
         return contact
-
-    @property
-    def _piece_list(self) -> list[int]:
-        return self._neighbours().pieces
-
-    @property
-    def _board_bits(self) -> int:
-        return self._neighbours().board
 
     def pools(self, players: int | Sequence[Iterable[str]]) -> tuple[int, ...]:
         """Each player's ``available`` mask at the start: ``players`` full sets, or one mask per list of piece
@@ -358,7 +349,7 @@ class PieceMoves:
         legal = legal[self._pieces[legal] != self._pieces[action]]
         mask = self._masks[action]
         for k in range(self.words.shape[1]):
-            word = np.uint64((mask >> (WORD * k)) & (2**WORD - 1))
+            word = _word(mask, k)
             if word:
                 legal = legal[(self.words[legal, k] & word) == 0]
         return legal
