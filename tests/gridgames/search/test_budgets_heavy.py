@@ -13,7 +13,7 @@ import pytest
 from gridgames.rl.gym import NEGAMAX_NODES, make_opponent
 from gridgames.search.mcts import MCTSPlayer, mcts
 from gridgames.search.negamax import NegamaxPlayer, search
-from gridgames.testing import check_game
+from gridgames.testing import ConformanceError, check_game
 
 from gridgames_test_support.duo import Duo, DuoState
 from gridgames_test_support.fake_clock import FakeClock
@@ -42,6 +42,19 @@ def test_duo_has_blokus_duos_13729_placements_and_hundreds_of_moves() -> None:
 
 def test_duo_passes_the_conformance_checks_on_a_small_board() -> None:
     check_game(Duo(size=8), playouts=3)
+
+
+def test_check_game_refuses_a_playout_policy_that_plays_illegal_moves() -> None:
+    class Reckless(DuoState):
+        def playout_move(self, rng: random.Random) -> int | None:
+            return 0  # the monomino on a14, legal or not
+
+    class RecklessDuo(Duo):
+        def new_state(self) -> Reckless:
+            return Reckless(self)
+
+    with pytest.raises(ConformanceError, match="playout_move gave 0, which is not a legal move"):
+        check_game(RecklessDuo(size=8), playouts=1)
 
 
 def test_duos_first_pieces_cover_the_start_cells_and_later_ones_only_touch_corners() -> None:
