@@ -7,9 +7,13 @@ listing and move, and node budgets are counted.
 from __future__ import annotations
 
 import random
+import re
+from importlib.metadata import EntryPoint
 
 import pytest
 
+import gridgames.registry
+from gridgames.registry import GROUP, Registry
 from gridgames.rl.gym import NEGAMAX_NODES, make_opponent
 from gridgames.search.mcts import MCTSPlayer, mcts
 from gridgames.search.negamax import NegamaxPlayer, search
@@ -155,6 +159,22 @@ def test_mcts_is_seeded_and_reproducible_with_the_policy() -> None:
     assert [(r.move, r.value, r.visits, r.iterations) for r in runs][0] == (
         runs[1].move, runs[1].value, runs[1].visits, 80
     )
+
+
+def test_the_terminal_plays_duo_to_the_end_within_the_node_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from gridgames.cli import app
+
+    registry = Registry.from_list([EntryPoint("duo", "gridgames_test_support.duo:SPEC", GROUP)])
+    monkeypatch.setattr(gridgames.registry, "_default", registry)
+    args = ["play", "duo", "--size", "10", "--first", "negamax", "--second", "mcts", "--nodes", "40", "--seed", "2"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    searched = [int(n.replace(",", "")) for n in re.findall(r"([\d,]+) nodes in", result.output)]
+    playouts = [int(n) for n in re.findall(r"mcts (\d+) playouts", result.output)]
+    assert searched and max(searched) <= 41 and playouts and set(playouts) == {40}
+    assert "(neither player can place a piece)" in result.output.strip().splitlines()[-1]
 
 
 # --- the learning environments' levels ---------------------------------------------------------
