@@ -213,6 +213,13 @@ class Game(ABC):
         """A computer player of one of `computer_levels` (seeded by ``rng``); raises `OptionError` for any other."""
         raise OptionError(f"{type(self).__name__} has no computer player {level!r} of its own (levels: none)")
 
+    # --- optional: how Monte Carlo playouts run (gridgames.search.mcts) ---
+    @property
+    def playout_plies(self) -> int | None:
+        """How many moves a Monte Carlo playout plays before `State.evaluate` scores the position (cheap playouts in
+        games whose moves cost much to list), or None (the default): playouts run to the end of the game."""
+        return None
+
     # --- optional: moves that place a whole piece (the web page offers a piece picker for them) ---
     @property
     def piece_moves(self) -> PieceMoves | None:
@@ -286,6 +293,11 @@ class State(ABC):
 
     def evaluate(self) -> float | None:
         """A heuristic value for the player to move in [-1, 1], or None when the game provides none."""
+        return None
+
+    def playout_move(self, rng: random.Random) -> Move | None:
+        """The move a Monte Carlo playout plays next (a playout policy: cheap, need not be uniform), or None (the
+        default) for a uniformly random legal move; must be legal when given, so None once the game is over."""
         return None
 
     def svg(self) -> str | None:

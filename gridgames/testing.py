@@ -7,7 +7,8 @@
 moves agree with `play`, that `undo` restores the state exactly, that moves and
 whole games round-trip through their notation, and that illegal moves and moves
 after the end are refused without changing anything. A game with a pass
-(`Game.pass_move`) must offer it only alone and write it `PASS_TEXT`. `check_puzzle` verifies every
+(`Game.pass_move`) must offer it only alone and write it `PASS_TEXT`; a playout policy
+(`State.playout_move`) must give legal moves, and none once the game is over. `check_puzzle` verifies every
 reported solution with the puzzle's independent checker, and that the checker
 rejects broken solutions. Each failure raises `ConformanceError` naming what broke.
 """
@@ -66,6 +67,11 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
     _require(len(info.player_names) == info.num_players, "player_names must name every player")
     _require(info.num_actions >= 1, "num_actions must be positive")
     _check_pass_notation(game)
+    plies = game.playout_plies
+    _require(
+        plies is None or (isinstance(plies, int) and not isinstance(plies, bool) and plies >= 0),
+        f"playout_plies must be None or a whole number of at least 0, not {plies!r}",
+    )
     rng = random.Random(seed)
     for _ in range(playouts):
         state = game.new_state()
@@ -168,6 +174,7 @@ def _check_position(game: Game, state: State) -> None:
     legal = list(state.legal_moves())
     legal_set = set(legal)
     _require(len(legal) == len(legal_set), "legal_moves repeats a move")
+    _check_playout_move(state, legal_set)
     if state.is_over:
         _require(not legal, "a finished game must have no legal moves")
         return
@@ -198,6 +205,15 @@ def _check_position(game: Game, state: State) -> None:
         _require(_snapshot(state) == before, "a refused move changed the state")
     copy.play(legal[0])
     _require(_snapshot(state) != _snapshot(copy), "playing on a copy changed the original (or nothing)")
+
+
+def _check_playout_move(state: State, legal: set[Move]) -> None:
+    """A declared playout policy (`State.playout_move`) gives a legal move or None, and None once the game is over."""
+    move = state.playout_move(random.Random(len(state.history)))
+    if move is None:
+        return
+    _require(not state.is_over, f"playout_move gave {move!r} in a finished game (None once the game is over)")
+    _require(move in legal, f"playout_move gave {move!r}, which is not a legal move")
 
 
 def _check_finished(game: Game, state: State) -> None:

@@ -9,7 +9,9 @@ the reward at the end is the outcome's value for the agent (+1 when it won, 0 ot
 in `GENERIC_LEVELS`: ``random``, and the generic AI (negamax with the game's evaluation, else Monte Carlo tree search)
 at three fixed search budgets, ``easy``, ``medium`` and ``hard``. Budgets are counted in nodes, depths or iterations,
 never in seconds, so that ``reset(seed=...)`` makes an episode replay exactly: the seed drives the computer's random
-choices.
+choices. Negamax's depths are capped by a number of positions (`NEGAMAX_NODES`), so a game with hundreds of moves per
+position (a Blokus) costs a fraction of a second a step at ``medium``, not a whole depth-2 tree; a game declares other
+levels with `Game.computer_levels`.
 
 ``reset(options={"moves": [...]})`` starts from the position after those integer actions
 (handy with the judge: the solver takes long on the opening positions of big boards).
@@ -48,6 +50,8 @@ from gridgames.rl.judge import Judge
 GENERIC_LEVELS = ("random", "easy", "medium", "hard")
 """Levels for games without computer players of their own."""
 NEGAMAX_DEPTHS = {"easy": 1, "medium": 2, "hard": 4}
+NEGAMAX_NODES = {"easy": 500, "medium": 1_000, "hard": 5_000}
+"""The most positions each level searches (its depth is reached only where the tree is that small)."""
 MCTS_ITERATIONS = {"easy": 50, "medium": 300, "hard": 1500}
 ILLEGAL_REWARD = -1.0
 
@@ -73,7 +77,9 @@ def make_opponent(game: Game, level: str, rng: random.Random) -> Player:
         return RandomPlayer(rng=rng)
     info = game.info
     if info.num_players == 2 and info.zero_sum and has_evaluation(game):
-        return NegamaxPlayer(name=level, seconds=None, max_depth=NEGAMAX_DEPTHS[level], rng=rng)
+        return NegamaxPlayer(
+            name=level, seconds=None, max_depth=NEGAMAX_DEPTHS[level], max_nodes=NEGAMAX_NODES[level], rng=rng
+        )
     return MCTSPlayer(name=level, seconds=None, iterations=MCTS_ITERATIONS[level], rng=rng)
 
 

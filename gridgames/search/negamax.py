@@ -16,11 +16,13 @@ Iterative deepening searches depth 1, 2, 3, ... until the budget runs out, a for
 result is found, or a depth searched without reaching the horizon anywhere (the
 whole game tree: the result is exact). The budget is a number of positions
 (``max_nodes``: a seeded search plays the same on any machine) and/or a deadline
-(``seconds``, read at every position: a read costs about 0.1 µs, under 1% of a
-position, so even a game with slow moves stops within one position of it); depth 1
-always completes.
-The move returned is the best of the deepest completed depth; the principal
-variation of each depth is tried first at the next.
+(``seconds`` on ``clock``, read at every position and before every move: a read costs
+about 0.1 µs, under 1% of a position, so even a game with slow moves stops within one
+move of it). The budget holds inside the first iteration too: only the first root
+move is always searched, so that there is a move to play.
+The move returned is the best of the deepest completed depth (or, when the budget
+cuts depth 1 short, the best of the root moves it scored); the principal variation
+of each depth is tried first at the next.
 
 With ``all_scores`` every root move is searched with a full window, so the result's
 ``scores`` are exact for every move at the depth reached, and a forced result stops
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
@@ -104,12 +106,18 @@ class _Search:
     hit_horizon: bool = False
     scored: bool = False  # a scored outcome was reached: a forced win may yet grow deeper down
     pv: list[Move] = attrs.field(factory=list)
+    clock: Callable[[], float] = time.perf_counter
 
     def tick(self) -> None:
+        """Count a position; raise `_OutOfBudget` once the budget is spent."""
         self.nodes += 1
+        self.check()
+
+    def check(self) -> None:
+        """Raise `_OutOfBudget` when the positions counted exceed the budget or the deadline has passed."""
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise _OutOfBudget
-        if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise _OutOfBudget
 
     def ordered(self, state: State, ply: int, on_pv: bool) -> list[Move]:
@@ -139,6 +147,8 @@ class _Search:
             return (0.0 if value is None else max(-1.0, min(1.0, float(value)))), []
         best, line = -2 * WIN, []
         for i, move in enumerate(self.ordered(state, ply, on_pv)):
+            if i:
+                self.check()  # a position's moves may be many and slow: the budget holds between them
             score, rest = self.move_score(state, move, depth, alpha, beta, ply, on_pv and i == 0)
             if score > best:
                 best, line = score, [move, *rest]
@@ -173,12 +183,14 @@ def search(
     all_scores: bool = False,
     noise: float = 0.0,
     rng: random.Random | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> NegamaxResult:
     """The best move for the player to move by iterative-deepening alpha-beta.
 
     ``seconds`` / ``max_nodes`` bound the search (None: no bound); ``moves`` restricts
     the root to those legal moves; ``all_scores`` scores every root move exactly;
-    ``noise`` perturbs the root scores that are not forced results; ``rng`` breaks ties.
+    ``noise`` perturbs the root scores that are not forced results; ``rng`` breaks ties;
+    ``clock`` gives the seconds the deadline is read on.
     """
     if state.is_over:
         raise GameOverError("the game is over: there is no move to search for")
@@ -186,12 +198,13 @@ def search(
         raise OptionError(f"the noise must not be negative, not {noise!r}")
     if seconds is None and max_depth is None and max_nodes is None:
         max_depth = state.game.info.max_game_length - len(state.history)
-    started = time.perf_counter()
+    started = clock()
     work = state.copy()
     root_moves = _root_moves(work, moves)
     if rng is not None:
         rng.shuffle(root_moves)  # ties between equally good moves are broken at random
-    run = _Search()
+    run = _Search(clock=clock)
+    budget = (None if seconds is None else started + seconds, max_nodes)
     result = NegamaxResult(root_moves[0], 0.0, 0, 0, 0.0, False)
     depth = 0
     stopped = False
@@ -203,10 +216,14 @@ def search(
         if not run.pv or run.pv[0] not in root_moves:
             run.pv = [root_moves[0]]
         order = [run.pv[0]] + [m for m in root_moves if m != run.pv[0]]
+        scores: dict[Move, float] = {}
+        lines: dict[Move, list[Move]] = {}
         try:
-            scores, lines = _root(run, work, depth, order, full)
+            _root(run, work, depth, order, full, scores, lines, budget)
         except _OutOfBudget:
             stopped = True
+            if depth == 1:  # cut inside the first iteration: the best of the root moves it scored
+                result = _partial(run, order, scores, lines)
             break
         finally:
             while len(work.history) > len(state.history):
@@ -217,12 +234,18 @@ def search(
         decided = all(is_forced(v) for v in scores.values()) if full else is_forced(scores[best])
         if (decided and not run.scored) or not run.hit_horizon or depth >= remaining:
             break
-        if seconds is not None:
-            run.deadline = started + seconds  # depth 1 always completes; deeper ones stop at the budget
-        run.max_nodes = max_nodes
     if noise > 0 and result.depth > 0:
         result = _with_noise(result, noise, rng or random.Random())
-    return attrs.evolve(result, nodes=run.nodes, seconds=time.perf_counter() - started, stopped=stopped)
+    return attrs.evolve(result, nodes=run.nodes, seconds=clock() - started, stopped=stopped)
+
+
+def _partial(
+    run: _Search, order: list[Move], scores: dict[Move, float], lines: dict[Move, list[Move]]
+) -> NegamaxResult:
+    """The result of a first iteration the budget cut short: its best scored root move (the first is always)."""
+    best = max((m for m in order if m in scores), key=lambda m: scores[m])
+    run.pv = [best, *lines[best]]
+    return NegamaxResult(best, scores[best], 1, run.nodes, 0.0, False, tuple(run.pv), dict(scores))
 
 
 def _root_moves(state: State, moves: Iterable[Move] | None) -> list[Move]:
@@ -240,17 +263,27 @@ def _root_moves(state: State, moves: Iterable[Move] | None) -> list[Move]:
 
 
 def _root(
-    run: _Search, state: State, depth: int, order: list[Move], full: bool
-) -> tuple[dict[Move, float], dict[Move, list[Move]]]:
-    """Search the root moves in the given order: every move's score and line (a full window for each when ``full``)."""
+    run: _Search,
+    state: State,
+    depth: int,
+    order: list[Move],
+    full: bool,
+    scores: dict[Move, float],
+    lines: dict[Move, list[Move]],
+    budget: tuple[float | None, int | None],
+) -> None:
+    """Search the root moves in the given order into ``scores`` and ``lines`` (a full window for each when ``full``).
+
+    The budget (deadline, positions) is armed once the first move is scored and read before every other move.
+    """
     alpha, beta = -2 * WIN, 2 * WIN
-    scores: dict[Move, float] = {}
-    lines: dict[Move, list[Move]] = {}
     for i, move in enumerate(order):
+        if i or depth > 1:
+            run.deadline, run.max_nodes = budget  # the first root move of depth 1 always completes: a move to play
+            run.check()
         score, rest = run.move_score(state, move, depth, -2 * WIN if full else alpha, beta, 0, i == 0)
         scores[move], lines[move] = score, rest
         alpha = max(alpha, score)
-    return scores, lines
 
 
 def _with_noise(result: NegamaxResult, noise: float, rng: random.Random) -> NegamaxResult:
