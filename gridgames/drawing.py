@@ -491,8 +491,8 @@ def _lattice_board_svg(
                     colours=colours, extra=' pointer-events="none"'
                 )
             )  # a click on a stone reaches its cell
-    if edges:
-        out.extend(_edges(edges, _hex_sides(grid, polygons) if grid.lattice == "hexagonal" else {}, colours))
+    if edges and grid.lattice == "hexagonal":  # a triangular board's sides are not drawn
+        out.extend(_edges(edges, _hex_sides(grid, polygons), colours))
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
 

@@ -339,7 +339,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "pass": _pass_text(state),
         "targets": {fmt(m): cells for m, cells in targets.items()},
         "coordinates": _start_coordinates(play, hooks) if over or not targets else coordinates(state, targets),
-        "own_picture": _own_picture(state),
+        "own_picture": _own_picture(state) and not _by_column(play, hooks),
         "marks": _marks(state),
         "edges": dict(game.edges),
         "tally": _tally(state, names),
@@ -364,6 +364,17 @@ def _start_coordinates(play: Play, hooks: Any) -> dict[str, list[str]] | None:
     """`coordinates` read at the start (a position with no move left to read them from keeps them)."""
     start = play.game.new_state()
     return coordinates(start, _targets(hooks, start))
+
+
+def _by_column(play: Play, hooks: Any) -> bool:
+    """True for a gravity game: at the start every move's targets are a whole column (the page keeps its column
+    buttons then, rather than the game's own picture)."""
+    start = play.game.new_state()
+    grid = start.board()
+    targets = _targets(hooks, start)
+    if grid is None or len(targets) < 2:
+        return False
+    return all(len(cells) == grid.height and len({c for _, c in cells}) == 1 for cells in targets.values())
 
 
 def _same_position(play: Play, history: tuple[Move, ...]) -> Callable[[], bool]:

@@ -43,14 +43,13 @@ const GGBoard = (() => {
     return `${view.game} board, ${cols} columns by ${rows} rows. ${parts.join("; ")}.`;
   }
 
-  // True when the page shows the game's SVG: no board, hexagons or triangles, or the game's own picture (gravity
-  // games keep their column buttons).
+  // True when the page shows the game's SVG: no board, hexagons or triangles, or the game's own picture (not for
+  // gravity games: the server says own_picture false, and they keep their column buttons).
   function pictured(view) {
     const key = view.board ? `${view.game} ${view.board.rows}x${view.board.cols}` : null;
     if (byColumn(view)) gravityBoard = key;
-    const gravity = key !== null && gravityBoard === key;
     const lattice = view.board ? view.board.lattice || "square" : null;
-    return !!view.svg && (!view.board || lattice !== "square" || (view.own_picture && !gravity));
+    return !!view.svg && (!view.board || lattice !== "square" || !!view.own_picture);
   }
 
   // Each cell's moves (from the view's targets), keyed "row,col".

@@ -290,10 +290,10 @@
     $("engine-text").textContent = notes.join(" ");
   }
 
-  // Panels with nothing to show are hidden: explanations need scores, the review a review.
+  // Panels with nothing to show are hidden: explanations need scores, the review a finished game.
   function renderPanels() {
     $("explain-panel").hidden = !view.features.scores;
-    $("review-panel").hidden = !view.features.review;
+    $("review-panel").hidden = !view.features.review || !(view.outcome || reviewed); // a review comes after the end
   }
 
   let sent = 0; // changes sent (act): an answer that comes after a later change was sent is not shown

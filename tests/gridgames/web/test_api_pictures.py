@@ -73,3 +73,11 @@ def test_a_game_with_no_board_gives_its_picture_and_the_cells_it_marks(pictured:
     assert view["board"] is None and view["own_picture"] is True and view["coordinates"] is None
     assert view["targets"] == {"p1": [[0, 0]], "p2": [[0, 1]], "p3": [[0, 2]]}  # State.move_cells; lines: data-move
     assert all(f'data-move="{line}"' in view["svg"] for line in ("l1", "l2", "l3"))
+
+
+def test_a_gravity_game_keeps_its_columns_though_it_draws_itself(api: Api) -> None:
+    view = api.ok("POST", "/api/play/connect4/new", HUMANS)
+    assert view["own_picture"] is False  # Connect Four's own SVG is for Jupyter; the page keeps its column buttons
+    for move in "1212121":  # red wins down column 1: over, no column left to read, still the columns
+        view = api.ok("POST", "/api/play/connect4/move", {"move": move})
+    assert view["outcome"] is not None and view["own_picture"] is False

@@ -96,6 +96,7 @@ def test_every_examples_page_fits_the_window_and_fills_it(tab: tuple[str, Any], 
     else:  # a puzzle: its first solution drawn
         page.wait_for_selector("#first:not([disabled])")
         page.click("#first")
+        page.wait_for_function("() => !document.getElementById('page-label').textContent.includes('no solution')")
         page.wait_for_selector("#solution svg")
     assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate(
         "document.documentElement.clientWidth"
