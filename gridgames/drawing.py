@@ -256,9 +256,12 @@ class Mark:
         return (name[:1] or "?") * (2 if self.kind == "king" else 1)
 
     def view(self) -> dict[str, Any]:
-        """The mark as JSON (the web page draws it)."""
+        """The mark as JSON (the web page draws it; a tile's colour is its number's when it has none of its own)."""
+        colour = self.colour
+        if colour is None and self.kind == "tile" and self.number is not None:
+            colour = tile_colour(self.number)
         return {"player": self.player, "kind": self.kind, "label": self.label, "number": self.number,
-                "colour": self.colour}
+                "colour": colour}
 
 
 def tile_colour(number: int) -> str:

@@ -165,7 +165,8 @@ const GGBoard = (() => {
       return;
     }
     if (mark.colour) div.style.background = mark.colour;
-    div.textContent = text;
+    const plain = !mark.label && (mark.number === null || mark.number === undefined) && mark.player !== null;
+    div.textContent = plain ? markOf(view, mark.player) : text; // a piece or king: the player's mark, as elsewhere
     if (mark.kind === "king") div.title = "king";
   }
 

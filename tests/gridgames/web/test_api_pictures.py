@@ -81,3 +81,12 @@ def test_a_gravity_game_keeps_its_columns_though_it_draws_itself(api: Api) -> No
     for move in "1212121":  # red wins down column 1: over, no column left to read, still the columns
         view = api.ok("POST", "/api/play/connect4/move", {"move": move})
     assert view["outcome"] is not None and view["own_picture"] is False
+
+
+def test_a_tiles_colour_comes_with_it_and_deepens_with_its_number() -> None:
+    from gridgames.drawing import Mark
+
+    small, large = Mark(kind="tile", number=2).view(), Mark(kind="tile", number=1024).view()
+    assert small["colour"] != large["colour"] and small["number"] == 2
+    assert Mark(0, "tile", label="L", colour="#123456").view()["colour"] == "#123456"  # its own wins
+    assert Mark(0).view()["colour"] is None  # a plain piece: the player's colour, on the page's side

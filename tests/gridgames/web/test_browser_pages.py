@@ -93,6 +93,11 @@ def test_every_examples_page_fits_the_window_and_fills_it(tab: tuple[str, Any], 
         share = 0.8 if where == "phone" else 0.3  # beside the side panel on a desktop, the whole width on a phone
         assert board is not None and board["width"] >= share * window, (board, window)
         assert "This game offers no scores" not in page.inner_text("body")
+        if name == "golomb":  # three pieces placed: 15 cells, each piece its own colour and name
+            cells = page.eval_on_selector_all(
+                "#board .cell.marked", "(els) => els.map((e) => [e.textContent, e.style.background])"
+            )
+            assert len(cells) == 15 and len(set(map(tuple, cells))) == 3, cells
     else:  # a puzzle: its first solution drawn
         page.wait_for_selector("#first:not([disabled])")
         page.click("#first")
