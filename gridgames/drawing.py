@@ -28,14 +28,17 @@ from __future__ import annotations
 import colorsys
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
+import attrs
+
+from gridgames.errors import GridGamesError
 from gridgames.grid import Cell, Grid
 
 __all__ = [
-    "Drawn", "Picture", "Placed", "board_svg", "cell_owners", "cell_polygons", "lattice_svg", "lattice_text",
-    "letter_colour", "piece_colour", "svg_document", "to_svg", "to_text"
+    "EDGES", "MARK_KINDS", "Drawn", "Mark", "Picture", "Placed", "board_svg", "cell_owners", "cell_polygons",
+    "lattice_svg", "lattice_text", "letter_colour", "piece_colour", "svg_document", "tile_colour", "to_svg", "to_text"
 ]
 
 
@@ -210,13 +213,74 @@ def svg_document(drawings: Sequence[str], *, title: str = "", gap: float = 12.0)
     return ET.tostring(root, encoding="unicode") + "\n"
 
 
+MARK_KINDS = ("piece", "king", "line-h", "line-v", "dot", "tile")
+"""What a `Mark` may be: a player's piece (a disc), a promoted piece (a king: a disc with a crown), a neutral line
+across the cell (horizontal or vertical: a drawn line of Dots and Boxes), a small dot, a tile (a square, a number)."""
+EDGES = ("top", "bottom", "left", "right")
+"""The board's sides a game may give to players (`gridgames.game.Game.edges`: Hex's)."""
+
+
+def _check_kind(instance: Any, attribute: Any, value: str) -> None:
+    if value not in MARK_KINDS:
+        raise GridGamesError(f"a mark's kind is one of {', '.join(MARK_KINDS)}, not {value!r}")
+
+
+@attrs.frozen
+class Mark:
+    """What one cell shows beyond a player's plain piece (`gridgames.game.State.marks`): a piece kind, a neutral mark,
+    a number.
+
+    ``player``: whose it is (its colour), None for a neutral mark; ``kind``: one of `MARK_KINDS`;
+    ``label``: the text written on it (default: the player's initial, a tile's number); ``number``: a
+    tile's value; ``colour``: its own fill (``#rrggbb``), e.g. one colour per placed piece.
+
+    >>> Mark(0, "king").kind, Mark(number=2048, kind="tile").text(("Red",))
+    ('king', '2048')
+    """
+
+    player: int | None = None
+    kind: str = attrs.field(default="piece", validator=_check_kind)
+    label: str = ""
+    number: int | None = None
+    colour: str | None = None
+
+    def text(self, player_names: Sequence[str]) -> str:
+        """What is written on it: the label, else a tile's number, else the player's initial (a king's doubled)."""
+        if self.label:
+            return self.label
+        if self.number is not None:
+            return str(self.number)
+        if self.player is None or self.kind not in ("piece", "king"):
+            return ""
+        name = player_names[self.player] if 0 <= self.player < len(player_names) else str(self.player + 1)
+        return (name[:1] or "?") * (2 if self.kind == "king" else 1)
+
+    def view(self) -> dict[str, Any]:
+        """The mark as JSON (the web page draws it; a tile's colour is its number's when it has none of its own)."""
+        colour = self.colour
+        if colour is None and self.kind == "tile" and self.number is not None:
+            colour = tile_colour(self.number)
+        return {"player": self.player, "kind": self.kind, "label": self.label, "number": self.number,
+                "colour": colour}
+
+
+def tile_colour(number: int) -> str:
+    """A tile's fill by its number: pale for small numbers, deeper as they double (2, 4, ... 2048)."""
+    import math
+
+    step = min(11, max(0, round(math.log2(max(1, abs(number))))))
+    r, g, b = colorsys.hls_to_rgb((40 - step * 3.5) / 360, 0.9 - step * 0.045, 0.75)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
 PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e9")
 """Okabe and Ito's colour-blind-safe palette, one colour per player (each also marked by a letter)."""
 
 
 def board_svg(
     grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "",
-    colours: Sequence[str] = PLAYER_COLOURS
+    colours: Sequence[str] = PLAYER_COLOURS, marks: Mapping[Cell, Mark] | None = None,
+    edges: Mapping[str, int] | None = None
 ) -> str:
     """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes
     dark.
@@ -224,11 +288,16 @@ def board_svg(
     Squares, pointy-top hexagons (each row half a cell right of the one above: a Hex rhombus)
     or triangles (alternately up and down), as ``grid.lattice`` says. Every cell's element
     carries ``data-row`` and ``data-col``, which the web page uses to make it clickable;
-    ``colours`` are the players' disc colours, in player order.
+    ``colours`` are the players' disc colours, in player order. ``marks`` (`Mark`, by cell)
+    draw kings, neutral lines, dots and numbered tiles instead of the plain discs; ``edges``
+    (side name of `EDGES` to player) draw those sides of the board in the player's colour.
     """
     if grid.lattice != "square":
-        return _lattice_board_svg(grid, player_names, highlight=set(highlight), title=title, colours=colours)
-    marked = set(highlight)
+        return _lattice_board_svg(
+            grid, player_names, highlight=set(highlight), title=title, colours=colours, marks=marks or {},
+            edges=edges or {}
+        )
+    marked, marks = set(highlight), marks or {}
     width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
     out = _svg_start(width, height, title)
     for r in range(grid.height):
@@ -240,15 +309,86 @@ def board_svg(
                 'stroke-width="1" '
                 f'data-row="{r}" data-col="{c}"/>'
             )
-            if value > 0:
+            centre = (x + CELL / 2, y + CELL / 2)
+            if (r, c) in marks:
+                out.extend(_mark(marks[(r, c)], player_names, centre, CELL, (r, c) in marked, colours))
+            elif value > 0:
                 out.extend(
                     _stone(
-                        value, player_names, x + CELL / 2, y + CELL / 2, CELL * 0.4, (r, c) in marked, font=CELL * 0.45,
-                        colours=colours
+                        value, player_names, *centre, CELL * 0.4, (r, c) in marked, font=CELL * 0.45,
+                        colours=colours, extra=' pointer-events="none"'
                     )
                 )
+    corners = [(MARGIN, MARGIN), (width - MARGIN, MARGIN), (width - MARGIN, height - MARGIN), (MARGIN, height - MARGIN)]
+    sides = {"top": corners[0:2], "right": corners[1:3], "bottom": corners[2:4], "left": [corners[3], corners[0]]}
+    out.extend(_edges(edges or {}, sides, colours))
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
+
+
+def _edges(
+    edges: Mapping[str, int], sides: Mapping[str, Sequence[tuple[float, float]]], colours: Sequence[str]
+) -> list[str]:
+    """The sides of the board a game gives its players, as thick lines of their colours (``data-edge``: the side)."""
+    out = []
+    for side, player in edges.items():
+        if side not in sides:
+            raise GridGamesError(f"a board's edge is one of {', '.join(EDGES)}, not {side!r}")
+        points = " ".join(f"{x:.2f},{y:.2f}" for x, y in sides[side])
+        colour = colours[player % len(colours)]
+        out.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="5" stroke-linecap="round" '
+            f'stroke-linejoin="round" pointer-events="none" data-edge="{side}" data-player="{player}"/>'
+        )
+    return out
+
+
+def _mark(
+    mark: Mark, player_names: Sequence[str], centre: tuple[float, float], size: float, ringed: bool,
+    colours: Sequence[str]
+) -> list[str]:
+    """One cell's `Mark` centred at ``centre`` in a cell about ``size`` across (clicks go through to the cell)."""
+    x, y = round(centre[0], 2), round(centre[1], 2)
+    own = colours[mark.player % len(colours)] if mark.player is not None else "#333333"
+    fill = mark.colour or own
+    text = mark.text(player_names)
+    extra = ' pointer-events="none"'
+    out: list[str] = []
+    if mark.kind in ("piece", "king"):
+        radius = round(size * 0.4, 2)
+        ring = ' stroke="#000000" stroke-width="3"' if ringed else f' stroke="{own}" stroke-width="2"'
+        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{fill}"{ring}{extra} data-kind="{mark.kind}"/>')
+        if mark.kind == "king":  # a crown: a second ring inside, gold
+            out.append(
+                f'<circle cx="{x:g}" cy="{y:g}" r="{radius * 0.72:.2f}" fill="none" stroke="#ffd700" '
+                f'stroke-width="2.5"{extra}/>'
+            )
+    elif mark.kind in ("line-h", "line-v"):
+        long, thin = size, size * 0.2
+        w, h = (long, thin) if mark.kind == "line-h" else (thin, long)
+        out.append(
+            f'<rect x="{x - w / 2:.2f}" y="{y - h / 2:.2f}" width="{w:.2f}" height="{h:.2f}" rx="{thin / 2:.2f}" '
+            f'fill="{fill}"{extra} data-kind="{mark.kind}"/>'
+        )
+    elif mark.kind == "dot":
+        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.12:.2f}" fill="{fill}"{extra} data-kind="dot"/>')
+    else:  # a tile
+        fill = mark.colour or (tile_colour(mark.number) if mark.number is not None else own)
+        side = size * 0.9
+        out.append(
+            f'<rect x="{x - side / 2:.2f}" y="{y - side / 2:.2f}" width="{side:.2f}" height="{side:.2f}" rx="3" '
+            f'fill="{fill}"{extra} data-kind="tile"/>'
+        )
+    if text:
+        base = mark.colour or fill
+        font = size * (0.45 if len(text) <= 2 else 1.1 / len(text))
+        out.append(
+            f'<text x="{x:g}" y="{y:g}" font-family="sans-serif" font-size="{font:.2f}" font-weight="bold" '
+            'text-anchor="middle" dominant-baseline="central" '
+            f'fill="{letter_colour(base) if base.startswith("#") and len(base) == 7 else "#000000"}"{extra}>'
+            f"{escape(text)}</text>"
+        )
+    return out
 
 
 def grid_svg(grid: Grid, *, title: str = "") -> str:
@@ -316,7 +456,8 @@ def cell_polygons(grid: Grid, size: float = CELL) -> dict[Cell, list[tuple[float
 
 
 def _lattice_board_svg(
-    grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str, colours: Sequence[str]
+    grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str, colours: Sequence[str],
+    marks: Mapping[Cell, Mark], edges: Mapping[str, int]
 ) -> str:
     """`board_svg` on hexagons or triangles: one ``<polygon>`` per cell."""
     size = CELL * (1.0 if grid.lattice == "hexagonal" else 1.3)
@@ -336,7 +477,15 @@ def _lattice_board_svg(
         )
     for (r, c), poly in polygons.items():
         value = int(grid.cells[r, c])
-        if value > 0:
+        if (r, c) in marks:
+            x, y = _centre(poly)
+            out.extend(
+                _mark(
+                    marks[(r, c)], player_names, (x + MARGIN, y + MARGIN),
+                    size * (1.0 if grid.lattice == "hexagonal" else 0.5), (r, c) in highlight, colours
+                )
+            )
+        elif value > 0:
             x, y = _centre(poly) if grid.lattice == "hexagonal" else _incentre(poly)
             radius = size * (0.4 if grid.lattice == "hexagonal" else 0.2)
             out.extend(
@@ -345,8 +494,28 @@ def _lattice_board_svg(
                     colours=colours, extra=' pointer-events="none"'
                 )
             )  # a click on a stone reaches its cell
+    if edges and grid.lattice == "hexagonal":  # a triangular board's sides are not drawn
+        out.extend(_edges(edges, _hex_sides(grid, polygons), colours))
     out.append("</svg>")
     return "\n".join(line for line in out if line) + "\n"
+
+
+def _hex_sides(
+    grid: Grid, polygons: Mapping[Cell, Sequence[tuple[float, float]]]
+) -> dict[str, list[tuple[float, float]]]:
+    """The four sides of a hexagonal rhombus as the corners along them (a hexagon's corners: 0 lower right, 1 bottom,
+    2 lower left, 3 upper left, 4 top, 5 upper right)."""
+    n, m = grid.height, grid.width
+
+    def along(cells: Iterable[Cell], corners: Sequence[int]) -> list[tuple[float, float]]:
+        return [(polygons[cell][k][0] + MARGIN, polygons[cell][k][1] + MARGIN) for cell in cells for k in corners]
+
+    return {
+        "top": along(((0, c) for c in range(m)), (3, 4, 5)),
+        "bottom": along(((n - 1, c) for c in range(m)), (2, 1, 0)),
+        "left": along(((r, 0) for r in range(n)), (3, 2)),
+        "right": along(((r, m - 1) for r in range(n)), (4, 5, 0)),
+    }
 
 
 def _incentre(triangle: Sequence[tuple[float, float]]) -> tuple[float, float]:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # numpy: imported where an array is made; typer: only by game
     import numpy as np
     import typer
 
+    from gridgames.drawing import Mark
     from gridgames.placement_moves import PieceMoves
 
 Move = int
@@ -204,6 +205,12 @@ class Game(ABC):
         i."""
         return tuple(range(self.info.num_players))
 
+    @property
+    def edges(self) -> Mapping[str, int]:
+        """The board's sides each player owns (``{"top": 0, "bottom": 0, "left": 1, "right": 1}`` in Hex: a goal to
+        join), drawn in the player's colour by the default `State.svg` and the web page; none by default."""
+        return {}
+
     # --- optional: the game's own computer players --------------------------
     def computer_levels(self) -> tuple[str, ...]:
         """The names of the game's own computer players, weakest first (none by default: generic AIs play it)."""
@@ -302,14 +309,23 @@ class State(ABC):
 
     def svg(self) -> str | None:
         """The position as a standalone SVG picture, or None; by default drawn from `board` (discs with the players'
-        initials)."""
+        initials, `marks`, the game's `Game.edges`).
+
+        The web page shows a game's own (overridden) picture and plays by clicks on it: an element
+        with ``data-row`` and ``data-col`` is that board cell (a click plays the moves whose
+        `move_cells` hold it), an element with ``data-move`` plays that move's text when it is legal
+        (`gridgames.drawing.board_svg` marks every cell so).
+        """
         grid = self.board()
         if grid is None:
             return None
         from gridgames.drawing import board_svg
 
         outcome = self.outcome
-        return board_svg(grid, self.game.info.player_names, highlight=outcome.cells if outcome is not None else ())
+        return board_svg(
+            grid, self.game.info.player_names, highlight=outcome.cells if outcome is not None else (),
+            marks=self.marks(), edges=self.game.edges
+        )
 
     def _repr_svg_(self) -> str | None:
         """Jupyter's picture of the position (`svg`)."""
@@ -343,6 +359,16 @@ class State(ABC):
         ``grid``."""
         grid = getattr(self, "grid", None)
         return grid if isinstance(grid, Grid) else None
+
+    def marks(self) -> Mapping[Cell, Mark] | None:
+        """What cells show beyond a player's plain piece (`gridgames.drawing.Mark`: a king, a neutral line, a numbered
+        tile, a piece's own colour and label), by cell; None (the default): plain pieces from `board`."""
+        return None
+
+    def tally(self) -> Mapping[str, Sequence[float]] | None:
+        """Running counts the game keeps, each one value per player (``{"discs": (30, 20)}``), which the web page shows
+        beside the board; None (the default) without."""
+        return None
 
     def planes(self) -> np.ndarray | None:
         """The position as 0/1 int8 planes, shape (height, width, players + extra): player p's pieces in plane p, then

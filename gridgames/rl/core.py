@@ -228,10 +228,81 @@ def render(state: State, render_mode: str | None, names: list[str]) -> str | np.
         return f"{state.to_text()}\n{status}\n"
     if render_mode == "rgb_array":
         grid = state.board()
-        if grid is None:
-            raise EnvironmentSetupError("this game exposes no board to draw: use render_mode='ansi'")
-        return rgb(grid)
+        if grid is not None:
+            return rgb(grid)
+        picture = state.svg()
+        if picture is None:
+            raise EnvironmentSetupError("this game exposes no board and no picture to draw: use render_mode='ansi'")
+        return svg_pixels(picture)
     return None
+
+
+def svg_pixels(svg: str) -> np.ndarray:
+    """An SVG picture's pixels (height, width, 3) uint8 on white, drawn by resvg (the ``resvg-py`` package: a game
+    with no `State.board` draws its own picture; `EnvironmentSetupError` without the package)."""
+    try:
+        import resvg_py
+    except ImportError:
+        raise EnvironmentSetupError(
+            "this game draws only its own SVG picture: render_mode='rgb_array' needs resvg-py (pip install "
+            "'gridgames[rl]')"
+        ) from None
+    return png_pixels(bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff")))[:, :, :3].copy()
+
+
+def png_pixels(png: bytes) -> np.ndarray:
+    """The pixels (height, width, 4) uint8 of an 8-bit RGBA or RGB, non-interlaced PNG (what resvg writes)."""
+    import struct
+    import zlib
+
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise GridGamesError("not a PNG picture")
+    at, data, header = 8, b"", None
+    while at < len(png):
+        size, kind = struct.unpack(">I4s", png[at:at + 8])
+        body = png[at + 8:at + 8 + size]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            data += body
+        at += 12 + size
+    if header is None or header[2] != 8 or header[3] not in (2, 6) or header[6] != 0:
+        raise GridGamesError("only 8-bit RGB or RGBA PNG pictures without interlacing are read")
+    width, height, channels = header[0], header[1], 4 if header[3] == 6 else 3
+    raw = np.frombuffer(zlib.decompress(data), dtype=np.uint8).reshape(height, 1 + width * channels)
+    out = np.zeros((height, width * channels), dtype=np.int32)
+    previous = np.zeros(width * channels, dtype=np.int32)
+    for r in range(height):
+        kind, line = raw[r, 0], raw[r, 1:].astype(np.int32)
+        if kind == 1:  # Sub: each byte adds the one a pixel before: a running sum per channel
+            line = np.cumsum(line.reshape(width, channels), axis=0).reshape(-1) % 256
+        elif kind == 2:  # Up
+            line = (line + previous) % 256
+        elif kind in (3, 4):  # Average, Paeth: byte by byte
+            line = _unfilter(line, previous, channels, paeth=kind == 4)
+        out[r] = line
+        previous = line
+    return out.reshape(height, width, channels).astype(np.uint8)
+
+
+def _unfilter(line: np.ndarray, up: np.ndarray, channels: int, *, paeth: bool) -> np.ndarray:
+    """A PNG row under the Average or Paeth filter, decoded from its left neighbours and the row above."""
+    done = [0] * len(line)
+    above = up.tolist()
+    for i, value in enumerate(line.tolist()):
+        left = done[i - channels] if i >= channels else 0
+        corner = above[i - channels] if i >= channels else 0
+        if paeth:
+            guess = left + above[i] - corner
+            near_left, near_up, near_corner = abs(guess - left), abs(guess - above[i]), abs(guess - corner)
+            if near_left <= near_up and near_left <= near_corner:
+                add = left
+            else:
+                add = above[i] if near_up <= near_corner else corner
+        else:
+            add = (left + above[i]) // 2
+        done[i] = (value + add) % 256
+    return np.array(done, dtype=np.int32)
 
 
 REWARDS = ("outcome", "margin")

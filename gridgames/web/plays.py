@@ -225,6 +225,55 @@ def _piece_texts(moves: PieceMoves) -> dict[str, str]:
     return texts
 
 
+def _letter(col: int) -> str:
+    return chr(ord("a") + col) if col < 26 else f"c{col + 1}"
+
+
+def coordinates(state: State, targets: dict[Move, list[tuple[int, int]]]) -> dict[str, list[str]] | None:
+    """The names of the board's columns and rows when the notation names cells (Hex's ``d4``: column letters, row
+    numbers from the top or, chess-like, from the bottom), read off the moves that play on one cell; else None.
+
+    A game whose moves place whole pieces (`Game.piece_moves`) names cells as `gridgames.placement_moves.cell_name`.
+    """
+    grid = state.board()
+    if grid is None:
+        return None
+    rows, cols = grid.height, grid.width
+    letters = [_letter(c) for c in range(cols)]
+    if state.game.piece_moves is not None:
+        return {"cols": letters, "rows": [str(rows - r) for r in range(rows)]}
+    single = [(state.game.format_move(m).strip().lower(), cells[0]) for m, cells in targets.items() if len(cells) == 1]
+    if not single:
+        return None
+    for numbers in ([str(r + 1) for r in range(rows)], [str(rows - r) for r in range(rows)]):
+        if all(text == f"{letters[c]}{numbers[r]}" for text, (r, c) in single):
+            return {"cols": letters, "rows": numbers}
+    return None
+
+
+def _own_picture(state: State) -> bool:
+    """True when the game draws its positions itself (`State.svg` overridden): the page shows that picture."""
+    return type(state).svg is not State.svg
+
+
+def _marks(state: State) -> dict[str, Any] | None:
+    """The state's `State.marks` as JSON by ``"row,col"`` (None without)."""
+    marks = state.marks()
+    if not marks:
+        return None
+    return {f"{int(r)},{int(c)}": mark.view() for (r, c), mark in marks.items()}
+
+
+def _tally(state: State, names: list[str]) -> list[dict[str, Any]] | None:
+    """The running counts the game keeps (`State.tally`: discs, boxes, captures), one line each, else None."""
+    tally = state.tally()
+    if not tally:
+        return None
+    return [{"name": name, "values": [float(v) for v in values],
+             "text": f"{name}: " + ", ".join(f"{who} {float(v):,g}" for who, v in zip(names, values))}
+            for name, values in tally.items()]
+
+
 def player_styles(play: Play) -> list[tuple[str, int]]:
     """Each player's name and drawing style (colour and mark): `GameInfo.player_names` and `Game.player_styles`."""
     return list(zip(play.game.info.player_names, play.game.player_styles()))
@@ -272,6 +321,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
     over = state.is_over
     looks = player_styles(play)
     names = [name for name, _ in looks]
+    targets = _targets(hooks, state)
     return {
         "game": play.name,
         "options": play.options,
@@ -287,7 +337,12 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "outcome": _outcome(play, names),
         "legal": [fmt(m) for m in state.legal_moves()],
         "pass": _pass_text(state),
-        "targets": {fmt(m): cells for m, cells in _targets(hooks, state).items()},
+        "targets": {fmt(m): cells for m, cells in targets.items()},
+        "coordinates": _start_coordinates(play, hooks) if over or not targets else coordinates(state, targets),
+        "own_picture": _own_picture(state) and not _by_column(play, hooks),
+        "marks": _marks(state),
+        "edges": dict(game.edges),
+        "tally": _tally(state, names),
         "pieces": _pieces(state),
         "board": None
         if grid is None
@@ -303,6 +358,23 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True,
                      "drill": has(hooks, "drill_positions")},
     }
+
+
+def _start_coordinates(play: Play, hooks: Any) -> dict[str, list[str]] | None:
+    """`coordinates` read at the start (a position with no move left to read them from keeps them)."""
+    start = play.game.new_state()
+    return coordinates(start, _targets(hooks, start))
+
+
+def _by_column(play: Play, hooks: Any) -> bool:
+    """True for a gravity game: at the start every move's targets are a whole column (the page keeps its column
+    buttons then, rather than the game's own picture)."""
+    start = play.game.new_state()
+    grid = start.board()
+    targets = _targets(hooks, start)
+    if grid is None or len(targets) < 2:
+        return False
+    return all(len(cells) == grid.height and len({c for _, c in cells}) == 1 for cells in targets.values())
 
 
 def _same_position(play: Play, history: tuple[Move, ...]) -> Callable[[], bool]:

@@ -36,6 +36,7 @@ from collections.abc import Iterator
 import attrs
 import numpy as np
 
+from gridgames.drawing import Mark, piece_colour
 from gridgames.errors import GameOverError, IllegalMoveError, OptionError, ShapeError
 from gridgames.game import Game, GameInfo, GameKind, GameSpec, Move, Option, Outcome, State, Termination
 from gridgames.grid import HOLE, Grid
@@ -220,6 +221,16 @@ class GolombState(State):
             for cell in self.game.piece_moves.cells(move):
                 grid.cells[cell] = i % 2 + 1
         return grid
+
+    def marks(self) -> dict[tuple[int, int], Mark]:
+        """Each placed piece told apart: its cells in the piece's own colour, its name written on them, its player's
+        mark (`gridgames.drawing.Mark`)."""
+        moves = self.game.piece_moves
+        return {
+            cell: Mark(i % 2, "tile", label=moves.piece_of(move), colour=piece_colour(moves.piece_of(move)))
+            for i, move in enumerate(self._history)
+            for cell in moves.cells(move)
+        }
 
     def planes(self) -> np.ndarray:
         """Each player's cells (planes 0 and 1), then one plane per piece of the shared set: all ones while it is

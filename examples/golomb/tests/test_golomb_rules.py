@@ -172,3 +172,17 @@ def test_impossible_options_are_refused(options: dict[str, object], message: str
 def test_a_piece_subset_keeps_the_order_given() -> None:
     assert list(pieces_named("pentominoes:X, I")) == ["X", "I"]
     assert len(pieces_named("tetrominoes")) == 5
+
+
+def test_each_placed_piece_is_marked_with_its_name_colour_and_player() -> None:
+    game = GolombGame()
+    state = game.new_state()
+    assert state.marks() == {}
+    for text in ("I1@a8", "L1@a7"):
+        state.play(game.parse_move(text))
+    marks = state.marks()
+    cells = {name: {cell for cell, mark in marks.items() if mark.label == name} for name in ("I", "L")}
+    assert cells["I"] == {(0, c) for c in range(5)} and len(cells["L"]) == 5 and not cells["I"] & cells["L"]
+    assert {marks[c].player for c in cells["I"]} == {0} and {marks[c].player for c in cells["L"]} == {1}
+    assert marks[(0, 0)].colour != marks[next(iter(cells["L"]))].colour
+    assert state.svg().count('data-kind="tile"') == 10  # the default picture draws them

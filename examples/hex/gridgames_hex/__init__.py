@@ -89,6 +89,11 @@ class HexGame(Game):
         return self.size * self.size
 
     @property
+    def edges(self) -> dict[str, int]:
+        """Red (0) owns the top and bottom sides, Blue (1) the left and right ones: the page draws them so."""
+        return {"top": 0, "bottom": 0, "left": 1, "right": 1}
+
+    @property
     def info(self) -> GameInfo:
         """Two players, one action per cell and the swap."""
         cells = self.size * self.size
@@ -253,12 +258,13 @@ class HexState(State):
         return "\n".join(lines)
 
     def svg(self) -> str:
-        """The rhombus of hexagons (`gridgames.drawing.board_svg`), Red's stones red and Blue's blue, the winning chain
-        ringed; while Blue may swap, a "swap" button in the empty corner (``data-move="swap"``: the web page plays it on
-        a
-        click)."""
+        """The rhombus of hexagons (`gridgames.drawing.board_svg`), Red's stones red and Blue's blue, each player's
+        sides (`HexGame.edges`) in their colour, the winning chain ringed; while Blue may swap, a "swap" button in the
+        empty corner (``data-move="swap"``: the web page plays it on a click)."""
         outcome = self._outcome
-        picture = board_svg(self.grid, PLAYER_NAMES, highlight=outcome.cells if outcome else (), colours=COLOURS)
+        picture = board_svg(
+            self.grid, PLAYER_NAMES, highlight=outcome.cells if outcome else (), colours=COLOURS, edges=self.game.edges
+        )
         if not self._can_swap():
             return picture
         height = float(picture.split('height="', 1)[1].split('"', 1)[0])

@@ -131,3 +131,12 @@ def test_conformance_and_the_registry() -> None:
     while not state.is_over:
         state.play(rng.choice(list(state.legal_moves())))
     assert state.outcome is not None and state.outcome.winner in (0, 1)
+
+
+def test_the_picture_draws_each_players_edges_in_their_colour() -> None:
+    game = HexGame(3)
+    assert game.edges == {"top": 0, "bottom": 0, "left": 1, "right": 1}  # the sides each player must join
+    svg = game.new_state().svg()
+    for side, colour in (("top", "#d62728"), ("bottom", "#d62728"), ("left", "#1f77b4"), ("right", "#1f77b4")):
+        assert f'stroke="{colour}" stroke-width="5" stroke-linecap="round" stroke-linejoin="round" ' \
+            f'pointer-events="none" data-edge="{side}"' in svg

@@ -285,6 +285,10 @@ class OthelloState(State):
         other._moves = self._moves
         return other
 
+    def tally(self) -> dict[str, tuple[int, int]]:
+        """Each player's disc count as the game goes (the web page shows it beside the board)."""
+        return {"discs": (self._discs[0].bit_count(), self._discs[1].bit_count())}
+
     def board(self) -> Grid:
         """The board as a `Grid`: 1 for Black's discs, 2 for White's, 0 empty."""
         n = self.game.size

@@ -160,3 +160,13 @@ def test_a_saved_game_with_a_pass_loads(othello_registry: Registry, tmp_path: Pa
     assert loaded.exit_code == 0, loaded.output
     assert loaded.output.strip().splitlines()[-1] == "Black wins 11-5 (the board is full)"
     assert "moves: " + PASS_4X4 + " pass a4" in loaded.output
+
+
+def test_the_tally_counts_each_players_discs_as_the_game_goes() -> None:
+    game = OthelloGame()
+    state = game.new_state()
+    assert state.tally() == {"discs": (2, 2)}
+    state.play(game.parse_move("d3"))  # d4 turns black
+    assert state.tally() == {"discs": (4, 1)}
+    state.undo()
+    assert state.tally() == {"discs": (2, 2)}

@@ -1,4 +1,4 @@
-// The play page's drawings: the board (square grids as cells, other lattices from the game's SVG), the column
+// The play page's drawings: the board (square grids as cells; other lattices and a game's own picture from its SVG), the column
 // buttons with each column's exact score, the evaluation bar and the review graph. Plain DOM, no library.
 // play.js calls GGBoard.draw(view, ctx) after every change; ctx: {play, offer, active, scores, previous, best}.
 "use strict";
@@ -29,6 +29,7 @@ const GGBoard = (() => {
     return null;
   }
 
+  let gravityBoard = null; // the last board played by columns: its row stays (empty) once the game is over
   const colName = (c) => (c < 26 ? String.fromCharCode(97 + c) : `c${c + 1}`);
 
   // The board in words, for screen readers: who is where (columns a, b, ...; rows from the bottom).
@@ -42,48 +43,79 @@ const GGBoard = (() => {
     return `${view.game} board, ${cols} columns by ${rows} rows. ${parts.join("; ")}.`;
   }
 
-  function draw(view, ctx) {
-    const box = $("board");
-    box.innerHTML = "";
-    box.removeAttribute("aria-label");
+  // True when the page shows the game's SVG: no board, hexagons or triangles, or the game's own picture (not for
+  // gravity games: the server says own_picture false, and they keep their column buttons).
+  function pictured(view) {
+    const key = view.board ? `${view.game} ${view.board.rows}x${view.board.cols}` : null;
+    if (byColumn(view)) gravityBoard = key;
+    const lattice = view.board ? view.board.lattice || "square" : null;
+    return !!view.svg && (!view.board || lattice !== "square" || !!view.own_picture);
+  }
+
+  // Each cell's moves (from the view's targets), keyed "row,col".
+  function movesByCell(view) {
     const cellMoves = {};
     for (const [move, cells] of Object.entries(view.targets)) {
       for (const [r, c] of cells) (cellMoves[`${r},${c}`] ||= []).push(move);
     }
-    if (!view.board) { // no grid: the game's own picture
-      if (view.svg) box.innerHTML = view.svg;
-      else { const pre = document.createElement("pre"); pre.textContent = view.text; box.appendChild(pre); }
-      return;
-    }
-    if ((view.board.lattice || "square") !== "square" && view.svg) { drawSvg(box, view, cellMoves, ctx); return; }
-    const { rows, cols, cells } = view.board;
+    return cellMoves;
+  }
+
+  // What a mark (State.marks) writes on its cell: its label, a tile's number, or the player's initial (a king's twice).
+  function markText(view, mark) {
+    if (mark.label) return mark.label;
+    if (mark.number !== null && mark.number !== undefined) return String(mark.number);
+    if (mark.player === null || !["piece", "king"].includes(mark.kind)) return "";
+    const initial = (view.players[mark.player] || "?").slice(0, 1);
+    return mark.kind === "king" ? initial + initial : initial;
+  }
+
+  // Draw the board; returns the legal moves a click on it plays (the page offers buttons only for the others).
+  function draw(view, ctx) {
+    const box = $("board");
+    box.innerHTML = "";
+    box.removeAttribute("aria-label");
+    const cellMoves = movesByCell(view);
     const columns = byColumn(view);
+    if (pictured(view)) return drawSvg(box, view, cellMoves, ctx); // the game's own picture, or hexagons, triangles
+    if (!view.board) { const pre = document.createElement("pre"); pre.textContent = view.text; box.appendChild(pre); return new Set(); }
+    const { rows, cols, cells } = view.board;
+    const coords = view.coordinates;
     const grid = document.createElement("div");
-    grid.className = "board" + (columns || view.game === "connect4" ? "" : " plain");
+    grid.className = "board" + (columns || view.game === "connect4" ? "" : " plain") + (coords ? " coords" : "");
     grid.style.setProperty("--cols", cols);
     document.documentElement.style.setProperty("--board-cols", cols); // the cells' size fits the width (style.css)
+    document.documentElement.style.setProperty("--board-rows", rows); // and the height
     grid.setAttribute("role", "img");
     grid.setAttribute("aria-label", describe(view));
+    edgesOf(view, grid);
     const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
     const prev = ctx.previous && ctx.previous.board && ctx.previous.board.rows === rows && ctx.previous.board.cols === cols
       ? ctx.previous.board.cells : null;
-    const fresh = [];
+    const fresh = [], clickable = new Set();
+    const label = (text) => { const d = document.createElement("div"); d.className = "coord"; d.textContent = text; d.setAttribute("aria-hidden", "true"); grid.appendChild(d); };
+    if (coords) { label(""); coords.cols.forEach(label); }
     for (let r = 0; r < rows; r++) {
+      if (coords) label(coords.rows[r]);
       for (let c = 0; c < cols; c++) {
         const v = cells[r][c];
         const div = document.createElement("div");
         div.className = "cell";
         div.dataset.row = r; div.dataset.col = c;
         if (v < 0) div.classList.add("hole");
-        if (v > 0) {
+        const mark = view.marks ? view.marks[`${r},${c}`] : null;
+        if (mark) drawMark(view, div, mark);
+        else if (v > 0) {
           div.classList.add(`p${styleOf(view, v - 1)}`);
           div.textContent = markOf(view, v - 1);
-          if (prev && prev[r][c] === 0) fresh.push(div);
         }
+        if (v > 0 && prev && prev[r][c] === 0) fresh.push(div);
         if (win.has(`${r},${c}`)) div.classList.add("win");
         const moves = cellMoves[`${r},${c}`];
         if (moves && ctx.active) {
           div.classList.add("target");
+          if (!columns && v === 0 && !mark) div.classList.add("legal");
+          moves.forEach((m) => clickable.add(m));
           div.title = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
           div.addEventListener("click", () => (moves.length === 1 ? ctx.play(moves[0]) : ctx.offer(moves)));
           if (columns) {
@@ -105,53 +137,135 @@ const GGBoard = (() => {
       for (const m of ctx.best) {
         const c = columnOf(view.targets[m] || []);
         const r = c === null ? null : landing(view, c);
-        if (r !== null) grid.children[r * cols + c].classList.add("best-cell");
+        if (r !== null) cellAt(grid, r, c).classList.add("best-cell");
       }
     }
     box.appendChild(grid);
-    if (view.pieces) GGPieces.attach(grid, view, { play: ctx.play, active: ctx.active }); // whole-piece moves: pieces.js
-    else GGPieces.detach();
+    if (view.pieces) { // whole-piece moves: pieces.js (every legal placement is played from its picker)
+      GGPieces.attach(grid, view, { play: ctx.play, active: ctx.active });
+      view.legal.forEach((m) => m !== view.pass && clickable.add(m));
+    } else GGPieces.detach();
+    return clickable;
+  }
+
+  const cellAt = (grid, r, c) => grid.querySelector(`.cell[data-row="${r}"][data-col="${c}"]`);
+
+  // A mark of State.marks on a square cell: a piece kind, a neutral line or dot, a numbered tile; its own colour.
+  function drawMark(view, div, mark) {
+    div.classList.add("marked", `k-${mark.kind}`);
+    if (mark.player !== null) div.classList.add(`p${styleOf(view, mark.player)}`);
+    else div.classList.add("neutral");
+    div.dataset.kind = mark.kind;
+    const text = markText(view, mark);
+    if (mark.kind === "line-h" || mark.kind === "line-v" || mark.kind === "dot") {
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      if (mark.colour) bar.style.background = mark.colour;
+      div.appendChild(bar);
+      return;
+    }
+    if (mark.colour) div.style.background = mark.colour;
+    const plain = !mark.label && (mark.number === null || mark.number === undefined) && mark.player !== null;
+    div.textContent = plain ? markOf(view, mark.player) : text; // a piece or king: the player's mark, as elsewhere
+    if (mark.kind === "king") div.title = "king";
+  }
+
+  // The board's sides a game gives its players (Game.edges) as borders of the players' colours.
+  function edgesOf(view, grid) {
+    for (const [side, player] of Object.entries(view.edges || {})) {
+      grid.style.setProperty(`border-${side}`, `6px solid var(--p${styleOf(view, player)})`);
+    }
   }
 
   // Hover over a column: the column lit, a ghost disc of the side to move on the cell it lands on.
   function hover(grid, view, c, on) {
-    const { rows, cols } = view.board;
-    for (let r = 0; r < rows; r++) grid.children[r * cols + c].classList.toggle("col-hover", on);
+    const { rows } = view.board;
+    for (let r = 0; r < rows; r++) cellAt(grid, r, c).classList.toggle("col-hover", on);
     const r = landing(view, c);
     if (r === null || view.to_move === null) return;
-    const cell = grid.children[r * cols + c];
+    const cell = cellAt(grid, r, c);
     cell.classList.toggle("ghost", on);
     cell.classList.toggle(`g${styleOf(view, view.to_move)}`, on);
   }
 
-  // A hexagonal or triangular board: the state's SVG, its cells (data-row/data-col) and marked moves (data-move)
-  // clickable.
+  // The game's picture (its own State.svg, or a hexagonal or triangular board): its cells (data-row/data-col) and
+  // marked moves (data-move) clickable, legal cells dotted, coordinates around it when the notation names cells.
   function drawSvg(box, view, cellMoves, ctx) {
     box.innerHTML = view.svg;
+    const clickable = new Set();
     const svg = box.querySelector("svg");
-    if (!svg) return;
+    if (!svg) return clickable;
     svg.classList.add("svg-board");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", describe(view));
+    svg.setAttribute("aria-label", view.board ? describe(view) : `${view.game}: ${view.text}`);
     const win = new Set((view.outcome ? view.outcome.cells : []).map(([r, c]) => `${r},${c}`));
     const legal = new Set(view.legal);
-    const clickable = (el, moves) => {
+    const ns = svg.namespaceURI;
+    const clickableEl = (el, moves) => {
       el.classList.add("target");
-      const tip = document.createElementNS(svg.namespaceURI, "title");
+      moves.forEach((m) => clickable.add(m));
+      const tip = document.createElementNS(ns, "title");
       tip.textContent = moves.length === 1 ? `play ${moves[0]}` : `moves: ${moves.join(", ")}`;
       el.appendChild(tip);
       el.addEventListener("click", () => (moves.length === 1 ? ctx.play(moves[0]) : ctx.offer(moves)));
     };
+    const dots = [];
     for (const el of svg.querySelectorAll("[data-row][data-col]")) {
       const key = `${el.dataset.row},${el.dataset.col}`;
       el.classList.add("svg-cell");
       if (win.has(key)) el.classList.add("win");
       const moves = cellMoves[key];
-      if (moves && ctx.active) clickable(el, moves);
+      if (moves && ctx.active) { clickableEl(el, moves); dots.push(el); }
     }
     for (const el of svg.querySelectorAll("[data-move]")) {
-      if (legal.has(el.dataset.move) && ctx.active) clickable(el, [el.dataset.move]);
+      if (legal.has(el.dataset.move) && ctx.active) clickableEl(el, [el.dataset.move]);
     }
+    for (const el of dots) { // a legal move's cell: a small dot in its middle (clicks go through it)
+      const b = el.getBBox();
+      const dot = document.createElementNS(ns, "circle");
+      Object.entries({ cx: b.x + b.width / 2, cy: b.y + b.height / 2, r: Math.min(b.width, b.height) * 0.12, class: "legal-dot", "pointer-events": "none" })
+        .forEach(([k, v]) => dot.setAttribute(k, v));
+      el.parentNode.insertBefore(dot, el.nextSibling);
+    }
+    if (view.coordinates) coordinatesOn(svg, view.coordinates);
+    return clickable;
+  }
+
+  // Column letters above the top row's cells and row names left of the first column's, on any lattice (read off the
+  // cells' boxes); the picture grows to hold them.
+  function coordinatesOn(svg, coords) {
+    const ns = svg.namespaceURI;
+    const cell = (r, c) => svg.querySelector(`[data-row="${r}"][data-col="${c}"]`);
+    const put = (x, y, text, size) => {
+      const t = document.createElementNS(ns, "text");
+      Object.entries({ x, y, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central", class: "coord", "pointer-events": "none" })
+        .forEach(([k, v]) => t.setAttribute(k, v));
+      t.textContent = text;
+      svg.appendChild(t);
+    };
+    const first = cell(0, 0) || svg.querySelector("[data-row][data-col]");
+    if (!first) return;
+    const unit = Math.min(first.getBBox().width, first.getBBox().height);
+    const size = Math.max(7, unit * 0.36);
+    coords.cols.forEach((name, c) => {
+      const el = cell(0, c);
+      if (!el) return;
+      const b = el.getBBox();
+      put(b.x + b.width / 2, b.y - size * 0.9, name, size);
+    });
+    coords.rows.forEach((name, r) => {
+      const el = cell(r, 0);
+      if (!el) return;
+      const b = el.getBBox();
+      put(b.x - size * (0.5 + 0.35 * name.length), b.y + b.height / 2, name, size);
+    });
+    const all = svg.getBBox(), pad = 3;
+    const [vx, vy, vw, vh] = (svg.getAttribute("viewBox") || `0 0 ${all.width} ${all.height}`).split(/[ ,]+/).map(Number);
+    const x0 = Math.min(vx, all.x - pad), y0 = Math.min(vy, all.y - pad);
+    const x1 = Math.max(vx + vw, all.x + all.width + pad), y1 = Math.max(vy + vh, all.y + all.height + pad);
+    svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+    svg.setAttribute("width", x1 - x0);
+    svg.setAttribute("height", y1 - y0);
   }
 
   const signed = (s) => (s > 0 ? `+${s}` : `${s}`);
@@ -165,12 +279,10 @@ const GGBoard = (() => {
 
   // The column buttons over a gravity board: a click (or Enter) plays the column; with scores, each shows its
   // exact score (coloured by result, the best starred) and the discs to the end. Other games: the scores as text.
-  let gravityBoard = null; // the last board played by columns: its row stays (empty) once the game is over
   function columns(view, ctx) {
     const row = $("scores");
     row.innerHTML = "";
     const key = view.board ? `${view.game} ${view.board.rows}x${view.board.cols}` : null;
-    if (byColumn(view)) gravityBoard = key;
     const gravity = key !== null && gravityBoard === key;
     row.hidden = !gravity && !(ctx.scores && ctx.show);
     if (!gravity) {
@@ -301,5 +413,5 @@ const GGBoard = (() => {
     box.appendChild(svg);
   }
 
-  return { draw, columns, evalbar, graph, byColumn, columnOf, markOf, signed, outlook, MARKS };
+  return { draw, pictured, columns, evalbar, graph, byColumn, columnOf, markOf, signed, outlook, MARKS };
 })();

@@ -158,7 +158,7 @@
       box.appendChild(p);
     }
     if (view.outcome) { const p = document.createElement("p"); p.textContent = view.outcome.text; box.appendChild(p); }
-    else if (!showScores()) { const p = document.createElement("p"); p.className = "muted"; p.textContent = view.features.scores ? "Tick \u201cshow scores\u201d for the exact scores and their explanation." : "This game offers no scores."; box.appendChild(p); }
+    else if (!showScores()) { const p = document.createElement("p"); p.className = "muted"; p.textContent = "Tick \u201cshow scores\u201d for the exact scores and their explanation."; box.appendChild(p); }
     else if (scores && scores.explanation) {
       const ul = document.createElement("ul");
       for (const text of scores.explanation) { const li = document.createElement("li"); li.textContent = text; ul.appendChild(li); }
@@ -226,7 +226,8 @@
     if (view.scores && view.scores.moves === view.moves && !view.scores.partial) current.scores = view.scores;
     showError("");
     $("choices").innerHTML = "";
-    const who = view.to_move === null ? null : `${view.players[view.to_move]} (${GGBoard.markOf(view, view.to_move)})`;
+    const mark = GGBoard.pictured(view) ? "" : ` (${GGBoard.markOf(view, view.to_move)})`; // the picture has its own colours
+    const who = view.to_move === null ? null : `${view.players[view.to_move]}${mark}`;
     const computer = view.to_move !== null && view.seats[view.to_move] !== "human";
     $("status").textContent = view.outcome ? view.outcome.text : `${who} to move` + (computer ? ` (${view.seats[view.to_move]})` : "");
     $("computer-go").hidden = !(view.computer_to_move && !running);
@@ -235,20 +236,11 @@
     const shown = showScores() ? scores : null;
     const best = bestMoves(shown);
     const ctx = { play, offer, active: humanToMove(), scores: shown, show: showScores(), best, previous, hasScores: view.features.scores };
-    GGBoard.draw(view, ctx);
+    const onBoard = GGBoard.draw(view, ctx) || new Set();
     GGBoard.columns(view, ctx);
     GGBoard.evalbar(view, ctx);
-    const legal = $("legal");
-    legal.innerHTML = "";
-    if (view.legal.length <= 64 && humanToMove() && !GGBoard.byColumn(view)) {
-      for (const m of view.legal) {
-        const b = document.createElement("button");
-        b.textContent = m; b.dataset.move = m;
-        if (best.includes(m)) b.classList.add("best");
-        b.addEventListener("click", () => play(m));
-        legal.appendChild(b);
-      }
-    }
+    moveButtons(onBoard, best);
+    renderTally();
     $("pass").hidden = !(view.pass && humanToMove()); // the game's pass, when it is legal (the only move)
     renderMoves();
     $("undo").disabled = !view.can_undo;
@@ -264,7 +256,44 @@
     $("share-link").href = shareUrl();
     const digits = view.legal.length > 0 && view.legal.every((m) => /^\d+$/.test(m));
     $("keys").textContent = `Keys: \u2190 \u2192 back and forward, Home/End first and last move, \u2191 \u2193 other branches${digits ? ", digits play a column or move" : ""}, u undoes.`;
-    (view.notes || []).forEach((n) => n && ($("status").textContent += ` (${n})`));
+    renderEngine();
+    renderPanels();
+  }
+
+  // Buttons only for the legal moves a click on the board cannot play (a pass has its own button).
+  function moveButtons(onBoard, best) {
+    const legal = $("legal");
+    legal.innerHTML = "";
+    const rest = view.legal.filter((m) => !onBoard.has(m) && m !== view.pass);
+    legal.hidden = !rest.length;
+    if (rest.length > 64 || !humanToMove() || GGBoard.byColumn(view)) return;
+    for (const m of rest) {
+      const b = document.createElement("button");
+      b.textContent = m; b.dataset.move = m;
+      if (best.includes(m)) b.classList.add("best");
+      b.addEventListener("click", () => play(m));
+      legal.appendChild(b);
+    }
+  }
+
+  // The game's running counts (State.tally: discs, boxes, captures) under the status line.
+  function renderTally() {
+    const box = $("tally");
+    box.textContent = (view.tally || []).map((t) => t.text).join(" \u00b7 ");
+    box.hidden = !box.textContent;
+  }
+
+  // The engine's details (depth, nodes, playouts) behind the "Engine" toggle, never in the status line.
+  function renderEngine() {
+    const notes = (view.notes || []).filter(Boolean);
+    $("engine").hidden = !notes.length;
+    $("engine-text").textContent = notes.join(" ");
+  }
+
+  // Panels with nothing to show are hidden: explanations need scores, the review a finished game.
+  function renderPanels() {
+    $("explain-panel").hidden = !view.features.scores;
+    $("review-panel").hidden = !view.features.review || !(view.outcome || reviewed); // a review comes after the end
   }
 
   let sent = 0; // changes sent (act): an answer that comes after a later change was sent is not shown

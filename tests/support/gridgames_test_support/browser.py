@@ -77,14 +77,15 @@ def running_server(app: Any) -> Iterator[str]:
 
 
 @contextmanager
-def browser_context(executable: str) -> Iterator[Any]:
-    """A Playwright context of the system's Chromium with a fresh profile (downloads accepted)."""
+def browser_context(executable: str, **options: Any) -> Iterator[Any]:
+    """A Playwright context of the system's Chromium with a fresh profile (downloads accepted); ``options`` are
+    Playwright's context options (a phone: ``viewport``, ``is_mobile``, ``has_touch``, ``device_scale_factor``)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=executable, args=CHROMIUM_ARGS, headless=True, accept_downloads=True,
-            viewport={"width": 1100, "height": 850}
+            profile, executable_path=executable, args=CHROMIUM_ARGS, headless=True,
+            **({"accept_downloads": True, "viewport": {"width": 1100, "height": 850}} | options)
         )
         try:
             yield context
