@@ -91,6 +91,7 @@ def current_ply(page: Any) -> str:
 def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(page: Any, base_url: str) -> None:
     new_game(page, base_url)
     page.wait_for_function(f"() => {SCORE_4} === '+1'")  # from the book: red wins
+    page.wait_for_selector("#scores .col.best")  # marked once every column's score is in (later under load)
     assert page.locator("#scores .col.best").count() == 1 and page.inner_text("#scores .col.best .end") == "41"
     assert "Best column(s): 4." in page.inner_text("#explain")
     assert "red wins" in (page.get_attribute("#evalbar", "aria-label") or "")
