@@ -160,6 +160,7 @@ def _support_path() -> str:
     return os.pathsep.join([support, os.environ.get("PYTHONPATH", "")])
 
 
+@pytest.mark.slow
 def test_case_6_losing_the_last_dask_worker_reruns_when_it_comes_back(
     one_worker_cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -173,6 +174,7 @@ def test_case_6_losing_the_last_dask_worker_reruns_when_it_comes_back(
     assert result.results == [x + 100 for x in range(PARTS)] and not result.partial and result.reruns >= 1
 
 
+@pytest.mark.slow
 def test_case_6_losing_the_last_dask_worker_for_good_reports_a_partial_count(
     worker_without_nanny: str, tmp_path: Path
 ) -> None:
