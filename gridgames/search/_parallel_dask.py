@@ -214,6 +214,7 @@ def _one_round(
     """Submit the parts in ``todo`` and gather them; '' when all finished, else why some did not."""
     watch = watch if watch is not None else _Watch(SILENCE_SECONDS, 3)
     if not _wait_for_workers(client):
+        _raise_if_scheduler_gone(client)
         return f"no Dask worker left (waited {NO_WORKER_GRACE:g} s)"
     healthy = watch.healthy(client)
     if not healthy:
@@ -283,6 +284,7 @@ def _one_round(
             elif no_worker_since is None:
                 no_worker_since = time.monotonic()
             elif time.monotonic() - no_worker_since > NO_WORKER_GRACE:
+                _raise_if_scheduler_gone(client)  # no worker because no scheduler: say which was lost
                 client.cancel(list(remaining))
                 return f"no Dask worker left (waited {NO_WORKER_GRACE:g} s)"
     return lost
@@ -360,6 +362,22 @@ def _finished(futures: set[Any]) -> set[Any]:
         if done or time.monotonic() > deadline:
             return done
         time.sleep(0.02)
+
+
+def _raise_if_scheduler_gone(client: Any) -> None:
+    """Raise `ConnectionError` when the client has lost its scheduler (it then sees no worker either).
+
+    A killed scheduler and a cluster without workers look alike from the worker count; on a busy machine the grace
+    for workers can end before the client notices, so its status decides, then a look at the scheduler's port.
+    """
+    if client.status != "running":
+        raise ConnectionError(f"the client's connection to the scheduler is {client.status}")
+    address = getattr(client.scheduler, "address", None)
+    if isinstance(address, str) and address.startswith("tcp://"):
+        try:
+            probe(address, timeout=PROBE_SECONDS)
+        except GridGamesError as error:  # refused: the scheduler's process is gone
+            raise ConnectionError(str(error)) from None
 
 
 def _wait_for_workers(client: Any) -> bool:

@@ -43,6 +43,7 @@ def test_the_guide_shows_a_pyproject_entry_point() -> None:
     assert 'domineering = "gridgames_domineering:SPEC"' in text
 
 
+@pytest.mark.slow
 def test_the_guides_specs_pass_the_conformance_checks(guide_namespace: dict[str, object]) -> None:
     specs = [value for value in guide_namespace.values() if isinstance(value, GameSpec)]
     assert {spec.kind for spec in specs} == {GameKind.TURN_BASED, GameKind.PUZZLE}

@@ -12,6 +12,7 @@ BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 REASON = 'the rl extra is not installed: pip install "gridgames[rl]"'
 
 
+@pytest.mark.slow
 def test_the_guides_examples_run_and_print_what_they_promise(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pettingzoo", reason=REASON)
     pytest.importorskip("gymnasium", reason=REASON)

@@ -191,6 +191,7 @@ def test_help_does_not_repeat_the_games_name() -> None:
     assert "nqueens: nqueens" not in text.lower() and "Solve" in text
 
 
+@pytest.mark.slow
 def test_a_broken_plugin_is_listed_with_its_reason_while_the_others_work() -> None:
     listing = runner.invoke(app, ["list"])
     assert listing.exit_code == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import ast
 from pathlib import Path
 
@@ -112,6 +114,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+@pytest.mark.slow
 def test_no_import_cycle_among_the_framework_modules() -> None:
     cycles = _cycles(_module_graph(Path(gridgames.__file__).parent))
     assert not cycles, f"modules of gridgames that import each other (even lazily): {cycles}"

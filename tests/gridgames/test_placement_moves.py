@@ -120,6 +120,7 @@ def _random_position(rng: random.Random, height: int, width: int) -> Grid:
     return grid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("height", "width"), [(8, 8), (9, 10), (3, 20)])
 def test_bitmask_can_place_and_legal_agree_with_grid_can_place(height: int, width: int) -> None:
     rng = random.Random(height * 100 + width)

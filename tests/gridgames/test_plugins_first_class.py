@@ -147,6 +147,7 @@ def test_unique_queens_counts() -> None:
     assert [NQueens(n).count(unique=True).count for n in (6, 8, 10)] == [1, 12, 92]
 
 
+@pytest.mark.slow
 def test_dominoes_count_in_two_processes() -> None:
     result = Dominoes(Grid.empty(6, 6)).count_parallel(jobs=2)
     assert (result.count, result.partial) == (6728, False)
@@ -202,6 +203,7 @@ def test_unique_count_prints_its_method() -> None:
     assert "symmetry: canonical (8 symmetries acting on placements; names kept); dancing links" in result.stdout
 
 
+@pytest.mark.slow
 def test_solve_counts_a_plugin_in_two_processes_from_the_cli() -> None:
     result = runner.invoke(app, ["solve", "nqueens", "--n", "8", "--count", "--jobs", "2", "--json"])
     assert result.exit_code == 0, result.output
@@ -210,6 +212,7 @@ def test_solve_counts_a_plugin_in_two_processes_from_the_cli() -> None:
     assert report["parts_done"] == report["parts"] > 1
 
 
+@pytest.mark.slow
 def test_solve_counts_a_plugin_on_a_dask_cluster(dask_scheduler: str) -> None:
     pytest.importorskip("distributed")
     result = runner.invoke(app, ["solve", "nqueens", "--n", "9", "--count", "--scheduler", dask_scheduler, "--json"])
@@ -374,6 +377,7 @@ def test_connect4_version_1_files_still_load(tmp_path: Path) -> None:
     assert resumed.exit_code == 0 and "Yellow: medium" in resumed.stdout
 
 
+@pytest.mark.slow
 def test_brute_force_helper_knows_the_2x3_board() -> None:
     assert _brute_force_classes(Grid.empty(2, 3)) == (3, 2)
     assert list(itertools.islice(Dominoes(Grid.empty(2, 3)).solutions(unique=True), 5)).__len__() == 2

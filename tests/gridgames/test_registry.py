@@ -38,6 +38,7 @@ def test_a_good_plugin_loads_its_spec() -> None:
         ("gridgames_test_support.toy_games:MISNAMED_SPEC", "named 'other', not 'nim'"),
     ],
 )
+@pytest.mark.slow
 def test_a_broken_plugin_is_reported_with_its_reason_and_others_still_load(value: str, reason: str) -> None:
     registry = Registry.from_list([ep("nim", value), ep("take", "gridgames_test_support.toy_games:TAKE_SPEC")])
     with pytest.raises(PluginError, match=reason):

@@ -19,6 +19,7 @@ ONE_SIDED_COUNTS = [1, 1, 2, 7, 18, 60, 196, 704, 2500, 9189]
 # --- known counts -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, expected", list(enumerate(FREE_COUNTS, start=1)))
 def test_free_polyomino_count_matches_oeis(n: int, expected: int) -> None:
     assert len(polyominoes(n)) == expected

@@ -36,6 +36,7 @@ def _wake(pid: int) -> None:
         pass
 
 
+@pytest.mark.slow
 def test_a_stopped_dask_worker_has_its_batch_run_elsewhere(two_workers: str, tmp_path: Path) -> None:
     marker = str(tmp_path / "stopped")
     try:
@@ -49,6 +50,7 @@ def test_a_stopped_dask_worker_has_its_batch_run_elsewhere(two_workers: str, tmp
     assert result.results == [x * x for x in range(PARTS)] and not result.partial and result.reruns >= 1
 
 
+@pytest.mark.slow
 def test_a_part_that_stops_every_worker_ends_partial_with_the_rest_kept(two_workers: str, tmp_path: Path) -> None:
     try:
         result = run_parts(

@@ -60,6 +60,7 @@ def _one_line_or_result(read, path: Path) -> None:  # type: ignore[no-untyped-de
         assert "\n" not in str(error) and str(error)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.one_of(HOSTILE_JSON, SAVE_OBJECTS, RAW))
 def test_fuzz_save_files(tmp_path: Path, data: bytes | str) -> None:

@@ -41,6 +41,7 @@ def _wait_for_cpu(pid: int, seconds: float, within: float = 120) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]], ids=["one process", "--jobs 2"])
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
 def test_a_count_ended_by_a_signal_reports_its_partial_count(signum: int, jobs: list[str]) -> None:
@@ -81,6 +82,7 @@ def test_a_game_whose_terminal_closes_is_autosaved(tmp_path: Path) -> None:
     assert '"moves": "45"' in saves[0].read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_while_the_workers_fork_is_not_swallowed(signum: int) -> None:
     """A signal during the fork ran the handler in logging's after-fork callback: 'Exception ignored', and the count

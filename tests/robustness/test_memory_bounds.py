@@ -20,6 +20,7 @@ def test_a_checkpoint_that_is_a_symlink_to_dev_zero_is_refused(tmp_path: Path) -
     assert_one_line_error([*BUILD, "--out", str(tmp_path / "b.book")], "is a device, not a regular file")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_checkpoint_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "b.book.partial")
@@ -72,6 +73,7 @@ def _distinct_dominoes(folder: Path, n: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="address-space limits as on Linux")
 def test_distinct_dominoes_beyond_a_memory_limit_are_refused_in_one_line(tmp_path: Path) -> None:
     """1,000 distinct dominoes on 20x100 took 16.2 GB (under a 3 GB limit: a MemoryError traceback); here 2,000 on
@@ -109,6 +111,7 @@ def test_distinct_dominoes_beyond_a_memory_limit_are_refused_in_one_line(tmp_pat
     assert len(lines) == 1 and lines[0].startswith("error: ") and "MiB of memory" in lines[0], result.stderr[-800:]
 
 
+@pytest.mark.slow
 def test_the_symmetry_shortcut_is_skipped_when_it_would_cost_gigabytes(monkeypatch: pytest.MonkeyPatch) -> None:
     import gridgames.search.tiling.orbits as orbits
     from gridgames.pieces import as_pieces

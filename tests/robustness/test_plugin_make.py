@@ -43,6 +43,7 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("command", [["play", "{}"], ["{}", "show", "4"], ["{}", "play"]])
 def test_a_failing_make_is_one_line_and_exit_2(name: str, command: list[str], plugin_env: dict[str, str]) -> None:

@@ -49,6 +49,7 @@ def test_case_9_list_survives_plugins_that_stall_exit_or_print(hostile_registry:
     assert "hostile_sleepy" not in __import__("sys").modules  # listing never imported a plugin here
 
 
+@pytest.mark.slow
 def test_listing_imports_no_plugin_in_this_process(hostile_registry: Registry) -> None:
     listings, broken = hostile_registry.list_all(seconds=1)
     assert [g.name for g in listings] == ["nim", "printer"]

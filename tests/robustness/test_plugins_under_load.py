@@ -56,6 +56,7 @@ def busy_cores() -> Iterator[int]:
             hog.wait()
 
 
+@pytest.mark.slow
 def test_eight_slow_plugins_are_listed_with_every_core_busy_and_a_hanging_one_is_broken(
     tmp_path: Path, busy_cores: int
 ) -> None:

@@ -76,6 +76,7 @@ def test_odd_seeds(seed: int | None) -> None:
     aec.reset(seed=seed)
 
 
+@pytest.mark.slow
 def test_out_of_range_is_refused_under_python_O() -> None:
     code = ("from gridgames.rl import aec_env, ActionError\nenv = aec_env('connect4'); env.reset(seed=0)\n"
             "try:\n    env.step(99)\nexcept ActionError:\n    print('refused')\n")

@@ -74,6 +74,7 @@ def test_the_next_save_removes_the_temporary_files_of_killed_saves(tmp_path: Pat
         alive.wait()
 
 
+@pytest.mark.slow
 def test_kill_9_during_saves_leaves_nothing_after_the_next_save(tmp_path: Path) -> None:
     target = tmp_path / "game.json"
     code = (

@@ -69,6 +69,7 @@ def http_port() -> Iterator[str]:
     yield from _server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 
 
+@pytest.mark.slow
 def test_a_port_that_accepts_and_says_nothing_is_refused_in_one_line(silent_port: str) -> None:
     assert_one_line_error([*COUNT, silent_port], "did not answer")
 
@@ -87,6 +88,7 @@ def test_an_unclosed_ipv6_bracket_is_one_line() -> None:
     assert_one_line_error([*COUNT, "tcp://[::1"], "not a Dask scheduler address")
 
 
+@pytest.mark.slow
 def test_analyze_and_book_build_probe_the_scheduler_too(silent_port: str, tmp_path: Path) -> None:
     assert_one_line_error(["connect4", "analyze", "4453", "--scheduler", silent_port], "did not answer")
     assert_one_line_error(["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "2",
@@ -101,6 +103,7 @@ def test_the_probe_accepts_a_real_scheduler() -> None:
         probe(cluster.scheduler_address)  # no error
 
 
+@pytest.mark.slow
 def test_a_scheduler_killed_mid_run_gives_the_parts_finished_so_far() -> None:
     pytest.importorskip("distributed")
     from gridgames.search.parallel import run_parts
@@ -146,6 +149,10 @@ def test_a_scheduler_killed_mid_run_gives_the_parts_finished_so_far() -> None:
             ],
             **quiet,
         )  # type: ignore[call-overload]
+        from distributed import Client
+
+        with Client(address, timeout=120) as watcher:  # a busy machine starts a worker in seconds, not at once
+            watcher.wait_for_workers(1, timeout=120)
         finished: list[int] = []
 
         def on_result(i: int, _result: object) -> None:

@@ -66,6 +66,7 @@ def _call(
         return error.code, json.loads(error.read() or b"null")
 
 
+@pytest.mark.slow
 def test_serve_with_every_hostile_plugin_serves_connect4(tmp_path: Path) -> None:
     env = install_hostile_plugins(tmp_path)
     port = free_port()
@@ -118,6 +119,7 @@ def test_serve_with_every_hostile_plugin_serves_connect4(tmp_path: Path) -> None
         (["connect4", "show", "4453"], "Red"),
     ],
 )
+@pytest.mark.slow
 def test_other_games_work_with_every_hostile_plugin_installed(tmp_path: Path, args: list[str], needle: str) -> None:
     """info/play/solve of the other games never import a hostile plugin (only the named game is loaded)."""
     env = install_hostile_plugins(tmp_path)

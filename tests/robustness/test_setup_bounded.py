@@ -6,6 +6,8 @@ doubling) and, past a bound on its work, falls back to a weaker test that is nev
 
 from __future__ import annotations
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +30,7 @@ piece = st.one_of(
 choices = st.lists(st.tuples(piece, st.integers(0, 8)), max_size=4)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(choices)
 def test_reachable_balances_match_the_naive_reference(pieces: list[tuple[list[int], int]]) -> None:

@@ -30,6 +30,7 @@ class JumpingClock:
         return next(self.ticks) * self.step
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["perfect", "hard"])
 def test_the_solver_stops_at_the_deadline_on_a_board_it_cannot_solve(
     level: str, monkeypatch: pytest.MonkeyPatch

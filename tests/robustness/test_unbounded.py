@@ -5,6 +5,8 @@ No timed assertions: each test checks that the work stopped and said so, not how
 
 from __future__ import annotations
 
+import pytest
+
 from gridgames_test_support.cli_runs import assert_one_line_error, invoke
 
 
@@ -47,6 +49,7 @@ def test_copies_of_one_piece_covering_the_board_are_counted_by_the_frontier_prog
     assert found["solutions"] == fib[500] and found["method"] == "frontier" and not found["partial"]
 
 
+@pytest.mark.slow
 def test_the_frontier_count_agrees_with_the_search_and_with_kasteleyn() -> None:
     from gridgames.search.frontier import kasteleyn_dominoes
 

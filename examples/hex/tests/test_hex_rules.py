@@ -123,6 +123,7 @@ def test_evaluation_prefers_the_shorter_connection() -> None:
     assert state.distance(0) == 4 and state.evaluate() < 0  # Blue to move, Red is a cell closer
 
 
+@pytest.mark.slow
 def test_conformance_and_the_registry() -> None:
     check_spec(SPEC)
     assert load_game("hex").make(size=5).size == 5

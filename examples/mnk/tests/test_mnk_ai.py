@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import random
 
 from gridgames.search.players import RandomPlayer, make_ai
@@ -35,6 +37,7 @@ def _never_loses_against_every_reply(ai: NegamaxPlayer, seat: int) -> dict[int |
     return results
 
 
+@pytest.mark.slow
 def test_the_ai_never_loses_tic_tac_toe_whatever_the_opponent_plays() -> None:
     ai = NegamaxPlayer(seconds=None, max_depth=4)
     as_x = _never_loses_against_every_reply(ai, 0)

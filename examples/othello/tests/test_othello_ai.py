@@ -46,6 +46,7 @@ def _random_opening(plies: int, seed: int) -> OthelloState:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("plies", "seed"), [(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)])
 def test_negamax_finds_the_exact_minimax_value_on_4x4(plies: int, seed: int) -> None:
     state = _random_opening(plies, seed)
@@ -67,6 +68,7 @@ def test_negamax_and_mcts_pass_when_they_must() -> None:
     assert GAME.format_move(search(state, seconds=None).move) == "a4"
 
 
+@pytest.mark.slow
 def test_mcts_plays_passing_games_to_the_end_on_6x6() -> None:
     game = OthelloGame(6)
     rng = random.Random(3)

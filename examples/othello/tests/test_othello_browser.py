@@ -48,6 +48,7 @@ def _click_cell(page: Any, move: str) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_whole_4x4_game_with_a_pass_by_the_button(page: Any) -> None:
     page.wait_for_selector("#board .cell")
     page.fill("#opt-size", "4")

@@ -34,10 +34,12 @@ def perft(state: OthelloState, depth: int) -> int:
     return total
 
 
+@pytest.mark.slow
 def test_the_spec_conforms_to_the_protocol() -> None:
     check_spec(SPEC)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [4, 6, 10])
 def test_other_sizes_conform(size: int) -> None:
     check_game(OthelloGame(size), playouts=4)
@@ -51,6 +53,7 @@ def test_the_standard_opening_gives_black_four_moves() -> None:
     assert state.to_text().splitlines()[3:5] == ["4 . . . O X . . .", "5 . . . X O . . ."]
 
 
+@pytest.mark.slow
 def test_perft_counts_from_the_start_position() -> None:
     state = OthelloGame().new_state()
     assert tuple(perft(state, depth) for depth in range(1, 7)) == PERFT

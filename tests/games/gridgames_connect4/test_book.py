@@ -43,6 +43,7 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], Pat
     return paths
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
 def test_every_entry_is_the_solvers_score(
     books: dict[tuple[int, int], Path], width: int, height: int, depth: int
@@ -108,6 +109,7 @@ def test_the_positions_are_exactly_those_the_rules_give(width: int, height: int,
     assert pictures == _positions_by_rules(width, height, depth)
 
 
+@pytest.mark.slow
 def test_the_plan_cuts_small_plies_finely() -> None:
     keys, plies = enumerate_entries(7, 6, 4, 6)
     parts = plan_parts(keys, plies)
@@ -293,6 +295,7 @@ def test_a_worker_that_dies_has_its_part_run_again(
     assert path.read_bytes() == reference
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_bytes(tmp_path: Path, reference: bytes, dask_scheduler: str) -> None:
     assert _bytes_of_a_build(tmp_path, scheduler=dask_scheduler) == reference
 
@@ -734,6 +737,7 @@ def test_the_shipped_7x6_book_agrees_with_pons_begin_sets(name: str) -> None:
         assert book.score(parse_pons_moves(moves)) == score, moves
 
 
+@pytest.mark.slow
 def test_the_shipped_7x6_books_shallower_entries_follow_from_its_deepest_ply() -> None:
     book = default_book(7, 6, 4)
     assert book is not None

@@ -30,6 +30,7 @@ def _positions(game: Connect4, count: int, seed: int) -> list[list[int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(5, 4), (6, 5)])
 def test_every_brief_is_a_checked_claim(size: tuple[int, int]) -> None:
     game = Connect4(*size, 4)

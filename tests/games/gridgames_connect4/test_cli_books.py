@@ -90,6 +90,7 @@ def test_play_hints_with_the_book_equal_hints_without(book_files: dict[str, Path
     assert without.count("Solver scores for") == 4 and "Book scores" not in without
 
 
+@pytest.mark.slow
 def test_perfect_with_the_book_wins_as_yellow_on_6x4(tmp_path: Path) -> None:
     """6x4 is a win for the second player (Tromp): perfect as yellow, playing its opening from a book, beats random."""
     book = tmp_path / "6x4.bin"

@@ -36,6 +36,7 @@ def random_positions(count: int, seed: int = 7) -> Iterator[Connect4State]:
         yield state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weak", [False, True])
 def test_column_scores_agree_with_the_solvers_own_analysis(weak: bool) -> None:
     kinds = set()
@@ -49,6 +50,7 @@ def test_column_scores_agree_with_the_solvers_own_analysis(weak: bool) -> None:
     assert kinds == {"full", "draw", "win", "loss"}  # every kind of column was checked
 
 
+@pytest.mark.slow
 def test_two_local_processes_give_the_sequential_analysis() -> None:
     state = Connect4(7, 6, 4).from_notation("4444555533")
     assert analyze_position(state, jobs=2) == analyze_position(state)
@@ -86,6 +88,7 @@ def test_scheduler_without_dask_says_how_to_install_it(monkeypatch: pytest.Monke
     assert result.exit_code == 2 and 'pip install "gridgames[dask]"' in result.stderr
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_sequential_analysis(dask_scheduler: Any) -> None:
     state = Connect4(7, 6, 4).from_notation("4444555533")
     assert analyze_position(state, scheduler=dask_scheduler) == analyze_position(state)

@@ -126,6 +126,7 @@ def settled() -> list[tuple[list[int], int, int, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_claimeven_bounds_hold_on_solved_positions(settled: list[tuple[list[int], int, int, int]]) -> None:
     fired = {"paired 0": 0, "paired -1": 0, "first 0": 0, "first win": 0}
     for moves, p, mask, score in settled:
@@ -150,6 +151,7 @@ def test_claimeven_bounds_hold_on_solved_positions(settled: list[tuple[list[int]
     assert all(count > 0 for count in fired.values()), fired
 
 
+@pytest.mark.slow
 def test_zugzwang_bounds_hold_on_solved_positions(settled: list[tuple[list[int], int, int, int]]) -> None:
     fired = {"opponent": 0, "own": 0}
     for moves, p, mask, score in settled:

@@ -200,6 +200,7 @@ def _minimax_columns(game: Connect4, moves: list[int]) -> list[int | None]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height", "count"), [(4, 4, 60), (5, 4, 60)])
 def test_every_claim_holds_on_small_boards(width: int, height: int, count: int) -> None:
     game = Connect4(width, height, 4)
@@ -217,6 +218,7 @@ def test_every_claim_holds_on_small_boards(width: int, height: int, count: int) 
     assert strategies >= 5 and lines_given >= 5  # the sample exercises both claims
 
 
+@pytest.mark.slow
 def test_claimeven_claims_are_played_out_on_5x4_including_the_first_move() -> None:
     game = Connect4(5, 4, 4)
     solver = Solver(5, 4, 4, table_bits=18)
@@ -255,6 +257,7 @@ def test_zugzwang_claims_are_played_out_against_every_reply() -> None:
     assert found >= 5
 
 
+@pytest.mark.slow
 def test_the_side_to_moves_zugzwang_after_one_move_is_played_out() -> None:
     found = 0
     for width, height in ((5, 4), (4, 5), (6, 4)):
@@ -371,6 +374,7 @@ def _settled_by_the_solvers_rules(solver: Solver, game: Connect4, moves: list[in
 
 @pytest.mark.parametrize(("width", "height", "plies"), [(7, 6, range(6, 37)), (5, 4, range(4, 18)),
                                                         (6, 5, range(4, 28))])
+@pytest.mark.slow
 def test_the_bar_200_seeded_positions_every_claim_checked(width: int, height: int, plies: range) -> None:
     """Issue 41's bar: 200 seeded positions a board (7x6: plies 6-36, the shipped book and the solver; 5x4 and 6x5),
     every claim checked by the tests' own means (the solver's scores for each step of a forced line, claimeven and

@@ -63,6 +63,7 @@ def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     _forget()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (5, 4, 4), (6, 5, 3), (4, 4, 3)])
 def test_kernels_built_ahead_give_the_jit_kernels_scores_and_position_counts(ahead: Path, width: int, height: int,
                                                                             connect: int) -> None:
@@ -203,6 +204,7 @@ def test_the_web_pages_prepare_hook_builds_the_kernels_before_the_first_request(
     assert said == []
 
 
+@pytest.mark.slow
 def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_jit_kernels(
     monkeypatch: pytest.MonkeyPatch, nowhere: Path,
 ) -> None:

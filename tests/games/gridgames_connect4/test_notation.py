@@ -175,6 +175,7 @@ def test_a_colour_order_that_cannot_alternate_is_refused() -> None:
         Connect4.from_picture("....\n....\nXX..\nOO..")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(connect4_playouts())
 def test_notation_and_pictures_round_trip(playout: tuple) -> None:

@@ -35,6 +35,7 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], Boo
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
 def test_the_book_answers_every_column_before_its_depth_as_the_solver(
     books: dict, width: int, height: int, depth: int
@@ -48,6 +49,7 @@ def test_the_book_answers_every_column_before_its_depth_as_the_solver(
         assert book_columns(book, moves, weak=True) == solver.analyze(moves, weak=True), moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height", "depth"), BOARDS)
 def test_positions_at_or_past_the_depth_go_to_the_solver(books: dict, width: int, height: int, depth: int) -> None:
     book = books[width, height]
@@ -61,6 +63,7 @@ def test_positions_at_or_past_the_depth_go_to_the_solver(books: dict, width: int
     assert from_book and scores == solver.analyze([])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weak", [False, True])
 def test_analyze_position_with_a_book_equals_without(books: dict, weak: bool) -> None:
     book = books[5, 4]
@@ -143,6 +146,7 @@ def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
     assert hard.from_book >= 20
 
 
+@pytest.mark.slow
 def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole think budget goes to the exact search: a position needing N nodes is exact with think worth N nodes."""
     from gridgames_connect4.solve.solver import DEFAULT_NODE_RATE
@@ -181,6 +185,7 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypa
 _NARROW_WIN_AT_DEPTH = {8: "44444222", 9: "121456566", 10: "7635161352"}
 
 
+@pytest.mark.slow
 def test_perfect_keeps_a_narrow_win_at_the_shipped_books_deepest_ply_within_the_default_think() -> None:
     """A +1 position at the book's deepest ply has one winning column: perfect finds it in time."""
     from gridgames_connect4.solve.book import default_book

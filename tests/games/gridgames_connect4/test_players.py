@@ -102,6 +102,7 @@ def test_players_follow_the_player_protocol() -> None:
         assert player.name == kind
 
 
+@pytest.mark.slow
 def test_medium_beats_random() -> None:
     game = Connect4()
     for seed in range(2):

@@ -29,6 +29,7 @@ PAST_BOOK = "44444326533"  # 11 discs: the solver, given the book
     ["1 2 2 6 3 5 5 10 4 10 1 10 3 7 7 9 6 9 8 9 5 1", "--width", "10", "--height", "4"],
     [MIDDLE, "--json"], [MIDDLE], [MIDDLE, "--weak", "--no-book"], [PAST_BOOK, "--json"],  # the solver
 ])
+@pytest.mark.slow
 def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code = quick_answer(["connect4", "analyze", *args])
     quick = capsys.readouterr().out
@@ -96,6 +97,7 @@ def test_a_quick_answer_in_a_fresh_process_imports_neither_the_protocol_nor_nump
     assert out[1] == "0 []"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (5, 4, 4), (6, 5, 3), (7, 6, 5), (4, 4, 3)])
 def test_the_endgame_search_gives_the_solvers_scores_or_declines(width: int, height: int, connect: int) -> None:
     import random

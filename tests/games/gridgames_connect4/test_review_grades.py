@@ -65,6 +65,7 @@ def _random_game(rng: random.Random) -> list[int]:
     return list(state.history)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threshold", [1, 3])
 def test_every_grade_and_the_accuracy_follow_the_exact_scores(threshold: int) -> None:
     rng = random.Random(41)
@@ -185,6 +186,7 @@ def test_the_score_graph_follows_the_first_movers_scores() -> None:
     assert "Course (red up, yellow down): " + spark in review.lines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 5), (7, 6)])
 def test_a_game_of_perfect_against_itself_is_100_percent_for_both(width: int, height: int) -> None:
     """Issue 41's bar, literally: the `perfect` level (book where shipped, else the solver) plays both sides; the

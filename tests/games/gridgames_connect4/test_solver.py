@@ -77,6 +77,7 @@ def test_a_parents_score_as_lower_bound_gives_each_childs_score_with_fewer_posit
     assert settled >= 12 and bounded_explored < 0.9 * plain_explored
 
 
+@pytest.mark.slow
 def test_an_impossible_lower_bound_is_refused_and_weak_solves_ignore_the_bound(solver):
     with pytest.raises(ValueError, match="a lower bound of 19 is impossible after 4 moves"):
         solver.solve([3, 3, 3, 3], lower=19)
@@ -148,6 +149,7 @@ def check_positions_with_odd_columns(width: int, height: int, connect: int, two_
 
 @pytest.mark.parametrize(("width", "height", "connect", "two_words"),
                          [(5, 4, 4, False), (4, 5, 4, False), (5, 4, 3, False), (5, 4, 4, True)])
+@pytest.mark.slow
 def test_positions_with_a_single_column_of_odd_height_left_match_plain_minimax(width, height, connect, two_words):
     # the search's claimeven rule one ply early (play the odd column, then claim the cells above each reply)
     # fires exactly on these positions; strong and weak scores must stay those of an exhaustive minimax
@@ -170,6 +172,7 @@ def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(w
     (5, 4, "5514445", False), (6, 4, "5332236", False), (5, 4, "5514445", True),  # first move on an odd column
     (5, 4, "5454122", False), (6, 4, "1426324", False), (6, 4, "1426324", True),  # first move on an even column
 ])
+@pytest.mark.slow
 def test_claimeven_with_a_first_move_settles_a_won_position_without_search(width, height, line, two_words):
     # an odd number of columns of odd height: the side to move plays one move, then answers every opponent move
     # in the same column or (on the lowest cell of a column of odd height) on another such column's lowest cell;
@@ -199,6 +202,7 @@ def root_window_settled_at_once(width: int, height: int, line: str, window: int,
     (7, 6, "71724747771216616444151545265", 1, False), (5, 6, "251522121221511", 2, False),
     (5, 6, "251522121221511", 2, True),
 ])
+@pytest.mark.slow
 def test_claimeven_bounds_how_late_the_win_comes_and_settles_a_window_beyond_1(width, height, line, window,
                                                                                  two_words):
     # under the pairing strategy the opponent can delay the winner's line only by leaving the column of the cell
@@ -304,6 +308,7 @@ def test_best_move_with_tiny_budget_falls_back_to_depth_limited_search():
     assert full.explored <= 2_000 + 7 * 8  # depth 1 always completes
 
 
+@pytest.mark.slow
 def test_best_move_keeps_a_proven_win_when_only_the_outcome_fits_the_budget():
     # a won 7x6 position whose outcome takes ~27 k positions and its strong score ~237 k (fresh table)
     moves = [5, 6, 2, 1, 2, 1, 5, 3, 5, 5, 0, 0]
@@ -333,6 +338,7 @@ def _shipped_book_of_depth_7():
 PERFECTS_BUDGET = 8_000_001  # perfect's budget at --think 2 when the fixed rate was 3 M/s (today 13.3 M): stricter
 
 
+@pytest.mark.slow
 def test_best_move_finds_the_one_column_left_when_every_other_falls_short():
     # ply 7, the book's deepest: a draw (book), and only column 3 keeps it; proving that alone takes ~10.7 M
     # positions, proving that the other six lose ~2 M in all, so the draw move is known by elimination
@@ -344,6 +350,7 @@ def test_best_move_finds_the_one_column_left_when_every_other_falls_short():
     assert solver.explored < 4_000_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["2353552", "1276667"])
 def test_best_move_keeps_the_win_at_the_books_deepest_ply(text):
     # won positions of ply 7 (the book has their score, +3, not their children's) where proving a column of
@@ -363,6 +370,7 @@ def test_best_move_keeps_the_win_at_the_books_deepest_ply(text):
         assert Solver().solve([*moves, result.column]) == -3  # the column keeps the score
 
 
+@pytest.mark.slow
 def test_best_move_at_the_books_deepest_ply_is_exact_when_the_win_found_is_the_score():
     # ply 7, won by +1 with one winning column: proving it among the others takes 8.5 M positions, a search for a
     # win at the root 4.6 M, and a column that wins has the score +1 itself
@@ -578,6 +586,7 @@ def test_a_search_run_in_slices_gives_the_same_score_and_count(solver, monkeypat
     assert all(p.lo <= p.hi for p in seen)
 
 
+@pytest.mark.slow
 def test_on_progress_returning_false_stops_the_search():
     halted = Solver(table_bits=16)
     stop = lambda progress: False  # noqa: E731
@@ -624,6 +633,7 @@ def test_a_bounded_solve_steps_up_from_the_bound_with_fewer_positions_than_bisec
     assert len(bounded) >= 50 and stepping < 0.95 * bisecting
 
 
+@pytest.mark.slow
 def test_best_move_steps_its_score_and_the_other_columns_out_from_0_with_fewer_positions_than_bisection(monkeypatch):
     """Two random positions of 10 discs (columns -3 to 4): the same move and scores, 0.82x and 0.94x the positions."""
     solver = Solver()
@@ -641,6 +651,7 @@ def test_best_move_steps_its_score_and_the_other_columns_out_from_0_with_fewer_p
     assert stepping < 0.95 * bisecting
 
 
+@pytest.mark.slow
 def test_solve_within_with_step_gives_the_same_scores_with_fewer_positions_on_a_position_in_play():
     """The seven columns of 4443121636 (10 random discs, scores -3 to 4) as analyze --jobs N's workers solve them."""
     solver = Solver()

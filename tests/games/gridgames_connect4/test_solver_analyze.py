@@ -223,6 +223,7 @@ class _Status:
 
 
 # Middle-Medium's first line (its columns score -12 to 0) and 10 random discs (-3 to 4)
+@pytest.mark.slow
 @pytest.mark.parametrize("moves", [MOVES, "4443121636"])
 def test_analyze_steps_its_null_windows_out_from_0_and_explores_fewer_positions_than_bisection(
     monkeypatch: pytest.MonkeyPatch, moves: str

@@ -19,6 +19,7 @@ def small_book(tmp_path_factory) -> Book:
     return Book.load(path)
 
 
+@pytest.mark.slow
 def test_a_book_gives_the_same_scores_with_far_fewer_positions(small_book):
     rng = random.Random(3)
     with_book = Solver(6, 4, table_bits=16, book=small_book)

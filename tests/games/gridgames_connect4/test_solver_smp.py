@@ -58,6 +58,7 @@ def _wide_entry(table: np.ndarray, key: int, lower: int) -> tuple[int, int]:
     return int(table[slot]), int(table[slot + 1])
 
 
+@pytest.mark.slow
 def test_a_wide_entry_read_half_written_matches_neither_key():
     table = np.zeros(8, np.uint64)
     gens = np.ones(1, np.uint16)
@@ -92,6 +93,7 @@ def test_two_searchers_give_the_scores_of_one(early_helpers):
     assert two.driver.helpers is not None and not two.driver.helpers.threads  # every helper joined
 
 
+@pytest.mark.slow
 def test_two_searchers_on_two_word_entries_give_the_scores_of_one(early_helpers):
     rng = random.Random(12)
     one = Solver(table_bits=16)

@@ -38,6 +38,7 @@ def test_small_boards_in_the_two_word_layout_agree_with_one_word_and_with_minima
 @pytest.mark.parametrize(
     ("width", "height", "connect"), [(10, 6, 4), (9, 7, 4), (8, 8, 4), (11, 5, 4), (10, 10, 6), (14, 7, 5)]
 )
+@pytest.mark.slow
 def test_boards_up_to_128_bits_solve_late_positions_like_a_plain_minimax(width, height, connect):
     rng = random.Random(width * height)
     solver = Solver(width, height, connect, table_mb=8)
@@ -49,6 +50,7 @@ def test_boards_up_to_128_bits_solve_late_positions_like_a_plain_minimax(width, 
         assert max(s for s in scores if s is not None) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["endgame_L1", "midgame_L1"])
 def test_steininger_10x6_positions_are_scored_right(name):
     path = STEININGER / "10x6" / f"{name}.txt"

@@ -64,6 +64,7 @@ def _state(backend: Connect4VectorBackend) -> list[np.ndarray]:
 
 @pytest.mark.parametrize(("width", "height", "connect", "seat"),
                          [(7, 6, 4, 0), (7, 6, 4, 1), (9, 7, 5, 0), (4, 4, 3, 1)])
+@pytest.mark.slow
 def test_kernels_built_ahead_play_the_jit_kernels_games(ahead: Path, width: int, height: int, connect: int,
                                                         seat: int) -> None:
     game = Connect4(width=width, height=height, connect=connect)

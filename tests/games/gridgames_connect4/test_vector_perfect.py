@@ -28,6 +28,7 @@ def _random_position(rng: random.Random, solver: Solver, width: int, height: int
             return moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 5)])
 def test_the_move_keeps_the_value_and_a_loss_is_the_latest(width: int, height: int) -> None:
     reference = Solver(width, height, 4, table_bits=20)

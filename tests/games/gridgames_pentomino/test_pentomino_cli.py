@@ -43,6 +43,7 @@ def drawings(output: str) -> list[str]:
     return [block.split("\n\n")[0].split("\n", 1)[1] for block in blocks]
 
 
+@pytest.mark.slow
 def test_default_prints_the_first_6x10_solution_in_plain_letters() -> None:
     result = solve()
     assert result.exit_code == 0, result.output
@@ -269,6 +270,7 @@ def test_show_draws_a_board_with_its_symmetries() -> None:
         (["--board", "5x12", "--count", "--jobs", "1"], "4,040 solutions of 5x12 (60 cells) with pentominoes in "),
     ],
 )
+@pytest.mark.slow
 def test_counts_print_with_thousands_separators(args: list[str], line: str) -> None:
     result = solve(*args)
     assert result.exit_code == 0, result.output

@@ -33,6 +33,7 @@ def counted(*args: str) -> dict[str, Any]:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_local_jobs_count_the_known_totals_with_every_part_finished(jobs: str) -> None:
     for board, unique, expected in KNOWN:
@@ -48,6 +49,7 @@ def test_the_text_says_all_parts_finished() -> None:
     assert "(2 processes: all " in result.stdout and " parts finished)" in result.stdout
 
 
+@pytest.mark.slow
 def test_jobs_auto_and_0_use_every_core() -> None:
     cores = os.cpu_count() or 1
     assert counted("--board", "3x20", "--jobs", "auto")["jobs"] == cores
@@ -134,6 +136,7 @@ def test_ctrl_c_reports_the_partial_count_and_the_parts_finished(monkeypatch: py
 # --- a real Dask cluster (last in the module: its threads stay in this process) ------------------
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_counts_the_known_totals(dask_scheduler: str) -> None:
     for board, unique, expected in KNOWN:
         data = counted("--board", board, "--scheduler", dask_scheduler, *(["--unique"] if unique else []))
@@ -141,6 +144,7 @@ def test_a_dask_cluster_counts_the_known_totals(dask_scheduler: str) -> None:
         assert data["parts_done"] == data["parts"] > 1 and data["scheduler"] == dask_scheduler
 
 
+@pytest.mark.slow
 def test_the_dask_text_names_the_scheduler(dask_scheduler: str) -> None:
     result = solve("--board", "3x20", "--count", "--unique", "--scheduler", dask_scheduler)
     assert result.exit_code == 0

@@ -53,6 +53,7 @@ def listed(board: str) -> tuple[TilingPuzzle, list[Solution]]:
     return _listed[board]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", KNOWN)
 def test_known_counts_and_every_listed_solution_is_valid(board: str) -> None:
     total, distinct = KNOWN[board]
@@ -64,6 +65,7 @@ def test_known_counts_and_every_listed_solution_is_valid(board: str) -> None:
         assert puzzle.count().count == total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", KNOWN)
 def test_unique_solutions_are_one_per_symmetry_class(board: str) -> None:
     puzzle, solutions = listed(board)

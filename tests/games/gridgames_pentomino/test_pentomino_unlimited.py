@@ -33,6 +33,7 @@ def engine_count(board: str | Grid, spec: str, one_sided: bool = False) -> int:
     return count(TilingProblem.build(grid, pieces, one_sided=one_sided), method="search").count
 
 
+@pytest.mark.slow
 def test_domino_star_counts_the_8x8_domino_tilings_with_thousands_separators() -> None:
     result = solve("--board", "8x8", "--pieces", "domino*")
     assert result.exit_code == 0
@@ -106,6 +107,7 @@ def test_ctrl_c_stops_the_count_and_says_there_is_no_partial_result(monkeypatch:
     assert "interrupted" in result.stderr and "no partial result" in result.stderr and result.stdout == ""
 
 
+@pytest.mark.slow
 def test_progress_reaches_one_over_every_pass() -> None:
     seen: list[float] = []
     assert frontier.count_tilings(Grid.empty(16, 16), frontier.DOMINOES, on_progress=seen.append) == kasteleyn_dominoes(

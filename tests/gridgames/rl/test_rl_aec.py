@@ -24,6 +24,7 @@ from gridgames.rl import GridGamesAECEnv, aec_env  # noqa: E402
 from gridgames.rl.core import EnvironmentSetupError, rgb  # noqa: E402
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(connect4_playouts(max_width=7, max_height=6))
 def test_masks_observations_and_rewards_follow_connect_four(playout: tuple) -> None:

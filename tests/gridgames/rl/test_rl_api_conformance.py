@@ -62,6 +62,7 @@ def test_pettingzoo_seed_test_passes() -> None:
         pytest.param("mnk", {"opponent": "hard", "seat": 1}, id="mnk-hard-seat1"),
     ],
 )
+@pytest.mark.slow
 def test_gymnasium_check_env_passes(name: str, options: dict[str, object]) -> None:
     check_env(gym_env(name, **options), skip_render_check=True)
 

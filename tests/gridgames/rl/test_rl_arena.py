@@ -36,6 +36,7 @@ def test_illegal_actions_lose_every_game() -> None:
     assert result.losses == result.illegal == 10 and result.score == 0.0
 
 
+@pytest.mark.slow
 def test_the_judge_gives_a_perfect_move_rate() -> None:
     (judged,) = arena(random_policy(2), "connect4", opponents=("perfect",), games=20, judge=True, width=5, height=4)
     assert judged.perfect_move_rate is not None and 0.0 < judged.perfect_move_rate < 1.0

@@ -40,6 +40,7 @@ def episode(env: gymnasium.Env, seed: int, policy_seed: int = 0) -> list[tuple[o
         ("mnk", "medium", {"width": 4, "height": 4}),
     ],
 )
+@pytest.mark.slow
 def test_a_seeded_episode_replays_exactly(name: str, opponent: str, options: dict[str, int]) -> None:
     first = episode(gym_env(name, opponent, **options), seed=7)
     again = episode(gym_env(name, opponent, **options), seed=7)

@@ -18,6 +18,7 @@ from gridgames.rl import JudgeError, aec_env, gym_env  # noqa: E402
 TABLE_BITS = 18
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(connect4_playouts(game=None, max_width=5, max_height=5).filter(lambda p: len(p[1]) >= 1))
 def test_the_judges_scores_match_analyze(playout: tuple) -> None:

@@ -25,6 +25,7 @@ BOARDS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: "{width}x{height}c{connect}".format(**b))
 @pytest.mark.parametrize("seat", [0, 1])
 def test_random_steps_follow_the_rules(board: dict[str, int], seat: int) -> None:

@@ -17,6 +17,7 @@ DOMINO = Shape.from_text("##", "D")
 STRAIGHT_TROMINO = Shape.from_text("###", "I3")
 
 
+@pytest.mark.slow
 def test_reference_3x20_finds_the_8_tilings_the_fast_engine_finds() -> None:
     board = Grid.empty(3, 20)
     reference = list(solutions(board, PENTOMINOES))

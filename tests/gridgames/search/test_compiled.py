@@ -38,6 +38,7 @@ def test_something_that_is_not_a_caching_kernel_does_not_block() -> None:
     assert kernels_ready(len, object())
 
 
+@pytest.mark.slow
 def test_a_kernel_cached_on_disk_follows_an_edit_of_the_module_whose_constant_it_reads(tmp_path: Path) -> None:
     package = tmp_path / "twomodules"
     package.mkdir()

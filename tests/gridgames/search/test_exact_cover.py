@@ -65,6 +65,7 @@ def dominoes(height: int, width: int) -> ExactCover:
     return ExactCover.from_items(cells, options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", sorted(QUEENS))
 def test_n_queens_counts_are_the_known_ones(n: int) -> None:
     result = queens(n).count()
@@ -87,6 +88,7 @@ def test_every_queens_solution_is_a_cover_and_a_valid_placement() -> None:
         assert problem.is_cover(index[label] for label in solution)
 
 
+@pytest.mark.slow
 def test_pentominoes_tile_3x20_in_8_ways() -> None:
     problem = tiling(3, 20, PENTOMINOES)
     assert problem.count().count == 8
@@ -211,6 +213,7 @@ def _brute_force(primary: int, secondary: int, options: list[list[int]]) -> set[
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(exact_cover_problems())
 def test_solutions_are_exactly_the_covers_found_by_brute_force(problem: tuple[int, int, list[list[int]]]) -> None:

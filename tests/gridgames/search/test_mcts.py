@@ -21,6 +21,7 @@ def _after(state, move):  # type: ignore[no-untyped-def]
     return child
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("piles", [(1, 2), (3,), (1, 1, 3), (2, 3, 4)])
 def test_mcts_finds_the_winning_nim_move(piles: tuple[int, ...]) -> None:
     state = PileNim(piles).new_state()

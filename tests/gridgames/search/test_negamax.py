@@ -124,6 +124,7 @@ def _exact_move_score(state, move) -> float:  # type: ignore[no-untyped-def]
     return -value * (WIN - plies - 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("piles", [p for p in SMALL_POSITIONS if sum(p) > 1])
 def test_all_scores_gives_every_root_moves_exact_score(piles: tuple[int, ...]) -> None:
     state = PileNim(piles).new_state()
@@ -157,6 +158,7 @@ def test_moves_must_be_legal_and_not_empty() -> None:
         search(state, seconds=None, moves=[])
 
 
+@pytest.mark.slow
 def test_a_node_budget_stops_deepening_and_replays_the_same() -> None:
     state = PileNim((5, 6, 7, 9), evaluation=True).new_state()
     first = search(state, seconds=None, max_nodes=300, rng=random.Random(4))

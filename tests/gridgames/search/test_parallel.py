@@ -70,6 +70,7 @@ def test_resolve_jobs_rejects_bad_values(bad: str) -> None:
         resolve_jobs(bad)
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_results(dask_scheduler: str) -> None:
     result = run_parts(square, list(range(10)), scheduler=dask_scheduler)
     assert result.results == [x * x for x in range(10)] and not result.partial
@@ -80,6 +81,7 @@ def test_a_part_that_raises_on_dask_is_reported_with_its_subproblem(dask_schedul
         run_parts(fail_on_three, list(range(6)), scheduler=dask_scheduler, describe=lambda p: f"#{p}")
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_clear_error() -> None:
     pytest.importorskip("distributed")
     from gridgames.errors import GridGamesError

@@ -44,21 +44,25 @@ def check_known_totals(problems: dict[str, TilingProblem], boards: tuple[str, ..
             assert result.parts_done == result.parts > 1, (name, unique)
 
 
+@pytest.mark.slow
 def test_parts_counted_in_this_process_add_up_to_the_known_totals(problems: dict[str, TilingProblem]) -> None:
     check_known_totals(problems, jobs=1)
 
 
+@pytest.mark.slow
 def test_two_local_processes_count_the_known_totals(problems: dict[str, TilingProblem]) -> None:
     # every board: tests/games/gridgames_pentomino/test_pentomino_parallel.py
     check_known_totals(problems, ("8x8-centre",), jobs=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_the_count_does_not_depend_on_the_split_depth(problems: dict[str, TilingProblem], depth: int) -> None:
     result = count_parallel(problems["4x15"], depth=depth, unique=True)
     assert (result.count, result.parts_done) == (368, result.parts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unique", [False, True])
 def test_the_same_set_of_solutions_comes_out_whatever_the_split(
     problems: dict[str, TilingProblem], unique: bool
@@ -75,6 +79,7 @@ def test_the_same_set_of_solutions_comes_out_whatever_the_split(
         assert len(by_parts) == len(whole) and set(by_parts) == set(whole), depth  # nothing lost, nothing twice
 
 
+@pytest.mark.slow
 def test_progress_adds_the_finished_parts_weights_up_to_one(problems: dict[str, TilingProblem]) -> None:
     seen: list[tuple[float, int]] = []
     result = count_parallel(problems["4x15"], jobs=2, on_progress=lambda f, n: seen.append((f, n)))
@@ -160,6 +165,7 @@ def test_ctrl_c_while_local_workers_run_returns_a_partial_count(
 # --- a real Dask cluster (last: its threads make later local pools start from a fork server) ---------
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_counts_the_known_totals(problems: dict[str, TilingProblem], dask_scheduler: str) -> None:
     check_known_totals(problems, ("4x15",), scheduler=dask_scheduler)  # every board: test_pentomino_parallel.py
 
@@ -175,6 +181,7 @@ def test_dask_reports_a_part_that_fails_in_a_worker(problems: dict[str, TilingPr
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(KNOWN))
 @pytest.mark.parametrize("unique", [False, True])
 def test_the_parts_search_the_tree_a_plain_count_searches(

@@ -103,6 +103,7 @@ def test_count_distinct_by_canonicalising_the_3x20_tilings_gives_2() -> None:
     assert symmetry.count_distinct(prepare_unique(problem).group, sols) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("height", "width", "distinct"), [(3, 20, 2), (4, 15, 368), (5, 12, 1010)])
 def test_restriction_matches_canonicalisation_for_every_qualifying_piece(
     height: int, width: int, distinct: int
@@ -115,6 +116,7 @@ def test_restriction_matches_canonicalisation_for_every_qualifying_piece(
     assert prepare_unique(problem).method.startswith("restricted")
 
 
+@pytest.mark.slow
 def test_restriction_matches_canonicalisation_on_a_board_with_one_mirror() -> None:
     problem = TilingProblem.build(ONE_MIRROR, PENTOMINOES)
     reference = count(problem, unique="canonical").count

@@ -35,6 +35,7 @@ def pentomino_problem(board: Grid, **kwargs: object) -> TilingProblem:
     ],
     ids=["3x20", "4x15", "5x12", "8x8-centre"],
 )
+@pytest.mark.slow
 def test_known_pentomino_counts(board: Grid, everything: int, distinct: int) -> None:
     problem = pentomino_problem(board)
     plain = count(problem, method="search")
@@ -56,6 +57,7 @@ def test_6x10_has_2339_tilings_up_to_symmetry() -> None:
     assert (restricted.count, restricted.method) == (2339, "restricted to X")
 
 
+@pytest.mark.slow
 def test_every_8x8_centre_tiling_is_valid_and_they_are_distinct() -> None:
     sols = list(solve(pentomino_problem(CENTRE_8X8)))
     assert len(sols) == 520
@@ -63,6 +65,7 @@ def test_every_8x8_centre_tiling_is_valid_and_they_are_distinct() -> None:
     assert len({frozenset(s) for s in sols}) == 520
 
 
+@pytest.mark.slow
 def test_unique_solutions_are_valid_and_one_per_class() -> None:
     problem = pentomino_problem(Grid.empty(4, 15))
     for unique in (True, "canonical"):
@@ -94,6 +97,7 @@ def test_search_modes_agree_on_3x20(options: dict) -> None:
     assert count(problem, unique="canonical", **options).count == 2
 
 
+@pytest.mark.slow
 def test_most_constrained_cell_search_counts_4x15() -> None:
     problem = pentomino_problem(Grid.empty(4, 15))
     mrv = count(problem, mrv=True, method="search")
@@ -123,6 +127,7 @@ def test_tall_board_scans_rows_and_finds_the_same_tilings() -> None:
     assert result.nodes == count(pentomino_problem(Grid.empty(3, 20))).nodes
 
 
+@pytest.mark.slow
 def test_fast_engine_matches_the_reference_on_a_small_board_with_holes() -> None:
     board = Grid.from_text("......\n..#...\n......\n...#..\n......")  # 28 cells
     pieces = [Piece.of(PENTOMINOES[n]) for n in "LNPUY"] + [Piece.of(DOMINO, count=1), Piece.of(STRAIGHT_TROMINO)]
@@ -222,6 +227,7 @@ def test_closing_a_stream_marks_it_partial() -> None:
     assert stream.partial and list(stream) == []
 
 
+@pytest.mark.slow
 def test_split_parts_add_up_to_the_total() -> None:
     problem = pentomino_problem(Grid.empty(4, 15))
     for options, total in (({}, 1472), ({"unique": True}, 368), ({"mrv": True, "unique": "canonical"}, 368)):

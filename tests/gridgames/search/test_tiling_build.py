@@ -43,6 +43,7 @@ SQUARE_CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(SQUARE_CASES))
 def test_square_build_equals_the_reference_construction(case: str) -> None:
     board, pieces = SQUARE_CASES[case]

@@ -22,6 +22,7 @@ def _random_problem(rng: random.Random) -> tuple[int, int, list[tuple[str, tuple
     return primary, secondary, sorted(options)
 
 
+@pytest.mark.slow
 def test_counts_and_solutions_match_dancing_links_on_random_problems() -> None:
     rng = random.Random(14)
     for _ in range(300):

@@ -60,12 +60,14 @@ def test_argument_keys_tell_apart_what_numba_compiles_apart() -> None:
     assert kernels.args_key((a, 1)) == kernels.args_key((np.ones(9, dtype=np.int64), 7))  # values do not matter
 
 
+@pytest.mark.slow
 def test_a_call_of_unseen_argument_types_runs_the_jit_kernel() -> None:
     coords = np.array([(0, 0), (0, 1), (1, 0), (1, 1)], dtype=np.int64)
     got = kernels.square_neighbours(coords.astype(np.int32))  # the module (if built) exports int64 coordinates only
     assert np.array_equal(got, kernels.square_neighbours.jit()(coords))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", [Grid.empty(3, 20), CENTRE_8X8, Grid.empty(5, 12)])
 @pytest.mark.usefixtures("ahead")
 def test_the_module_built_ahead_counts_as_the_jit_kernels(board: Grid) -> None:
@@ -113,6 +115,7 @@ def test_an_export_missing_from_the_module_runs_the_jit_kernel(monkeypatch: pyte
     assert np.array_equal(kernels.square_neighbours(coords), kernels.square_neighbours.jit()(coords))
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("ahead")
 def test_a_fresh_count_from_the_command_line_never_imports_numba() -> None:
     pytest.importorskip("gridgames_pentomino", reason="the pentomino game is not installed")

@@ -88,6 +88,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lattice", "board", "sizes"), CASES)
 def test_engine_finds_exactly_the_brute_force_tilings(
     lattice: Lattice, board: list[tuple[int, ...]], sizes: dict[int, int]
@@ -140,6 +141,7 @@ def test_board_symmetries_as_permutations_map_the_board_onto_itself() -> None:
     assert len({tuple(p) for p in perms.tolist()}) == 12
 
 
+@pytest.mark.slow
 def test_boards_over_64_cells_use_the_multi_word_kernel() -> None:
     # the 12 hexiamonds on the 6x6 rhombus: 72 triangles, 156 tilings up to symmetry (O'Beirne; Knuth, TAOCP 4B)
     board = parallelogram(TRIANGULAR, 6, 6)
@@ -179,6 +181,7 @@ def test_a_cubic_board_counts_alike_in_every_axis_order() -> None:
         assert count(other, unique=True).count == count(problem, unique=True).count, order
 
 
+@pytest.mark.slow
 def test_a_count_on_a_cubic_board_chooses_the_axis_order_of_the_least_tree() -> None:
     from gridgames.shapes import PENTOMINOES
 
@@ -219,6 +222,7 @@ SPLIT_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lattice", "board", "spec"), SPLIT_CASES)
 def test_split_by_stabilisers_counts_the_orbits(
     lattice: Lattice, board: list[tuple[int, ...]], spec: list[tuple[int, int]]

@@ -159,6 +159,7 @@ def test_two_local_processes_count_0(name: str) -> None:
 # --- a real Dask cluster (last in the module: its threads stay in this process) ------------------
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_counts_0(dask_scheduler: str) -> None:
     for name in ISSUE:
         for unique in (False, True):

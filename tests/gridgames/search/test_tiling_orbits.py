@@ -116,6 +116,7 @@ def test_some_of_those_boards_have_tilings_fixed_by_a_symmetry() -> None:
     assert distinct.count * len(tiling.prepare_unique(problem).group) > count(problem, method="search").count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", [Grid.empty(4, 15), CENTRE_8X8], ids=["4x15", "8x8-centre"])
 def test_listing_all_by_orbits_gives_the_plain_search_set_of_tilings(board: Grid) -> None:
     problem = pentominoes(board)
@@ -149,6 +150,7 @@ def test_parts_of_the_orbit_search_add_up_to_all_tilings() -> None:
         assert sum(count_part(problem, part, method=method).count for part in parts) == 1472
 
 
+@pytest.mark.slow
 def test_parallel_counts_use_orbits_and_agree_with_the_plain_search() -> None:
     problem = pentominoes(CENTRE_8X8)
     by_orbits = count_parallel(problem, jobs=1)

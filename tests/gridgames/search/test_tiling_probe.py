@@ -61,6 +61,7 @@ def test_the_estimates_choose_a_piece_with_a_smaller_tree_than_the_fewest_orbits
     ("board", "expected", "small"), [(Grid.empty(3, 20), 8, True), (Grid.empty(5, 12), 4040, False)],
     ids=["3x20", "5x12"]
 )
+@pytest.mark.slow
 def test_a_small_tree_pre_places_the_fewest_orbits_piece_and_a_large_one_the_estimates_choice(
     board: Grid, expected: int, small: bool
 ) -> None:
@@ -77,6 +78,7 @@ def test_a_small_tree_pre_places_the_fewest_orbits_piece_and_a_large_one_the_est
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", ["column", "row", "diagonal"])
 def test_every_scan_order_counts_the_same_tilings_of_8x8_centre(order: str) -> None:
     problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES, order=order)
@@ -85,6 +87,7 @@ def test_every_scan_order_counts_the_same_tilings_of_8x8_centre(order: str) -> N
     assert count(problem, method="search").count == count(problem, method="orbits").count == 520
 
 
+@pytest.mark.slow
 def test_the_estimates_scan_8x8_centre_along_the_diagonals_where_the_trees_are_smaller() -> None:
     problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
     searched, pre = planning.plan_count(problem)
@@ -114,6 +117,7 @@ def test_a_long_board_keeps_its_short_side_order() -> None:
     assert searched is problem and pre is not None and problem.pieces[pre.piece].name == "X"
 
 
+@pytest.mark.slow
 def test_distinct_tilings_counted_by_pre_placing_equal_the_restricted_and_canonical_counts() -> None:
     problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
     by_orbits = count(problem, unique=True)

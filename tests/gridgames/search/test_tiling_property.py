@@ -57,12 +57,14 @@ def test_the_brute_force_gives_known_counts(problem: Problem, tilings: int, orbi
         assert distinct(problem, found) == orbits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem", SAMPLE, ids=[f"problem{i}" for i in range(len(SAMPLE))])
 def test_every_path_counts_what_the_brute_force_counts(problem: Problem) -> None:
     outcome = check(problem)
     assert (outcome.crash, outcome.mismatches) == (None, ()), problem.describe()
 
 
+@pytest.mark.slow
 def test_the_sample_has_what_issue_45_asks_for() -> None:
     outcomes = [check(p) for p in SAMPLE[len(ISSUE) :]]
     seen = Counter(p.lattice for p in SAMPLE)

@@ -32,6 +32,7 @@ def test_the_drill_page_is_served_for_turn_based_games_only(client: Any) -> None
     assert client.get("/static/drill.css").status_code == 200
 
 
+@pytest.mark.slow
 def test_the_games_list_says_which_games_offer_drills(client: Any) -> None:
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert "drill" in games["connect4"]["hooks"] and "drill" not in games["mnk"]["hooks"]

@@ -68,6 +68,7 @@ def test_a_corner_cut_off_by_the_x_is_a_dead_cell_and_no_completion() -> None:
     assert dead_cells(layout, []) == []
 
 
+@pytest.mark.slow
 def test_lattice_presets_have_layouts_with_their_transforms(api: Api) -> None:
     for preset, lattice, cells, keys in [
         ("triangle:6x6", "triangular", 72, ["r", "f"]), ("hex:4x7", "hexagonal", 28, ["r", "f"]),

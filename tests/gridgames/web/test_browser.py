@@ -56,6 +56,7 @@ def moves_played(page: Any) -> int:
     return len(re.findall(r"\d+\.\S+", page.inner_text("#moves")))
 
 
+@pytest.mark.slow
 def test_index_lists_every_game(page: Any, base_url: str) -> None:
     page.goto(base_url)
     page.wait_for_selector("a.game-link")
@@ -64,6 +65,7 @@ def test_index_lists_every_game(page: Any, base_url: str) -> None:
     check_screenshot(page, ["h1", "#games"])
 
 
+@pytest.mark.slow
 def test_connect4_following_the_scores_beats_perfect(page: Any, base_url: str) -> None:
     new_connect4(page, base_url, 5, 4, 3, "perfect")
     page.check("#show-scores")
@@ -86,6 +88,7 @@ def test_connect4_following_the_scores_beats_perfect(page: Any, base_url: str) -
     check_screenshot(page, ["#board", "#status", "#moves", "#undo", "#save"])
 
 
+@pytest.mark.slow
 def test_two_humans_undo_save_and_load(page: Any, base_url: str, tmp_path: Path) -> None:
     new_connect4(page, base_url, 7, 6, 4, "human")
     for column in (4, 4, 5):
@@ -123,6 +126,7 @@ def test_a_bad_move_shows_one_error_line_not_a_stack_trace(page: Any, base_url: 
     assert response.status == 401 and "X-Session" in response.json()["error"]
 
 
+@pytest.mark.slow
 def test_count_6x10_pentomino_tilings_and_page_through_them(page: Any, base_url: str, tmp_path: Path) -> None:
     page.goto(f"{base_url}/puzzle/pentomino")
     page.wait_for_selector("#preset option[value='6x10']", state="attached")
@@ -188,6 +192,7 @@ def _place_a_piece_by_clicking(page: Any) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_golomb_is_played_to_its_end_by_choosing_pieces_and_clicking(page: Any, base_url: str) -> None:
     pytest.importorskip("gridgames_golomb", reason="the golomb example is not installed: pip install ./examples/golomb")
     page.goto(f"{base_url}/play/golomb")

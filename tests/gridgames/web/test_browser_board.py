@@ -88,9 +88,11 @@ def current_ply(page: Any) -> str:
     return str(page.evaluate("() => (document.querySelector('#moves .current') || {}).textContent || ''"))
 
 
+@pytest.mark.slow
 def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(page: Any, base_url: str) -> None:
     new_game(page, base_url)
     page.wait_for_function(f"() => {SCORE_4} === '+1'")  # from the book: red wins
+    page.wait_for_selector("#scores .col.best")  # marked once every column's score is in (later under load)
     assert page.locator("#scores .col.best").count() == 1 and page.inner_text("#scores .col.best .end") == "41"
     assert "Best column(s): 4." in page.inner_text("#explain")
     assert "red wins" in (page.get_attribute("#evalbar", "aria-label") or "")
@@ -120,6 +122,7 @@ def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(pa
     assert page.locator("#review-graph svg circle").count() == 7  # the review stays while the moves are walked
 
 
+@pytest.mark.slow
 def test_the_move_list_is_walked_with_the_keys_and_branches(page: Any, base_url: str) -> None:
     new_game(page, base_url)
     for column in (4, 4, 3, 5):
@@ -169,6 +172,7 @@ def test_a_shared_link_reopens_the_position_and_its_size(page: Any, base_url: st
     other.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [PHONE, NARROW, DESKTOP], ids=["phone", "1100px", "desktop"])
 def test_pages_fit_phone_and_desktop_widths(page: Any, base_url: str, width: dict[str, int]) -> None:
     size = {PHONE["width"]: "phone", NARROW["width"]: "1100px"}.get(width["width"], "desktop")
@@ -228,6 +232,7 @@ def test_the_board_stays_put_when_the_game_ends(page: Any, base_url: str) -> Non
     assert page.evaluate("document.getElementById('board').getBoundingClientRect().top") == top
 
 
+@pytest.mark.slow
 def test_a_gravity_plugin_without_hooks_is_played_anywhere_in_a_column(context: Any) -> None:
     from importlib.metadata import EntryPoint
 

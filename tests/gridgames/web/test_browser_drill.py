@@ -37,6 +37,7 @@ def _moves_shown(page: Any) -> int:
     return len(re.findall(r"\d+\.\S+", page.inner_text("#moves")))
 
 
+@pytest.mark.slow
 def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, base_url: str) -> None:
     moves = list(GAME.from_notation(WON).history)
     solver = Solver(5, 4, 4, table_bits=18)

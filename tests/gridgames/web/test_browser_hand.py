@@ -132,6 +132,7 @@ def _shoot(page: Any, name: str) -> None:
     page.emulate_media(color_scheme="light")
 
 
+@pytest.mark.slow
 def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base_url: str) -> None:
     puzzle, layout = _layout_3x20()
     solution = _numbers(layout, next(puzzle.solutions()))
@@ -225,6 +226,7 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
 @pytest.mark.parametrize(
     ("preset", "cells", "name"), [("triangle:6x6", 72, "triangle"), ("cube:2x3x10", 60, "cube"), ("hex:4x7", 28, "hex")]
 )
+@pytest.mark.slow
 def test_lattice_boards_open_and_take_a_hinted_piece(
     page: Any, base_url: str, preset: str, cells: int, name: str
 ) -> None:
@@ -254,6 +256,7 @@ def test_lattice_boards_open_and_take_a_hinted_piece(
     _shoot(page, name)
 
 
+@pytest.mark.slow
 def test_after_a_count_the_pager_says_of_how_many_and_no_panel_jumps(page: Any, base_url: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 860})
     page.goto(f"{base_url}/puzzle/pentomino?preset=3x20&placed=")

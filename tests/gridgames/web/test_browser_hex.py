@@ -36,6 +36,7 @@ def _corners(page: Any, row: int, col: int) -> list[tuple[float, float]]:
     return [tuple(float(v) for v in p.split(",")) for p in points.split()]
 
 
+@pytest.mark.slow
 def test_a_hex_game_clicked_to_its_end_on_hexagonal_cells(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/play/hex")
     page.wait_for_selector("#board svg polygon")

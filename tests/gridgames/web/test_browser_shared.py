@@ -23,6 +23,7 @@ def base_url() -> Iterator[str]:
         yield url
 
 
+@pytest.mark.slow
 def test_a_shared_url_opens_the_position_with_its_scores(page: Any, base_url: str) -> None:
     game = Connect4(5, 4, 4)
     moves = list(game.from_notation("3321").history)

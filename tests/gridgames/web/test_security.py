@@ -81,6 +81,7 @@ def test_a_launch_token_is_needed_on_every_api_call_when_set() -> None:
         assert "token" not in status["limits"] and "s3cret" not in json.dumps(status)
 
 
+@pytest.mark.slow
 def test_ten_thousand_sessions_from_one_client_leave_another_clients_game_intact() -> None:
     app = create_app(ServerConfig(allowed_hosts=("testserver",)))
     with TestClient(app) as user, TestClient(app) as attacker:  # one server, two clients (each its own cookie jar)
@@ -219,6 +220,7 @@ def test_a_puzzle_too_costly_to_set_up_is_refused_before_any_work(api: Api) -> N
     )
 
 
+@pytest.mark.slow
 def test_a_big_boards_listing_keeps_fewer_solutions(api: Api) -> None:
     api.ok("POST", "/api/puzzle/pentomino/new", {"options": {"board": "2x500", "pieces": "domino*500"}})
     job = api.job("/api/puzzle/pentomino/list", {"n": 500})
