@@ -148,8 +148,12 @@ def test_boards_over_64_cells_use_the_multi_word_kernel() -> None:
     pieces = [LatticePiece(chr(65 + i), "triangular", f) for i, f in enumerate(free_forms(TRIANGULAR, 6))]
     problem = TilingProblem.build(board, pieces, lattice=TRIANGULAR)
     assert problem.words == 2 and problem.one_word is None
-    assert count(problem, unique=True).count == 156
+    distinct = count(problem, unique=True)
+    assert distinct.count == 156
     assert count(problem).count == 156 * 4  # the rhombus's group has 4 elements and no tiling is symmetric
+    # up to symmetry, one piece is restricted to a placement per orbit: well under half the tree of every tiling
+    plain = count(problem, method="search")
+    assert plain.count == 624 and distinct.nodes < plain.nodes / 2 and distinct.method.startswith("restricted")
 
 
 def test_flat_pentacubes_fill_the_2x3x10_box_in_12_ways() -> None:

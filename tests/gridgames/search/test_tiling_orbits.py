@@ -51,6 +51,14 @@ def test_pre_placed_orbit_counts_equal_the_restricted_ones_and_the_pieces_repres
     assert count(problem).count == count(problem, method="orbits").count
 
 
+def test_8x8_centre_up_to_symmetry_searches_the_all_counts_tree_and_under_a_tenth_of_the_plain_one() -> None:
+    problem = pentominoes(CENTRE_8X8)
+    distinct, by_orbits, plain = count(problem, unique=True), count(problem), count(problem, method="search")
+    assert (distinct.count, by_orbits.count, plain.count) == (65, 520, 520)
+    # the all count is |G| (8) x the distinct one, from the same pre-placed tree; the plain search visits every tiling
+    assert distinct.nodes == by_orbits.nodes < plain.nodes / 10
+
+
 def test_the_numpy_option_images_equal_the_symmetry_modules() -> None:
     problem = pentominoes(CENTRE_8X8)
     perms = symmetry.board_symmetries(problem.cells)
