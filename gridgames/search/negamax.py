@@ -83,9 +83,15 @@ class NegamaxResult:
     pv: tuple[Move, ...] = ()
     scores: dict[Move, float] = attrs.field(factory=dict, hash=False)
     stopped: bool = False
+    one_player: bool = False
+    """The game has one player: ``score`` is on `Outcome.value_for`'s scale of a score, s / (|s| + 1)."""
 
     def describe(self) -> str:
-        """A one-line summary, such as ``depth 6, score +0.25, 10,432 nodes in 0.50 s``."""
+        """A one-line summary, such as ``depth 6, score +0.25, 10,432 nodes in 0.50 s`` (one player: ``expected
+        score 1,234``, the score ``value_for`` maps to ``score``)."""
+        if self.one_player and abs(self.score) < 1:
+            expected = self.score / (1.0 - abs(self.score))  # the inverse of s / (|s| + 1)
+            return f"depth {self.depth}, expected score {expected:,.0f}, {self.nodes:,} nodes in {self.seconds:.2f} s"
         if is_forced(self.score):
             plies = WIN - abs(self.score)
             if (
@@ -259,7 +265,10 @@ def search(
         run.max_nodes = max_nodes
     if noise > 0 and result.depth > 0:
         result = _with_noise(result, noise, rng or random.Random())
-    return attrs.evolve(result, nodes=run.nodes, seconds=time.perf_counter() - started, stopped=stopped)
+    return attrs.evolve(
+        result, nodes=run.nodes, seconds=time.perf_counter() - started, stopped=stopped,
+        one_player=state.game.info.num_players == 1,
+    )
 
 
 def _root_moves(state: State, moves: Iterable[Move] | None) -> list[Move]:

@@ -269,6 +269,12 @@ def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     }
 
 
+def _player_scores(state: State) -> list[float] | None:
+    """Each player's score now (`State.scores`: discs, points so far), or None when the game keeps none."""
+    scores = state.scores()
+    return None if scores is None else [float(s) for s in scores]
+
+
 def _pass_text(state: State) -> str | None:
     """The pass's notation when passing is legal now (the page shows a Pass button), else None."""
     pass_move = state.game.pass_move
@@ -311,6 +317,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "can_redo": bool(play.redo),
         "computer_to_move": _computer_to_move(play),
         "scores": play.scores,
+        "player_scores": _player_scores(state),
         "review": play.review,
         "notes": play.notes[-1:],
         "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True,
