@@ -288,8 +288,12 @@ class G2048State(State):
         estimate = self.score + (empty + 2 * (biggest in corners)) * (1 << biggest)
         return estimate / (estimate + 1.0)
 
-    def board(self) -> Grid:
-        """The board: each tile's exponent (1 for a 2, 2 for a 4, ...), 0 for an empty cell."""
+    def board(self) -> Grid | None:
+        """None: a tile is no player's piece (`State.board`'s values), so the page shows `svg`, the tiles' values."""
+        return None
+
+    def tiles(self) -> Grid:
+        """Each cell's tile as its exponent (1 for a 2, 2 for a 4, ...), 0 for an empty cell."""
         n = self.game.size
         return Grid(np.array(self.cells, dtype=np.int32).reshape(n, n))
 

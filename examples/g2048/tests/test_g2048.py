@@ -122,6 +122,8 @@ def test_the_terminal_reads_u_as_a_slide_and_colon_u_as_undo() -> None:
     assert ":u: undo" in result.output  # the prompt says so
     assert result.output.count("chance: ") == 2  # the two first tiles, then the one after the slide
     assert "nothing to undo" not in result.output
+    hinted = CliRunner().invoke(app, ["play", "g2048", "--seed", "3", "--nodes", "60"], input=":h\n:q\n")
+    assert "hint: " in hinted.output and "expected score " in hinted.output, hinted.output  # a score, not +1.00
 
 
 def test_both_rl_adapters_pass_their_checkers_and_resets_with_other_seeds_differ() -> None:
