@@ -151,3 +151,30 @@ def test_both_rl_adapters_pass_their_checkers_and_resets_with_other_seeds_differ
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*(Observation is not a NumPy array|all zeros|probably should be).*")
         api_test(aec_env("g2048"), num_cycles=100)
+
+
+def test_the_web_api_draws_the_first_tiles_undoes_a_slide_with_its_tile_and_saves() -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from gridgames_test_support.web import Api
+
+    from gridgames.web.app import ServerConfig, create_app
+
+    with TestClient(create_app(ServerConfig(allowed_hosts=("testserver",)))) as client:
+        api = Api(client)
+        view = api.ok("POST", "/api/play/g2048/new", {"seed": 2})
+        assert len(view["history"]) == 2 and view["notes"] == ["chance: " + " ".join(view["history"])]
+        assert view["kinds"] == ["human", "ai", "negamax", "mcts", "random"] and view["player_scores"] == [0.0]
+        refused = api.post("/api/play/g2048/undo")
+        assert refused.status_code == 409 and "only the chance outcomes" in refused.text
+        start = view["history"]
+        view = api.ok("POST", "/api/play/g2048/move", {"move": view["legal"][0]})
+        assert len(view["history"]) == 4  # the slide and the tile drawn after it
+        view = api.ok("POST", "/api/play/g2048/undo")
+        assert view["history"] == start and view["can_redo"]  # both taken back
+        view = api.ok("POST", "/api/play/g2048/move", {"move": view["legal"][-1]})
+        saved = api.get("/api/play/g2048/save").text
+        assert api.ok("POST", "/api/play/g2048/load", {"text": saved})["history"] == view["history"]
