@@ -147,18 +147,10 @@ def test_the_terminal_draws_the_toss_shows_it_and_undoes_the_guess_with_it(coin_
 # --- the web API ------------------------------------------------------------------------------------
 @pytest.fixture
 def coin_api() -> Iterator[object]:
-    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
-    pytest.importorskip("httpx", reason="Starlette's test client needs httpx: pip install '.[web-test]'")
-    from gridgames_test_support.web import Api
+    from gridgames_test_support.web import web_api
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-    from gridgames.web.app import ServerConfig, create_app
-
-    registry = Registry.from_list([EntryPoint("coin", "gridgames_test_support.coin:SPEC", GROUP)])
-    with TestClient(create_app(ServerConfig(allowed_hosts=("testserver",)), registry=registry)) as client:
-        yield Api(client)
+    with web_api(Registry.from_list([EntryPoint("coin", "gridgames_test_support.coin:SPEC", GROUP)])) as api:
+        yield api
 
 
 def test_the_web_api_draws_shows_undoes_and_saves_the_tosses(coin_api: object) -> None:

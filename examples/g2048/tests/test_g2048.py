@@ -154,17 +154,9 @@ def test_both_rl_adapters_pass_their_checkers_and_resets_with_other_seeds_differ
 
 
 def test_the_web_api_draws_the_first_tiles_undoes_a_slide_with_its_tile_and_saves() -> None:
-    pytest.importorskip("starlette")
-    pytest.importorskip("httpx")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-    from gridgames_test_support.web import Api
+    from gridgames_test_support.web import web_api
 
-    from gridgames.web.app import ServerConfig, create_app
-
-    with TestClient(create_app(ServerConfig(allowed_hosts=("testserver",)))) as client:
-        api = Api(client)
+    with web_api() as api:
         view = api.ok("POST", "/api/play/g2048/new", {"seed": 2})
         assert len(view["history"]) == 2 and view["notes"] == ["chance: " + " ".join(view["history"])]
         assert view["kinds"] == ["human", "ai", "negamax", "mcts", "random"] and view["player_scores"] == [0.0]
