@@ -10,7 +10,8 @@ never seen by a player before they are drawn; the players' own random choices co
 ``random.Random(1000 + i)``. Players: ``random`` (a uniformly random slide), ``greedy``
 (`gridgames_g2048.greedy_move`: the slide scoring the most points now) and ``ai``
 (``make_ai(game, "ai")``: negamax with the game's evaluation, expectimax at the chance
-points, at ``--think`` seconds a move, the CLI's default 1.0). Prints each player's mean,
+points, at ``--think`` seconds a move, the CLI's default 1.0); ``--players mcts`` adds the
+generic MCTS (sampling the tiles, crediting raw scores) at the same think time. Prints each player's mean,
 median, lowest and highest score, the mean number of slides a game and seconds a slide,
 with the core count and the load average; the bar is the AI's mean above both others'.
 """
@@ -34,7 +35,7 @@ def play_one(size: int, kind: str, seed: int, think: float) -> tuple[int, int, f
     game = G2048Game(size)
     state: G2048State = game.new_state()
     tiles, own = random.Random(seed), random.Random(1000 + seed)
-    ai = make_ai(game, "ai", seconds=think, rng=own) if kind == "ai" else None
+    ai = make_ai(game, kind, seconds=think, rng=own) if kind in ("ai", "mcts", "negamax") else None
     play_chance(state, tiles)
     slides, spent = 0, 0.0
     while not state.is_over:
@@ -65,7 +66,7 @@ def main() -> None:
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     for kind in args.players.split(","):
         seeds = range(args.games)
-        if args.jobs > 1 and kind == "ai":
+        if args.jobs > 1 and kind not in ("random", "greedy"):
             with ProcessPoolExecutor(args.jobs) as pool:
                 results = list(pool.map(play_one, [args.size] * args.games, [kind] * args.games, seeds,
                                         [args.think] * args.games))
