@@ -231,3 +231,21 @@ def test_aec_env_draws_from_its_seed_and_pays_the_score_each_step(coin_registry:
     first, total = tosses(3)
     assert tosses(3)[0] == first and tosses(4)[0] != first
     assert total == first.count(SHOWS_HEADS)  # the points came step by step, a point per heads
+
+
+# --- which computer players apply --------------------------------------------------------------------
+@attrs.frozen
+class ThreeCoins(Coin):
+    @property
+    def info(self):  # type: ignore[no-untyped-def]
+        return attrs.evolve(super().info, num_players=3, player_names=("a", "b", "c"))
+
+
+def test_negamax_is_offered_for_one_player_and_two_player_zero_sum_games_only() -> None:
+    from gridgames.errors import OptionError
+    from gridgames.search.players import ai_kinds
+
+    assert ai_kinds(Coin()) == ("ai", "negamax", "mcts", "random")  # one player: negamax plays it
+    assert ai_kinds(ThreeCoins()) == ("ai", "mcts", "random")
+    with pytest.raises(OptionError, match="negamax plays one-player and two-player zero-sum games"):
+        make_ai(ThreeCoins(), "negamax")
