@@ -249,3 +249,23 @@ def test_negamax_is_offered_for_one_player_and_two_player_zero_sum_games_only() 
     assert ai_kinds(ThreeCoins()) == ("ai", "mcts", "random")
     with pytest.raises(OptionError, match="negamax plays one-player and two-player zero-sum games"):
         make_ai(ThreeCoins(), "negamax")
+
+
+def test_vector_env_draws_each_sub_envs_tosses_from_its_seed(coin_registry: Registry) -> None:
+    pytest.importorskip("gymnasium", reason=REASON)
+    import numpy as np
+
+    from gridgames.rl import vector_env
+
+    def tosses(seed: int) -> np.ndarray:
+        env = vector_env("coin", num_envs=3, rounds=6)
+        env.reset(seed=seed)
+        for _ in range(6):  # the sixth guess ends every game: its observation is the last position
+            observation, _, terminated, _, _ = env.step(np.zeros(3, dtype=np.int64))
+        assert terminated.all()
+        return observation["observation"][:, 1, :, 0]  # row 1 of each board: the tosses (1 heads)
+
+    first = tosses(1)
+    assert (tosses(1) == first).all()  # the same seeds, the same tosses
+    assert (tosses(2)[:2] == first[1:]).all()  # sub-env i is seeded s + i: seed 2's first is seed 1's second
+    assert len({row.tobytes() for row in first}) > 1  # sub-envs with other seeds toss otherwise
