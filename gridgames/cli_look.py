@@ -22,12 +22,37 @@ from typing import Protocol
 import attrs
 import typer
 
-from gridgames.game import Move, Outcome, Player, State
+from gridgames.errors import GridGamesError
+from gridgames.game import Game, Move, Outcome, Player, State
 from gridgames.search.players import make_ai
 
-__all__ = ["COMMANDS_HELP", "PlayLook", "PlayTexts", "Played", "result_line"]
+__all__ = [
+    "COMMANDS_HELP", "COMMAND_PREFIX", "PlayLook", "PlayTexts", "Played", "commands_help", "reads_as_move",
+    "result_line",
+]
 
 COMMANDS_HELP = "u: undo, h: hint, s FILE: save, q: quit"
+COMMAND_PREFIX = ":"
+"""Typed before a command letter (``:u``, ``:s FILE``) it is always the command, even where the game's notation reads
+the bare letter as a move (a 2048 move ``u``); a bare letter is a command only when the game's notation refuses it."""
+
+
+def reads_as_move(game: Game, text: str) -> bool:
+    """True when the game's notation reads ``text`` as a move (then a bare command letter is that move)."""
+    try:
+        game.parse_move(text)
+    except (GridGamesError, ValueError, KeyError, IndexError):
+        return False
+    return True
+
+
+def commands_help(game: Game) -> str:
+    """`COMMANDS_HELP` with `COMMAND_PREFIX` before each letter the game's notation reads as a move (``:u: undo``)."""
+    parts = []
+    for part in COMMANDS_HELP.split(", "):
+        letter = part[0]
+        parts.append(COMMAND_PREFIX + part if reads_as_move(game, letter) else part)
+    return ", ".join(parts)
 
 
 class Played(Protocol):
@@ -48,17 +73,11 @@ class Played(Protocol):
 
 def result_line(outcome: Outcome, player_names: tuple[str, ...]) -> str:
     """The end of a game as one line: ``Black wins 40-24 (the board is full)`` (the winner's score first), ``draw
-    (...)``."""
-    scores = ""
-    if outcome.scores is not None:
-        order = list(range(len(outcome.scores)))
-        if outcome.winner is not None:
-            order.remove(outcome.winner)
-            order.insert(0, outcome.winner)
-        scores = " " + "-".join(f"{outcome.scores[i]:g}" for i in order)
-    if outcome.winner is None:
-        return f"draw{scores} ({outcome.reason})"
-    return f"{player_names[outcome.winner]} wins{scores} ({outcome.reason})"
+    (...)``, ``Game over: 1,352 (...)`` (a one-player score)."""
+    headline = outcome.headline(player_names)
+    if outcome.winner is None and headline.startswith("Draw"):
+        headline = "d" + headline[1:]
+    return f"{headline} ({outcome.reason})"
 
 
 @attrs.frozen
@@ -121,11 +140,12 @@ class PlayLook:
         state = play.state
         name = self.player_name(play, state.current_player)
         pass_move = state.game.pass_move
+        commands = commands_help(state.game)
         if pass_move is None:
-            return f"{name} to move ({COMMANDS_HELP}): "
+            return f"{name} to move ({commands}): "
         if list(state.legal_moves()) == [pass_move]:
-            return f"{name} has no move and must pass (type p or pass; {COMMANDS_HELP}): "
-        return f"{name} to move ({COMMANDS_HELP}, p: pass when you have no move): "
+            return f"{name} has no move and must pass (type p or pass; {commands}): "
+        return f"{name} to move ({commands}, p: pass when you have no move): "
 
     def empty_line(self, play: Played) -> str | None:
         """What to say when the human types nothing (None: just ask again)."""
@@ -142,6 +162,10 @@ class PlayLook:
             f"{self.player_name(play, player)} ({name}) plays {play.state.game.format_move(move)}"
             + (f"  [{note}]" if note else "")
         ]
+
+    def chance_drawn(self, play: Played, moves: list[Move]) -> str:
+        """The line saying which chance outcomes the framework drew (``chance: 2@b3``)."""
+        return "chance: " + " ".join(play.state.game.format_move(move) for move in moves)
 
     def hint(self, play: Played) -> str:
         """The move the game's AI would play here (its strongest own level, else `make_ai`), as one line."""

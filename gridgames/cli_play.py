@@ -45,14 +45,14 @@ from gridgames.cli_generic import (
     _summary_help,
     _typed_game_options,
 )
-from gridgames.cli_look import PlayLook, result_line
+from gridgames.cli_look import COMMAND_PREFIX, PlayLook, reads_as_move, result_line
 from gridgames.cli_support import EXIT_INTERRUPTED, one_line, whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
 from gridgames.files import autosave_dir, latest_autosave, user_path, write_autosave
-from gridgames.game import PASS_TEXT, Game, GameSpec, Move, Player, State
+from gridgames.game import CHANCE, PASS_TEXT, Game, GameSpec, Move, Player, State, mover_name, play_chance
 from gridgames.parsing import check_seconds
 from gridgames.saves import SEAT_KINDS, SavedPlay, load_play, restore, save_play, to_json
-from gridgames.search.players import make_ai
+from gridgames.search.players import ai_kinds, make_ai
 
 __all__ = [
     "SEAT_KINDS",
@@ -110,7 +110,8 @@ def play_command(spec: GameSpec) -> Any:
     """The generic ``play`` command of a turn-based game, as a click command."""
     default = spec.make()
     levels = default.computer_levels() if isinstance(default, Game) else ()
-    kinds = "/".join((*SEAT_KINDS, *(level for level in levels if level not in SEAT_KINDS)))
+    offered = ("human", *ai_kinds(default)) if isinstance(default, Game) else SEAT_KINDS
+    kinds = "/".join((*offered, *(level for level in levels if level not in SEAT_KINDS)))
     names = _player_names(spec)
     seats = [
         (
@@ -266,6 +267,12 @@ class TerminalPlay:
     look: PlayLook = attrs.field(factory=PlayLook)
     interactive: bool | None = None
     _at_prompt: bool = attrs.field(default=False, init=False)
+    chance_rng: random.Random = attrs.field(default=None, init=False)
+    """Where the chance outcomes are drawn from (seeded by ``seed``, apart from the computer players' choices)."""
+
+    def __attrs_post_init__(self) -> None:
+        """Seed the chance draws (a game resumed from a file draws afresh from its seed and its length)."""
+        self.chance_rng = random.Random(None if self.seed is None else f"{self.seed}/{len(self.state.history)}")
 
     @property
     def is_interactive(self) -> bool:
@@ -336,6 +343,11 @@ class TerminalPlay:
             look.say(line)
         look.draw(self)
         while not state.is_over:
+            if state.current_player == CHANCE:  # the framework draws, then shows what was drawn
+                drawn = play_chance(state, self.chance_rng)
+                look.say(look.chance_drawn(self, drawn))
+                look.draw(self)
+                continue
             seat = self.seats[state.current_player]
             if seat is None:
                 code = self._human_turn()
@@ -361,8 +373,11 @@ class TerminalPlay:
             if line is None:
                 look.say(texts.end_of_input.format(kept=self.keep()))
                 return 0
+            line, command = _command_text(state, line)
             word, _, rest = line.partition(" ")
             word, lowered = word.lower(), line.lower()
+            if not command and line:
+                lowered = word = ""  # the game's notation reads it: a move, not a command
             if lowered in QUIT_WORDS:
                 return self._quit()
             if lowered in UNDO_WORDS:
@@ -377,7 +392,7 @@ class TerminalPlay:
                 look.say(self.hint())
             elif word in SAVE_WORDS and (rest.strip() or lowered in SAVE_WORDS):
                 look.say(self.save(rest.strip()))
-            elif not line:
+            elif not line or (command and not word):
                 said = look.empty_line(self)
                 if said:
                     look.say(said)
@@ -425,6 +440,16 @@ class TerminalPlay:
                 self.look.say(self.save(rest.strip()))
             else:
                 self.look.say(texts.not_a_command_at_the_end.format(line=line, help=texts.end_help))
+
+
+def _command_text(state: State, line: str) -> tuple[str, bool]:
+    """The typed line without a command prefix (`COMMAND_PREFIX`), and whether it is a command (not a move)."""
+    if line.startswith(COMMAND_PREFIX):
+        return line[len(COMMAND_PREFIX):].strip(), True
+    pass_move = state.game.pass_move
+    if pass_move is not None and line.strip().lower() in PASS_WORDS:
+        return line, False
+    return line, not reads_as_move(state.game, line)
 
 
 def _parse_typed(game: Game, line: str) -> Move:
@@ -484,7 +509,7 @@ def show_command(spec: GameSpec) -> Any:
         if not final:
             typer.echo(replay.to_text())
         for number, move in enumerate(state.history, start=1):
-            mover = names[replay.current_player]
+            mover = mover_name(names, replay.current_player)
             replay.play(move)
             if not final:
                 typer.echo(f"\n{number}. {mover} plays {game.format_move(move)}")
@@ -492,7 +517,7 @@ def show_command(spec: GameSpec) -> Any:
         if final:
             typer.echo(replay.to_text())
         typer.echo(f"moves: {replay.notation() or '(none)'} ({len(replay.history)} played)")
-        typer.echo(_result(replay) if replay.is_over else f"{names[replay.current_player]} to move")
+        typer.echo(_result(replay) if replay.is_over else f"{mover_name(names, replay.current_player)} to move")
         return 0
 
     return _command(

@@ -127,7 +127,8 @@ def _count(
     if as_json:
         typer.echo(_report(name, options, result.count, unique, result.partial, result.seconds, method=method, **extra))
         return EXIT_INTERRUPTED if result.partial else 0
-    what = "distinct solutions (up to symmetry)" if unique else "solutions"
+    plural = "" if result.count == 1 else "s"
+    what = f"distinct solution{plural} (up to symmetry)" if unique else f"solution{plural}"
     partial = " -- partial count: interrupted before the end" if result.partial else ""
     parts = f" ({extra['parts_done']}/{extra['parts']} parts)" if extra else ""
     typer.echo(f"{result.count:,} {what} in {result.seconds:.2f} s{parts}{partial}")

@@ -47,6 +47,9 @@ Move = int
 PASS_TEXT = "pass"
 """The notation of a pass (`Game.pass_move`) in every game that has one."""
 
+CHANCE = -1
+"""`State.current_player` at a chance point: no player moves, the framework draws one of `State.chance_outcomes`."""
+
 
 class GameKind(str, Enum):
     """What kind of game a module provides."""
@@ -66,6 +69,11 @@ class Termination(str, Enum):
 
 def _scores(values: Iterable[float] | None) -> tuple[float, ...] | None:
     return None if values is None else tuple(values)
+
+
+def _number_text(value: float) -> str:
+    """A score as text: a whole number with thousands separators (``1,352``), else as short as it goes."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 @attrs.frozen
@@ -103,10 +111,46 @@ class Outcome:
         """True when nobody won."""
         return self.winner is None
 
+    def score_text(self) -> str:
+        """The scores as text, the winner's first: ``40-24``, ``-33 to -37`` (a negative score), ``1,352`` (one
+        player); '' without scores.
+
+        >>> Outcome(1, "more points", scores=(-37, -33)).score_text()
+        '-33 to -37'
+        """
+        if self.scores is None:
+            return ""
+        order = list(range(len(self.scores)))
+        if self.winner is not None:
+            order.remove(self.winner)
+            order.insert(0, self.winner)
+        texts = [_number_text(self.scores[i]) for i in order]
+        return (" to " if any(self.scores[i] < 0 for i in order) else "-").join(texts)
+
+    def headline(self, player_names: Sequence[str]) -> str:
+        """The result in a few words: ``Black wins 40-24``, ``Draw``, ``Game over: 1,352`` (a one-player score).
+
+        >>> Outcome(None, "no move left", scores=(1352,)).headline(("Player",))
+        'Game over: 1,352'
+        """
+        scores = self.score_text()
+        if self.winner is not None:
+            return f"{player_names[self.winner]} wins" + (f" {scores}" if scores else "")
+        if self.scores is not None and len(self.scores) == 1:
+            return f"Game over: {scores}"
+        return "Draw" + (f" {scores}" if scores else "")
+
     def margin_for(self, player: int) -> float:
-        """``player``'s score minus the best score of the other players (0.0 when the outcome has no scores)."""
-        if self.scores is None or len(self.scores) < 2:
+        """``player``'s score minus the best score of the other players (0.0 when the outcome has no scores); in a
+        one-player game, the score itself.
+
+        >>> Outcome(None, "no move left", scores=(1352,)).margin_for(0)
+        1352.0
+        """
+        if self.scores is None:
             return 0.0
+        if len(self.scores) == 1:
+            return float(self.scores[0])
         others = [s for i, s in enumerate(self.scores) if i != player]
         return float(self.scores[player]) - float(max(others))
 
@@ -119,8 +163,20 @@ class Outcome:
         score; at least 0), every other player minus the winner's value, and a draw is 0:
         a win is always worth at least 1/2, and more the bigger the margin, so searches
         that maximise `value_for` (negamax, MCTS) prefer bigger wins by themselves.
+
+        A one-player game's outcome with a score ``s`` and no winner is worth ``s / (|s| + 1)``:
+        in (-1, 1), and the bigger the score the bigger the value (a win with a score: the win's
+        formula with ``s`` as its margin).
+
+        >>> round(Outcome(None, "no move left", scores=(1352,)).value_for(0), 5)
+        0.99926
+        >>> Outcome(None, "no move left", scores=(-3,)).value_for(0)
+        -0.75
         """
         if self.winner is None:
+            if self.scores is not None and len(self.scores) == 1:
+                score = float(self.scores[0])
+                return score / (abs(score) + 1.0)
             return 0.0
         sign = 1.0 if self.winner == player else -1.0
         if self.scores is None:
@@ -136,8 +192,10 @@ class GameInfo:
     num_players: int
     num_actions: int
     player_names: tuple[str, ...]
-    max_game_length: int
+    max_game_length: int | None = None
+    """The most moves a game can last (chance outcomes included), or None when it has no natural bound."""
     deterministic: bool = True
+    """False when the game has chance points (`State.chance_outcomes`)."""
     perfect_information: bool = True
     zero_sum: bool = True
 
@@ -299,13 +357,33 @@ class State(ABC):
         return self.game.join_notation(self.history)
 
     def evaluate(self) -> float | None:
-        """A heuristic value for the player to move in [-1, 1], or None when the game provides none."""
+        """A heuristic value for the player to move in [-1, 1], or None when the game provides none.
+
+        In a one-player game that keeps a score, an estimate of the final `Outcome.value_for` (negamax compares the
+        two directly; a finished game is not worth more than an unfinished one there).
+        """
         return None
 
     def playout_move(self, rng: random.Random) -> Move | None:
         """The move a Monte Carlo playout plays next (a playout policy: cheap, need not be uniform), or None (the
         default) for a uniformly random legal move; must be legal when given, so None once the game is over."""
         return None
+    # --- optional: chance -------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """At a chance point (`current_player` is `CHANCE`): each outcome's action and its probability (together 1);
+        else ``[]`` (the default: a game without chance).
+
+        At a chance point `legal_moves` lists the same actions and `play` plays the one drawn, so history, undo,
+        notation and saves record the outcomes like moves; the framework draws them (`play_chance`), never a player.
+        """
+        return []
+
+    # --- optional: the score during the game -------------------------------------
+    def scores(self) -> tuple[float, ...] | None:
+        """Each player's score now, in player order (discs on the board, points so far), or None; by default the
+        outcome's scores once the game is over. ``reward="score"`` in `gridgames.rl` pays its changes step by step."""
+        outcome = self.outcome
+        return None if outcome is None else outcome.scores
 
     def svg(self) -> str | None:
         """The position as a standalone SVG picture, or None; by default drawn from `board` (discs with the players'
@@ -379,6 +457,52 @@ class State(ABC):
         if grid is None:
             return None
         return np.stack([grid.cells == p + 1 for p in range(self.game.info.num_players)], axis=-1).astype(np.int8)
+
+    def planes_for(self, observer: int) -> np.ndarray | None:
+        """`planes` seen from ``observer``: the players' planes turned so that the observer's own come first (then the
+        next player's, round the table), the game's own planes as they are; the learning environments observe this.
+
+        A game whose own planes are per player too (each player's captures, say) overrides it to turn those as well.
+        """
+        planes = self.planes()
+        if planes is None:
+            return None
+        n = self.game.info.num_players
+        order = [(observer + i) % n for i in range(n)] + list(range(n, planes.shape[2]))
+        return planes[..., order]
+
+
+def is_chance(state: State) -> bool:
+    """True when ``state`` is at a chance point (its `State.current_player` is `CHANCE`)."""
+    return state.current_player == CHANCE
+
+
+def draw_chance(state: State, rng: random.Random) -> Move:
+    """One of the chance point's outcomes, drawn from ``rng`` with their probabilities (`State.chance_outcomes`)."""
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise IllegalMoveError("this position is not a chance point: there is no outcome to draw")
+    moves = [move for move, _ in outcomes]
+    return rng.choices(moves, weights=[probability for _, probability in outcomes])[0]
+
+
+def play_chance(state: State, rng: random.Random) -> list[Move]:
+    """Draw and play outcomes while ``state`` is at a chance point (and not over); the outcomes, in order.
+
+    Every surface calls it where a chance point comes up: the terminal, the web page, the learning environments
+    (from the seed they are given), `check_game`; the AIs see an outcome only once it is drawn.
+    """
+    drawn = []
+    while not state.is_over and state.current_player == CHANCE:
+        move = draw_chance(state, rng)
+        state.play(move)
+        drawn.append(move)
+    return drawn
+
+
+def mover_name(player_names: Sequence[str], player: int) -> str:
+    """The name of ``player``: one of ``player_names``, or "chance" at a chance point."""
+    return "chance" if player == CHANCE else player_names[player]
 
 
 class ExactSolver(Protocol):

@@ -6,7 +6,8 @@
 `check_game` plays random games to the end and checks, at every step, that legal
 moves agree with `play`, that `undo` restores the state exactly, that moves and
 whole games round-trip through their notation, and that illegal moves and moves
-after the end are refused without changing anything. A game with a pass
+after the end are refused without changing anything. At a chance point (`CHANCE`) the
+outcomes must be the legal moves with probabilities adding up to 1 (the random games draw them). A game with a pass
 (`Game.pass_move`) must offer it only alone and write it `PASS_TEXT`; a playout policy
 (`State.playout_move`) must give legal moves, and none once the game is over. `check_puzzle` verifies every
 reported solution with the puzzle's independent checker, and that the checker
@@ -19,7 +20,7 @@ import random
 from typing import Any
 
 from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError
-from gridgames.game import PASS_TEXT, Game, GameKind, GameSpec, Move, Puzzle, State, Termination
+from gridgames.game import CHANCE, PASS_TEXT, Game, GameKind, GameSpec, Move, Puzzle, State, Termination, draw_chance
 
 
 class ConformanceError(GridGamesError, AssertionError):
@@ -79,14 +80,14 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
         _require(state.outcome is None, "a new state must not be over")
         pictures: list[str] = []
         notations: dict[int, str] = {}
-        for ply in range(info.max_game_length + 1):
+        for ply in range((UNBOUNDED_PLIES if info.max_game_length is None else info.max_game_length) + 1):
             pictures.append(state.to_text())
             if _sampled(ply):
                 notations[ply] = state.notation()
             _check_position(game, state)
             if state.is_over:
                 break
-            move = rng.choice(list(state.legal_moves()))
+            move = draw_chance(state, rng) if state.current_player == CHANCE else rng.choice(list(state.legal_moves()))
             before = _snapshot(state)
             state.play(move)
             _require(state.history == before[0] + (move,), "play must append the move to the history")
@@ -95,11 +96,16 @@ def check_game(game: Game, *, playouts: int = 20, seed: int = 0) -> None:
             _require(_snapshot(state) == before, f"undo after {game.format_move(move)!r} did not restore the state")
             state.play(move)
         else:
-            raise ConformanceError(f"a random game ran past max_game_length ({info.max_game_length})")
+            longest = "no bound declared" if info.max_game_length is None else info.max_game_length
+            raise ConformanceError(f"a random game ran past max_game_length ({longest}; {ply} plies)")
         notations[len(state.history)] = state.notation()
         _check_notation(game, state, pictures, notations)
         _check_finished(game, state)
 
+
+UNBOUNDED_PLIES = 100_000
+"""How long a random game of a game without a declared `GameInfo.max_game_length` may run before `check_game` calls
+it endless."""
 
 SAMPLED_PREFIXES = 8
 """`check_game` rebuilds with `Game.from_notation` the notation of every position up to this many moves, then at
@@ -185,7 +191,11 @@ def _check_position(game: Game, state: State) -> None:
             legal == [pass_move],
             f"the pass is legal only alone, but legal_moves gives it with {len(legal) - 1} other moves",
         )
-    _require(0 <= state.current_player < info.num_players, f"current_player {state.current_player} out of range")
+    if state.current_player == CHANCE:
+        _check_chance(state, legal)
+    else:
+        _require(0 <= state.current_player < info.num_players, f"current_player {state.current_player} out of range")
+        _require(not state.chance_outcomes(), "chance_outcomes must be empty where a player is to move")
     for move in legal:
         _require(0 <= move < info.num_actions, f"legal move {move} outside 0..{info.num_actions - 1}")
         _require(state.is_legal(move), f"is_legal({move}) disagrees with legal_moves")
@@ -214,6 +224,18 @@ def _check_playout_move(state: State, legal: set[Move]) -> None:
         return
     _require(not state.is_over, f"playout_move gave {move!r} in a finished game (None once the game is over)")
     _require(move in legal, f"playout_move gave {move!r}, which is not a legal move")
+
+
+def _check_chance(state: State, legal: list[Move]) -> None:
+    """At a chance point: the outcomes are the legal moves, each once, with probabilities that add up to 1."""
+    _require(not state.game.info.deterministic, "a game with chance points must declare GameInfo(deterministic=False)")
+    outcomes = state.chance_outcomes()
+    moves = [move for move, _ in outcomes]
+    _require(bool(outcomes), "at a chance point (current_player CHANCE) chance_outcomes must list the outcomes")
+    _require(sorted(moves) == sorted(legal), "at a chance point legal_moves must be the chance outcomes")
+    _require(all(p > 0 for _, p in outcomes), "every chance outcome needs a probability above 0")
+    total = sum(p for _, p in outcomes)
+    _require(abs(total - 1.0) < 1e-9, f"the chance outcomes' probabilities add up to {total}, not 1")
 
 
 def _check_finished(game: Game, state: State) -> None:

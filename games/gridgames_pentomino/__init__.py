@@ -73,11 +73,26 @@ from gridgames_pentomino.pieces import DEFAULT_PIECES
 if TYPE_CHECKING:  # imported when used: the registry reads SPEC without them
     import typer
 
+    from gridgames_pentomino.lattice_web import LatticeWebPuzzle
     from gridgames_pentomino.puzzle import TilingPuzzle
 
 
-def _create(board: str = DEFAULT_BOARD, pieces: str = DEFAULT_PIECES, one_sided: bool = False) -> TilingPuzzle:
-    """The TilingPuzzle of a board and a piece specification."""
+def _create(
+    board: str = DEFAULT_BOARD, pieces: str = DEFAULT_PIECES, one_sided: bool = False, lattice: str = "square"
+) -> TilingPuzzle | LatticeWebPuzzle:
+    """The TilingPuzzle of a board and a piece specification; on another lattice (triangle, hex, cube) its
+    `LatticePuzzle` as a `gridgames.game.Puzzle` (``show``, ``svg(solution)``), the lattice's own defaults for a board
+    or pieces not given."""
+    if lattice.strip().lower() not in ("square", ""):
+        from gridgames_pentomino.lattice_puzzle import LatticePuzzle
+        from gridgames_pentomino.lattice_web import LatticeWebPuzzle
+
+        return LatticeWebPuzzle(
+            LatticePuzzle.create(
+                lattice, None if board == DEFAULT_BOARD else board, None if pieces == DEFAULT_PIECES else pieces,
+                one_sided,
+            )
+        )
     from gridgames_pentomino.puzzle import TilingPuzzle
 
     return TilingPuzzle.create(board, pieces, one_sided)
@@ -106,6 +121,7 @@ SPEC = GameSpec(
         Option("board", str, DEFAULT_BOARD, "a preset (6x10, 5x12, 4x15, 3x20, 8x8, 8x8-centre, 8x8-corners) or HxW"),
         Option("pieces", str, DEFAULT_PIECES, "pieces, e.g. pentominoes, pentominoes+O, 'L*3,tetromino:O'"),
         Option("one_sided", bool, False, "pieces may turn but not flip over"),
+        Option("lattice", str, "square", "cells: square, triangle, hex or cube (boards and pieces of that lattice)"),
     ),
     doc=__doc__ or "",
     app=_app,

@@ -9,7 +9,10 @@ PettingZoo's classic board games are wrapped (``connect_four_v3.env()``):
 * rewards at the end only: +1 to the winner, -1 to every other player, 0 to all on a draw
   (``reward="outcome"``, the default), or with ``reward="margin"`` each player's score margin
   (`Outcome.margin_for`: own score minus the best other's, e.g. Othello's disc difference;
-  +1 / -1 / 0 for a game whose outcomes carry no scores);
+  +1 / -1 / 0 for a game whose outcomes carry no scores), or with ``reward="score"`` at every step
+  the change of each player's own score (`State.scores`; a one-player game's points as they come);
+* chance outcomes (`State.chance_outcomes`) drawn by the environment from the ``reset`` seed (another
+  seed, other outcomes); the agents never act at a chance point;
 * an illegal action ends the game: -1 to the player who made it, 0 to the others (PettingZoo's
   ``TerminateIllegalWrapper``, as in its classic games); an action outside the action space (or
   not an integer: 3.5, "3") is refused as PettingZoo's ``AssertOutOfBoundsWrapper`` refuses it, but
@@ -24,6 +27,7 @@ PettingZoo's classic board games are wrapped (``connect_four_v3.env()``):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -35,6 +39,7 @@ from pettingzoo.utils import wrappers
 from gridgames.rl.core import (
     RENDER_MODES,
     Observer,
+    ScoreRewards,
     check_action,
     check_render_mode,
     check_reward,
@@ -43,6 +48,7 @@ from gridgames.rl.core import (
     render,
     start_state,
 )
+from gridgames.game import play_chance
 from gridgames.rl.judge import Judge
 
 ILLEGAL_REWARD = -1
@@ -95,7 +101,9 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
             self.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.state = start_state(self.game, options)
+        self._chance = random.Random(seed)  # chance outcomes: the same seed, the same outcomes
+        self.state = start_state(self.game, options, self._chance)
+        self._scores = ScoreRewards.start(self.state)
         self.agents = self.possible_agents[:]
         self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -119,11 +127,15 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
         move = check_action(action, self.game.info.num_actions)
         self._cumulative_rewards[agent] = 0
         self.state.play(move)
+        play_chance(self.state, self._chance)
         outcome = self.state.outcome
         if self.judge is not None:
             self.infos[agent] = self.judge.judge_last_move(self.state).as_info()
-        if outcome is not None:
+        if self.reward == "score":
             for other in self.agents:
+                self.rewards[other] = self._scores.pay(self.state, self._seat[other])
+        if outcome is not None:
+            for other in self.agents if self.reward != "score" else ():
                 value = final_reward(outcome, self._seat[other], self.reward)
                 self.rewards[other] = int(value) if self.reward == "outcome" else value
             self.terminations = dict.fromkeys(self.agents, True)
@@ -134,7 +146,7 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
                     **self.infos[self.agent_selection], "score": self.judge.score(self.state)
                 }
         self._accumulate_rewards()
-        if outcome is not None:
+        if outcome is not None and self.state.current_player >= 0:  # not a chance point's CHANCE
             self.agent_selection = self.possible_agents[self.state.current_player]
 
     def render(self) -> str | np.ndarray | None:
@@ -155,7 +167,7 @@ def aec_env(
     **options: Any,
 ) -> AECEnv:
     """A PettingZoo AEC environment for the installed game ``game_name``, wrapped as PettingZoo's classic games
-    (``reward``: "outcome" or "margin")."""
+    (``reward``: "outcome", "margin" or "score")."""
     env: AECEnv = GridGamesAECEnv(
         game_name, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits, reward=reward, **options
     )

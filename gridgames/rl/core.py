@@ -11,6 +11,7 @@ is not, and once the game is over.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
@@ -18,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gridgames.errors import GridGamesError, OptionError, PluginError
-from gridgames.game import Game, GameKind, Outcome, State
+from gridgames.game import Game, GameKind, Outcome, State, mover_name, play_chance
 from gridgames.grid import HOLE, Grid
 from gridgames.registry import load_game
 
@@ -76,11 +77,17 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
-def start_state(game: Game, options: dict[str, Any] | None) -> State:
-    """A new game, after the opening ``options["moves"]`` (integer actions) when given; other keys are ignored."""
+def start_state(game: Game, options: dict[str, Any] | None, rng: random.Random | None = None) -> State:
+    """A new game, after the opening ``options["moves"]`` (integer actions) when given; other keys are ignored.
+
+    Chance points met on the way (after the moves given) are drawn from ``rng`` (`gridgames.game.play_chance`).
+    """
     state = game.new_state()
+    rng = rng or random.Random()
+    play_chance(state, rng)
     for move in (options or {}).get("moves", ()):
         state.play(int(move))
+        play_chance(state, rng)
     if state.is_over:
         raise EnvironmentSetupError("the opening moves end the game: there is nothing left to play")
     return state
@@ -97,6 +104,8 @@ class Observer:
     _no_moves: np.ndarray = attrs.field(repr=False)
     _lookup: list[np.ndarray] | None = attrs.field(default=None, repr=False)
     """For a game whose planes are the default ones (from its board): each seat's planes of every cell value + 1."""
+    _observed: bool = attrs.field(default=False, repr=False)
+    """True when the game overrides `State.planes_for` (then its planes are used as it turns them)."""
 
     @classmethod
     def of(cls, game: Game, name: str) -> Observer:
@@ -120,7 +129,8 @@ class Observer:
                 for plane, player in enumerate(order):
                     table[player + 2, plane] = 1  # value player + 1, shifted by one for the holes
                 lookup.append(table)
-        return cls(n, info.num_actions, shape, orders, np.zeros(info.num_actions, dtype=np.int8), lookup)
+        observed = type(state).planes_for is not State.planes_for
+        return cls(n, info.num_actions, shape, orders, np.zeros(info.num_actions, dtype=np.int8), lookup, observed)
 
     def space(self) -> spaces.Dict:
         """The observation space of every seat."""
@@ -139,9 +149,9 @@ class Observer:
             # row value + 1 of the seat's table; mode="clip" sends values past the players to the last (empty) row
             observation = np.take(self._lookup[seat], grid.cells + 1, axis=0, mode="clip")
         else:
-            planes = state.planes()
+            planes = state.planes_for(seat) if self._observed else state.planes()
             assert planes is not None
-            observation = planes[..., self._orders[seat]]
+            observation = planes if self._observed else planes[..., self._orders[seat]]
         to_move = state.outcome is None and state.current_player == seat
         mask = state.legal_mask() if to_move else self._no_moves.copy()
         return {"observation": observation, "action_mask": mask}
@@ -217,14 +227,9 @@ def render(state: State, render_mode: str | None, names: list[str]) -> str | np.
     if render_mode == "ansi":
         outcome = state.outcome
         if outcome is None:
-            status = f"{names[state.current_player]} to move"
+            status = f"{mover_name(names, state.current_player)} to move"
         else:
-            scores = "" if outcome.scores is None else " " + "-".join(f"{v:g}" for v in outcome.scores)  # in seat order
-            status = (
-                f"draw{scores}: {outcome.reason}"
-                if outcome.winner is None
-                else f"{names[outcome.winner]} wins{scores}: {outcome.reason}"
-            )
+            status = f"{outcome.headline(names)}: {outcome.reason}"
         return f"{state.to_text()}\n{status}\n"
     if render_mode == "rgb_array":
         grid = state.board()
@@ -305,8 +310,10 @@ def _unfilter(line: np.ndarray, up: np.ndarray, channels: int, *, paeth: bool) -
     return np.array(done, dtype=np.int32)
 
 
-REWARDS = ("outcome", "margin")
-"""The kinds of end-of-game reward: ``outcome`` (+1 / -1 / 0, as always) or ``margin`` (the score margin)."""
+REWARDS = ("outcome", "margin", "score")
+"""The kinds of reward: ``outcome`` (+1 / -1 / 0 at the end, as always), ``margin`` (the score margin at the end) or
+``score`` (each step, the change of the player's own score: `State.scores` while the game goes on, the outcome's at
+the end; together the final score minus the one at the start)."""
 
 
 def check_reward(reward: str) -> str:
@@ -322,3 +329,29 @@ def final_reward(outcome: Outcome, seat: int, reward: str) -> float:
     if reward == "margin" and outcome.scores is not None:
         return outcome.margin_for(seat)
     return 0.0 if outcome.winner is None else (1.0 if outcome.winner == seat else -1.0)
+
+
+def seat_score(state: State, seat: int) -> float | None:
+    """``seat``'s score now (`State.scores`), or None when the game keeps none at this point."""
+    scores = state.scores()
+    return None if scores is None else float(scores[seat])
+
+
+@attrs.define
+class ScoreRewards:
+    """``reward="score"``: pays each seat the change of its score since it was last paid (see `REWARDS`)."""
+
+    paid: list[float]
+
+    @classmethod
+    def start(cls, state: State) -> ScoreRewards:
+        """The score of every seat at the start (0 where the game keeps none yet)."""
+        return cls([seat_score(state, seat) or 0.0 for seat in range(state.game.info.num_players)])
+
+    def pay(self, state: State, seat: int) -> float:
+        """The change of ``seat``'s score since the last payment (0.0 when the game keeps no score now)."""
+        now = seat_score(state, seat)
+        if now is None:
+            return 0.0
+        change, self.paid[seat] = now - self.paid[seat], now
+        return change

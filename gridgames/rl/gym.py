@@ -17,7 +17,9 @@ levels with `Game.computer_levels`.
 (handy with the judge: the solver takes long on the opening positions of big boards).
 Observations and rewards are those of the AEC environment (`gridgames.rl.aec`) for the
 agent's seat (``reward="outcome"``: +1 / -1 / 0; ``reward="margin"``: the score margin of a
-game whose outcomes carry scores). An illegal action ends the episode with reward -1 and ``info["illegal"]``.
+game whose outcomes carry scores; ``reward="score"``: each step, the change of the agent's own score).
+Chance outcomes (`State.chance_outcomes`) are drawn from ``reset(seed=...)``: the same seed, the same
+outcomes; another seed, others. An illegal action ends the episode with reward -1 and ``info["illegal"]``.
 With ``judge=True`` (Connect Four), ``info`` carries the solver's verdict on the agent's
 move (``move_score``, ``best_score``, ``is_best``) and the ``score`` of the position the
 agent now faces (also after ``reset``).
@@ -33,10 +35,11 @@ import numpy as np
 from gymnasium import spaces
 
 from gridgames.errors import OptionError
-from gridgames.game import Game, Player, State
+from gridgames.game import Game, Player, State, play_chance
 from gridgames.rl.core import (
     RENDER_MODES,
     Observer,
+    ScoreRewards,
     check_action,
     check_render_mode,
     check_reward,
@@ -123,6 +126,8 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(self.game.info.num_actions)
         self.judge = Judge(self.game, judge_table_bits) if judge else None
         self.state: State = self.game.new_state()
+        self._chance = random.Random(0)
+        self._scores = ScoreRewards([0.0] * players)
         self._over = True  # until the first reset
         self.opponent: Player | None = make_opponent(self.game, opponent, random.Random(0)) if players == 2 else None
 
@@ -130,9 +135,12 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self._observer.observe(self.state, self.seat)
 
     def _reply(self) -> None:
-        """The computer's moves until it is the agent's turn or the game is over."""
+        """The chance outcomes (drawn from the reset's seed) and the computer's moves until it is the agent's turn or
+        the game is over."""
+        play_chance(self.state, self._chance)
         while self.opponent is not None and self.state.outcome is None and self.state.current_player != self.seat:
             self.state.play(self.opponent.choose(self.state))
+            play_chance(self.state, self._chance)
 
     def _score_info(self) -> dict[str, Any]:
         return {} if self.judge is None else {"score": self.judge.score(self.state)}
@@ -144,10 +152,12 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         makes it repeatable."""
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
+        self._chance = random.Random(int(self.np_random.integers(2**63)))  # apart from the opponent's choices
         if self.opponent is not None:
             self.opponent = make_opponent(self.game, self.opponent_level, rng)
-        self.state = start_state(self.game, options)
+        self.state = start_state(self.game, options, self._chance)
         self._reply()
+        self._scores = ScoreRewards.start(self.state)
         self._over = False
         return self._observation(), self._score_info()
 
@@ -167,7 +177,10 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         outcome = self.state.outcome
         if self.judge is not None:
             info.update(self._score_info())
-        reward = 0.0 if outcome is None else final_reward(outcome, self.seat, self.reward)
+        if self.reward == "score":
+            reward = self._scores.pay(self.state, self.seat)
+        else:
+            reward = 0.0 if outcome is None else final_reward(outcome, self.seat, self.reward)
         self._over = outcome is not None
         return self._observation(), reward, outcome is not None, False, info
 
@@ -194,7 +207,7 @@ def gym_env(
     **options: Any,
 ) -> GridGamesGymEnv:
     """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent``
-    (``reward``: "outcome" or "margin")."""
+    (``reward``: "outcome", "margin" or "score")."""
     return GridGamesGymEnv(
         game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits,
         reward=reward, **options

@@ -44,7 +44,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from gridgames.errors import OptionError
-from gridgames.game import Game, Player, State
+from gridgames.game import Game, Player, State, play_chance
 from gridgames.rl.core import Observer, load_turn_based
 from gridgames.rl.gym import ILLEGAL_REWARD, levels, make_opponent
 from gridgames.rl.judge import JudgeError
@@ -101,8 +101,10 @@ class GenericBackend:
 
     def _reply(self, i: int) -> None:
         state, player = self._states[i], self._opponents[i]
+        play_chance(state, self._rngs[i])  # chance outcomes: from the sub-env's seed
         while player is not None and state.outcome is None and state.current_player != self.seat:
             state.play(player.choose(state))
+            play_chance(state, self._rngs[i])
 
     def reset(self, which: np.ndarray, seeds: Sequence[int | None]) -> None:
         """New games where ``which``; see `VectorBackend.reset`."""

@@ -12,6 +12,12 @@ stops the deepening only when no scored outcome was met (a bigger win may lie de
 A pass (`Game.pass_move`) is a move like any other, and a move after which the same
 side is to move again (an extra turn) is searched with the same window, not negated.
 
+Chance (`State.chance_outcomes`) makes it expectimax: a chance point scores the mean of
+its outcomes' scores, weighted by their probabilities, each searched with a full window
+(a chance point costs no depth). A one-player game is searched too (every move is an
+extra turn): its scored outcomes are worth their `Outcome.value_for`, on the scale of
+`State.evaluate`, not a forced win, so that a longer game with a bigger score is preferred.
+
 Iterative deepening searches depth 1, 2, 3, ... until the budget runs out, a forced
 result is found, or a depth searched without reaching the horizon anywhere (the
 whole game tree: the result is exact). The budget is a number of positions
@@ -40,7 +46,7 @@ from collections.abc import Callable, Iterable
 import attrs
 
 from gridgames.errors import GameOverError, IllegalMoveError, OptionError
-from gridgames.game import Move, State
+from gridgames.game import CHANCE, Move, Outcome, State
 
 WIN = 1_000_000.0
 FORCED = WIN / 4
@@ -79,9 +85,15 @@ class NegamaxResult:
     pv: tuple[Move, ...] = ()
     scores: dict[Move, float] = attrs.field(factory=dict, hash=False)
     stopped: bool = False
+    one_player: bool = False
+    """The game has one player: ``score`` is on `Outcome.value_for`'s scale of a score, s / (|s| + 1)."""
 
     def describe(self) -> str:
-        """A one-line summary, such as ``depth 6, score +0.25, 10,432 nodes in 0.50 s``."""
+        """A one-line summary, such as ``depth 6, score +0.25, 10,432 nodes in 0.50 s`` (one player: ``expected
+        score 1,234``, the score ``value_for`` maps to ``score``)."""
+        if self.one_player and abs(self.score) < 1:
+            expected = self.score / (1.0 - abs(self.score))  # the inverse of s / (|s| + 1)
+            return f"depth {self.depth}, expected score {expected:,.0f}, {self.nodes:,} nodes in {self.seconds:.2f} s"
         if is_forced(self.score):
             plies = WIN - abs(self.score)
             if (
@@ -131,6 +143,8 @@ class _Search:
         self, state: State, mover: int, depth: int, alpha: float, beta: float, ply: int, on_pv: bool
     ) -> tuple[float, list[Move]]:
         """The score for ``mover`` of the position after their move (they may be to move again)."""
+        if state.current_player == CHANCE:
+            return self.chance(state, mover, depth, ply), []
         if state.current_player == mover:  # an extra turn: same side, same window
             return self.negamax(state, depth, alpha, beta, ply, on_pv)
         score, line = self.negamax(state, depth, -beta, -alpha, ply, on_pv)
@@ -157,6 +171,24 @@ class _Search:
                 break
         return best, line
 
+    def chance(self, state: State, mover: int, depth: int, ply: int) -> float:
+        """The expected score for ``mover`` of a chance point: its outcomes' scores weighted by their probabilities."""
+        self.tick()
+        self.scored = True  # a mean of outcomes is no forced result: deeper searches may change it
+        total = 0.0
+        for move, probability in state.chance_outcomes():
+            state.play(move)
+            try:
+                outcome = state.outcome
+                if outcome is not None:
+                    score = _final(outcome, mover, ply)
+                else:
+                    score, _ = self.child(state, mover, depth, -2 * WIN, 2 * WIN, ply, False)
+            finally:
+                state.undo()
+            total += probability * score
+        return total
+
     def move_score(
         self, state: State, move: Move, depth: int, alpha: float, beta: float, ply: int, on_pv: bool
     ) -> tuple[float, list[Move]]:
@@ -167,10 +199,18 @@ class _Search:
             outcome = state.outcome
             if outcome is not None:
                 self.scored = self.scored or outcome.scores is not None
-                return outcome.value_for(mover) * (WIN - ply - 1), []
+                return _final(outcome, mover, ply + 1), []
             return self.child(state, mover, depth - 1, alpha, beta, ply + 1, on_pv)
         finally:
             state.undo()
+
+
+def _final(outcome: Outcome, player: int, plies: int) -> float:
+    """The search score for ``player`` of a game that ended after ``plies`` plies: a win or a loss scaled by ``WIN -
+    plies``, a one-player score its bare `Outcome.value_for` (on the scale of `State.evaluate`)."""
+    if outcome.winner is None and outcome.scores is not None and len(outcome.scores) == 1:
+        return outcome.value_for(player)
+    return outcome.value_for(player) * (WIN - plies)
 
 
 def search(
@@ -196,8 +236,11 @@ def search(
         raise GameOverError("the game is over: there is no move to search for")
     if noise < 0:
         raise OptionError(f"the noise must not be negative, not {noise!r}")
-    if seconds is None and max_depth is None and max_nodes is None:
-        max_depth = state.game.info.max_game_length - len(state.history)
+    if state.current_player == CHANCE:
+        raise IllegalMoveError("this position is a chance point: its outcome is drawn, not searched for")
+    longest = state.game.info.max_game_length
+    if seconds is None and max_depth is None and max_nodes is None and longest is not None:
+        max_depth = longest - len(state.history)
     started = clock()
     work = state.copy()
     root_moves = _root_moves(work, moves)
@@ -209,7 +252,7 @@ def search(
     depth = 0
     stopped = False
     full = all_scores or noise > 0
-    remaining = max(1, state.game.info.max_game_length - len(state.history))
+    remaining = max(1, longest - len(state.history)) if longest is not None else None
     while max_depth is None or depth < max_depth:
         depth += 1
         run.hit_horizon = False
@@ -232,11 +275,14 @@ def search(
         run.pv = [best, *lines[best]]
         result = NegamaxResult(best, scores[best], depth, run.nodes, 0.0, not run.hit_horizon, tuple(run.pv), scores)
         decided = all(is_forced(v) for v in scores.values()) if full else is_forced(scores[best])
-        if (decided and not run.scored) or not run.hit_horizon or depth >= remaining:
+        if (decided and not run.scored) or not run.hit_horizon or (remaining is not None and depth >= remaining):
             break
     if noise > 0 and result.depth > 0:
         result = _with_noise(result, noise, rng or random.Random())
-    return attrs.evolve(result, nodes=run.nodes, seconds=clock() - started, stopped=stopped)
+    return attrs.evolve(
+        result, nodes=run.nodes, seconds=clock() - started, stopped=stopped,
+        one_player=state.game.info.num_players == 1,
+    )
 
 
 def _partial(

@@ -1,8 +1,9 @@
 """The generic computer players and the factory that picks one for a game.
 
-`make_ai` picks the generic computer player for a game: negamax (`gridgames.search.negamax`)
-when the game has an evaluation (and two players, zero-sum), Monte Carlo tree search
-(`gridgames.search.mcts`) otherwise; ``"random"`` plays a uniformly random legal move.
+`make_ai` picks the generic computer player for a game: negamax (`gridgames.search.negamax`;
+expectimax where chance occurs) when the game has an evaluation (and two players, zero-sum,
+or one player), Monte Carlo tree search (`gridgames.search.mcts`) otherwise; ``"random"``
+plays a uniformly random legal move. `ai_kinds` lists the kinds that apply to a game.
 A player thinks for ``seconds`` per move, or, given ``nodes``, does a fixed amount of work
 instead (negamax: that many positions; MCTS: that many playouts, each adding one tree node),
 so that with a seeded ``rng`` it plays the same moves on every run and every machine.
@@ -23,7 +24,7 @@ from gridgames.game import Game, Move, Player, State
 from gridgames.search.mcts import MCTSPlayer
 from gridgames.search.negamax import NegamaxPlayer
 
-__all__ = ["AI_KINDS", "AIKind", "RandomPlayer", "has_evaluation", "make_ai"]
+__all__ = ["AI_KINDS", "AIKind", "RandomPlayer", "ai_kinds", "has_evaluation", "make_ai"]
 
 AIKind = Literal["ai", "negamax", "mcts", "random"]
 AI_KINDS: tuple[str, ...] = ("ai", "negamax", "mcts", "random")
@@ -49,6 +50,22 @@ def has_evaluation(game: Game) -> bool:
     return game.new_state().evaluate() is not None
 
 
+def _negamax_applies(game: Game) -> bool:
+    """True when negamax can play the game: one player, or two in a zero-sum game."""
+    info = game.info
+    return info.num_players == 1 or (info.num_players == 2 and info.zero_sum)
+
+
+def ai_kinds(game: Game) -> tuple[str, ...]:
+    """The generic computer players that can play ``game`` (`AI_KINDS` but negamax where it does not apply).
+
+    >>> from gridgames.registry import load_game
+    >>> ai_kinds(load_game("connect4").make())
+    ('ai', 'negamax', 'mcts', 'random')
+    """
+    return tuple(kind for kind in AI_KINDS if kind != "negamax" or _negamax_applies(game))
+
+
 def make_ai(
     state_or_game: State | Game,
     kind: str = "ai",
@@ -67,12 +84,13 @@ def make_ai(
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
         raise OptionError(f"the node budget must be a whole number of at least 1, not {nodes!r}")
     if kind == "ai":
-        info = game.info
-        two_player = info.num_players == 2 and info.zero_sum
-        kind = "negamax" if two_player and has_evaluation(game) else "mcts"
+        kind = "negamax" if _negamax_applies(game) and has_evaluation(game) else "mcts"
     if kind == "negamax":
-        if game.info.num_players != 2:
-            raise OptionError(f"negamax plays two-player games; this one has {game.info.num_players} players")
+        if not _negamax_applies(game):
+            raise OptionError(
+                f"negamax plays one-player and two-player zero-sum games; this one has {game.info.num_players} "
+                "players" + ("" if game.info.zero_sum else " and is not zero-sum")
+            )
         if nodes is not None:
             return NegamaxPlayer(name="negamax", seconds=None, max_nodes=nodes, rng=rng)
         return NegamaxPlayer(name="negamax", seconds=seconds, rng=rng)

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from gridgames.errors import GridGamesError
-from gridgames.game import Game, GameSpec, Move, State
+from gridgames.game import CHANCE, Game, GameSpec, Move, State, play_chance
 from gridgames.placement_moves import PieceMoves
 from gridgames.saves import SavedPlay, from_json, restore, to_json
-from gridgames.search.players import AI_KINDS, make_ai
+from gridgames.search.players import ai_kinds, make_ai
 from gridgames.web.hooks import has
 from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import Play
@@ -40,7 +40,7 @@ Work = tuple[Callable[[Budget], Any], Callable[[Job], None]]
 
 def seat_kinds(game: Game) -> list[str]:
     """Who may sit in a seat: a human, or the game's own computer levels (else the generic AIs)."""
-    return ["human", *(game.computer_levels() or AI_KINDS)]
+    return ["human", *(game.computer_levels() or ai_kinds(game))]
 
 
 def _default_seats(game: Game) -> list[str]:
@@ -76,10 +76,19 @@ def new_play(spec: GameSpec, data: dict[str, Any]) -> Play:
     game = _build(spec, options)
     seed = integer(data, "seed", None, 0, 2**63)
     think = number(data, "think", DEFAULT_THINK, 0.05, MAX_THINK)
-    return Play(
+    play = Play(
         spec.name, game, game.new_state(), _seats(game, data.get("seats")), think, random.Random(seed), options,
         seed=seed
     )
+    _draw_chance(play)
+    return play
+
+
+def _draw_chance(play: Play) -> None:
+    """Draw the outcomes of the chance points the position is at (from the play's seeded generator), and say which."""
+    drawn = play_chance(play.state, play.rng)
+    if drawn:
+        play.notes.append("chance: " + " ".join(play.game.format_move(move) for move in drawn))
 
 
 def play_move(play: Play, data: dict[str, Any]) -> None:
@@ -96,8 +105,19 @@ def _apply(play: Play, move: Move, *, keep_redo: bool = False) -> None:
     play.state.play(move)
     if not keep_redo:
         play.redo.clear()
+        _draw_chance(play)
     play.scores = None
     play.review = None
+
+
+def _movers(state: State) -> list[int]:
+    """Who made each move of the state's history (`CHANCE` for a chance outcome)."""
+    replay = state.game.new_state()
+    movers = []
+    for move in state.history:
+        movers.append(replay.current_player)
+        replay.play(move)
+    return movers
 
 
 def _computer_to_move(play: Play) -> bool:
@@ -109,9 +129,14 @@ def undo(play: Play) -> None:
     if not play.state.history:
         raise WebError("there is no move to undo", 409)
     humans = "human" in play.seats
+    if not any(mover != CHANCE for mover in _movers(play.state)):
+        raise WebError("there is no move to undo (only the chance outcomes at the start)", 409)
     play.redo.append(play.state.undo())
-    while play.state.history and humans and play.seats[play.state.current_player] != "human":
+    while play.state.history and (
+        play.state.current_player == CHANCE or (humans and play.seats[play.state.current_player] != "human")
+    ):  # a chance outcome goes with the move before it
         play.redo.append(play.state.undo())
+    _draw_chance(play)  # back at the start of a game that opens with chance: drawn again
     play.scores = None
     play.review = None
 
@@ -121,8 +146,9 @@ def redo(play: Play) -> None:
     if not play.redo:
         raise WebError("there is no move to redo", 409)
     _apply(play, play.redo.pop(), keep_redo=True)
-    while play.redo and _computer_to_move(play) and "human" in play.seats:
-        _apply(play, play.redo.pop(), keep_redo=True)
+    while play.redo and (play.state.current_player == CHANCE or (_computer_to_move(play) and "human" in play.seats)):
+        _apply(play, play.redo.pop(), keep_redo=True)  # the outcomes drawn before come back with their move
+    _draw_chance(play)
 
 
 def go_to(play: Play, data: dict[str, Any]) -> None:
@@ -142,6 +168,7 @@ def go_to(play: Play, data: dict[str, Any]) -> None:
             raise WebError(f"move {i + 1} ({move_text[:20]}): {one_line(error)}") from None
         state.play(move)
     play.state = state
+    _draw_chance(play)
     play.redo.clear()
     play.scores = None
     play.review = None
@@ -283,12 +310,7 @@ def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     outcome = play.state.outcome
     if outcome is None:
         return None
-    score = _score_text(outcome.scores, outcome.winner)
-    line = (
-        f"Draw{score}: {outcome.reason}"
-        if outcome.winner is None
-        else f"{names[outcome.winner]} wins{score}: {outcome.reason}"
-    )
+    line = f"{outcome.headline(names)}: {outcome.reason}"
     scores = None if outcome.scores is None else [float(s) for s in outcome.scores]
     return {
         "winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells],
@@ -296,13 +318,10 @@ def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     }
 
 
-def _score_text(scores: tuple[float, ...] | None, winner: int | None) -> str:
-    """`` 40-24`` (the winner's score first), or '' without scores."""
-    if scores is None:
-        return ""
-    order = [winner] if winner is not None else []
-    order += [i for i in range(len(scores)) if i != winner]
-    return " " + "-".join(f"{scores[i]:g}" for i in order)
+def _player_scores(state: State) -> list[float] | None:
+    """Each player's score now (`State.scores`: discs, points so far), or None when the game keeps none."""
+    scores = state.scores()
+    return None if scores is None else [float(s) for s in scores]
 
 
 def _pass_text(state: State) -> str | None:
@@ -353,6 +372,7 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "can_redo": bool(play.redo),
         "computer_to_move": _computer_to_move(play),
         "scores": play.scores,
+        "player_scores": _player_scores(state),
         "review": play.review,
         "notes": play.notes[-1:],
         "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True,
@@ -477,6 +497,8 @@ def load_play(spec: GameSpec, data: dict[str, Any]) -> Play:
     kinds = seat_kinds(game)
     defaults = _default_seats(game)
     chosen = [s if s in kinds else d for s, d in zip(seats, defaults)] if len(seats) == len(defaults) else defaults
-    return Play(
+    play = Play(
         spec.name, game, state, chosen, min(max(think, 0.05), MAX_THINK), random.Random(seed), options, seed=seed
     )
+    _draw_chance(play)
+    return play

@@ -247,6 +247,7 @@ def test_limit_draws_up_to_that_many_solutions() -> None:
 def test_a_puzzle_without_solution_says_so() -> None:
     assert runner.invoke(app, ["solve", "nqueens", "--n", "3"]).stdout.strip() == "no solution"
     assert runner.invoke(app, ["solve", "nqueens", "--n", "3", "--count"]).stdout.startswith("0 solutions in ")
+    assert runner.invoke(app, ["solve", "nqueens", "--n", "1", "--count"]).stdout.startswith("1 solution in ")
 
 
 def test_an_interrupted_count_is_reported_as_partial(monkeypatch: pytest.MonkeyPatch) -> None:

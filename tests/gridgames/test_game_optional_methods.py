@@ -54,3 +54,38 @@ def test_connect_four_offers_its_computer_levels() -> None:
         assert player.choose(state) == 3  # every level above random takes the win at once (column 4)
     with pytest.raises(OptionError):
         game.computer_player("grandmaster")
+
+
+def test_planes_for_turns_the_players_planes_to_the_observer() -> None:
+    game = load_game("mnk").make(width=5, height=4, k=3)
+    state = game.from_notation("c2 b2 c3")
+    planes = state.planes()
+    assert (state.planes_for(0) == planes).all()
+    turned = state.planes_for(1)
+    assert (turned[..., 0] == planes[..., 1]).all() and (turned[..., 1] == planes[..., 0]).all()
+    assert Nim(2).new_state().planes_for(1) is None
+
+
+def test_the_learning_environments_observe_a_games_own_planes_for() -> None:
+    pytest.importorskip("gymnasium")
+    from gridgames.rl.core import Observer
+
+    class CapturesState(type(load_game("mnk").make(width=3, height=3, k=3).new_state())):  # type: ignore[misc]
+        def planes(self) -> np.ndarray:
+            base = super().planes()
+            return np.concatenate([base, np.zeros_like(base)], axis=-1)  # two per-player planes of its own
+
+        def planes_for(self, observer: int) -> np.ndarray:
+            planes = self.planes()
+            order = [observer, 1 - observer, 2 + observer, 3 - observer]  # its own planes turned too
+            marked = planes[..., order].copy()
+            marked[0, 0, 2] = 1  # where the observer's own plane lands, for the test
+            return marked
+
+    game = load_game("mnk").make(width=3, height=3, k=3)
+    state = CapturesState(game)
+    observer = Observer.of(game, "mnk")
+    assert observer.observe(state, 1)["observation"].shape == (3, 3, 2)  # the game's states: the default planes
+    own = Observer.of(type("G", (), {"new_state": lambda self: CapturesState(game), "info": game.info})(), "x")
+    seen = own.observe(state, 1)["observation"]
+    assert seen.shape == (3, 3, 4) and seen[0, 0, 2] == 1  # planes_for was used, not the table's reordering

@@ -131,3 +131,29 @@ def test_check_game_refuses_a_pass_beside_other_moves() -> None:
 def test_check_game_refuses_a_pass_with_another_name() -> None:
     with pytest.raises(ConformanceError, match="the pass must be written 'pass'"):
         check_game(_Countdown(text="skip"), playouts=1)
+
+
+# --- one-player scores and how results read (issue 53) ---------------------------------------------------
+def test_a_one_player_score_reaches_value_and_margin_and_a_bigger_score_is_worth_more() -> None:
+    values = [Outcome(None, "no move left", scores=(s,)).value_for(0) for s in (-40, -3, 0, 1, 2, 1352, 4138)]
+    assert values == sorted(values) and len(set(values)) == len(values) and -1 < values[0] and values[-1] < 1
+    assert Outcome(None, "no move left", scores=(1352,)).margin_for(0) == 1352.0
+    assert Outcome(None, "no move left", scores=(3,)).value_for(0) == 0.75  # s / (|s| + 1)
+    assert Outcome(None, "unsolved").value_for(0) == 0.0  # no score: as before
+
+
+@pytest.mark.parametrize(
+    ("outcome", "line"),
+    [
+        (Outcome(None, "no move left", scores=(1352,)), "Game over: 1,352 (no move left)"),
+        (Outcome(1, "more points", scores=(-37, -33)), "Violet wins -33 to -37 (more points)"),
+        (Outcome(0, "more discs", scores=(40, 24)), "Red wins 40-24 (more discs)"),
+        (Outcome(None, "equal", scores=(32, 32)), "draw 32-32 (equal)"),
+        (Outcome(None, "full"), "draw (full)"),
+        (Outcome(0, "half points", scores=(2.5, 1.5)), "Red wins 2.5-1.5 (half points)"),
+    ],
+)
+def test_result_lines_read_well_with_one_player_and_negative_scores(outcome: Outcome, line: str) -> None:
+    from gridgames.cli_look import result_line
+
+    assert result_line(outcome, ("Red", "Violet")) == line

@@ -23,6 +23,8 @@ Notation
 Outcome
     The outcome carries both disc counts as its scores (Black's, White's): the result
     line reads ``Black wins 40-24 (...)``, and the generic AIs prefer bigger wins.
+    During the game `State.scores` gives the disc counts (the page shows them, and
+    ``reward="score"`` in `gridgames.rl` pays their changes).
 
 Computer player
     The game provides an evaluation (mobility, corners and disc difference), so ``ai``
@@ -268,6 +270,10 @@ class OthelloState(State):
     def outcome(self) -> Outcome | None:
         """The disc counts once neither side can move, else None."""
         return self._outcome
+
+    def scores(self) -> tuple[float, ...]:
+        """The disc counts now, Black's then White's (the outcome's scores at the end)."""
+        return tuple(float(count) for count in self.discs())
 
     @property
     def history(self) -> tuple[Move, ...]:

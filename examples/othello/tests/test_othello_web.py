@@ -49,3 +49,10 @@ def test_the_outcome_carries_the_scores(api: Any) -> None:
     assert outcome["winner"] == 0 and outcome["scores"] == [11.0, 5.0]
     assert outcome["text"] == "Black wins 11-5: the board is full"
     assert view["pass"] is None and view["legal"] == []
+
+
+def test_the_view_carries_the_disc_counts_during_the_game(api: Any) -> None:
+    view = api.ok("POST", f"{URL}/new", {"options": {"size": 4}, "seats": ["human", "human"]})
+    assert view["player_scores"] == [2.0, 2.0]  # the four centre discs
+    view = api.ok("POST", f"{URL}/move", {"move": "c4"})  # Black's disc and the one it turns
+    assert view["player_scores"] == [4.0, 1.0]

@@ -316,3 +316,23 @@ def test_cli_colour_pictures_paint_each_piece() -> None:
     import re
 
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same picture underneath
+
+
+# --- the Python API -------------------------------------------------------------------------------
+def test_a_lattice_puzzle_is_made_from_the_python_api_and_drawn_as_a_square_one() -> None:
+    from gridgames.errors import GridGamesError
+    from gridgames.game import Puzzle
+    from gridgames.registry import load_game
+
+    puzzle = load_game("pentomino").make(board="6x6", lattice="triangle", pieces="hexiamonds")
+    assert isinstance(puzzle, Puzzle)
+    solution = next(puzzle.solutions(limit=1))
+    assert puzzle.is_solution(solution) and len(solution) == 12
+    svg = puzzle.svg(solution)
+    ET.fromstring(svg)  # a whole SVG document
+    assert svg.count("<polygon") >= 72  # a triangle per cell of the 6x6 rhombus
+    shown = puzzle.show(solution)
+    assert shown._repr_svg_() == svg and len(str(shown).split()) == 6  # the text picture: six rows of letters
+    assert load_game("pentomino").make(lattice="hex").describe().startswith("the hexagonal board")
+    with pytest.raises(GridGamesError, match="unknown lattice 'octagon'"):
+        load_game("pentomino").make(lattice="octagon")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 JOB_WAIT_SECONDS = 120.0
@@ -40,3 +43,21 @@ class Api:
             time.sleep(0.02)
             job = self.ok("GET", f"/api/jobs/{job['id']}")
         return job
+
+
+@contextlib.contextmanager
+def web_api(registry: Any = None) -> Iterator[Api]:
+    """An `Api` session on the web app (of ``registry``'s games, else the installed ones) through Starlette's test
+    client; skips the test without the web extras."""
+    import pytest
+
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+    pytest.importorskip("httpx", reason="Starlette's test client needs httpx: pip install '.[web-test]'")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from gridgames.web.app import ServerConfig, create_app
+
+    app = create_app(ServerConfig(allowed_hosts=("testserver",)), registry=registry)
+    with TestClient(app) as client:
+        yield Api(client)
