@@ -229,7 +229,9 @@
     const mark = GGBoard.pictured(view) ? "" : ` (${GGBoard.markOf(view, view.to_move)})`; // the picture has its own colours
     const who = view.to_move === null ? null : `${view.players[view.to_move]}${mark}`;
     const computer = view.to_move !== null && view.seats[view.to_move] !== "human";
-    $("status").textContent = view.outcome ? view.outcome.text : `${who} to move` + (computer ? ` (${view.seats[view.to_move]})` : "");
+    const drawn = (view.notes || []).filter((n) => n && n.startsWith("chance: ")); // what chance drew: the game's news
+    $("status").textContent = (view.outcome ? view.outcome.text : `${who} to move` + (computer ? ` (${view.seats[view.to_move]})` : ""))
+      + (drawn.length ? ` — ${drawn.join(" ")}` : "");
     $("computer-go").hidden = !(view.computer_to_move && !running);
     const n = view.history.length; // for screen readers: the move just played or reached
     $("announce").textContent = n ? `Move ${n}: ${view.players[(n - 1) % view.players.length]} ${view.history[n - 1]}.` : "Start position.";
@@ -285,7 +287,7 @@
 
   // The engine's details (depth, nodes, playouts) behind the "Engine" toggle, never in the status line.
   function renderEngine() {
-    const notes = (view.notes || []).filter(Boolean);
+    const notes = (view.notes || []).filter((n) => n && !n.startsWith("chance: ")); // the draws are in the status
     $("engine").hidden = !notes.length;
     $("engine-text").textContent = notes.join(" ");
   }
