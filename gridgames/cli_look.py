@@ -123,6 +123,8 @@ class PlayLook:
         pass_move = state.game.pass_move
         if pass_move is None:
             return f"{name} to move ({COMMANDS_HELP}): "
+        if state.game.pass_always_legal:
+            return f"{name} to move ({COMMANDS_HELP}, p: pass): "
         if list(state.legal_moves()) == [pass_move]:
             return f"{name} has no move and must pass (type p or pass; {COMMANDS_HELP}): "
         return f"{name} to move ({COMMANDS_HELP}, p: pass when you have no move): "

@@ -78,6 +78,7 @@ const GGBoard = (() => {
         if (v > 0) {
           div.classList.add(`p${styleOf(view, v - 1)}`);
           div.textContent = markOf(view, v - 1);
+          paint(div, view, v - 1);
           if (prev && prev[r][c] === 0) fresh.push(div);
         }
         if (win.has(`${r},${c}`)) div.classList.add("win");
@@ -109,6 +110,7 @@ const GGBoard = (() => {
       }
     }
     box.appendChild(grid);
+    if (view.paths) GGPaths.attach(grid, view, ctx); // from->to moves: piece, then target (paths.js)
     if (view.pieces) GGPieces.attach(grid, view, { play: ctx.play, active: ctx.active }); // whole-piece moves: pieces.js
     else GGPieces.detach();
   }
@@ -152,6 +154,16 @@ const GGBoard = (() => {
     for (const el of svg.querySelectorAll("[data-move]")) {
       if (legal.has(el.dataset.move) && ctx.active) clickable(el, [el.dataset.move]);
     }
+    if (view.paths) GGPaths.attach(svg, view, ctx);
+  }
+
+  // A piece in the colour its game declares for its player (view.colours: Go's Black black), its mark readable on it.
+  function paint(div, view, player) {
+    const colour = view.colours && view.colours[player];
+    if (!colour) return;
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    div.style.background = colour;
+    div.style.color = 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#222" : "#fff";
   }
 
   const signed = (s) => (s > 0 ? `+${s}` : `${s}`);
