@@ -393,7 +393,7 @@ class DraughtsState(State):
                 else:
                     char = "bw"[self._owner[square]]
                     chars.append(char.upper() if self._kind[square] == KING else char)
-            lines.append(" ".join(chars))
+            lines.append(" ".join(chars).rstrip())
         return "\n".join(lines)
 
     def evaluate(self) -> float:
