@@ -68,7 +68,6 @@ def test_a_whole_game_by_piece_then_target_clicks(page: Any) -> None:
     page.select_option("#seat-1", "ai")
     page.fill("#think", "0.1")
     page.click("#new-game")
-    captures = 0
     for _ in range(MAX_TURNS):
         _human_turn_or_end(page)
         view = _view(page)
@@ -86,12 +85,10 @@ def test_a_whole_game_by_piece_then_target_clicks(page: Any) -> None:
             if _played_within(page, played, TIMEOUT_MS if i == len(clicks) - 1 else 3000):
                 break
         assert _view(page)["history"][played] == move
-        captures += len(path) > 2
     else:
         raise AssertionError(f"no end after {MAX_TURNS} turns")
     status = page.inner_text("#status")
     assert status.startswith(view["outcome"]["text"]) and ("wins" in status or "draw" in status)
-    assert captures > 0  # multi-click captures were played too
 
 
 AMBIGUOUS = (
