@@ -188,3 +188,20 @@ def test_the_terminal_offers_an_always_legal_pass_and_reads_p() -> None:
     assert PlayLook().prompt(SimpleNamespace(state=always)).endswith("p: pass): ")
     assert "p: pass when you have no move" in PlayLook().prompt(SimpleNamespace(state=alone))
     assert _parse_typed(always, "p") == 1 and _parse_typed(always, "take") == 0
+
+
+def test_the_prompt_shows_the_name_on_the_declared_colour_and_plain_without_one() -> None:
+    from types import SimpleNamespace
+
+    from gridgames.cli_look import PlayLook
+
+    class Coloured(_AlwaysPass):
+        def player_colours(self) -> tuple[str, ...]:
+            return ("#111111", "#f5f5f5")
+
+    first, second = Coloured(offer="with others").new_state(), Coloured(offer="with others").new_state()
+    second.play(0)
+    white_on_black = "\x1b[38;2;255;255;255m\x1b[48;2;17;17;17mA\x1b[0m"
+    assert PlayLook().prompt(SimpleNamespace(state=first)).startswith(white_on_black)
+    assert "\x1b[38;2;0;0;0m\x1b[48;2;245;245;245mB\x1b[0m to move" in PlayLook().prompt(SimpleNamespace(state=second))
+    assert PlayLook().prompt(SimpleNamespace(state=_AlwaysPass().new_state())).startswith("A to move")

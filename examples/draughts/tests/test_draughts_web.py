@@ -57,3 +57,8 @@ def test_an_ambiguous_short_form_names_the_candidates(api: Any) -> None:
     response = api.post(f"{URL}/move", {"move": "22x6"})
     assert response.status_code == 400
     assert "'22x6' is ambiguous here: 22x13x6 or 22x15x6" in response.text
+
+
+def test_the_play_page_loads_the_piece_then_target_script(api: Any) -> None:
+    assert api.client.get("/static/paths.js").status_code == 200
+    assert '<script src="/static/paths.js"></script>' in api.client.get("/play/draughts").text

@@ -110,7 +110,7 @@ const GGBoard = (() => {
       }
     }
     box.appendChild(grid);
-    if (view.paths) GGPaths.attach(grid, view, ctx); // from->to moves: piece, then target (paths.js)
+    if (view.paths && typeof GGPaths !== "undefined") GGPaths.attach(grid, view, ctx); // from->to moves: paths.js
     if (view.pieces) GGPieces.attach(grid, view, { play: ctx.play, active: ctx.active }); // whole-piece moves: pieces.js
     else GGPieces.detach();
   }
@@ -154,7 +154,7 @@ const GGBoard = (() => {
     for (const el of svg.querySelectorAll("[data-move]")) {
       if (legal.has(el.dataset.move) && ctx.active) clickable(el, [el.dataset.move]);
     }
-    if (view.paths) GGPaths.attach(svg, view, ctx);
+    if (view.paths && typeof GGPaths !== "undefined") GGPaths.attach(svg, view, ctx);
   }
 
   // A piece in the colour its game declares for its player (view.colours: Go's Black black), its mark readable on it.
