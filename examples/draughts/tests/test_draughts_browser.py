@@ -11,11 +11,9 @@ from typing import Any
 
 import pytest
 
-from gridgames_test_support.browser import browser_context, browser_or_skip, running_server
+from gridgames_test_support.browser import browser_or_skip, game_page
 
-CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromium
-
-from gridgames.web.app import ServerConfig, create_app  # noqa: E402
+browser_or_skip()  # skips the module without the extras or a Chromium
 
 TIMEOUT_MS = 60_000
 MAX_TURNS = 200
@@ -23,16 +21,8 @@ MAX_TURNS = 200
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    assert CHROMIUM is not None
-    with running_server(create_app(ServerConfig())) as url, browser_context(CHROMIUM) as browser:
-        browser.set_default_timeout(TIMEOUT_MS)
-        tab = browser.new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        tab.goto(f"{url}/play/draughts")
+    with game_page("/play/draughts", timeout_ms=TIMEOUT_MS) as tab:
         yield tab
-        tab.close()
-        assert not errors, errors
 
 
 def _cell(page: Any, cell: list[int]) -> Any:

@@ -3,7 +3,6 @@ and their ambiguity explained."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,17 +17,10 @@ AMBIGUOUS = (
 
 @pytest.fixture
 def api() -> Iterator[Any]:
-    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
-    pytest.importorskip("httpx", reason="Starlette's test client needs httpx: pip install '.[web-test]'")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-    from gridgames_test_support.web import Api
+    from gridgames_test_support.web import app_api
 
-    from gridgames.web.app import ServerConfig, create_app
-
-    with TestClient(create_app(ServerConfig(allowed_hosts=("testserver",)))) as client:
-        yield Api(client)
+    with app_api() as session:
+        yield session
 
 
 def _new(api: Any, moves: str = "") -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,17 +12,10 @@ URL = "/api/play/go"
 
 @pytest.fixture
 def api() -> Iterator[Any]:
-    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
-    pytest.importorskip("httpx", reason="Starlette's test client needs httpx: pip install '.[web-test]'")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-    from gridgames_test_support.web import Api
+    from gridgames_test_support.web import app_api
 
-    from gridgames.web.app import ServerConfig, create_app
-
-    with TestClient(create_app(ServerConfig(allowed_hosts=("testserver",)))) as client:
-        yield Api(client)
+    with app_api() as session:
+        yield session
 
 
 def test_the_pass_is_offered_beside_every_move_and_two_passes_end_the_game(api: Any) -> None:

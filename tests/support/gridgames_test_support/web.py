@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 JOB_WAIT_SECONDS = 120.0
@@ -40,3 +43,20 @@ class Api:
             time.sleep(0.02)
             job = self.ok("GET", f"/api/jobs/{job['id']}")
         return job
+
+
+@contextmanager
+def app_api() -> Iterator[Api]:
+    """An `Api` session of a fresh app on Starlette's test client; skips the test without the web extras."""
+    import pytest
+
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web,web-test]'")
+    pytest.importorskip("httpx", reason="Starlette's test client needs httpx: pip install '.[web-test]'")
+    with warnings.catch_warnings():  # Starlette 1.x suggests httpx2, which is not published; httpx works
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from gridgames.web.app import ServerConfig, create_app
+
+    with TestClient(create_app(ServerConfig(allowed_hosts=("testserver",)))) as client:
+        yield Api(client)
