@@ -89,6 +89,7 @@ AMBIGUOUS = (
 def test_a_shared_target_asks_for_the_landing_on_the_board(page: Any) -> None:
     page.goto(page.url.split("/play/")[0] + f"/play/draughts?pos={AMBIGUOUS}")
     assert _played_within(page, 18, TIMEOUT_MS)  # the 19 moves of the shared position
+    assert page.locator("#legal button").count() == 0  # no list of moves: the board is clicked
     _cell(page, [5, 2]).click()  # 22
     _cell(page, [1, 2]).click()  # 6: two paths end there
     page.wait_for_selector('#board [data-row="3"][data-col="0"].path-next')  # 13 and 15 marked, nothing played

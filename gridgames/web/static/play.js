@@ -240,7 +240,7 @@
     GGBoard.evalbar(view, ctx);
     const legal = $("legal");
     legal.innerHTML = "";
-    if (view.legal.length <= 64 && humanToMove() && !GGBoard.byColumn(view)) {
+    if (view.legal.length <= 64 && humanToMove() && !GGBoard.byColumn(view) && !view.paths) { // paths: clicks on the board (paths.js)
       for (const m of view.legal) {
         const b = document.createElement("button");
         b.textContent = m; b.dataset.move = m;
