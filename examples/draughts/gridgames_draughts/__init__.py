@@ -370,6 +370,40 @@ class DraughtsState(State):
                 cells[square_cell(square)] = self._owner[square] + 1
         return Grid(cells)
 
+    def svg(self) -> str:
+        """The board as SVG: light and dark squares (each dark one with ``data-row``/``data-col`` for clicks), the
+        pieces in the players' colours, a king with a gold ring and a crown letter K."""
+        size, margin = 40, 4
+        width = SIZE * size + 2 * margin
+        box = f'width="{width}" height="{width}" viewBox="0 0 {width} {width}"'
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" {box}>']
+        for row in range(SIZE):
+            for col in range(SIZE):
+                x, y = margin + col * size, margin + row * size
+                square = _cell_square(row, col)
+                fill = "#b58863" if square is not None else "#f0d9b5"
+                where = f' data-row="{row}" data-col="{col}"' if square is not None else ""
+                out.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"{where}/>')
+                if square is None or self._owner[square] == -1:
+                    continue
+                owner, cx, cy = self._owner[square], x + size / 2, y + size / 2
+                edge = "#f2efe6" if owner == 0 else "#222222"
+                out.append(
+                    f'<circle cx="{cx}" cy="{cy}" r="{size * 0.38}" fill="{PLAYER_COLOURS[owner]}" stroke="{edge}" '
+                    'stroke-width="2" pointer-events="none"/>'
+                )
+                if self._kind[square] == KING:
+                    out.append(
+                        f'<circle cx="{cx}" cy="{cy}" r="{size * 0.26}" fill="none" stroke="#d4a017" stroke-width="3" '
+                        'pointer-events="none"/>'
+                    )
+                    out.append(
+                        f'<text x="{cx}" y="{cy}" font-size="{size * 0.3}" text-anchor="middle" '
+                        f'dominant-baseline="central" fill="#d4a017" pointer-events="none">K</text>'
+                    )
+        out.append("</svg>")
+        return "\n".join(out) + "\n"
+
     def planes(self) -> np.ndarray:
         """Black's pieces, White's pieces and the kings, as three 0/1 planes."""
         kings = np.zeros((SIZE, SIZE), dtype=np.int8)

@@ -130,3 +130,11 @@ def test_the_board_the_planes_and_the_paths() -> None:
     assert state.move_path(GAME.parse_move("1-5")) == ((0, 1), (1, 0))
     assert state.to_text().splitlines()[0] == "  B   .   .   ."
     assert GAME.player_colours() == ("#222222", "#f2efe6")
+
+
+def test_the_picture_tells_kings_from_men_and_marks_the_dark_squares() -> None:
+    men = _setup({9: MAN}, {14: MAN}).svg()
+    kings = _setup({9: KING}, {14: MAN}).svg()
+    assert men.count("<circle") == 2 and kings.count("<circle") == 3 and kings.count(">K</text>") == 1
+    assert men.count("data-row=") == 32 and 'data-row="2" data-col="1"' in men  # square 9
+    assert "#222222" in men and "#f2efe6" in men
