@@ -135,14 +135,31 @@ class PlayLook:
         """The lines before the first picture (none by default)."""
         return []
 
+    def coloured_name(self, play: Played, player: int) -> str:
+        """The player's name, on the colour its game declares (`Game.player_colours`) when the terminal shows colours
+        (the text alone elsewhere: `typer.echo` drops the colour)."""
+        name = self.player_name(play, player)
+        colours = play.state.game.player_colours()
+        if not colours or player >= len(colours):
+            return name
+        try:
+            red, green, blue = (int(colours[player][i : i + 2], 16) for i in (1, 3, 5))
+        except ValueError:  # not #rrggbb: the name alone
+            return name
+        dark = 0.299 * red + 0.587 * green + 0.114 * blue < 150
+        return typer.style(name, bg=(red, green, blue), fg=(255, 255, 255) if dark else (0, 0, 0))
+
     def prompt(self, play: Played) -> str:
-        """The human's prompt: who is to move, the commands, and the pass when it is the only move."""
+        """The human's prompt: who is to move (on the player's colour when the game declares one), the commands, and
+        the pass."""
         state = play.state
-        name = self.player_name(play, state.current_player)
+        name = self.coloured_name(play, state.current_player)
         pass_move = state.game.pass_move
         commands = commands_help(state.game)
         if pass_move is None:
             return f"{name} to move ({commands}): "
+        if state.game.pass_always_legal:
+            return f"{name} to move ({commands}, p: pass): "
         if list(state.legal_moves()) == [pass_move]:
             return f"{name} has no move and must pass (type p or pass; {commands}): "
         return f"{name} to move ({commands}, p: pass when you have no move): "

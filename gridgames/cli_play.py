@@ -398,7 +398,7 @@ class TerminalPlay:
                     look.say(said)
             else:
                 try:
-                    state.play(_parse_typed(state.game, line))
+                    state.play(_parse_typed(state, line))
                     return None
                 except GridGamesError as error:
                     look.say(look.refused(self, line, error))
@@ -452,11 +452,13 @@ def _command_text(state: State, line: str) -> tuple[str, bool]:
     return line, not reads_as_move(state.game, line)
 
 
-def _parse_typed(game: Game, line: str) -> Move:
-    """The move a human typed: the game's notation, or ``p`` / ``pass`` in a game with a pass."""
+def _parse_typed(state: State, line: str) -> Move:
+    """The move a human typed: the game's notation read in the position (`State.parse_move`: short forms), or ``p`` /
+    ``pass`` in a game with a pass."""
+    game = state.game
     if game.pass_move is not None and line.strip().lower() in PASS_WORDS:
         return game.pass_move
-    return game.parse_move(line)
+    return state.parse_move(line)
 
 
 def _result(state: State) -> str:

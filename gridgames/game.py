@@ -233,7 +233,7 @@ class Game(ABC):
         state = self.new_state()
         for i, part in enumerate(self.split_notation(text), start=1):
             try:
-                state.play(self.parse_move(part))
+                state.play(state.parse_move(part))
             except (InvalidMoveError, IllegalMoveError) as error:  # errors name the move: "move 3 ('x'): ..."
                 raise type(error)(f"move {i} ({clip(part)!r}): {error}") from None
         return state
@@ -253,9 +253,16 @@ class Game(ABC):
         A game with passes makes `State.legal_moves` yield exactly ``[pass_move]`` when the
         side to move must pass (never the pass beside other moves), formats it as
         `PASS_TEXT` (``"pass"``) and parses ``"pass"`` back; the terminal, the web page's
-        Pass button and `gridgames.testing.check_game` read this property.
+        Pass button and `gridgames.testing.check_game` read this property. A game whose
+        pass is legal at every turn (Go) says so with `pass_always_legal`.
         """
         return None
+
+    @property
+    def pass_always_legal(self) -> bool:
+        """True when `pass_move` is legal at every turn beside the other moves (Go), not only alone (False, the
+        default: Othello's pass when a player has no move)."""
+        return False
 
     # --- optional: how the players are drawn ----------------------------------
     def player_styles(self) -> tuple[int, ...]:
@@ -268,6 +275,11 @@ class Game(ABC):
         """The board's sides each player owns (``{"top": 0, "bottom": 0, "left": 1, "right": 1}`` in Hex: a goal to
         join), drawn in the player's colour by the default `State.svg` and the web page; none by default."""
         return {}
+
+    def player_colours(self) -> tuple[str, ...] | None:
+        """Each player's colour (``#rrggbb``) in turn order, as the game names its players (Go's Black ``#111111``),
+        or None for gridgames' palette (the default); the pictures and the web page draw the pieces in them."""
+        return None
 
     # --- optional: the game's own computer players --------------------------
     def computer_levels(self) -> tuple[str, ...]:
@@ -400,9 +412,13 @@ class State(ABC):
         from gridgames.drawing import board_svg
 
         outcome = self.outcome
+        highlight = outcome.cells if outcome is not None else ()
+        colours = self.game.player_colours()
+        names = self.game.info.player_names
+        if colours is None:
+            return board_svg(grid, names, highlight=highlight, marks=self.marks(), edges=self.game.edges)
         return board_svg(
-            grid, self.game.info.player_names, highlight=outcome.cells if outcome is not None else (),
-            marks=self.marks(), edges=self.game.edges
+            grid, names, highlight=highlight, marks=self.marks(), edges=self.game.edges, colours=colours
         )
 
     def _repr_svg_(self) -> str | None:
@@ -413,6 +429,25 @@ class State(ABC):
         """The board cells a click plays ``move`` on (a Lights Out press: the pressed cell), or None (the default).
 
         With None the web page guesses them: the cells that go from empty to filled when ``move`` is played.
+        """
+        return None
+
+    def parse_move(self, text: str) -> Move:
+        """The action a move's text stands for here, where the position may resolve a short form (draughts' ``9x27``
+        for the one jump path from 9 to 27); by default `Game.parse_move`, which needs no position.
+
+        The terminal, the web page and `Game.from_notation` parse what a player types with it. An override
+        accepts everything `Game.parse_move` does and raises `NotationError` naming the candidates when a
+        short form is ambiguous (``'9x27' is ambiguous here: 9x18x27 or 9x14x27``).
+        """
+        return self.game.parse_move(text)
+
+    def move_path(self, move: Move) -> tuple[Cell, ...] | None:
+        """The cells a from->to move visits, the piece's own cell first (a draughts jump: from, each landing, to), or
+        None (the default: the move is not a piece moving).
+
+        With paths the web page plays a move by clicks on its cells in order: the piece, then its target (or
+        each landing of a multi-step capture when the targets alone do not tell the moves apart).
         """
         return None
 

@@ -8,7 +8,8 @@ moves agree with `play`, that `undo` restores the state exactly, that moves and
 whole games round-trip through their notation, and that illegal moves and moves
 after the end are refused without changing anything. At a chance point (`CHANCE`) the
 outcomes must be the legal moves with probabilities adding up to 1 (the random games draw them). A game with a pass
-(`Game.pass_move`) must offer it only alone and write it `PASS_TEXT`; a playout policy
+(`Game.pass_move`) must offer it only alone (or, declaring `Game.pass_always_legal`, at every
+turn) and write it `PASS_TEXT`; a playout policy
 (`State.playout_move`) must give legal moves, and none once the game is over. `check_puzzle` verifies every
 reported solution with the puzzle's independent checker, and that the checker
 rejects broken solutions. Each failure raises `ConformanceError` naming what broke.
@@ -168,6 +169,7 @@ def _check_pass_notation(game: Game) -> None:
     """A game's pass (if it has one) is an action, written `PASS_TEXT`, that parses back."""
     pass_move = game.pass_move
     if pass_move is None:
+        _require(not game.pass_always_legal, "pass_always_legal is declared but the game has no pass_move")
         return
     _require(0 <= pass_move < game.info.num_actions, f"pass_move {pass_move} outside 0..{game.info.num_actions - 1}")
     text = game.format_move(pass_move)
@@ -186,7 +188,9 @@ def _check_position(game: Game, state: State) -> None:
         return
     _require(bool(legal), "a game that is not over must have a legal move (a game with passes offers its pass_move)")
     pass_move = game.pass_move
-    if pass_move is not None and pass_move in legal:
+    if pass_move is not None and game.pass_always_legal:
+        _require(pass_move in legal_set, "the pass is declared always legal (pass_always_legal) but is not legal here")
+    elif pass_move is not None and pass_move in legal:
         _require(
             legal == [pass_move],
             f"the pass is legal only alone, but legal_moves gives it with {len(legal) - 1} other moves",
@@ -201,6 +205,8 @@ def _check_position(game: Game, state: State) -> None:
         _require(state.is_legal(move), f"is_legal({move}) disagrees with legal_moves")
         text = game.format_move(move)
         _require(game.parse_move(text) == move, f"move {move} does not round-trip through {text!r}")
+        _require(state.parse_move(text) == move, f"State.parse_move({text!r}) is not move {move}")
+        _check_path(game, state, move)
     copy = state.copy()
     _require(_snapshot(copy) == _snapshot(state), "copy() differs from the original")
     illegal = next((m for m in range(info.num_actions) if m not in legal_set), None)
@@ -236,6 +242,18 @@ def _check_chance(state: State, legal: list[Move]) -> None:
     _require(all(p > 0 for _, p in outcomes), "every chance outcome needs a probability above 0")
     total = sum(p for _, p in outcomes)
     _require(abs(total - 1.0) < 1e-9, f"the chance outcomes' probabilities add up to {total}, not 1")
+def _check_path(game: Game, state: State, move: Move) -> None:
+    """A legal move's `State.move_path`, if the game gives one, is at least two cells of the board, one after another
+    distinct."""
+    path = state.move_path(move)
+    if path is None:
+        return
+    text = game.format_move(move)
+    _require(len(path) >= 2, f"move_path({text!r}) must give the piece's cell and at least one more, not {path}")
+    _require(all(a != b for a, b in zip(path, path[1:])), f"move_path({text!r}) repeats a cell in a row: {path}")
+    grid = state.board()
+    if grid is not None:
+        _require(all(grid.in_bounds(cell) for cell in path), f"move_path({text!r}) leaves the board: {path}")
 
 
 def _check_finished(game: Game, state: State) -> None:

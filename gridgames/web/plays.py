@@ -96,7 +96,7 @@ def play_move(play: Play, data: dict[str, Any]) -> None:
     move_text = text(data, "move", limit=100)
     if _computer_to_move(play):
         raise WebError(f"it is {play.seats[play.state.current_player]}'s turn (a computer player), not a human's", 409)
-    move = play.game.parse_move(move_text)
+    move = play.state.parse_move(move_text)
     play.state.check_playable(move)
     _apply(play, move)
 
@@ -162,7 +162,7 @@ def go_to(play: Play, data: dict[str, Any]) -> None:
     state = play.game.new_state()
     for i, move_text in enumerate(raw):
         try:
-            move = play.game.parse_move(move_text)
+            move = state.parse_move(move_text)
             state.check_playable(move)
         except GridGamesError as error:
             raise WebError(f"move {i + 1} ({move_text[:20]}): {one_line(error)}") from None
@@ -332,6 +332,23 @@ def _pass_text(state: State) -> str | None:
     return state.game.format_move(pass_move)
 
 
+def _colours(game: Game) -> list[str] | None:
+    """The players' colours the game declares (`Game.player_colours`), or None for the page's palette."""
+    colours = game.player_colours()
+    return None if colours is None else [str(c) for c in colours]
+
+
+def _paths(state: State) -> dict[str, list[list[int]]] | None:
+    """Each legal move's `State.move_path` (the page's piece-then-target clicks), or None when the game gives
+    none."""
+    paths: dict[str, list[list[int]]] = {}
+    for move in list(state.legal_moves())[:MAX_TARGETS]:
+        path = state.move_path(move)
+        if path is not None:
+            paths[state.game.format_move(move)] = [[int(v) for v in cell] for cell in path]
+    return paths or None
+
+
 def view(play: Play, hooks: Any) -> dict[str, Any]:
     """Everything the page shows of a play, as JSON."""
     state, game = play.state, play.game
@@ -340,7 +357,8 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
     over = state.is_over
     looks = player_styles(play)
     names = [name for name, _ in looks]
-    targets = _targets(hooks, state)
+    paths = _paths(state)  # a from->to game is played by clicks along its moves' paths, not on targets
+    targets = {} if paths else _targets(hooks, state)
     return {
         "game": play.name,
         "options": play.options,
@@ -356,6 +374,8 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "outcome": _outcome(play, names),
         "legal": [fmt(m) for m in state.legal_moves()],
         "pass": _pass_text(state),
+        "colours": _colours(game),
+        "paths": paths,
         "targets": {fmt(m): cells for m, cells in targets.items()},
         "coordinates": _start_coordinates(play, hooks) if over or not targets else coordinates(state, targets),
         "own_picture": _own_picture(state) and not _by_column(play, hooks),

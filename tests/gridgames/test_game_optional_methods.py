@@ -10,7 +10,7 @@ from gridgames_test_support.strategies import connect4_playouts
 from gridgames_test_support.toy_games import Nim
 from hypothesis import given, settings
 
-from gridgames.errors import OptionError
+from gridgames.errors import NotationError, OptionError
 from gridgames.game import Game, State
 from gridgames.registry import load_game
 
@@ -89,3 +89,27 @@ def test_the_learning_environments_observe_a_games_own_planes_for() -> None:
     own = Observer.of(type("G", (), {"new_state": lambda self: CapturesState(game), "info": game.info})(), "x")
     seen = own.observe(state, 1)["observation"]
     assert seen.shape == (3, 3, 4) and seen[0, 0, 2] == 1  # planes_for was used, not the table's reordering
+
+
+def test_by_default_a_state_parses_as_its_game_and_gives_no_paths_or_colours() -> None:
+    state = Nim(3).new_state()
+    assert state.parse_move("2") == state.game.parse_move("2")
+    assert all(state.move_path(move) is None for move in state.legal_moves())
+    assert Nim().player_colours() is None and not Nim().pass_always_legal
+
+
+def test_from_notation_reads_moves_in_the_position() -> None:
+    from gridgames_test_support.toy_games import NimState
+
+    class AgainState(NimState):  # "again" repeats the last move: only the position can say which
+        def parse_move(self, text: str) -> int:
+            return self.history[-1] if text == "again" else super().parse_move(text)
+
+    class AgainNim(Nim):
+        def new_state(self) -> AgainState:
+            return AgainState(self)
+
+    state = AgainNim(3).from_notation("1 again")
+    assert state.history == (0, 0) and state.left == 1
+    with pytest.raises(NotationError):
+        Nim(3).from_notation("1 again")

@@ -157,3 +157,77 @@ def test_result_lines_read_well_with_one_player_and_negative_scores(outcome: Out
     from gridgames.cli_look import result_line
 
     assert result_line(outcome, ("Red", "Violet")) == line
+
+
+class _AlwaysPass(_Countdown):
+    """The countdown with a pass declared legal at every turn; the game also ends after 8 moves."""
+
+    @property
+    def pass_always_legal(self) -> bool:
+        return True
+
+    def new_state(self) -> _CountdownState:
+        return _BoundedState(self)
+
+
+class _BoundedState(_CountdownState):
+    @property
+    def outcome(self) -> Outcome | None:
+        if len(self.moves) >= 8 and self._left() > 0:
+            return Outcome(None, "eight moves")
+        return super().outcome
+
+    def copy(self) -> _BoundedState:
+        other = _BoundedState(self.game)
+        other.moves = list(self.moves)
+        return other
+
+
+def test_check_game_accepts_a_pass_declared_always_legal_beside_other_moves() -> None:
+    check_game(_AlwaysPass(offer="with others"), playouts=10)
+
+
+def test_check_game_refuses_a_pass_declared_always_legal_that_is_missing() -> None:
+    with pytest.raises(ConformanceError, match="declared always legal .* not legal here"):
+        check_game(_AlwaysPass(offer="alone"), playouts=3)
+
+
+def test_check_game_refuses_always_legal_passes_without_a_pass_move() -> None:
+    from gridgames_mnk import MNKGame
+
+    class NoPass(MNKGame):
+        @property
+        def pass_always_legal(self) -> bool:
+            return True
+
+    with pytest.raises(ConformanceError, match="pass_always_legal is declared but the game has no pass_move"):
+        check_game(NoPass(), playouts=1)
+
+
+def test_the_terminal_offers_an_always_legal_pass_and_reads_p() -> None:
+    from types import SimpleNamespace
+
+    from gridgames.cli_look import PlayLook
+    from gridgames.cli_play import _parse_typed
+
+    always, alone = _AlwaysPass(offer="with others").new_state(), _Countdown().new_state()
+    assert PlayLook().prompt(SimpleNamespace(state=always)).endswith("p: pass): ")
+    assert "p: pass when you have no move" in PlayLook().prompt(SimpleNamespace(state=alone))
+    assert _parse_typed(always, "p") == 1 and _parse_typed(always, "take") == 0
+
+
+def test_the_prompt_shows_the_name_on_the_declared_colour_and_plain_without_one() -> None:
+    from types import SimpleNamespace
+
+    from gridgames.cli_look import PlayLook
+
+    class Coloured(_AlwaysPass):
+        def player_colours(self) -> tuple[str, ...]:
+            return ("#111111", "#f5f5f5")
+
+    first, second = Coloured(offer="with others").new_state(), Coloured(offer="with others").new_state()
+    second.play(0)
+    white_on_black = "\x1b[38;2;255;255;255m\x1b[48;2;17;17;17mA\x1b[0m"
+    assert PlayLook().prompt(SimpleNamespace(state=first)).startswith(white_on_black)
+    assert "\x1b[38;2;0;0;0m\x1b[48;2;245;245;245mB\x1b[0m to move" in PlayLook().prompt(SimpleNamespace(state=second))
+    assert PlayLook().prompt(SimpleNamespace(state=_AlwaysPass().new_state())).startswith("A to move")

@@ -108,6 +108,7 @@ const GGBoard = (() => {
         else if (v > 0) {
           div.classList.add(`p${styleOf(view, v - 1)}`);
           div.textContent = markOf(view, v - 1);
+          paint(div, view, v - 1);
         }
         if (v > 0 && prev && prev[r][c] === 0) fresh.push(div);
         if (win.has(`${r},${c}`)) div.classList.add("win");
@@ -141,6 +142,7 @@ const GGBoard = (() => {
       }
     }
     box.appendChild(grid);
+    if (view.paths && typeof GGPaths !== "undefined") GGPaths.attach(grid, view, ctx); // from->to moves: paths.js
     if (view.pieces) { // whole-piece moves: pieces.js (every legal placement is played from its picker)
       GGPieces.attach(grid, view, { play: ctx.play, active: ctx.active });
       view.legal.forEach((m) => m !== view.pass && clickable.add(m));
@@ -228,6 +230,7 @@ const GGBoard = (() => {
       el.parentNode.insertBefore(dot, el.nextSibling);
     }
     if (view.coordinates) coordinatesOn(svg, view.coordinates);
+    if (view.paths && typeof GGPaths !== "undefined") GGPaths.attach(svg, view, ctx);
     return clickable;
   }
 
@@ -266,6 +269,15 @@ const GGBoard = (() => {
     svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
     svg.setAttribute("width", x1 - x0);
     svg.setAttribute("height", y1 - y0);
+  }
+
+  // A piece in the colour its game declares for its player (view.colours: Go's Black black), its mark readable on it.
+  function paint(div, view, player) {
+    const colour = view.colours && view.colours[player];
+    if (!colour) return;
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    div.style.background = colour;
+    div.style.color = 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#222" : "#fff";
   }
 
   const signed = (s) => (s > 0 ? `+${s}` : `${s}`);

@@ -268,7 +268,7 @@
     legal.innerHTML = "";
     const rest = view.legal.filter((m) => !onBoard.has(m) && m !== view.pass);
     legal.hidden = !rest.length;
-    if (rest.length > 64 || !humanToMove() || GGBoard.byColumn(view)) return;
+    if (rest.length > 64 || !humanToMove() || GGBoard.byColumn(view) || view.paths) return; // paths: paths.js
     for (const m of rest) {
       const b = document.createElement("button");
       b.textContent = m; b.dataset.move = m;

@@ -93,6 +93,25 @@ def browser_context(executable: str, **options: Any) -> Iterator[Any]:
             context.close()
 
 
+@contextmanager
+def game_page(path: str, *, timeout_ms: int = 60_000) -> Iterator[Any]:
+    """A tab of the system's Chromium (a fresh profile) on ``path`` of a fresh app served in a thread; fails if the
+    page's scripts raised any error. For a test module that called `browser_or_skip` first."""
+    from gridgames.web.app import ServerConfig, create_app
+
+    executable = chromium_path()
+    assert executable is not None, "call browser_or_skip() at the top of the test module"
+    with running_server(create_app(ServerConfig())) as url, browser_context(executable) as browser:
+        browser.set_default_timeout(timeout_ms)
+        tab = browser.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.goto(f"{url}{path}")
+        yield tab
+        tab.close()
+        assert not errors, errors
+
+
 _DECODE_PNG_JS = """async (b64) => {
   const image = new Image();
   image.src = "data:image/png;base64," + b64;

@@ -61,3 +61,8 @@ def web_api(registry: Any = None) -> Iterator[Api]:
     app = create_app(ServerConfig(allowed_hosts=("testserver",)), registry=registry)
     with TestClient(app) as client:
         yield Api(client)
+
+
+def app_api() -> contextlib.AbstractContextManager[Api]:
+    """An `Api` session of a fresh app of the installed games (`web_api` without a registry)."""
+    return web_api()
