@@ -46,6 +46,10 @@ Move = int
 PASS_TEXT = "pass"
 """The notation of a pass (`Game.pass_move`) in every game that has one."""
 
+AI_KINDS: tuple[str, ...] = ("ai", "negamax", "mcts", "random")
+"""The generic computer players every game gets (`gridgames.search.players.make_ai` makes them): the seat kinds a
+save file may name besides ``human`` and a game's own `Game.computer_levels`."""
+
 
 class GameKind(str, Enum):
     """What kind of game a module provides."""

@@ -21,6 +21,7 @@ import attrs
 
 from gridgames_connect4.position.geometry import Geometry
 from gridgames_connect4.solve.book import BookError
+from gridgames_connect4.solve.scores import sign
 
 if TYPE_CHECKING:
     from gridgames_connect4.solve.book import Book
@@ -37,10 +38,6 @@ __all__ = [
     "solve_pending",
     "solver_for",
 ]
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
 
 
 def check_book(book: Book, width: int, height: int, connect: int) -> None:
@@ -61,7 +58,7 @@ def book_columns(book: Book, moves: Sequence[int], weak: bool = False) -> list[i
     scores = book.column_scores(list(moves))
     if scores is None:
         return None
-    return [None if s is None else _sign(s) if weak else s for s in scores]
+    return [None if s is None else sign(s) if weak else s for s in scores]
 
 
 def best_from_book(
