@@ -433,6 +433,7 @@ def make_app() -> typer.Typer:
         no_book: bool = typer.Option(False, "--no-book", help=cli_review.NO_BOOK_HELP),
     ) -> None:
         """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
+        from gridgames_connect4.solve.scorer import Limits
         from gridgames_connect4.teach.analysis import analyze_position
 
         check_parallel_options(jobs, scheduler)
@@ -447,17 +448,11 @@ def make_app() -> typer.Typer:
         with _AnalysisProgress(state.game.width) as progress:
             if not state.is_over and (chosen is None or len(state.history) >= chosen.depth):
                 progress.notice_compiling(fits_one_word(width, height))
-            report = analyze_position(
-                state,
-                weak=weak,
-                jobs=jobs,
-                scheduler=scheduler,
-                think=think,
-                table_mb=table_mb,
-                on_progress=progress.update,
-                keep_partial=True,
-                book=chosen,
+            limits = Limits(
+                think=think, weak=weak, book=chosen, jobs=jobs, scheduler=scheduler, table_mb=table_mb,
+                on_progress=progress.update, keep_partial=True,
             )
+            report = analyze_position(state, limits)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:
