@@ -52,13 +52,15 @@ class Limits:
 
 @attrs.frozen
 class Scores:
-    """Every column's score (None: full or unsolved), weak or not, whether the book gave them, and why the search
-    stopped early ("time", "interrupted"; None: every playable column is scored, exactly)."""
+    """Every column's score (None: full or unsolved), weak or not, whether the book gave them, why the search
+    stopped early ("time", "interrupted"; None: every playable column is scored, exactly), and the positions the
+    solver explored in this process (0 from the book, and when workers solved the columns)."""
 
     columns: tuple[int | None, ...]
     weak: bool = False
     from_book: bool = False
     stopped: str | None = None
+    explored: int = 0
 
     @property
     def exact(self) -> bool:
@@ -145,6 +147,7 @@ def score_columns(state: Connect4State, limits: Limits) -> Scores:
     deadline = None if think is None else time.time() + think
     scores: list[int | None] = [None] * game.width
     stopped = None
+    explored = 0
     together = 1
     if scheduler is None and jobs is not None:
         from gridgames.search.parallel import resolve_jobs
@@ -169,13 +172,14 @@ def score_columns(state: Connect4State, limits: Limits) -> Scores:
             if not limits.keep_partial:
                 raise
             stopped = "interrupted"
+        explored = solver.explored
     else:
         stopped = _analyze_by_columns(state, weak, jobs, scheduler, deadline, table_mb, scores, on_progress)
         if stopped == "interrupted" and not limits.keep_partial:
             raise KeyboardInterrupt
     if stopped is None and any(s is None and state.is_legal(c) for c, s in enumerate(scores)):
         stopped = "time"
-    return Scores(tuple(scores), weak, stopped=stopped)
+    return Scores(tuple(scores), weak, stopped=stopped, explored=explored)
 
 
 def _analyze_by_columns(

@@ -14,6 +14,7 @@ from gridgames.errors import GameOverError
 from gridgames_connect4.position.rules import Connect4
 from gridgames_connect4.solve.book import default_book
 from gridgames_connect4.solve.scorer import Limits, score_columns
+from gridgames_connect4.solve.solver import Solver
 
 
 def _naive_columns(width: int, height: int, connect: int, moves: tuple[int, ...]) -> list[int | None]:
@@ -66,6 +67,8 @@ def test_the_scores_are_minimaxs_on_small_boards(width: int, height: int, connec
         expected = _naive_columns(width, height, connect, moves)
         strong = score_columns(game.from_moves(list(moves)), Limits())
         assert strong.exact and not strong.from_book and list(strong.columns) == expected, moves
+        solver = Solver(width, height, connect)
+        assert solver.analyze(list(moves)) == expected and strong.explored == solver.explored, moves
         weak = score_columns(game.from_moves(list(moves)), Limits(weak=True))
         assert list(weak.columns) == [None if s is None else (s > 0) - (s < 0) for s in expected], moves
 
@@ -81,6 +84,7 @@ def test_the_book_answers_as_the_solver_does_on_7x6() -> None:
         from_book = score_columns(state, Limits(book=book))
         solved = score_columns(state, Limits())
         assert from_book.from_book and not solved.from_book
+        assert from_book.explored == 0 and solved.explored > 0
         assert from_book.columns == solved.columns and from_book.exact and solved.exact, moves
 
 
