@@ -25,12 +25,14 @@ def main() -> None:
     args = parser.parse_args()
 
     from gridgames_connect4.teach.analysis import analyze_position
+
+    from gridgames_connect4.solve.scorer import Limits
     from gridgames_connect4.position.rules import Connect4
 
     print(f"cores (os.cpu_count): {os.cpu_count()}, jobs {args.jobs}, best of {args.repeat}")
     analyze_position(Connect4().from_notation("4444555533"))  # compile outside the timing
-    analyze_position(Connect4().from_notation("4444555533"), jobs=args.jobs)
-    analyze_position(Connect4().from_notation("4444555533"), jobs=args.jobs, shared_table=True)
+    analyze_position(Connect4().from_notation("4444555533"), Limits(jobs=args.jobs))
+    analyze_position(Connect4().from_notation("4444555533"), Limits(jobs=args.jobs, shared_table=True))
     print(f"{'position':<12} {'score':>5} {'1 process s':>12} {'shared s':>9} {'x':>5} {'split s':>8} {'x':>5}  load")
     runs = {"one": {}, "shared": {"jobs": args.jobs, "shared_table": True}, "split": {"jobs": args.jobs}}
     for moves in args.moves:
@@ -40,7 +42,7 @@ def main() -> None:
         for _ in range(args.repeat):
             for name, options in runs.items():
                 start = time.perf_counter()
-                results[name] = analyze_position(state, **options)
+                results[name] = analyze_position(state, Limits(**options))
                 best[name] = min(best[name], time.perf_counter() - start)
         assert results["one"] == results["shared"] == results["split"], moves
         print(

@@ -50,6 +50,10 @@ PASS_TEXT = "pass"
 CHANCE = -1
 """`State.current_player` at a chance point: no player moves, the framework draws one of `State.chance_outcomes`."""
 
+AI_KINDS: tuple[str, ...] = ("ai", "negamax", "mcts", "random")
+"""The generic computer players every game gets (`gridgames.search.players.make_ai` makes them): the seat kinds a
+save file may name besides ``human`` and a game's own `Game.computer_levels`."""
+
 
 class GameKind(str, Enum):
     """What kind of game a module provides."""

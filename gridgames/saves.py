@@ -10,7 +10,7 @@ An optional ``"nodes": N`` keeps the computer players' node budget (``--nodes``)
 
 ``moves`` is the game's own notation (`State.notation`, read back with
 `Game.from_notation`); ``seats`` holds one player kind per player in turn order
-(``human``, a computer kind of `gridgames.search.players.AI_KINDS`, or one of the
+(``human``, a computer kind of `gridgames.game.AI_KINDS`, or one of the
 game's own `Game.computer_levels`). Version 1 files
 (autosaves from before seats were kept) have no ``seats``, ``think`` or ``seed`` and
 still load. Loading validates everything before anything is built -- the format and
@@ -39,9 +39,8 @@ import attrs
 
 from gridgames.errors import GridGamesError, SaveFileError
 from gridgames.files import MAX_SAVE_FILE_BYTES, read_user_text, write_user_text
-from gridgames.game import Game, GameKind, GameSpec, State
+from gridgames.game import AI_KINDS, Game, GameKind, GameSpec, State
 from gridgames.parsing import check_seconds
-from gridgames.search.players import AI_KINDS
 
 __all__ = [
     "FORMAT",

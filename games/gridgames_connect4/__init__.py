@@ -93,8 +93,8 @@ COMMANDS
       then search without loading numba, half a second sooner.
 
 EXACT SOLVING
-  The solver is exact on every board this game offers: its bitboards need
-  (height + 1) x width bits, one 64-bit word up to 64 (7x6, 8x7, 9x6...) and two words
+  The solver is exact on every board this game offers: its bitboards need a bit
+  per cell and one above each column, one 64-bit word up to 64 (7x6, 8x7, 9x6...) and two words
   up to 128 (10x6, 9x7, 8x8, 10x10...; about 2.5 times slower per position). Exact means
   exact when it finishes: the empty 7x6 board takes about half a minute, bigger boards
   with few discs can take hours or more. Within --think, perfect and hints fall back on

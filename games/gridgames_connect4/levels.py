@@ -36,13 +36,13 @@ import attrs
 
 from gridgames_connect4 import heuristic
 from gridgames_connect4.position.geometry import Geometry
-from gridgames_connect4.position.rules import Connect4, Connect4State
 from gridgames.errors import GameOverError, GridGamesError, OptionError
 from gridgames.search.negamax import NegamaxResult, search
 from gridgames.search.players import RandomPlayer
 from gridgames.parsing import check_seconds
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the rules import this module for their computer players: no import back at run time
+    from gridgames_connect4.position.rules import Connect4, Connect4State
     from gridgames_connect4.solve.book import Book
     from gridgames_connect4.solve.solver import SearchProgress, SearchResult, Solver
     from gridgames_connect4.solve.solver_cache import LentSolver

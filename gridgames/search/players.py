@@ -20,14 +20,13 @@ from typing import Literal
 import attrs
 
 from gridgames.errors import GameOverError, OptionError
-from gridgames.game import Game, Move, Player, State
+from gridgames.game import AI_KINDS, Game, Move, Player, State
 from gridgames.search.mcts import MCTSPlayer
 from gridgames.search.negamax import NegamaxPlayer
 
 __all__ = ["AI_KINDS", "AIKind", "RandomPlayer", "ai_kinds", "has_evaluation", "make_ai"]
 
 AIKind = Literal["ai", "negamax", "mcts", "random"]
-AI_KINDS: tuple[str, ...] = ("ai", "negamax", "mcts", "random")
 
 
 @attrs.define

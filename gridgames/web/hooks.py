@@ -16,28 +16,28 @@ triangular) is drawn from the state's SVG (`State.svg`, by default
 may mark any element with ``data-move="MOVE TEXT"`` (the move in the game's notation,
 `Game.format_move`): the page plays that move on a click while it is legal.
 
-Turn-based games:
+Turn-based games (the payloads are `typing.TypedDict`s of this module, named after each):
 
 * ``move_targets(state) -> dict[Move, list[Cell]]``: the board cells a click plays each
   legal move on (default: the cells the move fills, found by playing it on a copy);
-* ``move_scores(state, budget) -> dict``: ``{"scores": {move: int | None}, "exact": bool,
+* ``move_scores(state, budget) -> MoveScoresPayload``: ``{"scores": {move: int | None}, "exact": bool,
   "note": str}``, the exact value of every legal move for the side to move (shown
   over the board on demand), None where the budget ran out; optionally ``"ends": {move text:
   int}`` (the moves to the end with best play after each move) and ``"explanation": [str]``
   (the position in words, a claim a line), shown beside the board;
-* ``review(state, budget) -> list[dict]``: after the end, one entry per move played:
+* ``review(state, budget) -> list[ReviewEntry]``: after the end, one entry per move played:
   ``{"number", "player", "move", "score", "best", "mark"}`` (mark: "mistake",
   "inaccuracy" or None), optionally ``"grade"`` (best, good, inaccuracy, mistake, blunder) and
   ``"value"`` (0 to 1: the move's share of its player's accuracy);
 * ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
   ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
 
-* ``drill_positions(state, budget) -> list[dict]``: the positions to drill in the game played up to ``state``
-  (those before its mistakes), one ``{"ply": int, ...}`` each (the position after the first ``ply`` moves; any
-  other keys, JSON-ready with moves as text, reach the page: ``number``, ``player``, ``played``, ``grade``,
-  ``best``); with ``drill_answer(state, move, budget) -> dict``: ``{"right": bool, "best": [move text],
-  "lines": [str]}``, whether ``move`` is best in ``state`` and why. Both give the game the drill page
-  (``/drill/GAME``, `gridgames.web.drills`);
+* ``drill_positions(state, budget) -> list[DrillPositionPayload]``: the positions to drill in the game played up
+  to ``state`` (those before its mistakes), one ``{"ply": int, ...}`` each (the position after the first ``ply``
+  moves; any other keys, JSON-ready with moves as text, reach the page: ``number``, ``player``, ``played``,
+  ``grade``, ``best``); with ``drill_answer(state, move, budget) -> DrillAnswerPayload``: ``{"right": bool,
+  "best": [move text], "lines": [str]}``, whether ``move`` is best in ``state`` and why. Both give the game the
+  drill page (``/drill/GAME``, `gridgames.web.drills`);
 
 Players' names and colours, and save files, need no hook: the page names and draws each player after
 `GameInfo.player_names` and `Game.player_styles`, and saves and loads `gridgames.saves`' files as the
@@ -52,7 +52,7 @@ Any game:
 
 Puzzles:
 
-* ``presets() -> list[dict]``: named puzzles, ``{"name", "description", "options"}``;
+* ``presets() -> list[PresetEntry]``: named puzzles, ``{"name", "description", "options"}``;
 * ``puzzle_from_text(board, pieces, one_sided) -> Puzzle``: a puzzle from a pasted
   board picture and piece list;
 * ``preset_puzzle(name) -> Puzzle``: the puzzle of a preset the options cannot express (a preset
@@ -60,7 +60,7 @@ Puzzles:
 
 Tiling by hand (`gridgames.web.hand`), for a puzzle whose solutions are pieces placed on cells:
 
-* ``hand_pieces(puzzle) -> dict``: ``{"lattice": "square" | "triangular" | "hexagonal" |
+* ``hand_pieces(puzzle) -> HandPiecesPayload``: ``{"lattice": "square" | "triangular" | "hexagonal" |
   "cubic", "cells": [coord, ...], "pieces": [{"name", "count", "orientations": [[coord, ...],
   ...]}, ...]}``, coordinates as `gridgames.lattices` names them;
 * ``hand_rest(puzzle, placed) -> object``: the completions of ``placed`` (a sequence of
@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from gridgames.game import GameSpec, Move, Placement, Puzzle, State
 from gridgames.grid import Cell
@@ -93,17 +93,104 @@ __all__ = [
     "HOOKS",
     "ComputerMove",
     "Drill",
+    "DrillAnswerPayload",
+    "DrillPositionPayload",
+    "HandPiece",
+    "HandPiecesPayload",
     "HandTiling",
     "MoveScores",
+    "MoveScoresPayload",
     "MoveTargets",
     "Prepare",
+    "PresetEntry",
     "PresetPuzzle",
     "Presets",
     "PuzzleFromText",
+    "ReviewEntry",
     "ReviewGame",
     "has",
     "hooks_of",
 ]
+
+
+class MoveScoresPayload(TypedDict):
+    """What ``move_scores`` returns: every legal move's exact value for the side to move (None where the budget ran
+    out), whether all are exact, and a note for the page."""
+
+    scores: Mapping[Move, int | None]
+    exact: bool
+    note: str
+    ends: NotRequired[Mapping[str, int]]
+    """Optional: the moves to the end with best play after each move (by move text)."""
+    explanation: NotRequired[Sequence[str]]
+    """Optional: the position in words, a claim a line, shown beside the board."""
+
+
+class ReviewEntry(TypedDict):
+    """One move of a ``review``: its number, its player's name, the move as text and its score, the best score, and a
+    mark ("mistake", "inaccuracy" or None); other keys (JSON-ready) reach the page too."""
+
+    number: int
+    player: str
+    move: str
+    score: int | None
+    best: int | None
+    mark: str | None
+    grade: NotRequired[str]
+    """Optional: best, good, inaccuracy, mistake or blunder."""
+    value: NotRequired[float]
+    """Optional: 0 to 1, the move's share of its player's accuracy."""
+    best_moves: NotRequired[Sequence[str]]
+    """Optional: the best moves, as text."""
+    moves_lost: NotRequired[int]
+    """Optional: the best score minus the move's (one point of the score is one move)."""
+
+
+class DrillPositionPayload(TypedDict, total=False):
+    """One position to drill: the position after the first ``ply`` moves; the other keys (JSON-ready, moves as text)
+    reach the page."""
+
+    ply: int
+    number: int
+    player: str
+    played: str
+    grade: str
+    best: Sequence[str]
+    scores: Mapping[str, int]
+
+
+class DrillAnswerPayload(TypedDict):
+    """Whether a drill's answer is best, the best moves (as text) and why (lines of text)."""
+
+    right: bool
+    best: Sequence[str]
+    lines: Sequence[str]
+
+
+class PresetEntry(TypedDict):
+    """A named puzzle: its name, a description, and the options that make it (None: ``preset_puzzle`` builds it)."""
+
+    name: str
+    description: str
+    options: Mapping[str, Any] | None
+
+
+class HandPiece(TypedDict):
+    """A piece to place by hand: its name, how many copies, and each orientation's cells (`gridgames.lattices`
+    coordinates)."""
+
+    name: str
+    count: int
+    orientations: Sequence[Sequence[Sequence[int]]]
+
+
+class HandPiecesPayload(TypedDict):
+    """What ``hand_pieces`` returns: the lattice ("square", "triangular", "hexagonal" or "cubic"), the board's
+    cells and the pieces."""
+
+    lattice: str
+    cells: Sequence[Sequence[int]]
+    pieces: Sequence[HandPiece]
 
 
 @runtime_checkable
@@ -126,27 +213,27 @@ class ComputerMove(Protocol):
 class MoveScores(Protocol):
     """The exact value of every legal move, within the page's budget."""
 
-    def move_scores(self, state: State, budget: Budget) -> Mapping[str, Any]:
-        """``{"scores": {move: int | None}, "exact": bool, "note": str}`` (None where the budget ran out)."""
+    def move_scores(self, state: State, budget: Budget) -> MoveScoresPayload:
+        """Every legal move's exact value (`MoveScoresPayload`; None where the budget ran out)."""
 
 
 @runtime_checkable
 class ReviewGame(Protocol):
     """After the end, every move played scored against the best."""
 
-    def review(self, state: State, budget: Budget) -> Sequence[Mapping[str, Any]]:
-        """One ``{"number", "player", "move", "score", "best", "mark"}`` per move played."""
+    def review(self, state: State, budget: Budget) -> Sequence[ReviewEntry]:
+        """One `ReviewEntry` per move played."""
 
 
 @runtime_checkable
 class Drill(Protocol):
     """Drills from a played game: the positions before its mistakes, each answer judged and explained."""
 
-    def drill_positions(self, state: State, budget: Budget) -> Sequence[Mapping[str, Any]]:
-        """One ``{"ply": int, ...}`` per position to drill (the position after the first ``ply`` moves)."""
+    def drill_positions(self, state: State, budget: Budget) -> Sequence[DrillPositionPayload]:
+        """One `DrillPositionPayload` per position to drill (the position after the first ``ply`` moves)."""
 
-    def drill_answer(self, state: State, move: Move, budget: Budget) -> Mapping[str, Any]:
-        """``{"right": bool, "best": [move text], "lines": [str]}``: whether ``move`` is best in ``state``, and why."""
+    def drill_answer(self, state: State, move: Move, budget: Budget) -> DrillAnswerPayload:
+        """Whether ``move`` is best in ``state``, and why (`DrillAnswerPayload`)."""
 
 
 @runtime_checkable
@@ -161,8 +248,8 @@ class Prepare(Protocol):
 class Presets(Protocol):
     """Named puzzles."""
 
-    def presets(self) -> Sequence[Mapping[str, Any]]:
-        """``[{"name", "description", "options"}, ...]``."""
+    def presets(self) -> Sequence[PresetEntry]:
+        """The named puzzles, one `PresetEntry` each."""
 
 
 @runtime_checkable
@@ -185,8 +272,8 @@ class PresetPuzzle(Protocol):
 class HandTiling(Protocol):
     """What the page needs to let a person tile the board by hand, with the solver beside them."""
 
-    def hand_pieces(self, puzzle: Puzzle) -> Mapping[str, Any]:
-        """``{"lattice", "cells", "pieces": [{"name", "count", "orientations"}]}`` of the puzzle."""
+    def hand_pieces(self, puzzle: Puzzle) -> HandPiecesPayload:
+        """The lattice, cells and pieces of the puzzle (`HandPiecesPayload`)."""
 
     def hand_rest(self, puzzle: Puzzle, placed: Sequence[Placement]) -> Any:
         """The completions of ``placed``: an object with a puzzle's ``count`` and ``solutions``."""

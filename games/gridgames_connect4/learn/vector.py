@@ -198,20 +198,21 @@ class Connect4VectorBackend:
     def _shipped(self) -> Any:
         """The opening book shipped for this board (None when there is none), read at the first use."""
         if self._book is None:
-            from gridgames_connect4.position.rules import shipped_book
+            from gridgames_connect4.solve.book import default_book
 
             g = self.game
-            self._book = shipped_book(g.width, g.height, g.connect) or False
+            self._book = default_book(g.width, g.height, g.connect) or False
         return self._book or None
 
     def _exact(self) -> tuple[Any, Any]:
         """The shipped book for this board (or None) and a solver probing it, made at the first use."""
         if self._solver is None:
+            from gridgames_connect4.position.geometry import fits_one_word
             from gridgames_connect4.solve.solver import prepare_kernels
             from gridgames_connect4.learn.vector_perfect import ValueSolver
 
             g = self.game
-            prepare_kernels(lambda _text: None, ahead=(g.height + 1) * g.width <= 64)  # built once per install
+            prepare_kernels(lambda _text: None, ahead=fits_one_word(g.width, g.height))  # built once per install
             self._solver = ValueSolver(g.width, g.height, g.connect, book=self._shipped())
         return self._shipped(), self._solver
 

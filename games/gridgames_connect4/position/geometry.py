@@ -18,8 +18,28 @@ from __future__ import annotations
 TYPE_CHECKING = False  # (no typing, attrs or functools at import: a fresh process's quick answer uses this module)
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
-__all__ = ["Geometry"]
+__all__ = ["Geometry", "board_bits", "fits_one_word", "key_bytes"]
+
+
+def board_bits(width: int, height: int) -> int:
+    """Bits of a width x height bitboard, guard bits included: ``width`` columns of ``height`` cells and a guard bit.
+
+    >>> board_bits(7, 6)
+    49
+    """
+    return (height + 1) * width
+
+
+def fits_one_word(width: int, height: int) -> bool:
+    """Whether a width x height bitboard fits one 64-bit word: the books' keys, the kernels built ahead of time."""
+    return board_bits(width, height) <= 64
+
+
+def key_bytes(width: int, height: int) -> int:
+    """The fewest whole bytes holding a width x height bitboard (a book's key width: 7 on 7x6)."""
+    return (board_bits(width, height) + 7) // 8
 
 _FIELDS = (
     "width", "height", "connect", "bottom", "board", "bottoms", "tops", "columns", "order", "shifts", "windows",
@@ -100,8 +120,13 @@ class Geometry:
 
     @property
     def bits(self) -> int:
-        """Bits of a bitboard, guard bits included ((height + 1) * width)."""
-        return self.stride * self.width
+        """Bits of a bitboard, guard bits included (`board_bits`)."""
+        return board_bits(self.width, self.height)
+
+    @property
+    def fits_one_word(self) -> bool:
+        """Whether a bitboard fits one 64-bit word (`fits_one_word`)."""
+        return fits_one_word(self.width, self.height)
 
     def bit(self, row: int, col: int) -> int:
         """The bit of a cell, ``row`` counted from the bottom (0-based)."""
@@ -111,12 +136,15 @@ class Geometry:
         """True when column ``col`` is not full."""
         return not mask & self.tops[col]
 
-    def drop(self, mask: int, col: int) -> int:
-        """The bit of the cell where a disc dropped in ``col`` lands (0 when the column is full)."""
+    def drop(self, mask: Any, col: int) -> Any:
+        """The bit of the cell where a disc dropped in ``col`` lands (0 when the column is full).
+
+        ``mask`` is an int, or a numpy uint64 array of masks (on boards of one word): the cells of each.
+        """
         return (mask + self.bottoms[col]) & self.columns[col]
 
-    def playable(self, mask: int) -> int:
-        """The cell where a disc would land in each column that is not full."""
+    def playable(self, mask: Any) -> Any:
+        """The cell where a disc would land in each column that is not full (``mask``: as `drop`'s)."""
         return (mask + self.bottom) & self.board
 
     def column_of(self, cell: int) -> int:

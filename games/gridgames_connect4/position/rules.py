@@ -21,7 +21,6 @@ the open columns and feeds the evaluation. A move that completes a line ends the
 
 from __future__ import annotations
 
-import functools
 import operator
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -31,7 +30,7 @@ import attrs
 
 from gridgames_connect4 import heuristic
 from gridgames_connect4.position import notation
-from gridgames_connect4.position.geometry import Geometry
+from gridgames_connect4.position.geometry import Geometry, fits_one_word
 from gridgames_connect4.position.sizes import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
 from gridgames_connect4.position.notation import ColumnOutOfRangeError, column_range_error
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError, SolverError
@@ -41,7 +40,6 @@ from gridgames.grid import Cell, Direction, Grid
 if TYPE_CHECKING:
     import numpy as np
 
-    from gridgames_connect4.solve.book import Book
     from gridgames_connect4.solve.solver import Solver
 
 RED, YELLOW = 0, 1
@@ -73,14 +71,6 @@ def _in_range(name: str, low: int, high: int) -> Callable[[object, attrs.Attribu
 def _one_of_the_colours(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in PLAYER_NAMES:
         raise OptionError(f"--first must be red or yellow, not {value!r}")
-
-
-@functools.lru_cache(maxsize=4)
-def shipped_book(width: int, height: int, connect: int) -> Book | None:
-    """The opening book shipped for this board (read once per process), None when there is none."""
-    from gridgames_connect4.solve.book import default_book
-
-    return default_book(width, height, connect)
 
 
 def _silent(_text: str) -> None:
@@ -167,8 +157,9 @@ class Connect4(Game):
         """A computer player of one of `computer_levels`, thinking at most 2 s a move (a node budget: seeded play
         replays)."""
         from gridgames_connect4.levels import make_player
+        from gridgames_connect4.solve.book import default_book
 
-        book = shipped_book(self.width, self.height, self.connect) if level in ("hard", "perfect") else None
+        book = default_book(self.width, self.height, self.connect) if level in ("hard", "perfect") else None
         return make_player(level, self, rng, book=book)  # type: ignore[no-any-return]
 
     def vector_backend(self, num_envs: int, opponent: str, seat: int) -> Any:
@@ -182,18 +173,19 @@ class Connect4(Game):
         """The perfect solver for this board (`gridgames_connect4.solve.solver.Solver`; its kernels are built ahead of
         time at the first use of an install, else numba's JIT ones serve), probing the opening book shipped for the
         board when there is one (7x6: the empty board is then solved at once)."""
+        from gridgames_connect4.solve.book import default_book
         from gridgames_connect4.solve.oracle import solver_for
         from gridgames_connect4.solve.solver import prepare_kernels
 
         # at the first use of an install, build the kernels ahead of time (as the CLI does): later processes judge
         # without importing numba
-        prepare_kernels(_silent, ahead=(self.height + 1) * self.width <= 64)
+        prepare_kernels(_silent, ahead=fits_one_word(self.width, self.height))
         try:
             return solver_for(
                 self.width,
                 self.height,
                 self.connect,
-                shipped_book(self.width, self.height, self.connect),
+                default_book(self.width, self.height, self.connect),
                 table_bits=table_bits,
             )
         except SolverError as error:

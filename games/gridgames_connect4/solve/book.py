@@ -43,6 +43,7 @@ from gridgames_connect4.solve.book_file import (
     read_header,
 )
 from gridgames_connect4.solve.book_file import package_data as _package_data
+from gridgames_connect4.position.geometry import board_bits
 from gridgames_connect4.solve.book_keys import FULL, UNKNOWN, BookKeys
 
 # numpy (and pathlib) are imported where used: a lookup in the shipped book needs neither (docs/startup.md)
@@ -193,7 +194,7 @@ class Book:
         keys, scores = keys[order], scores[order]
         if keys.shape[0] > 1 and not bool(np.all(keys[1:] > keys[:-1])):
             raise BookError("a book cannot hold the same key twice")
-        bits = (height + 1) * width
+        bits = board_bits(width, height)
         if keys.shape[0] and bits < 64 and int(keys[-1]) >> bits:
             raise BookError(f"key {int(keys[-1]):#x} has more bits than a {width}x{height} board's {bits}")
         book = cls(width, height, connect, depth, keys, scores, b"")

@@ -39,6 +39,7 @@ import numpy as np
 
 from gridgames.files import read_user_bytes
 
+from gridgames_connect4.position.geometry import board_bits, fits_one_word
 from gridgames_connect4.solve.book import UNKNOWN, Book, BookError, BookKeys, scores_of_keys
 
 __all__ = [
@@ -68,7 +69,6 @@ ProgressFn = Callable[[int, int], None]
 def enumerate_entries(width: int, height: int, connect: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
     """Canonical keys of the book's positions and their ply counts, deepest first then by key."""
     g = BookKeys(width, height, connect)
-    u = np.uint64
     p = np.zeros(1, dtype=np.uint64)
     mask = np.zeros(1, dtype=np.uint64)
     keys_by_ply, plies = [], []
@@ -77,14 +77,14 @@ def enumerate_entries(width: int, height: int, connect: int, depth: int) -> tupl
             child_p, child_mask = [], []
             wins = g.wins(p, mask)
             for c in range(width):
-                cell = (mask + u(1 << c * (height + 1))) & u(g.column_mask(c))
+                cell = g.geometry.drop(mask, c)
                 ok = (cell != 0) & ((wins & cell) == 0)
                 child_p.append((p ^ mask)[ok])
                 child_mask.append((mask | cell)[ok])
             p, mask = np.concatenate(child_p), np.concatenate(child_mask)
             _, first = np.unique(g.canonical(p + mask), return_index=True)
             p, mask = p[first], mask[first]
-        possible = (mask + u(g.bottom)) & u(g.board)
+        possible = g.geometry.playable(mask)
         entry = ((g.wins(p, mask) & possible) == 0) & (g.non_losing(p, mask) != 0)
         keys = np.sort(g.canonical(p + mask)[entry])
         keys_by_ply.append(keys)
@@ -218,10 +218,10 @@ def build_book(
 
     start = time.perf_counter()
     Solver(width, height, connect, table_bits=10)  # the solver refuses a board it cannot handle, in one line
-    if (height + 1) * width > 64:  # the solver takes 128-bit boards now; book keys stay one word
+    if not fits_one_word(width, height):  # the solver takes 128-bit boards now; book keys stay one word
         raise BookError(
-            f"a {width}x{height} board needs {(height + 1) * width} bits, more than the solver's 64-bit bitboard keys "
-            "that books store"
+            f"a {width}x{height} board needs {board_bits(width, height)} bits, more than the solver's 64-bit bitboard"
+            " keys that books store"
         )
     if table_bits is not None and not (isinstance(table_bits, int) and 10 <= table_bits <= 30):
         raise BookError(f"--table-bits must be 10 to 30, not {table_bits!r}")

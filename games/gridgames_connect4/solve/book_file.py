@@ -9,7 +9,7 @@ File format, version 3 (little-endian; ``docs/connect4-book.md`` has the same de
     offset size  field
     0      8     magic b"GGC4BOOK"
     8      2     format version (3)
-    10     1     key width in bytes K: the fewest whole bytes holding (height + 1) * width bits (7 on 7x6)
+    10     1     key width in bytes K: the fewest whole bytes holding the bitboard (7 on 7x6)
     11     1     width
     12     1     height
     13     1     connect (line length)
@@ -26,7 +26,7 @@ depth, the count), so a book whose header names another board is refused, never 
 (K = 8 whatever the board) and 2 hashed the entries only: such a file is read only by
 ``gridgames connect4 book upgrade``, which checks sampled entries against the solver before it
 writes the file again in version 3 (`upgrade_legacy`).
-A key is Pons' ``position + mask`` bitboard (column c on bits c*(height+1) ..., ``position`` the stones
+A key is Pons' ``position + mask`` bitboard (`gridgames_connect4.position.geometry`; ``position`` the stones
 of the side to move): unique per position. The stored key is the canonical one, the smaller of the
 key and its mirror image's key. The file has no timestamp: the same book is the same bytes.
 """
@@ -39,6 +39,7 @@ import struct
 
 from gridgames.errors import GridGamesError
 
+from gridgames_connect4.position.geometry import board_bits, key_bytes
 from gridgames_connect4.position.sizes import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
 
 TYPE_CHECKING = False  # (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
@@ -237,7 +238,7 @@ class Entries:
 def check_board(width: int, height: int, connect: int, depth: int, source: str) -> None:
     if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE and MIN_CONNECT <= connect <= MAX_CONNECT):
         raise BookError(f"{source} is for an impossible board: {width}x{height} with lines of {connect}")
-    if (height + 1) * width > 8 * KEY_BYTES:
+    if board_bits(width, height) > 8 * KEY_BYTES:
         raise BookError(f"{source} is for a {width}x{height} board, whose keys need more than {8 * KEY_BYTES} bits")
     if not 0 <= depth <= width * height:
         raise BookError(f"{source} has an impossible depth {depth} for a {width}x{height} board")
@@ -245,8 +246,8 @@ def check_board(width: int, height: int, connect: int, depth: int, source: str) 
 
 
 def key_width(width: int, height: int) -> int:
-    """Bytes per key in a book of the current format: the fewest that hold the board's (height + 1) * width bits."""
-    return ((height + 1) * width + 7) // 8
+    """Bytes per key in a book of the current format: the fewest that hold the board's bitboard (`key_bytes`)."""
+    return key_bytes(width, height)
 
 
 def file_key_bytes(version: int, width: int, height: int) -> int:

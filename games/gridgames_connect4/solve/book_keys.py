@@ -3,7 +3,7 @@
 The operations on Python ints are `gridgames_connect4.position.geometry.Geometry`'s, the layout every Connect Four
 module shares; `BookKeys` adds the same operations on numpy arrays (a book's keys all at once) and a book's rules.
 
-A key is Pons' ``position + mask`` bitboard (column c on bits c*(height+1) ..., ``position`` the stones of the
+A key is Pons' ``position + mask`` bitboard (the layout of `Geometry`, ``position`` the stones of the
 side to move): unique per position; a book stores the canonical key, the smaller of a key and its mirror
 image's. `BookKeys` holds the rules by which books score positions and their children (`BookKeys.child_scores`,
 `BookKeys.quick_score`). It imports neither attrs nor numpy: the int paths serve a fresh process's quick answer
@@ -110,11 +110,11 @@ class BookKeys:
             return self.geometry.mirror(key)
         import numpy as np
 
-        sh = np.uint64
-        column = sh((1 << (self.height + 1)) - 1)
+        sh, stride = np.uint64, self.geometry.stride
+        column = sh((1 << stride) - 1)
         mirrored = key & sh(0)
         for c in range(self.width):
-            src, dst = c * (self.height + 1), (self.width - 1 - c) * (self.height + 1)
+            src, dst = c * stride, (self.width - 1 - c) * stride
             mirrored |= ((key >> sh(src)) & column) << sh(dst)
         return mirrored
 
@@ -136,8 +136,7 @@ class BookKeys:
                 raise InvalidMoveError(f"move {i + 1}: column {column!r} is out of range 0..{self.width - 1}")
             if over:
                 raise IllegalMoveError(f"move {i + 1}: the game is already won")
-            colmask = self.column_mask(int(column))
-            cell = (mask + (1 << int(column) * (self.height + 1))) & colmask
+            cell = self.geometry.drop(mask, int(column))
             if not cell:
                 raise IllegalMoveError(f"move {i + 1}: column {column} is full")
             if i >= 2 * self.connect - 2:  # before that the mover has fewer than connect - 1 discs: no line
@@ -148,7 +147,7 @@ class BookKeys:
     def quick_score(self, p: int, mask: int, n: int) -> int | None:
         """The score when the side to move wins at once or must lose next move; None otherwise (a book's business)."""
         p, mask = int(p), int(mask)
-        if self.wins(p, mask) & (mask + self.bottom) & self.board:  # as `quick_scores`: a win at once comes first
+        if self.wins(p, mask) & self.geometry.playable(mask):  # as `quick_scores`: a win at once comes first
             return (self.cells + 1 - n) // 2
         if not self.non_losing(p, mask):
             return -((self.cells - n) // 2)
@@ -161,7 +160,7 @@ class BookKeys:
         u = np.uint64
         out = np.full(p.shape[0], UNKNOWN, dtype=np.int64)
         out[self.non_losing(p, mask) == u(0)] = -((self.cells - n) // 2)
-        out[(self.wins(p, mask) & (mask + u(self.bottom)) & u(self.board)) != u(0)] = (self.cells + 1 - n) // 2
+        out[(self.wins(p, mask) & self.geometry.playable(mask)) != u(0)] = (self.cells + 1 - n) // 2
         return out
 
     def child_scores(
@@ -175,11 +174,10 @@ class BookKeys:
         """
         import numpy as np
 
-        u, h1 = np.uint64, self.height + 1
+        u = np.uint64
         out = np.full((p.shape[0], self.width), FULL, dtype=np.int64)
-        bottoms = np.array([1 << c * h1 for c in range(self.width)], dtype=np.uint64)
-        columns = np.array([self.column_mask(c) for c in range(self.width)], dtype=np.uint64)
-        cell = (mask[:, None] + bottoms[None, :]) & columns[None, :]  # the cell each column's move fills, or 0
+        # the cell each column's move fills, or 0
+        cell = np.stack([self.geometry.drop(mask, c) for c in range(self.width)], axis=1).reshape(-1, self.width)
         legal = cell != u(0)
         won = legal & ((self.wins(p, mask)[:, None] & cell) != u(0))
         out[won] = (self.cells + 1 - n) // 2
@@ -246,13 +244,13 @@ class BookKeys:
         """
         import numpy as np
 
-        u, h1 = np.uint64, self.height + 1
+        u, stride = np.uint64, self.geometry.stride
         p, mask = self.decode(keys)
         last = p ^ mask  # the stones of the side that played the last disc
         heights = self.heights(keys)
         best = np.full(keys.shape[0], -UNKNOWN, dtype=np.int64)
         for c in range(self.width):
-            shift = np.maximum(heights[:, c] - 1, 0).astype(np.uint64) + u(c * h1)
+            shift = np.maximum(heights[:, c] - 1, 0).astype(np.uint64) + u(c * stride)
             top = np.where(heights[:, c] > 0, u(1) << shift, u(0))  # each column's top disc
             rows = np.flatnonzero((last & top) != u(0))
             if not rows.shape[0]:
@@ -270,7 +268,7 @@ class BookKeys:
         import numpy as np
 
         sh = (lambda x: np.uint64(x)) if isinstance(p, np.ndarray | np.integer) else int
-        possible = (mask + sh(self.bottom)) & sh(self.board)
+        possible = self.geometry.playable(mask)
         threats = self.wins(p ^ mask, mask)
         forced = possible & threats
         several = (forced & (forced - sh(1))) != sh(0)
@@ -283,11 +281,11 @@ class BookKeys:
         import numpy as np
 
         # a column's bits are its stones to move plus all its stones, 2**n - 1: n + 1 is the bit length of bits + 1
-        u, h1 = np.uint64, self.height + 1
+        u, stride = np.uint64, self.geometry.stride
         out = np.zeros((keys.shape[0], self.width), dtype=np.int64)
         for c in range(self.width):
-            above = ((keys >> u(c * h1)) & u((1 << h1) - 1)) + u(1)
-            for row in range(1, h1):
+            above = ((keys >> u(c * stride)) & u((1 << stride) - 1)) + u(1)
+            for row in range(1, stride):
                 out[:, c] += above >= u(1 << row)
         return out
 
@@ -295,22 +293,22 @@ class BookKeys:
         """The stones of the side to move and all stones of each key, as uint64 arrays (a key is their sum)."""
         import numpy as np
 
-        u, h1 = np.uint64, self.height + 1
+        u, stride = np.uint64, self.geometry.stride
         heights = self.heights(keys).astype(np.uint64)
         p = np.zeros(keys.shape[0], dtype=np.uint64)
         mask = np.zeros(keys.shape[0], dtype=np.uint64)
         for c in range(self.width):
             stones = (u(1) << heights[:, c]) - u(1)
-            p |= (((keys >> u(c * h1)) & u((1 << h1) - 1)) - stones) << u(c * h1)
-            mask |= stones << u(c * h1)
+            p |= (((keys >> u(c * stride)) & u((1 << stride) - 1)) - stones) << u(c * stride)
+            mask |= stones << u(c * stride)
         return p, mask
 
     def moves_of_key(self, key: int) -> list[int]:
         """A move order (0-based columns) that reaches the position of a key; `BookError` if none exists."""
-        h1 = self.height + 1
+        stride = self.geometry.stride
         heights, mine = [], []
         for c in range(self.width):
-            v = (key >> (c * h1)) & ((1 << h1) - 1)
+            v = (key >> (c * stride)) & ((1 << stride) - 1)
             hc = (v + 1).bit_length() - 1
             if hc > self.height:
                 raise BookError(f"key {key:#x} is not a position of a {self.width}x{self.height} board")

@@ -1,4 +1,5 @@
-"""Exact scores of a position's columns: from an opening book where it covers the position, else from the solver.
+"""The pieces the scorer (`gridgames_connect4.solve.scorer`), the review and the players share: a book's answer for
+a position's columns, a solver for a board, and many positions' columns in one compiled call.
 
 A book of depth D holds the score of every position with at most D discs (see `gridgames_connect4.solve.book`).
 It answers every column of a position with fewer than D discs: each child has at most D discs, and the
@@ -21,6 +22,7 @@ import attrs
 
 from gridgames_connect4.position.geometry import Geometry
 from gridgames_connect4.solve.book import BookError
+from gridgames_connect4.solve.scores import sign
 
 if TYPE_CHECKING:
     from gridgames_connect4.solve.book import Book
@@ -32,15 +34,10 @@ __all__ = [
     "best_from_book",
     "book_columns",
     "check_book",
-    "column_scores",
     "pending_columns",
     "solve_pending",
     "solver_for",
 ]
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
 
 
 def check_book(book: Book, width: int, height: int, connect: int) -> None:
@@ -61,7 +58,7 @@ def book_columns(book: Book, moves: Sequence[int], weak: bool = False) -> list[i
     scores = book.column_scores(list(moves))
     if scores is None:
         return None
-    return [None if s is None else _sign(s) if weak else s for s in scores]
+    return [None if s is None else sign(s) if weak else s for s in scores]
 
 
 def best_from_book(
@@ -84,27 +81,6 @@ def solver_for(
     from gridgames_connect4.solve.solver import Solver
 
     return Solver(width, height, connect, table_bits, book=book)
-
-
-def column_scores(
-    width: int,
-    height: int,
-    connect: int,
-    moves: Sequence[int],
-    *,
-    book: Book | None = None,
-    solver: Solver | None = None,
-    weak: bool = False,
-) -> tuple[list[int | None], bool]:
-    """Every column's exact score after ``moves`` and whether the book gave them (else ``solver`` or a new one did)."""
-    if book is not None:
-        check_book(book, width, height, connect)
-        known = book_columns(book, moves, weak)
-        if known is not None:
-            return known, True
-    if solver is None:
-        solver = solver_for(width, height, connect, book)
-    return solver.analyze(list(moves), weak=weak), False
 
 
 BATCH_EMPTY_CELLS = 22

@@ -15,7 +15,8 @@ from attrs import frozen
 
 from gridgames.errors import SolverError
 from gridgames_connect4.solve.engine import layout as L
-from gridgames_connect4.solve.search_driver import UNLIMITED, SearchDriver, SearchProgress, sign
+from gridgames_connect4.solve.scores import sign
+from gridgames_connect4.solve.search_driver import UNLIMITED, SearchDriver, SearchProgress
 
 __all__ = ["SearchResult", "best_move"]
 

@@ -22,7 +22,7 @@ from attrs import define, field, frozen
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, SolverError
 from gridgames_connect4.solve.engine import aot as _kernels
 from gridgames_connect4.solve.engine import layout as L
-from gridgames_connect4.position.geometry import Geometry
+from gridgames_connect4.position.geometry import Geometry, board_bits, fits_one_word
 from gridgames_connect4.solve.table_memory import SearchTable
 
 if TYPE_CHECKING:
@@ -114,9 +114,9 @@ class SearchDriver:
         w, h, k = self.width, self.height, self.connect
         if not (isinstance(w, int) and isinstance(h, int) and w >= 1 and h >= 1):
             raise SolverError(f"board size must be positive integers, got {w}x{h}")
-        if (h + 1) * w > 128:
-            raise SolverError(f"board {w}x{h} needs {(h + 1) * w} bits, more than the solver's 128-bit bitboard")
-        self._words = 2 if self.two_words or (h + 1) * w > 64 else 1
+        if board_bits(w, h) > 128:
+            raise SolverError(f"board {w}x{h} needs {board_bits(w, h)} bits, more than the solver's 128-bit bitboard")
+        self._words = 2 if self.two_words or not fits_one_word(w, h) else 1
         if not (isinstance(k, int) and _MIN_CONNECT <= k <= _MAX_CONNECT):
             raise SolverError(f"connect length must be {_MIN_CONNECT}..{_MAX_CONNECT}, got {k}")
         self.table = SearchTable.allocate(w, h, self.table_bits, self.table_mb)
@@ -174,7 +174,7 @@ class SearchDriver:
             raise SolverError(f"the book is for {size[0]}x{size[1]} connect {size[2]}, not"
                               f" {self.width}x{self.height} connect {self.connect}")
         if self._words != 1:
-            raise SolverError("an opening book needs a board of at most 64 bits ((height + 1) x width <= 64)")
+            raise SolverError("an opening book needs a board whose bitboard fits 64 bits")
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
         scores = np.ascontiguousarray(scores, dtype=np.int8)
         if keys.ndim != 1 or keys.shape != scores.shape:
@@ -536,6 +536,3 @@ def _is_small_int(value: Any) -> bool:
         return False
 
 
-def sign(x: int) -> int:
-    """-1, 0 or 1: the sign of ``x`` (a weak score from a strong one)."""
-    return (x > 0) - (x < 0)

@@ -30,9 +30,9 @@ from gridgames_connect4.solve.search_driver import (
     SearchProgress,
     Watch,
     nodes_for_seconds,
-    sign,
 )
 
+from gridgames_connect4.solve.scores import sign
 from gridgames_connect4.solve.table_memory import DEFAULT_TABLE_MB
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def parse_pons_moves(text: str) -> list[int]:
 
 @define(eq=False)
 class Solver:
-    """Perfect Connect Four solver for boards whose bitboard fits in 128 bits ((height + 1) * width <= 128).
+    """Perfect Connect Four solver for boards whose bitboard fits in 128 bits (`Geometry.bits`).
 
     Boards up to 64 bits run on one uint64 per bitboard, larger ones on two (``two_words`` forces that layout, to
     test it on small boards). ``jobs`` > 1 lets a long search of one position start jobs - 1 helper threads that

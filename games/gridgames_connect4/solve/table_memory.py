@@ -16,6 +16,7 @@ import numpy as np
 from attrs import define
 
 from gridgames.errors import SolverError
+from gridgames_connect4.position.geometry import board_bits
 from gridgames_connect4.solve.engine import layout as L
 
 DEFAULT_TABLE_MB = 56
@@ -53,7 +54,7 @@ class SearchTable:
                 raise SolverError(f"table_bits must be {_MIN_TABLE_BITS}..{_MAX_TABLE_BITS}, got {bits}")
             words = DEFAULT_TABLE_MB * 2**20 // 8 if bits is None else 1 << bits
         buckets = _prev_prime(max(words // L.BUCKET_WORDS, 17))
-        key_bits = (height + 1) * width
+        key_bits = board_bits(width, height)
         if key_bits > 96 + (buckets.bit_length() - 1):  # the bucket index must supply the key's top bits
             need = 2 ** (key_bits - 95) * _LINE / 2**20  # a prime number of buckets, at least 2 ** (key_bits - 96)
             raise SolverError(f"a {width}x{height} board needs a table of at least {need:g} MiB to tell its"

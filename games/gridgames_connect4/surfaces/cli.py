@@ -15,9 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import random
-import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -26,6 +24,8 @@ import typer
 
 from gridgames_connect4 import SPEC, levels
 from gridgames_connect4.surfaces import cli_book, cli_drill, cli_explain, cli_review, render
+from gridgames_connect4.surfaces.terminal import console, error_console, prepare_solver
+from gridgames_connect4.position.geometry import fits_one_word
 from gridgames_connect4.position.notation import line_words
 from gridgames_connect4.position.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.cli_look import PlayLook, Played, PlayTexts
@@ -46,20 +46,6 @@ _SOLVER_KINDS = ("hard", "perfect")  # the levels that run the exact solver
 COMMANDS_HELP = "u undo, h hint, s FILE save, q quit"
 SEATS_HELP = ", ".join(("human", *levels.KINDS))
 END_HELP = "r reviews the game, s FILE saves it, q quits"
-
-
-def console() -> Console:
-    """A console on the current standard output (colour only on a terminal)."""
-    from rich.console import Console
-
-    return Console(file=sys.stdout, highlight=False)
-
-
-def error_console() -> Console:
-    """A console on the current standard error (colour only on a terminal)."""
-    from rich.console import Console
-
-    return Console(file=sys.stderr, highlight=False)
 
 
 def _capital(text: str) -> str:
@@ -154,7 +140,7 @@ class Connect4Look(PlayLook):
         a second line saying why (`gridgames_connect4.teach.brief`)."""
         state = _state_of(play)
         game = state.game  # the first hint of an install compiles the solver: say so (issue 38)
-        prepare_solver(error_console, (game.height + 1) * game.width <= 64)
+        prepare_solver(error_console, fits_one_word(game.width, game.height))
         advice = levels.advise(state, self.rng, play.think, self.book)
         if advice.scores is None:
             return f"Hint: play {advice.column + 1} ({advice.reason})."
@@ -183,7 +169,7 @@ class Connect4Look(PlayLook):
 
     def review(self, play: Played) -> list[str]:
         """The review of the game just played, as ``gridgames connect4 review MOVES`` prints it (Ctrl-C stops it)."""
-        from gridgames_connect4.surfaces.cli_drill import record_review
+        from gridgames_connect4.teach.drill import record_review
         from gridgames_connect4.surfaces.cli_review import review_text, run_review
 
         state = _state_of(play)
@@ -249,15 +235,6 @@ def _state_to_play(
     if first is not None and first != game.first:
         raise OptionError(f"--first {first} differs from the saved game, where {game.first} moved first")
     return cast(Connect4State, state), saved
-
-
-def prepare_solver(err: Callable[[], Console], ahead: bool) -> None:
-    """At the first use of the solver: say so on the console ``err()`` gives, and where kernels built ahead of time
-    serve (``ahead``: a board of at most 64 bits) build them now, so that this and later runs search without numba
-    (else numba's JIT compiles them at the first search)."""
-    from gridgames_connect4.solve.solver import prepare_kernels
-
-    prepare_kernels(lambda text: err().print(text, markup=False, highlight=False), ahead)
 
 
 class _AnalysisProgress:
@@ -374,7 +351,7 @@ def make_app() -> typer.Typer:
         think = levels.DEFAULT_THINK if think is None else think
         chosen = cli_review.choose_book(game.width, game.height, game.connect, book, no_book)
         if not state.is_over and any(kind in _SOLVER_KINDS for kind in chosen_kinds.values()):  # now, not mid-game
-            prepare_solver(error_console, (game.height + 1) * game.width <= 64)
+            prepare_solver(error_console, fits_one_word(game.width, game.height))
         seats: list[Player | None] = []
         for player, colour in enumerate(game.colours):
             kind = chosen_kinds[colour]
@@ -429,7 +406,9 @@ def make_app() -> typer.Typer:
     @app.command("analyze")
     def analyze(
         moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns)."),
-        width: int = typer.Option(7, "--width", help="Columns, 4 to 10 ((height + 1) x width at most 128)."),
+        width: int = typer.Option(
+            7, "--width", help="Columns, 4 to 10 (a bit per cell and one per column: at most 128)."
+        ),
         height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
         weak: bool = typer.Option(False, "--weak", help="Only win (+1), draw (0) or loss (-1): faster."),
@@ -454,6 +433,7 @@ def make_app() -> typer.Typer:
         no_book: bool = typer.Option(False, "--no-book", help=cli_review.NO_BOOK_HELP),
     ) -> None:
         """Solve a position: its score and every column's, from the side to move's view, and the best moves."""
+        from gridgames_connect4.solve.scorer import Limits
         from gridgames_connect4.teach.analysis import analyze_position
 
         check_parallel_options(jobs, scheduler)
@@ -467,18 +447,12 @@ def make_app() -> typer.Typer:
         chosen = cli_review.choose_book(width, height, connect, book, no_book)
         with _AnalysisProgress(state.game.width) as progress:
             if not state.is_over and (chosen is None or len(state.history) >= chosen.depth):
-                progress.notice_compiling((height + 1) * width <= 64)
-            report = analyze_position(
-                state,
-                weak=weak,
-                jobs=jobs,
-                scheduler=scheduler,
-                think=think,
-                table_mb=table_mb,
-                on_progress=progress.update,
-                keep_partial=True,
-                book=chosen,
+                progress.notice_compiling(fits_one_word(width, height))
+            limits = Limits(
+                think=think, weak=weak, book=chosen, jobs=jobs, scheduler=scheduler, table_mb=table_mb,
+                on_progress=progress.update, keep_partial=True,
             )
+            report = analyze_position(state, limits)
         if as_json:
             typer.echo(json.dumps(report.as_dict()))
         else:

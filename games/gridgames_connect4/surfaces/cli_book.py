@@ -75,7 +75,7 @@ def make_book_app() -> typer.Typer:
             ..., "--depth", parser=whole_number, help="Solve every position with at most this many discs."
         ),
         width: int = typer.Option(
-            7, "--width", parser=whole_number, help="Columns, 4 to 10 ((height + 1) x width at most 64)."
+            7, "--width", parser=whole_number, help="Columns, 4 to 10 (a bit per cell and one per column: at most 64)."
         ),
         height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
@@ -116,7 +116,7 @@ def make_book_app() -> typer.Typer:
             bounds = shipped if shipped is not None and 0 < depth <= shipped.depth + 1 else None
         if bounds is not None and depth > 0:  # a bad option is told before the kernels' first-use build
             check_bounds_book(bounds, width, height, connect, depth)
-        from gridgames_connect4.surfaces.cli import error_console, prepare_solver  # (cli imports this module)
+        from gridgames_connect4.surfaces.terminal import error_console, prepare_solver
 
         if scheduler is None:  # the local workers then load the kernels built ahead of time
             prepare_solver(error_console, True)

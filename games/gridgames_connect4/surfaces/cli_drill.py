@@ -21,22 +21,9 @@ import typer
 from gridgames.cli_support import EXIT_INTERRUPTED, whole_number
 from gridgames.errors import GridGamesError, OptionError
 
-__all__ = ["ask", "record_review", "register"]
+__all__ = ["ask", "register"]
 
 SKIP, QUIT = ("s", "skip"), ("q", "quit")
-
-
-def record_review(report: Any, players: tuple[int, ...] = (0, 1)) -> str | None:
-    """Keep ``report`` (a `Review`) as the last reviewed game in the drill history; None, or why it could not."""
-    from gridgames_connect4.teach.drill import DrillHistory, LastReview
-
-    try:
-        history = DrillHistory.load()
-        history.last = LastReview.of(report, players)
-        history.save()
-    except GridGamesError as problem:
-        return f"the review is not kept for drills: {problem}"
-    return None
 
 
 def _players(option: str | None, default: tuple[int, ...], colours: tuple[str, str]) -> tuple[int, ...]:
@@ -83,7 +70,7 @@ def _drill(game: Any, positions: list[Any], book: Any, think: float, answers: li
     """Ask each position; print the verdict and the explanation; add the answers to ``answers`` (stops at q or end
     of input)."""
     from gridgames_connect4.surfaces import render
-    from gridgames_connect4.surfaces.cli import console
+    from gridgames_connect4.surfaces.terminal import console
     from gridgames_connect4.teach.drill import DrillAnswer
     from gridgames_connect4.teach.explain import OutOfTime, explain_position, lines
 
@@ -150,7 +137,7 @@ def register(app: typer.Typer) -> None:
         """Drill the positions before a reviewed game's mistakes: find the best move, then read why."""
         from gridgames_connect4 import SPEC
         from gridgames_connect4.surfaces.cli_review import choose_book, run_review
-        from gridgames_connect4.teach.drill import DrillHistory, drill_positions
+        from gridgames_connect4.teach.drill import DrillHistory, drill_positions, record_review
         from gridgames_connect4.teach.review import STOPPED
         from gridgames_connect4.position.rules import Connect4
         from gridgames_connect4.surfaces.share import position_url

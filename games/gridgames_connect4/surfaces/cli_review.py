@@ -61,7 +61,7 @@ class ReviewProgress:
 
     def __init__(self, err: Console | None = None) -> None:
         if err is None:
-            from gridgames_connect4.surfaces.cli import error_console  # (cli imports this module)
+            from gridgames_connect4.surfaces.terminal import error_console
 
             err = error_console()
         self.err = err
@@ -214,7 +214,7 @@ def register(app: typer.Typer) -> None:
         chosen = choose_book(game.width, game.height, game.connect, book, no_book)
         report, seconds = run_review(game, state.history, chosen, start, colour, budget, inaccuracy)
         if report.reviews:  # ``connect4 drill`` drills it next
-            from gridgames_connect4.surfaces.cli_drill import record_review
+            from gridgames_connect4.teach.drill import record_review
 
             problem = record_review(report, humans or (0, 1))
             if problem is not None:

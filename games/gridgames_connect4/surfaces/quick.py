@@ -16,6 +16,7 @@ Ctrl-C prints the columns solved so far and exits with 130 as it does.
 
 from __future__ import annotations
 
+from gridgames_connect4.position.geometry import fits_one_word
 from gridgames_connect4.solve.book_keys import FULL, UNKNOWN, BookKeys
 from gridgames_connect4.position.sizes import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
 
@@ -116,7 +117,7 @@ def answer(args: list[str]) -> int | None:
     width, height, connect = size["width"], size["height"], size["connect"]
     if not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE and MIN_CONNECT <= connect <= MAX_CONNECT):
         return None
-    if (height + 1) * width > 64:
+    if not fits_one_word(width, height):
         return None
     moves = _columns(text, width)
     if moves is None:
@@ -147,7 +148,7 @@ def answer(args: list[str]) -> int | None:
         columns, stopped = solved
     elif weak:
         columns = [None if s is None else (s > 0) - (s < 0) for s in columns]
-    legal = [bool((mask + (1 << c * (height + 1))) & geometry.column_mask(c)) for c in range(width)]
+    legal = [geometry.geometry.can_play(mask, c) for c in range(width)]
     known = [s for s in columns if s is not None]
     top = max(known) if known else None
     best = [] if stopped else [c + 1 for c, s in enumerate(columns) if s == top]
@@ -179,7 +180,7 @@ def _solve(geometry: BookKeys, moves: list[int], weak: bool, no_book: bool
     standard error is a terminal (its progress line), the board needs two words, or the kernels are not built."""
     import os
 
-    if geometry.cells - len(moves) < 1 or (geometry.height + 1) * geometry.width > 64 or os.isatty(2):
+    if geometry.cells - len(moves) < 1 or not geometry.geometry.fits_one_word or os.isatty(2):
         return None
     from gridgames_connect4.solve import solver as solver_module
 

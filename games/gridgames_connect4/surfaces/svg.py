@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from gridgames_connect4.position.rules import Connect4State
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the rules import this module to draw a state: no import back at run time
+    from gridgames_connect4.position.rules import Connect4State
 
 __all__ = ["DISC_COLOURS", "state_svg"]
 

@@ -31,7 +31,7 @@ from gridgames.files import data_dir, read_user_text, write_user_text
 
 __all__ = [
     "HISTORY_FORMAT", "HISTORY_KEEP", "DrillAnswer", "DrillHistory", "DrillHistoryError", "DrillPosition",
-    "LastReview", "drill_positions", "history_path",
+    "LastReview", "drill_positions", "history_path", "record_review",
 ]
 
 HISTORY_FORMAT = "gridgames-connect4-drills"
@@ -248,3 +248,14 @@ class DrillHistory:
             out.append(f"{d.get('when', '?')}  {d.get('board', '?')}  {d.get('right', 0)} of {d.get('asked', 0)} "
                        f"right  {d.get('moves', '')}")
         return out
+
+
+def record_review(report: Review, players: tuple[int, ...] = (0, 1)) -> str | None:
+    """Keep ``report`` as the last reviewed game in the drill history; None, or why it could not."""
+    try:
+        history = DrillHistory.load()
+        history.last = LastReview.of(report, players)
+        history.save()
+    except GridGamesError as problem:
+        return f"the review is not kept for drills: {problem}"
+    return None

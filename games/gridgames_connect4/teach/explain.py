@@ -44,6 +44,7 @@ import attrs
 
 from gridgames_connect4.position.notation import COLUMN_LETTERS, line_words
 from gridgames_connect4.position.rules import PLAYER_NAMES, Connect4
+from gridgames_connect4.solve.scores import sign
 from gridgames.errors import GameOverError, SolverError
 
 if TYPE_CHECKING:
@@ -334,7 +335,7 @@ class ColumnNote:
         if self.score == self.best:
             return "best"
         results = {1: "win", 0: "draw", -1: "loss"}
-        was, now = results[_sign(self.best)], results[_sign(self.score)]
+        was, now = results[sign(self.best)], results[sign(self.score)]
         if was == now:
             return "a slower win" if self.best > 0 else "a quicker loss"
         return f"turns the {was} into a {now}"
@@ -389,10 +390,6 @@ class Explanation:
             "column": None if self.note is None else self.note.as_dict(), "from_book": self.from_book,
             "no_line": [colours[p] for p in self.no_line],
         }
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
 
 
 def _scores(game: Connect4, moves: Sequence[int], book: Book | None, solver: Solver | None,

@@ -39,6 +39,7 @@ import attrs
 from gridgames_connect4.position.notation import line_words
 from gridgames_connect4.solve.oracle import BATCH_EMPTY_CELLS, PendingColumns, pending_columns, solve_pending
 from gridgames_connect4.position.rules import PLAYER_NAMES, Connect4
+from gridgames_connect4.solve.scores import sign
 from gridgames.errors import OptionError
 
 if TYPE_CHECKING:
@@ -72,10 +73,6 @@ ALONE_SECONDS = 0.01
 only, and the opening's positions get dearer by orders of magnitude within a few moves."""
 
 
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
-
-
 @attrs.frozen
 class MoveReview:
     """One move: its number (1-based), who played it (0 first), the column (0-based), its score, the best, a mark."""
@@ -98,7 +95,7 @@ class MoveReview:
     @property
     def grade(self) -> str:
         """BEST, GOOD, INACCURACY, MISTAKE or BLUNDER (see the module)."""
-        drop = _sign(self.best) - _sign(self.score)
+        drop = sign(self.best) - sign(self.score)
         if drop == 2:
             return BLUNDER
         if drop == 1:
@@ -110,7 +107,7 @@ class MoveReview:
     @property
     def value(self) -> float:
         """The move's share in its player's accuracy, from 0 to 1 (see the module)."""
-        if _sign(self.score) < _sign(self.best):
+        if sign(self.score) < sign(self.best):
             return 0.0
         if self.score == self.best:
             return 1.0
@@ -120,7 +117,7 @@ class MoveReview:
     def mark(self) -> str | None:
         """MISTAKE when the move changed the result, INACCURACY when it only delayed a win or hastened a loss, else
         None."""
-        if _sign(self.score) < _sign(self.best):
+        if sign(self.score) < sign(self.best):
             return MISTAKE
         if self.score < self.best:
             return INACCURACY
@@ -131,7 +128,7 @@ class MoveReview:
         """For a mistake, the result before and after, e.g. 'win -> draw'."""
         if self.mark != MISTAKE:
             return None
-        return f"{_RESULTS[_sign(self.best)]} -> {_RESULTS[_sign(self.score)]}"
+        return f"{_RESULTS[sign(self.best)]} -> {_RESULTS[sign(self.score)]}"
 
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form, with 1-based columns (``colours``: the colour of the first mover, then the other's)."""

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
-from gridgames_connect4.teach.analysis import Position, analyze_position, column_score
+from gridgames_connect4.teach.analysis import analyze_position
+from gridgames_connect4.solve.scorer import Limits, Position, column_score
 from gridgames_connect4.position.rules import Connect4, Connect4State
 from gridgames_connect4.solve.solver import Solver
 from gridgames.cli import app
@@ -53,11 +54,13 @@ def test_column_scores_agree_with_the_solvers_own_analysis(weak: bool) -> None:
 @pytest.mark.slow
 def test_two_local_processes_give_the_sequential_analysis() -> None:
     state = Connect4(7, 6, 4).from_notation("4444555533")
-    assert analyze_position(state, jobs=2) == analyze_position(state)
-    assert analyze_position(state, jobs=2, shared_table=True) == analyze_position(state)  # two searchers, one table
+    assert analyze_position(state, Limits(jobs=2)) == analyze_position(state)
+    # two searchers, one table
+    assert analyze_position(state, Limits(jobs=2, shared_table=True)) == analyze_position(state)
     small = [s for s in random_positions(40, seed=3) if not s.is_over][:6]
     for state in small:
-        assert analyze_position(state, weak=True, jobs=2) == analyze_position(state, weak=True), state.history
+        weak = analyze_position(state, Limits(weak=True))
+        assert analyze_position(state, Limits(weak=True, jobs=2)) == weak, state.history
 
 
 def test_the_cli_prints_the_same_json_with_jobs() -> None:
@@ -91,4 +94,4 @@ def test_scheduler_without_dask_says_how_to_install_it(monkeypatch: pytest.Monke
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_sequential_analysis(dask_scheduler: Any) -> None:
     state = Connect4(7, 6, 4).from_notation("4444555533")
-    assert analyze_position(state, scheduler=dask_scheduler) == analyze_position(state)
+    assert analyze_position(state, Limits(scheduler=dask_scheduler)) == analyze_position(state)

@@ -87,3 +87,30 @@ def test_a_geometry_is_immutable_cached_and_pickles_as_itself() -> None:
     assert keys.geometry is g and pickle.loads(pickle.dumps(keys)) == keys and keys != BookKeys(6, 7, 4)
     with pytest.raises(AttributeError):
         keys.width = 8  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("width", "height", "connect"), SIZES)
+def test_drop_and_playable_on_arrays_match_the_ints(width: int, height: int, connect: int) -> None:
+    np = pytest.importorskip("numpy")
+    geom = Geometry.of(width, height, connect)
+    if not geom.fits_one_word:
+        with pytest.raises(OverflowError):  # two-word boards have no uint64 arrays of masks
+            np.array([geom.board], dtype=np.uint64)
+        return
+    rng = random.Random(width * 100 + height)
+    masks = [geom.position(_random_position(geom, rng))[1] for _ in range(40)]
+    array = np.array(masks, dtype=np.uint64)
+    assert [int(x) for x in geom.playable(array)] == [geom.playable(m) for m in masks]
+    for col in range(width):
+        assert [int(x) for x in geom.drop(array, col)] == [geom.drop(m, col) for m in masks]
+
+
+def test_the_board_sizes_in_bits() -> None:
+    from gridgames_connect4.position.geometry import board_bits, fits_one_word, key_bytes
+
+    # a naive count: every cell and one guard cell above each column
+    for width, height in [(7, 6), (8, 7), (9, 6), (10, 6), (10, 10), (4, 4)]:
+        naive = len([(c, r) for c in range(width) for r in range(height + 1)])
+        assert board_bits(width, height) == naive == Geometry.of(width, height, 4).bits
+        assert fits_one_word(width, height) == (naive <= 64)
+        assert key_bytes(width, height) * 8 >= naive > (key_bytes(width, height) - 1) * 8

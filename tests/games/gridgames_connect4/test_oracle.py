@@ -13,9 +13,10 @@ from gridgames_connect4.solve import policy, solver_cache
 from gridgames_connect4.position.geometry import Geometry
 from gridgames_connect4.solve.search_driver import SearchDriver
 from gridgames_connect4.teach.analysis import analyze_position
+from gridgames_connect4.solve.scorer import Limits, score_columns
 from gridgames_connect4.solve.book import Book, BookError, BookKeys
 from gridgames_connect4.solve.book_build import build_book
-from gridgames_connect4.solve.oracle import best_from_book, book_columns, column_scores
+from gridgames_connect4.solve.oracle import best_from_book, book_columns
 from gridgames_connect4.levels import advise, make_player
 from gridgames_connect4.position.rules import Connect4
 from gridgames_connect4.solve.solver import Solver
@@ -57,10 +58,10 @@ def test_positions_at_or_past_the_depth_go_to_the_solver(books: dict, width: int
     solver = Solver(width, height, 4, table_bits=18)
     for moves in _random_positions(game, range(depth, min(depth + 3, width * height - 1)), 10, seed=depth):
         assert book_columns(book, moves) is None
-        scores, from_book = column_scores(width, height, 4, moves, book=book)
-        assert (scores, from_book) == (solver.analyze(moves), False), moves
-    scores, from_book = column_scores(width, height, 4, [], book=book)
-    assert from_book and scores == solver.analyze([])
+        found = score_columns(game.from_moves(moves), Limits(book=book))
+        assert (list(found.columns), found.from_book) == (solver.analyze(moves), False), moves
+    found = score_columns(game.new_state(), Limits(book=book))
+    assert found.from_book and list(found.columns) == solver.analyze([])
 
 
 @pytest.mark.slow
@@ -70,8 +71,8 @@ def test_analyze_position_with_a_book_equals_without(books: dict, weak: bool) ->
     game = Connect4(5, 4, 4)
     for moves in [[], *_random_positions(game, range(11), 25, seed=3)]:
         state = game.from_moves(moves)
-        with_book = analyze_position(state, weak=weak, book=book)
-        without = analyze_position(state, weak=weak)
+        with_book = analyze_position(state, Limits(weak=weak, book=book))
+        without = analyze_position(state, Limits(weak=weak))
         assert with_book == without, moves
 
 
@@ -79,13 +80,13 @@ def test_a_book_for_another_board_is_refused_everywhere(books: dict) -> None:
     book = books[4, 4]
     game = Connect4(5, 4, 4)
     with pytest.raises(BookError, match="book for 4x4 with lines of 4, not 5x4"):
-        analyze_position(game.new_state(), book=book)
+        analyze_position(game.new_state(), Limits(book=book))
     with pytest.raises(BookError, match="not 5x4"):
         make_player("perfect", game, random.Random(0), book=book)
     with pytest.raises(BookError, match="not 5x4"):
         advise(game.new_state(), random.Random(0), book=book)
     with pytest.raises(BookError, match="not 5x4"):
-        column_scores(5, 4, 4, [], book=book)
+        score_columns(game.new_state(), Limits(book=book))
 
 
 def test_the_hint_from_a_book_has_the_solvers_scores(books: dict) -> None:

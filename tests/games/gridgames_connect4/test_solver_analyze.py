@@ -16,6 +16,7 @@ from gridgames_connect4.surfaces import cli
 from gridgames_connect4.solve import search_driver
 from gridgames_connect4.solve import solver as solver_module
 from gridgames_connect4.teach.analysis import analyze_position
+from gridgames_connect4.solve.scorer import Limits
 from gridgames_connect4.position.rules import Connect4
 from gridgames_connect4.solve.search_driver import SearchDriver
 from gridgames_connect4.solve.solver import Solver
@@ -54,7 +55,7 @@ def test_ctrl_c_keeps_the_solved_columns_and_marks_the_rest() -> None:
             analyze_position(state)
     with pytest.MonkeyPatch.context() as mp:
         interrupt_search(mp, 2)
-        report = analyze_position(state, keep_partial=True)
+        report = analyze_position(state, Limits(keep_partial=True))
     assert report.partial and report.stopped == "interrupted"
     solved = {c: s for c, s in enumerate(report.columns) if s is not None}
     assert solved == {c: expected[c] for c in ORDER[:2]}
@@ -125,7 +126,7 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(SearchDriver, "solve_probing", search)
     monkeypatch.setattr(_smp.Helpers, "answer", answer_then_interrupt)
-    report = analyze_position(Connect4().from_notation(MOVES), jobs=2, shared_table=True, keep_partial=True)
+    report = analyze_position(Connect4().from_notation(MOVES), Limits(jobs=2, shared_table=True, keep_partial=True))
     assert report.stopped == "interrupted" and report.partial
     solved = [c for c, s in enumerate(report.columns) if s is not None]
     assert 0 < len(solved) < 7 and list(report.unsolved) == [c + 1 for c in range(7) if c not in solved]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from gridgames_connect4.position.rules import Connect4, shipped_book
+from gridgames_connect4.position.rules import Connect4
+from gridgames_connect4.solve.book import default_book
 from gridgames_connect4.solve.solver import Solver
 from gridgames_connect4.learn.vector_perfect import ValueSolver
 
@@ -66,7 +67,7 @@ def test_the_column_is_random_among_those_keeping_the_value() -> None:
 
 
 def test_past_the_book_on_7x6_the_move_keeps_the_value() -> None:
-    book = shipped_book(7, 6, 4)
+    book = default_book(7, 6, 4)
     if book is None:
         pytest.skip("no shipped 7x6 book")
     chooser = ValueSolver(7, 6, 4, book=book, table_bits=20)

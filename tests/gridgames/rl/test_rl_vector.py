@@ -157,9 +157,9 @@ def test_the_judge_scores_moves_as_the_solver_does() -> None:
 
 
 def test_the_judge_past_the_7x6_book_scores_as_the_solver_does() -> None:
-    from gridgames_connect4.position.rules import shipped_book
+    from gridgames_connect4.solve.book import default_book
 
-    book = shipped_book(7, 6, 4)
+    book = default_book(7, 6, 4)
     if book is None:
         pytest.skip("no shipped 7x6 book")
     solver = Solver(7, 6, 4, book=book, table_bits=20)

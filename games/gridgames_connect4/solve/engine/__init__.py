@@ -6,8 +6,8 @@ Importing this package imports no numba: `layout` (the kernels' structured argum
 
 Vocabulary (the names the kernels use):
 
-- **board, bitboard**: a set of cells as bits, Pascal Pons' layout: column c holds bits c*(h+1) .. c*(h+1)+h-1
-  from bottom to top and one always-empty guard bit on top. One uint64 when (h+1)*w <= 64, else a (low, high)
+- **board, bitboard**: a set of cells as bits, in Pascal Pons' layout (described once, in
+  `gridgames_connect4.position.geometry`). One uint64 when `Geometry.fits_one_word`, else a (low, high)
   pair (see `bits`); the same source compiles for both. ``full`` (``board`` in the kernels): every cell;
   ``bottom``: each column's lowest cell.
 - **p** (stones), **mask**, **opp**: the side to move's stones, all stones, the opponent's (``p ^ mask``). The

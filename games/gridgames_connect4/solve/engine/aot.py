@@ -6,7 +6,7 @@ The same kernel sources compiled ahead of time (``numba.pycc``) into an extensio
 run without numba. `build` makes that module (``numba.pycc`` needs a C compiler; the CLI builds it at the first use
 of a fresh install, where it would otherwise fill numba's cache); `load` returns it when one built from these
 sources, with this numba, Python and CPU, exists (else None, and the solver runs the JIT kernels). It serves one-word
-boards ((height + 1) x width <= 64) and single searchers: two-word boards and parallel searchers (whose helper
+boards (`Geometry.fits_one_word`) and single searchers: two-word boards and parallel searchers (whose helper
 threads need the GIL released) run the JIT kernels.
 """
 

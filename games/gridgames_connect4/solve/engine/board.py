@@ -1,9 +1,8 @@
 """Numba kernels of the Connect Four solver: bitboard helpers, the replay of a move list and a depth-limited search.
 
-Bitboard layout (Pascal Pons'): column c uses bits c*(H+1) .. c*(H+1)+H-1 from bottom to top, plus one
-always-empty guard bit on top. A position is (pos, mask): pos holds the stones of the side to move, mask all
-stones. The key pos + mask identifies a position uniquely. A board is one uint64 when (H+1)*W <= 64, else a pair
-of them (see bits); the same source compiles for both.
+Bitboards in Pascal Pons' layout (`gridgames_connect4.position.geometry`). A position is (pos, mask): pos holds the
+stones of the side to move, mask all stones. The key pos + mask identifies a position uniquely. A board is one
+uint64 when it fits one word, else a pair of them (see bits); the same source compiles for both.
 
 Every board parameter is a runtime argument, so one compiled kernel serves every board size; `cache=True`
 keeps the machine code on disk between processes. The exact search is in search.
