@@ -315,7 +315,7 @@ def board_svg(
             elif value > 0:
                 out.extend(
                     _stone(
-                        value, player_names, *centre, CELL * 0.4, (r, c) in marked, font=CELL * 0.45,
+                        value, player_names, centre, CELL * 0.4, (r, c) in marked, font=CELL * 0.45,
                         colours=colours, extra=' pointer-events="none"'
                     )
                 )
@@ -422,10 +422,11 @@ def grid_svg(grid: Grid, *, title: str = "") -> str:
 
 
 def _stone(
-    value: int, player_names: Sequence[str], x: float, y: float, radius: float, marked: bool, *, font: float,
-    colours: Sequence[str] = PLAYER_COLOURS, extra: str = ""
+    value: int, player_names: Sequence[str], centre: tuple[float, float], radius: float, marked: bool, *,
+    font: float, colours: Sequence[str] = PLAYER_COLOURS, extra: str = ""
 ) -> list[str]:
-    """A player's disc with the player's initial, centred at (x, y) (``extra``: more attributes for both elements)."""
+    """A player's disc with the player's initial, at ``centre`` (``extra``: more attributes for both elements)."""
+    x, y = centre
     colour = colours[(value - 1) % len(colours)]
     name = player_names[value - 1] if value - 1 < len(player_names) else str(value)
     ring = ' stroke="#000000" stroke-width="3"' if marked else ' stroke="#333333" stroke-width="1"'
@@ -490,7 +491,7 @@ def _lattice_board_svg(
             radius = size * (0.4 if grid.lattice == "hexagonal" else 0.2)
             out.extend(
                 _stone(
-                    value, player_names, x + MARGIN, y + MARGIN, radius, (r, c) in highlight, font=radius * 1.1,
+                    value, player_names, (x + MARGIN, y + MARGIN), radius, (r, c) in highlight, font=radius * 1.1,
                     colours=colours, extra=' pointer-events="none"'
                 )
             )  # a click on a stone reaches its cell
