@@ -48,13 +48,13 @@ def _played_within(page: Any, played: int, timeout_ms: int) -> bool:
 
 def _human_turn_or_end(page: Any) -> None:
     page.wait_for_function(
-        "() => document.querySelector('#board .cell.path-next') || /wins|draw/.test(document.getElementById('status')"
+        "() => document.querySelector('#board .path-next') || /wins|draw/.test(document.getElementById('status')"
         ".textContent)"
     )
 
 
 def test_a_whole_game_by_piece_then_target_clicks(page: Any) -> None:
-    page.wait_for_selector("#board .cell")
+    page.wait_for_selector("#board [data-row][data-col]")
     page.select_option("#seat-1", "ai")
     page.fill("#think", "0.1")
     page.click("#new-game")
