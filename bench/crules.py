@@ -12,8 +12,8 @@ speed: the hint at ``--think`` seconds (1 by default) from the start position of
 figures are medians of nodes (negamax positions, MCTS playouts) per CPU second (``time.process_time``), so a
 loaded machine does not flatter either side. The compiled engines are compiled (and cached) before timing.
 strength: seeded games, the compiled AI and the Python AI each with ``--think`` seconds a move, colours
-alternating. perft: positions per ply to depth 5 (smaller boards where Python cannot count that far: Hex 4x4,
-Golomb 5x5 with tetrominoes). vector: ``--envs`` (256) sub-envs of random legal agent moves against the random
+alternating. perft: positions per ply to depth 5 (smaller boards where Python cannot count that far: Hex 3x3,
+Golomb 4x4). vector: ``--envs`` (256) sub-envs of random legal agent moves against the random
 opponent, today's generic backend (``compiled=False``) against the compiled one, agent steps per CPU second
 (medians of ``--rounds``). Prints the machine's cores and load.
 """
@@ -122,8 +122,8 @@ def perft(depth: int, positions: int) -> None:
     from gridgames_hex import HexGame
 
     boards: list[tuple[str, Game]] = [
-        ("othello 8x8", _game("othello")), ("mnk 3x3", _game("mnk")), ("hex 4x4", HexGame(4)),
-        ("golomb 5x5 tetrominoes", GolombGame(5, 5, "tetrominoes")),
+        ("othello 8x8", _game("othello")), ("mnk 3x3", _game("mnk")), ("hex 3x3", HexGame(3)),
+        ("golomb 4x4", GolombGame(4, 4)),
     ]
     rng = random.Random(54)
     for label, game in boards:
