@@ -43,10 +43,12 @@ def _joins(s, p, start, value):
     """True when the group of ``start`` (of stones ``value``) touches both of its owner's edges."""
     n = p[0]
     cells = n * n
-    seen = np.zeros(cells, np.bool_)
-    todo = np.empty(cells, np.int64)
+    work = np.empty(2 * cells, np.int64)  # one allocation: the marks, then the queue
+    seen = work[:cells]
+    seen[:] = 0
+    todo = work[cells:]
     todo[0] = start
-    seen[start] = True
+    seen[start] = 1
     size, low, high = 1, False, False
     i = 0
     while i < size:
@@ -57,8 +59,8 @@ def _joins(s, p, start, value):
         high |= line == n - 1
         for k in range(6):
             other = p[1 + 6 * m + k]
-            if other >= 0 and not seen[other] and s[other] == value:
-                seen[other] = True
+            if other >= 0 and seen[other] == 0 and s[other] == value:
+                seen[other] = 1
                 todo[size] = other
                 size += 1
     return low and high
@@ -97,14 +99,15 @@ def to_move(s, p):
 
 
 @njit(cache=True)
-def _distance(s, p, player):
+def _distance(s, p, player, work):
     """How many empty cells ``player`` still needs to join their edges (0-1 breadth-first search), as
-    `HexState.distance`."""
+    `HexState.distance`; ``work`` holds the costs and the queue."""
     n = p[0]
     cells = n * n
     value = player + 1
-    cost = np.full(cells, _FAR, np.int64)
-    queue = np.empty(16 * cells + 4 * n, np.int64)
+    cost = work[:cells]
+    cost[:] = _FAR
+    queue = work[cells:]
     head = tail = 8 * cells + 2 * n  # appendleft below head, append at tail
     for i in range(n):
         m = i if player == 0 else i * n
@@ -147,8 +150,9 @@ def evaluate(s, p):
     """As `HexState.evaluate`: the opponent's shortest connection minus the mover's, squashed into (-1, 1)."""
     n = p[0]
     me = s[n * n] % 2
-    mine = min(_distance(s, p, me), 4 * n)
-    theirs = min(_distance(s, p, 1 - me), 4 * n)
+    work = np.empty(17 * n * n + 4 * n, np.int64)
+    mine = min(_distance(s, p, me, work), 4 * n)
+    theirs = min(_distance(s, p, 1 - me, work), 4 * n)
     return math.tanh((theirs - mine) / 3.0)
 
 
