@@ -203,12 +203,31 @@ def play_command(spec: GameSpec) -> Any:
         kinds = [k if k is not None else ("human" if i == 0 else "ai") for i, k in enumerate(chosen)]
         think = DEFAULT_THINK if think is None else think
         players = _seats(game, kinds, think, random.Random(seed), nodes)
+        _say_first_compile(game)
         match = TerminalPlay(
             spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes
         )
         return match.run()
 
     return _command("play", _summary_help("Play", spec), parameters, body)
+
+
+def _say_first_compile(game: Game) -> None:
+    """One line on stderr when the game's compiled rules are about to be compiled for the first time (never a silent
+    wait: the first hint or computer move compiles the engines, then they are cached)."""
+    from gridgames.compiled_rules import rules_of
+
+    rules = rules_of(game)
+    if rules is None:
+        return
+    from gridgames.search.crules.build import cache_folder, is_cached
+
+    if not is_cached(rules):
+        print(
+            f"compiling the engines for {rules.name}'s compiled rules: the first hint or computer move waits up to a "
+            f"minute, once (cached in {cache_folder()})",
+            file=sys.stderr,
+        )
 
 
 def _seats(

@@ -10,7 +10,9 @@ after the end are refused without changing anything. At a chance point (`CHANCE`
 outcomes must be the legal moves with probabilities adding up to 1 (the random games draw them). A game with a pass
 (`Game.pass_move`) must offer it only alone (or, declaring `Game.pass_always_legal`, at every
 turn) and write it `PASS_TEXT`; a playout policy
-(`State.playout_move`) must give legal moves, and none once the game is over. `check_puzzle` verifies every
+(`State.playout_move`) must give legal moves, and none once the game is over. A game that declares
+compiled rules (`gridgames.compiled_rules`) gets them checked against its Python rules
+by `check_compiled`. `check_puzzle` verifies every
 reported solution with the puzzle's independent checker, and that the checker
 rejects broken solutions. Each failure raises `ConformanceError` naming what broke.
 """
@@ -18,10 +20,15 @@ rejects broken solutions. Each failure raises `ConformanceError` naming what bro
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, InvalidMoveError
 from gridgames.game import CHANCE, PASS_TEXT, Game, GameKind, GameSpec, Move, Puzzle, State, Termination, draw_chance
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from gridgames.search.crules.engines import Engines
 
 
 class ConformanceError(GridGamesError, AssertionError):
@@ -49,6 +56,7 @@ def check_spec(spec: GameSpec, *, playouts: int = 20, seed: int = 0, solution_li
         if not isinstance(thing, Game):
             raise ConformanceError(f"a turn-based spec must create a Game, got {type(thing).__name__}")
         check_game(thing, playouts=playouts, seed=seed)
+        check_compiled(thing, seed=seed)
     else:
         if not isinstance(thing, Puzzle):
             raise ConformanceError(f"a puzzle spec must create a Puzzle, got {type(thing).__name__}")
@@ -274,6 +282,138 @@ def _check_finished(game: Game, state: State) -> None:
     else:
         raise ConformanceError("play after the end of the game did not raise GameOverError")
     _require(_snapshot(state) == before, "a move refused after the end changed the state")
+
+
+def check_compiled(
+    game: Game, *, depth: int = 5, max_positions: int = 20_000, starts: int = 5, playouts: int = 10, seed: int = 0
+) -> None:
+    """Check a game's compiled rules against its Python rules (nothing for a game without them).
+
+    Random games are played on both, move by move: at every position the state arrays (``encode`` of the Python
+    state and the compiled one), the legal moves, the result, the player to move, the scores and the evaluation must
+    agree. Then perft: the positions and finished games counted at each ply up to ``depth`` (less where the tree
+    would exceed ``max_positions``) from the start and from ``starts`` random positions, compiled and in Python.
+    A `ConformanceError` names the first position (its notation) where the two differ.
+    """
+    from gridgames.compiled_rules import rules_of
+
+    if rules_of(game) is None:
+        return
+    from gridgames.search.crules.engines import Engines
+
+    engines = Engines.of(game)
+    rng = random.Random(seed)
+    origins: list[State] = [game.new_state()]
+    for _ in range(playouts):
+        state = game.new_state()
+        array = engines.encode(state)
+        while True:
+            _compare(engines, state, array)
+            if state.is_over:
+                break
+            if len(origins) <= starts and rng.random() < 0.1:
+                origins.append(state.copy())
+            move = rng.choice(list(state.legal_moves()))
+            state.play(move)
+            array = engines.play(array, move)
+    for origin in origins:
+        _compare_perft(engines, origin, depth, max_positions)
+
+
+def _where(state: State) -> str:
+    return f"after {state.notation()!r}" if state.history else "at the start"
+
+
+def _compare(engines: Engines, state: State, array: np.ndarray) -> None:
+    """The compiled rules' view of ``array`` agrees with the Python ``state`` (its position)."""
+    import numpy as np
+
+    name = engines.rules.name
+    encoded = engines.encode(state)
+    if not np.array_equal(encoded, array):
+        raise ConformanceError(
+            f"compiled rules of {name} {_where(state)}: the compiled state {array.tolist()} differs from the Python "
+            f"state's encoding {encoded.tolist()}"
+        )
+    python_legal = sorted(state.legal_moves())
+    compiled_legal = np.flatnonzero(engines.legal(array)).tolist()
+    if compiled_legal != python_legal:
+        extra = sorted(set(compiled_legal) - set(python_legal))
+        missing = sorted(set(python_legal) - set(compiled_legal))
+        words = [[engines.game.format_move(m) for m in moves] for moves in (extra, missing)]
+        raise ConformanceError(
+            f"compiled rules of {name} {_where(state)}: legal moves differ (compiled only: {words[0]}, Python only: "
+            f"{words[1]})"
+        )
+    from gridgames.search.crules.engines import code_of
+
+    code, mover, scores = engines.status(array)
+    expected = code_of(state)
+    if code != expected:
+        raise ConformanceError(f"compiled rules of {name} {_where(state)}: result {code}, the Python rules' {expected}")
+    outcome = state.outcome
+    if outcome is None:
+        if mover != state.current_player:
+            raise ConformanceError(
+                f"compiled rules of {name} {_where(state)}: player {mover} to move, the Python rules' "
+                f"{state.current_player}"
+            )
+        value = state.evaluate()
+        if engines.rules.evaluate is not None and value is not None:
+            compiled_value = float(engines.module.evaluation(array, engines.params))
+            if abs(compiled_value - value) > 1e-9:
+                raise ConformanceError(
+                    f"compiled rules of {name} {_where(state)}: evaluation {compiled_value}, the Python rules' {value}"
+                )
+    elif scores is not None and outcome.scores is not None and tuple(float(v) for v in outcome.scores) != scores:
+        raise ConformanceError(
+            f"compiled rules of {name} {_where(state)}: scores {scores}, the Python rules' {outcome.scores}"
+        )
+
+
+def _python_perft(state: State, depth: int, ply: int, counts: list[list[int]]) -> None:
+    counts[ply][0] += 1
+    outcome = state.outcome
+    if outcome is not None:
+        counts[ply][1 if outcome.winner is None else 2 + outcome.winner] += 1
+        return
+    if ply == depth:
+        return
+    for move in list(state.legal_moves()):
+        state.play(move)
+        _python_perft(state, depth, ply + 1, counts)
+        state.undo()
+
+
+def _first_difference(engines: Engines, state: State, array: np.ndarray, depth: int) -> None:
+    """Walk both trees together to ``depth``, raising `ConformanceError` at the first position where they differ."""
+    _compare(engines, state, array)
+    if depth == 0 or state.is_over:
+        return
+    for move in list(state.legal_moves()):
+        state.play(move)
+        _first_difference(engines, state, engines.play(array, move), depth - 1)
+        state.undo()
+
+
+def _compare_perft(engines: Engines, origin: State, depth: int, max_positions: int) -> None:
+    """Perft counts from ``origin``, compiled and Python, to ``depth`` or less (at most ``max_positions`` positions)."""
+    array = engines.encode(origin)
+    counts, reach = engines.perft(array, 0), 0
+    width = float(len(list(origin.legal_moves())))  # the branching factor, from the last two plies counted
+    while reach < depth and counts[:, 0].sum() + counts[reach, 0] * width <= max_positions:
+        counts, reach = engines.perft(array, reach + 1), reach + 1
+        width = counts[reach, 0] / max(1, counts[reach - 1, 0])
+    if reach == 0:
+        return
+    python = [[0] * counts.shape[1] for _ in range(reach + 1)]
+    _python_perft(origin.copy(), reach, 0, python)
+    if counts[: reach + 1].tolist() != python:
+        _first_difference(engines, origin.copy(), array, reach)
+        raise ConformanceError(
+            f"compiled rules of {engines.rules.name} {_where(origin)}: perft counts to depth {reach} differ "
+            f"(compiled {counts[: reach + 1].tolist()}, Python {python})"
+        )
 
 
 def check_puzzle(puzzle: Puzzle, *, limit: int = 20) -> None:

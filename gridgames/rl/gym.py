@@ -28,7 +28,7 @@ agent now faces (also after ``reset``).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -49,6 +49,9 @@ from gridgames.rl.core import (
     start_state,
 )
 from gridgames.rl.judge import Judge
+
+if TYPE_CHECKING:
+    from gridgames.search.crules.engines import Engines
 
 GENERIC_LEVELS = ("random", "easy", "medium", "hard")
 """Levels for games without computer players of their own."""
@@ -79,11 +82,31 @@ def make_opponent(game: Game, level: str, rng: random.Random) -> Player:
     if level == "random":
         return RandomPlayer(rng=rng)
     info = game.info
+    engines = _compiled_engines(game)  # a game with compiled rules: the same search, compiled
     if info.num_players == 2 and info.zero_sum and has_evaluation(game):
+        if engines is not None:
+            from gridgames.search.crules.players import CompiledNegamaxPlayer
+
+            return CompiledNegamaxPlayer(engines, name=level, seconds=None, max_depth=NEGAMAX_DEPTHS[level], rng=rng)
         return NegamaxPlayer(
             name=level, seconds=None, max_depth=NEGAMAX_DEPTHS[level], max_nodes=NEGAMAX_NODES[level], rng=rng
         )
+    if engines is not None:
+        from gridgames.search.crules.players import CompiledMCTSPlayer
+
+        return CompiledMCTSPlayer(engines, name=level, seconds=None, iterations=MCTS_ITERATIONS[level], rng=rng)
     return MCTSPlayer(name=level, seconds=None, iterations=MCTS_ITERATIONS[level], rng=rng)
+
+
+def _compiled_engines(game: Game) -> Engines | None:
+    """The compiled engines of a game that declares compiled rules, else None."""
+    from gridgames.compiled_rules import rules_of
+
+    if rules_of(game) is None:
+        return None
+    from gridgames.search.crules.players import engines_for
+
+    return engines_for(game)
 
 
 class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):

@@ -19,7 +19,9 @@ Semantics (sub-env by sub-env, as the single env's; docs/rl.md):
 
 The compiled step: a game may offer ``Game.vector_backend(num_envs, opponent, seat)``, an object
 following `VectorBackend` (Connect Four does: `gridgames_connect4.learn.vector`, every board, numba);
-any other turn-based game of one or two players runs on `GenericBackend`, its states one by one.
+a game with compiled rules that give its board (`gridgames.compiled_rules`) runs on
+`gridgames.rl.compiled_vector.CompiledBackend` against the ``random`` opponent; any other turn-based game of one or
+two players runs on `GenericBackend`, its states one by one.
 
 The judge (``judge=True``; backends with ``position_scores`` and ``win_score``, i.e. Connect Four):
 the exact score of each position the agent faces and of the position each of its moves leads to,
@@ -197,9 +199,16 @@ class GridGamesVectorEnv(VectorEnv):
         self.seat = seat
         self.copy = copy
         hook = getattr(self.game, "vector_backend", None) if compiled else None
+        fast = None
+        if compiled and hook is None:  # a plugin's compiled rules (gridgames.compiled_rules): one compiled step
+            from gridgames.rl.compiled_vector import compiled_backend
+
+            fast = compiled_backend(self.game, game_name, num_envs, opponent, seat, ILLEGAL_REWARD)
         self.backend: VectorBackend = (
             hook(num_envs, opponent, seat)
             if hook is not None
+            else fast
+            if fast is not None
             else GenericBackend(self.game, game_name, num_envs, opponent, seat)
         )
         if judge and not callable(getattr(self.backend, "position_scores", None)):

@@ -72,10 +72,13 @@ def make_ai(
     seconds: float = 1.0,
     rng: random.Random | None = None,
     nodes: int | None = None,
+    compiled: bool = True,
 ) -> Player:
     """A computer player: "negamax", "mcts", "random", or "ai" (negamax if the game has an evaluation, else MCTS).
 
     ``nodes`` replaces the time budget by a fixed one (negamax positions, MCTS playouts): reproducible with ``rng``.
+    A game that declares compiled rules (`gridgames.compiled_rules`) gets the same search on them
+    (`gridgames.search.crules.players`), unless ``compiled`` is False.
     """
     game = state_or_game if isinstance(state_or_game, Game) else state_or_game.game
     if kind not in AI_KINDS:
@@ -90,6 +93,11 @@ def make_ai(
                 f"negamax plays one-player and two-player zero-sum games; this one has {game.info.num_players} "
                 "players" + ("" if game.info.zero_sum else " and is not zero-sum")
             )
+    if kind in ("negamax", "mcts") and compiled:
+        fast = _compiled_player(game, kind, seconds=None if nodes is not None else seconds, nodes=nodes, rng=rng)
+        if fast is not None:
+            return fast
+    if kind == "negamax":
         if nodes is not None:
             return NegamaxPlayer(name="negamax", seconds=None, max_nodes=nodes, rng=rng)
         return NegamaxPlayer(name="negamax", seconds=seconds, rng=rng)
@@ -98,3 +106,21 @@ def make_ai(
             return MCTSPlayer(name="mcts", seconds=None, iterations=nodes, rng=rng)
         return MCTSPlayer(name="mcts", seconds=seconds, rng=rng)
     return RandomPlayer(rng=rng or random.Random())
+
+
+def _compiled_player(
+    game: Game, kind: str, *, seconds: float | None, nodes: int | None, rng: random.Random | None
+) -> Player | None:
+    """The player of ``kind`` on the game's compiled rules, or None when it declares none."""
+    from gridgames.compiled_rules import rules_of
+
+    if rules_of(game) is None:
+        return None
+    from gridgames.search.crules.players import CompiledMCTSPlayer, CompiledNegamaxPlayer, engines_for
+
+    engines = engines_for(game)
+    if engines is None:  # pragma: no cover - rules_of said it has some
+        return None
+    if kind == "negamax":
+        return CompiledNegamaxPlayer(engines, name="negamax", seconds=seconds, max_nodes=nodes, rng=rng)
+    return CompiledMCTSPlayer(engines, name="mcts", seconds=seconds, iterations=nodes, rng=rng)

@@ -37,6 +37,7 @@ import attrs
 import numpy as np
 
 from gridgames.drawing import Mark, piece_colour
+from gridgames.compiled_rules import CompiledRules
 from gridgames.errors import GameOverError, IllegalMoveError, OptionError, ShapeError
 from gridgames.game import Game, GameInfo, GameKind, GameSpec, Move, Option, Outcome, State, Termination
 from gridgames.grid import HOLE, Grid
@@ -104,6 +105,12 @@ class GolombGame(Game):
         smallest = min(len(cells[0]) for cells in moves.orientations)
         length = min(len(moves.names), len(moves.on_board) // smallest)
         return GameInfo(num_players=2, num_actions=len(moves), player_names=PLAYER_NAMES, max_game_length=length)
+
+    def compiled_rules(self) -> CompiledRules | None:
+        """The rules compiled for the framework's compiled engines (`gridgames_golomb.compiled`)."""
+        from gridgames_golomb.compiled import compiled_rules
+
+        return compiled_rules(self)
 
     def new_state(self) -> GolombState:
         """An empty board, every piece unused, First to move."""

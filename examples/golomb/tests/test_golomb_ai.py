@@ -10,8 +10,11 @@ from gridgames.search.players import RandomPlayer, make_ai
 from gridgames_golomb import GolombGame
 
 
-def test_the_default_ai_is_mcts() -> None:
-    assert isinstance(make_ai(GolombGame(), "ai", seconds=0.1), MCTSPlayer)
+def test_the_default_ai_is_mcts_on_the_compiled_rules() -> None:
+    from gridgames.search.crules.players import CompiledMCTSPlayer
+
+    assert isinstance(make_ai(GolombGame(), "ai", seconds=0.1), CompiledMCTSPlayer)
+    assert isinstance(make_ai(GolombGame(), "ai", seconds=0.1, compiled=False), MCTSPlayer)
 
 
 def test_mcts_lays_the_i_along_a_side_of_2x5() -> None:

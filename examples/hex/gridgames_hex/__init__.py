@@ -38,6 +38,7 @@ from collections.abc import Iterator
 import attrs
 import numpy as np
 
+from gridgames.compiled_rules import CompiledRules
 from gridgames.errors import IllegalMoveError, NotationError, OptionError
 from gridgames.game import GameInfo, GameKind, GameSpec, Game, Move, Option, Outcome, State, Termination
 from gridgames.drawing import board_svg
@@ -102,6 +103,12 @@ class HexGame(Game):
     def new_state(self) -> HexState:
         """An empty board, Red to move."""
         return HexState(self)
+
+    def compiled_rules(self) -> CompiledRules:
+        """The rules compiled for the framework's compiled engines (`gridgames_hex.compiled`)."""
+        from gridgames_hex.compiled import compiled_rules
+
+        return compiled_rules(self)
 
     def parse_move(self, text: str) -> Move:
         """The move of a cell name such as ``c2`` (column letter, row number from the top) or ``swap``."""

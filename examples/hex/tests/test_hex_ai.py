@@ -12,7 +12,10 @@ from gridgames_hex import HexGame
 
 def test_the_ai_is_negamax_and_beats_random_from_either_seat() -> None:
     game = HexGame.create(5)
-    assert isinstance(make_ai(game, "ai", seconds=0.05), NegamaxPlayer)
+    from gridgames.search.crules.players import CompiledNegamaxPlayer
+
+    assert isinstance(make_ai(game, "ai", seconds=0.05), CompiledNegamaxPlayer)
+    assert isinstance(make_ai(game, "ai", seconds=0.05, compiled=False), NegamaxPlayer)
     wins = 0
     for seed in range(4):
         ai_seat = seed % 2

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 import attrs
 import numpy as np
 
+from gridgames.compiled_rules import CompiledRules
 from gridgames.errors import IllegalMoveError, NotationError, OptionError
 from gridgames.game import GameInfo, GameKind, GameSpec, Game, Move, Option, Outcome, State, Termination
 from gridgames.grid import EMPTY, Direction, Grid
@@ -101,6 +102,12 @@ class MNKGame(Game):
             raise NotationError(f"move {move} is outside 0..{self.width * self.height - 1}")
         row, column = divmod(move, self.width)
         return f"{chr(ord('a') + column)}{self.height - row}"
+
+    def compiled_rules(self) -> CompiledRules:
+        """The rules compiled for the framework's compiled engines (`gridgames_mnk.compiled`)."""
+        from gridgames_mnk.compiled import compiled_rules
+
+        return compiled_rules(self)
 
 
 def _windows(height: int, width: int, k: int) -> np.ndarray:

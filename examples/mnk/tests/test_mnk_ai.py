@@ -49,7 +49,9 @@ def test_the_ai_never_loses_tic_tac_toe_whatever_the_opponent_plays() -> None:
 def test_the_default_ai_is_negamax_and_draws_against_itself() -> None:
     game = MNKGame()
     players = [make_ai(game, "ai", seconds=0.1, rng=random.Random(seed)) for seed in (1, 2)]
-    assert all(isinstance(p, NegamaxPlayer) for p in players)
+    from gridgames.search.crules.players import CompiledNegamaxPlayer
+
+    assert all(isinstance(p, CompiledNegamaxPlayer) for p in players)
     state = game.new_state()
     while not state.is_over:
         state.play(players[state.current_player].choose(state))

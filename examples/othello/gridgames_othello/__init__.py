@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 import attrs
 import numpy as np
 
+from gridgames.compiled_rules import CompiledRules
 from gridgames.errors import IllegalMoveError, NotationError, OptionError
 from gridgames.game import PASS_TEXT, Game, GameInfo, GameKind, GameSpec, Move, Option, Outcome, State, Termination
 from gridgames.grid import Grid
@@ -146,6 +147,12 @@ class OthelloGame(Game):
             raise NotationError(f"move {move} is outside 0..{self.size * self.size}")
         row, column = divmod(move, self.size)
         return f"{chr(ord('a') + column)}{row + 1}"
+
+    def compiled_rules(self) -> CompiledRules | None:
+        """The rules compiled for the framework's compiled engines, up to 8 x 8 (`gridgames_othello.compiled`)."""
+        from gridgames_othello.compiled import compiled_rules
+
+        return compiled_rules(self)
 
     def moves_of(self, mine: int, theirs: int) -> int:
         """The bitboard of the cells where the owner of ``mine`` may put a disc."""
