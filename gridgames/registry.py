@@ -149,6 +149,15 @@ class Registry:
         self._loaded[name] = spec
         return spec
 
+    def trusted(self, name: str) -> bool:
+        """Whether a game is one of gridgames' own (loaded and run in this process without vetting)."""
+        return name in self.entries and _trusted(self.entries[name])
+
+    def mark_broken(self, name: str, reason: str) -> None:
+        """Take a game out of use, with the reason (e.g. its web ``prepare`` hook failed): listed broken from now on."""
+        self._loaded.pop(name, None)
+        self._broken[name] = BrokenPlugin(name, _source(self.entries[name]) if name in self.entries else name, reason)
+
     def _fail(self, name: str, ep: EntryPoint, reason: str) -> GameSpec:
         self._broken[name] = BrokenPlugin(name, _source(ep), reason)
         raise PluginError(f"game {name!r} is broken: {reason}")
