@@ -1,5 +1,5 @@
-"""A plugin's web hook that raises or answers garbage (issue 55, case 1) is a clear 422 the page shows, at once, never an
-HTTP 500; its jobs fail with the hook's reason as soon as it raised; other games keep working."""
+"""A plugin's web hook that raises or answers garbage (issue 55, case 1) is a clear 422 the page shows, at once, never
+an HTTP 500; its jobs fail with the hook's reason as soon as it raised; other games keep working."""
 
 from __future__ import annotations
 
@@ -71,7 +71,9 @@ NEW = {"options": {"stones": 5}, "seats": ["human", "human"]}
 @pytest.mark.parametrize("game", ["raising", "garbage"])
 def test_a_failing_move_targets_hook_is_a_422_naming_it(api: Api, game: str) -> None:
     for response in (
-        api.post(f"/api/play/{game}/new", NEW), api.get(f"/api/play/{game}"), api.post(f"/api/play/{game}/move", {"move": "1"})
+        api.post(f"/api/play/{game}/new", NEW),
+        api.get(f"/api/play/{game}"),
+        api.post(f"/api/play/{game}/move", {"move": "1"}),
     ):
         assert response.status_code in (404, 422), response.text  # 404: no game started, as the new game failed
         if response.status_code == 422:
@@ -105,4 +107,5 @@ def test_a_failing_computer_hook_fails_its_job_with_the_reason(api: Api, monkeyp
     monkeypatch.setattr(Raising, "move_targets", lambda self, state: {})
     assert api.post("/api/play/raising/new", {**NEW, "seats": ["random", "human"]}).status_code == 201
     job = api.job("/api/play/raising/computer")
-    assert job["status"] == "failed" and job["error"] == "raising's computer_move hook failed: ZeroDivisionError: no move"
+    assert job["status"] == "failed"
+    assert job["error"] == "raising's computer_move hook failed: ZeroDivisionError: no move"
