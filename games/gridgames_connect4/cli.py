@@ -28,10 +28,9 @@ from gridgames_connect4 import SPEC, cli_book, cli_drill, cli_explain, cli_revie
 from gridgames_connect4.notation import line_words
 from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.cli_look import PlayLook, Played, PlayTexts
-from gridgames.cli_play import TerminalPlay
+from gridgames.cli_play import TerminalPlay, choose_resume
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import OptionError, SolverError
-from gridgames.files import autosave_dir, latest_autosave
 from gridgames.game import Move, Player
 from gridgames.parsing import check_memory, check_seconds
 from gridgames.saves import SavedPlay, load_play, restore
@@ -350,11 +349,7 @@ def make_app() -> typer.Typer:
         if resume:
             if load is not None:
                 raise OptionError("--resume loads the last interrupted game and --load a file; choose one")
-            load = latest_autosave("connect4")
-            if load is None:
-                raise OptionError(
-                    f"no interrupted Connect Four game to resume (autosaves are kept in {autosave_dir()})"
-                )
+            load = choose_resume(SPEC, typer.echo, "Connect Four")
         if first is not None and first.lower() not in PLAYER_NAMES:
             raise OptionError(f"--first must be red or yellow, not {first!r}")
         if think is not None:
@@ -382,7 +377,8 @@ def make_app() -> typer.Typer:
         options = {"width": game.width, "height": game.height, "connect": game.connect, "first": game.first}
         look = Connect4Look(console(), chosen, random.Random(seed))
         match = TerminalPlay(
-            "connect4", options, state, seats, [chosen_kinds[c] for c in game.colours], think, seed, look=look
+            "connect4", options, state, seats, [chosen_kinds[c] for c in game.colours], think, seed, look=look,
+            autosave=load if resume else None,
         )
         code = match.run()
         if code:
