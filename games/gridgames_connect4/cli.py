@@ -389,9 +389,9 @@ def make_app() -> typer.Typer:
         moves: str = typer.Argument(
             "", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns), or a save file."
         ),
-        width: int = typer.Option(7, "--width", help="Columns, 4 to 10."),
-        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
-        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        width: int = typer.Option(7, "--width", parser=whole_number, help="Columns, 4 to 10."),
+        height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
         picture: bool = typer.Option(False, "--picture", help="Print the plain picture (X red, O yellow) instead."),
         url: bool = typer.Option(False, "--url", help="Print the web page's URL for the position instead."),
         base: str = typer.Option("http://127.0.0.1:8000", "--base", help="With --url: where gridgames serve runs."),
@@ -424,9 +424,11 @@ def make_app() -> typer.Typer:
     @app.command("analyze")
     def analyze(
         moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns)."),
-        width: int = typer.Option(7, "--width", help="Columns, 4 to 10 ((height + 1) x width at most 128)."),
-        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
-        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        width: int = typer.Option(
+            7, "--width", parser=whole_number, help="Columns, 4 to 10 ((height + 1) x width at most 128)."
+        ),
+        height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
         weak: bool = typer.Option(False, "--weak", help="Only win (+1), draw (0) or loss (-1): faster."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         jobs: str | None = typer.Option(

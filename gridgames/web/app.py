@@ -328,10 +328,12 @@ class _Guard:
         self.token = token
 
     def _host_allowed(self, host: str) -> bool:
-        if "*" in self.allowed:
-            return True
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host  # drop the port ([::1]:8000 -> [::1])
-        return name in self.allowed
+        name, colon, port = host.rpartition(":") if not host.endswith("]") else ("", "", "")  # [::1]:8000 -> [::1]
+        if not colon:
+            name = host
+        elif not (port.isascii() and port.isdigit() and len(port) <= 5):  # 'localhost:80@evil': no port at all
+            return False
+        return "*" in self.allowed or name in self.allowed
 
     def refusal(self, scope: Any) -> tuple[int, str] | None:
         """Why a request is refused (status, one line), or None: a foreign host (DNS rebinding), a foreign origin or
