@@ -439,10 +439,11 @@ def make_app() -> typer.Typer:
             "--scheduler",
             help='Solve the columns on a Dask cluster: tcp://HOST:8786 (pip install "gridgames[dask]").',
         ),
-        think: float | None = typer.Option(
-            None,
+        think: float = typer.Option(
+            cli_review.DEFAULT_REVIEW_SECONDS,
             "--think",
-            help="Stop after this many seconds; unsolved columns are marked ? and the answer is not exact.",
+            help="Stop after this many seconds (as review does); unsolved columns are marked ? and the answer is not "
+            "exact.",
         ),
         table_mb: float | None = typer.Option(
             None, "--table-mb", help="Transposition table size in MiB (default 56; per process with --jobs)."
@@ -454,8 +455,7 @@ def make_app() -> typer.Typer:
         from gridgames_connect4.analysis import analyze_position
 
         check_parallel_options(jobs, scheduler)
-        if think is not None:
-            check_seconds(think)
+        check_seconds(think)
         if table_mb is not None and not 0.0625 <= table_mb <= 16384:
             raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
         if table_mb is not None:  # a table that cannot fit is refused before the solver allocates it

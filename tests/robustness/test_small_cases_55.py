@@ -57,3 +57,28 @@ def test_a_host_header_with_a_false_port_is_refused() -> None:
         assert guard.refusal({"headers": [(b"host", host.encode())], "method": "GET"}) is not None, host
     for host in ("localhost", "localhost:8000", "127.0.0.1:80"):
         assert guard.refusal({"headers": [(b"host", host.encode())], "method": "GET"}) is None, host
+
+
+def test_jobs_are_capped_by_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames.search import parallel
+
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    assert parallel.resolve_jobs("256") == 2 * parallel.JOBS_PER_CORE
+    assert parallel.resolve_jobs(3) == 3
+
+
+def test_analyze_has_a_default_time_budget_like_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames_connect4 import analysis
+    from gridgames_connect4.cli_review import DEFAULT_REVIEW_SECONDS
+
+    budgets: list[object] = []
+    real = analysis.analyze_position
+
+    def spy(*args: object, **kwargs: object) -> object:
+        budgets.append(kwargs.get("think"))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "analyze_position", spy)
+    code, out, err = invoke(["connect4", "analyze", "4453", "--no-book", "--width", "5", "--height", "4"])
+    assert code == 0, err
+    assert budgets == [DEFAULT_REVIEW_SECONDS]
