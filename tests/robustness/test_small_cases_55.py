@@ -82,3 +82,19 @@ def test_analyze_has_a_default_time_budget_like_review(monkeypatch: pytest.Monke
     code, out, err = invoke(["connect4", "analyze", "4453", "--no-book", "--width", "5", "--height", "4"])
     assert code == 0, err
     assert budgets == [DEFAULT_REVIEW_SECONDS]
+
+
+def test_jobs_on_a_10x10_board_are_not_refused_for_a_false_table_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridgames.search import parallel
+    from gridgames_connect4.analysis import analyze_position
+    from gridgames_connect4.rules import Connect4
+
+    class Reached(Exception):
+        pass
+
+    def stop(*args: object, **kwargs: object) -> object:
+        raise Reached  # the check before the workers passed: that is all this test asks
+
+    monkeypatch.setattr(parallel, "run_parts", stop)
+    with pytest.raises(Reached):
+        analyze_position(Connect4(10, 10, 4).from_notation("4"), jobs=2, think=5)
