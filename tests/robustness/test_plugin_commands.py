@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from gridgames_test_support.plugin_dists import SUPPORT, install_plugins
 
 from gridgames import registry as registry_module
 from gridgames.entry_points import entry_points
 from gridgames.registry import GROUP, Registry
-
-SUPPORT = str(Path(__file__).parents[1] / "support")
 
 HOSTILE = {
     "osexit": "import os\nos._exit(7)\n",
@@ -31,18 +30,8 @@ HOSTILE = {
 
 def install(folder: Path) -> dict[str, str]:
     """The plugins above as one installed distribution; the environment that finds them (and its own cache folder)."""
-    for name, body in HOSTILE.items():
-        (folder / f"gg55_{name}.py").write_text(body)
-    info = folder / "gg55_plugins-1.0.dist-info"
-    info.mkdir()
-    info.joinpath("METADATA").write_text("Metadata-Version: 2.1\nName: gg55-plugins\nVersion: 1.0\n")
-    lines = "".join(f"{name} = gg55_{name}:SPEC\n" for name in HOSTILE)
-    info.joinpath("entry_points.txt").write_text("[gridgames.games]\n" + lines)
-    env = {key: value for key, value in os.environ.items() if not key.startswith("GRIDGAMES_")}
-    env["GRIDGAMES_PLUGIN_SECONDS"] = "1"
-    env["XDG_CACHE_HOME"] = str(folder / "cache")
-    env["XDG_DATA_HOME"] = str(folder / "data")
-    env["PYTHONPATH"] = os.pathsep.join([str(folder), SUPPORT, *(p for p in sys.path if p)])
+    env = install_plugins(folder, HOSTILE, "gg55-plugins", "gg55")
+    env.update(GRIDGAMES_PLUGIN_SECONDS="1", XDG_CACHE_HOME=str(folder / "cache"), XDG_DATA_HOME=str(folder / "data"))
     return env
 
 

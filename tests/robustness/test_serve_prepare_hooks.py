@@ -4,8 +4,6 @@ port and serves the other games; a healthy plugin's hook runs and its game works
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import subprocess
 import sys
@@ -13,28 +11,15 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 
 from gridgames_test_support.browser import free_port
+from gridgames_test_support.plugin_dists import call_json as call
+from gridgames_test_support.plugin_dists import install_plugins
 
-
-
-def call(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else (b"{}" if method == "POST" else None)
-    request = urllib.request.Request(
-        base + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
-SUPPORT = str(Path(__file__).parents[1] / "support")
 SAFETY_SECONDS = 240.0  # a safety net only: the server opens its port after the built-in games' own preparation
 
 HOOK = """\
@@ -58,16 +43,9 @@ PREPARES = {
 
 
 def install(folder: Path) -> dict[str, str]:
-    for name, body in PREPARES.items():
-        (folder / f"gg55_{name}.py").write_text(HOOK.format(body=body, name=name))
-    info = folder / "gg55_prepare-1.0.dist-info"
-    info.mkdir()
-    info.joinpath("METADATA").write_text("Metadata-Version: 2.1\nName: gg55-prepare\nVersion: 1.0\n")
-    lines = "".join(f"{name} = gg55_{name}:SPEC\n" for name in PREPARES)
-    info.joinpath("entry_points.txt").write_text("[gridgames.games]\n" + lines)
-    env = {key: value for key, value in os.environ.items() if not key.startswith("GRIDGAMES_")}
+    bodies = {name: HOOK.format(body=body, name=name) for name, body in PREPARES.items()}
+    env = install_plugins(folder, bodies, "gg55-prepare", "gg55")
     env.update(GRIDGAMES_PREPARE_SECONDS="3", XDG_CACHE_HOME=str(folder / "cache"), XDG_DATA_HOME=str(folder / "data"))
-    env["PYTHONPATH"] = os.pathsep.join([str(folder), SUPPORT, *(p for p in sys.path if p)])
     return env
 
 
