@@ -98,3 +98,18 @@ def test_jobs_on_a_10x10_board_are_not_refused_for_a_false_table_size(monkeypatc
     monkeypatch.setattr(parallel, "run_parts", stop)
     with pytest.raises(Reached):
         analyze_position(Connect4(10, 10, 4).from_notation("4"), jobs=2, think=5)
+
+
+def test_the_quick_analysis_stops_at_its_budget(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gridgames_connect4 import quick, solver
+
+    if not solver.kernels_compiled():
+        pytest.skip("the quick path solves only with the kernels built ahead of time")
+    monkeypatch.setattr(quick, "ANALYZE_SECONDS", 0.0)  # the budget spent at once (no clock read in the assertion)
+    assert quick.answer(["analyze", "4", "--no-book", "--json"]) == 0
+    import json
+
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["stopped"] == "time" and answer["unsolved"] == [1, 2, 3, 4, 5, 6, 7] and answer["best"] == []
