@@ -228,6 +228,17 @@ def small(tmp: Path, startup: float) -> list[Row]:
     return rows
 
 
+def issue55_runs(tmp: Path, startup: float, only: str | None = None) -> list[Row]:
+    """Every case of issue 55 (those of the part named ``only``), as records, in folders under ``tmp``."""
+    rows: list[Row] = []
+    for label, run in (("plugins", plugins), ("book", book), ("sessions", sessions), ("kills", kills), ("files", files), ("small", small)):
+        if only is None or only == label:
+            folder = tmp / label
+            folder.mkdir(parents=True)
+            rows += run(folder, startup)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default=None)
@@ -238,13 +249,7 @@ def main() -> None:
         tmp = Path(name)
         startup = min(_run([*GG, "--help"])["seconds"] for _ in range(3))
         print(f"start-up (gridgames --help, best of 3): {startup:.2f} s")
-        rows: list[Row] = []
-        for label, run in (("plugins", plugins), ("book", book), ("sessions", sessions), ("kills", kills), ("files", files), ("small", small)):
-            if options.only is None or options.only == label:
-                folder = tmp / label
-                folder.mkdir()
-                rows += run(folder, startup)
-        print_table(rows, title="issue 55 surface")
+        print_table(issue55_runs(tmp, startup, options.only), title="issue 55 surface")
     print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {time.perf_counter() - started:.0f} s in all")
 
 
