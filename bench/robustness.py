@@ -20,6 +20,9 @@ every budget, memory without a ceiling (under address-space limits), hostile plu
 a game lost on an error mid-game, server options, a SIGSTOPped Dask worker and the smaller cases, with their
 own table of tried / traceback / unbounded / wrong / lost.
 
+Issue 55's cases (``--only 55``; bench/robustness55.py: plugins under every command, a negated shipped book, a web
+game against other clients, killed games, data files, the smaller cases) print their own table too.
+
 Issue 38's cases (``--only 38``; bench/robustness38.py: unbounded work, a hanging or lying Dask peer, what is lost,
 silent waits and the cases fixed before) print their own table of tried / traceback / unbounded / wrong / lost.
 """
@@ -700,6 +703,12 @@ def main() -> None:
             from robustness38 import issue38_runs, print_table
 
             print_table(issue38_runs(tmp, home, startup), summary)
+        # issue 55's cases: bench/robustness55.py (its own table, then the summary)
+        if not opts.only or "55" in opts.only:
+            from robustness38 import print_table
+            from robustness55 import issue55_runs
+
+            print_table(issue55_runs(tmp / "issue55", startup), summary, title="issue 55 surface")
         if not opts.only or "fault" in opts.only:
             fault = sigterm_run(opts.max_seconds)
             print(

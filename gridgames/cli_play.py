@@ -27,9 +27,11 @@ hints, a review after the end); save files of a game's older formats load throug
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,7 @@ from gridgames.cli_generic import (
 from gridgames.cli_look import COMMAND_PREFIX, PlayLook, reads_as_move, result_line
 from gridgames.cli_support import EXIT_INTERRUPTED, one_line, whole_number
 from gridgames.errors import GridGamesError, OptionError, PluginError
-from gridgames.files import autosave_dir, latest_autosave, user_path, write_autosave
+from gridgames.files import autosave_dir, autosaves, user_path, write_autosave
 from gridgames.game import CHANCE, PASS_TEXT, Game, GameSpec, Move, Player, State, mover_name, play_chance
 from gridgames.parsing import check_seconds
 from gridgames.saves import SEAT_KINDS, SavedPlay, load_play, restore, save_play, to_json
@@ -177,9 +179,7 @@ def play_command(spec: GameSpec) -> Any:
         if resume:
             if load is not None:
                 raise OptionError("--resume loads the last interrupted game and --load a file; choose one")
-            load = latest_autosave(spec.name)
-            if load is None:
-                raise OptionError(f"no interrupted {spec.name} game to resume (autosaves are kept in {autosave_dir()})")
+            load = choose_resume(spec, typer.echo)
         if load is not None:
             saved = load_play(load, spec)
             for name, value in _typed_game_options(spec, options).items():  # defaults do not count as typed
@@ -205,7 +205,8 @@ def play_command(spec: GameSpec) -> Any:
         players = _seats(game, kinds, think, random.Random(seed), nodes)
         _say_first_compile(game)
         match = TerminalPlay(
-            spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes
+            spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes,
+            autosave=load if resume else None,
         )
         return match.run()
 
@@ -228,6 +229,45 @@ def _say_first_compile(game: Game) -> None:
             f"minute, once (cached in {cache_folder()})",
             file=sys.stderr,
         )
+
+RESUMABLE_SHOWN = 5
+"""How many other resumable games ``--resume`` names."""
+
+
+def choose_resume(spec: GameSpec, say: Any, title: str | None = None) -> Path:
+    """The autosave ``--resume`` continues: the newest of an unfinished game of ``spec``; says which and from when, and
+    names the other resumable ones. Autosaves of finished games are retired (removed); damaged ones are skipped."""
+    found: list[tuple[Path, SavedPlay]] = []
+    for path in reversed(autosaves(spec.name)):
+        try:
+            saved = load_play(path, spec)
+            _game, state = restore(spec, saved, source=str(path))
+        except GridGamesError:
+            continue
+        if state.is_over:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            continue
+        found.append((path, saved))
+        if len(found) > RESUMABLE_SHOWN:
+            break
+    if not found:
+        raise OptionError(
+            f"no interrupted {title or spec.name} game to resume (autosaves are kept in {autosave_dir()})"
+        )
+
+    def when(path: Path) -> str:
+        try:
+            return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(path.stat().st_mtime))
+        except OSError:
+            return "?"
+
+    path, saved = found[0]
+    say(f"Resuming the {spec.name} game autosaved at {when(path)} (moves: {saved.moves or 'none'}; {path}).")
+    for other, kept in found[1:RESUMABLE_SHOWN + 1]:
+        moves = kept.moves or "none"
+        say(f"  Also resumable: {when(other)} (moves: {moves}): gridgames play {spec.name} --load {other}")
+    return path
 
 
 def _seats(
@@ -285,6 +325,8 @@ class TerminalPlay:
     nodes: int | None = None
     look: PlayLook = attrs.field(factory=PlayLook)
     interactive: bool | None = None
+    autosave: Path | None = None
+    """The game's autosave file, rewritten after every move (None until the first; a resumed game's own file)."""
     _at_prompt: bool = attrs.field(default=False, init=False)
     chance_rng: random.Random = attrs.field(default=None, init=False)
     """Where the chance outcomes are drawn from (seeded by ``seed``, apart from the computer players' choices)."""
@@ -310,10 +352,24 @@ class TerminalPlay:
         if not self.state.history:
             return texts.nothing_to_keep
         try:
-            path = write_autosave(self.name, to_json(self.record()))
+            path = self.autosave = write_autosave(self.name, to_json(self.record()), self.autosave)
         except (GridGamesError, OSError, ValueError) as error:
             return texts.not_kept.format(error=one_line(str(error))[:300], moves=moves)
         return texts.kept.format(path=path, moves=moves, name=self.name)
+
+    def moved(self) -> None:
+        """After every move: the game's autosave rewritten (atomically: any kill loses at most the move being typed),
+        or retired (removed) once the game is over; a failure to write is said once at the end (`keep`)."""
+        if self.state.is_over:
+            if self.autosave is not None:
+                with contextlib.suppress(OSError):
+                    self.autosave.unlink()
+                self.autosave = None
+            return
+        if not self.state.history:
+            return
+        with contextlib.suppress(GridGamesError, OSError, ValueError):
+            self.autosave = write_autosave(self.name, to_json(self.record()), self.autosave)
 
     def hint(self) -> str:
         """The look's hint for the side to move, as one line."""
@@ -377,6 +433,7 @@ class TerminalPlay:
                 move = seat.choose(state)
                 note = getattr(seat, "note", "")
                 state.play(move)
+                self.moved()
                 for line in look.computer_moved(self, player, seat, move, note):
                     look.say(line)
             look.draw(self)
@@ -403,6 +460,7 @@ class TerminalPlay:
                 humans = {p for p, seat in enumerate(self.seats) if seat is None}
                 count = _undo_own_move(state, humans if look.undo_any_human else {state.current_player})
                 if count:
+                    self.moved()
                     if texts.took_back:
                         look.say(texts.took_back.format(count=count, s="s" if count > 1 else ""))
                     return None
@@ -418,9 +476,11 @@ class TerminalPlay:
             else:
                 try:
                     state.play(_parse_typed(state, line))
-                    return None
                 except GridGamesError as error:
                     look.say(look.refused(self, line, error))
+                else:
+                    self.moved()
+                    return None
 
     def _quit(self) -> int:
         """``q``: leave (a look may first offer to save, or say how one keeps a game)."""

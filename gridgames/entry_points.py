@@ -21,10 +21,11 @@ __all__ = ["entry_points"]
 class _Distribution:
     """The distribution an entry point comes from (its ``name``, as importlib.metadata's ``Distribution.name``)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "folder")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, folder: str | None = None) -> None:
         self.name = name
+        self.folder = folder  # its metadata folder (``*.dist-info``), where known
 
 
 class _EntryPoint:
@@ -118,6 +119,6 @@ def entry_points(group: str) -> list[Any]:
             folder = os.path.join(where, leaf)
             lines = _read_section(os.path.join(folder, "entry_points.txt"), group)
             if lines:
-                dist = _Distribution(_distribution_name(folder, stem.split("-", 1)[0]))
+                dist = _Distribution(_distribution_name(folder, stem.split("-", 1)[0]), folder)
                 found.extend(_EntryPoint(name, value, group, dist) for name, value in lines)
     return found

@@ -283,9 +283,10 @@ def latest_autosave(game: str) -> Path | None:
     return found[-1] if found else None
 
 
-def write_autosave(game: str, text: str) -> Path:
-    """Write an autosave of ``game`` (creating the folder) and prune the oldest beyond `AUTOSAVE_KEEP`; its path."""
-    path = autosave_path(game)
+def write_autosave(game: str, text: str, path: Path | None = None) -> Path:
+    """Write an autosave of ``game`` (creating the folder; to ``path``, the game's own autosave, else a new one) and
+    prune the oldest beyond `AUTOSAVE_KEEP`; its path."""
+    path = autosave_path(game) if path is None else path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as problem:

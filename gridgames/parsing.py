@@ -59,8 +59,10 @@ def check_seconds(value: object, *, what: str = "--think", error: type[GridGames
     gridgames.errors.OptionError: --think must be a number of seconds above 0 and at most 86400, not 1e+308
     """
     number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-    if number is None or not math.isfinite(number) or not 0 < number <= MAX_SECONDS:
-        raise error(f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:.0f}, not {value!r}")
+    # an int is compared as it is (math.isfinite of a 400-digit int raises OverflowError)
+    if number is None or (isinstance(number, float) and not math.isfinite(number)) or not 0 < number <= MAX_SECONDS:
+        shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:20]}... ({len(repr(value))} characters)"
+        raise error(f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:.0f}, not {shown}")
     return float(number)
 
 

@@ -131,6 +131,10 @@ def arena(
     """``policy`` against each of ``opponents`` for ``games`` games (half moving first), one `ArenaResult` each."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise OptionError(f"games must be a whole number of at least 2, not {games!r}")
+    if isinstance(opponents, str):  # 'random': one opponent, not six letters
+        opponents = (opponents,)
+    if opponents is None or not all(isinstance(o, str) for o in opponents):
+        raise OptionError(f"opponents must be a list of computer levels (e.g. ['random', 'easy']), not {opponents!r}")
     results = []
     for opponent in opponents:
         rewards, illegal, best, moves = [], [], 0, 0

@@ -161,6 +161,10 @@ def _add(info: Info, key: str, values: np.ndarray, where: np.ndarray) -> None:
     info["_" + key] = where
 
 
+MAX_ENVS = 65_536
+"""The most games one vector environment steps together (each holds a Python state, of a kilobyte or more)."""
+
+
 class GridGamesVectorEnv(VectorEnv):
     """``num_envs`` games of one agent against a computer level, as one Gymnasium `VectorEnv` (see the module)."""
 
@@ -180,8 +184,9 @@ class GridGamesVectorEnv(VectorEnv):
     ) -> None:
         """``num_envs`` games ``game_name`` (its ``options``); ``compiled=False`` forces `GenericBackend`; ``copy``:
         copy observations out."""
-        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise OptionError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or not 1 <= num_envs <= MAX_ENVS:
+            shown = repr(num_envs) if len(repr(num_envs)) <= 40 else f"{repr(num_envs)[:20]}..."
+            raise OptionError(f"num_envs must be a whole number from 1 to {MAX_ENVS:,}, not {shown}")
         self.game = load_turn_based(game_name, options)
         players = self.game.info.num_players
         if players not in (1, 2):

@@ -21,8 +21,13 @@ from __future__ import annotations
 
 import hmac
 import importlib
+import json
 import logging
+import os
 import secrets
+import subprocess
+import sys
+import threading
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -234,17 +239,84 @@ def create_app(config: ServerConfig | None = None, registry: Registry | None = N
     return app
 
 
-def prepare_games(app: Starlette, say: Callable[[str], None]) -> None:
-    """Run every listed game's ``prepare`` hook (slow one-time setup, see `gridgames.web.hooks`) before serving."""
+PREPARE_SECONDS = 120.0
+"""How long an outside plugin's ``prepare`` hook may take in its child process (env GRIDGAMES_PREPARE_SECONDS) before
+``gridgames serve`` marks the game unavailable."""
+
+
+def prepare_games(app: Starlette, say: Callable[[str], None]) -> threading.Thread | None:
+    """Run every listed game's ``prepare`` hook (slow one-time setup, see `gridgames.web.hooks`).
+
+    gridgames' own games prepare here, before serving. An outside plugin's hook runs first in a child process, bounded
+    by `PREPARE_SECONDS` (in a background thread: the server opens its port meanwhile): one that fails, sleeps or ends
+    its process marks the game unavailable with the reason (listed broken, its API calls a 404 saying why), the others
+    keep working; one that passes then prepares in this process too. Returns the background thread, if any.
+    """
     state: ServerState = app.state.gridgames
     listed, _broken = state.registry.load_all()
+    outside: list[GameSpec] = []
     for spec in listed:
+        if not state.registry.trusted(spec.name) and spec.name in state.registry.entries:
+            outside.append(spec)
+            continue
         hooks = state.hooks(spec)
         if has(hooks, "prepare"):
             try:
                 hooks.prepare(say)
-            except Exception as exc:  # a plugin's setup may fail in any way: its page still loads
-                say(f"{spec.name}: setup failed ({exc.__class__.__name__}: {exc}); its pages may be slow at first")
+            except Exception as exc:  # a game's setup may fail in any way: its page still loads
+                problem = one_line(exc) if isinstance(exc, GridGamesError) else f"{type(exc).__name__}: {one_line(exc)}"
+                say(f"{spec.name}: setup failed ({problem}); its pages may be slow at first")
+    outside = [spec for spec in outside if spec.web is not None]  # its hooks made in the thread: after the vetting
+    if not outside:
+        return None
+    thread = threading.Thread(
+        target=_prepare_outside, args=(state, outside, say), name="gridgames-prepare", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _prepare_seconds() -> float:
+    try:
+        seconds = float(os.environ.get("GRIDGAMES_PREPARE_SECONDS", PREPARE_SECONDS))
+    except ValueError:
+        return PREPARE_SECONDS
+    return seconds if 0 < seconds < 86400 else PREPARE_SECONDS
+
+
+def _prepare_outside(state: ServerState, specs: list[GameSpec], say: Callable[[str], None]) -> None:
+    """Each outside plugin's prepare hook, vetted in a child process first (see `prepare_games`)."""
+    for spec in specs:
+        reason = _prepare_in_child(spec.name, state.registry.entries[spec.name].value, _prepare_seconds())
+        if reason is None:
+            try:
+                hooks = state.hooks(spec)
+                if has(hooks, "prepare"):
+                    hooks.prepare(say)
+                continue
+            except Exception as exc:  # a plugin's setup may fail in any way
+                reason = f"its prepare hook failed: {one_line(exc)}"
+        state.registry.mark_broken(spec.name, reason)
+        say(f"{spec.name}: unavailable: {reason}")
+
+
+def _prepare_in_child(name: str, value: str, seconds: float) -> str | None:
+    """Why the plugin's prepare hook failed in a child process, or None when it passed."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gridgames.web._prepare_probe", name, value], stdin=subprocess.DEVNULL,
+            capture_output=True, env=env, timeout=seconds,
+        )
+    except subprocess.TimeoutExpired:
+        return f"its prepare hook did not finish within {seconds:g} s"
+    except OSError as error:
+        return f"its prepare hook could not be run: {error}"
+    try:
+        message = json.loads(done.stdout.decode("utf-8", "replace").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return f"its prepare hook ended the process (exit code {done.returncode})"
+    return None if isinstance(message, dict) and message.get("ok") else str(message.get("reason"))[:300]
 
 
 class _Guard:
@@ -256,10 +328,12 @@ class _Guard:
         self.token = token
 
     def _host_allowed(self, host: str) -> bool:
-        if "*" in self.allowed:
-            return True
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host  # drop the port ([::1]:8000 -> [::1])
-        return name in self.allowed
+        name, colon, port = host.rpartition(":") if not host.endswith("]") else ("", "", "")  # [::1]:8000 -> [::1]
+        if not colon:
+            name = host
+        elif not (port.isascii() and port.isdigit() and len(port) <= 5):  # 'localhost:80@evil': no port at all
+            return False
+        return "*" in self.allowed or name in self.allowed
 
     def refusal(self, scope: Any) -> tuple[int, str] | None:
         """Why a request is refused (status, one line), or None: a foreign host (DNS rebinding), a foreign origin or

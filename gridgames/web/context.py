@@ -14,7 +14,7 @@ from gridgames.game import GameKind, GameSpec
 from gridgames.registry import Registry
 from gridgames.web.hooks import hooks_of
 from gridgames.web.jobs import Budget, JobPool
-from gridgames.web.sessions import Session, SessionStore
+from gridgames.web.sessions import EVICT_SECONDS, Session, SessionStore
 from gridgames.web.validate import WebError, obj
 
 __all__ = [
@@ -32,7 +32,7 @@ class ServerConfig:
     max_sessions: int = 256
     idle_seconds: float = 3600.0
     sessions_per_client: int = 64
-    evict_seconds: float = 60.0
+    evict_seconds: float = EVICT_SECONDS
     workers: int = 2
     max_jobs: int = 16
     job_seconds: float = 60.0
@@ -111,8 +111,12 @@ def session_of(request: Request) -> Session:
         raise WebError(
             f"the X-Session header is too long ({len(token)} characters; a session token has at most {MAX_TOKEN})", 400
         )
-    session = server_state(request).sessions.get(token) if token else None
+    sessions = server_state(request).sessions
+    session = sessions.get(token) if token else None
     if session is None:
+        gone = sessions.gone(token) if token else None
+        if gone:
+            raise WebError(f"this page's session was {gone}: reload the page to start again", 401)
         what = "no X-Session header" if not token else "unknown or expired session"
         raise WebError(f"{what}: start one with POST /api/session (reload the page)", 401)
     return session

@@ -22,7 +22,7 @@ from starlette.responses import FileResponse, Response
 from gridgames.errors import GridGamesError
 from gridgames.game import Game, GameKind, GameSpec, State
 from gridgames.web.context import ServerState, json_response, read_body, server_state, session_of
-from gridgames.web.hooks import has
+from gridgames.web.hooks import HookError, game_of, has
 from gridgames.web.jobs import Budget
 from gridgames.web.validate import WebError, option_values, text
 
@@ -57,7 +57,11 @@ def _targets(hooks: Any, state: State) -> dict[str, list[list[int]]]:
     """Each legal move's click targets (the hook's, else the cells `State.move_cells` declares), by move text."""
     fmt = state.game.format_move
     if has(hooks, "move_targets"):
-        return {fmt(m): [[int(r), int(c)] for r, c in cells] for m, cells in hooks.move_targets(state).items()}
+        given = hooks.move_targets(state)
+        try:
+            return {fmt(m): [[int(r), int(c)] for r, c in cells] for m, cells in given.items()}
+        except (AttributeError, TypeError, ValueError, OverflowError) as error:
+            raise HookError(game_of(hooks), "move_targets", f"not a {{move: [(row, col), ...]}}: {error}") from None
     found: dict[str, list[list[int]]] = {}
     for move in list(state.legal_moves())[:1000]:
         cells = state.move_cells(move)

@@ -83,8 +83,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
+from gridgames.errors import GridGamesError
 from gridgames.game import GameSpec, Move, Placement, Puzzle, State
 from gridgames.grid import Cell
+from gridgames.web.validate import WebError, one_line
 
 if TYPE_CHECKING:
     from gridgames.web.jobs import Budget
@@ -92,6 +94,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HOOKS",
     "ComputerMove",
+    "HookError",
     "Drill",
     "DrillAnswerPayload",
     "DrillPositionPayload",
@@ -286,16 +289,56 @@ HOOKS = (
 """The hooks' method names (one per protocol above)."""
 
 
+class HookError(WebError):
+    """A game's web hook failed or answered something it must not: the page shows this line (HTTP 422), at once."""
+
+    def __init__(self, game: str, hook: str, problem: str) -> None:
+        super().__init__(one_line(f"{game}'s {hook} hook failed: {problem}")[:300], 422)
+
+
 class _NoHooks:
     """A game without web hooks."""
 
 
+class _Guarded:
+    """A game's hooks object whose hooks turn any exception but a `GridGamesError` (bad input, said in one line) or a
+    cancellation into a `HookError`: a plugin's bug is a clear error on the page, never an HTTP 500."""
+
+    def __init__(self, game: str, inner: Any) -> None:
+        self._game, self._inner = game, inner
+        for name in HOOKS:
+            if has(inner, name):
+                setattr(self, name, self._guard(name, getattr(inner, name)))
+
+    def _guard(self, name: str, hook: Callable[..., Any]) -> Callable[..., Any]:
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return hook(*args, **kwargs)
+            except GridGamesError:
+                raise
+            except Exception as error:  # a plugin's hook may fail in any way
+                raise HookError(self._game, name, f"{type(error).__name__}: {error}") from None
+
+        return guarded
+
+    def __getattr__(self, name: str) -> Any:  # anything else the game's own code keeps on its hooks object
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+
+def game_of(hooks: Any) -> str:
+    """The name of the game whose (guarded) hooks these are, for error messages."""
+    return hooks._game if isinstance(hooks, _Guarded) else "the game"
+
+
 def hooks_of(spec: GameSpec) -> Any:
-    """The game's hooks object (an empty one when it declares none or its factory fails)."""
+    """The game's hooks object, each hook guarded (`HookError`); an empty one when it declares none or its factory
+    fails."""
     if spec.web is None:
         return _NoHooks()
     try:
-        return spec.web()
+        return _Guarded(spec.name, spec.web())
     except Exception:  # a plugin's hooks may fail in any way: the generic pages still work
         return _NoHooks()
 

@@ -20,7 +20,7 @@ from gridgames.game import CHANCE, Game, GameSpec, Move, State, play_chance
 from gridgames.placement_moves import PieceMoves
 from gridgames.saves import SavedPlay, from_json, restore, to_json
 from gridgames.search.players import ai_kinds, make_ai
-from gridgames.web.hooks import has
+from gridgames.web.hooks import HookError, game_of, has
 from gridgames.web.jobs import Budget, Job
 from gridgames.web.sessions import Play
 from gridgames.web.validate import WebError, integer, number, one_line, option_values, text
@@ -178,7 +178,11 @@ def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
     """Each legal move's click targets: the web hook's, else the game's `State.move_cells`, else a guess from the
     board."""
     if has(hooks, "move_targets"):
-        return {int(m): [(int(r), int(c)) for r, c in cells] for m, cells in hooks.move_targets(state).items()}
+        found = hooks.move_targets(state)
+        try:
+            return {int(m): [(int(r), int(c)) for r, c in cells] for m, cells in found.items()}
+        except (AttributeError, TypeError, ValueError, OverflowError) as error:
+            raise HookError(game_of(hooks), "move_targets", f"not a {{move: [(row, col), ...]}}: {error}") from None
     grid = state.board()
     if state.game.piece_moves is not None:  # whole pieces are placed with the piece picker
         return {}

@@ -135,4 +135,6 @@ def serve(
     prepare_games(app, say)  # a game's slow first-use setup (Connect Four: its solver) before the first request
     if open_browser:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    from gridgames.web.slow_clients import timed_protocol
+
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, http=timed_protocol())

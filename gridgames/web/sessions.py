@@ -4,13 +4,15 @@ A session is created by the page (``POST /api/session``) and named by an unguess
 token the page sends back in the ``X-Session`` header. Each session belongs to a client
 (the browser's ``gridgames_client`` cookie, set by the server). The store keeps at most
 ``max_sessions``, and a client at most ``per_client``; a new session never evicts another
-client's game: when full, the store drops a session holding nothing (no game, no puzzle),
-else one idle for ``evict_seconds``, else refuses (429 for the client's own cap, 503 for
-the server's). Sessions idle longer than ``idle_seconds`` go too (their jobs are
-cancelled). Within a session each game has one play (or puzzle run), and a puzzle keeps
-at most ``max_solutions`` solutions; over every session the listed solutions kept hold at
-most ``kept_cells`` cells (`SessionStore.trim_solutions`: the least recently used
-sessions' kept solutions are dropped first, their numbers stay and can be listed again).
+client's live game: when full, the store drops a session holding nothing (no game, no puzzle),
+else one idle for ``evict_seconds`` (`EVICT_SECONDS`, 30 minutes), else refuses (503); at a
+client's own cap, its own session idle for ``own_evict_seconds`` (a minute) may go, else 429.
+Sessions idle longer than ``idle_seconds`` (an hour) go too (their jobs are cancelled). The
+store remembers why the last `GONE_KEPT` sessions went, so the page of one is told (`gone`).
+Within a session each game has one play (or puzzle run), and a puzzle keeps at most
+``max_solutions`` solutions; over every session the listed solutions kept hold at most ``kept_cells`` cells
+(`SessionStore.trim_solutions`: the least recently used sessions' kept solutions are dropped first, their
+numbers stay and can be listed again).
 """
 
 from __future__ import annotations
@@ -28,7 +30,16 @@ import attrs
 from gridgames.game import Game, Move, Puzzle, Solution, State
 from gridgames.web.validate import WebError
 
-__all__ = ["KEPT_CELLS_TOTAL", "Play", "PuzzleRun", "Session", "SessionStore"]
+__all__ = ["EVICT_SECONDS", "KEPT_CELLS_TOTAL", "OWN_EVICT_SECONDS", "Play", "PuzzleRun", "Session", "SessionStore"]
+
+EVICT_SECONDS = 1800.0
+"""How long a session holding a game or puzzle must be idle before another client's new session may take its place."""
+
+OWN_EVICT_SECONDS = 60.0
+"""How long a session must be idle before a new session of the same client (its own cap reached) may take its place."""
+
+GONE_KEPT = 4096
+"""How many closed sessions the store remembers the reason of (`SessionStore.gone`)."""
 
 KEPT_CELLS_TOTAL = 600_000
 """The most cells of listed solutions kept over all sessions (about 110 MB: 100 solutions of 2x500 held 18 MB)."""
@@ -90,15 +101,18 @@ class SessionStore:
 
     def __init__(
         self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None, *,
-        per_client: int = 64, evict_seconds: float = 60.0, kept_cells: int = KEPT_CELLS_TOTAL
+        per_client: int = 64, evict_seconds: float = EVICT_SECONDS, own_evict_seconds: float = OWN_EVICT_SECONDS,
+        kept_cells: int = KEPT_CELLS_TOTAL
     ) -> None:
         self.max_sessions = max_sessions
         self.kept_cells = kept_cells
         self.idle_seconds = idle_seconds
         self.per_client = per_client
         self.evict_seconds = evict_seconds
+        self.own_evict_seconds = own_evict_seconds
         self.on_expire = on_expire
         self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._gone: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
         self.expired = 0
 
@@ -115,28 +129,37 @@ class SessionStore:
                     f"this client already has {self.per_client} sessions (pages) in use: close some pages or wait a "
                     "minute",
                     429,
+                    self.own_evict_seconds,
                 )
             while len(self._sessions) >= self.max_sessions:
                 self._evict(
                     list(self._sessions.values()),
-                    f"the server keeps at most {self.max_sessions} sessions and every one is in use: try again in a "
-                    "minute",
+                    f"the server keeps at most {self.max_sessions} sessions and every one is in use: try again later",
                     503,
+                    self.evict_seconds,
                 )
             self._sessions[session.id] = session
         return session
 
-    def _evict(self, candidates: list[Session], refusal: str, status: int) -> None:
-        """Drop the least recently used empty session of ``candidates``, else the least recently used idle one, else
-        refuse."""
+    def _evict(self, candidates: list[Session], refusal: str, status: int, idle: float) -> None:
+        """Drop the least recently used empty session of ``candidates``, else the least recently used one idle for
+        ``idle`` seconds, else refuse."""
         now = time.monotonic()
         victim = next((s for s in candidates if s.empty), None)  # candidates are ordered by last use
         if victim is None:
-            victim = next((s for s in candidates if now - s.last_seen >= self.evict_seconds), None)
+            victim = next((s for s in candidates if now - s.last_seen >= idle), None)
         if victim is None:
             raise WebError(refusal, status)
         del self._sessions[victim.id]
-        self._expired(victim.id)
+        minutes = max(1, round((now - victim.last_seen) / 60))
+        self._expired(
+            victim.id, "" if victim.empty else f"closed after {minutes} idle minutes to make room for other pages"
+        )
+
+    def gone(self, token: str) -> str | None:
+        """Why the session of ``token`` was closed ('' when it held nothing), None when this store never had it."""
+        with self._lock:
+            return self._gone.get(token)
 
     def get(self, token: str) -> Session | None:
         """The session of a token (None when unknown or expired); marks it as used."""
@@ -181,10 +204,14 @@ class SessionStore:
             if now - session.last_seen <= self.idle_seconds:
                 break  # ordered by last use: the rest are newer
             del self._sessions[token]
-            self._expired(token)
+            minutes = round(self.idle_seconds / 60)
+            self._expired(token, "" if session.empty else f"closed after more than {minutes} idle minutes")
 
-    def _expired(self, token: str) -> None:
+    def _expired(self, token: str, reason: str = "") -> None:
         self.expired += 1
+        self._gone[token] = reason
+        while len(self._gone) > GONE_KEPT:
+            self._gone.popitem(last=False)
         if self.on_expire is not None:
             self.on_expire(token)
 

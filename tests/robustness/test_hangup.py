@@ -73,7 +73,10 @@ def test_a_game_whose_terminal_closes_is_autosaved(tmp_path: Path) -> None:
     assert child.stdin is not None
     child.stdin.write("4\n5\n")
     child.stdin.flush()
-    time.sleep(3)  # the two moves played; the game waits for the third
+    folder = tmp_path / "gridgames" / "autosave"
+    deadline = time.monotonic() + 120  # a safety net: the autosave after each move says the two moves are played
+    while time.monotonic() < deadline and not any('"moves": "45"' in p.read_text() for p in folder.glob("*.json")):
+        time.sleep(0.05)
     child.send_signal(signal.SIGHUP)
     out, err = child.communicate(timeout=60)
     assert "Traceback" not in out + err, err[-500:]

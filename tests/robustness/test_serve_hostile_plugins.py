@@ -13,7 +13,6 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,6 +20,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed")
 pytest.importorskip("starlette", reason="the web extra is not installed")
 
 from gridgames_test_support.browser import free_port
+from gridgames_test_support.plugin_dists import call_json as _call
 
 HOSTILE = {
     "sysexit": "import sys\nsys.exit(3)\n",
@@ -50,20 +50,6 @@ def install_hostile_plugins(folder: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "GRIDGAMES_PLUGIN_SECONDS"}
     env["PYTHONPATH"] = os.pathsep.join([str(folder), *(p for p in sys.path if p)])
     return env
-
-
-def _call(
-    base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else (b"{}" if method == "POST" else None)
-    request = urllib.request.Request(
-        base + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
 
 
 @pytest.mark.slow

@@ -417,6 +417,25 @@ class UpgradeReport:
     """Entries of the deepest ply solved again and found right."""
 
 
+def check_entries(book: Book, name: str) -> tuple[str | None, str | None, int]:
+    """What is wrong with a book's entries: its keys must be exactly the positions a book of its board and depth holds
+    (`enumerate_entries`: no key that is no position, none missing), and every shallower score must follow from the
+    deepest ply's (`derive_scores`). Returns what is wrong with the keys and with the scores (one line each, None
+    when right) and how many entries are of the deepest ply (whose scores only the solver can check)."""
+    claim = f"a {book.width}x{book.height} book of lines of {book.connect} to depth {book.depth}"
+    keys, plies = enumerate_entries(book.width, book.height, book.connect, book.depth)
+    leaves = int(np.count_nonzero(plies == plies[0])) if keys.shape[0] else 0
+    order = np.argsort(keys, kind="stable")
+    if keys.shape != book.keys.shape or not np.array_equal(keys[order], book.keys):
+        return f"{name} does not hold the positions of {claim}, as its header says: its header is damaged", None, leaves
+    stored = book.scores[np.searchsorted(book.keys, keys)]
+    derived = derive_scores(book.width, book.height, book.connect, keys, plies, stored[:leaves])
+    if not np.array_equal(derived, stored):
+        wrong = int(np.count_nonzero(derived != stored))
+        return None, f"{name} is not {claim}: {wrong} scores do not follow from the deepest ply's", leaves
+    return None, None, leaves
+
+
 def upgrade_legacy(
     source: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, samples: int = 32, seed: int = 0,
     table_bits: int | None = None
@@ -438,16 +457,11 @@ def upgrade_legacy(
     if book.version >= FIRST_VERIFIED_VERSION:
         raise BookError(f"{name} is already a book of format {book.version}: nothing to upgrade")
     claim = f"a {book.width}x{book.height} book of lines of {book.connect} to depth {book.depth}"
-    keys, plies = enumerate_entries(book.width, book.height, book.connect, book.depth)
-    order = np.argsort(keys, kind="stable")
-    if keys.shape != book.keys.shape or not np.array_equal(keys[order], book.keys):
-        raise BookError(f"{name} does not hold the positions of {claim}, as its header says: its header is damaged")
+    bad_keys, bad_scores, leaves = check_entries(book, name)
+    if bad_keys or bad_scores:
+        raise BookError(bad_keys or bad_scores or "")
+    keys = enumerate_entries(book.width, book.height, book.connect, book.depth)[0]
     stored = book.scores[np.searchsorted(book.keys, keys)]
-    leaves = int(np.count_nonzero(plies == plies[0])) if keys.shape[0] else 0
-    derived = derive_scores(book.width, book.height, book.connect, keys, plies, stored[:leaves])
-    if not np.array_equal(derived, stored):
-        wrong = int(np.count_nonzero(derived != stored))
-        raise BookError(f"{name} is not {claim}: {wrong} scores do not follow from the deepest ply's")
     rng = np.random.default_rng(seed)
     chosen = (
         np.sort(rng.choice(leaves, size=min(samples, leaves), replace=False)) if leaves else np.zeros(0, dtype=np.int64)

@@ -197,7 +197,9 @@ def _analyze_by_columns(
     from gridgames.search.parallel import run_parts
 
     game = state.game
-    _solver_class()(game.width, game.height, game.connect, table_mb=0.0625)  # refuses a board too big, in one line
+    # refuses a board too big, in one line: with the table the workers get (a smaller one cannot tell a 10x10 board's
+    # 110-bit keys apart, and was a false "needs a table of at least 2 MiB"); its pages are never touched here
+    _solver_class()(game.width, game.height, game.connect, table_mb=table_mb)
     solved = 0
 
     def collect(column: int, score: int | None) -> None:

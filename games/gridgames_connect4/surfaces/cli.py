@@ -29,10 +29,9 @@ from gridgames_connect4.position.geometry import fits_one_word
 from gridgames_connect4.position.notation import line_words
 from gridgames_connect4.position.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.cli_look import PlayLook, Played, PlayTexts
-from gridgames.cli_play import TerminalPlay
+from gridgames.cli_play import TerminalPlay, choose_resume
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
 from gridgames.errors import OptionError, SolverError
-from gridgames.files import autosave_dir, latest_autosave
 from gridgames.game import Move, Player
 from gridgames.parsing import check_memory, check_seconds
 from gridgames.saves import SavedPlay, load_play, restore
@@ -328,11 +327,7 @@ def make_app() -> typer.Typer:
         if resume:
             if load is not None:
                 raise OptionError("--resume loads the last interrupted game and --load a file; choose one")
-            load = latest_autosave("connect4")
-            if load is None:
-                raise OptionError(
-                    f"no interrupted Connect Four game to resume (autosaves are kept in {autosave_dir()})"
-                )
+            load = choose_resume(SPEC, typer.echo, "Connect Four")
         if first is not None and first.lower() not in PLAYER_NAMES:
             raise OptionError(f"--first must be red or yellow, not {first!r}")
         if think is not None:
@@ -360,7 +355,8 @@ def make_app() -> typer.Typer:
         options = {"width": game.width, "height": game.height, "connect": game.connect, "first": game.first}
         look = Connect4Look(console(), chosen, random.Random(seed))
         match = TerminalPlay(
-            "connect4", options, state, seats, [chosen_kinds[c] for c in game.colours], think, seed, look=look
+            "connect4", options, state, seats, [chosen_kinds[c] for c in game.colours], think, seed, look=look,
+            autosave=load if resume else None,
         )
         code = match.run()
         if code:
@@ -371,9 +367,9 @@ def make_app() -> typer.Typer:
         moves: str = typer.Argument(
             "", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns), or a save file."
         ),
-        width: int = typer.Option(7, "--width", help="Columns, 4 to 10."),
-        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
-        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        width: int = typer.Option(7, "--width", parser=whole_number, help="Columns, 4 to 10."),
+        height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
         picture: bool = typer.Option(False, "--picture", help="Print the plain picture (X red, O yellow) instead."),
         url: bool = typer.Option(False, "--url", help="Print the web page's URL for the position instead."),
         base: str = typer.Option("http://127.0.0.1:8000", "--base", help="With --url: where gridgames serve runs."),
@@ -407,10 +403,10 @@ def make_app() -> typer.Typer:
     def analyze(
         moves: str = typer.Argument("", help="Moves from the start: '4453' or '4,4,5,3' (1-based columns)."),
         width: int = typer.Option(
-            7, "--width", help="Columns, 4 to 10 (a bit per cell and one per column: at most 128)."
+            7, "--width", parser=whole_number, help="Columns, 4 to 10 (a bit per cell and one per column: at most 128)."
         ),
-        height: int = typer.Option(6, "--height", help="Rows, 4 to 10."),
-        connect: int = typer.Option(4, "--connect", help="Line length that wins, 3 to 6."),
+        height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
+        connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
         weak: bool = typer.Option(False, "--weak", help="Only win (+1), draw (0) or loss (-1): faster."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         jobs: str | None = typer.Option(
@@ -421,10 +417,11 @@ def make_app() -> typer.Typer:
             "--scheduler",
             help='Solve the columns on a Dask cluster: tcp://HOST:8786 (pip install "gridgames[dask]").',
         ),
-        think: float | None = typer.Option(
-            None,
+        think: float = typer.Option(
+            cli_review.DEFAULT_REVIEW_SECONDS,
             "--think",
-            help="Stop after this many seconds; unsolved columns are marked ? and the answer is not exact.",
+            help="Stop after this many seconds (as review does); unsolved columns are marked ? and the answer is not "
+            "exact.",
         ),
         table_mb: float | None = typer.Option(
             None, "--table-mb", help="Transposition table size in MiB (default 56; per process with --jobs)."
@@ -437,8 +434,7 @@ def make_app() -> typer.Typer:
         from gridgames_connect4.teach.analysis import analyze_position
 
         check_parallel_options(jobs, scheduler)
-        if think is not None:
-            check_seconds(think)
+        check_seconds(think)
         if table_mb is not None and not 0.0625 <= table_mb <= 16384:
             raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
         if table_mb is not None:  # a table that cannot fit is refused before the solver allocates it

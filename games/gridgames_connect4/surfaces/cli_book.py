@@ -187,13 +187,25 @@ def make_book_app() -> typer.Typer:
             None, "--table-bits", parser=whole_number, help="The solver's table: 2^B entries."
         ),
     ) -> None:
-        """Solve random entries again with the solver (no book) and compare; exit 1 on any difference."""
+        """Check every entry (each key a position of the board, every shallower score following from the deepest
+        ply's), then solve random entries again with the solver (no book) and compare; exit 1 on any difference."""
         from gridgames_connect4.solve.book import Book
-        from gridgames_connect4.solve.book_build import BookJob, solve_part
+        from gridgames_connect4.solve.book_build import BookJob, check_entries, solve_part
 
         if sample < 0:
             raise typer.BadParameter("--sample must be 0 (all) or positive")
         book = Book.load(file)
+        bad_keys, bad_scores, leaves = check_entries(book, repr(str(file)))
+        for problem in (bad_keys, bad_scores):
+            if problem:
+                typer.echo(f"wrong: {problem}")
+        if bad_keys:  # keys that are no position of the board: nothing to solve again
+            raise typer.Exit(1)
+        if not bad_scores:
+            typer.echo(
+                f"All {len(book):,} keys are the positions of the board to depth {book.depth}; the scores of the "
+                f"{len(book) - leaves:,} shallower ones follow from the {leaves:,} of depth {book.depth}."
+            )
         chosen = sorted(random.Random(seed).sample(range(len(book)), min(sample or len(book), len(book))))
         keys = book.keys[chosen]
         found = solve_part(BookJob(book.width, book.height, book.connect, table_bits), keys)
@@ -202,8 +214,12 @@ def make_book_app() -> typer.Typer:
         for key, stored, solved in wrong[:10]:
             moves = "".join(str(c + 1) for c in geometry.moves_of_key(key))
             typer.echo(f"wrong: {moves or '(empty)'} is {stored:+d} in the book, {solved:+d} by the solver")
-        typer.echo(f"{len(chosen) - len(wrong)} of {len(chosen)} entries right.")
-        if wrong:
+        skipped = len(book) - len(chosen)
+        typer.echo(
+            f"{len(chosen) - len(wrong)} of {len(chosen)} entries right."
+            + (f" (solved again; {skipped:,} not solved again: --sample 0 solves all)" if skipped else "")
+        )
+        if wrong or bad_scores:
             raise typer.Exit(1)
 
     @app.command("upgrade")

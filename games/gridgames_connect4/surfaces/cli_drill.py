@@ -145,7 +145,8 @@ def register(app: typer.Typer) -> None:
         from gridgames.saves import load_play, restore
 
         check_seconds(think)
-        saved = DrillHistory.load()  # a broken history file is one line, before any work
+        if history or not (moves or load is not None):  # only what needs the history reads it
+            saved = DrillHistory.load()  # a broken history file is one line, before any work
         if history:
             for text in saved.lines():
                 typer.echo(text)
@@ -199,8 +200,12 @@ def register(app: typer.Typer) -> None:
                 typer.echo(position_url(game, last.moves, base, page="drill"))
                 return
             chosen = choose_book(game.width, game.height, game.connect, book, no_book)
-            positions = [p for p in last.positions(inaccuracies)
-                         if p.player in _players(player, last.players, game.colours)]
+            if last.verified:
+                found = last.positions(inaccuracies)
+            else:  # a record without its checksum: its scores derived again, not trusted
+                report, _seconds = run_review(game, last.moves, chosen, 1, game.first, think)
+                found = drill_positions(report, last.players, inaccuracies)
+            positions = [p for p in found if p.player in _players(player, last.players, game.colours)]
             game_moves = last.moves
         who = " and ".join(game.colours[p] for p in sorted({p.player for p in positions})) or "nobody"
         typer.echo(f"Drilling {game.join_notation(game_moves)} ({game.size}): {len(positions)} position(s), the "
@@ -215,9 +220,12 @@ def register(app: typer.Typer) -> None:
         except KeyboardInterrupt:
             interrupted = True
         if answers:
-            done = DrillHistory.load()
-            done.add(game, game_moves, answers)
-            done.save()
+            try:
+                done = DrillHistory.load()
+                done.add(game, game_moves, answers)
+                done.save()
+            except GridGamesError as problem:  # a damaged history does not undo the drill: said, not fatal
+                typer.echo(f"the drill is not kept in the history: {problem}", err=True)
         right = sum(a.right for a in answers)
         typer.echo(f"Drill done: {right} of {len(answers)} answered best ({len(positions)} position(s)).")
         if interrupted:

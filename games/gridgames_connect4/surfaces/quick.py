@@ -151,8 +151,10 @@ def answer(args: list[str]) -> int | None:
     legal = [geometry.geometry.can_play(mask, c) for c in range(width)]
     known = [s for s in columns if s is not None]
     top = max(known) if known else None
-    best = [] if stopped else [c + 1 for c, s in enumerate(columns) if s == top]
     unsolved = [c + 1 for c, s in enumerate(columns) if s is None and legal[c]] if stopped else []
+    if stopped == "time" and not unsolved:  # every column solved as the budget ran out: exact after all
+        stopped = None
+    best = [] if stopped else [c + 1 for c, s in enumerate(columns) if s == top]
     notation = ("".join if width <= 9 else ",".join)(str(c + 1) for c in moves)
     if as_json:
         import json
@@ -197,8 +199,16 @@ def _solve(geometry: BookKeys, moves: list[int], weak: bool, no_book: bool
     solver = solver_module.Solver(geometry.width, geometry.height, geometry.connect, jobs=1, book=book,
                                   table_mb=table_mb)
     scores: list[int | None] = [None] * geometry.width
-    try:  # a watcher that never stops it: the search runs in slices, so Ctrl-C gets through
-        solver.analyze(moves, weak=weak, into=scores, on_progress=lambda _progress: True)
+    import time
+
+    deadline = time.monotonic() + ANALYZE_SECONDS
+    try:  # the search runs in slices: Ctrl-C gets through, and the watcher stops it at the full command's budget
+        solver.analyze(moves, weak=weak, into=scores, on_progress=lambda _progress: time.monotonic() < deadline)
     except KeyboardInterrupt:
         return scores, "interrupted"
-    return scores, None
+    return scores, "time" if time.monotonic() >= deadline else None
+
+
+ANALYZE_SECONDS = 60.0
+"""The time an analysis may take, as the full command's default ``--think`` (`cli_review.DEFAULT_REVIEW_SECONDS`):
+columns unsolved then are marked ? and the answer says it is not exact."""

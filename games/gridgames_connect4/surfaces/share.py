@@ -29,9 +29,18 @@ _DEFAULTS = {"width": 7, "height": 6, "connect": 4}
 def position_url(game: Connect4, moves: Sequence[int], base: str = DEFAULT_BASE, *, page: str = "play") -> str:
     """The play page's URL for the position after ``moves`` (0-based columns) on ``game``'s board, under ``base``
     (``page="drill"``: the drill page's, which reviews that game and drills its mistakes)."""
-    parts = urlsplit(base)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise OptionError(f"the page's address must be http(s)://HOST[:PORT], not {base!r}")
+    refusal = OptionError(f"the page's address must be http(s)://HOST[:PORT], not {base[:80]!r}")
+    if not base.isprintable() or any(c.isspace() for c in base):  # a newline, a tab, a space: never part of a URL
+        raise refusal
+    try:
+        parts = urlsplit(base)
+        parts.port  # noqa: B018  (a port out of range or not a number raises ValueError)
+    except ValueError:  # 'http://[::1' (an unclosed IPv6 address), a bad port
+        raise refusal from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
+        raise refusal
+    if parts.query or parts.fragment:
+        raise refusal
     query = {"pos": game.join_notation(moves)}
     query.update({k: str(getattr(game, k)) for k, v in _DEFAULTS.items() if getattr(game, k) != v})
     if game.first != "red":

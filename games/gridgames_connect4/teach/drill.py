@@ -121,6 +121,9 @@ class LastReview:
     """(move number, every column's score before it) of each reviewed move."""
     players: tuple[int, ...] = (0, 1)
     """Whose mistakes to drill (0: the first mover): the human seats of a saved game, else both."""
+    verified: bool = True
+    """False for a record read without its checksum (written before there was one): its scores must be derived again
+    (the drill reviews the game again) before they are trusted."""
 
     @classmethod
     def of(cls, review: Review, players: Sequence[int] = (0, 1)) -> LastReview:
@@ -152,10 +155,14 @@ class LastReview:
         return drill_positions(review, self.players, inaccuracies)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"width": self.width, "height": self.height, "connect": self.connect, "first": self.first,
-                "moves": self.game.join_notation(self.moves), "players": list(self.players),
-                "scores": [[n, list(s)] for n, s in self.scores]}
+        """JSON form, with the checksum of its content (``digest``: a damaged or edited record is never trusted)."""
+        data: dict[str, Any] = {
+            "width": self.width, "height": self.height, "connect": self.connect, "first": self.first,
+            "moves": self.game.join_notation(self.moves), "players": list(self.players),
+            "scores": [[n, list(s)] for n, s in self.scores],
+        }
+        data["digest"] = _digest(data)
+        return data
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> LastReview:
@@ -173,7 +180,22 @@ class LastReview:
                 raise DrillHistoryError(f"{where}: its last review scores move {n} wrongly")
         if not set(players) <= {0, 1}:
             raise DrillHistoryError(f"{where}: its last review names players {players!r}, not 0 or 1")
-        return cls(game.width, game.height, game.connect, game.first, moves, scores, players)
+        record = cls(game.width, game.height, game.connect, game.first, moves, scores, players)
+        digest = data.get("digest")
+        if digest is None:  # written before records had a checksum: derived again before use
+            return attrs.evolve(record, verified=False)
+        if digest != record.as_dict()["digest"]:
+            raise DrillHistoryError(
+                f"{where}: its last review does not match its checksum (edited or damaged): review the game again"
+            )
+        return record
+
+
+def _digest(data: dict[str, Any]) -> str:
+    """The SHA-256 of a record's JSON form (its keys sorted), as hex."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
 def history_path() -> Path:
@@ -199,7 +221,7 @@ class DrillHistory:
         text = read_user_text(path, what="drill history", max_bytes=MAX_HISTORY_BYTES, error=DrillHistoryError)
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than Python's stack
             raise DrillHistoryError(f"{where} is not a drill history (not JSON); move it away to start a new one") \
                 from None
         if not isinstance(data, dict) or data.get("format") != HISTORY_FORMAT:

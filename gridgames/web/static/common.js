@@ -42,7 +42,9 @@ const GG = (() => {
       options.body = JSON.stringify(body);
     }
     let r = await fetch(path, options);
+    let lost = null; // why the old session went (the server says), shown if the retry finds nothing
     if (r.status === 401) { // the session expired: start a new one, once
+      try { lost = (await r.json()).error; } catch (e) { lost = null; }
       session = null;
       await ensureSession();
       options.headers["X-Session"] = session;
@@ -51,7 +53,8 @@ const GG = (() => {
     const type = r.headers.get("content-type") || "";
     const data = type.includes("json") && !path.endsWith("/save") && !path.endsWith(".json") ? await r.json() : await r.text();
     if (!r.ok) {
-      const error = new Error(data && data.error ? data.error : `HTTP ${r.status}`);
+      const said = data && data.error ? data.error : `HTTP ${r.status}`;
+      const error = new Error(lost && lost.includes("was closed") ? `${lost} (${said})` : said);
       error.status = r.status;
       throw error;
     }

@@ -104,7 +104,7 @@ def test_ten_thousand_sessions_from_one_client_leave_another_clients_game_intact
 
 
 def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
-    store = SessionStore(max_sessions=3, per_client=3, evict_seconds=60)
+    store = SessionStore(max_sessions=3, per_client=3)
     game = store.create("user")
     game.plays["connect4"] = object()  # type: ignore[assignment]
     for i in range(100):  # a new client key each time (a client ignoring its cookie)
@@ -117,9 +117,12 @@ def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
     with pytest.raises(WebError, match="every one is in use") as refused:
         store.create("late")
     assert refused.value.status == 503 and store.get(game.id) is game
-    game.last_seen -= 61  # idle for a minute: now it may go
+    game.last_seen -= 61  # idle for a minute: another client's game still stays (issue 55)
+    with pytest.raises(WebError, match="every one is in use"):
+        store.create("late")
+    game.last_seen -= store.evict_seconds  # idle for half an hour: now it may go, and its page is told why
     store.create("late")
-    assert store.get(game.id) is None
+    assert store.get(game.id) is None and "closed after 31 idle minutes" in (store.gone(game.id) or "")
 
 
 BAD_PUZZLES = [
