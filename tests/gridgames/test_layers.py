@@ -191,7 +191,9 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(("gridgames.errors", "gridgames.grid", "gridgames.lattices", "gridgames.shapes", "gridgames.files",
                      "gridgames.placement_moves", "gridgames.parsing"), 1),
     # 2. the game protocol
-    **dict.fromkeys(("gridgames.game", "gridgames.pieces", "gridgames.drawing", "gridgames.saves"), 2),
+    **dict.fromkeys(
+        ("gridgames.game", "gridgames.pieces", "gridgames.drawing", "gridgames.saves", "gridgames.compiled_rules"), 2
+    ),
     # 3. the generic engines
     "gridgames.search": 3,
     # 4. the registry (and what finds, vets and runs plugins through it)
