@@ -35,6 +35,7 @@ __all__ = [
     "MAX_SAVE_FILE_BYTES",
     "UserFileError",
     "autosave_dir",
+    "cache_dir",
     "data_dir",
     "latest_autosave",
     "read_user_bytes",
@@ -245,6 +246,13 @@ def data_dir() -> Path:
     """gridgames' per-user data folder: $XDG_DATA_HOME/gridgames, by default ~/.local/share/gridgames."""
     base = os.environ.get("XDG_DATA_HOME", "")
     root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "gridgames"
+
+
+def cache_dir() -> Path:
+    """gridgames' per-user cache folder: $XDG_CACHE_HOME/gridgames, by default ~/.cache/gridgames."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
     return root / "gridgames"
 
 

@@ -30,7 +30,7 @@ from gridgames_connect4.rules import PLAYER_NAMES, Connect4, Connect4State
 from gridgames.cli_look import PlayLook, Played, PlayTexts
 from gridgames.cli_play import TerminalPlay
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
-from gridgames.errors import OptionError, SolverError
+from gridgames.errors import OptionError
 from gridgames.files import autosave_dir, latest_autosave
 from gridgames.game import Move, Player
 from gridgames.parsing import check_memory, check_seconds
@@ -486,20 +486,6 @@ def make_app() -> typer.Typer:
                 out.print(line, markup=False, soft_wrap=True)
         if report.stopped == "interrupted":
             raise typer.Exit(EXIT_INTERRUPTED)
-
-    @app.command("compile")
-    def compile_() -> None:
-        """Build the solver's and the learning environment's kernels ahead of time (needs a C compiler): later runs
-        start without numba."""
-        from gridgames_connect4 import solver, vector_aot
-
-        for what, build in (("the solver's", solver.compile_kernels), ("the vector env's", vector_aot.build)):
-            start = time.perf_counter()
-            try:
-                path = build()
-            except OSError as exc:
-                raise SolverError(f"cannot build {what} kernels ahead of time: {exc}") from None
-            typer.echo(f"Built {what} kernels in {time.perf_counter() - start:.1f} s: {path}")
 
     app.add_typer(cli_book.make_book_app(), name="book")
     cli_review.register(app)
