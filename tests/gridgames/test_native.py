@@ -218,3 +218,12 @@ def test_doctor_reports_each_module_and_whether_it_verifies(monkeypatch: pytest.
     assert result.exit_code == 1 and "_gridgames_c4_vector (vector env kernels): not built" in result.stdout
     assert "gridgames doctor --rebuild" in result.stderr
     modules["_gridgames_c4_vector"].forget()
+
+
+def test_a_numba_without_pycc_fails_the_build_in_one_line_and_installs_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                                               tmp_path: Path) -> None:
+    native = _modules()["_gridgames_c4_vector"]
+    monkeypatch.setitem(sys.modules, "numba.pycc", None)  # as after numba removes pycc: its import fails
+    with pytest.raises(OSError, match=r"^(ModuleNotFoundError|ImportError): "):
+        native.build(tmp_path)
+    assert not any(tmp_path.iterdir())  # no module, no manifest, no temporary folder: numba's JIT serves
