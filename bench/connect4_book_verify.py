@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     options = parser.parse_args()
     print(f"cores: {os.cpu_count()}  load: {os.getloadavg()[0]:.2f}")
-    from gridgames_connect4 import book_file
+    from gridgames_connect4.solve import book_file
 
     path = book_file.shipped_path(7, 6, 4)
     assert path is not None

@@ -5,7 +5,7 @@ Usage: python bench/rl_first_reset.py [--repeat N] [--envs N] [--before CHECKOUT
 Each figure comes from a new Python process (bytecode written and reused, as an installed package's is; run it
 without PYTHONDONTWRITEBYTECODE), which times with time.perf_counter: importing ``gridgames.rl``, making the env,
 its first ``reset(seed=0)`` and a second one, and says whether numba was imported. Three programs alternate for
---repeat rounds (medians count): ``aot`` (this tree: the kernels built ahead of time, built first if missing),
+--repeat rounds (medians count): ``aot`` (this tree: the kernels compiled with the package),
 ``jit`` (this tree with GRIDGAMES_VECTOR_JIT=1: numba's JIT kernels, from numba's cache on disk) and, with
 ``--before``, an earlier checkout first on PYTHONPATH. A first untimed run of each fills the caches. The machine's
 core count and load average are printed.
@@ -59,12 +59,10 @@ def main() -> None:
     parser.add_argument("--before", help="a checkout of an earlier gridgames to time as well (first on PYTHONPATH)")
     args = parser.parse_args()
     from gridgames_connect4.learn import vector_aot
-    from gridgames_connect4.solve.solver import kernels_to_build, prepare_kernels
+    from gridgames_connect4.solve.engine import aot
 
-    if vector_aot.load() is None:
-        vector_aot.build()
-    if kernels_to_build():
-        prepare_kernels(print)
+    if vector_aot.load() is None or aot.load() is None:  # the package's build compiles them
+        sys.exit("the compiled kernels do not verify here: see `gridgames doctor`")
     programs = ["aot", "jit"] + (["before"] if args.before else [])
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"python {sys.version.split()[0]}, cores: {os.cpu_count()}, load average before: {load}")

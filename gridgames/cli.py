@@ -251,10 +251,44 @@ def serve(
     )
 
 
+@app.command("doctor")
+def doctor(
+    rebuild: bool = typer.Option(False, "--rebuild", help="Compile every module again into the user's cache folder "
+                                 "(needs a C compiler; minutes)."),
+) -> None:
+    """Report the kernels compiled with the package: where each is and whether it verifies (exit 1 if one does not)."""
+    import time
+
+    from gridgames.native import built_in
+
+    bad = 0
+    for native in built_in():
+        if rebuild:
+            typer.echo(f"Compiling the {native.what} into {native.folders()[-1]} (up to a few minutes)...", err=True)
+            start = time.perf_counter()
+            try:
+                native.build()
+            except OSError as exc:
+                typer.echo(f"{native.name}: cannot build ({_one_line(str(exc))})", err=True)
+            else:
+                typer.echo(f"  built in {time.perf_counter() - start:.0f} s", err=True)
+        status = native.status()
+        bad += not status.verifies
+        where = "" if status.path is None else f" {status.path}:"
+        typer.echo(f"{native.name} ({native.what}):{where} {'ok' if status.verifies else status.reason}")
+    if bad:
+        typer.echo("numba's JIT kernels serve in their place (compiled at first use, cached in the user's cache "
+                   "folder); `gridgames doctor --rebuild` compiles them again", err=True)
+        raise typer.Exit(1)
+
+
 def main() -> None:
     """Console-script entry point: SIGTERM and SIGHUP (a closed terminal) end a command as Ctrl-C does (partial results
-    kept)."""
+    kept); the compiled kernels' notices (`gridgames.native`) one line each on standard error."""
+    from gridgames.native import tell_notices_to
     from gridgames.search._workers import sigterm_as_interrupt
+
+    tell_notices_to(lambda text: typer.echo(text, err=True))
 
     try:
         with sigterm_as_interrupt():

@@ -47,14 +47,24 @@ def quick_answer(args: list[str]) -> int | None:
 
 
 def main() -> None:
-    """Console-script entry point: the quick answer, else `gridgames.cli.main`."""
+    """Console-script entry point: the quick answer, else `gridgames.cli.main` (each prints `gridgames.native`'s
+    notices: a compiled module that does not verify, a cache that cannot be written)."""
     code = quick_answer(sys.argv[1:])
+    native = sys.modules.get("gridgames.native")  # imported when the answer needed compiled kernels
+    for text in native.notices() if native is not None else ():
+        _say(text)
     if code is not None:
         sys.stdout.flush()
         sys.exit(code)
     from gridgames.cli import main as full
 
     full()
+
+
+def _say(text: str) -> None:
+    """One line on standard error."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
 
 
 if __name__ == "__main__":

@@ -87,10 +87,10 @@ COMMANDS
       solves every position up to D discs into an opening book (Ctrl-C keeps the work:
       run it again to continue); book info FILE and book verify FILE --sample N check one;
       book upgrade FILE checks a book of an older format and rewrites it in the current one.
-  gridgames connect4 compile
-      builds the solver's kernels ahead of time (needs a C compiler; the first analyze,
-      or a game with hard or perfect, does it once): later runs of boards up to 64 bits
-      then search without loading numba, half a second sooner.
+  gridgames doctor [--rebuild]
+      says whether the solver's kernels compiled with the package verify (boards up to
+      64 bits search on them without loading numba); --rebuild compiles them again into
+      the user's cache folder (needs a C compiler).
 
 EXACT SOLVING
   The solver is exact on every board this game offers: its bitboards need a bit

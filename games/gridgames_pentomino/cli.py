@@ -7,7 +7,6 @@ below it (puzzle, boards, pieces, render) returns data.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 import time
@@ -162,33 +161,12 @@ def solve(
 
 
 def _notice_compiling() -> None:
-    """At the first use of an install: build the tiling kernels ahead of time (a fresh process then starts without
-    numba), or, where that failed before (no C compiler), say that numba compiles them now."""
+    """Say that numba compiles the tiling kernels now when the module built with the package does not serve (no C
+    compiler at install, ``GRIDGAMES_TILING_JIT``, or it does not verify) and numba has none cached."""
     from gridgames.search import tiling
-    from gridgames.search.tiling import kernels
 
-    if kernels.load() is None and not kernels.failed_before() and not os.environ.get("GRIDGAMES_TILING_JIT"):
-        typer.echo("Compiling the tiling kernels (first use only, about a minute)...", err=True)
-        try:
-            kernels.build(calls=_kernel_calls)
-        except OSError as exc:  # no C compiler, say: numba's JIT kernels serve (compiled by now)
-            kernels.remember_failure(str(exc))
-    elif not tiling.kernels_compiled():
+    if not tiling.kernels_compiled():
         typer.echo("Compiling the tiling kernels (first use only, about 15 s)...", err=True)
-
-
-def _kernel_calls() -> None:
-    """The calls whose argument types the kernels built ahead of time serve: the engine's own, and the lattices'."""
-    from gridgames_pentomino.lattice_puzzle import LatticePuzzle
-
-    from gridgames.search.tiling.workload import workload
-
-    workload()
-    for lattice, board, pieces in (("triangle", "6x6", "hexiamonds"), ("cube", "2x3x10", "flat-pentacubes")):
-        puzzle = LatticePuzzle.create(lattice, board, pieces)
-        for unique in (False, True):
-            puzzle.count(unique=unique, on_progress=lambda fraction, found: None)
-            list(puzzle.solutions(unique=unique, limit=2))
 
 
 def _unlimited_terms(spec: str | None) -> tuple[str | None, bool]:

@@ -22,6 +22,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from gridgames.native import jit_cache
+
+jit_cache(__file__)  # numba caches these kernels in the user's cache folder, never beside them
+
 # indices into the int64 state array
 S_STEP = 0  # where to resume: one of the STEP_* values
 S_LEVEL = 1  # current depth (number of options chosen)

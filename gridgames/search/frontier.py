@@ -40,6 +40,10 @@ from gridgames.grid import EMPTY, Cell, Grid
 from gridgames.pieces import Piece
 from gridgames.shapes import normalise, scan_key
 
+from gridgames.native import jit_cache
+
+jit_cache(__file__)  # numba caches these kernels in the user's cache folder, never beside them
+
 __all__ = ["DOMINOES", "MAX_SPAN", "Progress", "count_tilings", "fixed_shapes", "frontier_span", "kasteleyn_dominoes"]
 
 DOMINOES: tuple[tuple[Cell, ...], ...] = (((0, 0), (0, 1)), ((0, 0), (1, 0)))

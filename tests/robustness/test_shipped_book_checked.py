@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 import gridgames_connect4
 from gridgames.cli import app
-from gridgames_connect4 import book_file
+from gridgames_connect4.solve import book_file
 from gridgames_connect4.solve.book import Book
 from gridgames_connect4.solve.book_file import HEADER_SIZE, BookError, open_entries
 

@@ -16,7 +16,6 @@ def test_the_first_hint_without_a_computer_seat_says_the_solver_compiles(
 ) -> None:  # type: ignore[no-untyped-def]
     from gridgames_connect4.solve import solver
 
-    monkeypatch.setattr(solver, "kernels_to_build", lambda: False)
     monkeypatch.setattr(solver, "kernels_compiled", lambda ahead=True: False)  # as in a fresh install
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     result = runner.invoke(

@@ -103,7 +103,8 @@ def test_jobs_on_a_10x10_board_are_not_refused_for_a_false_table_size(monkeypatc
 def test_the_quick_analysis_stops_at_its_budget(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gridgames_connect4 import quick, solver
+    from gridgames_connect4.solve import solver
+    from gridgames_connect4.surfaces import quick
 
     if not solver.kernels_compiled():
         pytest.skip("the quick path solves only with the kernels built ahead of time")

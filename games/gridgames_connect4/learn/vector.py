@@ -60,7 +60,7 @@ class Connect4VectorBackend:
             raise OptionError(f"kernels must be one of auto, jit, aot, not {kernels!r}")
         self.kernels = vector_aot.kernels(kernels)
         if self.kernels is None:
-            raise OptionError(f"no ahead-of-time vector kernels: {vector_aot.AHEAD.missing_reason()}")
+            raise OptionError(f"no ahead-of-time vector kernels: {vector_aot.NATIVE.status().reason}")
         self.game = game
         self.num_envs = n = num_envs
         self.opponent = opponent

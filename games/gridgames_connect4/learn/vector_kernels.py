@@ -14,6 +14,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from gridgames.native import jit_cache
+
+jit_cache(__file__)  # numba caches these kernels in the user's cache folder, never beside them
+
 __all__ = ["reply_kernel", "reset_kernel", "step_kernel"]
 
 _DR = (0, 1, 1, 1)

@@ -170,15 +170,13 @@ class Connect4(Game):
         return Connect4VectorBackend(self, num_envs, opponent, seat)
 
     def exact_solver(self, table_bits: int | None = None) -> Solver:
-        """The perfect solver for this board (`gridgames_connect4.solve.solver.Solver`; its kernels are built ahead of
-        time at the first use of an install, else numba's JIT ones serve), probing the opening book shipped for the
-        board when there is one (7x6: the empty board is then solved at once)."""
+        """The perfect solver for this board (`gridgames_connect4.solve.solver.Solver`; its kernels compiled with the
+        package where they verify, else numba's JIT ones), probing the opening book shipped for the board when there is
+        one (7x6: the empty board is then solved at once)."""
         from gridgames_connect4.solve.book import default_book
         from gridgames_connect4.solve.oracle import solver_for
         from gridgames_connect4.solve.solver import prepare_kernels
 
-        # at the first use of an install, build the kernels ahead of time (as the CLI does): later processes judge
-        # without importing numba
         prepare_kernels(_silent, ahead=fits_one_word(self.width, self.height))
         try:
             return solver_for(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -61,35 +60,14 @@ def kernels_compiled(ahead: bool = True) -> bool:
     return kernels_ready(_kernels.jit().run_search)
 
 
-def kernels_to_build() -> bool:
-    """Whether the kernels built ahead of time are missing for the current sources and worth building now (no build
-    of these sources failed here before: without a C compiler every run would try again)."""
-    return _kernels.load() is None and not _kernels.failed_before()
-
-
-def compile_kernels() -> Path:
-    """Build the solver's kernels ahead of time (numba.pycc, which needs a C compiler); the module's path.
-
-    Later processes then run a one-word board's searches without importing numba (half a second less at every
-    start). Raises OSError (with the compiler's last message) when it cannot build; the JIT kernels still work.
-    """
-    return _kernels.build()
-
-
 FIRST_USE_NOTICE = "Compiling the Connect Four solver (first use only)..."
 
 
 def prepare_kernels(say: Callable[[str], None], ahead: bool = True) -> None:
-    """At the first use of the solver: tell ``say`` (FIRST_USE_NOTICE), and where kernels built ahead of time serve
-    (``ahead``: a board of at most 64 bits, one searcher) build them now; a failed build is remembered and numba's JIT
-    compiles the kernels at the first search instead. Does nothing when the kernels are ready."""
-    if ahead and kernels_to_build():  # a fresh install, or new kernel sources: build them (seconds, once)
-        say(FIRST_USE_NOTICE)
-        try:
-            compile_kernels()
-        except OSError as exc:  # no C compiler, say: numba's JIT compiles them at the first search instead
-            _kernels.remember_failure(str(exc))
-    elif not kernels_compiled(ahead):  # numba's JIT compiles them at the first search (seconds, once)
+    """Before the first search: tell ``say`` (FIRST_USE_NOTICE) when numba's JIT must compile the kernels first (the
+    module built with the package does not serve: a board over 64 bits, no C compiler at install, or it does not
+    verify). Builds nothing: the package's build made the module (`gridgames.native`)."""
+    if not kernels_compiled(ahead):
         say(FIRST_USE_NOTICE)
 
 

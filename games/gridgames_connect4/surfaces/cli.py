@@ -31,7 +31,7 @@ from gridgames_connect4.position.rules import PLAYER_NAMES, Connect4, Connect4St
 from gridgames.cli_look import PlayLook, Played, PlayTexts
 from gridgames.cli_play import TerminalPlay, choose_resume
 from gridgames.cli_support import EXIT_INTERRUPTED, check_parallel_options, command_app, whole_number
-from gridgames.errors import OptionError, SolverError
+from gridgames.errors import OptionError
 from gridgames.game import Move, Player
 from gridgames.parsing import check_memory, check_seconds
 from gridgames.saves import SavedPlay, load_play, restore
@@ -457,21 +457,6 @@ def make_app() -> typer.Typer:
                 out.print(line, markup=False, soft_wrap=True)
         if report.stopped == "interrupted":
             raise typer.Exit(EXIT_INTERRUPTED)
-
-    @app.command("compile")
-    def compile_() -> None:
-        """Build the solver's and the learning environment's kernels ahead of time (needs a C compiler): later runs
-        start without numba."""
-        from gridgames_connect4.learn import vector_aot
-        from gridgames_connect4.solve import solver
-
-        for what, build in (("the solver's", solver.compile_kernels), ("the vector env's", vector_aot.build)):
-            start = time.perf_counter()
-            try:
-                path = build()
-            except OSError as exc:
-                raise SolverError(f"cannot build {what} kernels ahead of time: {exc}") from None
-            typer.echo(f"Built {what} kernels in {time.perf_counter() - start:.1f} s: {path}")
 
     app.add_typer(cli_book.make_book_app(), name="book")
     cli_review.register(app)

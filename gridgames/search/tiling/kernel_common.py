@@ -17,13 +17,12 @@ weights instead of descending further.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from gridgames.search.compiled import drop_stale_cache
+from gridgames.native import jit_cache
 from gridgames.search.tiling.kernel_types import (
     ALL, BASE, CAP, DEPTH, DONE, ENTER, FREE, ITER, MRV, NODES, ONE, ORBITS, PHASE, PRIMARY, SCALARS, SOLUTIONS, STORE,
     TARGET, ZERO, MultiWordTables, OneWordTables, SearchState,
@@ -36,10 +35,9 @@ __all__ = [
     "canonical_weight", "ctz", "record", "subset_sums",
 ]
 
-# the other kernel modules import this one first: before any of them compiles or loads, drop numba's cache of them if
-# any of their sources changed since (numba would not notice an edit of this module in their cached kernels)
-drop_stale_cache([Path(__file__).with_name(f"{m}.py")
-                  for m in ("kernel_build", "kernel_common", "kernel_multi_word", "kernel_one_word", "kernel_types")])
+# before any kernel of this folder compiles or loads: numba caches them in the user's cache folder, stale when any
+# source of the folder changed (the other kernel modules import this one first)
+jit_cache(__file__)
 
 
 @njit(cache=True)

@@ -1,24 +1,22 @@
-"""Where the tiling kernels come from: a module built ahead of time when one fits the call, else numba's JIT.
+"""Where the tiling kernels come from: the module built with the package when it fits the call, else numba's JIT.
 
-numba's JIT keeps its machine code on disk (``cache=True``), but a process that loads it imports numba and sets up
-its compiler first: about 0.5 s of CPU, 12 kernels loaded at 20-40 ms each, far more than a small board's search.
-The kernels (`kernel_one_word`, `kernel_multi_word`) and the compiled build (`kernel_build`) compiled ahead of time
-(``numba.pycc``) into an extension module load in milliseconds and run without numba.
+numba's JIT keeps its machine code on disk (in the user's cache folder, `gridgames.native.jit_cache`), but a process
+that loads it imports numba and sets up its compiler first: about 0.5 s of CPU, 12 kernels loaded at 20-40 ms each,
+far more than a small board's search. The kernels (`kernel_one_word`, `kernel_multi_word`) and the compiled build
+(`kernel_build`) compiled with the package (``pip install``, ``numba.pycc``: `gridgames.native`) load in
+milliseconds and run without numba.
 
-Each kernel is called through a `Kernel` (``kernels.run(tables, state, limit)``, ``kernels.place(...)``). A module
-built ahead of time exports each kernel once per argument types the build saw (``build`` runs a set of problems
-through the JIT kernels and records them; a JSON file beside the module maps each call's argument types to its
-export, whose name holds a hash of them). A call whose argument types were not seen (or with no module built) runs
-numba's JIT kernel: the module's wrappers must never be given other types (they do not check them). `build` needs a
-C compiler; `load` returns the module built from these sources with this numba, Python and CPU, or None.
+Each kernel is called through a `Kernel` (``kernels.run(tables, state, limit)``, ``kernels.place(...)``). The module
+exports each kernel once per argument types the build saw (its build runs `gridgames.search.tiling.workload` through
+the JIT kernels and records them), under a name holding a hash of them (`export_name`): a call whose argument types
+were not seen (or with no module that verifies) runs numba's JIT kernel, so the module's wrappers are never given
+other types (they do not check them). `load` returns the module when it verifies, else None.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
-import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -26,21 +24,19 @@ from typing import Any
 
 import numpy as np
 
-from gridgames.search.compiled import AheadOfTime
+from gridgames.native import NativeModule
 
-__all__ = ["Kernel", "build", "failed_before", "jit_ready", "load", "missing_reason", "remember_failure"]
+__all__ = ["NATIVE", "Kernel", "build", "jit_ready", "load", "missing_reason"]
 
 MODULE = "_gridgames_tiling_kernels"
 """The extension module's name (its init function is PyInit_<MODULE>)."""
 
-AHEAD = AheadOfTime(
-    MODULE, Path(__file__).resolve().parent,
-    ("kernel_build.py", "kernel_common.py", "kernel_multi_word.py", "kernel_one_word.py", "kernel_types.py",
-     "kernels.py"),
-)
-"""Where the module is looked for and built, and its fingerprint (`gridgames.search.compiled.AheadOfTime`)."""
-_loaded: list[tuple[ModuleType, dict[str, dict[str, str]]] | None] = []  # [(module, exports) or None] once looked for
-_recording: list[dict[str, dict[str, Any]]] = []  # during `build`: kernel -> argument key -> numba signature
+SOURCES = ("kernel_build.py", "kernel_common.py", "kernel_multi_word.py", "kernel_one_word.py", "kernel_types.py",
+           "kernels.py", "workload.py")
+"""The files the module is compiled from (the kernels, their types, and the calls whose argument types it serves)."""
+_loaded: list[ModuleType | None] = []  # [module or None] once looked for (`record_signatures` sets None)
+_recording: list[dict[str, dict[str, Any]]] = []  # during a build: kernel -> argument key -> numba signature
+_names: dict[tuple[str, str], str] = {}  # (kernel, argument key) -> exported name
 
 
 def _key(value: Any) -> str:
@@ -78,11 +74,13 @@ class Kernel:
         return self._jit
 
     def __call__(self, *args: Any) -> Any:
-        found = load_with_exports()
+        found = load()
         key = args_key(args)
         if found is not None:
-            module, exports = found
-            function = getattr(module, exports.get(self.qualname, {}).get(key, ""), None)
+            name = _names.get((self.qualname, key))
+            if name is None:
+                name = _names[(self.qualname, key)] = export_name(self, key)
+            function = getattr(found, name, None)
             if function is not None:  # named by its argument key: never given other types (`export_name`)
                 return function(*args)
         dispatcher = self.jit()
@@ -94,8 +92,8 @@ class Kernel:
 
 
 def export_name(kernel: Kernel, key: str) -> str:
-    """The built module's name for a kernel compiled for one argument key: the key's hash is in it, so a JSON file
-    that does not match the module (two builds at once) finds no function rather than one of other types."""
+    """The built module's name for a kernel compiled for one argument key: the key's hash is in it, so a call of
+    other argument types finds no function rather than one of other types."""
     digest = hashlib.sha256(f"{kernel.qualname}|{key}".encode()).hexdigest()[:12]
     return f"{kernel.module.removeprefix('kernel_')}_{kernel.name}__{digest}"
 
@@ -130,45 +128,22 @@ KERNELS = (
 
 
 
-def fingerprint() -> str:
-    """A hash of what the built module depends on: the kernel sources, numba's version, Python and the CPU."""
-    return AHEAD.fingerprint()
-
-
-def file_name() -> str:
-    """The built module's file name for the current sources, numba, Python and CPU."""
-    return AHEAD.file_name()
+NATIVE = NativeModule(MODULE, "gridgames.search.tiling", Path(__file__).resolve().parent, SOURCES,
+                      "gridgames.search.tiling.workload:define", force_jit="GRIDGAMES_TILING_JIT",
+                      what="tiling kernels")
+"""The module built with the package (`gridgames.native.NativeModule`; listed in the ``gridgames.native`` group)."""
 
 
 def load() -> ModuleType | None:
-    """The kernels built ahead of time for the current sources, numba, Python and CPU, or None (looked up once)."""
-    found = load_with_exports()
-    return None if found is None else found[0]
-
-
-def load_with_exports() -> tuple[ModuleType, dict[str, dict[str, str]]] | None:
-    """`load`'s module with its exports (kernel -> argument key -> exported name), or None."""
+    """The kernels built with the package when they verify, or None (looked up once)."""
     if not _loaded:
-        _loaded.append(None if os.environ.get("GRIDGAMES_TILING_JIT") else _find())
+        _loaded.append(NATIVE.load())
     return _loaded[0]
-
-
-def failed_before() -> bool:
-    """Whether a build for the current fingerprint failed here before (then only `build` itself tries again)."""
-    return AHEAD.failed_before()
-
-
-def remember_failure(reason: str) -> None:
-    """Note in the first writable folder that the build failed for this fingerprint (and why)."""
-    AHEAD.remember_failure(reason)
 
 
 def missing_reason() -> str:
     """Why `load` found no module (for messages)."""
-    if os.environ.get("GRIDGAMES_TILING_JIT"):
-        return "GRIDGAMES_TILING_JIT is set"
-    load()
-    return AHEAD.missing_reason()
+    return NATIVE.status().reason
 
 
 def jit_ready() -> bool:
@@ -176,18 +151,6 @@ def jit_ready() -> bool:
     from gridgames.search.compiled import kernels_ready
 
     return kernels_ready(place.jit(), layout.jit(), run.jit())
-
-
-def _find() -> tuple[ModuleType, dict[str, dict[str, str]]] | None:
-    """The built module of this fingerprint with its exports (the JSON file beside it), or None."""
-    found = AHEAD.find()
-    if found is None:
-        return None
-    module, path = found
-    try:
-        return module, json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # no or a damaged table of exports: the JIT kernels serve
-        return None
 
 
 def record_signatures(workload: Callable[[], None]) -> dict[str, dict[str, Any]]:
@@ -202,28 +165,9 @@ def record_signatures(workload: Callable[[], None]) -> dict[str, dict[str, Any]]
         _loaded.clear()
 
 
-def build(calls: Callable[[], None], folder: Path | None = None) -> Path:
-    """Compile the kernels ahead of time into the first writable folder of ``AHEAD.folders()`` (or folder); its path.
-
-    ``calls``: what to run on the JIT kernels to learn the argument types to export
-    (`gridgames.search.tiling.workload.workload`, or more).
-    Imports numba and needs a C compiler (numba.pycc); raises OSError, naming the cause, on any failure.
-    """
-    recorded: list[dict[str, dict[str, Any]]] = []
-
-    def define(cc: Any) -> str:
-        if not recorded:  # once, whichever folder the module is built into
-            recorded.append(record_signatures(calls))
-        seen = recorded[0]
-        exports: dict[str, dict[str, str]] = {}
-        for kernel in KERNELS:
-            for key, signature in sorted(seen.get(kernel.qualname, {}).items(), key=lambda kv: kv[0]):
-                name = export_name(kernel, key)
-                cc.export(name, signature)(kernel.jit().py_func)
-                exports.setdefault(kernel.qualname, {})[key] = name
-        return json.dumps(exports, indent=1, sort_keys=True)
-
+def build(folder: Path | None = None) -> Path:
+    """Compile the kernels into ``folder`` (default: the user's cache folder); the module's path (OSError if not)."""
     try:
-        return AHEAD.build(define, folder)
+        return NATIVE.build(folder)
     finally:
         _loaded.clear()

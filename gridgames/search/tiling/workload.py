@@ -1,11 +1,25 @@
-"""The calls whose argument types the tiling kernels built ahead of time serve (`kernels.build` runs them).
+"""The calls whose argument types the tiling kernels compiled with the package serve, and their build's exports.
 
-Kept apart from `kernels`, which the engine imports: this module imports the engine to run it.
+Kept apart from `kernels`, which the engine imports: this module imports the engine to run it. (The lattices'
+counts, triangles and cubes, call the kernels with no other argument types: measured when this replaced them.)
 """
 
 from __future__ import annotations
 
-__all__ = ["workload"]
+from typing import Any
+
+__all__ = ["define", "workload"]
+
+
+def define(cc: Any) -> None:
+    """Export, on ``cc`` (a ``numba.pycc.CC``), each kernel once per argument types `workload` calls it with
+    (`gridgames.search.tiling.kernels.NATIVE`'s build)."""
+    from gridgames.search.tiling import kernels
+
+    seen = kernels.record_signatures(workload)
+    for kernel in kernels.KERNELS:
+        for key, signature in sorted(seen.get(kernel.qualname, {}).items(), key=lambda kv: kv[0]):
+            cc.export(kernels.export_name(kernel, key), signature)(kernel.jit().py_func)
 
 
 def workload() -> None:

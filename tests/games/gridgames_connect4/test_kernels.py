@@ -1,4 +1,5 @@
-"""The solver's kernels built ahead of time (numba.pycc): same answers as numba's JIT ones, no numba in the process."""
+"""The solver's kernels compiled with the package (numba.pycc): same answers as numba's JIT ones, no numba in the
+process."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four 
 
 from gridgames_connect4.solve.engine import aot as _kernels
 from gridgames_connect4.solve import solver as solver_module
-from gridgames_connect4.learn import vector_aot
 from gridgames_connect4.solve.book_build import build_book
 from gridgames_connect4.solve.book import Book
 from gridgames_connect4.position.rules import Connect4
@@ -31,12 +31,16 @@ NO_COMPILER = not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc
 
 def _forget() -> None:
     """Make the next `_kernels.load` look on disk again."""
-    _kernels.AHEAD.forget()
+    _kernels.NATIVE.forget()
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding the kernels built ahead of time for the current sources (built once: about 10 s)."""
+    """A folder holding the kernels compiled for the current sources: the package's when they verify, else built
+    once (about 10 s)."""
+    _forget()
+    if _kernels.load() is not None:
+        return _kernels.NATIVE.status().path.parent  # type: ignore[union-attr]
     if NO_COMPILER:
         pytest.skip("no C compiler: numba.pycc cannot build the kernels ahead of time")
     folder = tmp_path_factory.mktemp("kernels")
@@ -48,7 +52,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture()
 def ahead(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The solver finds only the kernels in `built`."""
-    monkeypatch.setattr(_kernels.AHEAD, "folders", lambda: [built])
+    monkeypatch.setattr(_kernels.NATIVE, "folders", lambda: [built])
     _forget()
     yield built
     _forget()
@@ -57,7 +61,7 @@ def ahead(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 @pytest.fixture()
 def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The solver finds no kernels built ahead of time (an empty folder)."""
-    monkeypatch.setattr(_kernels.AHEAD, "folders", lambda: [tmp_path])
+    monkeypatch.setattr(_kernels.NATIVE, "folders", lambda: [tmp_path])
     _forget()
     yield tmp_path
     _forget()
@@ -96,7 +100,7 @@ def test_kernels_built_ahead_probe_an_opening_book_as_the_jit_ones(ahead: Path, 
 
 def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built: Path) -> None:
     code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.solve.engine import aot as _kernels\n"
-            f"_kernels.AHEAD.folders = lambda: [Path({str(built)!r})]\n"
+            f"_kernels.NATIVE.folders = lambda: [Path({str(built)!r})]\n"
             "from gridgames_connect4.solve.solver import Solver\n"
             "solver = Solver()\n"
             "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver.driver.compiled is _kernels.load(),"
@@ -107,16 +111,18 @@ def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built
 
 
 def test_without_kernels_built_ahead_the_jit_kernels_run_and_aot_is_refused(nowhere: Path) -> None:
-    assert _kernels.load() is None and "none built" in _kernels.missing_reason()
+    assert _kernels.load() is None and "not built" in _kernels.missing_reason()
     assert Solver(5, 4, table_bits=12).solve([2, 2]) == Solver(5, 4, table_bits=12, kernels="jit").solve([2, 2])
-    with pytest.raises(SolverError, match="no ahead-of-time kernels: none built"):
+    with pytest.raises(SolverError, match="no ahead-of-time kernels: not built"):
         Solver(5, 4, table_bits=12, kernels="aot")
 
 
-def test_a_damaged_kernel_file_is_ignored_and_named(nowhere: Path) -> None:
-    (nowhere / _kernels.file_name()).write_bytes(b"not a shared library")
+def test_a_damaged_kernel_file_is_ignored_and_named(built: Path, nowhere: Path) -> None:
+    name = _kernels.NATIVE.file_name()
+    shutil.copyfile(built / f"{_kernels.MODULE}.manifest.json", nowhere / f"{_kernels.MODULE}.manifest.json")
+    (nowhere / name).write_bytes((built / name).read_bytes()[:4000])  # truncated: importing it would die by SIGBUS
     assert _kernels.load() is None
-    assert _kernels.file_name() in _kernels.missing_reason() and "does not load" in _kernels.missing_reason()
+    assert "is damaged (its checksum differs" in _kernels.missing_reason()
     assert Solver(5, 4, table_bits=12).solve([2, 2]) == Solver(5, 4, table_bits=12, kernels="jit").solve([2, 2])
 
 
@@ -130,78 +136,43 @@ def test_boards_over_64_bits_and_parallel_searchers_run_the_jit_kernels(ahead: P
         Solver(5, 4, kernels="fast")
 
 
-def test_the_fingerprint_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    before = _kernels.fingerprint()
-    for name in _kernels.AHEAD.sources:
-        (tmp_path / name).write_bytes((_kernels.AHEAD.here / name).read_bytes())
-    monkeypatch.setattr(_kernels.AHEAD, "here", tmp_path)
-    assert _kernels.fingerprint() == before
-    (tmp_path / "static_rules.py").write_bytes((tmp_path / "static_rules.py").read_bytes() + b"\n# changed\n")
-    assert _kernels.fingerprint() != before
-
-
-def test_compile_command_builds_the_kernels_or_says_why_not(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(solver_module, "compile_kernels", lambda: tmp_path / "k.so")
-    monkeypatch.setattr(vector_aot, "build", lambda: tmp_path / "v.so")
-    result = runner.invoke(app, ["connect4", "compile"])
-    assert result.exit_code == 0 and str(tmp_path / "k.so") in result.stdout and str(tmp_path / "v.so") in result.stdout
-
-    def no_compiler() -> Path:
-        raise OSError("CompileError: command 'cc' failed: No such file or directory")
-
-    monkeypatch.setattr(solver_module, "compile_kernels", no_compiler)
-    result = runner.invoke(app, ["connect4", "compile"])
-    assert result.exit_code == 2
-    assert "cannot build the solver's kernels ahead of time: CompileError" in result.stderr
-    assert result.stderr.count("\n") == 1
+def test_what_a_module_is_built_for_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    before = _kernels.NATIVE.target()
+    for name in _kernels.NATIVE.sources:
+        (tmp_path / name).write_bytes((_kernels.NATIVE.here / name).read_bytes())
+    monkeypatch.setattr(_kernels.NATIVE, "here", tmp_path)
+    assert _kernels.NATIVE.target() == before
+    (tmp_path / "rules.py").write_bytes((tmp_path / "rules.py").read_bytes() + b"\n# changed\n")
+    assert _kernels.NATIVE.target()["sources"] != before["sources"]
 
 
 @pytest.mark.parametrize(("yellow", "noticed"), [("perfect", True), ("hard", True), ("medium", False)])
-def test_play_prepares_the_solver_before_the_game_when_a_seat_needs_it(monkeypatch: pytest.MonkeyPatch, yellow: str,
-                                                                       noticed: bool) -> None:
-    built: list[int] = []
-    monkeypatch.setattr(solver_module, "kernels_to_build", lambda: True)
+def test_play_says_the_solver_compiles_before_the_game_when_a_seat_needs_it(monkeypatch: pytest.MonkeyPatch,
+                                                                           yellow: str, noticed: bool) -> None:
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
-    monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
     result = runner.invoke(app, ["play", "connect4", "--yellow", yellow, "--seed", "1"], input="q\n")
     assert result.exit_code == 0
     assert result.stderr == ("Compiling the Connect Four solver (first use only)...\n" if noticed else "")
-    assert built == ([1] if noticed else [])
 
 
-def test_book_build_prepares_the_solver_for_its_local_workers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    built: list[int] = []
-    monkeypatch.setattr(solver_module, "kernels_to_build", lambda: True)
+def test_book_build_says_the_solver_compiles_for_its_local_workers(monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
-    monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
     result = runner.invoke(app, ["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "3",
                                  "--out", str(tmp_path / "b.bin")])
     assert result.exit_code == 0, result.output
-    assert result.stderr.startswith("Compiling the Connect Four solver (first use only)...\n") and built == [1]
+    assert result.stderr.startswith("Compiling the Connect Four solver (first use only)...\n")
 
 
-def test_the_web_pages_prepare_hook_builds_the_kernels_before_the_first_request(monkeypatch: pytest.MonkeyPatch,
-                                                                              built: Path, nowhere: Path) -> None:
+def test_the_web_pages_prepare_hook_says_nothing_when_the_module_verifies(ahead: Path) -> None:
     from gridgames_connect4 import SPEC
 
     from gridgames.web.hooks import hooks_of
 
-    def build_by_copy(define: object, folder: Path | None, use_nrt: bool) -> Path:
-        """The build itself is tested above: here, only who calls it."""
-        target = (nowhere if folder is None else folder) / _kernels.file_name()
-        shutil.copyfile(built / _kernels.file_name(), target)
-        _forget()  # as a build does: the next load looks again
-        return target
-
-    monkeypatch.setattr(_kernels.AHEAD, "_build", build_by_copy)
     said: list[str] = []
     hooks_of(SPEC).prepare(said.append)  # what gridgames serve runs at its start
-    assert said == ["Compiling the Connect Four solver (first use only)..."]
-    assert _kernels.load() is not None and not solver_module.kernels_to_build()  # built into the folder
-    assert any(nowhere.glob(f"{_kernels.MODULE}.*"))
-    said.clear()
-    hooks_of(SPEC).prepare(said.append)  # ready: nothing to say or do
-    assert said == []
+    assert said == [] and _kernels.load() is not None
 
 
 @pytest.mark.slow
@@ -217,21 +188,10 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
     monkeypatch.setattr(numba.pycc, "CC", NoCompiler)
     with pytest.raises(OSError, match=r"no C compiler for numba.pycc \(RuntimeError: Attempted to compile AOT"):
         _kernels.build(nowhere)
-    assert not list(nowhere.iterdir())
-    assert solver_module.kernels_to_build()
+    assert not list(nowhere.iterdir())  # no module, no marker, no temporary folder
     result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])  # past the book: the solver runs
     assert result.exit_code == 0, result.output
-    assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
     assert '"score"' in result.stdout and _kernels.load() is None
-    # the failure is remembered for these sources: later runs neither try again nor say so (numba's kernels ready)
-    assert _kernels.failed_before() and not solver_module.kernels_to_build()
-    Solver(kernels="jit").solve([3, 3, 2, 4, 2, 4, 5, 1, 1, 5, 6, 0])  # numba's kernels compiled and cached
-    assert "no C compiler" in (nowhere / f"{_kernels.MODULE}.{_kernels.fingerprint()}.failed").read_text()
-    result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])
-    assert result.exit_code == 0 and result.stderr == ""
-    result = runner.invoke(app, ["connect4", "compile"])  # compile itself always tries
-    assert result.exit_code == 2 and result.stderr.count("\n") == 1
-    assert "cannot build the solver's kernels ahead of time:" in result.stderr and "no C compiler" in result.stderr
 
 
 def test_a_built_module_that_does_not_load_is_a_failed_build(monkeypatch: pytest.MonkeyPatch, nowhere: Path) -> None:
@@ -255,13 +215,10 @@ def test_a_built_module_that_does_not_load_is_a_failed_build(monkeypatch: pytest
     assert not list(nowhere.iterdir())  # nothing left for load() to find
 
 
-def test_kernels_built_for_other_sources_are_rebuilt_at_the_next_analyze(ahead: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    assert not solver_module.kernels_to_build()  # built for these sources: nothing to do
-    monkeypatch.setattr(_kernels.AHEAD, "fingerprint", lambda: "0" * 16)  # as after an upgrade of the kernel sources
+def test_kernels_built_from_other_sources_are_not_loaded(ahead: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = _kernels.NATIVE.target()
+    monkeypatch.setattr(_kernels.NATIVE, "target", lambda: {**target, "sources": "0" * 16})  # edited kernel sources
     _forget()
-    assert _kernels.load() is None and solver_module.kernels_to_build()
-    built: list[int] = []
-    monkeypatch.setattr(solver_module, "compile_kernels", lambda: built.append(1))
-    result = runner.invoke(app, ["connect4", "analyze", "4353631217"])  # numba's cache is warm, the module stale
-    assert result.exit_code == 0 and result.stderr.startswith("Compiling") and built == [1]
+    assert _kernels.load() is None and "other kernel sources" in _kernels.missing_reason()
+    result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])
+    assert result.exit_code == 0 and '"score"' in result.stdout

@@ -1,4 +1,4 @@
-"""The vector env's kernels built ahead of time (numba.pycc): the JIT kernels' games step for step, no numba."""
+"""The vector env's kernels compiled with the package (numba.pycc): the JIT kernels' games step for step, no numba."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     jit.reset(np.ones(4, np.bool_), [1, 2, 3, 4])
     jit.step(np.zeros(4, np.int64), np.ones(4, np.bool_))
     vector_aot.build(folder)
-    vector_aot.AHEAD.forget()
+    vector_aot.NATIVE.forget()
     return folder
 
 
@@ -40,10 +40,10 @@ def _kernels_only_in(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     """The backend looks for kernels built ahead of time in ``folder`` alone (forgetting what it loaded before and
     after)."""
     monkeypatch.delenv(vector_aot.FORCE_JIT, raising=False)
-    monkeypatch.setattr(vector_aot.AHEAD, "folders", lambda: [folder])
-    vector_aot.AHEAD.forget()
+    monkeypatch.setattr(vector_aot.NATIVE, "folders", lambda: [folder])
+    vector_aot.NATIVE.forget()
     yield folder
-    vector_aot.AHEAD.forget()
+    vector_aot.NATIVE.forget()
 
 
 @pytest.fixture()
@@ -114,7 +114,7 @@ def test_kernels_built_ahead_serve_a_perfect_opponents_replies_as_the_jit_ones(a
 
 def test_a_process_with_kernels_built_ahead_resets_and_steps_with_the_judge_without_numba(built: Path) -> None:
     code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.learn import vector_aot\n"
-            f"vector_aot.AHEAD.folders = lambda: [Path({str(built)!r})]\n"
+            f"vector_aot.NATIVE.folders = lambda: [Path({str(built)!r})]\n"
             "from gridgames.rl import vector_env\n"
             "env = vector_env('connect4', num_envs=16, judge=True)\n"
             "obs, info = env.reset(seed=3)\n"
@@ -126,37 +126,31 @@ def test_a_process_with_kernels_built_ahead_resets_and_steps_with_the_judge_with
     assert out.stdout.split() == ["32", "True", "False"]  # 16 envs, the agent's disc and the reply in each
 
 
-def test_without_a_module_a_failed_build_is_remembered_and_the_jit_kernels_serve(
-    nowhere: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def no_compiler(define: object, folder: Path | None, use_nrt: bool) -> Path:
-        raise OSError("no C compiler for numba.pycc (test)")
-
-    monkeypatch.setattr(vector_aot.AHEAD, "_build", no_compiler)
-    with pytest.raises(OptionError, match="no ahead-of-time vector kernels: none built"):
-        Connect4VectorBackend(Connect4(), 2, "random", 0, kernels="aot")
-    backend = Connect4VectorBackend(Connect4(), 2, "random", 0)  # auto: tries to build, fails, remembers it
-    assert backend.kernels is vector_aot.jit()
-    assert vector_aot.AHEAD.failed_before()
-    assert "no C compiler" in next(nowhere.glob("*.failed")).read_text()
-
-
-def test_auto_builds_the_module_at_the_first_use_and_the_environment_can_force_the_jit(
+def test_without_a_module_the_jit_kernels_serve_and_nothing_is_built(
     nowhere: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[Path | None] = []
 
-    def refuse_build(define: object, folder: Path | None, use_nrt: bool) -> Path:
-        """The build itself is tested above: here, only who asks for it."""
+    def refuse_build(folder: Path | None = None) -> Path:
         calls.append(folder)
         raise OSError("not built here")
 
-    monkeypatch.setattr(vector_aot.AHEAD, "_build", refuse_build)
+    monkeypatch.setattr(vector_aot.NATIVE, "build", refuse_build)
+    with pytest.raises(OptionError, match="no ahead-of-time vector kernels: not built"):
+        Connect4VectorBackend(Connect4(), 2, "random", 0, kernels="aot")
+    assert Connect4VectorBackend(Connect4(), 2, "random", 0).kernels is vector_aot.jit()
+    assert not calls and not list(nowhere.iterdir())  # a run never builds (the package's build does)
+
+
+def test_the_environment_can_force_the_jit(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_aot.NATIVE, "folders", lambda: [built])
     monkeypatch.setenv(vector_aot.FORCE_JIT, "1")
-    assert Connect4VectorBackend(Connect4(), 2, "random", 0).kernels is vector_aot.jit() and not calls
+    vector_aot.NATIVE.forget()
+    assert Connect4VectorBackend(Connect4(), 2, "random", 0).kernels is vector_aot.jit()
     monkeypatch.delenv(vector_aot.FORCE_JIT)
-    Connect4VectorBackend(Connect4(), 2, "random", 0)
-    assert calls == [None]  # the first use of these sources tried to build (into the default folders)
+    vector_aot.NATIVE.forget()
+    assert Connect4VectorBackend(Connect4(), 2, "random", 0).kernels is vector_aot.load() is not None
+    vector_aot.NATIVE.forget()
     with pytest.raises(OptionError, match="kernels must be one of auto, jit, aot"):
         Connect4VectorBackend(Connect4(), 2, "random", 0, kernels="fast")
 

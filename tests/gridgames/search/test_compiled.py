@@ -1,5 +1,5 @@
-"""kernels_ready: a numba kernel is ready once compiled in the process or cached on disk; drop_stale_cache keeps numba's
-cache of kernels spread over several modules true to their sources."""
+"""kernels_ready: a numba kernel is ready once compiled in the process or cached on disk; `gridgames.native.jit_cache`
+keeps numba's cache in the user's cache folder, true to every source of the kernels' folder."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gridgames.search.compiled import drop_stale_cache, kernels_ready
+from gridgames.search.compiled import kernels_ready
 
 
 def test_a_cached_kernel_is_ready_only_after_its_first_compile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -38,17 +38,16 @@ def test_something_that_is_not_a_caching_kernel_does_not_block() -> None:
     assert kernels_ready(len, object())
 
 
-@pytest.mark.slow
-def test_a_kernel_cached_on_disk_follows_an_edit_of_the_module_whose_constant_it_reads(tmp_path: Path) -> None:
+def _two_modules(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A package of two modules, a kernel reading the other's constant, cached through `jit_cache`; its environment."""
     package = tmp_path / "twomodules"
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "constants.py").write_text("K = 1\n")
     (package / "kernels.py").write_text(
-        "from pathlib import Path\n"
         "from numba import njit\n"
-        "from gridgames.search.compiled import drop_stale_cache\n"
-        "drop_stale_cache([Path(__file__).with_name('constants.py'), Path(__file__)])\n"
+        "from gridgames.native import jit_cache\n"
+        "jit_cache(__file__)\n"
         "from twomodules.constants import K\n\n"
         "@njit(cache=True)\n"
         "def k():\n"
@@ -56,37 +55,33 @@ def test_a_kernel_cached_on_disk_follows_an_edit_of_the_module_whose_constant_it
     )
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *sys.path])
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
     # no .pyc: an edit of the same size within the second of the first run would leave constants.py's bytecode
     # looking current (it records the source's mtime in whole seconds), and the kernel would read the old K
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return package, env
 
-    def run() -> str:
-        code = "from twomodules.kernels import k; print(k())"
-        return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                              check=True).stdout.strip()
 
-    assert run() == "1"
-    assert list((package / "__pycache__").glob("kernels.k-*.nbi"))  # numba cached it
+def _run(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    code = "from twomodules.kernels import k; from gridgames.native import notices; print(k(), notices())"
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          check=True)
+
+
+def test_a_kernel_cached_in_the_users_cache_follows_an_edit_of_the_module_whose_constant_it_reads(
+    tmp_path: Path,
+) -> None:
+    package, env = _two_modules(tmp_path)
+    assert _run(tmp_path, env).stdout.split() == ["1", "[]"]
+    assert list((tmp_path / "cache" / "gridgames" / "numba").glob("twomodules-*/kernels.k-*.nbi"))  # cached there
+    assert not (package / "__pycache__").exists()  # nothing written beside the sources
     (package / "constants.py").write_text("K = 2\n")  # numba alone would keep answering 1 (it checks kernels.py only)
-    assert run() == "2"
+    assert _run(tmp_path, env).stdout.split() == ["2", "[]"]
 
 
-def test_a_stale_cache_is_dropped_once_and_only_the_kernel_modules_files(tmp_path: Path) -> None:
-    sources = [tmp_path / "a.py", tmp_path / "b.py"]
-    for path in sources:
-        path.write_text("x = 1\n")
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    cached = ["a.f-3.py311.nbi", "a.f-3.py311.1.nbc", "b.g-9.py311.2.nbc"]
-    others = ["c.h-1.py311.nbi", "a.cpython-311.pyc", "ab.f-1.py311.nbi"]
-    for name in cached + others:
-        (cache / name).write_bytes(b"x")
-    assert drop_stale_cache(sources)  # no stamp yet: the cache may come from any sources
-    assert sorted(p.name for p in cache.iterdir() if not p.name.endswith(".numba-stamp")) == sorted(others)
-    for name in cached:
-        (cache / name).write_bytes(b"x")
-    assert not drop_stale_cache(sources)  # cached from these sources: kept
-    assert all((cache / name).is_file() for name in cached)
-    sources[1].write_text("x = 2\n")
-    assert drop_stale_cache(sources)
-    assert not any((cache / name).exists() for name in cached)
+def test_where_the_cache_cannot_be_written_the_kernel_still_runs_and_says_so_once(tmp_path: Path) -> None:
+    package, env = _two_modules(tmp_path)
+    (tmp_path / "cache").write_text("a file where the cache folder would be")  # as a read-only home: no folder
+    out = _run(tmp_path, env).stdout
+    assert out.startswith("1 [") and out.count("cannot write numba's cache") == 1, out
+    assert not (package / "__pycache__").exists()

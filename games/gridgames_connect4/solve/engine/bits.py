@@ -7,7 +7,6 @@ boards in their last axis for pairs: a 1-D array of uint64 boards becomes a 2-D 
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 from llvmlite import ir
@@ -15,13 +14,11 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from gridgames.search.compiled import drop_stale_cache
+from gridgames.native import jit_cache
 
-# every kernel module imports this one first: before any of them compiles or loads, drop numba's cache of them if any
-# kernel source changed since (numba would not notice an edit of table or layout in search's cached kernels)
-drop_stale_cache(
-    [Path(__file__).with_name(f"{m}.py") for m in ("bits", "board", "layout", "search", "static_rules", "table")]
-)
+# before any kernel of this folder compiles or loads: numba caches them in the user's cache folder, stale when any
+# source of the folder changed (the other kernel modules import this one first)
+jit_cache(__file__)
 
 U64 = np.uint64
 M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
