@@ -733,6 +733,6 @@ class GameSpec:
             return self.create(**options)
         except GridGamesError:
             raise
-        except (Exception, SystemExit) as error:  # a plugin's bug: not a traceback, not its exit code (issue 38)
+        except (Exception, SystemExit) as error:  # a plugin's bug: not a traceback, not its exit code
             what = f"sys.exit({error.code!r})" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
             raise PluginError(f"{self.name} could not create its game: {what}"[:300]) from None

@@ -63,7 +63,7 @@ its node budget ends it first (by about 0.7 x think here), so seeded games repla
 that rate; the rest leaves the fallback search its time within ``think``."""
 OVER_THINK = 0.05
 """The fallback search gets at least this share of ``think`` (a move may end that much past it), and at most what
-is left of ``think`` (issue 38's bar: every move within 10% of ``think``)."""
+is left of ``think`` (every move within 10% of ``think``)."""
 MIN_FALLBACK_SECONDS = 0.01
 """Less time than this left after the solver: play the solver's depth-limited choice without a fallback search."""
 HARD_DEPTH = 7
@@ -179,7 +179,7 @@ class SolverPlayer:
     more nodes, then an 8-ply heuristic search (``fallback``) chooses among the columns not
     proven to lose, and ``note`` says so: such a move is not guaranteed best.
 
-    Every move ends within ``think`` seconds of wall time (issue 38: 14-17 s were seen for
+    Every move ends within ``think`` seconds of wall time (14-17 s were once seen for
     ``--think 2`` on 9x7 connect-5, where the solver runs far below its assumed rate): the
     solver also stops at a deadline, `SOLVER_SHARE_OF_THINK` of ``think`` (``share`` of it for
     ``hard``), and the fallback search gets what is left of ``think``, at least

@@ -36,7 +36,7 @@ MAX_CELLS = 10_000
 1000x1000 one was 116 MB)."""
 MAX_COPIES = 1024
 """The most pieces (copies included) of a puzzle the web serves: the set-up before a tiling's first solution grows
-with them (the colouring pre-check was quadratic in them until issue 46: 10,000 monominoes took 52 s)."""
+with them (the colouring pre-check was quadratic in them once: 10,000 monominoes took 52 s)."""
 MAX_SETUP = 8_000
 """The most distinct pieces times board cells of a puzzle the web serves: its set-up's memory grows with both (on a
 pasted 16x16 board, 128 distinct dominoes peaked at 239 MB, 200 on 20x20 at 475 MB, 400 on 20x40 at 1,229 MB) and so

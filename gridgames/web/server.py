@@ -20,7 +20,7 @@ HOST_LOOKUP_SECONDS = 10.0
 
 
 def check_port_free(host: str, port: int) -> None:
-    """`OptionError` (one line) when ``port`` on ``host`` cannot be listened on: in use, or privileged (issue 38)."""
+    """`OptionError` (one line) when ``port`` on ``host`` cannot be listened on: in use, or privileged."""
     if port == 0:
         return  # the system picks a free one
     try:

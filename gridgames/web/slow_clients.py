@@ -1,4 +1,4 @@
-"""A deadline for each request's headers and body, against clients that send them slowly (issue 55, case 3).
+"""A deadline for each request's headers and body, against clients that send them slowly.
 
 uvicorn times out only idle keep-alive connections, and any byte received resets that: fifty clients sending a header
 byte now and then held their connections for as long as they liked. `timed_protocol` is uvicorn's h11 protocol with

@@ -158,7 +158,7 @@ def test_a_saved_game_with_a_pass_loads(othello_registry: Registry, tmp_path: Pa
     moves = "\n".join(PASS_4X4.split()) + f"\npass\ns {file}\nq\n"
     saved = runner.invoke(app, ["play", "othello", "--size", "4", "--black", "human", "--white", "human"], input=moves)
     assert saved.exit_code == 0 and file.exists(), saved.output
-    # --size 4 again: today --load compares every default option (issue 37, the bugs helper fixes it)
+    # --size 4 again: today --load compares every default option (it should compare only the options given)
     loaded = runner.invoke(app, ["play", "othello", "--size", "4", "--load", str(file)], input="a4\n")
     assert loaded.exit_code == 0, loaded.output
     assert loaded.output.strip().splitlines()[-1] == "Black wins 11-5 (the board is full)"

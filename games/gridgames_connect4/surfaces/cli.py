@@ -138,7 +138,7 @@ class Connect4Look(PlayLook):
         """Every column's score from the book or the solver (saying which), else a search's choice; with exact scores
         a second line saying why (`gridgames_connect4.teach.brief`)."""
         state = _state_of(play)
-        game = state.game  # the first hint of an install compiles the solver: say so (issue 38)
+        game = state.game  # the first hint of an install may compile the solver: say so
         prepare_solver(error_console, fits_one_word(game.width, game.height))
         advice = levels.advise(state, self.rng, play.think, self.book)
         if advice.scores is None:
