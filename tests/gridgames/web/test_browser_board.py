@@ -278,4 +278,4 @@ def test_scores_are_hidden_against_the_computer_until_asked_and_the_choice_is_ke
     assert page.is_checked("#show-scores")  # remembered
     page.uncheck("#show-scores")
     new_game(page, base_url)  # two humans: on
-    assert page.is_checked("#show-scores")
+    page.wait_for_function("() => document.getElementById('show-scores').checked")
