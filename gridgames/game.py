@@ -690,6 +690,8 @@ class Option:
     type: type = attrs.field(validator=attrs.validators.in_((int, str, float, bool)))
     default: Any = None
     help: str = ""
+    choices: tuple[Any, ...] = attrs.field(default=(), kw_only=True)
+    """The values allowed, when a short list (the web page offers them as a menu); () for any of the type."""
 
 
 def _check_name(instance: Any, attribute: attrs.Attribute[str], value: str) -> None:

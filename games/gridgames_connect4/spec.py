@@ -47,7 +47,7 @@ SPEC = GameSpec(
         Option("width", int, 7, "columns, 4 to 10"),
         Option("height", int, 6, "rows, 4 to 10"),
         Option("connect", int, 4, "line length that wins, 3 to 6"),
-        Option("first", str, "red", "colour of the first mover: red or yellow"),
+        Option("first", str, "red", "colour of the first mover: red or yellow", choices=("red", "yellow")),
     ),
     doc=gridgames_connect4.__doc__ or "",
     app=_make_app,

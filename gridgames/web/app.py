@@ -88,7 +88,8 @@ def _game_entry(state: ServerState, spec: GameSpec) -> dict[str, Any]:
         "kind": spec.kind.value,
         "summary": spec.summary,
         "options": [
-            {"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help} for o in spec.options
+            {"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help, "choices": list(o.choices)}
+            for o in spec.options
         ],
     }
     hooks = state.hooks(spec)

@@ -28,7 +28,9 @@ Turn-based games (the payloads are `typing.TypedDict`s of this module, named aft
 * ``review(state, budget) -> list[ReviewEntry]``: after the end, one entry per move played:
   ``{"number", "player", "move", "score", "best", "mark"}`` (mark: "mistake",
   "inaccuracy" or None), optionally ``"grade"`` (best, good, inaccuracy, mistake, blunder) and
-  ``"value"`` (0 to 1: the move's share of its player's accuracy);
+  ``"value"`` (0 to 1: the move's share of its player's accuracy; the page shows their mean) or
+  ``"player_accuracy"`` (the mover's accuracy over the game in percent, by the game's own formula: the page
+  shows it instead);
 * ``computer_move(state, level, rng, think) -> (move, note)``: a computer level's move (instead of
   ``Game.computer_player(level, rng).choose``), e.g. to guard a solver shared between threads;
 

@@ -31,7 +31,7 @@ import attrs
 from gridgames_connect4 import heuristic
 from gridgames_connect4.position import notation
 from gridgames_connect4.position.geometry import Geometry, fits_one_word
-from gridgames_connect4.position.sizes import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES
+from gridgames_connect4.position.sizes import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE, PLAYER_NAMES, line_words
 from gridgames_connect4.position.notation import ColumnOutOfRangeError, column_range_error
 from gridgames.errors import GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError, SolverError
 from gridgames.game import Game, GameInfo, Move, Outcome, Player, State, Termination
@@ -197,15 +197,21 @@ class Connect4(Game):
         """One line for the end of a game, in the column numbers players type and the cells' names.
 
         'Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1)', 'Red wins: four in a
-        row in column 4 (d1 d2 d3 d4)' or 'Draw: the board is full'.
+        row in column 4 (d1 d2 d3 d4)' or 'Draw: the board is full'. A longer line is named by its length ('five in
+        a row'), two lines at once as such ('four in a row twice').
         """
         if outcome.winner is None:
             return f"Draw: {outcome.reason}"
         cells = sorted(outcome.cells, key=lambda rc: (rc[1], -rc[0]))
+        reason = outcome.reason
+        if len(cells) > self.connect and reason == line_words(self.connect):
+            (r0, c0), (r1, c1) = cells[0], cells[-1]
+            straight = all((r - r0) * (c1 - c0) == (c - c0) * (r1 - r0) for r, c in cells)
+            reason = line_words(len(cells)) if straight else f"{reason} twice"
         columns = list(dict.fromkeys(self.format_move(c) for _, c in cells))
         where = f"column{'s' if len(columns) > 1 else ''} {' '.join(columns)}"
         names_of_cells = " ".join(self.cell_name(c) for c in cells)
-        return f"{names[outcome.winner].capitalize()} wins: {outcome.reason} in {where} ({names_of_cells})"
+        return f"{names[outcome.winner].capitalize()} wins: {reason} in {where} ({names_of_cells})"
 
 
 @attrs.define(eq=False)

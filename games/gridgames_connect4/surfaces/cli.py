@@ -85,6 +85,8 @@ class Connect4Look(PlayLook):
     rng: random.Random = attrs.field(factory=random.Random)
     texts: PlayTexts = TEXTS
     undo_any_human: bool = True
+    legend_shown: bool = attrs.field(default=False, init=False)
+    """True once a hint has explained the scores' signs (the legend comes with the first hint only)."""
 
     @property
     def plain(self) -> bool:
@@ -150,11 +152,12 @@ class Connect4Look(PlayLook):
         )
         mover = self.player_name(play, state.current_player).lower()
         source = "Book" if advice.source == levels.BOOK else "Solver"
-        unsolved = "? not solved in time; " if any(advice.scores[c] is None for c in legal) else ""
-        text = (
-            f"Hint: play {advice.column + 1}. {source} scores for {mover}: {scores} "
-            f"({unsolved}+ wins, - loses, 0 draws; the further from 0, the sooner)."
-        )
+        unsolved = "? not solved in time" if any(advice.scores[c] is None for c in legal) else ""
+        legend = "" if self.legend_shown else "+ wins, - loses, 0 draws; the further from 0, the sooner"
+        self.legend_shown = True
+        notes = "; ".join(n for n in (unsolved, legend) if n)
+        text = f"Hint: play {advice.column + 1}. {source} scores for {mover}: {scores}"
+        text += f" ({notes})." if notes else "."
         if unsolved:
             return text
         from gridgames_connect4.teach.brief import brief

@@ -99,7 +99,7 @@ class ReviewProgress:
 
 def run_review(
     game: Any, moves: Any, book: Any, start: int = 1, first: str = "red", think: float = DEFAULT_REVIEW_SECONDS,
-    inaccuracy_moves: int = 1,
+    inaccuracy_moves: int = 2,
 ) -> tuple[Any, float]:
     """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its
     seconds.
@@ -173,9 +173,9 @@ def register(app: typer.Typer) -> None:
             "listed.",
         ),
         inaccuracy: int = typer.Option(
-            1, "--inaccuracy", parser=whole_number,
+            2, "--inaccuracy", parser=whole_number,
             help="A move that keeps the result is an inaccuracy from this many of the mover's moves lost (a slower "
-            "win, a quicker loss); default 1: every delay. Smaller delays are graded good.",
+            "win, a quicker loss); default 2 (1: every delay). Smaller delays are graded good.",
         ),
     ) -> None:
         """Review a game: every move's score, the best available, and the mistakes that changed the result."""

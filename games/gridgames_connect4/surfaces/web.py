@@ -171,6 +171,7 @@ class Connect4Web:
                 game, moves, book=_book(state), solver=solver, on_progress=progress, keep_going=budget.keep_going
             )
         done = {r.number: r for r in report.reviews}
+        accuracy = {p: report.accuracy(p) for p in (0, 1)}
         entries: list[dict[str, Any]] = []
         for i, column in enumerate(moves):
             entry: dict[str, Any] = {
@@ -191,6 +192,8 @@ class Connect4Web:
                     grade=review.grade,
                     moves_lost=review.moves_lost,
                     value=review.value,
+                    accuracy=review.accuracy,
+                    player_accuracy=accuracy[review.player],
                 )
             entries.append(entry)
         return entries

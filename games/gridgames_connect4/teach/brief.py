@@ -21,6 +21,11 @@ def _cols(columns: Sequence[int]) -> str:
     return " and ".join([", ".join(texts[:-1]), texts[-1]]) if len(texts) > 1 else texts[0]
 
 
+def _column_words(columns: Sequence[int]) -> str:
+    """'column 2', or 'columns 2 and 6'."""
+    return f"column{'s' if len(columns) > 1 else ''} {_cols(columns)}"
+
+
 def brief(game: Connect4, moves: Sequence[int], scores: Sequence[int | None],
           colours: Sequence[str] = PLAYER_NAMES) -> str:
     """One sentence saying why the best columns of the position after ``moves`` are best (``scores``: every column's
@@ -33,7 +38,7 @@ def brief(game: Connect4, moves: Sequence[int], scores: Sequence[int | None],
     found = threats(game, moves)
     wins = [t.column for t in found if t.playable and t.player == mover]
     if wins:
-        return f"{me.capitalize()} wins at once in column {_cols(sorted(set(wins)))}."
+        return f"{me.capitalize()} wins at once in {_column_words(sorted(set(wins)))}."
     blocks = sorted({t.column for t in found if t.playable and t.player != mover})
     if len(blocks) > 1:
         return f"{other.capitalize()} threatens to win in columns {_cols(blocks)}: {me} cannot block both."
@@ -46,7 +51,7 @@ def brief(game: Connect4, moves: Sequence[int], scores: Sequence[int | None],
         winner = me if score > 0 else other
         result = f"{winner} wins with best play, with disc {end} ({end - len(moves)} more)"
     if blocks:
-        return f"{me.capitalize()} must block column {_cols(blocks)} ({other} wins there next); {result}."
+        return f"{me.capitalize()} must block {_column_words(blocks)} ({other} wins there next); {result}."
     strategy = claimeven(game, moves, best) or zugzwang(game, moves) or zugzwang_first(game, moves, best)
     if strategy is not None and (strategy.first is None or strategy.first in best):
         who = colours[strategy.player]
@@ -56,5 +61,5 @@ def brief(game: Connect4, moves: Sequence[int], scores: Sequence[int | None],
                else f"zugzwang: it keeps column {(strategy.kept or 0) + 1} for its threat")
         return f"{who.capitalize()} {verb}{first} by {how}; {result}."
     gifts = sorted({t.column for t in found if t.player != mover and t.row >= 2 and heights[t.column] == t.row - 2})
-    tail = f"; column {_cols(gifts)} would let {other} win on the cell above" if gifts else ""
+    tail = f"; {_column_words(gifts)} would let {other} win on the cell above" if gifts else ""
     return f"{result[:1].upper()}{result[1:]}{tail}."

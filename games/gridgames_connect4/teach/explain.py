@@ -45,6 +45,7 @@ import attrs
 from gridgames_connect4.position.notation import COLUMN_LETTERS, line_words
 from gridgames_connect4.position.rules import PLAYER_NAMES, Connect4
 from gridgames_connect4.solve.scores import sign
+from gridgames_connect4.teach.report import ordinal
 from gridgames.errors import GameOverError, SolverError
 
 if TYPE_CHECKING:
@@ -510,7 +511,8 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
         out.append(f"Result with best play: a draw; the board fills up ({left} more disc(s)).")
     else:
         winner = mover if ex.score > 0 else other
-        out.append(f"Result with best play: {winner} wins with disc {ex.end} of the game ({left} more disc(s), "
+        nth = ordinal((left + 1) // 2 if ex.score > 0 else left // 2)  # the winner's move that wins, as the caption
+        out.append(f"Result with best play: {winner} wins with its {nth} move from now (disc {ex.end} of the game, "
                    f"score {ex.score:+d} for {mover}).")
     out.append("Best column(s): " + ", ".join(str(c + 1) for c in ex.best) + ".")
     if ex.wins_now:

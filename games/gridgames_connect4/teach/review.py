@@ -6,18 +6,32 @@ Pons' convention (+ wins, bigger is sooner; 0 draws; - loses).
 
 GRADES (exact: Connect Four is solved, so no guessed thresholds on winning chances)
   best        the move keeps the best score.
+  good        it keeps the result, won later or lost sooner by fewer than ``inaccuracy_moves`` of the mover's moves.
   inaccuracy  it keeps the result but wins later or loses sooner by at least ``inaccuracy_moves`` of the mover's
               moves (``moves_lost``: the best score minus the move's; one point of Pons' score is one move of the
-              winner). The default, `INACCURACY_MOVES` = 1, marks every delay: in a solved game a slower win is
-              a fact, not noise. Raise it to forgive slow wins that still win (lichess users ask for that,
-              lila#18262); a smaller delay is then graded `GOOD`.
+              winner). The default, `INACCURACY_MOVES` = 2, forgives a win one move later or a loss one move
+              sooner (graded `GOOD`): marking every such delay was noise (four "inaccuracies" in a game against
+              ``easy``). ``--inaccuracy 1`` marks every delay again; larger values forgive more (lila#18262).
   mistake     it turns a win into a draw or a draw into a loss.
   blunder     it turns a win into a loss.
-  accuracy    a player's accuracy is 100 times the mean of their moves' values: 1 for a move that keeps the best
-              score, 0 for a mistake or a blunder, and for a move that keeps the result with a worse score the
-              share of the best kept: score / best for a win (+3 where +6 was best: 0.5), best / score for a loss
-              (-6 where -3 was best: 0.5). Best play throughout scores 100%.
   The coarser ``mark`` (MISTAKE for any change of result, INACCURACY for any delay) is kept for the web page.
+
+ACCURACY (lichess's idea, on exact scores instead of an engine's guess)
+  1. Each exact score ``s`` (the mover's, Pons' convention) gets a win chance in percent, `win_chance`:
+     50 for a draw; for a win 50 + 50 * (WIN_BASE + (1 - WIN_BASE) * min(1, s / top)), for a loss the mirror
+     (100 minus the win chance of -s). ``top`` is the board's largest score, (cells + 1) // 2 - (connect - 1)
+     (18 on 7x6). With `WIN_BASE` = 0.8 any win is worth at least 90% and the quickest 100%: a won
+     position is almost certainly won, a sooner win a little surer.
+  2. A move's accuracy, `move_accuracy`, is 100 * exp(-drop / DROP_SCALE), where ``drop`` is the win chance of
+     the best score minus that of the move's score (both the mover's, in percentage points). `DROP_SCALE` = 20:
+     a win given away (drop >= 80) scores at most 1.8%, a draw given away (drop >= 40) at most 13.5%, a win one
+     move later on 7x6 (drop 0.56) 97.3%, best moves 100%.
+  3. A player's accuracy, `Review.accuracy`, is the harmonic mean of their moves' accuracies, each floored at
+     `ACCURACY_FLOOR` = 5% (so that one move does not make it 0). The harmonic mean is ruled by the worst moves: a
+     game thrown by one blunder cannot hide behind the best moves that follow it once the game is lost (every
+     losing move then keeps the "best" score). One blunder among n moves scores at most
+     n / ((n - 1) / 100 + 1 / 5): 52.5% in 21 moves, the most a side plays on 7x6. Best play throughout: 100%.
+  ``value`` is a move's accuracy divided by 100 (0 to 1).
 
 The positions the book does not answer go to the solver in batches: the children of several positions
 in one compiled call (`Solver.solve_many`, the table kept between them), the last positions of the game
@@ -30,6 +44,7 @@ slices. An interrupted review keeps the moves reviewed so far and is marked part
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -47,8 +62,9 @@ if TYPE_CHECKING:
     from gridgames_connect4.solve.solver import Solver
 
 __all__ = [
-    "BEST", "BLUNDER", "GOOD", "GRADES", "INACCURACY", "INACCURACY_MOVES", "INTERRUPTED", "MISTAKE", "STOPPED",
-    "MoveReview", "Review", "check_inaccuracy_moves", "review_game",
+    "ACCURACY_FLOOR", "BEST", "BLUNDER", "DROP_SCALE", "GOOD", "GRADES", "INACCURACY", "INACCURACY_MOVES",
+    "INTERRUPTED", "MISTAKE", "STOPPED", "WIN_BASE", "MoveReview", "Review", "check_inaccuracy_moves", "game_accuracy",
+    "move_accuracy", "review_game", "top_score", "win_chance",
 ]
 
 BEST = "best"
@@ -59,8 +75,14 @@ MISTAKE = "mistake"
 BLUNDER = "blunder"
 GRADES = (BEST, GOOD, INACCURACY, MISTAKE, BLUNDER)
 _SPARK = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
-INACCURACY_MOVES = 1
-"""The default threshold of an inaccuracy, in the mover's moves lost: every delay (see the module)."""
+INACCURACY_MOVES = 2
+"""The default threshold of an inaccuracy, in the mover's moves lost: a one-move delay is `GOOD` (see the module)."""
+WIN_BASE = 0.8
+"""The share of a win's chance above 50% that any win gets, however slow (see ACCURACY in the module)."""
+DROP_SCALE = 20.0
+"""The win-chance drop, in percentage points, that divides a move's accuracy by e (see ACCURACY in the module)."""
+ACCURACY_FLOOR = 5.0
+"""The least accuracy a move counts for in a player's harmonic mean (see ACCURACY in the module)."""
 INTERRUPTED = "interrupted"
 """`Review.stopped` after Ctrl-C."""
 STOPPED = "stopped"
@@ -71,6 +93,47 @@ BATCH_SECONDS = 0.1
 ALONE_SECONDS = 0.01
 """A position that costs more than this is searched alone, in slices: batching saves per-call costs of microseconds
 only, and the opening's positions get dearer by orders of magnitude within a few moves."""
+
+
+def top_score(cells: int, connect: int = 4) -> int:
+    """The largest score on a board of ``cells`` cells: a win with the mover's ``connect``-th disc (18 on 7x6)."""
+    return max(1, (cells + 1) // 2 - (connect - 1))
+
+
+def win_chance(score: int, top: int) -> float:
+    """The win chance in percent of an exact score (the mover's): 50 for a draw, 90 to 100 for a win (sooner is
+    surer), the mirror for a loss (see ACCURACY in the module).
+
+    >>> win_chance(0, 18), win_chance(18, 18), win_chance(-18, 18)
+    (50.0, 100.0, 0.0)
+    """
+    if score == 0:
+        return 50.0
+    share = WIN_BASE + (1.0 - WIN_BASE) * min(1.0, abs(score) / top)
+    return 50.0 + 50.0 * share if score > 0 else 50.0 - 50.0 * share
+
+
+def move_accuracy(score: int, best: int, top: int) -> float:
+    """A move's accuracy in percent from its score and the best one (the mover's): 100 * exp(-drop / DROP_SCALE),
+    ``drop`` the fall in win chance (see ACCURACY in the module).
+
+    >>> move_accuracy(3, 3, 18)
+    100.0
+    """
+    drop = max(0.0, win_chance(best, top) - win_chance(score, top))
+    return 100.0 * math.exp(-drop / DROP_SCALE)
+
+
+def game_accuracy(accuracies: Sequence[float]) -> float | None:
+    """A player's accuracy from their moves' accuracies (percent): the harmonic mean, each floored at
+    `ACCURACY_FLOOR`; None for no move.
+
+    >>> game_accuracy([100.0, 100.0])
+    100.0
+    """
+    if not accuracies:
+        return None
+    return 100.0 * len(accuracies) / math.fsum(100.0 / max(ACCURACY_FLOOR, a) for a in accuracies)
 
 
 @attrs.frozen
@@ -85,6 +148,8 @@ class MoveReview:
     best_columns: tuple[int, ...]
     columns: tuple[int | None, ...]
     inaccuracy_moves: int = attrs.field(default=INACCURACY_MOVES, kw_only=True)
+    top: int = attrs.field(default=18, kw_only=True)
+    """The board's largest score (`top_score`), for the win chances of the accuracy."""
 
     @property
     def moves_lost(self) -> int:
@@ -105,13 +170,14 @@ class MoveReview:
         return INACCURACY if self.moves_lost >= self.inaccuracy_moves else GOOD
 
     @property
+    def accuracy(self) -> float:
+        """The move's accuracy in percent, from the drop in win chance (`move_accuracy`, see the module)."""
+        return move_accuracy(self.score, self.best, self.top)
+
+    @property
     def value(self) -> float:
-        """The move's share in its player's accuracy, from 0 to 1 (see the module)."""
-        if sign(self.score) < sign(self.best):
-            return 0.0
-        if self.score == self.best:
-            return 1.0
-        return self.score / self.best if self.best > 0 else self.best / self.score
+        """The move's accuracy from 0 to 1 (see the module)."""
+        return self.accuracy / 100.0
 
     @property
     def mark(self) -> str | None:
@@ -136,7 +202,7 @@ class MoveReview:
             "move": self.number, "player": colours[self.player], "column": self.column + 1, "score": self.score,
             "best": self.best, "best_columns": [c + 1 for c in self.best_columns], "columns": list(self.columns),
             "mark": self.mark, "change": self.change, "grade": self.grade, "moves_lost": self.moves_lost,
-            "value": self.value,
+            "value": self.value, "accuracy": self.accuracy,
         }
 
 
@@ -177,9 +243,9 @@ class Review:
         return "a draw" if state.outcome.winner is None else f"{self.colours[state.outcome.winner]} wins"
 
     def accuracy(self, player: int) -> float | None:
-        """The player's accuracy in percent (see the module), None when none of their moves was reviewed."""
-        mine = [r.value for r in self.reviews if r.player == player]
-        return 100.0 * sum(mine) / len(mine) if mine else None
+        """The player's accuracy in percent (`game_accuracy`, see the module), None when none of their moves was
+        reviewed."""
+        return game_accuracy([r.accuracy for r in self.reviews if r.player == player])
 
     def graded(self, player: int, grade: str) -> list[MoveReview]:
         """The player's moves with that grade."""
@@ -269,6 +335,8 @@ class Review:
         threshold = self.reviews[0].inaccuracy_moves if self.reviews else INACCURACY_MOVES
         out.append(f"Blunder: a win into a loss; mistake: a win into a draw or a draw into a loss; inaccuracy: the "
                    f"result kept, won {threshold} or more of the mover's moves later or lost as much sooner.")
+        out.append("Accuracy: each move's drop in win chance (a draw 50%, a win 90-100%, sooner surer), its harmonic "
+                   "mean over the player's moves: one blunder weighs.")
         return out
 
 
@@ -369,7 +437,7 @@ def review_game(
         reviews.append(
             MoveReview(
                 i + 1, i % 2, column, played, best, tuple(c for c, s in enumerate(scores) if s == best), tuple(scores),
-                inaccuracy_moves=inaccuracy_moves,
+                inaccuracy_moves=inaccuracy_moves, top=top_score(game.width * game.height, game.connect),
             )
         )
     return Review(game, moves, tuple(reviews), from_book, first, stopped, (colours[0], colours[1]))

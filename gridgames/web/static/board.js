@@ -127,8 +127,13 @@ const GGBoard = (() => {
         grid.appendChild(div);
       }
     }
+    const gravity = columns || view.game === "connect4";
+    const lastCell = gravity ? lastDisc(view, grid) : fresh.length === 1 ? fresh[0] : null;
+    if (lastCell) { // the last move: a ring that shows on either colour, and its name for screen readers
+      lastCell.classList.add("last");
+      if (view.history) lastCell.title = `last move: ${view.history[view.history.length - 1]}`;
+    }
     if (fresh.length === 1) { // one new disc or mark: it drops down its column (or appears), unless motion is reduced
-      fresh[0].classList.add("last");
       if (!reducedMotion()) {
         fresh[0].style.setProperty("--fall", Number(fresh[0].dataset.row) + 1);
         fresh[0].classList.add(columns || view.game === "connect4" ? "drop" : "pop");
@@ -142,6 +147,14 @@ const GGBoard = (() => {
       }
     }
     box.appendChild(grid);
+    if (gravity) { // the column numbers under the board, as the moves name them
+      const under = document.createElement("div");
+      under.className = "under col-numbers";
+      under.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
+      under.setAttribute("aria-hidden", "true");
+      for (let c = 0; c < cols; c++) { const d = document.createElement("div"); d.textContent = c + 1; under.appendChild(d); }
+      box.appendChild(under);
+    }
     if (view.paths && typeof GGPaths !== "undefined") GGPaths.attach(grid, view, ctx); // from->to moves: paths.js
     if (view.pieces) { // whole-piece moves: pieces.js (every legal placement is played from its picker)
       GGPieces.attach(grid, view, { play: ctx.play, active: ctx.active });
@@ -177,6 +190,17 @@ const GGBoard = (() => {
     for (const [side, player] of Object.entries(view.edges || {})) {
       grid.style.setProperty(`border-${side}`, `6px solid var(--p${styleOf(view, player)})`);
     }
+  }
+
+  // The cell of the last disc dropped: the top disc of the column the last move names (moves are column numbers).
+  function lastDisc(view, grid) {
+    const history = view.history || []; // (the drill page's views have none)
+    const last = history.length ? history[history.length - 1] : null;
+    if (last === null || !/^\d+$/.test(last)) return null;
+    const c = Number(last) - 1, { rows, cols, cells } = view.board;
+    if (c < 0 || c >= cols) return null;
+    for (let r = 0; r < rows; r++) if (cells[r][c] > 0) return grid.children[r * cols + c];
+    return null;
   }
 
   // Hover over a column: the column lit, a ghost disc of the side to move on the cell it lands on.

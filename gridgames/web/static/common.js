@@ -108,19 +108,21 @@ const GG = (() => {
     return all.find((g) => g.name === name);
   }
 
-  // Inputs for a game's declared options: numbers, text, check boxes.
+  // Inputs for a game's declared options: numbers, text, check boxes; a menu where the option lists its choices.
   function optionInputs(container, options, values) {
     container.innerHTML = "";
     for (const o of options) {
       const label = document.createElement("label");
       label.textContent = o.name.replace(/_/g, " ") + " ";
       label.title = o.help || "";
-      const input = document.createElement("input");
+      const menu = o.choices && o.choices.length > 0;
+      const input = document.createElement(menu ? "select" : "input");
       input.id = `opt-${o.name}`;
       input.dataset.option = o.name;
       input.dataset.type = o.type;
       const value = values && o.name in values ? values[o.name] : o.default;
-      if (o.type === "bool") { input.type = "checkbox"; input.checked = !!value; }
+      if (menu) { for (const c of o.choices) input.add(new Option(String(c), String(c), false, c === value)); }
+      else if (o.type === "bool") { input.type = "checkbox"; input.checked = !!value; }
       else if (o.type === "int" || o.type === "float") { input.type = "number"; input.value = value; input.step = o.type === "int" ? "1" : "any"; }
       else { input.type = "text"; input.value = value === null ? "" : value; }
       label.appendChild(input);
@@ -130,7 +132,7 @@ const GG = (() => {
 
   function readOptions(container) {
     const out = {};
-    for (const input of container.querySelectorAll("input[data-option]")) {
+    for (const input of container.querySelectorAll("[data-option]")) {
       const t = input.dataset.type;
       out[input.dataset.option] = t === "bool" ? input.checked : t === "int" ? parseInt(input.value, 10) : t === "float" ? parseFloat(input.value) : input.value;
     }

@@ -79,6 +79,17 @@
   }
 
   const showScores = () => $("show-scores").checked && view.features.scores;
+  // "show scores" is remembered apart for games against the computer (off by default there: the scores would give
+  // the answer away) and between humans (on by default: an analysis board).
+  let scoresMode = null;
+  const scoresKey = (computer) => (computer ? "gridgames-show-scores-computer" : "gridgames-show-scores");
+  function syncScoresToggle() {
+    const computer = view.seats.some((s) => s !== "human");
+    if (computer === scoresMode) return;
+    scoresMode = computer;
+    const stored = localStorage.getItem(scoresKey(computer));
+    $("show-scores").checked = stored === null ? !computer : stored === "1";
+  }
   // The scores of the position shown: the server's, else those seen before at this node of the tree.
   function scoresNow() {
     if (view.scores && view.scores.moves === view.moves) return view.scores;
@@ -102,9 +113,16 @@
     box.innerHTML = "";
     const nodes = line();
     if (!nodes.length) { box.textContent = "(no move yet)"; return; }
+    const per = Math.max(1, view.players.length); // numbered as turns: "1. 4 4  2. 5 3" (a move number, then each player's)
     nodes.forEach((n, i) => {
       if (i) box.appendChild(document.createTextNode(" "));
-      const b = plyButton(n, `${i + 1}.${n.move}`);
+      if (i % per === 0) {
+        const no = document.createElement("span");
+        no.className = "move-no";
+        no.textContent = `${i / per + 1}.`;
+        box.append(no, " ");
+      }
+      const b = plyButton(n, n.move, i + 1);
       if (n === current) { b.classList.add("current"); b.setAttribute("aria-current", "step"); }
       else if (!isAncestor(n, current)) b.classList.add("future");
       box.appendChild(b);
@@ -114,7 +132,8 @@
         span.className = "branches";
         span.setAttribute("aria-label", `other moves tried at move ${i + 1}`);
         span.append(" (");
-        others.forEach((o, j) => { if (j) span.append(" "); span.appendChild(plyButton(o, `${i + 1}.${o.move}`)); });
+        const turn = `${Math.floor(i / per) + 1}.${i % per ? "\u2026" : ""} `; // "2. 3", or "2.\u2026 3" for a later player's
+        others.forEach((o, j) => { if (j) span.append(" "); span.append(turn); span.appendChild(plyButton(o, o.move, i + 1)); });
         span.append(")");
         box.appendChild(span);
       }
@@ -123,11 +142,13 @@
     if (here && here.scrollIntoView) here.scrollIntoView({ block: "nearest" });
   }
   function isAncestor(a, n) { for (; n; n = n.parent) if (n === a) return true; return false; }
-  function plyButton(n, text) {
+  function plyButton(n, text, ply) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "ply";
     b.textContent = text;
+    b.dataset.ply = ply; // the disc's number in the game
+    b.setAttribute("aria-label", `move ${ply}: ${view.players[(ply - 1) % view.players.length]} ${text}`);
     b.addEventListener("click", () => goTo(n));
     return b;
   }
@@ -169,6 +190,7 @@
 
   // The review stays on the page while the game's moves are walked (the server forgets it once the position moves).
   let reviewed = null;
+  const sameLine = (a, b) => a.length === b.length && a.every((m, i) => m === b[i]);
   function renderReview() {
     const box = $("review-table");
     box.innerHTML = "";
@@ -178,6 +200,8 @@
     if (!review) return;
     const accuracy = view.players.map((p, i) => {
       const mine = review.filter((e, j) => j % view.players.length === i && typeof e.value === "number");
+      const own = mine.find((e) => typeof e.player_accuracy === "number"); // the game's own formula, when it gives one
+      if (own) return `${p} ${own.player_accuracy.toFixed(0)}%`;
       return mine.length ? `${p} ${(100 * mine.reduce((a, e) => a + e.value, 0) / mine.length).toFixed(0)}%` : null;
     }).filter(Boolean);
     if (accuracy.length) { const p = document.createElement("p"); p.textContent = `Accuracy: ${accuracy.join(", ")}`; box.appendChild(p); }
@@ -222,6 +246,7 @@
     view = next;
     if (!root) resetTree();
     sync(view.history);
+    syncScoresToggle();
     const scores = scoresNow();
     if (view.scores && view.scores.moves === view.moves && !view.scores.partial) current.scores = view.scores;
     showError("");
@@ -250,11 +275,11 @@
     $("nav-first").disabled = $("nav-back").disabled = !current.parent;
     $("nav-forward").disabled = $("nav-last").disabled = !forwardOf(current);
     $("scores-toggle").hidden = !view.features.scores;
-    $("review").hidden = !(view.features.review && view.outcome);
-    const ends = shown && shown.ends ? "; the small number: moves to the end with best play" : "";
+    const ends = shown && shown.ends ? "; the small number: discs to the end with best play" : "";
     $("score-note").textContent = shown ? `${shown.note || ""}${shown.help ? ` (${shown.help}${ends})` : ""}` : "";
     renderExplanation(shown);
     renderReview();
+    $("review").hidden = !(view.features.review && view.outcome) || !!(reviewed && sameLine(reviewed.line, view.history));
     $("share-link").href = shareUrl();
     const digits = view.legal.length > 0 && view.legal.every((m) => /^\d+$/.test(m));
     $("keys").textContent = `Keys: \u2190 \u2192 back and forward, Home/End first and last move, \u2191 \u2193 other branches${digits ? ", digits play a column or move" : ""}, u undoes.`;
@@ -404,8 +429,6 @@
     document.title = `gridgames: ${name}`;
     info = await GG.gameInfo(name);
     GG.optionInputs($("options"), info ? info.options : []);
-    const stored = localStorage.getItem("gridgames-show-scores");
-    if (stored !== null) $("show-scores").checked = stored === "1";
     $("new-game").addEventListener("click", newGame);
     $("pass").addEventListener("click", () => view && view.pass && play(view.pass));
     $("undo").addEventListener("click", () => act(() => api("POST", `${base}/undo`)));
@@ -417,7 +440,7 @@
     $("computer-go").addEventListener("click", () => { $("computer-go").hidden = true; advance(true); });
     $("cancel").addEventListener("click", () => { generation++; GG.cancel(); });
     $("show-scores").addEventListener("change", () => {
-      localStorage.setItem("gridgames-show-scores", $("show-scores").checked ? "1" : "0");
+      localStorage.setItem(scoresKey(scoresMode), $("show-scores").checked ? "1" : "0");
       render(view);
       if (!running) advance(false);
     });

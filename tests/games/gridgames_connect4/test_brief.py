@@ -41,10 +41,11 @@ def test_every_brief_is_a_checked_claim(size: tuple[int, int]) -> None:
         text = brief(game, moves, scores)
         ex = explain_position(game, moves, solver=solver)
         mover = ("red", "yellow")[len(moves) % 2]
-        if m := re.fullmatch(r"(\w+) wins at once in column ([\d, and]+)\.", text):
+        if m := re.fullmatch(r"(\w+) wins at once in (columns?) ([\d, and]+)\.", text):
             kinds.add("win")
             assert m[1].lower() == mover
-            for col in (int(c) - 1 for c in re.findall(r"\d+", m[2])):
+            assert (m[2] == "columns") == (len(re.findall(r"\d+", m[3])) > 1)  # "columns 2 and 6", "column 2"
+            for col in (int(c) - 1 for c in re.findall(r"\d+", m[3])):
                 after = game.from_moves([*moves, col])
                 assert after.outcome is not None and after.outcome.winner == len(moves) % 2
             continue
@@ -57,6 +58,8 @@ def test_every_brief_is_a_checked_claim(size: tuple[int, int]) -> None:
         else:
             winner = mover if ex.score > 0 else ("red", "yellow")[1 - len(moves) % 2]
             assert f"{winner} wins with best play, with disc {ex.end} ({ex.end - len(moves)} more)" in text.lower()
+        if m := re.search(r"; (columns?) ([\d, and]+) would let", text):  # "columns 2 and 6", "column 2"
+            assert (m[1] == "columns") == (len(re.findall(r"\d+", m[2])) > 1)
         if m := re.match(r"\w+ must block column (\d+)", text):
             kinds.add("block")
             assert (int(m[1]) - 1,) == ex.forced

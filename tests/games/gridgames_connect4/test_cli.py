@@ -353,7 +353,10 @@ def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_
     monkeypatch.setattr(
         levels, "advise", lambda *args: levels.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=levels.BOOK)
     )
-    assert match.hint().startswith("Hint: play 4. Book scores for yellow: 1: full  2: +2  3: +1  4: +5")
+    second = match.hint()  # the legend came with the first hint: not again
+    scores = "1: full  2: +2  3: +1  4: +5  5: -1  6: +0  7: +1"
+    assert second.startswith(f"Hint: play 4. Book scores for yellow: {scores}.\n")
+    assert "the further from 0" not in second
 
 
 def test_the_info_text_documents_every_option_of_play_analyze_and_review_and_the_end_of_game_commands() -> None:

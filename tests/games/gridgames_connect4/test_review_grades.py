@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -46,16 +47,29 @@ def _column_scores(moves: list[int]) -> list[int | None]:
     return out
 
 
-def _expected(score: int, best: int, threshold: int) -> tuple[str, float]:
-    """The grade and the accuracy value by the module's written definitions."""
+def _chance(score: int, top: int) -> float:
+    """The win chance of an exact score by the module's written definition (ACCURACY, step 1)."""
+    if score == 0:
+        return 50.0
+    share = 0.8 + 0.2 * min(1.0, abs(score) / top)
+    return 50 + 50 * share if score > 0 else 50 - 50 * share
+
+
+def _expected(score: int, best: int, threshold: int, top: int = 7) -> tuple[str, float]:
+    """The grade and the accuracy value (0-1) by the module's written definitions (5x4: the top score is 7)."""
+    value = math.exp(-(_chance(best, top) - _chance(score, top)) / 20)
     if _sign(best) - _sign(score) == 2:
-        return BLUNDER, 0.0
+        return BLUNDER, value
     if _sign(best) - _sign(score) == 1:
-        return MISTAKE, 0.0
+        return MISTAKE, value
     if score == best:
         return BEST, 1.0
-    value = score / best if best > 0 else best / score
     return (INACCURACY if best - score >= threshold else GOOD), value
+
+
+def _harmonic(values: list[float]) -> float:
+    """A player's accuracy in percent by the module's definition (ACCURACY, step 3)."""
+    return len(values) / sum(1 / max(0.05, v) for v in values) * 100
 
 
 def _random_game(rng: random.Random) -> list[int]:
@@ -86,7 +100,9 @@ def test_every_grade_and_the_accuracy_follow_the_exact_scores(threshold: int) ->
             values[r.player].append(value)
             seen.add(r.grade)
         for player in (0, 1):
-            assert review.accuracy(player) == pytest.approx(100 * sum(values[player]) / len(values[player]))
+            assert review.accuracy(player) == pytest.approx(_harmonic(values[player]))
+            if any(_sign(r.best) > _sign(r.score) for r in review.reviews if r.player == player):
+                assert review.accuracy(player) < 70  # a move that changed the result cannot hide
     wanted = {BEST, INACCURACY, MISTAKE, BLUNDER} | ({GOOD} if threshold > 1 else set())
     assert seen == wanted
 
@@ -97,7 +113,7 @@ def test_scripted_blunder_mistake_and_inaccuracy_marked_exactly() -> None:
     assert [r.grade for r in review.reviews] == [BEST, BEST, MISTAKE, BLUNDER]
     # a random game with all three (found by a seeded search), each move's grade checked against the minimax
     moves = list(GAME.from_notation("423435353").history)
-    review = review_game(GAME, moves)
+    review = review_game(GAME, moves, inaccuracy_moves=1)
     grades = [BEST, BEST, MISTAKE, BEST, BEST, BLUNDER, BEST, INACCURACY, BEST]
     assert [r.grade for r in review.reviews] == grades
     for r in review.reviews:
@@ -159,7 +175,10 @@ def test_review_cli_takes_the_threshold_and_records_grades() -> None:
     args = ["connect4", "review", "3323", "--width", "5", "--height", "4", "--json"]
     data = json.loads(runner.invoke(app, args).stdout)
     assert [r["grade"] for r in data["reviews"]] == [BEST, BEST, MISTAKE, BLUNDER]
-    assert data["accuracy"] == {"red": 50.0, "yellow": 50.0} and data["inaccuracy_moves"] == 1
+    red = _harmonic([1.0, _expected(-1, 0, 2)[1]])  # best, then a draw turned into a loss (scores in test_review)
+    yellow = _harmonic([1.0, _expected(-7, 1, 2)[1]])  # best, then a win turned into a loss
+    assert data["accuracy"] == {"red": pytest.approx(red), "yellow": pytest.approx(yellow)}
+    assert red < 70 and yellow < 70 and data["inaccuracy_moves"] == 2
     wide = json.loads(runner.invoke(app, [*args, "--inaccuracy", "4"]).stdout)
     assert wide["inaccuracy_moves"] == 4
     bad = runner.invoke(app, [*args, "--inaccuracy", "0"])
@@ -205,3 +224,27 @@ def test_a_game_of_perfect_against_itself_is_100_percent_for_both(width: int, he
     first = review.reviews[0].best  # the empty board's exact score, from the first mover's view
     winner = None if first == 0 else 0 if first > 0 else 1
     assert state.outcome is not None and state.outcome.winner == winner
+
+
+def test_a_game_thrown_at_move_3_scores_the_blunderer_at_most_70_percent() -> None:
+    """Issue 56's bar: red's third disc turns the win into a loss (found with the book), then `perfect` plays both
+    sides to the end; red's later moves all keep the "best" (losing) score, yet the blunder keeps red under 70%."""
+    from gridgames_connect4.levels import make_player
+
+    game = Connect4(7, 6, 4)
+    book = default_book(7, 6, 4)
+    if book is None:
+        pytest.skip("no 7x6 book shipped")
+    after = book.column_scores(list(game.from_notation("44").history))
+    assert after is not None and max(s for s in after if s is not None) > 0  # red still wins after 4 4
+    blunder = next(c for c, s in enumerate(after) if s is not None and s < 0)
+    state = game.from_notation("44" + str(blunder + 1))
+    perfect = make_player("perfect", game, random.Random(3), think=300.0, book=book)
+    while not state.is_over:
+        state.play(perfect.choose(state))
+    assert state.outcome is not None and state.outcome.winner == 1
+    review = review_game(game, list(state.history), book=book)
+    assert [r.number for r in review.reviews if r.grade == BLUNDER] == [3]
+    assert {r.grade for r in review.reviews if r.number != 3} == {BEST}
+    red = review.accuracy(0)
+    assert red is not None and red <= 70 and review.accuracy(1) == 100.0

@@ -71,7 +71,7 @@ def test_a_disc_completing_two_lines_reports_both() -> None:
     assert state.to_text() == ".....\n.....\nX.O..\nXXO..\nXOXO."
     assert state.outcome is not None and state.outcome.winner == 0
     assert names(game, state.outcome.cells) == ["a1", "a2", "a3", "b2", "c1"]
-    assert game.describe(state.outcome) == "Red wins: three in a row in columns 1 2 3 (a1 a2 a3 b2 c1)"
+    assert game.describe(state.outcome) == "Red wins: three in a row twice in columns 1 2 3 (a1 a2 a3 b2 c1)"
 
 
 def test_a_full_board_without_a_line_is_a_draw() -> None:
@@ -335,3 +335,13 @@ def test_the_rows_and_picture_read_off_the_moves_are_the_grids() -> None:
             fresh = Connect4(width, height, 4).from_moves(state.history)  # no Grid made yet
             assert fresh.rows() == state.board().cells.tolist() == fresh.board().cells.tolist()
             assert fresh.to_text() == notation.picture(state.board()) == state.to_text()
+
+
+def test_a_line_of_five_is_named_by_its_length() -> None:
+    """Issue 56: the last disc joins two lines of two into five in a row: 'five in a row in columns 3 4 5 6 7'."""
+    game = Connect4(7, 6, 4)
+    five = game.from_notation("314162725")
+    assert five.outcome is not None and len(five.outcome.cells) == 5
+    assert game.describe(five.outcome) == "Red wins: five in a row in columns 3 4 5 6 7 (c1 d1 e1 f1 g1)"
+    four = game.from_notation("3344556")
+    assert game.describe(four.outcome) == "Red wins: four in a row in columns 3 4 5 6 (c1 d1 e1 f1)"  # type: ignore[arg-type]

@@ -3,6 +3,8 @@ grades, click targets of gravity games without a hook, and plugins installed whi
 
 from __future__ import annotations
 
+import re
+
 from importlib.metadata import EntryPoint
 from typing import Any
 
@@ -57,6 +59,9 @@ def test_scores_carry_moves_to_the_end_and_the_explanation(api: Api) -> None:
     best_columns = ", ".join(str(c + 1) for c, s in enumerate(columns) if s == best)
     assert f"Best column(s): {best_columns}." in result["explanation"]
     assert any(line.startswith("Result with best play") for line in result["explanation"])
+    if best != 0:  # the caption and the explanation say when the game ends in the same words (issue 56)
+        when = re.search(r"wins with its \d+\w\w move from now", result["note"])
+        assert when is not None and any(when[0] in line for line in result["explanation"]), result
 
 
 def test_the_review_grades_every_move(api: Api) -> None:

@@ -84,15 +84,22 @@ def click_column(page: Any, column: int, row: int = 0) -> None:
     page.wait_for_function(f"() => {DISCS} === {before + 1}")
 
 
+CURRENT = (
+    "(() => { const b = document.querySelector('#moves .current'); return b ? `${b.dataset.ply}.${b.textContent}` : '';"
+    " })()"
+)
+"""The current move as ``PLY.MOVE`` (the move list shows it as numbered turns, "1. 4 4  2. 3")."""
+
+
 def current_ply(page: Any) -> str:
-    return str(page.evaluate("() => (document.querySelector('#moves .current') || {}).textContent || ''"))
+    return str(page.evaluate(f"() => {CURRENT}"))
 
 
 @pytest.mark.slow
 def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(page: Any, base_url: str) -> None:
     new_game(page, base_url)
     page.wait_for_function(f"() => {SCORE_4} === '+1'")  # from the book: red wins
-    page.wait_for_selector("#scores .col.best")  # marked once every column's score is in (later under load)
+    page.wait_for_selector("#scores .col.best")  # once every column is solved (not the partial scores)
     assert page.locator("#scores .col.best").count() == 1 and page.inner_text("#scores .col.best .end") == "41"
     assert "Best column(s): 4." in page.inner_text("#explain")
     assert "red wins" in (page.get_attribute("#evalbar", "aria-label") or "")
@@ -112,6 +119,7 @@ def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(pa
     page.click("#review")
     page.wait_for_selector("#review-graph svg circle")
     assert page.locator("#review-graph svg circle").count() == 7
+    assert page.locator("#review").is_hidden()  # reviewed: the button goes
     assert page.locator("#review-table tr").count() == 8  # a header and a row per move
     grades = page.locator("#review-table td:nth-child(6)").all_inner_texts()
     assert grades[-1] == "best" and ("mistake" in grades or "blunder" in grades), grades
@@ -127,10 +135,15 @@ def test_the_move_list_is_walked_with_the_keys_and_branches(page: Any, base_url:
     new_game(page, base_url)
     for column in (4, 4, 3, 5):
         click_column(page, column)
+    numbers = page.locator("#board .col-numbers div").all_inner_texts()  # the columns named as the moves name them
+    assert numbers == [str(c) for c in range(1, 8)]
+    assert page.locator("#board .cell.last").count() == 1  # the last disc, 5, marked: the bottom of column 5
+    assert page.locator('#board .cell.last.p1[data-row="5"][data-col="4"]').count() == 1
     page.locator("h1").click()  # the keys work from anywhere but a text box
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"() => {DISCS} === 3")
-    assert current_ply(page) == "3.3" and page.inner_text("#moves") == "1.4 2.4 3.3 4.5"
+    assert current_ply(page) == "3.3" and page.inner_text("#moves") == "1. 4 4 2. 3 5"
+    assert page.locator('#board .cell.last.p0[data-row="5"][data-col="2"]').count() == 1  # the mark follows
     page.keyboard.press("Home")
     page.wait_for_function(f"() => {DISCS} === 0")
     page.keyboard.press("End")
@@ -140,12 +153,12 @@ def test_the_move_list_is_walked_with_the_keys_and_branches(page: Any, base_url:
     page.wait_for_function(f"() => {DISCS} === 2")
     assert current_ply(page) == "2.4"
     click_column(page, 6)  # another move than 3: a branch
-    assert current_ply(page) == "3.6" and "(3.3)" in page.inner_text("#moves")
+    assert current_ply(page) == "3.6" and "(2. 3)" in page.inner_text("#moves")
     page.keyboard.press("ArrowUp")  # the other branch at this move
-    page.wait_for_function("() => (document.querySelector('#moves .current') || {}).textContent === '3.3'")
+    page.wait_for_function(f"() => {CURRENT} === '3.3'")
     page.keyboard.press("ArrowRight")  # forward along the branch it was on
-    page.wait_for_function("() => (document.querySelector('#moves .current') || {}).textContent === '4.5'")
-    page.locator("#moves .ply", has_text="1.4").first.click()  # a click on a move goes there
+    page.wait_for_function(f"() => {CURRENT} === '4.5'")
+    page.locator('#moves .ply[data-ply="1"]').first.click()  # a click on a move goes there
     page.wait_for_function(f"() => {DISCS} === 1")
     assert page.locator('#board .cell.p0[data-row="5"][data-col="3"]').count() == 1
     assert page.inner_text("#announce") == "Move 1: red 4."  # the move reached, for screen readers
@@ -159,7 +172,7 @@ def test_the_move_list_is_walked_with_the_keys_and_branches(page: Any, base_url:
 
 def test_a_shared_link_reopens_the_position_and_its_size(page: Any, base_url: str, context: Any) -> None:
     page.goto(f"{base_url}/play/connect4?pos=3321&width=5&height=4")
-    page.wait_for_function("() => (document.querySelector('#moves .current') || {}).textContent === '4.1'")
+    page.wait_for_function(f"() => {CURRENT} === '4.1'")
     link = page.get_attribute("#share-link", "href")
     assert link == f"{base_url}/play/connect4?pos=3321&width=5&height=4"
     page.keyboard.press("ArrowLeft")  # the link follows the position shown
@@ -252,3 +265,21 @@ def test_a_gravity_plugin_without_hooks_is_played_anywhere_in_a_column(context: 
         assert tab.locator('#board .cell.p0[data-row="5"][data-col="3"]').count() == 1  # the disc lands at the bottom
         assert tab.locator("#scores .col").count() == 7 and tab.locator("#explain-panel").is_hidden()  # nothing to say
         tab.close()
+
+
+def test_scores_are_hidden_against_the_computer_until_asked_and_the_choice_is_kept(page: Any, base_url: str) -> None:
+    """Against a computer seat the scores would give the answer away: off by default, one click shows them, and the
+    choice is remembered; between humans (an analysis board) they are on. The first mover's colour is a menu."""
+    page.goto(f"{base_url}/play/connect4")
+    page.wait_for_selector("#board .cell")
+    assert page.input_value("#seat-1") != "human" and not page.is_checked("#show-scores")
+    assert page.locator("#scores .col .score", has_text="+").count() == 0  # no score shown
+    assert page.locator("select#opt-first option").all_inner_texts() == ["red", "yellow"]
+    page.check("#show-scores")
+    page.wait_for_function(f"() => {SCORE_4} === '+1'")
+    page.reload()
+    page.wait_for_selector("#board .cell")
+    assert page.is_checked("#show-scores")  # remembered
+    page.uncheck("#show-scores")
+    new_game(page, base_url)  # two humans: on
+    page.wait_for_function("() => document.getElementById('show-scores').checked")

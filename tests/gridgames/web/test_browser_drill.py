@@ -5,7 +5,6 @@ Playwright or a Chromium is missing)."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
@@ -34,7 +33,7 @@ def base_url() -> Iterator[str]:
 
 
 def _moves_shown(page: Any) -> int:
-    return len(re.findall(r"\d+\.\S+", page.inner_text("#moves")))
+    return int(page.locator("#moves > .ply").count())
 
 
 @pytest.mark.slow
@@ -43,7 +42,7 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
     solver = Solver(5, 4, 4, table_bits=18)
     # the shared URL: the position and its scores
     page.goto(position_url(GAME, moves[:SHARED], base_url))
-    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.3 2.3 3.2 4.1 5.2'")
+    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1. 3 3 2. 2 1 3. 2'")
     assert page.locator("#board .cell.p0").count() == 3 and page.locator("#board .cell.p1").count() == 2
     page.wait_for_function(
         "() => { const t = [...document.querySelectorAll('#scores .score')].map((d) => d.textContent.trim());"
@@ -54,12 +53,12 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
     for i, column in enumerate(moves[SHARED:], SHARED + 1):
         page.click(f'#board .cell[data-row="0"][data-col="{column}"]')
         page.wait_for_function(
-            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {i}"
+            f"() => document.querySelectorAll('#moves > .ply').length === {i}"
         )
     page.wait_for_function("() => document.getElementById('status').textContent.includes('wins')")
     page.click("#review")
     page.wait_for_selector("#review-table tr.mistake")
-    reviewed = "".join(re.findall(r"\d+\.(\S+)", page.inner_text("#moves")))
+    reviewed = "".join(page.locator("#moves > .ply").all_inner_texts())
     assert reviewed == WON
     # the drill of the reviewed game, answered right and wrong in turn, to its end
     expected = [r for r in review_game(GAME, moves, solver=solver).reviews if r.grade in ("mistake", "blunder")]
@@ -126,3 +125,27 @@ def test_the_drill_page_fits_a_phone_and_a_desktop_light_and_dark(page: Any, bas
     light = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     page.emulate_media(color_scheme="dark")
     assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") != light
+
+
+def test_the_drill_page_fits_a_390_px_phone_in_mobile_emulation(page: Any, base_url: str) -> None:
+    """A phone lays a page out at 980 px unless it has a viewport meta tag: Chrome's mobile emulation (DevTools'
+    device metrics, ``mobile``) applies it as a phone does; the drill page is then 390 px wide, without sideways
+    scrolling, its board and answers within the screen."""
+    page.goto(f"{base_url}/drill/connect4?moves={WON}&width=5&height=4")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Drill 1 of ')")
+    cdp = page.context.new_cdp_session(page)
+    phone = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
+    cdp.send("Emulation.setDeviceMetricsOverride", phone)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True})
+    try:
+        page.wait_for_function("() => window.innerWidth === 390")  # the layout viewport: 980 without the meta tag
+        width = page.evaluate("document.documentElement.clientWidth")
+        assert width == 390 and page.evaluate("document.documentElement.scrollWidth") <= width
+        for selector in ("#board", ".drill-side", "#legal"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)
+        cells = page.locator("#board .cell").first.bounding_box()
+        assert cells is not None and cells["width"] >= 30, cells  # discs big enough to read and tap
+    finally:
+        cdp.send("Emulation.clearDeviceMetricsOverride")
+        cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": False})

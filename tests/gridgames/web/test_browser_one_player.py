@@ -43,7 +43,7 @@ def test_lights_out_is_solved_by_clicking_the_pressed_cells(page: Any) -> None:
     for i in range(5):  # press the diagonal again: every light goes off
         page.click(f'#board .cell[data-row="{i}"][data-col="{i}"]')
         page.wait_for_function(
-            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {i + 1}"
+            f"() => document.querySelectorAll('#moves > .ply').length === {i + 1}"
         )
     page.wait_for_function("() => document.getElementById('status').textContent.includes('every light is off')")
     assert page.locator("#board .cell.p0").count() == 0 and page.locator("#board .cell.target").count() == 0

@@ -28,7 +28,7 @@ def test_a_shared_url_opens_the_position_with_its_scores(page: Any, base_url: st
     game = Connect4(5, 4, 4)
     moves = list(game.from_notation("3321").history)
     page.goto(position_url(game, moves, base_url))
-    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1.3 2.3 3.2 4.1'")
+    page.wait_for_function("() => document.getElementById('moves').textContent.trim() === '1. 3 3 2. 2 1'")
     assert page.locator("#board .cell.p0").count() == 2 and page.locator("#board .cell.p1").count() == 2
     assert page.input_value("#opt-width") == "5" and page.input_value("#opt-height") == "4"
     assert [page.input_value(f"#seat-{i}") for i in (0, 1)] == ["human", "human"]
