@@ -39,7 +39,8 @@ class BuildNative(build_ext):
         if os.environ.get("GRIDGAMES_NO_NATIVE"):
             print("gridgames: GRIDGAMES_NO_NATIVE is set: no compiled kernels (numba's JIT serves)", file=sys.stderr)
             return
-        sys.path[:0] = [str(ROOT), str(ROOT / "games")]  # the sources being built, not an installed gridgames
+        # the sources being built, not an installed gridgames
+        sys.path[:0] = [str(ROOT), str(ROOT / "games")]
         # numba's JIT cache of the build's own runs goes to a folder of the build, not the builder's home
         with tempfile.TemporaryDirectory(prefix="gridgames-build-cache-") as cache:
             os.environ["XDG_CACHE_HOME"] = cache
@@ -75,7 +76,9 @@ class BuildNative(build_ext):
 
 
 setup(
-    ext_modules=[Extension(f"{value.split(':')[0].rpartition('.')[0]}.{name}", sources=[value], optional=True)
-                 for name, value in native_entries().items()],
+    ext_modules=[
+        Extension(f"{value.split(':')[0].rpartition('.')[0]}.{name}", sources=[value], optional=True)
+        for name, value in native_entries().items()
+    ],
     cmdclass={"build_ext": BuildNative},
 )

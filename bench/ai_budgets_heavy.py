@@ -103,9 +103,7 @@ def main() -> None:
     extra = args.listing_ms / 1000
     new, old = Duo(listing_seconds=extra), Duo(listing_seconds=extra, cheap_playouts=False)
     print(f"cores {os.cpu_count()}, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(
-        f"listing the legal moves: {_listing_ms(new):.2f} ms of CPU ({_listing_ms(Duo()):.2f} ms without the burn)"
-    )
+    print(f"listing the legal moves: {_listing_ms(new):.2f} ms of CPU ({_listing_ms(Duo()):.2f} ms without the burn)")
 
     think, think_cpu, depth1, depth1_wall, nodes, m_wall, rates, old_rates = ([] for _ in range(8))
     main_think, main_nodes = [], []

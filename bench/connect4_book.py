@@ -50,7 +50,8 @@ from gridgames_connect4.solve.solver import Solver, parse_pons_moves
 
 GAMES_7X6 = [
     "2252576253462244111563365343671351441",  # 37 moves: the first position of Pons' End-Easy set
-    "1233722555341451114725221333",  # 28 moves: a Middle-Easy position (the last 20 moves start after 8)
+    # 28 moves: a Middle-Easy position (the last 20 moves start after 8)
+    "1233722555341451114725221333",
 ]
 
 
@@ -188,7 +189,8 @@ def _set_positions(name: str, ply: int, count: int) -> list[str]:
 def analyze_fresh(plies: list[int], per_ply: int, cap: float, shipped: bool = False, from_set: str = "") -> None:
     """analyze --json in a fresh process per position (no book, or the shipped one), stopped by --think cap."""
     book = [] if shipped else ["--no-book"]
-    _fresh(["connect4", "analyze", "4444443", "--json", "--no-book"], 600)  # numba's on-disk cache is warm after this
+    # numba's on-disk cache is warm after this
+    _fresh(["connect4", "analyze", "4444443", "--json", "--no-book"], 600)
     which = "the shipped book" if shipped else "no book"
     source = f"lines of Pons' {from_set}" if from_set else "seeded random playouts"
     print(

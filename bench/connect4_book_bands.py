@@ -45,8 +45,9 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=5, help="every Nth line of each set")
     parser.add_argument("--sets", default="Test_L1_R1,Test_L1_R2,Test_L1_R3", help="Pons' set files")
     parser.add_argument("--min-ply", type=int, default=0, help="only lines of at least this many moves")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="solves of each line on each side (the least time counts)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="solves of each line on each side (the least time counts)"
+    )
     args = parser.parse_args()
     book = default_book()
     assert book is not None
@@ -74,16 +75,23 @@ def main() -> None:
             row[3] += e2
             row[4] += 1
         total = [sum(r[k] for r in by_ply.values()) for k in range(5)]
-        print(f"\n{names.get(file, file)} ({file}), every {args.every}th line, {int(total[4])} lines: with the book "
-              f"{1000 * total[0] / total[4]:.3f} ms, without {1000 * total[1] / total[4]:.3f} ms a line "
-              f"(with / without {total[0] / total[1]:.2f}); "
-              f"positions {total[2] / total[4]:,.0f} / {total[3] / total[4]:,.0f}")
-        print(f"  {'ply':>3} {'lines':>5} {'with ms':>10} {'without ms':>10} {'ratio':>6} {'with pos':>12} "
-              f"{'without pos':>12}")
+        print(
+            f"\n{names.get(file, file)} ({file}), every {args.every}th line, {int(total[4])} lines: with the book "
+            f"{1000 * total[0] / total[4]:.3f} ms, without {1000 * total[1] / total[4]:.3f} ms a line "
+            f"(with / without {total[0] / total[1]:.2f}); "
+            f"positions {total[2] / total[4]:,.0f} / {total[3] / total[4]:,.0f}"
+        )
+        print(
+            f"  {'ply':>3} {'lines':>5} {'with ms':>10} {'without ms':>10} {'ratio':>6} {'with pos':>12} "
+            f"{'without pos':>12}"
+        )
         for ply in sorted(by_ply):
             t1, t2, e1, e2, n = by_ply[ply]
-            print(f"  {ply:>3} {int(n):>5} {1000 * t1 / n:10.3f} {1000 * t2 / n:10.3f} {t1 / max(t2, 1e-9):6.2f} "
-                  f"{e1 / n:12,.0f} {e2 / n:12,.0f}", flush=True)
+            print(
+                f"  {ply:>3} {int(n):>5} {1000 * t1 / n:10.3f} {1000 * t2 / n:10.3f} {t1 / max(t2, 1e-9):6.2f} "
+                f"{e1 / n:12,.0f} {e2 / n:12,.0f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -59,9 +59,11 @@ def main() -> None:
     assert book is not None, "the 7x6 book is not shipped"
     rng = random.Random(args.seed)
     explain_position(game, [3, 3], book=book)  # imports, caches of the board's lines
-    started = time.perf_counter()  # a position near its end needs the solver for the forced line: made once
+    # a position near its end needs the solver for the forced line: made once
+    started = time.perf_counter()
     solver = Solver(7, 6, 4, book=book)
-    solver.analyze(random_open_position(random.Random(0), 7, 6, 4, 30))  # loads (or compiles) the kernels
+    # loads (or compiles) the kernels
+    solver.analyze(random_open_position(random.Random(0), 7, 6, 4, 30))
     print(f"the first solver of a process, made and warmed: {time.perf_counter() - started:.2f} s (once)")
     every: list[float] = []
     slowest = (0.0, 0.0, "")  # wall, CPU, moves
@@ -98,12 +100,13 @@ def main() -> None:
             text = "".join(str(m + 1) for m in moves)
             for command in ("explain", "analyze"):  # alternated
                 started = time.perf_counter()
-                subprocess.run([exe, "connect4", command, text, "--json"], env=env, check=True,
-                               capture_output=True)
+                subprocess.run([exe, "connect4", command, text, "--json"], env=env, check=True, capture_output=True)
                 runs[command].append(time.perf_counter() - started)
         e, a = statistics.median(runs["explain"]), statistics.median(runs["analyze"])
-        print(f"fresh process, book positions: explain median {e:.3f} s, analyze median {a:.3f} s "
-              f"(ratio {e / a:.2f}; {args.fresh} runs each, alternated)")
+        print(
+            f"fresh process, book positions: explain median {e:.3f} s, analyze median {a:.3f} s "
+            f"(ratio {e / a:.2f}; {args.fresh} runs each, alternated)"
+        )
     print(f"load average after: {_load()}")
 
 

@@ -61,8 +61,17 @@ def review_one_by_one(game: Any, moves: Sequence[int], first: int, solver: Any) 
     for i, column in enumerate(moves[first - 1 :], start=first - 1):
         scores = solver.analyze(list(moves[:i]), on_progress=watch)
         best = max(s for s in scores if s is not None)
-        reviews.append(MoveReview(i + 1, i % 2, column, scores[column], best,
-                                  tuple(c for c, s in enumerate(scores) if s == best), tuple(scores)))
+        reviews.append(
+            MoveReview(
+                i + 1,
+                i % 2,
+                column,
+                scores[column],
+                best,
+                tuple(c for c, s in enumerate(scores) if s == best),
+                tuple(scores),
+            )
+        )
     return [(r.score, r.best, r.columns) for r in reviews]
 
 
@@ -77,8 +86,10 @@ def review_bench(text: str, starts: list[int], repeat: int) -> None:
     solvers = (Solver(), Solver())
     for solver in solvers:  # touch the tables' pages once
         review_game(game, moves, first=min(starts), solver=solver)
-    print(f"  {'from':>4} {'moves':>5}  {'one by one cpu ms':>17} {'wall ms':>8}  {'batched cpu ms':>14} {'wall ms':>8}"
-          f"  {'ratio':>6}  {'solve_many calls':>16}  same")
+    print(
+        f"  {'from':>4} {'moves':>5}  {'one by one cpu ms':>17} {'wall ms':>8}  {'batched cpu ms':>14} {'wall ms':>8}"
+        f"  {'ratio':>6}  {'solve_many calls':>16}  same"
+    )
     for first in starts:
         best_old = best_new = (float("inf"), float("inf"))
         calls: list[int] = []
@@ -103,8 +114,10 @@ def review_bench(text: str, starts: list[int], repeat: int) -> None:
             best_new = min(best_new, (cpu, wall))
             same &= [(r.score, r.best, r.columns) for r in new.reviews] == old
         ratio = best_old[0] / max(best_new[0], 1e-9)
-        print(f"  {first:>4} {len(moves) - first + 1:>5}  {best_old[0] * 1e3:>17.2f} {best_old[1] * 1e3:>8.2f}"
-              f"  {best_new[0] * 1e3:>14.2f} {best_new[1] * 1e3:>8.2f}  {ratio:>5.2f}x  {len(calls):>16}  {same}")
+        print(
+            f"  {first:>4} {len(moves) - first + 1:>5}  {best_old[0] * 1e3:>17.2f} {best_old[1] * 1e3:>8.2f}"
+            f"  {best_new[0] * 1e3:>14.2f} {best_new[1] * 1e3:>8.2f}  {ratio:>5.2f}x  {len(calls):>16}  {same}"
+        )
 
 
 def hint_bench(text: str, repeat: int) -> None:

@@ -47,9 +47,11 @@ def main() -> None:
         total_nodes += nodes
         total_seconds += seconds
         budget = run(args.level, moves, DEFAULT_THINK, 1)
-        print(f"{moves or '(start)':>10}: full depth {depth}: {nodes:7,} nodes in {seconds:5.2f} s "
-              f"({nodes / seconds:7,.0f}/s), plays {column + 1}; --think {DEFAULT_THINK:g}: depth {budget[2]} "
-              f"in {budget[0]:.2f} s, plays {budget[3] + 1}")
+        print(
+            f"{moves or '(start)':>10}: full depth {depth}: {nodes:7,} nodes in {seconds:5.2f} s "
+            f"({nodes / seconds:7,.0f}/s), plays {column + 1}; --think {DEFAULT_THINK:g}: depth {budget[2]} "
+            f"in {budget[0]:.2f} s, plays {budget[3] + 1}"
+        )
     print(f"overall {total_nodes / total_seconds:,.0f} positions/s")
 
 

@@ -85,8 +85,10 @@ def run_peer(python: str, rows: list[tuple[str, int]]) -> dict | None:
     results = [line.split() for line in out.stdout.splitlines()]
     right = sum(int(r[0]) == e for r, (_, e) in zip(results, rows))
     return {
-        "n": len(rows), "right": right, "nodes": sum(int(r[1]) for r in results),
-        "seconds": sum(float(r[2]) for r in results)
+        "n": len(rows),
+        "right": right,
+        "nodes": sum(int(r[1]) for r in results),
+        "seconds": sum(float(r[2]) for r in results),
     }
 
 
@@ -161,8 +163,14 @@ def run_set(solver, rows, one_based: bool, weak: bool, reference: dict[str, tupl
             ref["micros"] += ref_micros
             ref["seconds"] += elapsed
     return {
-        "n": len(rows), "right": right, "nodes": nodes, "seconds": seconds, "worst": worst, "ref": ref,
-        "cpu": time.process_time() - cpu, "lines": lines
+        "n": len(rows),
+        "right": right,
+        "nodes": nodes,
+        "seconds": seconds,
+        "worst": worst,
+        "ref": ref,
+        "cpu": time.process_time() - cpu,
+        "lines": lines,
     }
 
 
@@ -237,23 +245,35 @@ def main() -> None:
     )
     parser.add_argument("--first", action="store_true", help="--sample takes the first lines, not evenly spread ones")
     parser.add_argument(
-        "--max-seconds", type=float, default=None,
-        help="with --empty: stop a solve after this many seconds and report it unfinished"
+        "--max-seconds",
+        type=float,
+        default=None,
+        help="with --empty: stop a solve after this many seconds and report it unfinished",
     )
     parser.add_argument(
-        "--tromp", type=int, default=None, metavar="N",
-        help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N"
+        "--tromp",
+        type=int,
+        default=None,
+        metavar="N",
+        help="weak-solve the empty board of every size with 4 <= w, h and w + h <= N",
     )
     parser.add_argument(
-        "--peer-python", default=None, metavar="PATH",
-        help="a Python with connect-four-ai installed: run its solver on the same lines (subprocess)"
+        "--peer-python",
+        default=None,
+        metavar="PATH",
+        help="a Python with connect-four-ai installed: run its solver on the same lines (subprocess)",
     )
     parser.add_argument(
         "--shipped-book", action="store_true", help="Pons' sets with the shipped 7x6 book in the search"
     )
     parser.add_argument("--no-compile-timing", action="store_true", help="skip the cold/cached compile probe")
-    parser.add_argument("--explored-out", type=Path, default=None, metavar="JSON",
-                        help="write each line's score and positions explored (per set) to this file, to compare runs")
+    parser.add_argument(
+        "--explored-out",
+        type=Path,
+        default=None,
+        metavar="JSON",
+        help="write each line's score and positions explored (per set) to this file, to compare runs",
+    )
     args = parser.parse_args()
 
     from gridgames_connect4.solve.solver import Solver

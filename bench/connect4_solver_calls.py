@@ -101,8 +101,10 @@ def main() -> None:
     seconds = time.process_time() - cpu
     calls = sum(len(v) for v in sets.values())
     explored = sum(int(r[-1]) for v in sets.values() for r in v)
-    print(f"{len(sets)} lines, {calls} calls, {explored:,} positions; {len(book)} positions through the book,"
-          f" {sum(int(r[2]) for r in book):,} explored by analyze; {seconds:.1f} CPU s, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"{len(sets)} lines, {calls} calls, {explored:,} positions; {len(book)} positions through the book,"
+        f" {sum(int(r[2]) for r in book):,} explored by analyze; {seconds:.1f} CPU s, load {os.getloadavg()[0]:.1f}"
+    )
     Path(sys.argv[1]).write_text(json.dumps({"sets": sets, "book": book}) + "\n", encoding="utf-8")
 
 

@@ -122,7 +122,9 @@ def perft(depth: int, positions: int) -> None:
     from gridgames_hex import HexGame
 
     boards: list[tuple[str, Game]] = [
-        ("othello 8x8", _game("othello")), ("mnk 3x3", _game("mnk")), ("hex 3x3", HexGame(3)),
+        ("othello 8x8", _game("othello")),
+        ("mnk 3x3", _game("mnk")),
+        ("hex 3x3", HexGame(3)),
         ("golomb 4x4", GolombGame(4, 4)),
     ]
     rng = random.Random(54)
@@ -148,8 +150,10 @@ def perft(depth: int, positions: int) -> None:
             cpu_p += time.process_time() - started
             agree += compiled == python
             total += compiled[-1]
-        print(f"{label:24} depth {depth}: {agree}/{len(starts)} positions agree ({total:,} leaves; "
-              f"compiled {cpu_c:.2f} s, Python {cpu_p:.1f} s CPU)")
+        print(
+            f"{label:24} depth {depth}: {agree}/{len(starts)} positions agree ({total:,} leaves; "
+            f"compiled {cpu_c:.2f} s, Python {cpu_p:.1f} s CPU)"
+        )
 
 
 def _steps_per_second(name: str, envs: int, compiled: bool, seconds: float) -> float:
@@ -163,7 +167,8 @@ def _steps_per_second(name: str, envs: int, compiled: bool, seconds: float) -> f
     steps, cpu = 0, time.process_time()
     while time.process_time() - cpu < seconds:
         masks = observations["action_mask"]
-        noise = rng.random(masks.shape) * masks  # a random legal action in each sub-env (any action when none)
+        # a random legal action in each sub-env (any action when none)
+        noise = rng.random(masks.shape) * masks
         observations, *_ = env.step(noise.argmax(axis=1))
         steps += envs
     return steps / (time.process_time() - cpu)

@@ -33,8 +33,18 @@ from gridgames.search.exact_cover import ExactCover
 from gridgames.shapes import Shape
 
 PENTOMINOES = {
-    "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
-    "U": "X.X/XXX", "V": "X../X../XXX", "W": "X../XX./.XX", "X": ".X./XXX/.X.", "Y": "XXXX/.X..", "Z": "XX./.X./.XX",
+    "F": ".XX/XX./.X.",
+    "I": "XXXXX",
+    "L": "XXXX/X...",
+    "N": "XX../.XXX",
+    "P": "XX/XX/X.",
+    "T": "XXX/.X./.X.",
+    "U": "X.X/XXX",
+    "V": "X../X../XXX",
+    "W": "X../XX./.XX",
+    "X": ".X./XXX/.X.",
+    "Y": "XXXX/.X..",
+    "Z": "XX./.X./.XX",
 }
 
 
@@ -315,7 +325,8 @@ def peers_on_tiling_boards(limit: float, boards: list[str] | None = None) -> Non
             cpu = time.process_time()
             problem = TilingProblem.build(board, pieces)
             builds.append(time.process_time() - cpu)
-            found = count(problem, method=method)  # includes the symmetry set-up and the plan (once per problem)
+            # includes the symmetry set-up and the plan (once per problem)
+            found = count(problem, method=method)
             return found, time.process_time() - cpu, 0.0
 
         ours, ours_cpu, _ = median_run(job)
@@ -356,8 +367,9 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser.add_argument("--big", action="store_true", help="also 5x12 and 6x10 pentominoes (tens of seconds)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per problem (median reported)")
     parser.add_argument(
-        "--peers", action="store_true",
-        help="instead: our tiling engine beside the exact-cover packages installed, on the tiling boards"
+        "--peers",
+        action="store_true",
+        help="instead: our tiling engine beside the exact-cover packages installed, on the tiling boards",
     )
     parser.add_argument(
         "--limit", type=float, default=300.0, help="seconds a peer may take on one board (--peers), default 300"
@@ -393,8 +405,7 @@ def main(argv: Iterable[str] | None = None) -> None:
     xcover_count = _xcover()
     print(
         f"{'problem':<18} {'count':>11} {'ok':>3} {'seconds':>8} {'nodes':>11} {'nodes/s':>10} {'python ref':>10} "
-        f"{'ratio':>7}"
-        + ("  xcover  ratio" if xcover_count else "")
+        f"{'ratio':>7}" + ("  xcover  ratio" if xcover_count else "")
     )
     for name, build, known, with_reference in problems:
         problem = build()

@@ -22,9 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VECTOR = ("from gridgames.rl import vector_env\n"
-          "env = vector_env('connect4', 64, judge=True)\n"
-          "env.reset(seed=1)\n")
+VECTOR = "from gridgames.rl import vector_env\nenv = vector_env('connect4', 64, judge=True)\nenv.reset(seed=1)\n"
 
 
 def commands(venv: Path) -> dict[str, list[str]]:
@@ -33,8 +31,16 @@ def commands(venv: Path) -> dict[str, list[str]]:
     return {
         "solve pentomino --board 6x10 --count": [gridgames, "solve", "pentomino", "--board", "6x10", "--count"],
         "connect4 analyze 442551175727 --json": [gridgames, "connect4", "analyze", "442551175727", "--json"],
-        "connect4 analyze 44 --height 10 --think 5": [gridgames, "connect4", "analyze", "44", "--height", "10",
-                                                      "--think", "5"],
+        "connect4 analyze 44 --height 10 --think 5": [
+            gridgames,
+            "connect4",
+            "analyze",
+            "44",
+            "--height",
+            "10",
+            "--think",
+            "5",
+        ],
         'vector_env("connect4", 64, judge=True).reset()': [python, "-c", VECTOR],
     }
 
@@ -42,8 +48,9 @@ def commands(venv: Path) -> dict[str, list[str]]:
 def cpu_of(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """CPU seconds (user + system) and wall seconds of one process."""
     start = time.perf_counter()
-    process = subprocess.Popen(args, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        args, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if status != 0:
@@ -56,8 +63,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="first/second pairs per command (default 3)")
     parser.add_argument("--no-install", type=Path, help="use this venv (gridgames installed) instead of a fresh one")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, cores: {os.cpu_count()}, load average: "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python {sys.version.split()[0]}, cores: {os.cpu_count()}, load average: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     if args.no_install is None:
         venv = Path(tempfile.mkdtemp(prefix="gridgames-first-run-")) / "venv"
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)

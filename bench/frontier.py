@@ -16,7 +16,6 @@ from gridgames.grid import Grid
 from gridgames.search.frontier import DOMINOES, count_tilings, frontier_span, kasteleyn_dominoes
 
 
-
 def _set(spec: str) -> list:
     from gridgames.search.frontier import fixed_shapes
     from gridgames_pentomino.pieces import PieceSet

@@ -62,22 +62,29 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--players", default="random,greedy,ai")
     args = parser.parse_args()
-    print(f"g2048 {args.size}x{args.size}, {args.games} seeded games, ai at {args.think} s a move; "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
+    print(
+        f"g2048 {args.size}x{args.size}, {args.games} seeded games, ai at {args.think} s a move; "
+        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     for kind in args.players.split(","):
         seeds = range(args.games)
         if args.jobs > 1 and kind not in ("random", "greedy"):
             with ProcessPoolExecutor(args.jobs) as pool:
-                results = list(pool.map(play_one, [args.size] * args.games, [kind] * args.games, seeds,
-                                        [args.think] * args.games))
+                results = list(
+                    pool.map(play_one, [args.size] * args.games, [kind] * args.games, seeds, [args.think] * args.games)
+                )
         else:
             results = [play_one(args.size, kind, seed, args.think) for seed in seeds]
         scores = [score for score, _, _ in results]
         slides = sum(n for _, n, _ in results)
         seconds = sum(s for _, _, s in results)
-        print(f"{kind:>7}: mean {statistics.mean(scores):8,.1f}  median {statistics.median(scores):8,.1f}  "
-              f"min {min(scores):6,}  max {max(scores):6,}  slides/game {slides / len(scores):6.1f}  "
-              f"s/slide {seconds / max(slides, 1):.4f}  (load {os.getloadavg()[0]:.1f})", flush=True)
+        print(
+            f"{kind:>7}: mean {statistics.mean(scores):8,.1f}  median {statistics.median(scores):8,.1f}  "
+            f"min {min(scores):6,}  max {max(scores):6,}  slides/game {slides / len(scores):6.1f}  "
+            f"s/slide {seconds / max(slides, 1):.4f}  (load {os.getloadavg()[0]:.1f})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

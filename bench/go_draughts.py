@@ -75,10 +75,17 @@ def ai_against_random(
         losses += outcome.winner == 1 - ai_seat
         margins.append(outcome.margin_for(ai_seat))
         plies += len(state.history)
-        print(f"  game {seed}: AI seat {ai_seat}, {len(state.history)} moves, {outcome.reason!r}, "
-              f"AI {'won' if outcome.winner == ai_seat else 'drew' if outcome.winner is None else 'lost'}", flush=True)
+        print(
+            f"  game {seed}: AI seat {ai_seat}, {len(state.history)} moves, {outcome.reason!r}, "
+            f"AI {'won' if outcome.winner == ai_seat else 'drew' if outcome.winner is None else 'lost'}",
+            flush=True,
+        )
     return {
-        "wins": wins, "draws": draws, "losses": losses, "margin": sum(margins) / games, "length": plies / games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "margin": sum(margins) / games,
+        "length": plies / games,
         "per_move": ai_seconds / max(1, ai_moves),
     }
 

@@ -80,8 +80,17 @@ def parts_note(result: ParallelCount) -> str:
 def cli_seconds(*args: str) -> tuple[float, str]:
     """Wall seconds of one CLI run in a fresh process, and its output."""
     command = [
-        sys.executable, "-c", "from gridgames.cli import main; main()", "solve", "pentomino", "--board", BOARD,
-        "--pieces", PIECES, "--count", *args
+        sys.executable,
+        "-c",
+        "from gridgames.cli import main; main()",
+        "solve",
+        "pentomino",
+        "--board",
+        BOARD,
+        "--pieces",
+        PIECES,
+        "--count",
+        *args,
     ]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=True)
@@ -143,14 +152,22 @@ def main() -> None:
                     bar = "meets" if reference[unique] / run[0] >= BAR_DASK else "BELOW"
                     what = f"{'unique' if unique else 'all'}, Dask, {label}"
                     line(
-                        what, run, unique, reference[unique], parts_note(run[2]) + f"{bar} the {BAR_DASK}x bar ",
-                        cpu=False
+                        what,
+                        run,
+                        unique,
+                        reference[unique],
+                        parts_note(run[2]) + f"{bar} the {BAR_DASK}x bar ",
+                        cpu=False,
                     )
             seconds, out = cli_seconds("--unique", "--scheduler", address)
             print(f"  CLI --unique --scheduler {address}: {seconds:.2f} s end to end: {out}")
         with distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-            preload=[WARM_UP]
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            preload=[WARM_UP],
         ) as cluster:
             print(f"Dask LocalCluster as above, workers started with --preload {WARM_UP}")
             for unique in cases:
@@ -165,8 +182,9 @@ def main() -> None:
         "included)"
     )
     variants = {
-        "plain count": ("--unique",), "--jobs 1": ("--unique", "--jobs", "1"),
-        f"--jobs {args.jobs}": ("--unique", "--jobs", str(args.jobs))
+        "plain count": ("--unique",),
+        "--jobs 1": ("--unique", "--jobs", "1"),
+        f"--jobs {args.jobs}": ("--unique", "--jobs", str(args.jobs)),
     }
     cli: dict[str, list[tuple[float, str]]] = {name: [] for name in variants}
     for _ in range(args.repeat):

@@ -70,7 +70,8 @@ def tilings(quick: bool) -> None:
 
     from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 
-    tiling.count(LatticePuzzle.create("cube", "3x3x3", "soma").problem())  # compile the kernels first
+    # compile the kernels first
+    tiling.count(LatticePuzzle.create("cube", "3x3x3", "soma").problem())
     print(
         f"{'puzzle':<44} {'G':>3} {'unique':>7} {'cpu s':>7} {'method':<24} {'all':>7} {'cpu s':>7}  orbits  published"
     )

@@ -103,7 +103,8 @@ def main() -> None:
         vector_main(args.peers, 1 if args.quick else args.repeat, args.quick)
         return
     steps, repeat = (5_000, 1) if args.quick else (args.steps, args.repeat)
-    warnings.filterwarnings("ignore", category=DeprecationWarning)  # pettingzoo.classic's old import path
+    # pettingzoo.classic's old import path
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
 
     from pettingzoo.classic import connect_four_v3
 

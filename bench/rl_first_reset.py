@@ -45,8 +45,14 @@ def run(program: str, kind: str, envs: int, before: str | None) -> dict[str, flo
         env["GRIDGAMES_VECTOR_JIT"] = "1"
     if program == "before" and before is not None:
         env["PYTHONPATH"] = os.pathsep.join([before, os.path.join(before, "games")])
-    done = subprocess.run([sys.executable, "-c", CODE, kind, str(envs)], capture_output=True, text=True, env=env,
-                          check=True, cwd=tempfile.gettempdir())
+    done = subprocess.run(
+        [sys.executable, "-c", CODE, kind, str(envs)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=tempfile.gettempdir(),
+    )
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -79,15 +85,18 @@ def main() -> None:
         print(f"  {label}, judge=True:")
         for program in programs:
             m = {k: statistics.median(v) for k, v in figures[program].items()}
-            print(f"    {program:<7} import {m['import']:.3f}  make {m['make']:.4f}  first reset {m['first_reset']:.4f}"
-                  f"  second {m['second_reset']:.4f}  make+first {m['make'] + m['first_reset']:.4f}"
-                  f"  numba imported: {m['numba'] > 0}")
+            print(
+                f"    {program:<7} import {m['import']:.3f}  make {m['make']:.4f}  first reset {m['first_reset']:.4f}"
+                f"  second {m['second_reset']:.4f}  make+first {m['make'] + m['first_reset']:.4f}"
+                f"  numba imported: {m['numba'] > 0}"
+            )
         aot = figures["aot"]
         for program in programs[1:]:
             other = figures[program]
             ratio = statistics.median(other["first_reset"]) / statistics.median(aot["first_reset"])
-            both = (statistics.median([a + b for a, b in zip(other["make"], other["first_reset"])])
-                    / statistics.median([a + b for a, b in zip(aot["make"], aot["first_reset"])]))
+            both = statistics.median([a + b for a, b in zip(other["make"], other["first_reset"])]) / statistics.median(
+                [a + b for a, b in zip(aot["make"], aot["first_reset"])]
+            )
             print(f"    {program} / aot: first reset {ratio:.1f}x, make + first reset {both:.1f}x")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -45,7 +45,8 @@ from gridgames.registry import PLUGIN_IMPORT_SECONDS
 
 GG = [sys.executable, "-m", "gridgames"]
 PLUGIN_SECONDS = PLUGIN_IMPORT_SECONDS  # how long list lets a plugin's import take
-UNTIMED = ("--jobs 256 on 3 parts", "plain list (no hostile plugin)")  # real work, or the reference: memory bar only
+# real work, or the reference: memory bar only
+UNTIMED = ("--jobs 256 on 3 parts", "plain list (no hostile plugin)")
 BIG_INT_SAVE = '{"format":"gridgames-connect4","version":' + "1" * 5000 + "}"
 HOSTILE_PLUGINS = {
     "hsleepy": "import time\ntime.sleep(30)\n",
@@ -120,14 +121,22 @@ def run_measured(
         out.seek(0)
         err.seek(0)
         return {
-            "code": child.returncode, "out": out.read(), "err": err.read(), "seconds": seconds,
-            "mb": usage.ru_maxrss / 1024
+            "code": child.returncode,
+            "out": out.read(),
+            "err": err.read(),
+            "seconds": seconds,
+            "mb": usage.ru_maxrss / 1024,
         }
 
 
 def judge(
-    result: dict[str, Any], expect: int, max_seconds: float, max_mb: float,
-    check: Callable[[dict[str, Any]], bool] | None, startup: float, timed: bool
+    result: dict[str, Any],
+    expect: int,
+    max_seconds: float,
+    max_mb: float,
+    check: Callable[[dict[str, Any]], bool] | None,
+    startup: float,
+    timed: bool,
 ) -> str:
     """'' when the result meets the bar, else why not."""
     text = result["out"] + result["err"]
@@ -172,13 +181,20 @@ def cases(
     ]:
         table.append(("options", label, [*count, *extra], "", 2, base, None))
     for label, extra in [
-        ("--width 4.0", ["--width", "4.0"]), ("--height 1e1", ["--height", "1e1"]), ("--think nan", ["--think", "nan"])
+        ("--width 4.0", ["--width", "4.0"]),
+        ("--height 1e1", ["--height", "1e1"]),
+        ("--think nan", ["--think", "nan"]),
     ]:
         table.append(("options", label, ["play", "connect4", *extra], "", 2, base, None))
     table.append(
         (
-            "options", "--jobs 256 on 3 parts", [*count, "--jobs", "256"], "", 0, base,
-            lambda r: "0 solutions" in r["out"] or "solution" in r["out"]
+            "options",
+            "--jobs 256 on 3 parts",
+            [*count, "--jobs", "256"],
+            "",
+            0,
+            base,
+            lambda r: "0 solutions" in r["out"] or "solution" in r["out"],
         )
     )
 
@@ -187,20 +203,35 @@ def cases(
 
     table.append(
         (
-            "interrupted play", "end of input (connect4)", ["play", "connect4", "--red", "human", "--yellow", "human"],
-            "4\n4\n", 0, base, saved
+            "interrupted play",
+            "end of input (connect4)",
+            ["play", "connect4", "--red", "human", "--yellow", "human"],
+            "4\n4\n",
+            0,
+            base,
+            saved,
         )
     )
     table.append(
         (
-            "interrupted play", "end of input (mnk)", ["play", "mnk", "--x", "human", "--o", "human"], "b2\n", 0, base,
-            saved
+            "interrupted play",
+            "end of input (mnk)",
+            ["play", "mnk", "--x", "human", "--o", "human"],
+            "b2\n",
+            0,
+            base,
+            saved,
         )
     )
     table.append(
         (
-            "interrupted play", "--resume", ["play", "connect4", "--resume", "--red", "human", "--yellow", "human"], "",
-            0, base, saved
+            "interrupted play",
+            "--resume",
+            ["play", "connect4", "--resume", "--red", "human", "--yellow", "human"],
+            "",
+            0,
+            base,
+            saved,
         )
     )
     env = {**base, "PYTHONPATH": os.pathsep.join([plugins, os.environ.get("PYTHONPATH", "")])}
@@ -218,7 +249,16 @@ def cases(
 def sigterm_run(max_seconds: float) -> dict[str, Any]:
     """SIGTERM a --jobs 2 count once both workers run: time until the command and its workers are gone."""
     args = [
-        *GG, "solve", "pentomino", "--board", "8x8", "--pieces", "pentominoes+tetromino:O", "--count", "--jobs", "2"
+        *GG,
+        "solve",
+        "pentomino",
+        "--board",
+        "8x8",
+        "--pieces",
+        "pentominoes+tetromino:O",
+        "--count",
+        "--jobs",
+        "2",
     ]
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     workers: list[int] = []
@@ -238,8 +278,12 @@ def sigterm_run(max_seconds: float) -> dict[str, Any]:
     seconds = time.perf_counter() - started
     ok = not alive and "partial" in out and "Traceback" not in out + err and seconds <= max_seconds
     return {
-        "seconds": seconds, "workers": len(workers), "alive": alive, "code": child.returncode, "out": out.strip(),
-        "ok": ok
+        "seconds": seconds,
+        "workers": len(workers),
+        "alive": alive,
+        "code": child.returncode,
+        "out": out.strip(),
+        "ok": ok,
     }
 
 

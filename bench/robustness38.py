@@ -77,8 +77,15 @@ def _signalled(
 ) -> dict[str, Any]:
     """Run a command, send ``signum`` once it has used ``wait_cpu`` s of CPU and has ``children`` child processes,
     ``after`` s more; time its end."""
-    child = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child = subprocess.Popen(
+        args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert child.stdin is not None
     if stdin:
         child.stdin.write(stdin)
@@ -168,7 +175,8 @@ def unbounded(env: dict[str, str], startup: float) -> list[Row]:
         ("1,2,3,4,5,6,7", "8", "2"),
     ):
         args = ["connect4", "review", moves, "--width", width, "--no-book", *(["--think", think] if think else [])]
-        bar = (60.0 if think is None else float(think)) * (1 + THINK_SLACK) + 15  # + the kernels' first load
+        # + the kernels' first load
+        bar = (60.0 if think is None else float(think)) * (1 + THINK_SLACK) + 15
         result = _run([*GG, *args], env=env, timeout=bar + 60)
         rows.append(
             (
@@ -343,11 +351,16 @@ def scheduler(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
         _server(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok") as http,
         _server(b"") as mute,
     ):
-        for label, args in (("solve: accepts, says nothing", [*count, silent]), ("analyze: accepts, says nothing",
-                            ["connect4", "analyze", "4453", "--scheduler", silent]), ("book build: accepts, says nothing", [*book, silent]),
-                            ("solve: answers random bytes", [*count, garbage]), ("solve: a length prefix of 2^62", [*count, huge]),
-                            ("solve: an HTTP server", [*count, http]), ("analyze: answers random bytes", ["connect4", "analyze", "4453",
-                             "--scheduler", garbage]), ("solve: accepts, no greeting (mute)", [*count, mute])):
+        for label, args in (
+            ("solve: accepts, says nothing", [*count, silent]),
+            ("analyze: accepts, says nothing", ["connect4", "analyze", "4453", "--scheduler", silent]),
+            ("book build: accepts, says nothing", [*book, silent]),
+            ("solve: answers random bytes", [*count, garbage]),
+            ("solve: a length prefix of 2^62", [*count, huge]),
+            ("solve: an HTTP server", [*count, http]),
+            ("analyze: answers random bytes", ["connect4", "analyze", "4453", "--scheduler", garbage]),
+            ("solve: accepts, no greeting (mute)", [*count, mute]),
+        ):
             result = _run([*GG, *args], env=env, timeout=120)
             rows.append((surface, label, _verdict(result, (2,), 7.0, startup), result))
     for address in (
@@ -537,11 +550,15 @@ def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Ro
     )
     surface = "38 fixed before (verified)"
     huge = "9" * 5000
-    for label, args in (("show 4,<5000 digits>", ["connect4", "show", f"4,{huge}"]), ("analyze 4,<5000 digits>", ["connect4", "analyze", f"4,{huge}"]),
-                        ("review 4,<5000 digits>", ["connect4", "review", f"4,{huge}"]), ("--pieces L*<5000 digits>",
-                         ["solve", "pentomino", "--pieces", f"L*{huge}"]), ("--board <5000 digits>x3", ["solve", "pentomino", "--board", f"{huge}x3"]),
-                        ("--think 1e308", ["play", "connect4", "--red", "perfect", "--think", "1e308"]),
-                        ("review --think 1e308", ["connect4", "review", "4", "--think", "1e308"])):
+    for label, args in (
+        ("show 4,<5000 digits>", ["connect4", "show", f"4,{huge}"]),
+        ("analyze 4,<5000 digits>", ["connect4", "analyze", f"4,{huge}"]),
+        ("review 4,<5000 digits>", ["connect4", "review", f"4,{huge}"]),
+        ("--pieces L*<5000 digits>", ["solve", "pentomino", "--pieces", f"L*{huge}"]),
+        ("--board <5000 digits>x3", ["solve", "pentomino", "--board", f"{huge}x3"]),
+        ("--think 1e308", ["play", "connect4", "--red", "perfect", "--think", "1e308"]),
+        ("review --think 1e308", ["connect4", "review", "4", "--think", "1e308"]),
+    ):
         result = _run([*GG, *args], env=env)
         rows.append((surface, label, _verdict(result, (2,), 2.0, startup, lambda r: len(r["err"]) < 300), result))
     result = _run([*GG, "connect4", "show", "4453"], env={**env, "NO_COLOR": "1"})
@@ -563,7 +580,8 @@ def waits_and_earlier(env: dict[str, str], startup: float, tmp: Path) -> list[Ro
         data = bytearray(book.read_bytes())
         named = {11: "width", 12: "height", 13: "connect", 14: "depth", 16: "entry count", 24: "checksum"}
         others: list[dict[str, Any]] = []
-        for offset in range(56):  # every byte of the header that is hashed or is the hash (format 3)
+        # every byte of the header that is hashed or is the hash (format 3)
+        for offset in range(56):
             flipped = bytearray(data)
             flipped[offset] ^= 1
             bad = tmp / f"flipped{offset}.book"
@@ -676,7 +694,8 @@ def widened(env: dict[str, str], startup: float, tmp: Path) -> list[Row]:
             result = _run([*GG, *command], stdin="q\n", env=plugin_env)
             codes = (0,) if (name == "p38prints" and command[0] != "solve") or command[0] == "info" else (2,)
             rows.append(("38 plugins' make()", f"{' '.join(command)}", _verdict(result, codes, 5.0, startup), result))
-    plain = _run([*GG, "list"], env=env)["seconds"]  # list probes each plugin in a child: judged against a plain list
+    # list probes each plugin in a child: judged against a plain list
+    plain = _run([*GG, "list"], env=env)["seconds"]
     result = _run([*GG, "list"], env=plugin_env)
     rows.append(
         (
@@ -716,8 +735,10 @@ def print_table(
             if result["err"].strip()
             else (result["out"].strip().splitlines() or [""])[-1]
         )
-        print(f"{'FAIL ' + verdict if verdict else 'ok':<14} {surface:<26} {label[:50]:<50} exit {result['code']:>4} "
-              f"{result['seconds']:6.2f} s  {first[:90]}")
+        print(
+            f"{'FAIL ' + verdict if verdict else 'ok':<14} {surface:<26} {label[:50]:<50} exit {result['code']:>4} "
+            f"{result['seconds']:6.2f} s  {first[:90]}"
+        )
         counts = table.setdefault(surface, dict.fromkeys(("tried", *KINDS), 0))
         counts["tried"] += 1
         if verdict:

@@ -52,13 +52,17 @@ def plugins(tmp: Path, startup: float) -> list[Row]:
     info = folder / "gg55_plugins-1.0.dist-info"
     info.mkdir()
     info.joinpath("METADATA").write_text("Metadata-Version: 2.1\nName: gg55-plugins\nVersion: 1.0\n")
-    info.joinpath("entry_points.txt").write_text("[gridgames.games]\n" + "".join(f"{n} = gg55_{n}:SPEC\n" for n in PLUGINS))
+    info.joinpath("entry_points.txt").write_text(
+        "[gridgames.games]\n" + "".join(f"{n} = gg55_{n}:SPEC\n" for n in PLUGINS)
+    )
     env = _env(tmp, PYTHONPATH=os.pathsep.join([str(folder), *(p for p in sys.path if p)]))
     rows: list[Row] = []
     for name in PLUGINS:
         for command in (["info", name], ["play", name], ["solve", name], [name, "show", "1"], [name, "play"]):
             result = _run([*GG, *command], env=env, timeout=120)
-            rows.append(("1 plugin at import", f"{name}: {' '.join(command)}", _verdict(result, (2,), 10.0, startup), result))
+            rows.append(
+                ("1 plugin at import", f"{name}: {' '.join(command)}", _verdict(result, (2,), 10.0, startup), result)
+            )
     return rows
 
 
@@ -79,7 +83,14 @@ def book(tmp: Path, startup: float) -> list[Row]:
     rows: list[Row] = []
     for command in (["analyze", "4453", "--json"], ["explain", "4453"]):
         result = _run([*GG, "connect4", *command], env=env)
-        rows.append(("2 negated shipped book", " ".join(command), _verdict(result, (2,), 10.0, startup, lambda r: "corrupt" in r["err"]), result))
+        rows.append(
+            (
+                "2 negated shipped book",
+                " ".join(command),
+                _verdict(result, (2,), 10.0, startup, lambda r: "corrupt" in r["err"]),
+                result,
+            )
+        )
     return rows
 
 
@@ -116,7 +127,14 @@ def sessions(tmp: Path, startup: float) -> list[Row]:
             return False
         return bool(answer["status"] == 200 and answer["history"] == ["4", "4", "5", "3"])
 
-    return [("3 web game, 4 strangers", "idle 62 s, --max-sessions 4", _verdict(result, (0,), 60.0, startup, kept, lost=True), result)]
+    return [
+        (
+            "3 web game, 4 strangers",
+            "idle 62 s, --max-sessions 4",
+            _verdict(result, (0,), 60.0, startup, kept, lost=True),
+            result,
+        )
+    ]
 
 
 def kills(tmp: Path, startup: float) -> list[Row]:
@@ -126,8 +144,14 @@ def kills(tmp: Path, startup: float) -> list[Row]:
         home = tmp / f"kill-{sig.name}"
         env = _env(home)
         _run([*GG, "play", "connect4", *humans], "1\n", env)  # an older game A
-        game = subprocess.Popen([*GG, "play", "connect4", *humans], env=env, stdin=subprocess.PIPE,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+        game = subprocess.Popen(
+            [*GG, "play", "connect4", *humans],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         assert game.stdin is not None
         game.stdin.write("4\n4\n5\n")
         game.stdin.flush()
@@ -138,13 +162,34 @@ def kills(tmp: Path, startup: float) -> list[Row]:
         game.send_signal(sig)
         game.wait(60)
         result = _run([*GG, "play", "connect4", "--resume", *humans], env=env)
-        rows.append(("4 game killed at its prompt", f"{sig.name}, then --resume", _verdict(result, (0,), 30.0, startup, lambda r: "(moves: 445;" in r["out"] and "Resuming" in r["out"], lost=True), result))
+        rows.append(
+            (
+                "4 game killed at its prompt",
+                f"{sig.name}, then --resume",
+                _verdict(
+                    result,
+                    (0,),
+                    30.0,
+                    startup,
+                    lambda r: "(moves: 445;" in r["out"] and "Resuming" in r["out"],
+                    lost=True,
+                ),
+                result,
+            )
+        )
     home = tmp / "finished"
     env = _env(home)
     _run([*GG, "play", "connect4", *humans], "1\n2\n1\n2\n1\n2\n", env)
     _run([*GG, "play", "connect4", "--resume", *humans], "1\n", env)
     result = _run([*GG, "play", "connect4", "--resume", *humans], env=env)
-    rows.append(("4 game killed at its prompt", "a finished game is not offered again", _verdict(result, (2,), 30.0, startup), result))
+    rows.append(
+        (
+            "4 game killed at its prompt",
+            "a finished game is not offered again",
+            _verdict(result, (2,), 30.0, startup),
+            result,
+        )
+    )
     return rows
 
 
@@ -152,12 +197,31 @@ def files(tmp: Path, startup: float) -> list[Row]:
     rows: list[Row] = []
     think = int("9" * 400)
     save = tmp / "think.json"
-    save.write_text(json.dumps({"format": "gridgames-moves", "version": 2, "game": "connect4", "options": {}, "moves": "44",
-                                "seats": ["human", "human"], "think": think, "seed": 1}))
-    for command in (["connect4", "show", str(save)], ["connect4", "play", "--load", str(save)], ["connect4", "review", "--load", str(save)],
-                    ["connect4", "drill", "--load", str(save)], ["play", "connect4", "--load", str(save)]):
+    save.write_text(
+        json.dumps(
+            {
+                "format": "gridgames-moves",
+                "version": 2,
+                "game": "connect4",
+                "options": {},
+                "moves": "44",
+                "seats": ["human", "human"],
+                "think": think,
+                "seed": 1,
+            }
+        )
+    )
+    for command in (
+        ["connect4", "show", str(save)],
+        ["connect4", "play", "--load", str(save)],
+        ["connect4", "review", "--load", str(save)],
+        ["connect4", "drill", "--load", str(save)],
+        ["play", "connect4", "--load", str(save)],
+    ):
         result = _run([*GG, *command], env=_env(tmp))
-        rows.append(("5 data files", f"400-digit think: {' '.join(command[:2])}", _verdict(result, (2,), 10.0, startup), result))
+        rows.append(
+            ("5 data files", f"400-digit think: {' '.join(command[:2])}", _verdict(result, (2,), 10.0, startup), result)
+        )
     home = tmp / "deep"
     history = home / "data" / "gridgames" / "connect4-drills.json"
     history.parent.mkdir(parents=True)
@@ -165,7 +229,14 @@ def files(tmp: Path, startup: float) -> list[Row]:
     result = _run([*GG, "connect4", "drill"], env=_env(home))
     rows.append(("5 data files", "history nested 100,000 deep: drill", _verdict(result, (2,), 10.0, startup), result))
     result = _run([*GG, "connect4", "drill", "4453"], "q\n", env=_env(home))
-    rows.append(("5 data files", "history nested 100,000 deep: drill 4453", _verdict(result, (0,), 60.0, startup, lambda r: "Drilling 4453" in r["out"]), result))
+    rows.append(
+        (
+            "5 data files",
+            "history nested 100,000 deep: drill 4453",
+            _verdict(result, (0,), 60.0, startup, lambda r: "Drilling 4453" in r["out"]),
+            result,
+        )
+    )
     home = tmp / "negated"
     _run([*GG, "connect4", "review", "3321241", "--width", "5", "--height", "4"], env=_env(home))
     path = home / "data" / "gridgames" / "connect4-drills.json"
@@ -174,7 +245,14 @@ def files(tmp: Path, startup: float) -> list[Row]:
     last["scores"] = [[n, [None if s is None else -s for s in cols]] for n, cols in last["scores"]]
     path.write_text(json.dumps(data))
     result = _run([*GG, "connect4", "drill"], "1\nq\n", env=_env(home))
-    rows.append(("5 data files", "negated cached review scores: drill", _verdict(result, (2,), 10.0, startup, lambda r: "checksum" in r["err"]), result))
+    rows.append(
+        (
+            "5 data files",
+            "negated cached review scores: drill",
+            _verdict(result, (2,), 10.0, startup, lambda r: "checksum" in r["err"]),
+            result,
+        )
+    )
     return rows
 
 
@@ -213,13 +291,42 @@ def small(tmp: Path, startup: float) -> list[Row]:
             rows.append(("6 smaller", f"{command} --base {base!r}", _verdict(result, (2,), 10.0, startup), result))
     result = _run([*GG, "connect4", "analyze", "4", "--height", "1_0"], env=env)
     rows.append(("6 smaller", "analyze --height 1_0", _verdict(result, (2,), 10.0, startup), result))
-    result = _run([*GG, "connect4", "analyze", "4", "--width", "10", "--height", "10", "--jobs", "2", "--think", "5"], env=env)
-    rows.append(("6 smaller", "analyze 10x10 --jobs 2 --think 5", _verdict(result, (0,), 60.0, startup, lambda r: "Column:" in r["out"]), result))
+    result = _run(
+        [*GG, "connect4", "analyze", "4", "--width", "10", "--height", "10", "--jobs", "2", "--think", "5"], env=env
+    )
+    rows.append(
+        (
+            "6 smaller",
+            "analyze 10x10 --jobs 2 --think 5",
+            _verdict(result, (0,), 60.0, startup, lambda r: "Column:" in r["out"]),
+            result,
+        )
+    )
     result = _run([*GG, "connect4", "analyze", "4453", "--width", "9"], env=env, timeout=300)
-    rows.append(("6 smaller", "analyze 4453 --width 9 (default bound)", _verdict(result, (0,), 90.0, startup, lambda r: "Column:" in r["out"]), result))
+    rows.append(
+        (
+            "6 smaller",
+            "analyze 4453 --width 9 (default bound)",
+            _verdict(result, (0,), 90.0, startup, lambda r: "Column:" in r["out"]),
+            result,
+        )
+    )
     result = _run([*GG, "solve", "pentomino", "--board", "5x12", "--count", "--jobs", "256"], env=env, timeout=600)
-    rows.append(("6 smaller", "--jobs 256 on 5x12 (4,040 tilings)", _verdict(result, (0,), 60.0, startup, lambda r: "4,040 solutions" in r["out"]), result))
-    for case, code in (("vector_env num_envs=10**9", 2), ("vector_env num_envs=10**30", 2), ("arena None", 2), ("arena 'random'", 0), ("Host localhost:80@evil", 2)):
+    rows.append(
+        (
+            "6 smaller",
+            "--jobs 256 on 5x12 (4,040 tilings)",
+            _verdict(result, (0,), 60.0, startup, lambda r: "4,040 solutions" in r["out"]),
+            result,
+        )
+    )
+    for case, code in (
+        ("vector_env num_envs=10**9", 2),
+        ("vector_env num_envs=10**30", 2),
+        ("arena None", 2),
+        ("arena 'random'", 0),
+        ("Host localhost:80@evil", 2),
+    ):
         result = _run([sys.executable, "-c", LIBRARY, case], env=env)
         check = (lambda r: "['random']" in r["out"]) if code == 0 else None
         if case.startswith("Host"):
@@ -231,7 +338,14 @@ def small(tmp: Path, startup: float) -> list[Row]:
 def issue55_runs(tmp: Path, startup: float, only: str | None = None) -> list[Row]:
     """Every case of issue 55 (those of the part named ``only``), as records, in folders under ``tmp``."""
     rows: list[Row] = []
-    for label, run in (("plugins", plugins), ("book", book), ("sessions", sessions), ("kills", kills), ("files", files), ("small", small)):
+    for label, run in (
+        ("plugins", plugins),
+        ("book", book),
+        ("sessions", sessions),
+        ("kills", kills),
+        ("files", files),
+        ("small", small),
+    ):
         if only is None or only == label:
             folder = tmp / label
             folder.mkdir(parents=True)
@@ -243,14 +357,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default=None)
     options = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         startup = min(_run([*GG, "--help"])["seconds"] for _ in range(3))
         print(f"start-up (gridgames --help, best of 3): {startup:.2f} s")
         print_table(issue55_runs(tmp, startup, options.only), title="issue 55 surface")
-    print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {time.perf_counter() - started:.0f} s in all")
+    print(
+        f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {time.perf_counter() - started:.0f} s in all"
+    )
 
 
 if __name__ == "__main__":

@@ -77,7 +77,8 @@ def random_position(ply: int, seed: int) -> str:
         if state.is_over or len(state.history) != ply:
             continue
         winning = any(_wins_at_once(state, c) for c in state.legal_moves())
-        if not winning:  # (connect-four-ai's solver assumes no immediate win; such positions are trivial anyway)
+        # (connect-four-ai's solver assumes no immediate win; such positions are trivial anyway)
+        if not winning:
             return state.notation()
 
 
@@ -87,8 +88,9 @@ def _wins_at_once(state: object, column: int) -> bool:
     return child.outcome is not None and child.outcome.winner is not None
 
 
-def pair(ours: list[str], peer: list[str], index: int, timeout: float
-         ) -> tuple[tuple[float, ...], tuple[float, ...], str, str]:
+def pair(
+    ours: list[str], peer: list[str], index: int, timeout: float
+) -> tuple[tuple[float, ...], tuple[float, ...], str, str]:
     """Ours and the peer's process, the order alternating with ``index``."""
     if index % 2:
         b = run(peer, timeout)
@@ -160,14 +162,17 @@ def lookups(peer_python: str) -> None:
         "scores_of_keys (batched, per key)": best(lambda: book.scores_of_keys(wanted), len(keys)),
         "scores_of_keys (40,000 random entries, per key)": best(lambda: book.scores_of_keys(many), len(many)),
     }
-    out = subprocess.run([peer_python, "-c", PEER_LOOKUPS, json.dumps(lines)], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [peer_python, "-c", PEER_LOOKUPS, json.dumps(lines)], capture_output=True, text=True, check=True
+    )
     peer = json.loads(out.stdout)
     print(f"cores: {os.cpu_count()}, load average: {load()}; {len(keys)} keys of 8-disc positions in our book")
     for name, seconds in ours.items():
         print(f"  ours {name:<40} {seconds * 1e6:8.2f} us")
-    print(f"  connect-four-ai Solver.solve (its book, 8 discs)     {peer['solve'] * 1e6:8.2f} us "
-          f"(explored {peer['explored']} on the last)")
+    print(
+        f"  connect-four-ai Solver.solve (its book, 8 discs)     {peer['solve'] * 1e6:8.2f} us "
+        f"(explored {peer['explored']} on the last)"
+    )
     print(f"  connect-four-ai Position.from_moves + Solver.solve    {peer['with_moves'] * 1e6:8.2f} us")
 
 
@@ -195,13 +200,16 @@ def main() -> None:
     parser.add_argument("--per-ply", type=int, default=3, help="seeded positions of each ply 1-40")
     parser.add_argument("--no-plies", action="store_true", help="only the book answers")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds a process may take")
-    parser.add_argument("--positions", type=int, default=0, help=argparse.SUPPRESS)  # (the child that lists them)
+    # (the child that lists them)
+    parser.add_argument("--positions", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--lookups", action="store_true", help="in-process book lookups against the peer's")
     args = parser.parse_args()
-    if args.positions:  # in a child process: this one stays small (a child's peak memory starts at its parent's)
+    # in a child process: this one stays small (a child's peak memory starts at its parent's)
+    if args.positions:
         deep = random_position(14, 1)
-        plies = [(0, "")] + [(ply, random_position(ply, 1000 * ply + i))
-                             for ply in range(1, 41) for i in range(args.positions)]
+        plies = [(0, "")] + [
+            (ply, random_position(ply, 1000 * ply + i)) for ply in range(1, 41) for i in range(args.positions)
+        ]
         print(json.dumps({"deep": deep, "plies": plies}))
         return
     if args.lookups:
@@ -209,6 +217,7 @@ def main() -> None:
         return
     script = Path(tempfile.gettempdir()) / "gridgames_bench_peer_analyze.py"
     script.write_text(PEER_SCRIPT)
+
     def ours(moves: str) -> list[str]:
         return [args.gridgames, "connect4", "analyze", moves, "--json"]
 
@@ -217,15 +226,24 @@ def main() -> None:
 
     print(f"cores: {os.cpu_count()}, load average before: {load()}")
     print(f"ours: {args.gridgames} ({sys.version.split()[0]} here); peer: {args.peer_python} {script.name}")
-    listed = json.loads(subprocess.run([sys.executable, __file__, "--peer-python", args.peer_python, "--positions",
-                                        str(args.per_ply)], capture_output=True, text=True, check=True).stdout)
-    deep = listed["deep"]  # beyond both books: the warm-up builds our kernels ahead of time, caches bytecode
+    listed = json.loads(
+        subprocess.run(
+            [sys.executable, __file__, "--peer-python", args.peer_python, "--positions", str(args.per_ply)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    # beyond both books: the warm-up builds our kernels ahead of time, caches bytecode
+    deep = listed["deep"]
     run(ours(deep), args.timeout)
     run(peer(deep), args.timeout)
 
     print(f"\nBook answers ({args.pairs} pairs each, alternating; medians): CPU ms, wall ms, peak MiB")
-    print(f"{'moves':<10} {'ours cpu':>8} {'peer cpu':>8} {'ratio':>6}   {'ours wall':>9} {'peer wall':>9}   "
-          f"{'ours MiB':>8} {'peer MiB':>8}")
+    print(
+        f"{'moves':<10} {'ours cpu':>8} {'peer cpu':>8} {'ratio':>6}   {'ours wall':>9} {'peer wall':>9}   "
+        f"{'ours MiB':>8} {'peer MiB':>8}"
+    )
     all_ratios, ours_all, peer_all = [], [], []
     for moves in BOOK_POSITIONS:
         a_runs, b_runs = [], []
@@ -239,14 +257,18 @@ def main() -> None:
         all_ratios.append(ratio)
         ours_all += a_runs
         peer_all += b_runs
-        print(f"{moves or '(empty)':<10} {1000 * med(a_runs, 0):8.1f} {1000 * med(b_runs, 0):8.1f} {ratio:6.2f}   "
-              f"{1000 * med(a_runs, 1):9.1f} {1000 * med(b_runs, 1):9.1f}   "
-              f"{med(a_runs, 2):8.1f} {med(b_runs, 2):8.1f}")
-    print(f"{'all':<10} {1000 * med(ours_all, 0):8.1f} {1000 * med(peer_all, 0):8.1f} "
-          f"{med(ours_all, 0) / med(peer_all, 0):6.2f}   "
-          f"{1000 * med(ours_all, 1):9.1f} {1000 * med(peer_all, 1):9.1f}   "
-          f"{med(ours_all, 2):8.1f} {med(peer_all, 2):8.1f}   (peak MiB: max ours {max(r[2] for r in ours_all):.1f}, "
-          f"peer {max(r[2] for r in peer_all):.1f})")
+        print(
+            f"{moves or '(empty)':<10} {1000 * med(a_runs, 0):8.1f} {1000 * med(b_runs, 0):8.1f} {ratio:6.2f}   "
+            f"{1000 * med(a_runs, 1):9.1f} {1000 * med(b_runs, 1):9.1f}   "
+            f"{med(a_runs, 2):8.1f} {med(b_runs, 2):8.1f}"
+        )
+    print(
+        f"{'all':<10} {1000 * med(ours_all, 0):8.1f} {1000 * med(peer_all, 0):8.1f} "
+        f"{med(ours_all, 0) / med(peer_all, 0):6.2f}   "
+        f"{1000 * med(ours_all, 1):9.1f} {1000 * med(peer_all, 1):9.1f}   "
+        f"{med(ours_all, 2):8.1f} {med(peer_all, 2):8.1f}   (peak MiB: max ours {max(r[2] for r in ours_all):.1f}, "
+        f"peer {max(r[2] for r in peer_all):.1f})"
+    )
     print(f"load average: {load()}")
     if args.no_plies:
         return
@@ -262,17 +284,24 @@ def main() -> None:
             print(f"  columns differ on {moves!r}: ours {columns_of(out_a)}, peer {columns_of(out_b)}")
         band = next(band for band in BANDS if band[0] <= ply <= band[1])
         by_band[band].append((a, b))
-        print(f"  ply {ply:2} {moves or '(empty)':<42} ours {a[1]:7.3f} s wall {a[0]:7.3f} s cpu {a[2]:6.1f} MiB | "
-              f"peer {b[1]:7.3f} s wall {b[0]:7.3f} s cpu {b[2]:6.1f} MiB", flush=True)
-    print(f"\n{'plies':<7} {'n':>3} {'ours wall':>10} {'peer wall':>10} {'ratio':>6}   {'ours cpu':>9} {'peer cpu':>9} "
-          f"{'ratio':>6}   {'ours MiB':>8} {'peer MiB':>8}")
+        print(
+            f"  ply {ply:2} {moves or '(empty)':<42} ours {a[1]:7.3f} s wall {a[0]:7.3f} s cpu {a[2]:6.1f} MiB | "
+            f"peer {b[1]:7.3f} s wall {b[0]:7.3f} s cpu {b[2]:6.1f} MiB",
+            flush=True,
+        )
+    print(
+        f"\n{'plies':<7} {'n':>3} {'ours wall':>10} {'peer wall':>10} {'ratio':>6}   {'ours cpu':>9} {'peer cpu':>9} "
+        f"{'ratio':>6}   {'ours MiB':>8} {'peer MiB':>8}"
+    )
     for band, rows in by_band.items():
         ow, pw = statistics.median(r[0][1] for r in rows), statistics.median(r[1][1] for r in rows)
         oc, pc = statistics.median(r[0][0] for r in rows), statistics.median(r[1][0] for r in rows)
         om, pm = statistics.median(r[0][2] for r in rows), statistics.median(r[1][2] for r in rows)
-        print(f"{band[0]:>2}-{band[1]:<4} {len(rows):>3} {ow:10.3f} {pw:10.3f} {ow / pw:6.2f}   "
-              f"{oc:9.3f} {pc:9.3f} {oc / pc:6.2f}   "
-              f"{om:8.1f} {pm:8.1f}")
+        print(
+            f"{band[0]:>2}-{band[1]:<4} {len(rows):>3} {ow:10.3f} {pw:10.3f} {ow / pw:6.2f}   "
+            f"{oc:9.3f} {pc:9.3f} {oc / pc:6.2f}   "
+            f"{om:8.1f} {pm:8.1f}"
+        )
     print(f"columns differing: {differ} of {len(positions)}; load average after: {load()}")
 
 

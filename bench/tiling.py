@@ -261,7 +261,8 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"\n6x10 search variants (count all / count unique); load {load()}")
     six = TilingProblem.build(Grid.empty(6, 10), PENTOMINOES)
-    prepare_unique(six, True)  # the symmetry set-up (tens of ms) is cached per problem: keep it out of the ratios
+    # the symmetry set-up (tens of ms) is cached per problem: keep it out of the ratios
+    prepare_unique(six, True)
     base = None
     for label, kwargs in (
         ("first blank, prune", {}),

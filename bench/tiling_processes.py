@@ -68,15 +68,28 @@ CASES: dict[str, tuple[list[str], int, str | None, str, str, bool]] = {
     "6x10": (["-b", "6x10"], 9356, None, "6x10", "pentominoes", False),
     "dana-scott": (["-b", "8x8", "-p", "pentominoes+O"], 129_168, None, "8x8", "pentominoes+O", False),
     "hexiamonds": (
-        ["--lattice", "triangle", "-b", "6x6", "-p", "hexiamonds"], 624, "triangle", "6x6", "hexiamonds", False
+        ["--lattice", "triangle", "-b", "6x6", "-p", "hexiamonds"],
+        624,
+        "triangle",
+        "6x6",
+        "hexiamonds",
+        False,
     ),
     "hexiamonds-u": (
         ["--lattice", "triangle", "-b", "6x6", "-p", "hexiamonds", "--unique"],
-        156, "triangle", "6x6", "hexiamonds", True,
+        156,
+        "triangle",
+        "6x6",
+        "hexiamonds",
+        True,
     ),
     "pentacubes-u": (
         ["--lattice", "cube", "-b", "2x5x6", "-p", "flat-pentacubes", "--unique"],
-        264, "cube", "2x5x6", "flat-pentacubes", True,
+        264,
+        "cube",
+        "2x5x6",
+        "flat-pentacubes",
+        True,
     ),
 }
 
@@ -143,7 +156,8 @@ def load() -> str:
 def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, before: str | None = None) -> None:
     ours = [sys.executable, "-m", "gridgames", "solve", "pentomino"]
     peers = [
-        p for p in PEERS
+        p
+        for p in PEERS
         if subprocess.run([peer_python, "-c", f"import {p}"], capture_output=True, check=False).returncode == 0
     ]
     print(
@@ -158,7 +172,8 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, bef
         print(f"before: the same command with the checkout {before} first on PYTHONPATH")
     olds = ["before"] if before is not None else []
     print(
-        f"{'case':<13} {'count':>7} {'ours':>13}  " + "  ".join(f"{p:>15}" for p in olds + peers)
+        f"{'case':<13} {'count':>7} {'ours':>13}  "
+        + "  ".join(f"{p:>15}" for p in olds + peers)
         + "  best/ours wall, CPU   load before -> after"
     )
     with tempfile.TemporaryDirectory() as tmp:
@@ -170,7 +185,8 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, bef
             path = Path(tmp) / f"{name}.json"
             path.write_text(json.dumps(data), encoding="utf-8")
             programs = {
-                "ours": [*ours, *args, "--count"], **{p: [peer_python, str(script), p, str(path)] for p in peers}
+                "ours": [*ours, *args, "--count"],
+                **{p: [peer_python, str(script), p, str(path)] for p in peers},
             }
             if before is not None:
                 programs = {"ours": programs["ours"], "before": programs["ours"], **{p: programs[p] for p in peers}}
@@ -207,12 +223,14 @@ def run_cases(names: list[str], repeat: int, peer_python: str, limit: float, bef
             if "ours" in medians and rivals:
                 best_wall, best_cpu = min(r[0] for r in rivals), min(r[1] for r in rivals)
                 ratio = f"{best_wall / medians['ours'][0]:>5.2f}x {best_cpu / medians['ours'][1]:>5.2f}x"
-            elif "ours" in medians and slow:  # every peer stopped at the limit: a bound on wall time only
+            # every peer stopped at the limit: a bound on wall time only
+            elif "ours" in medians and slow:
                 ratio = f"> {limit / medians['ours'][0]:.1f}x wall"
             else:
                 ratio = "-"
             print(
-                f"{name:<13} {known:>7} {cells['ours']:>13}  " + "  ".join(f"{cells[p]:>15}" for p in olds + peers)
+                f"{name:<13} {known:>7} {cells['ours']:>13}  "
+                + "  ".join(f"{cells[p]:>15}" for p in olds + peers)
                 + f"  {ratio:>13}   {loaded} -> {load()}",
                 flush=True,
             )
@@ -238,8 +256,10 @@ def run_parts(repeat: int) -> None:
         f"(median {statistics.median(loads):.2f})"
     )
     if max(loads) > 0.5:
-        print(f"  NOTE: the machine was not idle (load up to {max(loads):.2f}): --jobs 2's wall time says nothing "
-              "about two free cores")
+        print(
+            f"  NOTE: the machine was not idle (load up to {max(loads):.2f}): --jobs 2's wall time says nothing "
+            "about two free cores"
+        )
     plain = statistics.median(w for w, _ in times["--count"])
     plain_cpu = statistics.median(c for _, c in times["--count"])
     walls = {}
@@ -250,8 +270,10 @@ def run_parts(repeat: int) -> None:
             f"  {program:<9} wall {wall:6.2f} s  CPU {cpu:6.2f} s   "
             f"plain --count / this: wall {plain / wall:4.2f}x, CPU {cpu / plain_cpu:4.2f} of plain's"
         )
-    print(f"  --jobs 1 / --jobs 2 wall: {walls['--jobs 1'] / walls['--jobs 2']:4.2f}x (bar: --count / --jobs 2 >= 1.8x "
-          "on two idle cores; --jobs 1 CPU within 1.10 of plain's)")
+    print(
+        f"  --jobs 1 / --jobs 2 wall: {walls['--jobs 1'] / walls['--jobs 2']:4.2f}x (bar: --count / --jobs 2 >= 1.8x "
+        "on two idle cores; --jobs 1 CPU within 1.10 of plain's)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -27,8 +27,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"
 from gridgames_test_support.tiling_oracle import LATTICE_NAMES, Outcome, Problem, brute_force, check, random_problems
 
 COLUMNS = (
-    "lattice", "problems", "zero", "zero: area short", "zero: area over", "zero: area right", "first cell bare",
-    "orbits < all", "mismatches", "crashes", "brute s", "paths s"
+    "lattice",
+    "problems",
+    "zero",
+    "zero: area short",
+    "zero: area over",
+    "zero: area right",
+    "first cell bare",
+    "orbits < all",
+    "mismatches",
+    "crashes",
+    "brute s",
+    "paths s",
 )
 
 
@@ -72,11 +82,18 @@ def _rows(results: list[tuple[Outcome, float, float]]) -> list[list[str]]:
         zero = [o.problem for o, _, _ in group if o.tilings == 0]
         rows.append(
             [
-                name, str(len(group)), str(len(zero)), str(sum(p.area < len(p.board) for p in zero)),
-                str(sum(p.area > len(p.board) for p in zero)), str(sum(p.exact for p in zero)),
-                str(sum(bare_first_cell(p) for p in zero)), str(sum(0 < o.distinct < o.tilings for o, _, _ in group)),
-                str(sum(bool(o.mismatches) for o, _, _ in group)), str(sum(o.crash is not None for o, _, _ in group)),
-                f"{sum(b for _, b, _ in group):.2f}", f"{sum(e for _, _, e in group):.2f}"
+                name,
+                str(len(group)),
+                str(len(zero)),
+                str(sum(p.area < len(p.board) for p in zero)),
+                str(sum(p.area > len(p.board) for p in zero)),
+                str(sum(p.exact for p in zero)),
+                str(sum(bare_first_cell(p) for p in zero)),
+                str(sum(0 < o.distinct < o.tilings for o, _, _ in group)),
+                str(sum(bool(o.mismatches) for o, _, _ in group)),
+                str(sum(o.crash is not None for o, _, _ in group)),
+                f"{sum(b for _, b, _ in group):.2f}",
+                f"{sum(e for _, _, e in group):.2f}",
             ]
         )
     return rows

@@ -102,8 +102,10 @@ def main() -> None:
             f"{name:<11} {us / alls:>8.2f}x {us / plain:>8.2f}x   {m.nodes / max(u.nodes, 1):>8.2f}x "
             f"{(ms / max(m.nodes, 1)) / (us / max(u.nodes, 1)):>8.1f}x {ms / us:>8.2f}x"
         )
-    print(f"\n{'case':<11} {'u / all':>9} {'u / plain':>9}   {'MRV nodes':>9} {'per node':>9} {'seconds':>9}"
-          "   (unique, first-blank; MRV over first-blank, unique)")
+    print(
+        f"\n{'case':<11} {'u / all':>9} {'u / plain':>9}   {'MRV nodes':>9} {'per node':>9} {'seconds':>9}"
+        "   (unique, first-blank; MRV over first-blank, unique)"
+    )
     print("\n".join(summary))
     print(f"load after: {_load()}")
     if wrong:

@@ -56,11 +56,13 @@ def main() -> None:
         seconds, layout = _median(lambda: build_layout(hooks.hand_pieces(puzzle)), args.repeats)
         print(f"{name}: layout {len(layout.placements):,} placements in {seconds * 1000:.0f} ms")
         placed = _numbers(layout, next(iter(puzzle.solutions())))
-        analyse(layout, puzzle, hooks, placed[:1], Budget(120), hint=False)  # compiled kernels, warm caches
+        # compiled kernels, warm caches
+        analyse(layout, puzzle, hooks, placed[:1], Budget(120), hint=False)
         full = analyse(layout, puzzle, hooks, [], Budget(120), hint=False)
         assert full["count"] == known and not full["partial"], (name, full)
         own, search = [], []
-        for _ in range(args.repeats):  # alternating: the page's way, then the search from no placed piece
+        # alternating: the page's way, then the search from no placed piece
+        for _ in range(args.repeats):
             started = time.perf_counter()
             analyse(layout, puzzle, hooks, [], Budget(120), hint=False)
             own.append(time.perf_counter() - started)
@@ -68,14 +70,17 @@ def main() -> None:
             counted = hooks.hand_rest(puzzle, []).count()
             search.append(time.perf_counter() - started)
             assert counted.count == known
-        print(f"  empty board: own count {statistics.median(own):.3f} s, search from start "
-              f"{statistics.median(search):.3f} s (x{statistics.median(search) / statistics.median(own):.1f})")
+        print(
+            f"  empty board: own count {statistics.median(own):.3f} s, search from start "
+            f"{statistics.median(search):.3f} s (x{statistics.median(search) / statistics.median(own):.1f})"
+        )
         for k in (1, 3, 6):
             first = placed[:k]
             check, result = _median(lambda: analyse(layout, puzzle, hooks, first, Budget(120), False), args.repeats)
             hint, _ = _median(lambda: analyse(layout, puzzle, hooks, first, Budget(120), True), args.repeats)
-            print(f"  {k} placed: {result['count']:,} completions, check {check * 1000:.1f} ms, "
-                  f"hint {hint * 1000:.1f} ms")
+            print(
+                f"  {k} placed: {result['count']:,} completions, check {check * 1000:.1f} ms, hint {hint * 1000:.1f} ms"
+            )
     print(f"load {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -99,8 +99,10 @@ def play_game(base: str, seed: int, deadline: float, results: list[Any]) -> None
             else:
                 move = rng.choice(view["legal"])
                 view = client.call("POST", "/api/play/connect4/move", {"move": move})
-            local = Connect4().from_notation(view["moves"])  # the server's moves are a legal game...
-            assert view["legal"] == [str(m + 1) for m in local.legal_moves()]  # ...whose legal moves it reports
+            # the server's moves are a legal game...
+            local = Connect4().from_notation(view["moves"])
+            # ...whose legal moves it reports
+            assert view["legal"] == [str(m + 1) for m in local.legal_moves()]
         assert local.outcome is not None and view["outcome"]["winner"] == local.outcome.winner
         results.append(("game", len(local.history), client.busy))
     except Exception as error:  # reported, not raised: the other threads go on
@@ -121,10 +123,19 @@ def count_tilings(base: str, deadline: float, results: list[Any]) -> None:
 
 EVIL = "http://evil.example"
 STATE_CHANGING = [
-    "/api/session", "/api/play/connect4/new", "/api/play/connect4/move", "/api/play/connect4/undo",
-    "/api/play/connect4/redo", "/api/play/connect4/computer", "/api/play/connect4/scores", "/api/play/connect4/review",
-    "/api/play/connect4/load", "/api/puzzle/pentomino/new", "/api/puzzle/pentomino/list", "/api/puzzle/pentomino/count",
-    "/api/jobs/j1-0/cancel"
+    "/api/session",
+    "/api/play/connect4/new",
+    "/api/play/connect4/move",
+    "/api/play/connect4/undo",
+    "/api/play/connect4/redo",
+    "/api/play/connect4/computer",
+    "/api/play/connect4/scores",
+    "/api/play/connect4/review",
+    "/api/play/connect4/load",
+    "/api/puzzle/pentomino/new",
+    "/api/puzzle/pentomino/list",
+    "/api/puzzle/pentomino/count",
+    "/api/jobs/j1-0/cancel",
 ]
 
 
@@ -143,8 +154,9 @@ def foreign_origins(base: str, deadline: float) -> str:
                 page.options(
                     path,
                     headers={
-                        "Origin": EVIL, "Access-Control-Request-Method": "POST",
-                        "Access-Control-Request-Headers": "content-type,x-session"
+                        "Origin": EVIL,
+                        "Access-Control-Request-Method": "POST",
+                        "Access-Control-Request-Headers": "content-type,x-session",
                     },
                 ),
                 page.post(path, json={}, headers={"Origin": EVIL, **owner.http.headers}),
@@ -184,12 +196,14 @@ def hostile(base: str, deadline: float) -> str:
         ("POST", "/api/play/connect4/load", {"json": {"text": "{"}}),
         ("POST", "/api/play/connect4/move", {"json": {"move": "99"}}),
         (
-            "POST", "/api/play/connect4/new",
-            {"content": b"[" * 200_000, "headers": {"Content-Type": "application/json"}}
+            "POST",
+            "/api/play/connect4/new",
+            {"content": b"[" * 200_000, "headers": {"Content-Type": "application/json"}},
         ),
         (
-            "POST", "/api/play/connect4/new",
-            {"content": b" " * 400_000, "headers": {"Content-Type": "application/json"}}
+            "POST",
+            "/api/play/connect4/new",
+            {"content": b" " * 400_000, "headers": {"Content-Type": "application/json"}},
         ),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"board": ""}}),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"board": "..\n.\x00"}}),
@@ -198,13 +212,15 @@ def hostile(base: str, deadline: float) -> str:
         ("POST", "/api/puzzle/pentomino/new", {"json": {"options": {"board": "100x100", "pieces": "monomino*10000"}}}),
         ("POST", "/api/puzzle/pentomino/new", {"json": {"options": {"board": "30x30", "pieces": "pentominoes*15"}}}),
         (
-            "POST", "/api/puzzle/pentomino/new",
-            {"json": {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}}}
+            "POST",
+            "/api/puzzle/pentomino/new",
+            {"json": {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}}},
         ),
         ("GET", "/api/puzzle/pentomino/solution/99999999999999999999999999999", {}),
         ("GET", "/api/puzzle/pentomino/solution/99999999999999999999999999999.svg", {}),
         ("GET", "/api/puzzle/pentomino", {"headers": {"x-session": "a" * 10_000}}),
-        ("GET", "/api/puzzle/pentomino", {"headers": {"x-session": "a" * 100_000}}),  # past uvicorn's header limit
+        # past uvicorn's header limit
+        ("GET", "/api/puzzle/pentomino", {"headers": {"x-session": "a" * 100_000}}),
     ]
     answers = []
     with httpx.Client(base_url=base, timeout=60) as raw:
@@ -322,8 +338,16 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [
-            sys.executable, "-m", "gridgames", "serve", "--port", str(port), "--workers", str(args.workers),
-            "--max-sessions", str(args.max_sessions)
+            sys.executable,
+            "-m",
+            "gridgames",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--max-sessions",
+            str(args.max_sessions),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -24,8 +24,11 @@ from gridgames_connect4.position.rules import Connect4
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = next(  # "shared" next to the repository, or next to the folder of its git worktrees
-    (f / "shared" / "bench" / "data" / "connect4" for f in REPO.parents
-     if (f / "shared" / "bench" / "data" / "connect4").is_dir()),
+    (
+        f / "shared" / "bench" / "data" / "connect4"
+        for f in REPO.parents
+        if (f / "shared" / "bench" / "data" / "connect4").is_dir()
+    ),
     REPO.parent / "shared" / "bench" / "data" / "connect4",
 )
 
@@ -86,8 +89,10 @@ def main() -> None:
             without.append(_timed(state, False))
             with_.append((first + _timed(state, True)) / 2)
         a, b = statistics.median(with_), statistics.median(without)
-        print(f"{name}: {len(states)} positions, median CPU s with the explanation {a:.4f}, without {b:.4f}, "
-              f"ratio {a / b:.2f}; max with {max(with_):.3f}")
+        print(
+            f"{name}: {len(states)} positions, median CPU s with the explanation {a:.4f}, without {b:.4f}, "
+            f"ratio {a / b:.2f}; max with {max(with_):.3f}"
+        )
     print(f"load after {os.getloadavg()}")
 
 

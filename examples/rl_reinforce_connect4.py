@@ -39,15 +39,17 @@ def features(observation: np.ndarray) -> np.ndarray:
 def probabilities(weights: np.ndarray, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The policy's column probabilities (0 on full columns)."""
     logits = x @ weights.T
-    open_columns = np.where(mask.any(axis=1, keepdims=True), mask, 1)  # a game just ended: any column (ignored)
+    # a game just ended: any column (ignored)
+    open_columns = np.where(mask.any(axis=1, keepdims=True), mask, 1)
     logits = np.where(open_columns > 0, logits, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)
 
 
-def rollout(envs: object, obs: dict[str, np.ndarray], restarting: np.ndarray, weights: np.ndarray,
-            rng: np.random.Generator) -> tuple[dict[str, np.ndarray], np.ndarray, list[tuple[np.ndarray, ...]]]:
+def rollout(
+    envs: object, obs: dict[str, np.ndarray], restarting: np.ndarray, weights: np.ndarray, rng: np.random.Generator
+) -> tuple[dict[str, np.ndarray], np.ndarray, list[tuple[np.ndarray, ...]]]:
     """ROLLOUT steps of every game (``restarting``: the games that ended on the last step, reset on this one);
     per step: features, actions, probabilities and the return of the step's game (NaN: the step does not count)."""
     steps = []

@@ -6,6 +6,4 @@ that ``import games`` run from a checkout fails with this explanation instead of
 the folder as a namespace package.
 """
 
-raise ImportError(
-    "there is no module 'games': the built-in games are gridgames_connect4 and gridgames_pentomino"
-)
+raise ImportError("there is no module 'games': the built-in games are gridgames_connect4 and gridgames_pentomino")

@@ -44,8 +44,20 @@ TYPE_CHECKING = False  # (no typing at import: see `_LAZY`)
 _LAZY = {
     **dict.fromkeys(
         (
-            "Cancelled", "CountResult", "Game", "GameInfo", "GameKind", "GameSpec", "Move", "Option", "Outcome",
-            "Placement", "Player", "Puzzle", "State", "Termination",
+            "Cancelled",
+            "CountResult",
+            "Game",
+            "GameInfo",
+            "GameKind",
+            "GameSpec",
+            "Move",
+            "Option",
+            "Outcome",
+            "Placement",
+            "Player",
+            "Puzzle",
+            "State",
+            "Termination",
         ),
         "gridgames.game",
     ),

@@ -88,7 +88,8 @@ class GameGroup(TyperGroup):
         if command is not None or cmd_name not in default_registry().names():
             return command
         spec = default_registry().load(cmd_name)
-        if spec.app is None:  # a plugin without commands of its own gets the generic ones (gridgames mnk show RECORD)
+        # a plugin without commands of its own gets the generic ones (gridgames mnk show RECORD)
+        if spec.app is None:
             return generic_group(spec)
         return game_command(spec)
 
@@ -123,9 +124,13 @@ class GameGroup(TyperGroup):
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)
-        except MemoryError:  # past every estimate made before allocating: still one line, not a traceback
-            typer.echo("error: out of memory: this needs more memory than the machine or this process's limits allow; "
-                       "try a smaller board or fewer pieces", err=True)
+        # past every estimate made before allocating: still one line, not a traceback
+        except MemoryError:
+            typer.echo(
+                "error: out of memory: this needs more memory than the machine or this process's limits allow; "
+                "try a smaller board or fewer pieces",
+                err=True,
+            )
             sys.exit(EXIT_USAGE)
         except typer.Abort:
             typer.echo("interrupted", err=True)
@@ -246,15 +251,23 @@ def serve(
     from gridgames.web.server import serve as run
 
     run(
-        host, port, open_browser=open_browser, workers=workers, job_seconds=max_seconds, max_sessions=max_sessions,
-        say=typer.echo
+        host,
+        port,
+        open_browser=open_browser,
+        workers=workers,
+        job_seconds=max_seconds,
+        max_sessions=max_sessions,
+        say=typer.echo,
     )
 
 
 @app.command("doctor")
 def doctor(
-    rebuild: bool = typer.Option(False, "--rebuild", help="Compile every module again into the user's cache folder "
-                                 "(needs a C compiler; minutes)."),
+    rebuild: bool = typer.Option(
+        False,
+        "--rebuild",
+        help="Compile every module again into the user's cache folder (needs a C compiler; minutes).",
+    ),
 ) -> None:
     """Report the kernels compiled with the package: where each is and whether it verifies (exit 1 if one does not)."""
     import time
@@ -277,8 +290,11 @@ def doctor(
         where = "" if status.path is None else f" {status.path}:"
         typer.echo(f"{native.name} ({native.what}):{where} {'ok' if status.verifies else status.reason}")
     if bad:
-        typer.echo("numba's JIT kernels serve in their place (compiled at first use, cached in the user's cache "
-                   "folder); `gridgames doctor --rebuild` compiles them again", err=True)
+        typer.echo(
+            "numba's JIT kernels serve in their place (compiled at first use, cached in the user's cache "
+            "folder); `gridgames doctor --rebuild` compiles them again",
+            err=True,
+        )
         raise typer.Exit(1)
 
 

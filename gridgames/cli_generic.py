@@ -72,7 +72,8 @@ def _typed_game_options(spec: GameSpec, options: dict[str, Any]) -> dict[str, An
 
 _TYPED: ContextVar[frozenset[str] | None] = ContextVar("gridgames_typed_parameters", default=None)
 """The parameters of the running generic command that the user gave (not left at their defaults)."""
-_DEFAULT_SOURCES = ("DEFAULT", "DEFAULT_MAP")  # click's ParameterSource names for values nobody typed
+# click's ParameterSource names for values nobody typed
+_DEFAULT_SOURCES = ("DEFAULT", "DEFAULT_MAP")
 
 
 def _command(name: str, help_text: str, parameters: list[inspect.Parameter], body: Callable[..., Any]) -> Any:
@@ -101,8 +102,10 @@ def _command(name: str, help_text: str, parameters: list[inspect.Parameter], bod
 
 def _keyword(name: str, default: Any, annotation: Any, *decls: str, help_text: str) -> inspect.Parameter:
     return inspect.Parameter(
-        name, inspect.Parameter.KEYWORD_ONLY, default=typer.Option(default, *decls, help=help_text),
-        annotation=annotation
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=typer.Option(default, *decls, help=help_text),
+        annotation=annotation,
     )
 
 

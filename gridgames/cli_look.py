@@ -27,7 +27,13 @@ from gridgames.game import Game, Move, Outcome, Player, State
 from gridgames.search.players import make_ai
 
 __all__ = [
-    "COMMANDS_HELP", "COMMAND_PREFIX", "PlayLook", "PlayTexts", "Played", "commands_help", "reads_as_move",
+    "COMMANDS_HELP",
+    "COMMAND_PREFIX",
+    "PlayLook",
+    "PlayTexts",
+    "Played",
+    "commands_help",
+    "reads_as_move",
     "result_line",
 ]
 

@@ -67,7 +67,8 @@ __all__ = [
 ]
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-PLAY_OPTIONS = ("think", "seed", "nodes", "load", "resume")  # and the seats' flags, which yield to the game's options
+# and the seats' flags, which yield to the game's options
+PLAY_OPTIONS = ("think", "seed", "nodes", "load", "resume")
 UNDO_WORDS = ("u", "undo")
 HINT_WORDS = ("h", "hint")
 SAVE_WORDS = ("s", "save")
@@ -182,7 +183,8 @@ def play_command(spec: GameSpec) -> Any:
             load = choose_resume(spec, typer.echo)
         if load is not None:
             saved = load_play(load, spec)
-            for name, value in _typed_game_options(spec, options).items():  # defaults do not count as typed
+            # defaults do not count as typed
+            for name, value in _typed_game_options(spec, options).items():
                 if name in saved.options and saved.options[name] != value:
                     raise OptionError(
                         f"{_flag(name)} {value} differs from the saved game's {saved.options[name]}; "
@@ -205,7 +207,14 @@ def play_command(spec: GameSpec) -> Any:
         players = _seats(game, kinds, think, random.Random(seed), nodes)
         _say_first_compile(game)
         match = TerminalPlay(
-            spec.name, options, state, players, [k.lower() for k in kinds][: game.info.num_players], think, seed, nodes,
+            spec.name,
+            options,
+            state,
+            players,
+            [k.lower() for k in kinds][: game.info.num_players],
+            think,
+            seed,
+            nodes,
             autosave=load if resume else None,
         )
         return match.run()
@@ -229,6 +238,7 @@ def _say_first_compile(game: Game) -> None:
             f"minute, once (cached in {cache_folder()})",
             file=sys.stderr,
         )
+
 
 RESUMABLE_SHOWN = 5
 """How many other resumable games ``--resume`` names."""
@@ -264,7 +274,7 @@ def choose_resume(spec: GameSpec, say: Any, title: str | None = None) -> Path:
 
     path, saved = found[0]
     say(f"Resuming the {spec.name} game autosaved at {when(path)} (moves: {saved.moves or 'none'}; {path}).")
-    for other, kept in found[1:RESUMABLE_SHOWN + 1]:
+    for other, kept in found[1 : RESUMABLE_SHOWN + 1]:
         moves = kept.moves or "none"
         say(f"  Also resumable: {when(other)} (moves: {moves}): gridgames play {spec.name} --load {other}")
     return path
@@ -393,7 +403,8 @@ class TerminalPlay:
         except KeyboardInterrupt:
             self.look.say(("\n" if self._at_prompt else "") + self.look.texts.interrupted.format(kept=self.keep()))
             return EXIT_INTERRUPTED
-        except Exception as error:  # a failure nobody foresaw: the game is kept first, then one line says what failed
+        # a failure nobody foresaw: the game is kept first, then one line says what failed
+        except Exception as error:
             kept = self.keep()
             typer.echo(f"error: {type(error).__name__}: {one_line(str(error))[:300]}; {kept}", err=True)
             return 1
@@ -524,7 +535,7 @@ class TerminalPlay:
 def _command_text(state: State, line: str) -> tuple[str, bool]:
     """The typed line without a command prefix (`COMMAND_PREFIX`), and whether it is a command (not a move)."""
     if line.startswith(COMMAND_PREFIX):
-        return line[len(COMMAND_PREFIX):].strip(), True
+        return line[len(COMMAND_PREFIX) :].strip(), True
     pass_move = state.game.pass_move
     if pass_move is not None and line.strip().lower() in PASS_WORDS:
         return line, False
@@ -566,7 +577,8 @@ def _is_file(path: Path) -> bool:
 def show_command(spec: GameSpec) -> Any:
     """The generic ``show`` command: replay a save file (or a notation string) move by move."""
     parameters = [
-        _keyword("record", "", str, "--record", help_text="placeholder"),  # replaced below by an argument
+        # replaced below by an argument
+        _keyword("record", "", str, "--record", help_text="placeholder"),
         _keyword("final", False, bool, "--final", help_text="print only the final position"),
         *_game_parameters(spec, ("final", "record")),
     ]

@@ -40,17 +40,27 @@ def solve_command(spec: Any) -> Any:
             "unique", False, bool, "--unique", help_text="one solution per class of the puzzle's declared symmetries"
         ),
         _keyword(
-            "as_json", False, bool, "--json",
-            help_text="print one JSON object (game, options, solutions, placements, ...)"
+            "as_json",
+            False,
+            bool,
+            "--json",
+            help_text="print one JSON object (game, options, solutions, placements, ...)",
         ),
         _keyword(
-            "as_jsonl", False, bool, "--jsonl",
-            help_text="print one JSON line per solution (its placements), then a summary line"
+            "as_jsonl",
+            False,
+            bool,
+            "--jsonl",
+            help_text="print one JSON line per solution (its placements), then a summary line",
         ),
         _keyword("svg", None, Path | None, "--svg", help_text="draw the solutions listed into an SVG file"),
         _keyword(
-            "jobs", None, str | None, "--jobs", "-j",
-            help_text="count in N local processes (0 or auto: one per core; tilings)"
+            "jobs",
+            None,
+            str | None,
+            "--jobs",
+            "-j",
+            help_text="count in N local processes (0 or auto: one per core; tilings)",
         ),
         _keyword(
             "scheduler", None, str | None, "--scheduler", help_text="count on a Dask cluster: tcp://HOST:8786 (tilings)"
@@ -59,8 +69,15 @@ def solve_command(spec: Any) -> Any:
     ]
 
     def body(
-        count: bool, limit: int | None, unique: bool, as_json: bool, as_jsonl: bool, svg: Path | None, jobs: str | None,
-        scheduler: str | None, **values: Any
+        count: bool,
+        limit: int | None,
+        unique: bool,
+        as_json: bool,
+        as_jsonl: bool,
+        svg: Path | None,
+        jobs: str | None,
+        scheduler: str | None,
+        **values: Any,
     ) -> int:
         options = _game_options(spec, values)
         if limit is not None and limit < 1:
@@ -94,15 +111,25 @@ def _report(
 ) -> str:
     return json.dumps(
         {
-            "game": game, "options": options, "solutions": solutions, "unique": unique, "partial": partial,
-            "seconds": round(seconds, 6), **extra
+            "game": game,
+            "options": options,
+            "solutions": solutions,
+            "unique": unique,
+            "partial": partial,
+            "seconds": round(seconds, 6),
+            **extra,
         }
     )
 
 
 def _count(
-    name: str, puzzle: Puzzle, options: dict[str, Any], unique: bool, as_json: bool, jobs: str | None,
-    scheduler: str | None
+    name: str,
+    puzzle: Puzzle,
+    options: dict[str, Any],
+    unique: bool,
+    as_json: bool,
+    jobs: str | None,
+    scheduler: str | None,
 ) -> int:
     extra: dict[str, Any] = {}
     if jobs is not None or scheduler is not None:
@@ -146,8 +173,15 @@ def _picture(puzzle: Puzzle, solution: Solution) -> str | None:
 
 
 def _draw(
-    name: str, puzzle: Puzzle, options: dict[str, Any], limit: int | None, unique: bool, as_json: bool, as_jsonl: bool,
-    svg: Path | None, counting: bool
+    name: str,
+    puzzle: Puzzle,
+    options: dict[str, Any],
+    limit: int | None,
+    unique: bool,
+    as_json: bool,
+    as_jsonl: bool,
+    svg: Path | None,
+    counting: bool,
 ) -> int:
     started = time.perf_counter()
     found: list[Solution] = []
@@ -174,8 +208,14 @@ def _draw(
         pictures = [_picture(puzzle, s) for s in found]
         typer.echo(
             _report(
-                name, options, len(found), unique, partial, seconds, placements=[solution_data(s) for s in found],
-                pictures=pictures
+                name,
+                options,
+                len(found),
+                unique,
+                partial,
+                seconds,
+                placements=[solution_data(s) for s in found],
+                pictures=pictures,
             )
         )
         return EXIT_INTERRUPTED if partial else 0

@@ -20,7 +20,14 @@ import typer
 from gridgames.errors import OptionError
 
 __all__ = [
-    "command_app","EXIT_INTERRUPTED", "EXIT_USAGE", "check_parallel_options", "fail", "one_line", "whole_number"]
+    "command_app",
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
+    "check_parallel_options",
+    "fail",
+    "one_line",
+    "whole_number",
+]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -67,7 +74,8 @@ def check_parallel_options(jobs: str | None, scheduler: str | None) -> None:
     if jobs is not None and scheduler is not None:
         raise OptionError("--jobs runs local processes and --scheduler a Dask cluster; choose one")
     if jobs is None and scheduler is None:
-        return  # the parallel machinery (multiprocessing, concurrent.futures) is imported only when asked for
+        # the parallel machinery (multiprocessing, concurrent.futures) is imported only when asked for
+        return
     from gridgames.search.parallel import check_scheduler, require_dask, resolve_jobs
 
     if jobs is not None:
@@ -76,4 +84,5 @@ def check_parallel_options(jobs: str | None, scheduler: str | None) -> None:
         from gridgames.search._parallel_dask import probe
 
         require_dask()
-        probe(check_scheduler(scheduler) or "")  # a refused or unreachable scheduler fails now, before any work
+        # a refused or unreachable scheduler fails now, before any work
+        probe(check_scheduler(scheduler) or "")

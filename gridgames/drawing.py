@@ -37,8 +37,23 @@ from gridgames.errors import GridGamesError
 from gridgames.grid import Cell, Grid
 
 __all__ = [
-    "EDGES", "MARK_KINDS", "Drawn", "Mark", "Picture", "Placed", "board_svg", "cell_owners", "cell_polygons",
-    "lattice_svg", "lattice_text", "letter_colour", "piece_colour", "svg_document", "tile_colour", "to_svg", "to_text"
+    "EDGES",
+    "MARK_KINDS",
+    "Drawn",
+    "Mark",
+    "Picture",
+    "Placed",
+    "board_svg",
+    "cell_owners",
+    "cell_polygons",
+    "lattice_svg",
+    "lattice_text",
+    "letter_colour",
+    "piece_colour",
+    "svg_document",
+    "tile_colour",
+    "to_svg",
+    "to_text",
 ]
 
 
@@ -260,8 +275,7 @@ class Mark:
         colour = self.colour
         if colour is None and self.kind == "tile" and self.number is not None:
             colour = tile_colour(self.number)
-        return {"player": self.player, "kind": self.kind, "label": self.label, "number": self.number,
-                "colour": colour}
+        return {"player": self.player, "kind": self.kind, "label": self.label, "number": self.number, "colour": colour}
 
 
 def tile_colour(number: int) -> str:
@@ -278,9 +292,14 @@ PLAYER_COLOURS = ("#d55e00", "#f0e442", "#0072b2", "#009e73", "#cc79a7", "#56b4e
 
 
 def board_svg(
-    grid: Grid, player_names: Sequence[str], *, highlight: Iterable[Cell] = (), title: str = "",
-    colours: Sequence[str] = PLAYER_COLOURS, marks: Mapping[Cell, Mark] | None = None,
-    edges: Mapping[str, int] | None = None
+    grid: Grid,
+    player_names: Sequence[str],
+    *,
+    highlight: Iterable[Cell] = (),
+    title: str = "",
+    colours: Sequence[str] = PLAYER_COLOURS,
+    marks: Mapping[Cell, Mark] | None = None,
+    edges: Mapping[str, int] | None = None,
 ) -> str:
     """A turn-based game's board as SVG: player p's cells (value p + 1) a disc in p's colour with p's initial; holes
     dark.
@@ -294,8 +313,13 @@ def board_svg(
     """
     if grid.lattice != "square":
         return _lattice_board_svg(
-            grid, player_names, highlight=set(highlight), title=title, colours=colours, marks=marks or {},
-            edges=edges or {}
+            grid,
+            player_names,
+            highlight=set(highlight),
+            title=title,
+            colours=colours,
+            marks=marks or {},
+            edges=edges or {},
         )
     marked, marks = set(highlight), marks or {}
     width, height = grid.width * CELL + 2 * MARGIN, grid.height * CELL + 2 * MARGIN
@@ -315,8 +339,14 @@ def board_svg(
             elif value > 0:
                 out.extend(
                     _stone(
-                        value, player_names, centre, CELL * 0.4, (r, c) in marked, font=CELL * 0.45,
-                        colours=colours, extra=' pointer-events="none"'
+                        value,
+                        player_names,
+                        centre,
+                        CELL * 0.4,
+                        (r, c) in marked,
+                        font=CELL * 0.45,
+                        colours=colours,
+                        extra=' pointer-events="none"',
                     )
                 )
     corners = [(MARGIN, MARGIN), (width - MARGIN, MARGIN), (width - MARGIN, height - MARGIN), (MARGIN, height - MARGIN)]
@@ -344,8 +374,12 @@ def _edges(
 
 
 def _mark(
-    mark: Mark, player_names: Sequence[str], centre: tuple[float, float], size: float, ringed: bool,
-    colours: Sequence[str]
+    mark: Mark,
+    player_names: Sequence[str],
+    centre: tuple[float, float],
+    size: float,
+    ringed: bool,
+    colours: Sequence[str],
 ) -> list[str]:
     """One cell's `Mark` centred at ``centre`` in a cell about ``size`` across (clicks go through to the cell)."""
     x, y = round(centre[0], 2), round(centre[1], 2)
@@ -422,8 +456,15 @@ def grid_svg(grid: Grid, *, title: str = "") -> str:
 
 
 def _stone(
-    value: int, player_names: Sequence[str], centre: tuple[float, float], radius: float, marked: bool, *,
-    font: float, colours: Sequence[str] = PLAYER_COLOURS, extra: str = ""
+    value: int,
+    player_names: Sequence[str],
+    centre: tuple[float, float],
+    radius: float,
+    marked: bool,
+    *,
+    font: float,
+    colours: Sequence[str] = PLAYER_COLOURS,
+    extra: str = "",
 ) -> list[str]:
     """A player's disc with the player's initial, at ``centre`` (``extra``: more attributes for both elements)."""
     x, y = centre
@@ -457,8 +498,14 @@ def cell_polygons(grid: Grid, size: float = CELL) -> dict[Cell, list[tuple[float
 
 
 def _lattice_board_svg(
-    grid: Grid, player_names: Sequence[str], *, highlight: set[Cell], title: str, colours: Sequence[str],
-    marks: Mapping[Cell, Mark], edges: Mapping[str, int]
+    grid: Grid,
+    player_names: Sequence[str],
+    *,
+    highlight: set[Cell],
+    title: str,
+    colours: Sequence[str],
+    marks: Mapping[Cell, Mark],
+    edges: Mapping[str, int],
 ) -> str:
     """`board_svg` on hexagons or triangles: one ``<polygon>`` per cell."""
     size = CELL * (1.0 if grid.lattice == "hexagonal" else 1.3)
@@ -482,8 +529,12 @@ def _lattice_board_svg(
             x, y = _centre(poly)
             out.extend(
                 _mark(
-                    marks[(r, c)], player_names, (x + MARGIN, y + MARGIN),
-                    size * (1.0 if grid.lattice == "hexagonal" else 0.5), (r, c) in highlight, colours
+                    marks[(r, c)],
+                    player_names,
+                    (x + MARGIN, y + MARGIN),
+                    size * (1.0 if grid.lattice == "hexagonal" else 0.5),
+                    (r, c) in highlight,
+                    colours,
                 )
             )
         elif value > 0:
@@ -491,8 +542,14 @@ def _lattice_board_svg(
             radius = size * (0.4 if grid.lattice == "hexagonal" else 0.2)
             out.extend(
                 _stone(
-                    value, player_names, (x + MARGIN, y + MARGIN), radius, (r, c) in highlight, font=radius * 1.1,
-                    colours=colours, extra=' pointer-events="none"'
+                    value,
+                    player_names,
+                    (x + MARGIN, y + MARGIN),
+                    radius,
+                    (r, c) in highlight,
+                    font=radius * 1.1,
+                    colours=colours,
+                    extra=' pointer-events="none"',
                 )
             )  # a click on a stone reaches its cell
     if edges and grid.lattice == "hexagonal":  # a triangular board's sides are not drawn
@@ -597,8 +654,14 @@ def _sin(degrees: float) -> float:
 
 
 def lattice_svg(
-    lattice: str, cells: Iterable[tuple[int, ...]], solution: Drawn, *, title: str = "",
-    colours: Mapping[str, str] | None = None, letters: Mapping[str, str] | None = None, size: float = CELL
+    lattice: str,
+    cells: Iterable[tuple[int, ...]],
+    solution: Drawn,
+    *,
+    title: str = "",
+    colours: Mapping[str, str] | None = None,
+    letters: Mapping[str, str] | None = None,
+    size: float = CELL,
 ) -> str:
     """One solution on a triangular, hexagonal or cubic board as a standalone SVG document.
 

@@ -11,7 +11,8 @@ import importlib
 import os
 import sys
 
-TYPE_CHECKING = False  # (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+# (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -39,7 +40,8 @@ class _EntryPoint:
 
     def load(self) -> Any:
         """Import the module named before the colon and return the attribute named after it."""
-        target = self.value.split("[", 1)[0].strip()  # "module:attr [extra]": extras name no code to import
+        # "module:attr [extra]": extras name no code to import
+        target = self.value.split("[", 1)[0].strip()
         module, _, attr = target.partition(":")
         found: Any = importlib.import_module(module.strip())
         for part in filter(None, attr.strip().split(".")):
@@ -99,7 +101,8 @@ def entry_points(group: str) -> list[Any]:
     for entry in sys.path:
         where = entry or "."
         if not os.path.isdir(where):
-            if os.path.isfile(where):  # a zip archive: importlib.metadata knows how to read its metadata
+            # a zip archive: importlib.metadata knows how to read its metadata
+            if os.path.isfile(where):
                 from importlib.metadata import entry_points as metadata_entry_points
 
                 return list(metadata_entry_points(group=group))

@@ -124,7 +124,8 @@ def _read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> byte
         chunks = []
         left = max_bytes + 1  # a file that grows while read is still bounded
         while left > 0:
-            chunk = os.read(fd, min(left, max(1 << 16, info.st_size + 1)))  # usually the whole file at once
+            # usually the whole file at once
+            chunk = os.read(fd, min(left, max(1 << 16, info.st_size + 1)))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -202,7 +203,8 @@ def _alive(pid: int) -> bool:
 def _write(path: Path, text: str, what: str) -> Path:
     shown = repr(str(path) if len(str(path)) <= 120 else str(path)[:117] + "...")
     try:
-        target = Path(os.path.realpath(path)) if path.is_symlink() else path  # keep the link, replace what it points to
+        # keep the link, replace what it points to
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path
         folder = target.parent if str(target.parent) else Path(".")
         if target.exists() and not target.is_file():
             raise UserFileError(f"cannot write {what} {shown}: it exists and is not a regular file")

@@ -35,7 +35,8 @@ from gridgames.errors import GameOverError, GridGamesError, IllegalMoveError, In
 from gridgames.grid import Cell, Grid
 from gridgames.parsing import clip
 
-if TYPE_CHECKING:  # numpy: imported where an array is made; typer: only by game modules with their own commands
+# numpy: imported where an array is made; typer: only by game modules with their own commands
+if TYPE_CHECKING:
     import numpy as np
     import typer
 
@@ -238,7 +239,8 @@ class Game(ABC):
         for i, part in enumerate(self.split_notation(text), start=1):
             try:
                 state.play(state.parse_move(part))
-            except (InvalidMoveError, IllegalMoveError) as error:  # errors name the move: "move 3 ('x'): ..."
+            # errors name the move: "move 3 ('x'): ..."
+            except (InvalidMoveError, IllegalMoveError) as error:
                 raise type(error)(f"move {i} ({clip(part)!r}): {error}") from None
         return state
 
@@ -384,6 +386,7 @@ class State(ABC):
         """The move a Monte Carlo playout plays next (a playout policy: cheap, need not be uniform), or None (the
         default) for a uniformly random legal move; must be legal when given, so None once the game is over."""
         return None
+
     # --- optional: chance -------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """At a chance point (`current_player` is `CHANCE`): each outcome's action and its probability (together 1);
@@ -421,9 +424,7 @@ class State(ABC):
         names = self.game.info.player_names
         if colours is None:
             return board_svg(grid, names, highlight=highlight, marks=self.marks(), edges=self.game.edges)
-        return board_svg(
-            grid, names, highlight=highlight, marks=self.marks(), edges=self.game.edges, colours=colours
-        )
+        return board_svg(grid, names, highlight=highlight, marks=self.marks(), edges=self.game.edges, colours=colours)
 
     def _repr_svg_(self) -> str | None:
         """Jupyter's picture of the position (`svg`)."""
@@ -652,7 +653,8 @@ class Puzzle(ABC):
     def to_text(self, solution: Solution) -> str:
         """A plain-text picture of a solution: pieces by name, outlined (a puzzle that overrides `picture` gets that
         grid's text)."""
-        if type(self).picture is not Puzzle.picture:  # the puzzle draws its own grid (e.g. 'Q' for each queen)
+        # the puzzle draws its own grid (e.g. 'Q' for each queen)
+        if type(self).picture is not Puzzle.picture:
             return self.picture(solution).to_text()
         from gridgames.drawing import to_text
 
@@ -664,7 +666,8 @@ class Puzzle(ABC):
         A puzzle that overrides `picture` gets that grid drawn instead: each cell's character of its text, on a
         colour of its value (`gridgames.drawing.grid_svg`), as `to_text` shows the same grid.
         """
-        if type(self).picture is not Puzzle.picture:  # the puzzle draws its own grid (givens, lit cells, queens)
+        # the puzzle draws its own grid (givens, lit cells, queens)
+        if type(self).picture is not Puzzle.picture:
             from gridgames.drawing import grid_svg
 
             return grid_svg(self.picture(solution), title=title)
@@ -735,6 +738,7 @@ class GameSpec:
             return self.create(**options)
         except GridGamesError:
             raise
-        except (Exception, SystemExit) as error:  # a plugin's bug: not a traceback, not its exit code
+        # a plugin's bug: not a traceback, not its exit code
+        except (Exception, SystemExit) as error:
             what = f"sys.exit({error.code!r})" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
             raise PluginError(f"{self.name} could not create its game: {what}"[:300]) from None

@@ -192,21 +192,27 @@ def _square_home(cells: Iterable[Coord]) -> Form:
 
 
 SQUARE = Lattice(
-    "square", _square_neighbours,
-    tuple((_on_coords(f), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES), _square_home,
-    (0, 0)
+    "square",
+    _square_neighbours,
+    tuple((_on_coords(f), name.startswith(("identity", "rotate"))) for name, f in SQUARE_SYMMETRIES),
+    _square_home,
+    (0, 0),
 )
 CUBIC = Lattice("cubic", _cubic_neighbours, _signed_permutations(3), _home_by_minimum, (0, 0, 0))
 TRIANGULAR = Lattice(
     "triangular",
     _triangle_neighbours,
-    _coordinate_permutations(lambda t: (1 - t[0], 1 - t[1], 1 - t[2])),  # half turn about a vertex: up <-> down
+    # half turn about a vertex: up <-> down
+    _coordinate_permutations(lambda t: (1 - t[0], 1 - t[1], 1 - t[2])),
     _home_keeping_sum,
     (0, 0, 1),
 )
 HEXAGONAL = Lattice(
-    "hexagonal", _hexagon_neighbours, _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])), _home_keeping_sum,
-    (0, 0, 0)
+    "hexagonal",
+    _hexagon_neighbours,
+    _coordinate_permutations(lambda h: (-h[0], -h[1], -h[2])),
+    _home_keeping_sum,
+    (0, 0, 0),
 )
 LATTICES = {lattice.name: lattice for lattice in (SQUARE, TRIANGULAR, HEXAGONAL, CUBIC)}
 
@@ -225,7 +231,8 @@ def _forms(lattice: Lattice, n: int, kind: str) -> list[Form]:
     level = {lattice.canonical([lattice.origin], kind)}
     for _ in range(n - 1):
         grown: set[Form] = set()
-        seen: set[Form] = set()  # every fixed image of the forms found so far: most extensions stop here
+        # every fixed image of the forms found so far: most extensions stop here
+        seen: set[Form] = set()
         for form in level:
             cells = set(form)
             for cell in form:

@@ -30,7 +30,8 @@ def quick_answer(args: list[str]) -> int | None:
         if ep.name == args[0] and ep.dist is not None and ep.dist.name == OWN_DISTRIBUTION:
             try:
                 hook = ep.load()
-            except (ImportError, AttributeError):  # a broken install: the full command line reports it
+            # a broken install: the full command line reports it
+            except (ImportError, AttributeError):
                 return None
             return hook(args[1:])  # type: ignore[no-any-return]
     from gridgames.errors import GridGamesError

@@ -127,9 +127,18 @@ class NativeModule:
     (kernels that allocate nothing); ``force_jit``: an environment variable that, set, makes `load` return None.
     """
 
-    def __init__(self, name: str, package: str, here: Path, sources: Sequence[str],
-                 define: Callable[[Any], None] | str,
-                 exported: Sequence[str] = (), use_nrt: bool = True, force_jit: str = "", what: str = "") -> None:
+    def __init__(
+        self,
+        name: str,
+        package: str,
+        here: Path,
+        sources: Sequence[str],
+        define: Callable[[Any], None] | str,
+        exported: Sequence[str] = (),
+        use_nrt: bool = True,
+        force_jit: str = "",
+        what: str = "",
+    ) -> None:
         self.name, self.package, self.here = name, package, here
         self.sources, self.exported = tuple(sources), tuple(exported)
         self.define, self.use_nrt, self.force_jit = define, use_nrt, force_jit
@@ -151,8 +160,12 @@ class NativeModule:
         sources = hashlib.sha256()
         for name in self.sources:
             sources.update(name.encode() + b"\0" + (self.here / name).read_bytes())
-        return {"sources": sources.hexdigest()[:16], "python": sys.implementation.cache_tag,
-                "machine": _machine(), "cpu": hashlib.sha256(_cpu_features().encode()).hexdigest()[:16]}
+        return {
+            "sources": sources.hexdigest()[:16],
+            "python": sys.implementation.cache_tag,
+            "machine": _machine(),
+            "cpu": hashlib.sha256(_cpu_features().encode()).hexdigest()[:16],
+        }
 
     def load(self) -> ModuleType | None:
         """The verified module, or None (numba's JIT kernels serve; `status` says why). Looked up once."""
@@ -188,8 +201,10 @@ class NativeModule:
             except _Refused as exc:
                 first = first or Status(path, False, str(exc))
                 if exc.say:
-                    said.append(f"gridgames: the compiled {self.what} at {path} {exc}: numba's JIT kernels serve "
-                                "(`gridgames doctor --rebuild` builds them again)")
+                    said.append(
+                        f"gridgames: the compiled {self.what} at {path} {exc}: numba's JIT kernels serve "
+                        "(`gridgames doctor --rebuild` builds them again)"
+                    )
                 continue
             self._status = Status(path, True, "verifies")
             return module
@@ -208,7 +223,8 @@ class NativeModule:
             raise _Refused(f"has an unreadable manifest ({_first_line(exc)})") from None
         if not isinstance(recorded, dict):
             raise _Refused("has an unreadable manifest")
-        if recorded.get("sources") != target["sources"]:  # an editable install whose kernel sources changed since
+        # an editable install whose kernel sources changed since
+        if recorded.get("sources") != target["sources"]:
             raise _Refused("was built from other kernel sources", say=False)
         for key in ("python", "machine", "cpu"):
             if recorded.get(key) != target[key]:
@@ -226,7 +242,8 @@ class NativeModule:
             raise _Refused(f"was built for numpy {numpy_then}, not {numpy_now}")
         try:
             return self.import_file(path)
-        except Exception as exc:  # a checksum that matches and a module that does not load: another numpy, say
+        # a checksum that matches and a module that does not load: another numpy, say
+        except Exception as exc:
             raise _Refused(f"does not load ({_first_line(exc)})") from None
 
     def import_file(self, path: Path) -> ModuleType:
@@ -252,7 +269,8 @@ class NativeModule:
             return self._build(folder)
         except OSError:
             raise
-        except Exception as exc:  # numba.pycc missing from a future numba, a kernel numba cannot compile...
+        # numba.pycc missing from a future numba, a kernel numba cannot compile...
+        except Exception as exc:
             raise OSError(f"{exc.__class__.__name__}: {_first_line(exc)}") from exc
         finally:
             self.forget()
@@ -262,7 +280,8 @@ class NativeModule:
         import tempfile
         import warnings
 
-        with warnings.catch_warnings():  # numba.pycc is marked for deprecation; it still builds (numba 0.68)
+        # numba.pycc is marked for deprecation; it still builds (numba 0.68)
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from numba.pycc import CC
 
@@ -287,13 +306,19 @@ class NativeModule:
                 warnings.simplefilter("ignore")
                 cc.compile()
             built = Path(tmp) / cc.output_file
-            try:  # a module that does not load (say, a kernel that needs numba's runtime) is a failed build
+            # a module that does not load (say, a kernel that needs numba's runtime) is a failed build
+            try:
                 self.import_file(built)
             except Exception as exc:
                 raise OSError(f"the built module does not load ({exc})") from exc
             data = built.read_bytes()
-            manifest = {**self.target(), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data),
-                        "numpy": _numpy_version(), "module": self.name}
+            manifest = {
+                **self.target(),
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "size": len(data),
+                "numpy": _numpy_version(),
+                "module": self.name,
+            }
             path = folder / self.file_name()
             side = Path(tmp) / "manifest.json"
             side.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -399,8 +424,10 @@ def _process_folder(why: Path) -> Path:
     if not _fallback:
         _fallback.append(Path(tempfile.mkdtemp(prefix="gridgames-numba-")))
         atexit.register(shutil.rmtree, _fallback[0], True)
-        _notice(f"gridgames: cannot write numba's cache in {why}: the kernels are compiled again in every process "
-                "(slower; set XDG_CACHE_HOME to a writable folder)")
+        _notice(
+            f"gridgames: cannot write numba's cache in {why}: the kernels are compiled again in every process "
+            "(slower; set XDG_CACHE_HOME to a writable folder)"
+        )
     return _fallback[0]
 
 

@@ -27,8 +27,9 @@ MAX_DIGITS = 18
 """The most digits a whole number in user text may have (every such number the games read fits in 64 bits)."""
 
 
-def parse_whole(text: str, *, what: str = "a number", error: type[GridGamesError] = NotationError,
-                max_digits: int = MAX_DIGITS) -> int:
+def parse_whole(
+    text: str, *, what: str = "a number", error: type[GridGamesError] = NotationError, max_digits: int = MAX_DIGITS
+) -> int:
     """The whole number ``text`` stands for (ASCII digits, an optional sign), else ``error`` naming ``what``."""
     digits = text.strip()
     body = digits[1:] if digits[:1] in "+-" else digits
@@ -116,6 +117,8 @@ def check_memory(needed: int, *, what: str, error: type[GridGamesError] = Option
     """
     left = memory_available()
     if left is not None and needed > left:
-        raise error(f"{what} needs {needed / 2**20:,.0f} MiB of memory; about {left / 2**20:,.0f} MiB can be allocated "
-                    "now (the machine's free memory and this process's limits)")
+        raise error(
+            f"{what} needs {needed / 2**20:,.0f} MiB of memory; about {left / 2**20:,.0f} MiB can be allocated "
+            "now (the machine's free memory and this process's limits)"
+        )
     return needed

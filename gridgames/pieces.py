@@ -90,7 +90,8 @@ class Piece:
         sizes = {len(o) for o in found}
         if len(sizes) != 1:
             raise PuzzleError(f"piece {name!r}: orientations differ in size {sorted(sizes)}")
-        shape = Shape(next(iter(found)), name if isinstance(name, str) else "")  # connected or not, as given
+        # connected or not, as given
+        shape = Shape(next(iter(found)), name if isinstance(name, str) else "")
         given = set(found)
         for kind in KINDS:
             piece = cls(name, shape, count, kind)
@@ -140,8 +141,9 @@ def as_pieces(pieces: Any, one_sided: bool = False) -> tuple[Piece, ...]:
             elif isinstance(item, tuple) and len(item) in (2, 3) and isinstance(item[0], str):
                 items.append(Piece.from_orientations(item[0], item[1], item[2] if len(item) == 3 else 1))
             else:
-                raise PuzzleError(f"cannot read a piece from {item!r}: expected a Shape, a Piece or (name, "
-                                  "orientations, count)")
+                raise PuzzleError(
+                    f"cannot read a piece from {item!r}: expected a Shape, a Piece or (name, orientations, count)"
+                )
     if not items:
         raise PuzzleError("the piece set is empty")
     dup = [n for n, k in Counter(p.name for p in items).items() if k > 1]
@@ -215,8 +217,10 @@ class LatticePiece:
 
 
 def is_lattice_tiling(
-    lattice: Lattice | str, board: Iterable[tuple[int, ...]], pieces: Iterable[LatticePiece],
-    solution: Iterable[Placement]
+    lattice: Lattice | str,
+    board: Iterable[tuple[int, ...]],
+    pieces: Iterable[LatticePiece],
+    solution: Iterable[Placement],
 ) -> bool:
     """True when the placements cover every board cell once, respect piece counts, and are orientations of their
     pieces."""
@@ -224,8 +228,12 @@ def is_lattice_tiling(
     by_name = {p.name: p for p in pieces}
     allowed = {name: set(p.orientations()) for name, p in by_name.items()}
     return _covers_once(
-        {tuple(c) for c in board}, by_name, allowed, solution,
-        lambda placed: tuple(tuple(int(v) for v in c) for c in placed), grid.normalise
+        {tuple(c) for c in board},
+        by_name,
+        allowed,
+        solution,
+        lambda placed: tuple(tuple(int(v) for v in c) for c in placed),
+        grid.normalise,
     )
 
 
@@ -306,7 +314,8 @@ def _add_progression(bits: int, step: int, copies: int) -> int:
     """The bit set plus {0, step, ..., copies*step}: OR of ``bits << k*step`` for k = 0..copies, in O(log copies)
     shifts."""
     result, terms = bits, 1  # result = bits + {0, ..., (terms - 1) * step}
-    for digit in bin(copies + 1)[3:]:  # build terms up to copies + 1 from its binary digits, most significant first
+    # build terms up to copies + 1 from its binary digits, most significant first
+    for digit in bin(copies + 1)[3:]:
         result |= result << (terms * step)
         terms *= 2
         if digit == "1":

@@ -135,8 +135,10 @@ class PieceMoves:
     words: np.ndarray = attrs.field(repr=False)
     """The masks as numpy uint64 words: shape (actions, words), word k holding bits 64k..64k+63."""
     _index: dict[tuple[int, int, int, int], int] = attrs.field(repr=False)
-    _piece_bits: np.ndarray = attrs.field(init=False, repr=False)  # uint64 1 << piece of each action (<= 64 pieces)
-    _contact: _Contact | None = attrs.field(init=False, repr=False)  # edge and corner neighbours, built on first use
+    # uint64 1 << piece of each action (<= 64 pieces)
+    _piece_bits: np.ndarray = attrs.field(init=False, repr=False)
+    # edge and corner neighbours, built on first use
+    _contact: _Contact | None = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         bits = np.left_shift(np.uint64(1), (self._pieces % WORD).astype(np.uint64))
@@ -165,9 +167,17 @@ class PieceMoves:
                             masks.append(sum(1 << (rr * board.width + cc) for rr, cc in placed))
         table = np.array(rows, dtype=np.int64).reshape(-1, 4)
         return cls(
-            board.height, board.width, names, orientations, on, table[:, 0].copy(), table[:, 1].copy(),
-            table[:, 2:].copy(), tuple(masks), _words(masks, board.height * board.width),
-            {row: i for i, row in enumerate(rows)}
+            board.height,
+            board.width,
+            names,
+            orientations,
+            on,
+            table[:, 0].copy(),
+            table[:, 1].copy(),
+            table[:, 2:].copy(),
+            tuple(masks),
+            _words(masks, board.height * board.width),
+            {row: i for i, row in enumerate(rows)},
         )
 
     def __repr__(self) -> str:
@@ -272,8 +282,14 @@ class PieceMoves:
         return np.flatnonzero(free)
 
     def allows(
-        self, action: int, occupied: int, available: int, *, own: int = 0, rule: Adjacency = NO_RULE,
-        start: int | None = None
+        self,
+        action: int,
+        occupied: int,
+        available: int,
+        *,
+        own: int = 0,
+        rule: Adjacency = NO_RULE,
+        start: int | None = None,
     ) -> bool:
         """True when `legal` with these arguments holds ``action`` (one action, on Python integers: no array)."""
         mask, contact = self._masks[action], self._neighbours()
@@ -376,8 +392,14 @@ class PieceMoves:
         return f"{label}@{cell_name(self.anchor_of(action), self.height)}"
 
     def parse(
-        self, text: str, *, occupied: int | None = None, available: int | None = None, own: int = 0,
-        rule: Adjacency = NO_RULE, start: int | None = None
+        self,
+        text: str,
+        *,
+        occupied: int | None = None,
+        available: int | None = None,
+        own: int = 0,
+        rule: Adjacency = NO_RULE,
+        start: int | None = None,
     ) -> int:
         """The action of a move's text; errors say why it is refused (unknown piece or orientation, off the board,
         and, given ``occupied`` / ``available`` / ``own``, ``rule``, ``start``, why `refusal` refuses it)."""
@@ -403,8 +425,14 @@ class PieceMoves:
         return action
 
     def refusal(
-        self, action: int, *, occupied: int | None = None, available: int | None = None, own: int = 0,
-        rule: Adjacency = NO_RULE, start: int | None = None
+        self,
+        action: int,
+        *,
+        occupied: int | None = None,
+        available: int | None = None,
+        own: int = 0,
+        rule: Adjacency = NO_RULE,
+        start: int | None = None,
     ) -> str | None:
         """Why an action cannot be played (its piece is used, the filled cells it overlaps, the edge it shares with or
         the corner it misses of ``own``, the start cell it misses), or None when it can."""
@@ -430,8 +458,14 @@ class PieceMoves:
         return None
 
     def check(
-        self, action: int, *, occupied: int | None = None, available: int | None = None, own: int = 0,
-        rule: Adjacency = NO_RULE, start: int | None = None
+        self,
+        action: int,
+        *,
+        occupied: int | None = None,
+        available: int | None = None,
+        own: int = 0,
+        rule: Adjacency = NO_RULE,
+        start: int | None = None,
     ) -> None:
         """Raise `IllegalMoveError` saying why, unless the action can be played (the arguments of `refusal`)."""
         reason = self.refusal(action, occupied=occupied, available=available, own=own, rule=rule, start=start)
@@ -490,8 +524,13 @@ class _Contact:
             for bit in _bits(mask):
                 covering[bit].append(action)
         return cls(
-            tuple(edges), tuple(corners), _words(edges, cells), _words(corners, cells),
-            tuple(tuple(a) for a in covering), moves._pieces.tolist(), board
+            tuple(edges),
+            tuple(corners),
+            _words(edges, cells),
+            _words(corners, cells),
+            tuple(tuple(a) for a in covering),
+            moves._pieces.tolist(),
+            board,
         )
 
 
@@ -499,7 +538,8 @@ def _spread(mask: int, shifts: Iterable[tuple[int, int]], width: int) -> int:
     """The cells one step from ``mask``'s by each (row, col) shift, within the rectangle (off-board bits may remain
     beyond the last row: mask them)."""
     out = 0
-    left_col = sum(1 << i for i in range(0, mask.bit_length() + width, width))  # column 0 of every row
+    # column 0 of every row
+    left_col = sum(1 << i for i in range(0, mask.bit_length() + width, width))
     right_col = left_col << (width - 1)
     for dr, dc in shifts:
         part = mask

@@ -20,7 +20,14 @@ from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
 from rich.progress import (
-    BarColumn, Progress, ProgressColumn, Task, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
 )
 from rich.text import Text
 

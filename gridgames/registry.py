@@ -212,7 +212,8 @@ class Registry:
         most."""
         limit = seconds if seconds is not None else _plugin_seconds()
         foreign = [(name, self.entries[name]) for name in self.names() if not _trusted(self.entries[name])]
-        probe = _Probe(foreign, limit) if foreign else None  # the child works while the built-ins load here
+        # the child works while the built-ins load here
+        probe = _Probe(foreign, limit) if foreign else None
         listings: list[Listing] = []
         for name in self.names():
             if _trusted(self.entries[name]):

@@ -68,7 +68,8 @@ def _options(value: Any) -> dict[str, Any]:
 
 
 def _kinds(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value)  # a function, not the builtin: attrs reads a builtin's signature with inspect (slow start-up)
+    # a function, not the builtin: attrs reads a builtin's signature with inspect (slow start-up)
+    return tuple(value)
 
 
 @attrs.frozen
@@ -131,7 +132,8 @@ def parse_save_object(text: str, *, source: str) -> tuple[dict[str, Any], str]:
         ) from None
     except RecursionError:
         raise SaveFileError(f"{where} is nested too deeply to be a save file") from None
-    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+    # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+    except ValueError:
         raise SaveFileError(f"{where} holds a number too long to be a save file's") from None
     if not isinstance(data, dict):
         raise SaveFileError(f"{where} does not hold a saved game (expected a JSON object, found {type(data).__name__})")

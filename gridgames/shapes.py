@@ -482,8 +482,9 @@ def set_size(spec: str) -> tuple[int, str]:
         n = _SET_SIZES.get(match["word"])
     else:
         n = parse_whole(
-            match["n"] or match["eq"], what=f"a piece set's size (sets go up to {MAX_GENERATED} squares)",
-            error=TooLargeError
+            match["n"] or match["eq"],
+            what=f"a piece set's size (sets go up to {MAX_GENERATED} squares)",
+            error=TooLargeError,
         )
     if kind is None or n is None or n < 1:
         raise ShapeError(f"unknown piece set {spec!r}; try e.g. 'pentominoes', '6-ominoes', 'one-sided tetrominoes'")

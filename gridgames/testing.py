@@ -142,7 +142,8 @@ def _check_notation(game: Game, state: State, pictures: list[str], notations: di
     notation = notations[len(history)]
     parts = game.split_notation(notation)
     if len(parts) != len(history) or any(game.split_notation(text) != parts[:ply] for ply, text in notations.items()):
-        return  # a notation of its own (move numbers, comments): the kept positions were checked above
+        # a notation of its own (move numbers, comments): the kept positions were checked above
+        return
     replay = game.new_state()
     for ply, part in enumerate(parts):
         _require(
@@ -250,6 +251,8 @@ def _check_chance(state: State, legal: list[Move]) -> None:
     _require(all(p > 0 for _, p in outcomes), "every chance outcome needs a probability above 0")
     total = sum(p for _, p in outcomes)
     _require(abs(total - 1.0) < 1e-9, f"the chance outcomes' probabilities add up to {total}, not 1")
+
+
 def _check_path(game: Game, state: State, move: Move) -> None:
     """A legal move's `State.move_path`, if the game gives one, is at least two cells of the board, one after another
     distinct."""
@@ -400,7 +403,8 @@ def _compare_perft(engines: Engines, origin: State, depth: int, max_positions: i
     """Perft counts from ``origin``, compiled and Python, to ``depth`` or less (at most ``max_positions`` positions)."""
     array = engines.encode(origin)
     counts, reach = engines.perft(array, 0), 0
-    width = float(len(list(origin.legal_moves())))  # the branching factor, from the last two plies counted
+    # the branching factor, from the last two plies counted
+    width = float(len(list(origin.legal_moves())))
     while reach < depth and counts[:, 0].sum() + counts[reach, 0] * width <= max_positions:
         counts, reach = engines.perft(array, reach + 1), reach + 1
         width = counts[reach, 0] / max(1, counts[reach - 1, 0])

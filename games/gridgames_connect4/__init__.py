@@ -103,7 +103,8 @@ EXACT SOLVING
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # (no typing at import: a quick answer imports this package, see `__getattr__`)
+# (no typing at import: a quick answer imports this package, see `__getattr__`)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -41,7 +41,8 @@ from gridgames.search.negamax import NegamaxResult, search
 from gridgames.search.players import RandomPlayer
 from gridgames.parsing import check_seconds
 
-if TYPE_CHECKING:  # the rules import this module for their computer players: no import back at run time
+# the rules import this module for their computer players: no import back at run time
+if TYPE_CHECKING:
     from gridgames_connect4.position.rules import Connect4, Connect4State
     from gridgames_connect4.solve.book import Book
     from gridgames_connect4.solve.solver import SearchProgress, SearchResult, Solver
@@ -129,8 +130,10 @@ class HeuristicPlayer:
             rng=self.rng,
         )
         self.last = result
-        self.note = "" if not result.stopped else (
-            f"depth-limited search (depth {result.depth}): no deeper result within {self.think:g} s"
+        self.note = (
+            ""
+            if not result.stopped
+            else (f"depth-limited search (depth {result.depth}): no deeper result within {self.think:g} s")
         )
         return result.move
 
@@ -209,7 +212,8 @@ class SolverPlayer:
             self.note = ""
             return forced
         game = state.game
-        slipped = None  # drawn once: before the book with one, after the solver check without (as before books)
+        # drawn once: before the book with one, after the solver check without (as before books)
+        slipped = None
         if self.book is not None:
             slipped = bool(self.slip) and self.rng.random() < self.slip
             if not slipped:
@@ -235,14 +239,16 @@ class SolverPlayer:
                 column = self.fallback.choose(state)
                 self.note = "" if self.quiet else self.fallback.note
                 return column
-            from gridgames_connect4.solve.solver import nodes_for_seconds  # a fixed rate: seeded games replay the same
+            # a fixed rate: seeded games replay the same
+            from gridgames_connect4.solve.solver import nodes_for_seconds
 
             started = time.monotonic()
             stop_at = started + self.think * (SOLVER_SHARE_OF_THINK if self.exact_first else self.share)
             budget = nodes_for_seconds(self.think * self.share)
             if self.max_nodes is not None:
                 budget = min(budget, self.max_nodes)
-            if self.exact_first:  # best_move keeps a quarter of max_nodes for its depth-limited search
+            # best_move keeps a quarter of max_nodes for its depth-limited search
+            if self.exact_first:
                 budget = budget * 4 // 3 + 1
             result = _best_move_by(
                 solver,
@@ -258,7 +264,8 @@ class SolverPlayer:
         not_lost = [c for c in state.legal_moves() if (result.scores[c] or 0) >= 0]  # None: unknown
         given = self.think * (self.fallback_share if self.exact_first else 1 - self.share)
         left = _fallback_seconds(self.think, started, given)
-        if left < MIN_FALLBACK_SECONDS:  # no time left for a search: the solver's depth-limited choice
+        # no time left for a search: the solver's depth-limited choice
+        if left < MIN_FALLBACK_SECONDS:
             self.note = (
                 ""
                 if self.quiet
@@ -332,7 +339,8 @@ def advise(state: Connect4State, rng: random.Random, think: float = DEFAULT_THIN
 
         moves = list(state.history)
         with lent as solver:
-            if game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS:  # cheap: every column in one call
+            # cheap: every column in one call
+            if game.width * game.height - len(moves) <= BATCH_EMPTY_CELLS:
                 scores = solve_pending(solver, [pending_columns(game, moves, [len(moves)])[len(moves)]])[0]
                 top = max(s for s in scores if s is not None)
                 best = [c for c in geom.order if scores[c] == top]

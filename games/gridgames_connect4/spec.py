@@ -11,13 +11,15 @@ from gridgames.game import GameKind, GameSpec, Option
 
 
 def _make_app() -> Any:
-    from gridgames_connect4.surfaces.cli import make_app  # typer and rich are loaded only for the commands
+    # typer and rich are loaded only for the commands
+    from gridgames_connect4.surfaces.cli import make_app
 
     return make_app()
 
 
 def _quick(args: list[str]) -> int | None:
-    from gridgames_connect4.surfaces.quick import answer  # analyze from the book, before typer is imported
+    # analyze from the book, before typer is imported
+    from gridgames_connect4.surfaces.quick import answer
 
     return answer(args)
 
@@ -52,7 +54,8 @@ SPEC = GameSpec(
     doc=gridgames_connect4.__doc__ or "",
     app=_make_app,
     web=_web,
-    save_upgrades={"gridgames-connect4": _upgrade},  # 0.1's own save files (gridgames_connect4.old_saves)
+    # 0.1's own save files (gridgames_connect4.old_saves)
+    save_upgrades={"gridgames-connect4": _upgrade},
     quick=_quick,
 )
 

@@ -89,7 +89,9 @@ def _create(
 
         return LatticeWebPuzzle(
             LatticePuzzle.create(
-                lattice, None if board == DEFAULT_BOARD else board, None if pieces == DEFAULT_PIECES else pieces,
+                lattice,
+                None if board == DEFAULT_BOARD else board,
+                None if pieces == DEFAULT_PIECES else pieces,
                 one_sided,
             )
         )

@@ -52,7 +52,8 @@ PRESETS: dict[str, tuple[str, Callable[[], np.ndarray]]] = {
     "4x15": ("4 x 15 rectangle: 1,472 tilings, 368 up to symmetry", lambda: _rectangle(4, 15)),
     "3x20": ("3 x 20 rectangle: 8 tilings, 2 up to symmetry", lambda: _rectangle(3, 20)),
     "8x8": (
-        "8 x 8 square: Dana Scott's problem with the 2x2 square (--pieces pentominoes+O)", lambda: _rectangle(8, 8)
+        "8 x 8 square: Dana Scott's problem with the 2x2 square (--pieces pentominoes+O)",
+        lambda: _rectangle(8, 8),
     ),
     "8x8-centre": ("8 x 8 without its central 2x2: 520 tilings, 65 up to symmetry", _eight_centre),
     "8x8-corners": ("8 x 8 without its four corner cells", _eight_corners),

@@ -24,7 +24,16 @@ from gridgames_pentomino.lattice_puzzle import LatticePuzzle
 from gridgames_pentomino.puzzle import TilingPuzzle
 from gridgames_pentomino import cli_browse
 from gridgames_pentomino.cli_output import (
-    BOARD_HELP, PIECES_HELP, count_line, jsonl, parts_note, progress, solution_text, stdout_console, summary, write_svg,
+    BOARD_HELP,
+    PIECES_HELP,
+    count_line,
+    jsonl,
+    parts_note,
+    progress,
+    solution_text,
+    stdout_console,
+    summary,
+    write_svg,
 )
 
 
@@ -105,10 +114,16 @@ def solve(
     pieces, starred = _unlimited_terms(pieces)
     if unlimited or starred:
         refused = {
-            "--limit": limit is not None, "--jsonl": as_jsonl, "--svg": svg is not None, "--unique": unique,
-            "--mrv": mrv, "--no-prune": not prune, "--plain": plain, "--jobs": jobs is not None,
+            "--limit": limit is not None,
+            "--jsonl": as_jsonl,
+            "--svg": svg is not None,
+            "--unique": unique,
+            "--mrv": mrv,
+            "--no-prune": not prune,
+            "--plain": plain,
+            "--jobs": jobs is not None,
             "--scheduler": scheduler is not None,
-            "--lattice": lattice is not None and lattice.strip().lower() != "square"
+            "--lattice": lattice is not None and lattice.strip().lower() != "square",
         }
         if any(refused.values()):
             raise fail(
@@ -261,7 +276,8 @@ def _count_by_frontier(puzzle: TilingPuzzle, as_json: bool) -> bool:
     pieces = list(puzzle.pieces)
     if len(pieces) != 1 or pieces[0].area != puzzle.layout.area:
         return False
-    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span  # imports numba
+    # imports numba
+    from gridgames.search.frontier import MAX_SPAN, count_tilings, fixed_shapes, frontier_span
 
     shapes = fixed_shapes(pieces, puzzle.one_sided)
     span = frontier_span(puzzle.layout.grid, shapes)
@@ -425,6 +441,7 @@ def _solve_list(
         typer.echo(f"{found:,} solution{'s' if found != 1 else ''}{sym} shown{more}")
     if partial:
         raise typer.Exit(EXIT_INTERRUPTED)
+
 
 def make_app() -> typer.Typer:
     """The pentomino sub-app: solve, boards, pieces, show."""

@@ -43,7 +43,8 @@ def stdout_console(color: bool | None) -> Console:
 @contextmanager
 def progress(description: str, show: bool) -> Iterator[ProgressCallback | None]:
     """The rich progress bar's callback on standard error (only on a terminal), or None."""
-    if not show or not stderr_may_be_a_terminal():  # no bar: neither rich's import nor the searches' progress reports
+    # no bar: neither rich's import nor the searches' progress reports
+    if not show or not stderr_may_be_a_terminal():
         yield None
         return
     from gridgames.progress import search_progress

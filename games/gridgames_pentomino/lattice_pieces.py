@@ -59,7 +59,8 @@ def _family_names(lattice: Lattice) -> dict[str, int]:
         return {f"{p}iamonds": n for n, p in enumerate(_PREFIX["triangular"], start=1)}
     suffix = _SUFFIX[lattice.name]
     names = {f"{w}{suffix}": n for n, w in enumerate(_SIZE_WORDS, start=1)}
-    names.update({f"{w[:-1]}{suffix}": n for n, w in enumerate(_SIZE_WORDS, start=1) if w.endswith("a")})  # tetrahexes
+    # tetrahexes
+    names.update({f"{w[:-1]}{suffix}": n for n, w in enumerate(_SIZE_WORDS, start=1) if w.endswith("a")})
     return names
 
 

@@ -55,8 +55,14 @@ class LatticePuzzle(EngineSolving):
 
     @classmethod
     def create(
-        cls, lattice: str, board: str | None = None, pieces: str | None = None, one_sided: bool = False, *,
-        board_file: str | Path | None = None, pieces_file: str | Path | None = None
+        cls,
+        lattice: str,
+        board: str | None = None,
+        pieces: str | None = None,
+        one_sided: bool = False,
+        *,
+        board_file: str | Path | None = None,
+        pieces_file: str | Path | None = None,
     ) -> LatticePuzzle:
         """A puzzle from specifications: the lattice, a board name or file, a piece specification and/or pieces file."""
         grid = lattice_named(lattice)
@@ -150,8 +156,12 @@ class LatticePuzzle(EngineSolving):
         palette = Palette.for_pieces(self.pieces.names)
         drawings = [
             lattice_svg(
-                self.lattice, self.layout.cells, s, title=f"solution {i}", colours=palette.colours,
-                letters=palette.letters
+                self.lattice,
+                self.layout.cells,
+                s,
+                title=f"solution {i}",
+                colours=palette.colours,
+                letters=palette.letters,
             )
             for i, s in enumerate(solutions, start=1)
         ]

@@ -80,8 +80,12 @@ class LatticeWebPuzzle(Puzzle):
 
         palette = Palette.for_pieces(self.inner.pieces.names)
         return lattice_svg(
-            self.inner.lattice, self.inner.layout.cells, solution, title=title or self.describe(),
-            colours=palette.colours, letters=palette.letters
+            self.inner.lattice,
+            self.inner.layout.cells,
+            solution,
+            title=title or self.describe(),
+            colours=palette.colours,
+            letters=palette.letters,
         )
 
     def describe(self) -> str:
@@ -98,8 +102,14 @@ def lattice_presets() -> list[dict[str, Any]]:
     found = []
     for name, (lattice, board, pieces) in LATTICE_PRESETS.items():
         description = PRESETS[lattice_named(lattice).name][board][0]
-        found.append({"name": name, "description": f"{description}, with {pieces}", "options": None,
-                      "lattice": lattice_named(lattice).name})
+        found.append(
+            {
+                "name": name,
+                "description": f"{description}, with {pieces}",
+                "options": None,
+                "lattice": lattice_named(lattice).name,
+            }
+        )
     return found
 
 

@@ -304,7 +304,8 @@ def block_head(lines: list[str], first: int, source: str) -> tuple[str, int]:
     match = _COUNT_RE.match(head)
     if match:
         head, count = (
-            match["item"], parse_whole(match["count"], what=f"{source}, line {first}: the count", error=PuzzleError)
+            match["item"],
+            parse_whole(match["count"], what=f"{source}, line {first}: the count", error=PuzzleError),
         )
         if count < 1:
             raise PuzzleError(f"{source}, line {first}: a count must be at least 1")

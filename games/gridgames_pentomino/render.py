@@ -18,10 +18,26 @@ from gridgames.game import Placement, Solution
 from gridgames.grid import HOLE, Cell, Grid
 
 PALETTE = (
-    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4",
-    "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
-    "#9a6324", "#fffac8", "#800000", "#aaffc3", "#808000", "#ffd8b1",
-    "#000075", "#808080",
+    "#e6194b",
+    "#3cb44b",
+    "#ffe119",
+    "#4363d8",
+    "#f58231",
+    "#911eb4",
+    "#46f0f0",
+    "#f032e6",
+    "#bcf60c",
+    "#fabebe",
+    "#008080",
+    "#e6beff",
+    "#9a6324",
+    "#fffac8",
+    "#800000",
+    "#aaffc3",
+    "#808000",
+    "#ffd8b1",
+    "#000075",
+    "#808080",
 )
 """Distinct colours (Sasha Trubetskoy's list), used in order and then reused with a different shade."""
 
@@ -183,8 +199,10 @@ def _drawing(board: Grid, solution: Solution, palette: Palette, size: float, tit
     owners = cell_owners(solution)
     out = [f"<title>{escape(title)}</title>"]
     for (r, c), (_, piece) in sorted(owners.items()):
-        out.append(f'<rect x="{c * size:g}" y="{r * size:g}" width="{size:g}" height="{size:g}" '
-                   f'fill="{palette.colour(piece)}"/>')
+        out.append(
+            f'<rect x="{c * size:g}" y="{r * size:g}" width="{size:g}" height="{size:g}" '
+            f'fill="{palette.colour(piece)}"/>'
+        )
     for r, c in board.empty_cells():
         if (r, c) not in owners:
             out.append(f'<rect x="{c * size:g}" y="{r * size:g}" width="{size:g}" height="{size:g}" fill="#ffffff"/>')

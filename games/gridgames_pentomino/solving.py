@@ -38,8 +38,14 @@ class EngineSolving:
         )
 
     def solutions(
-        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None,
-        mrv: bool = False, prune: bool = True, method: str = "auto"
+        self,
+        *,
+        limit: int | None = None,
+        unique: bool = False,
+        on_progress: ProgressCallback | None = None,
+        mrv: bool = False,
+        prune: bool = True,
+        method: str = "auto",
     ) -> Iterator[Solution]:
         """Tilings, lazily (one per symmetry class of the board when ``unique``), at most ``limit``.
 
@@ -69,14 +75,20 @@ class EngineSolving:
             for solution in stream:
                 yield tuple(Placement(p.piece, p.cells) for p in solution)
         finally:
-            interrupted = stream.partial  # set by a Ctrl-C inside the search (read before close() sets it)
+            # set by a Ctrl-C inside the search (read before close() sets it)
+            interrupted = stream.partial
             stream.close()
         if interrupted:
             raise KeyboardInterrupt
 
     def count(
-        self, *, unique: bool = False, on_progress: ProgressCallback | None = None, mrv: bool = False,
-        prune: bool = True, method: str = "auto"
+        self,
+        *,
+        unique: bool = False,
+        on_progress: ProgressCallback | None = None,
+        mrv: bool = False,
+        prune: bool = True,
+        method: str = "auto",
     ) -> CountResult:
         """Count every tiling (or one per symmetry class); partial when interrupted by Ctrl-C.
 
@@ -101,8 +113,15 @@ class EngineSolving:
         )
 
     def count_parallel(
-        self, *, jobs: int | str | None = 1, scheduler: str | None = None, unique: bool = False,
-        on_progress: ProgressCallback | None = None, mrv: bool = False, prune: bool = True, method: str = "auto"
+        self,
+        *,
+        jobs: int | str | None = 1,
+        scheduler: str | None = None,
+        unique: bool = False,
+        on_progress: ProgressCallback | None = None,
+        mrv: bool = False,
+        prune: bool = True,
+        method: str = "auto",
     ) -> Any:
         """Count by independent parts in ``jobs`` local processes or on a Dask ``scheduler`` (a `ParallelCount`)."""
         from gridgames.search.tiling.parallel_count import ParallelCount, count_parallel
@@ -110,6 +129,12 @@ class EngineSolving:
         if self.obstruction() is not None:
             return ParallelCount(0, False, unique, 0.0, 0, "obstruction", parts=0, parts_done=0)
         return count_parallel(
-            self.problem(), jobs=jobs, scheduler=scheduler, unique=unique, on_progress=on_progress, mrv=mrv,
-            prune=prune, method=method
+            self.problem(),
+            jobs=jobs,
+            scheduler=scheduler,
+            unique=unique,
+            on_progress=on_progress,
+            mrv=mrv,
+            prune=prune,
+            method=method,
         )

@@ -30,9 +30,10 @@ class PentominoWeb(TilingHooks):
         """The preset boards, each with its usual pieces."""
         return [
             {
-                "name": name, "description": description,
+                "name": name,
+                "description": description,
                 "options": {"board": name, "pieces": _PIECES_OF.get(name, DEFAULT_PIECES)},
-                "board_text": Board.preset(name).to_text()
+                "board_text": Board.preset(name).to_text(),
             }
             for name, (description, _) in PRESETS.items()
         ] + self._lattice_presets()
@@ -58,10 +59,14 @@ class PentominoWeb(TilingHooks):
             return super().hand_pieces(puzzle)
         inner = puzzle.inner
         return {
-            "lattice": inner.lattice, "cells": [list(c) for c in inner.layout.cells],
+            "lattice": inner.lattice,
+            "cells": [list(c) for c in inner.layout.cells],
             "pieces": [
-                {"name": p.name, "count": p.count,
-                 "orientations": [list(map(list, o)) for o in p.orientations(inner.one_sided)]}
+                {
+                    "name": p.name,
+                    "count": p.count,
+                    "orientations": [list(map(list, o)) for o in p.orientations(inner.one_sided)],
+                }
                 for p in inner.pieces
             ],
         }

@@ -143,7 +143,8 @@ class GridGamesAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[self.state.current_player]
             if self.judge is not None:
                 self.infos[self.agent_selection] = {
-                    **self.infos[self.agent_selection], "score": self.judge.score(self.state)
+                    **self.infos[self.agent_selection],
+                    "score": self.judge.score(self.state),
                 }
         self._accumulate_rewards()
         if outcome is not None and self.state.current_player >= 0:  # not a chance point's CHANCE

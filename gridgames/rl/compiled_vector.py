@@ -56,18 +56,41 @@ class CompiledBackend:
             if seed is not None and which[i]:
                 self._rngs[i] = self._seeded(seed)
         self._module.vector_reset(
-            self._states, self._engines.params, self._start, np.ascontiguousarray(which, np.bool_), self.seat,
-            self._rngs, self.observation, self.action_mask, self._lookup, self._cells, self._mask, self._histories,
+            self._states,
+            self._engines.params,
+            self._start,
+            np.ascontiguousarray(which, np.bool_),
+            self.seat,
+            self._rngs,
+            self.observation,
+            self.action_mask,
+            self._lookup,
+            self._cells,
+            self._mask,
+            self._histories,
             self._lengths,
         )
 
     def step(self, actions: np.ndarray, active: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The agent's actions and the replies where ``active``; see `gridgames.rl.vector.VectorBackend.step`."""
         self._module.vector_step(
-            self._states, self._engines.params, np.ascontiguousarray(actions, np.int64),
-            np.ascontiguousarray(active, np.bool_), self.seat, self._rngs, self._reward, self._terminated,
-            self._illegal, self._illegal_reward, self.observation, self.action_mask, self._lookup, self._cells,
-            self._mask, self._histories, self._lengths,
+            self._states,
+            self._engines.params,
+            np.ascontiguousarray(actions, np.int64),
+            np.ascontiguousarray(active, np.bool_),
+            self.seat,
+            self._rngs,
+            self._reward,
+            self._terminated,
+            self._illegal,
+            self._illegal_reward,
+            self.observation,
+            self.action_mask,
+            self._lookup,
+            self._cells,
+            self._mask,
+            self._histories,
+            self._lengths,
         )
         return self._reward, self._terminated, self._illegal
 

@@ -122,10 +122,12 @@ class Observer:
         shape = (int(planes.shape[0]), int(planes.shape[1]), int(planes.shape[2]))
         lookup = None
         state = game.new_state()
-        if type(state).planes is State.planes:  # the default planes: one fancy index of the board per observation
+        # the default planes: one fancy index of the board per observation
+        if type(state).planes is State.planes:
             lookup = []
             for order in orders:
-                table = np.zeros((n + 3, n), dtype=np.int8)  # rows: -1 (hole), 0 (empty), 1..n (players), any other
+                # rows: -1 (hole), 0 (empty), 1..n (players), any other
+                table = np.zeros((n + 3, n), dtype=np.int8)
                 for plane, player in enumerate(order):
                     table[player + 2, plane] = 1  # value player + 1, shifted by one for the holes
                 lookup.append(table)
@@ -178,7 +180,8 @@ def rgb(grid: Grid, cell: int = CELL_PIXELS) -> np.ndarray:
         return _lattice_rgb(grid, cell)
     values = grid.cells
     palette = np.array([EMPTY_RGB, *PLAYER_RGB], dtype=np.uint8)
-    colours = palette[np.clip(values, 0, None) % len(palette)]  # (height, width, 3); a value past the palette wraps
+    # (height, width, 3); a value past the palette wraps
+    colours = palette[np.clip(values, 0, None) % len(palette)]
     colours[values == HOLE] = BOARD_RGB
     disc = _disc(cell)[None, :, None, :, None]  # (1, cell, 1, cell, 1)
     tiles = np.where(disc, colours[:, None, :, None, :], np.array(BOARD_RGB, dtype=np.uint8))
@@ -264,8 +267,8 @@ def png_pixels(png: bytes) -> np.ndarray:
         raise GridGamesError("not a PNG picture")
     at, data, header = 8, b"", None
     while at < len(png):
-        size, kind = struct.unpack(">I4s", png[at:at + 8])
-        body = png[at + 8:at + 8 + size]
+        size, kind = struct.unpack(">I4s", png[at : at + 8])
+        body = png[at + 8 : at + 8 + size]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":

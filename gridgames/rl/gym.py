@@ -175,7 +175,8 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         makes it repeatable."""
         super().reset(seed=seed)
         rng = random.Random(int(self.np_random.integers(2**63)))
-        self._chance = random.Random(int(self.np_random.integers(2**63)))  # apart from the opponent's choices
+        # apart from the opponent's choices
+        self._chance = random.Random(int(self.np_random.integers(2**63)))
         if self.opponent is not None:
             self.opponent = make_opponent(self.game, self.opponent_level, rng)
         self.state = start_state(self.game, options, self._chance)
@@ -188,7 +189,8 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Play the agent's action and the computer's reply; reward +1 / -1 / 0 when the game ends."""
         if self._over:
             raise gymnasium.error.ResetNeeded("the episode is over (or not started): call reset()")
-        move = check_action(action, self.game.info.num_actions)  # 3.5 is refused, not truncated to 3
+        # 3.5 is refused, not truncated to 3
+        move = check_action(action, self.game.info.num_actions)
         if not self.state.is_legal(move):
             self._over = True
             return self._observation(), ILLEGAL_REWARD, True, False, {"illegal": True}
@@ -210,8 +212,9 @@ class GridGamesGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def render(self) -> str | np.ndarray | None:
         """The position as text (``ansi``) or RGB pixels (``rgb_array``); None without a render mode."""
         return render(
-            self.state, self.render_mode,
-            ["agent" if s == self.seat else "computer" for s in range(self.game.info.num_players)]
+            self.state,
+            self.render_mode,
+            ["agent" if s == self.seat else "computer" for s in range(self.game.info.num_players)],
         )
 
     def close(self) -> None:
@@ -232,8 +235,14 @@ def gym_env(
     """A Gymnasium environment: the agent in ``seat`` of ``game_name`` against the computer at level ``opponent``
     (``reward``: "outcome", "margin" or "score")."""
     return GridGamesGymEnv(
-        game_name, opponent, seat, render_mode=render_mode, judge=judge, judge_table_bits=judge_table_bits,
-        reward=reward, **options
+        game_name,
+        opponent,
+        seat,
+        render_mode=render_mode,
+        judge=judge,
+        judge_table_bits=judge_table_bits,
+        reward=reward,
+        **options,
     )
 
 

@@ -77,7 +77,8 @@ class Judge:
                 scores = [self._solver.solve(list(key)) for key in new]
             for key, score in zip(new, scores):
                 found[key] = int(score)
-                if len(self._known) >= 4:  # keep only the last few positions: enough to solve each one once
+                # keep only the last few positions: enough to solve each one once
+                if len(self._known) >= 4:
                     self._known.pop(next(iter(self._known)))
                 self._known[key] = int(score)
         return [found[key] for key in keys]

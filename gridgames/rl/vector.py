@@ -205,7 +205,8 @@ class GridGamesVectorEnv(VectorEnv):
         self.copy = copy
         hook = getattr(self.game, "vector_backend", None) if compiled else None
         fast = None
-        if compiled and hook is None:  # a plugin's compiled rules (gridgames.compiled_rules): one compiled step
+        # a plugin's compiled rules (gridgames.compiled_rules): one compiled step
+        if compiled and hook is None:
             from gridgames.rl.compiled_vector import compiled_backend
 
             fast = compiled_backend(self.game, game_name, num_envs, opponent, seat, ILLEGAL_REWARD)
@@ -265,7 +266,8 @@ class GridGamesVectorEnv(VectorEnv):
         for i, moves in before.items():
             played[i] = True
             best_score[i] = self._score[i]
-            if terminated[i] and len(self.backend.history(i)) == len(moves) + 1:  # the agent's move ended the game
+            # the agent's move ended the game
+            if terminated[i] and len(self.backend.history(i)) == len(moves) + 1:
                 move_score[i] = self._scorer.win_score(len(moves)) if reward[i] > 0 else 0
             else:
                 children[i] = (*moves, int(actions[i]))

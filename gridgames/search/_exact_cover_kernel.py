@@ -183,4 +183,3 @@ def run(top, up, down, left, right, length, choice, branches, tried, state, budg
             state[S_STEP] = step
             state[S_LEVEL] = level
             return FINISHED
-

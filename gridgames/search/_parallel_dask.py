@@ -33,8 +33,16 @@ import attrs
 
 from gridgames.errors import GridGamesError, PartError
 from gridgames.search._parallel_parts import (
-    DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, _run_batch,
-    batches, require_dask
+    DASK_MIN_TASKS,
+    DASK_MISSING,
+    DASK_TASKS_PER_THREAD,
+    UNSHARED,
+    PartsResult,
+    _batch_failed,
+    _PartFailure,
+    _run_batch,
+    batches,
+    require_dask,
 )
 from gridgames.search._workers import Terminated, sigterm_as_interrupt, watchdog_seconds
 
@@ -155,7 +163,8 @@ def run_dask(
 ) -> PartsResult[R]:
     """Run the parts on the Dask scheduler at ``address`` (see the module's docstring)."""
     require_dask()
-    probe(address, min(PROBE_SECONDS, connect_timeout))  # before importing distributed, which takes seconds
+    # before importing distributed, which takes seconds
+    probe(address, min(PROBE_SECONDS, connect_timeout))
     try:
         from distributed import Client
     except ImportError:
@@ -182,16 +191,20 @@ def run_dask(
                         reruns += len(todo)
                     try:
                         note = _one_round(client, fn, parts, todo, shared, results, done, on_result, describe, watch)
-                    except OSError as error:  # a connection closed: the scheduler's, or only a lost worker's
+                    # a connection closed: the scheduler's, or only a lost worker's
+                    except OSError as error:
                         if client.status != "running":
                             raise
-                        note = f"a Dask connection was lost ({type(error).__name__})"  # the next round reruns
+                        # the next round reruns
+                        note = f"a Dask connection was lost ({type(error).__name__})"
                     reruns += watch.take_reruns()
                     if not note or note.startswith(("no Dask worker", "the Dask workers stopped")) or watch.gave_up:
                         break
-        except KeyboardInterrupt as interrupt:  # closing the client releases its futures: the cluster drops them
+        # closing the client releases its futures: the cluster drops them
+        except KeyboardInterrupt as interrupt:
             note = interrupt.why if isinstance(interrupt, Terminated) else "interrupted"
-        except OSError as error:  # the scheduler itself is gone (killed, or the network to it): keep what finished
+        # the scheduler itself is gone (killed, or the network to it): keep what finished
+        except OSError as error:
             note = f"the Dask scheduler was lost ({type(error).__name__})"
     partial = not all(done)
     if partial and not note:
@@ -245,7 +258,8 @@ def _one_round(
         for future in finished:
             group = futures[future]
             try:
-                values = future.result(timeout=watch.silence)  # its worker may have stopped since it finished
+                # its worker may have stopped since it finished
+                values = future.result(timeout=watch.silence)
             except TimeoutError:
                 lost = "a Dask worker stopped answering"
                 continue
@@ -253,7 +267,8 @@ def _one_round(
                 client.cancel(list(remaining))
                 i, text = failure.args
                 raise PartError(f"part {i} ({describe(parts[i])}) failed: {text}") from None
-            except Exception as error:  # sorted below: a lost worker, or a batch that failed outside fn
+            # sorted below: a lost worker, or a batch that failed outside fn
+            except Exception as error:
                 if not _lost(future, error):
                     client.cancel(list(remaining))
                     raise _batch_failed(group, parts, describe, error) from None
@@ -284,7 +299,8 @@ def _one_round(
             elif no_worker_since is None:
                 no_worker_since = time.monotonic()
             elif time.monotonic() - no_worker_since > NO_WORKER_GRACE:
-                _raise_if_scheduler_gone(client)  # no worker because no scheduler: say which was lost
+                # no worker because no scheduler: say which was lost
+                _raise_if_scheduler_gone(client)
                 client.cancel(list(remaining))
                 return f"no Dask worker left (waited {NO_WORKER_GRACE:g} s)"
     return lost

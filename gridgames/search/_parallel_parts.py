@@ -16,7 +16,7 @@ from gridgames.errors import GridGamesError, PartError
 
 R = TypeVar("R")
 
-DASK_MISSING = "the --scheduler option needs Dask's distributed scheduler: pip install \"gridgames[dask]\""
+DASK_MISSING = 'the --scheduler option needs Dask\'s distributed scheduler: pip install "gridgames[dask]"'
 
 DASK_TASKS_PER_THREAD = 8
 """On Dask, parts go in batches, about this many tasks per worker thread: each task costs milliseconds to schedule
@@ -27,6 +27,7 @@ DASK_MIN_TASKS = 16
 
 UNSHARED: Any = object()
 """The default of ``run_parts(shared=...)``: ``fn`` takes the part alone."""
+
 
 @attrs.define
 class PartsResult(Generic[R]):
@@ -54,7 +55,8 @@ def require_dask() -> None:
     import importlib.util
 
     try:
-        found = importlib.util.find_spec("distributed") is not None  # not imported yet: it takes seconds
+        # not imported yet: it takes seconds
+        found = importlib.util.find_spec("distributed") is not None
     except (ImportError, ValueError):
         found = False
     if not found:

@@ -158,7 +158,8 @@ def _kill_live() -> None:
     _live.clear()
 
 
-_received: list[int] = []  # the signal the handler below turned into Terminated, until the next context clears it
+# the signal the handler below turned into Terminated, until the next context clears it
+_received: list[int] = []
 
 
 def raise_if_signalled() -> None:
@@ -191,7 +192,8 @@ def sigterm_as_interrupt() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: Any) -> None:
-        _received[:] = [signum]  # in case the exception is swallowed (raised inside an after-fork callback, say)
+        # in case the exception is swallowed (raised inside an after-fork callback, say)
+        _received[:] = [signum]
         raise Terminated(signum)
 
     _received.clear()

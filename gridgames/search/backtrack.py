@@ -46,7 +46,8 @@ def solutions(board: Grid | Iterable[Cell], pieces: Any, order: str = "column") 
         key = scan_key(order)
     except ShapeError as error:
         raise PuzzleError(str(error)) from None
-    grid_order: Order = "row" if order == "row" else "column"  # scan_key accepted it: one of the two
+    # scan_key accepted it: one of the two
+    grid_order: Order = "row" if order == "row" else "column"
     # Each orientation with the offset of its first cell in scan order, so it can be anchored there.
     shapes = [[(o.cells, min(o.cells, key=key)) for o in p.orientations()] for p in items]
     left = [p.count for p in items]

@@ -23,7 +23,8 @@ def kernels_ready(*dispatchers: Any) -> bool:
             continue
         try:
             index = dispatcher._cache._cache_file._index_path  # numba's on-disk cache index
-        except AttributeError:  # not a caching dispatcher (or another numba version): nothing to say
+        # not a caching dispatcher (or another numba version): nothing to say
+        except AttributeError:
             continue
         if not os.path.exists(index):
             return False

@@ -105,8 +105,12 @@ class CoverSearch:
         self.problem = problem
         self._option = links.option
         self._arrays = (
-            links.top.copy(), links.up.copy(), links.down.copy(), links.left.copy(), links.right.copy(),
-            links.length.copy()
+            links.top.copy(),
+            links.up.copy(),
+            links.down.copy(),
+            links.left.copy(),
+            links.right.copy(),
+            links.length.copy(),
         )
         depth = problem.num_primary + 1
         self._choice = np.zeros(depth, dtype=np.int64)
@@ -119,8 +123,13 @@ class CoverSearch:
         """Search on for at most ``budget`` nodes (or to the next solution); returns the kernel's status."""
         return int(
             kernel.run(
-                *self._arrays, self._choice, self._branches, self._tried, self._state, int(budget),
-                bool(stop_at_solution)
+                *self._arrays,
+                self._choice,
+                self._branches,
+                self._tried,
+                self._state,
+                int(budget),
+                bool(stop_at_solution),
             )
         )
 
@@ -234,8 +243,10 @@ class ExactCover:
 
     @classmethod
     def from_items(
-        cls, primary: Sequence[Hashable], options: Iterable[tuple[Any, Iterable[Hashable]]],
-        secondary: Sequence[Hashable] = ()
+        cls,
+        primary: Sequence[Hashable],
+        options: Iterable[tuple[Any, Iterable[Hashable]]],
+        secondary: Sequence[Hashable] = (),
     ) -> ExactCover:
         """A problem from named items and ``(label, items)`` options; every item must be declared."""
         index: dict[Hashable, int] = {}

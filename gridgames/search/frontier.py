@@ -89,7 +89,8 @@ def _placement_table(fill: np.ndarray, shapes: Sequence[tuple[Cell, ...]]) -> tu
         for row in range(h):
             if fill[row, col]:
                 for shape in shapes:
-                    ar, ac = min(shape, key=scan_key("column"))  # the anchor: first cell in scan order
+                    # the anchor: first cell in scan order
+                    ar, ac = min(shape, key=scan_key("column"))
                     offsets = []
                     for r, c in shape:
                         rr, cc = row + r - ar, col + c - ac
@@ -209,7 +210,8 @@ class _Passes:
 
     def _tick(self, cells: int) -> None:
         self.done += cells
-        self.shown = max(self.shown, min(1.0, self.done / (self.passes * self.blocked.size)))  # never backwards
+        # never backwards
+        self.shown = max(self.shown, min(1.0, self.done / (self.passes * self.blocked.size)))
         if self.on_progress is not None:
             self.on_progress(self.shown)
 
@@ -310,7 +312,8 @@ def kasteleyn_dominoes(m: int, n: int) -> int:
     12988816
     """
     with localcontext() as context:
-        context.prec = 40 + (m * n) // 3  # about 0.13 decimal digits per cell in the count, and a margin
+        # about 0.13 decimal digits per cell in the count, and a margin
+        context.prec = 40 + (m * n) // 3
         product = Decimal(1)
         for j in range(1, (m + 1) // 2 + 1):
             for k in range(1, (n + 1) // 2 + 1):

@@ -68,12 +68,15 @@ class _Node:
 
     move: Move | None
     mover: int | None
-    untried: list[Move] | None  # None until the node is first expanded (listing moves may be costly)
+    # None until the node is first expanded (listing moves may be costly)
+    untried: list[Move] | None
     parent: _Node | None = None
     children: list[_Node] = attrs.field(factory=list)
     visits: int = 0
-    value: float = 0.0  # total result for ``mover``: +1 per win, 0 per draw, -1 per loss (one player: the scores)
-    chance: bool = False  # the position after ``move`` is a chance point: the children are its outcomes drawn
+    # total result for ``mover``: +1 per win, 0 per draw, -1 per loss (one player: the scores)
+    value: float = 0.0
+    # the position after ``move`` is a chance point: the children are its outcomes drawn
+    chance: bool = False
 
     def best_child(self, exploration: float, scale: _Scale | None = None) -> _Node:
         """The child maximising the UCT bound (mean results scaled to [0, 1] by ``scale`` when given)."""
@@ -120,7 +123,8 @@ class MCTSResult:
         """A one-line summary, such as ``mcts 2,000 playouts in 0.50 s, move scores +0.31 (412 visits)``."""
         if self.iterations == 0:
             return "the only legal move"
-        value = f"{self.value:+.2f}" if abs(self.value) <= 1 else f"{self.value:+,.0f}"  # a one-player mean score
+        # a one-player mean score
+        value = f"{self.value:+.2f}" if abs(self.value) <= 1 else f"{self.value:+,.0f}"
         return (
             f"mcts {self.iterations:,} playouts in {self.seconds:.2f} s, move scores {value} ({self.visits:,} visits)"
         )
@@ -194,7 +198,8 @@ def _iterate(
     """
     late = NO_DEADLINE if first else deadline
     node = root
-    while node.chance or (not _untried(node, state, rng) and node.children):  # selection, through outcomes drawn
+    # selection, through outcomes drawn
+    while node.chance or (not _untried(node, state, rng) and node.children):
         if late.passed():
             return False
         if node.chance:
@@ -210,7 +215,8 @@ def _iterate(
         state.play(move)
         chance = not state.is_over and state.current_player == CHANCE
         child = _Node(move, mover, [] if chance else None, parent=node, chance=chance)
-        if plies is None and not chance:  # full playouts: list the new node's moves now, as always (same draws)
+        # full playouts: list the new node's moves now, as always (same draws)
+        if plies is None and not chance:
             _untried(child, state, rng)
         node.children.append(child)
         node = child
@@ -307,8 +313,12 @@ class MCTSPlayer:
     def choose(self, state: State) -> Move:
         """The most visited move after the search; `note` describes it."""
         self.last = mcts(
-            state, seconds=self.seconds, iterations=self.iterations, exploration=self.exploration, rng=self.rng,
-            playout_plies=self.playout_plies
+            state,
+            seconds=self.seconds,
+            iterations=self.iterations,
+            exploration=self.exploration,
+            rng=self.rng,
+            playout_plies=self.playout_plies,
         )
         self.note = self.last.describe()
         return self.last.move

@@ -162,7 +162,8 @@ class _Search:
         best, line = -2 * WIN, []
         for i, move in enumerate(self.ordered(state, ply, on_pv)):
             if i:
-                self.check()  # a position's moves may be many and slow: the budget holds between them
+                # a position's moves may be many and slow: the budget holds between them
+                self.check()
             score, rest = self.move_score(state, move, depth, alpha, beta, ply, on_pv and i == 0)
             if score > best:
                 best, line = score, [move, *rest]
@@ -280,7 +281,10 @@ def search(
     if noise > 0 and result.depth > 0:
         result = _with_noise(result, noise, rng or random.Random())
     return attrs.evolve(
-        result, nodes=run.nodes, seconds=clock() - started, stopped=stopped,
+        result,
+        nodes=run.nodes,
+        seconds=clock() - started,
+        stopped=stopped,
         one_player=state.game.info.num_players == 1,
     )
 
@@ -325,7 +329,8 @@ def _root(
     alpha, beta = -2 * WIN, 2 * WIN
     for i, move in enumerate(order):
         if i or depth > 1:
-            run.deadline, run.max_nodes = budget  # the first root move of depth 1 always completes: a move to play
+            # the first root move of depth 1 always completes: a move to play
+            run.deadline, run.max_nodes = budget
             run.check()
         score, rest = run.move_score(state, move, depth, -2 * WIN if full else alpha, beta, 0, i == 0)
         scores[move], lines[move] = score, rest
@@ -357,8 +362,12 @@ class NegamaxPlayer:
     def choose(self, state: State) -> Move:
         """The best move found within the budget; `note` describes the search."""
         self.last = search(
-            state, seconds=self.seconds, max_depth=self.max_depth, max_nodes=self.max_nodes, noise=self.noise,
-            rng=self.rng
+            state,
+            seconds=self.seconds,
+            max_depth=self.max_depth,
+            max_nodes=self.max_nodes,
+            noise=self.noise,
+            rng=self.rng,
         )
         self.note = self.last.describe()
         return self.last.move

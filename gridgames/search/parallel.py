@@ -49,8 +49,15 @@ import attrs
 
 from gridgames.errors import OptionError, PartError
 from gridgames.search._parallel_parts import (
-    DASK_MIN_TASKS, DASK_MISSING, DASK_TASKS_PER_THREAD, UNSHARED, PartsResult, _batch_failed, _PartFailure, batches,
-    require_dask
+    DASK_MIN_TASKS,
+    DASK_MISSING,
+    DASK_TASKS_PER_THREAD,
+    UNSHARED,
+    PartsResult,
+    _batch_failed,
+    _PartFailure,
+    batches,
+    require_dask,
 )
 from gridgames.search._workers import (
     HANGUP_SIGNALS,
@@ -68,9 +75,20 @@ from gridgames.search._workers import (
 )
 
 __all__ = [
-    "DASK_MIN_TASKS", "DASK_MISSING", "DASK_TASKS_PER_THREAD", "LOCAL_TASKS_PER_WORKER", "MAX_JOBS", "UNSHARED",
-    "WATCHDOG_TICK", "PartsResult", "batches", "check_scheduler", "require_dask", "resolve_jobs", "run_parts",
-    "start_method"
+    "DASK_MIN_TASKS",
+    "DASK_MISSING",
+    "DASK_TASKS_PER_THREAD",
+    "LOCAL_TASKS_PER_WORKER",
+    "MAX_JOBS",
+    "UNSHARED",
+    "WATCHDOG_TICK",
+    "PartsResult",
+    "batches",
+    "check_scheduler",
+    "require_dask",
+    "resolve_jobs",
+    "run_parts",
+    "start_method",
 ]
 
 P = TypeVar("P")
@@ -175,8 +193,17 @@ def run_parts(
     if scheduler is not None:
         from gridgames.search._parallel_dask import run_dask
 
-        return run_dask(fn, parts, shared, check_scheduler(scheduler), on_result, describe, connect_timeout, max_reruns,  # type: ignore[arg-type]
-                        watchdog)
+        return run_dask(
+            fn,
+            parts,
+            shared,
+            check_scheduler(scheduler),  # type: ignore[arg-type]
+            on_result,
+            describe,
+            connect_timeout,
+            max_reruns,
+            watchdog,
+        )
     workers = min(resolve_jobs(jobs), max(1, len(parts)))  # never more processes than parts
     if workers == 1:
         return _run_here(fn, parts, shared, on_result, describe)
@@ -218,8 +245,11 @@ def _failed(index: int, part: Any, describe: Callable[[Any], str], error: BaseEx
 
 
 def _run_here(
-    fn: Callable[..., R], parts: Sequence[P], shared: Any, on_result: Callable[[int, R], None] | None,
-    describe: Callable[[P], str]
+    fn: Callable[..., R],
+    parts: Sequence[P],
+    shared: Any,
+    on_result: Callable[[int, R], None] | None,
+    describe: Callable[[P], str],
 ) -> PartsResult[R]:
     results: list[R | None] = [None] * len(parts)
     done = [False] * len(parts)
@@ -266,11 +296,13 @@ def _run_local(
     longest = 0.0
     shared_args = () if shared is UNSHARED else (shared,)
     while todo:
-        method = start or start_method()  # chosen again for a rerun: the dead pool may have left a thread
+        # chosen again for a rerun: the dead pool may have left a thread
+        method = start or start_method()
         context = _context(method, fn, preload)
         groups = [[todo[k] for k in g] for g in batches(len(todo), workers * LOCAL_TASKS_PER_WORKER)]
         beats = Beats(context, len(groups))
-        parent = os.getpid() if method != "forkserver" else None  # a fork server's children have it as parent
+        # a fork server's children have it as parent
+        parent = os.getpid() if method != "forkserver" else None
         pool = ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(shared_args, beats, parent)
         )
@@ -280,10 +312,12 @@ def _run_local(
             with sigterm_as_interrupt():
                 pending: dict[Any, tuple[int, list[int]]] = {}
                 try:
-                    with signals_held():  # the workers fork here: a SIGTERM or SIGHUP waits until they are out
+                    # the workers fork here: a SIGTERM or SIGHUP waits until they are out
+                    with signals_held():
                         for slot, g in enumerate(groups):
                             pending[pool.submit(_call_batch, fn, slot, g, [parts[i] for i in g])] = (slot, g)
-                except BrokenProcessPool:  # a worker died while the batches were still being handed out
+                # a worker died while the batches were still being handed out
+                except BrokenProcessPool:
                     tally.broken = True
                 track(_processes(pool))
                 longest = _collect(
@@ -360,7 +394,8 @@ def _collect(
             killed.add(part)
             tally.stalls[part] += 1
             with contextlib.suppress(OSError):
-                os.kill(beats.pid[slot], signal.SIGKILL)  # the pool breaks; its unfinished parts run again
+                # the pool breaks; its unfinished parts run again
+                os.kill(beats.pid[slot], signal.SIGKILL)
     return longest
 
 

@@ -71,8 +71,10 @@ CellMap = Mapping[Cell, Cell] | Callable[[Cell], Cell]
 """A symmetry of the board: where each cell goes (a mapping, or a function of the cell)."""
 
 SolutionKey = tuple[tuple[str, tuple[Cell, ...]], ...]
-MAX_GROUP = 5_000  # a declared group larger than this is refused (the canonical test tries every element)
-CANONICAL_BATCH = 2048  # solutions checked together (numpy) in unique counts the kernel cannot make itself
+# a declared group larger than this is refused (the canonical test tries every element)
+MAX_GROUP = 5_000
+# solutions checked together (numpy) in unique counts the kernel cannot make itself
+CANONICAL_BATCH = 2048
 
 
 @attrs.frozen(eq=False)
@@ -81,7 +83,8 @@ class PlacementGroup:
     composition."""
 
     perms: np.ndarray  # (G, options) int64
-    renamed: bool  # some symmetry maps a placement onto one of another name (names taken as labels of one piece)
+    # some symmetry maps a placement onto one of another name (names taken as labels of one piece)
+    renamed: bool
     refused: tuple[str, ...]  # declared symmetries that do not map the problem onto itself, and why
 
     @property
@@ -354,8 +357,12 @@ class ExactCoverPuzzle(Puzzle):
         return kernel
 
     def solutions(
-        self, *, limit: int | None = None, unique: bool = False, on_progress: ProgressCallback | None = None,
-        engine: str | None = None
+        self,
+        *,
+        limit: int | None = None,
+        unique: bool = False,
+        on_progress: ProgressCallback | None = None,
+        engine: str | None = None,
     ) -> Iterator[Solution]:
         """Solutions, lazily (one per symmetry class when ``unique``), at most ``limit`` of them."""
         if limit is not None and limit <= 0:
@@ -369,8 +376,11 @@ class ExactCoverPuzzle(Puzzle):
         if kernel is not None:
             own = check and self._kernel_counts_unique(kernel)
             stream = tiling_engine.solve(
-                kernel.problem, limit=limit if own or not check else None, unique="canonical" if own else False,
-                prune=kernel.geometric, on_progress=on_progress
+                kernel.problem,
+                limit=limit if own or not check else None,
+                unique="canonical" if own else False,
+                prune=kernel.geometric,
+                on_progress=on_progress,
             )
             try:
                 for solution in stream:
@@ -408,7 +418,8 @@ class ExactCoverPuzzle(Puzzle):
         group = self.placement_group() if unique else None
         check = group is not None and group.size > 1
         if check and engine in (None, "auto") and kernel is not None and not self._kernel_counts_unique(kernel):
-            kernel = None  # the canonical test runs here either way, and dancing links hands solutions over faster
+            # the canonical test runs here either way, and dancing links hands solutions over faster
+            kernel = None
         method = group.describe() if group else "all"
         name = (
             "dancing links"

@@ -26,6 +26,7 @@ import numpy as np
 from gridgames.grid import Cell
 from gridgames.shapes import SQUARE_SYMMETRIES
 
+
 def board_symmetries(cells: Sequence[Cell]) -> np.ndarray:
     """The board's symmetry group as an (G, n) int32 array of cell-index permutations, identity first."""
     index = {cell: i for i, cell in enumerate(cells)}

@@ -87,8 +87,13 @@ def _submit(state: ServerState, session: Session, kind: str, start: Callable[[],
 
 
 def _replace(
-    state: ServerState, session: Session, store: dict[str, Any], spec: GameSpec, item: Any,
-    view: Callable[[], dict[str, Any]], status: int = 200
+    state: ServerState,
+    session: Session,
+    store: dict[str, Any],
+    spec: GameSpec,
+    item: Any,
+    view: Callable[[], dict[str, Any]],
+    status: int = 200,
 ) -> Response:
     """Put a new game or puzzle in the session in place of its old one (whose jobs are cancelled) and show it."""
     with session.lock:
@@ -118,7 +123,8 @@ def play_action(action: Any) -> Any:
         with session.lock:
             play = _current(session, spec)
             if action is not plays.play_move:
-                state.jobs.cancel_session(session.id)  # undo/redo while the computer thinks: its move is dropped
+                # undo/redo while the computer thinks: its move is dropped
+                state.jobs.cancel_session(session.id)
             takes_data = action in (plays.play_move, plays.go_to)
             _from_input("the move", lambda: action(play, data)) if takes_data else action(play)
             return json_response(plays.view(play, hooks))
@@ -140,8 +146,9 @@ async def play_save(request: Request) -> Response:
     with session.lock:
         text = plays.save_text(_current(session, spec))
     return Response(
-        text, media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'}
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-game.json"'},
     )
 
 
@@ -206,8 +213,9 @@ async def puzzle_svg(request: Request) -> Response:
     with session.lock:
         svg = puzzles.solution_svg(_run(session, spec), number)
     return Response(
-        svg, media_type="image/svg+xml",
-        headers={"Content-Disposition": f'attachment; filename="{spec.name}-{number}.svg"'}
+        svg,
+        media_type="image/svg+xml",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-{number}.svg"'},
     )
 
 
@@ -216,8 +224,9 @@ async def puzzle_json(request: Request) -> Response:
     with session.lock:
         text = puzzles.export_json(_run(session, spec))
     return Response(
-        text, media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'}
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{spec.name}-solutions.json"'},
     )
 
 

@@ -59,8 +59,10 @@ TOKEN_HEADER = "x-gridgames-token"
 
 STATIC = files("gridgames.web") / "static"
 SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'"
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'",
 }
 
 
@@ -153,8 +155,10 @@ async def status(request: Request) -> Response:
     state = server_state(request)
     return json_response(
         {
-            "sessions": len(state.sessions), "expired": state.sessions.expired, "jobs": state.jobs.stats(),
-            "limits": attrs.asdict(state.config, filter=lambda field, _: field.name != "token")
+            "sessions": len(state.sessions),
+            "expired": state.sessions.expired,
+            "jobs": state.jobs.stats(),
+            "limits": attrs.asdict(state.config, filter=lambda field, _: field.name != "token"),
         }
     )
 
@@ -174,7 +178,8 @@ async def _http_error(request: Request, error: Exception) -> Response:
 
 
 async def _server_error(request: Request, error: Exception) -> Response:
-    LOG.error("internal error in %s %s", request.method, request.url.path, exc_info=error)  # a bug: visible in the log
+    # a bug: visible in the log
+    LOG.error("internal error in %s %s", request.method, request.url.path, exc_info=error)
     return json_response({"error": f"internal error ({type(error).__name__}); the server is still running"}, 500)
 
 
@@ -236,7 +241,8 @@ def create_app(config: ServerConfig | None = None, registry: Registry | None = N
         lifespan=lifespan,
     )
     app.state.gridgames = shared
-    app.state.rescan = registry is None  # the installed games: the list finds plugins installed while it runs
+    # the installed games: the list finds plugins installed while it runs
+    app.state.rescan = registry is None
     return app
 
 
@@ -267,7 +273,8 @@ def prepare_games(app: Starlette, say: Callable[[str], None]) -> threading.Threa
             except Exception as exc:  # a game's setup may fail in any way: its page still loads
                 problem = one_line(exc) if isinstance(exc, GridGamesError) else f"{type(exc).__name__}: {one_line(exc)}"
                 say(f"{spec.name}: setup failed ({problem}); its pages may be slow at first")
-    outside = [spec for spec in outside if spec.web is not None]  # its hooks made in the thread: after the vetting
+    # its hooks made in the thread: after the vetting
+    outside = [spec for spec in outside if spec.web is not None]
     if not outside:
         return None
     thread = threading.Thread(
@@ -306,8 +313,11 @@ def _prepare_in_child(name: str, value: str, seconds: float) -> str | None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "gridgames.web._prepare_probe", name, value], stdin=subprocess.DEVNULL,
-            capture_output=True, env=env, timeout=seconds,
+            [sys.executable, "-m", "gridgames.web._prepare_probe", name, value],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=env,
+            timeout=seconds,
         )
     except subprocess.TimeoutExpired:
         return f"its prepare hook did not finish within {seconds:g} s"
@@ -329,10 +339,12 @@ class _Guard:
         self.token = token
 
     def _host_allowed(self, host: str) -> bool:
-        name, colon, port = host.rpartition(":") if not host.endswith("]") else ("", "", "")  # [::1]:8000 -> [::1]
+        # [::1]:8000 -> [::1]
+        name, colon, port = host.rpartition(":") if not host.endswith("]") else ("", "", "")
         if not colon:
             name = host
-        elif not (port.isascii() and port.isdigit() and len(port) <= 5):  # 'localhost:80@evil': no port at all
+        # 'localhost:80@evil': no port at all
+        elif not (port.isascii() and port.isdigit() and len(port) <= 5):
             return False
         return "*" in self.allowed or name in self.allowed
 

@@ -18,7 +18,14 @@ from gridgames.web.sessions import EVICT_SECONDS, Session, SessionStore
 from gridgames.web.validate import WebError, obj
 
 __all__ = [
-    "MAX_BODY", "MAX_TOKEN", "ServerConfig", "ServerState", "json_response", "read_body", "server_state", "session_of"
+    "MAX_BODY",
+    "MAX_TOKEN",
+    "ServerConfig",
+    "ServerState",
+    "json_response",
+    "read_body",
+    "server_state",
+    "session_of",
 ]
 
 MAX_BODY = 300_000
@@ -52,8 +59,11 @@ class ServerState:
         self.registry = registry
         self.jobs = JobPool(config.workers, config.max_jobs, config.abandon_seconds)
         self.sessions = SessionStore(
-            config.max_sessions, config.idle_seconds, on_expire=self.jobs.cancel_session,
-            per_client=config.sessions_per_client, evict_seconds=config.evict_seconds
+            config.max_sessions,
+            config.idle_seconds,
+            on_expire=self.jobs.cancel_session,
+            per_client=config.sessions_per_client,
+            evict_seconds=config.evict_seconds,
         )
         self._hooks: dict[str, Any] = {}
 

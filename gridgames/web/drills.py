@@ -76,8 +76,9 @@ def position_view(hooks: Any, state: State) -> dict[str, Any]:
     game = state.game
     return {
         "moves": state.notation(),
-        "board": None if grid is None else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist(),
-                                            "lattice": grid.lattice},
+        "board": None
+        if grid is None
+        else {"rows": grid.height, "cols": grid.width, "cells": grid.cells.tolist(), "lattice": grid.lattice},
         "text": state.to_text(),
         "legal": [game.format_move(m) for m in state.legal_moves()],
         "targets": _targets(hooks, state),
@@ -101,8 +102,9 @@ def _submit(request: Request, state: ServerState, kind: str, work: Any) -> Respo
     with session.lock:
         running = state.jobs.active_for(session.id)
         if running is not None:
-            raise WebError(f"this page already has a {running.kind} job running ({running.id}): wait for it or "
-                           "cancel it", 409)
+            raise WebError(
+                f"this page already has a {running.kind} job running ({running.id}): wait for it or cancel it", 409
+            )
         job = state.jobs.submit(session.id, kind, work, state.budget())
     return json_response({"job": job.view()}, 202)
 

@@ -41,8 +41,17 @@ from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, one_line
 
 __all__ = [
-    "HAND_VERSION", "MAX_PLACEMENTS", "Layout", "analyse", "build_layout", "check_placed", "dead_cells", "hand_check",
-    "hand_get", "hand_hint", "transforms_of"
+    "HAND_VERSION",
+    "MAX_PLACEMENTS",
+    "Layout",
+    "analyse",
+    "build_layout",
+    "check_placed",
+    "dead_cells",
+    "hand_check",
+    "hand_get",
+    "hand_hint",
+    "transforms_of",
 ]
 
 HAND_VERSION = 1
@@ -96,11 +105,10 @@ class Layout:
     def view(self) -> dict[str, Any]:
         """The JSON the page draws from."""
         return {
-            "version": HAND_VERSION, "lattice": self.lattice.name,
+            "version": HAND_VERSION,
+            "lattice": self.lattice.name,
             "cells": [list(position(self.lattice, c)) for c in self.cells],
-            "pieces": [
-                {"name": p["name"], "count": p["count"], "orientations": p["drawn"]} for p in self.pieces
-            ],
+            "pieces": [{"name": p["name"], "count": p["count"], "orientations": p["drawn"]} for p in self.pieces],
             "transforms": list(self.transforms),
             "placements": [[piece, orientation, list(cells)] for piece, orientation, cells in self.placements],
         }
@@ -209,8 +217,14 @@ def analyse(
         return result | {"solved": valid, "valid": valid, "count": 1 if valid else 0, "partial": False}
     dead = dead_cells(layout, placed)
     if dead:
-        return result | {"solved": False, "dead": dead, "count": 0, "partial": False, "completable": False,
-                         "why": f"{len(dead)} cell{'s' if len(dead) > 1 else ''} no piece in hand can cover"}
+        return result | {
+            "solved": False,
+            "dead": dead,
+            "count": 0,
+            "partial": False,
+            "completable": False,
+            "why": f"{len(dead)} cell{'s' if len(dead) > 1 else ''} no piece in hand can cover",
+        }
     # nothing placed: the puzzle's own count, which may use the board's symmetries (6x10: 0.25 s, where the search
     # from no placed piece ran out of 3 s at 8,396 of the 9,356)
     own = not placed and has(puzzle, "count") and has(puzzle, "solutions")
@@ -224,28 +238,44 @@ def analyse(
         first = None
         try:
             first = next(iter(rest.solutions(limit=1, on_progress=progress)), None)
-        except KeyboardInterrupt:  # the budget ran out (or the page cancelled) before a completion was found
+        # the budget ran out (or the page cancelled) before a completion was found
+        except KeyboardInterrupt:
             pass
         if first is None:
             searched = budget.stopped is None
-            return result | {"solved": False, "hint": None, "completable": False if searched else None,
-                             "partial": not searched}
+            return result | {
+                "solved": False,
+                "hint": None,
+                "completable": False if searched else None,
+                "partial": not searched,
+            }
         lookup = {(layout.pieces[p]["name"], cells): n for n, (p, _, cells) in enumerate(layout.placements)}
         index = {c: i for i, c in enumerate(layout.cells)}
         options = []
-        for piece in first:  # a completion may hold the placed pieces too: the hint is one of the others
+        # a completion may hold the placed pieces too: the hint is one of the others
+        for piece in first:
             cells = tuple(sorted(index[tuple(c)] for c in piece.cells))
             number = lookup.get((piece.piece, cells))
             if number not in placed:
                 options.append((cells[0], number))
         chosen = min((o for o in options if o[1] is not None), default=None)
-        return result | {"solved": False, "hint": None if chosen is None else chosen[1], "completable": True,
-                         "partial": False}
+        return result | {
+            "solved": False,
+            "hint": None if chosen is None else chosen[1],
+            "completable": True,
+            "partial": False,
+        }
     counted = rest.count(on_progress=progress)
     partial = bool(counted.partial)  # a count that ran to its end is exact, however long it took
     completable = True if counted.count else (None if partial else False)
-    return result | {"solved": False, "count": counted.count, "partial": partial, "completable": completable,
-                     "seconds": round(counted.seconds, 3), "stopped": budget.stopped}
+    return result | {
+        "solved": False,
+        "count": counted.count,
+        "partial": partial,
+        "completable": completable,
+        "seconds": round(counted.seconds, 3),
+        "stopped": budget.stopped,
+    }
 
 
 # --- the handlers ------------------------------------------------------------------------------------------------

@@ -86,10 +86,14 @@ class TilingHooks:
     def hand_pieces(self, puzzle: Any) -> dict[str, Any]:
         """The board's empty cells and each piece's orientations (square lattice)."""
         return {
-            "lattice": "square", "cells": [list(c) for c in puzzle.board.board_cells()],
+            "lattice": "square",
+            "cells": [list(c) for c in puzzle.board.board_cells()],
             "pieces": [
-                {"name": p.name, "count": p.count,
-                 "orientations": [[list(c) for c in getattr(o, "cells", o)] for o in p.orientations()]}
+                {
+                    "name": p.name,
+                    "count": p.count,
+                    "orientations": [[list(c) for c in getattr(o, "cells", o)] for o in p.orientations()],
+                }
                 for p in self._pieces(puzzle)
             ],
         }

@@ -285,8 +285,18 @@ class HandTiling(Protocol):
 
 
 HOOKS = (
-    "move_targets", "computer_move", "move_scores", "review", "drill_positions", "drill_answer", "prepare", "presets",
-    "puzzle_from_text", "preset_puzzle", "hand_pieces", "hand_rest",
+    "move_targets",
+    "computer_move",
+    "move_scores",
+    "review",
+    "drill_positions",
+    "drill_answer",
+    "prepare",
+    "presets",
+    "puzzle_from_text",
+    "preset_puzzle",
+    "hand_pieces",
+    "hand_rest",
 )
 """The hooks' method names (one per protocol above)."""
 
@@ -323,7 +333,8 @@ class _Guarded:
 
         return guarded
 
-    def __getattr__(self, name: str) -> Any:  # anything else the game's own code keeps on its hooks object
+    # anything else the game's own code keeps on its hooks object
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self._inner, name)

@@ -102,11 +102,14 @@ class Job:
     def view(self) -> dict[str, Any]:
         """The job as the page polls it."""
         data: dict[str, Any] = {
-            "id": self.id, "kind": self.kind, "status": self.status,
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
             "progress": {"fraction": self.budget.fraction, "found": self.budget.found, "text": self.budget.text},
-            "seconds": round(time.monotonic() - self.budget.started, 3)
+            "seconds": round(time.monotonic() - self.budget.started, 3),
         }
-        if self.status in ("done", "cancelled") and self.result is not None:  # a cancelled count keeps what it found
+        # a cancelled count keeps what it found
+        if self.status in ("done", "cancelled") and self.result is not None:
             data["result"] = self.result
         if self.error is not None:
             data["error"] = self.error
@@ -135,8 +138,12 @@ class JobPool:
         self.completed = 0
 
     def submit(
-        self, session: str, kind: str, work: Callable[[Budget], Any], budget: Budget,
-        on_done: Callable[[Job], None] | None = None
+        self,
+        session: str,
+        kind: str,
+        work: Callable[[Budget], Any],
+        budget: Budget,
+        on_done: Callable[[Job], None] | None = None,
     ) -> Job:
         """Start ``work(budget)`` for a session; `ServerBusyError` when ``max_jobs`` are already waiting or running."""
         self.sweep()
@@ -160,7 +167,8 @@ class JobPool:
             try:
                 job.result = work(job.budget)
                 if job.budget.stopped != "cancelled" and job.on_done is not None:
-                    job.on_done(job)  # before the status says done: a poll that sees done sees its effect
+                    # before the status says done: a poll that sees done sees its effect
+                    job.on_done(job)
                 job.status = "cancelled" if job.budget.stopped == "cancelled" else "done"
             except JobCancelled:
                 job.status = "cancelled"
@@ -209,7 +217,8 @@ class JobPool:
                     job.budget.cancelled.set()
                 elif not job.active and job.finished is not None and now - job.finished > self.keep_seconds:
                     del self._jobs[job_id]
-            finished = [job_id for job_id, job in self._jobs.items() if not job.active]  # oldest first
+            # oldest first
+            finished = [job_id for job_id, job in self._jobs.items() if not job.active]
             for job_id in finished[: max(0, len(self._jobs) - MAX_KEPT_JOBS)]:
                 del self._jobs[job_id]
 
@@ -217,8 +226,11 @@ class JobPool:
         """Jobs known, active and running, and completed so far."""
         with self._lock:
             return {
-                "jobs": len(self._jobs), "active": sum(j.active for j in self._jobs.values()), "running": self.running,
-                "completed": self.completed, "workers": self.workers
+                "jobs": len(self._jobs),
+                "active": sum(j.active for j in self._jobs.values()),
+                "running": self.running,
+                "completed": self.completed,
+                "workers": self.workers,
             }
 
     def shutdown(self) -> None:

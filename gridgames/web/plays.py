@@ -26,8 +26,18 @@ from gridgames.web.sessions import Play
 from gridgames.web.validate import WebError, integer, number, one_line, option_values, text
 
 __all__ = [
-    "computer_work", "go_to", "load_play", "new_play", "play_move", "redo", "review_work", "save_text", "scores_work",
-    "seat_kinds", "undo", "view"
+    "computer_work",
+    "go_to",
+    "load_play",
+    "new_play",
+    "play_move",
+    "redo",
+    "review_work",
+    "save_text",
+    "scores_work",
+    "seat_kinds",
+    "undo",
+    "view",
 ]
 
 DEFAULT_THINK = 2.0
@@ -77,8 +87,14 @@ def new_play(spec: GameSpec, data: dict[str, Any]) -> Play:
     seed = integer(data, "seed", None, 0, 2**63)
     think = number(data, "think", DEFAULT_THINK, 0.05, MAX_THINK)
     play = Play(
-        spec.name, game, game.new_state(), _seats(game, data.get("seats")), think, random.Random(seed), options,
-        seed=seed
+        spec.name,
+        game,
+        game.new_state(),
+        _seats(game, data.get("seats")),
+        think,
+        random.Random(seed),
+        options,
+        seed=seed,
     )
     _draw_chance(play)
     return play
@@ -147,7 +163,8 @@ def redo(play: Play) -> None:
         raise WebError("there is no move to redo", 409)
     _apply(play, play.redo.pop(), keep_redo=True)
     while play.redo and (play.state.current_player == CHANCE or (_computer_to_move(play) and "human" in play.seats)):
-        _apply(play, play.redo.pop(), keep_redo=True)  # the outcomes drawn before come back with their move
+        # the outcomes drawn before come back with their move
+        _apply(play, play.redo.pop(), keep_redo=True)
     _draw_chance(play)
 
 
@@ -192,7 +209,8 @@ def _targets(hooks: Any, state: State) -> dict[Move, list[tuple[int, int]]]:
     for move in list(state.legal_moves())[:MAX_TARGETS]:
         declared = state.move_cells(move)
         guessed_all = guessed_all and declared is None
-        if declared is not None:  # the game says where its move is played (a Lights Out press: its own cell)
+        # the game says where its move is played (a Lights Out press: its own cell)
+        if declared is not None:
             targets[move] = [(int(r), int(c)) for r, c in declared]
         elif before is not None:
             guessed = _guessed_cells(state, move, before)
@@ -212,8 +230,8 @@ def _drops(targets: dict[Move, list[tuple[int, int]]], cells: np.ndarray) -> boo
     columns = [c[0][1] for c in targets.values()]
     if len(set(columns)) != len(columns):
         return False
-    for (r, c), in targets.values():
-        if (cells[r + 1:, c] == 0).any() or (cells[:r, c] != 0).any():
+    for ((r, c),) in targets.values():
+        if (cells[r + 1 :, c] == 0).any() or (cells[:r, c] != 0).any():
             return False
     return True
 
@@ -237,8 +255,9 @@ def _pieces(state: State) -> dict[str, Any] | None:
     playable = {moves.piece_index(m) for m in state.legal_moves()}
     pieces = [
         {
-            "name": name, "orientations": [[list(cell) for cell in cells] for cells in moves.orientations[i]],
-            "playable": i in playable
+            "name": name,
+            "orientations": [[list(cell) for cell in cells] for cells in moves.orientations[i]],
+            "playable": i in playable,
         }
         for i, name in enumerate(moves.names)
     ]
@@ -300,9 +319,14 @@ def _tally(state: State, names: list[str]) -> list[dict[str, Any]] | None:
     tally = state.tally()
     if not tally:
         return None
-    return [{"name": name, "values": [float(v) for v in values],
-             "text": f"{name}: " + ", ".join(f"{who} {float(v):,g}" for who, v in zip(names, values))}
-            for name, values in tally.items()]
+    return [
+        {
+            "name": name,
+            "values": [float(v) for v in values],
+            "text": f"{name}: " + ", ".join(f"{who} {float(v):,g}" for who, v in zip(names, values)),
+        }
+        for name, values in tally.items()
+    ]
 
 
 def player_styles(play: Play) -> list[tuple[str, int]]:
@@ -317,8 +341,11 @@ def _outcome(play: Play, names: list[str]) -> dict[str, Any] | None:
     line = f"{outcome.headline(names)}: {outcome.reason}"
     scores = None if outcome.scores is None else [float(s) for s in outcome.scores]
     return {
-        "winner": outcome.winner, "reason": outcome.reason, "text": line, "cells": [list(c) for c in outcome.cells],
-        "scores": scores
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "text": line,
+        "cells": [list(c) for c in outcome.cells],
+        "scores": scores,
     }
 
 
@@ -361,7 +388,8 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
     over = state.is_over
     looks = player_styles(play)
     names = [name for name, _ in looks]
-    paths = _paths(state)  # a from->to game is played by clicks along its moves' paths, not on targets
+    # a from->to game is played by clicks along its moves' paths, not on targets
+    paths = _paths(state)
     targets = {} if paths else _targets(hooks, state)
     return {
         "game": play.name,
@@ -399,8 +427,12 @@ def view(play: Play, hooks: Any) -> dict[str, Any]:
         "player_scores": _player_scores(state),
         "review": play.review,
         "notes": play.notes[-1:],
-        "features": {"scores": has(hooks, "move_scores"), "review": has(hooks, "review"), "save": True,
-                     "drill": has(hooks, "drill_positions")},
+        "features": {
+            "scores": has(hooks, "move_scores"),
+            "review": has(hooks, "review"),
+            "save": True,
+            "drill": has(hooks, "drill_positions"),
+        },
     }
 
 

@@ -19,8 +19,20 @@ from gridgames.web.sessions import PuzzleRun
 from gridgames.web.validate import WebError, boolean, integer, option_values, text
 
 __all__ = [
-    "MAX_CELLS", "MAX_COPIES", "MAX_KEPT", "MAX_SETUP", "KEPT_CELLS", "MAX_SIDE", "check_size", "kept_limit",
-    "count_work", "export_json", "list_work", "new_run", "solution_view", "view"
+    "MAX_CELLS",
+    "MAX_COPIES",
+    "MAX_KEPT",
+    "MAX_SETUP",
+    "KEPT_CELLS",
+    "MAX_SIDE",
+    "check_size",
+    "kept_limit",
+    "count_work",
+    "export_json",
+    "list_work",
+    "new_run",
+    "solution_view",
+    "view",
 ]
 
 MAX_KEPT = 2000
@@ -48,7 +60,8 @@ def check_size(thing: Any, name: str) -> None:
     """Refuse a puzzle or game state too large for the web (`MAX_SIDE`, `MAX_CELLS`, `MAX_COPIES`, `MAX_SETUP`), before
     any work."""
     board = getattr(thing, "board", None)
-    board = board() if callable(board) else board  # a state's board is a method, a puzzle's a property
+    # a state's board is a method, a puzzle's a property
+    board = board() if callable(board) else board
     height, width = getattr(board, "height", None), getattr(board, "width", None)
     if not isinstance(height, int) or not isinstance(width, int):
         return  # no grid board: nothing to measure
@@ -113,9 +126,14 @@ def _describe(puzzle: Puzzle) -> str:
 def view(run: PuzzleRun) -> dict[str, Any]:
     """What the page shows of a puzzle: its description, the empty board, the solutions listed, the last count."""
     return {
-        "game": run.name, "source": run.source, "describe": _describe(run.puzzle), "board_svg": run.puzzle.svg(()),
-        "listed": run.first + len(run.solutions), "kept_from": run.first, "exhausted": run.exhausted,
-        "count": run.count
+        "game": run.name,
+        "source": run.source,
+        "describe": _describe(run.puzzle),
+        "board_svg": run.puzzle.svg(()),
+        "listed": run.first + len(run.solutions),
+        "kept_from": run.first,
+        "exhausted": run.exhausted,
+        "count": run.count,
     }
 
 
@@ -126,7 +144,8 @@ def _stream(run: PuzzleRun, budget: Budget) -> Iterator[Solution]:
         stream = iter(
             run.puzzle.solutions(on_progress=lambda fraction, found: run.budget.check() if run.budget else None)
         )
-        for _ in range(run.first + len(run.solutions)):  # after a stopped listing: the order is the same every time
+        # after a stopped listing: the order is the same every time
+        for _ in range(run.first + len(run.solutions)):
             next(stream)
         run.stream = stream
     return run.stream
@@ -161,9 +180,11 @@ def list_work(
                 except StopIteration:
                     run.exhausted = True
                     break
-        except KeyboardInterrupt:  # stopped inside the search: the stream is spent, a new one resumes next time
+        # stopped inside the search: the stream is spent, a new one resumes next time
+        except KeyboardInterrupt:
             run.stream = None
-        if budget.stopped == "cancelled":  # what was found is dropped: so is the stream, which went past it
+        # what was found is dropped: so is the stream, which went past it
+        if budget.stopped == "cancelled":
             run.stream = None
         return {"found": len(found), "exhausted": run.exhausted}
 
@@ -192,10 +213,14 @@ def count_work(run: PuzzleRun, data: dict[str, Any], lock: Any) -> tuple[Any, An
 
         result = run.puzzle.count(unique=unique, on_progress=progress)
         counted = {
-            "count": result.count, "partial": bool(result.partial or budget.stopped), "unique": unique,
-            "seconds": round(result.seconds, 3), "stopped": budget.stopped
+            "count": result.count,
+            "partial": bool(result.partial or budget.stopped),
+            "unique": unique,
+            "seconds": round(result.seconds, 3),
+            "stopped": budget.stopped,
         }
-        if budget.stopped == "cancelled":  # `done` runs only for jobs not cancelled: a cancelled count is kept here
+        # `done` runs only for jobs not cancelled: a cancelled count is kept here
+        if budget.stopped == "cancelled":
             with lock:
                 run.count = counted
         return counted
@@ -219,10 +244,11 @@ def solution_view(run: PuzzleRun, number: int) -> dict[str, Any]:
     """Solution ``number`` (1 first): its SVG, text and placements."""
     solution = _solution(run, number)
     return {
-        "number": number, "svg": run.puzzle.svg(solution, title=f"solution {number}"),
+        "number": number,
+        "svg": run.puzzle.svg(solution, title=f"solution {number}"),
         "text": run.puzzle.to_text(solution),
         "placements": [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in solution],
-        "valid": run.puzzle.is_solution(solution)
+        "valid": run.puzzle.is_solution(solution),
     }
 
 
@@ -234,8 +260,11 @@ def solution_svg(run: PuzzleRun, number: int) -> str:
 def export_json(run: PuzzleRun) -> str:
     """The puzzle and its kept solutions as JSON (placements as piece names and cells)."""
     data = {
-        "game": run.name, "puzzle": _describe(run.puzzle), "source": run.source, "first": run.first + 1,
+        "game": run.name,
+        "puzzle": _describe(run.puzzle),
+        "source": run.source,
+        "first": run.first + 1,
         "solutions": [[{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in s] for s in run.solutions],
-        "count": run.count
+        "count": run.count,
     }
     return json.dumps(data, indent=1) + "\n"

@@ -24,12 +24,14 @@ def check_port_free(host: str, port: int) -> None:
     if port == 0:
         return  # the system picks a free one
     try:
-        family, kind, proto, _name, address = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
-                                                                 flags=socket.AI_PASSIVE)[0]
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
     except (OSError, UnicodeError, IndexError):
         return  # not an address: the host's own check, or uvicorn, says so
     with socket.socket(family, kind, proto) as trial:
-        trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a closed server's port is free
+        # as uvicorn does: a closed server's port is free
+        trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             trial.bind(address)
         except OSError as error:
@@ -68,12 +70,14 @@ def check_host(host: str, port: int) -> str:
             family, kind, proto, _name, address = socket.getaddrinfo(
                 host.strip("[]"), 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
             )[0]
-            with socket.socket(family, kind, proto) as probe:  # port 0: only whether the address is this machine's
+            # port 0: only whether the address is this machine's
+            with socket.socket(family, kind, proto) as probe:
                 probe.bind(address)
         except (OSError, UnicodeError) as error:
             result[0] = error
 
-    finder = threading.Thread(target=look_up, daemon=True)  # a resolver that hangs cannot hang the start
+    # a resolver that hangs cannot hang the start
+    finder = threading.Thread(target=look_up, daemon=True)
     finder.start()
     finder.join(HOST_LOOKUP_SECONDS)
     if finder.is_alive():
@@ -111,10 +115,12 @@ def serve(
         if value < 1:
             raise OptionError(f"{what} must be at least 1, not {value}")
     check_host(host, port)
-    check_port_free(host, port)  # before the banner: a busy port is one line, not uvicorn's [Errno 98]
+    # before the banner: a busy port is one line, not uvicorn's [Errno 98]
+    check_port_free(host, port)
     loopback = is_loopback(host)
     hosts = ("127.0.0.1", "localhost", "[::1]", "::1") if loopback else ("*",)
-    token = None if loopback else secrets.token_urlsafe(18)  # off loopback: every API call needs this launch's token
+    # off loopback: every API call needs this launch's token
+    token = None if loopback else secrets.token_urlsafe(18)
     config = ServerConfig(
         workers=workers, job_seconds=job_seconds, max_sessions=max_sessions, allowed_hosts=hosts, token=token
     )
@@ -132,7 +138,8 @@ def serve(
         url = f"{url}?token={token}"
     say("Ctrl-C stops the server.")
     app = create_app(config)
-    prepare_games(app, say)  # a game's slow first-use setup (Connect Four: its solver) before the first request
+    # a game's slow first-use setup (Connect Four: its solver) before the first request
+    prepare_games(app, say)
     if open_browser:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     from gridgames.web.slow_clients import timed_protocol

@@ -100,9 +100,15 @@ class SessionStore:
     """At most ``max_sessions`` sessions and ``per_client`` per client; only empty or idle sessions are evicted."""
 
     def __init__(
-        self, max_sessions: int = 256, idle_seconds: float = 3600.0, on_expire: Callable[[str], None] | None = None, *,
-        per_client: int = 64, evict_seconds: float = EVICT_SECONDS, own_evict_seconds: float = OWN_EVICT_SECONDS,
-        kept_cells: int = KEPT_CELLS_TOTAL
+        self,
+        max_sessions: int = 256,
+        idle_seconds: float = 3600.0,
+        on_expire: Callable[[str], None] | None = None,
+        *,
+        per_client: int = 64,
+        evict_seconds: float = EVICT_SECONDS,
+        own_evict_seconds: float = OWN_EVICT_SECONDS,
+        kept_cells: int = KEPT_CELLS_TOTAL,
     ) -> None:
         self.max_sessions = max_sessions
         self.kept_cells = kept_cells
@@ -145,7 +151,8 @@ class SessionStore:
         """Drop the least recently used empty session of ``candidates``, else the least recently used one idle for
         ``idle`` seconds, else refuse."""
         now = time.monotonic()
-        victim = next((s for s in candidates if s.empty), None)  # candidates are ordered by last use
+        # candidates are ordered by last use
+        victim = next((s for s in candidates if s.empty), None)
         if victim is None:
             victim = next((s for s in candidates if now - s.last_seen >= idle), None)
         if victim is None:

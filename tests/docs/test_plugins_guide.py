@@ -72,7 +72,8 @@ def test_the_guides_own_puzzle_stops_with_a_partial_count_when_the_web_cancels_i
     budget = Budget(seconds=60.0)
     seen: list[int] = []
 
-    def progress(fraction: float, found: int) -> None:  # what the web's count job passes (gridgames.web.puzzles)
+    # what the web's count job passes (gridgames.web.puzzles)
+    def progress(fraction: float, found: int) -> None:
         seen.append(found)
         if found >= 100:
             budget.cancelled.set()  # the page's Cancel button

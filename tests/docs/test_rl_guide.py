@@ -27,7 +27,8 @@ def test_the_guides_examples_run_and_print_what_they_promise(capsys: pytest.Capt
     assert "the position is worth" in out and re.search(r"column \d: score [+-]\d+ \(best\)", out)
     assert re.search(r"reward -?1\.0|reward 0\.0", out)
     games = re.search(r"random against random: (\d+) won, (\d+) drawn, (\d+) lost", out)
-    assert games is not None and int(games[1]) > int(games[3]) > 0  # the first mover wins more often
+    # the first mover wins more often
+    assert games is not None and int(games[1]) > int(games[3]) > 0
 
 
 def test_the_readme_points_to_the_guide() -> None:

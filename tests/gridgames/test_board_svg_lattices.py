@@ -40,11 +40,14 @@ def test_hex_rows_shift_half_a_cell_and_triangles_alternate() -> None:
     hexes = _cells(board_svg(Grid.empty(2, 2, lattice="hexagonal"), ("R", "B")), "polygon")
     left = lambda cell: min(x for x, _ in hexes[cell])  # noqa: E731
     width = left((0, 1)) - left((0, 0))
-    assert left((1, 0)) - left((0, 0)) == pytest.approx(width / 2, abs=0.1)  # a Hex rhombus leaning right
+    # a Hex rhombus leaning right
+    assert left((1, 0)) - left((0, 0)) == pytest.approx(width / 2, abs=0.1)
     triangles = _cells(board_svg(Grid.empty(1, 2, lattice="triangular"), ("R", "B")), "polygon")
     apex_up = min(y for _, y in triangles[(0, 0)])
-    assert sum(1 for _, y in triangles[(0, 0)] if y == apex_up) == 1  # (0, 0) points up: one corner on top
-    assert sum(1 for _, y in triangles[(0, 1)] if y == min(y for _, y in triangles[(0, 1)])) == 2  # (0, 1) down
+    # (0, 0) points up: one corner on top
+    assert sum(1 for _, y in triangles[(0, 0)] if y == apex_up) == 1
+    # (0, 1) down
+    assert sum(1 for _, y in triangles[(0, 1)] if y == min(y for _, y in triangles[(0, 1)])) == 2
 
 
 def test_stones_and_the_highlight_on_hexagons() -> None:
@@ -52,7 +55,8 @@ def test_stones_and_the_highlight_on_hexagons() -> None:
     root = ET.fromstring(svg)
     circles = list(root.iter(f"{NS}circle"))
     assert [c.get("fill") for c in circles] == ["#d55e00", "#f0e442"]
-    assert [c.get("stroke-width") for c in circles] == ["1", "3"]  # the highlighted one has a thick ring
+    # the highlighted one has a thick ring
+    assert [c.get("stroke-width") for c in circles] == ["1", "3"]
     assert [t.text for t in root.iter(f"{NS}text")] == ["R", "B"]
 
 

@@ -122,7 +122,8 @@ def test_the_ais_guess_the_likelier_side_whatever_the_toss_to_come(kind: str) ->
 
 def test_mcts_samples_the_chance_points_and_prefers_the_likelier_side() -> None:
     result = mcts(Coin(rounds=3).new_state(), seconds=None, iterations=400, rng=random.Random(1))
-    assert result.move == HEADS and result.value > 0.5  # a mean score: over half a point in three rounds
+    # a mean score: over half a point in three rounds
+    assert result.move == HEADS and result.value > 0.5
 
 
 def test_the_ais_refuse_to_search_a_chance_point() -> None:
@@ -140,7 +141,8 @@ def test_the_terminal_draws_the_toss_shows_it_and_undoes_the_guess_with_it(coin_
 
     result = CliRunner().invoke(app, ["play", "coin", "--rounds", "2", "--seed", "4"], input="H\nu\nT\nH\n")
     assert result.exit_code == 0, result.output
-    assert result.output.count("chance: =") == 3  # H (undone with its toss), T, H: three tosses drawn
+    # H (undone with its toss), T, H: three tosses drawn
+    assert result.output.count("chance: =") == 3
     assert "Game over: " in result.output and "draw" not in result.output
 
 
@@ -158,7 +160,8 @@ def test_the_web_api_draws_shows_undoes_and_saves_the_tosses(coin_api: object) -
     view = api.ok("POST", "/api/play/coin/new", {"seed": 5, "options": {"rounds": 2}})  # type: ignore[attr-defined]
     assert view["to_move"] == 0 and view["legal"] == ["H", "T"]
     view = api.ok("POST", "/api/play/coin/move", {"move": "H"})  # type: ignore[attr-defined]
-    assert len(view["history"]) == 2 and view["history"][1] in ("=H", "=T")  # the toss, drawn at once
+    # the toss, drawn at once
+    assert len(view["history"]) == 2 and view["history"][1] in ("=H", "=T")
     assert view["notes"] == [f"chance: {view['history'][1]}"] and view["to_move"] == 0
     view = api.ok("POST", "/api/play/coin/undo")  # type: ignore[attr-defined]
     assert view["history"] == [] and view["can_redo"]  # the guess went back with its toss
@@ -267,5 +270,6 @@ def test_vector_env_draws_each_sub_envs_tosses_from_its_seed(coin_registry: Regi
 
     first = tosses(1)
     assert (tosses(1) == first).all()  # the same seeds, the same tosses
-    assert (tosses(2)[:2] == first[1:]).all()  # sub-env i is seeded s + i: seed 2's first is seed 1's second
+    # sub-env i is seeded s + i: seed 2's first is seed 1's second
+    assert (tosses(2)[:2] == first[1:]).all()
     assert len({row.tobytes() for row in first}) > 1  # sub-envs with other seeds toss otherwise

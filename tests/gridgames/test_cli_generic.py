@@ -101,7 +101,8 @@ def test_a_saved_4x4_game_loads_without_retyping_its_options(tmp_path: Path) -> 
     path = tmp_path / "four.json"
     _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], f"b2\nc3\ns {path}\nq\n")
     assert json.loads(path.read_text())["options"] == {"width": 4, "height": 4, "k": 3}
-    resumed = _play(["--load", str(path)], "q\n")  # the defaults (--width 3 --height 3) were not typed
+    # the defaults (--width 3 --height 3) were not typed
+    resumed = _play(["--load", str(path)], "q\n")
     assert resumed.startswith("4 . . . .\n") and "\n  a b c d\n" in resumed
     assert "4 . . . .\n3 . . O .\n2 . X . ." in resumed
     same = _play(["--load", str(path), "--width", "4", "--k", "3"], "q\n")  # typed and equal: fine
@@ -118,7 +119,8 @@ def test_a_typed_option_that_differs_from_the_saved_game_is_refused(tmp_path: Pa
 
 
 def test_resume_loads_an_autosaved_4x4_game_without_retyping_its_options() -> None:
-    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], "d4\n")  # end of input autosaves
+    # end of input autosaves
+    _play(["--width", "4", "--height", "4", "--x", "human", "--o", "human"], "d4\n")
     resumed = _play(["--resume"], "q\n")
     assert "4 . . . X\n" in resumed
 
@@ -176,12 +178,17 @@ def test_seats_are_named_from_the_players_names_unless_a_name_cannot_be_an_optio
     from gridgames.game import GameKind, GameSpec, Option
 
     spec = GameSpec(
-        name="toy", summary="Toy: a game", kind=GameKind.TURN_BASED, create=lambda: None,
-        options=(Option("size", int, 3, "side"),)
+        name="toy",
+        summary="Toy: a game",
+        kind=GameKind.TURN_BASED,
+        create=lambda: None,
+        options=(Option("size", int, 3, "side"),),
     )
     assert seat_flags(spec, ("Vertical", "Horizontal")) == [["--vertical", "--first"], ["--horizontal", "--second"]]
-    assert seat_flags(spec, ("Size", "1st")) == [["--first"], ["--second"]]  # clashes with --size; not a name
-    assert seat_flags(spec, ("Red team", "red team")) == [["--first"], ["--second"]]  # the same name twice
+    # clashes with --size; not a name
+    assert seat_flags(spec, ("Size", "1st")) == [["--first"], ["--second"]]
+    # the same name twice
+    assert seat_flags(spec, ("Red team", "red team")) == [["--first"], ["--second"]]
 
 
 def test_help_does_not_repeat_the_games_name() -> None:
@@ -261,7 +268,8 @@ def test_an_interrupted_count_is_reported_as_partial(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(gridgames.cli_solve, "search_progress", interrupting_progress)
     monkeypatch.setattr("gridgames.search.exact_cover._FIRST_BUDGET", 100)
     text = runner.invoke(app, ["solve", "nqueens", "--n", "10", "--count"])
-    assert text.exit_code == 130 and "partial count: interrupted" in text.stdout  # as pentomino's (issue 46)
+    # as pentomino's (issue 46)
+    assert text.exit_code == 130 and "partial count: interrupted" in text.stdout
     result = runner.invoke(app, ["solve", "nqueens", "--n", "10", "--count", "--json"])
     assert result.exit_code == 130, result.output
     report = json.loads(result.stdout)

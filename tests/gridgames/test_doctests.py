@@ -9,7 +9,8 @@ import pkgutil
 import pytest
 
 PACKAGES = ("gridgames", "gridgames_connect4", "gridgames_pentomino")
-NEEDS_EXTRA = ("gridgames.rl", "gridgames.web")  # import only where their optional extra is installed
+# import only where their optional extra is installed
+NEEDS_EXTRA = ("gridgames.rl", "gridgames.web")
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -40,8 +41,13 @@ WITH_EXAMPLES = _modules_with_examples()
 
 
 def test_the_public_modules_carry_examples() -> None:
-    public = ("gridgames", "gridgames.grid", "gridgames.game", "gridgames.cli_support",
-              "gridgames_connect4.position.rules")
+    public = (
+        "gridgames",
+        "gridgames.grid",
+        "gridgames.game",
+        "gridgames.cli_support",
+        "gridgames_connect4.position.rules",
+    )
     for name in public:
         assert name in WITH_EXAMPLES, f"{name} has no docstring example"
 

@@ -51,7 +51,8 @@ def test_connect_four_offers_its_computer_levels() -> None:
     state = game.from_notation("112233")
     for level in game.computer_levels()[1:]:
         player = game.computer_player(level, random.Random(0))
-        assert player.choose(state) == 3  # every level above random takes the win at once (column 4)
+        # every level above random takes the win at once (column 4)
+        assert player.choose(state) == 3
     with pytest.raises(OptionError):
         game.computer_player("grandmaster")
 
@@ -73,11 +74,13 @@ def test_the_learning_environments_observe_a_games_own_planes_for() -> None:
     class CapturesState(type(load_game("mnk").make(width=3, height=3, k=3).new_state())):  # type: ignore[misc]
         def planes(self) -> np.ndarray:
             base = super().planes()
-            return np.concatenate([base, np.zeros_like(base)], axis=-1)  # two per-player planes of its own
+            # two per-player planes of its own
+            return np.concatenate([base, np.zeros_like(base)], axis=-1)
 
         def planes_for(self, observer: int) -> np.ndarray:
             planes = self.planes()
-            order = [observer, 1 - observer, 2 + observer, 3 - observer]  # its own planes turned too
+            # its own planes turned too
+            order = [observer, 1 - observer, 2 + observer, 3 - observer]
             marked = planes[..., order].copy()
             marked[0, 0, 2] = 1  # where the observer's own plane lands, for the test
             return marked
@@ -85,10 +88,12 @@ def test_the_learning_environments_observe_a_games_own_planes_for() -> None:
     game = load_game("mnk").make(width=3, height=3, k=3)
     state = CapturesState(game)
     observer = Observer.of(game, "mnk")
-    assert observer.observe(state, 1)["observation"].shape == (3, 3, 2)  # the game's states: the default planes
+    # the game's states: the default planes
+    assert observer.observe(state, 1)["observation"].shape == (3, 3, 2)
     own = Observer.of(type("G", (), {"new_state": lambda self: CapturesState(game), "info": game.info})(), "x")
     seen = own.observe(state, 1)["observation"]
-    assert seen.shape == (3, 3, 4) and seen[0, 0, 2] == 1  # planes_for was used, not the table's reordering
+    # planes_for was used, not the table's reordering
+    assert seen.shape == (3, 3, 4) and seen[0, 0, 2] == 1
 
 
 def test_by_default_a_state_parses_as_its_game_and_gives_no_paths_or_colours() -> None:

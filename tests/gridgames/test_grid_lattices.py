@@ -39,7 +39,8 @@ def test_hex_neighbours_of_corner_edge_and_interior_cells() -> None:
     assert set(grid.neighbours((0, 2))) == {(0, 1), (1, 2), (1, 1)}  # the obtuse corner: three
     assert set(grid.neighbours((2, 0))) == {(1, 0), (1, 1), (2, 1)}
     assert set(grid.neighbours((0, 1))) == {(0, 0), (0, 2), (1, 1), (1, 0)}  # an edge
-    assert set(grid.neighbours((1, 1))) == {(1, 0), (1, 2), (0, 1), (2, 1), (0, 2), (2, 0)}  # interior: six
+    # interior: six
+    assert set(grid.neighbours((1, 1))) == {(1, 0), (1, 2), (0, 1), (2, 1), (0, 2), (2, 0)}
     for cell in grid.board_cells():
         assert set(grid.neighbours(cell)) == _hex_reference(grid, cell), cell
         assert all(cell in grid.neighbours(other) for other in grid.neighbours(cell))  # symmetric
@@ -103,8 +104,10 @@ def test_lattice_is_kept_by_copy_text_and_repr() -> None:
 
 
 def test_hex_lines_follow_the_three_hex_axes() -> None:
-    grid = Grid.from_text("..1\n.1.\n1..", lattice="hexagonal")  # the anti-diagonal: a line of touching hexagons
+    # the anti-diagonal: a line of touching hexagons
+    grid = Grid.from_text("..1\n.1.\n1..", lattice="hexagonal")
     assert grid.longest_line((1, 1)) == (3, Direction.ANTI_DIAGONAL)
-    diagonal = Grid.from_text("1..\n.1.\n..1", lattice="hexagonal")  # (1, 1) steps do not touch on hexagons
+    # (1, 1) steps do not touch on hexagons
+    diagonal = Grid.from_text("1..\n.1.\n..1", lattice="hexagonal")
     assert diagonal.longest_line((1, 1))[0] == 1
     assert Grid.from_text("1..\n.1.\n..1").longest_line((1, 1)) == (3, Direction.DIAGONAL)

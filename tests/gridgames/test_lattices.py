@@ -47,7 +47,8 @@ def test_point_groups_have_the_known_sizes_and_are_closed(lattice: Lattice, grou
         composed = tuple(f(g(c)) for c in cells)
         assert composed in images  # closed under composition
         proper = next(p for t, p in lattice.point_group if tuple(t(c) for c in cells) == composed)
-        assert proper == (f_rot == g_rot)  # rotation x rotation and reflection x reflection are rotations
+        # rotation x rotation and reflection x reflection are rotations
+        assert proper == (f_rot == g_rot)
 
 
 @pytest.mark.parametrize("lattice", LATTICES.values(), ids=list(LATTICES))
@@ -99,7 +100,8 @@ def test_board_symmetries_of_known_boards() -> None:
     box = [(x, y, z) for x in range(2) for y in range(3) for z in range(10)]
     cube = [(x, y, z) for x in range(3) for y in range(3) for z in range(3)]
     hexagon = [(0, 0, 0), *HEXAGONAL.neighbours((0, 0, 0))]
-    big_triangle = [(0, 0, 1), *TRIANGULAR.neighbours((0, 0, 1))]  # a triangle and its three neighbours: side 2
+    # a triangle and its three neighbours: side 2
+    big_triangle = [(0, 0, 1), *TRIANGULAR.neighbours((0, 0, 1))]
     assert len(board_symmetries(SQUARE, rectangle)) == 4
     assert len(board_symmetries(SQUARE, square)) == 8
     assert len(board_symmetries(CUBIC, box)) == 8
@@ -107,7 +109,7 @@ def test_board_symmetries_of_known_boards() -> None:
     assert len(board_symmetries(HEXAGONAL, hexagon)) == 12
     assert len(board_symmetries(TRIANGULAR, big_triangle)) == 6
     # a diamond of two triangles plus one: a mirror only
-    assert (len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2)
+    assert len(board_symmetries(TRIANGULAR, big_triangle[:3])) == 2
     for mapping in board_symmetries(SQUARE, rectangle):
         assert sorted(mapping.values()) == sorted(rectangle)  # a permutation of the board's cells
         for cell, image in mapping.items():
@@ -162,7 +164,8 @@ def test_pictures_read_back_to_the_same_cells(lattice: Lattice) -> None:
 
 
 def test_triangle_picture_keeps_the_directions() -> None:
-    down = (0, 0, 2)  # a lone down triangle is drawn after an empty column, so that it reads back pointing down
+    # a lone down triangle is drawn after an empty column, so that it reads back pointing down
+    down = (0, 0, 2)
     assert picture(TRIANGULAR, {down: "."}) == " ."
     assert read_picture(TRIANGULAR, " .") == TRIANGULAR.normalise([down])
     assert read_picture(TRIANGULAR, ".") != read_picture(TRIANGULAR, " .")
@@ -192,10 +195,12 @@ def test_malformed_pictures_name_line_and_column(lattice: Lattice, text: str, me
 def test_scan_order_runs_along_the_short_side() -> None:
     wide = [(x, -x - z, z) for z in range(2) for x in range(6)]  # 2 rows of 6 hexagons
     order = scan_sorted(HEXAGONAL, wide)
-    assert [position(HEXAGONAL, c) for c in order[:3]] == [(0, 0), (1, 1), (0, 2)]  # down the (doubled) columns
+    # down the (doubled) columns
+    assert [position(HEXAGONAL, c) for c in order[:3]] == [(0, 0), (1, 1), (0, 2)]
     box = [(x, y, z) for x in range(2) for y in range(5) for z in range(3)]
     order = scan_sorted(CUBIC, box)
-    assert order[:3] == ((0, 0, 0), (1, 0, 0), (0, 0, 1))  # the 2-cube axis fastest, then the 3, then the 5
+    # the 2-cube axis fastest, then the 3, then the 5
+    assert order[:3] == ((0, 0, 0), (1, 0, 0), (0, 0, 1))
     with pytest.raises(ShapeError, match="scan order"):
         scan_sorted(TRIANGULAR, [(0, 0, 1)], "diagonal")
 

@@ -73,8 +73,13 @@ def test_the_import_scan_sees_lazy_imports(tmp_path: Path) -> None:
 
 
 BOARD_LAYER = {
-    "gridgames.errors", "gridgames.grid", "gridgames.lattices", "gridgames.shapes", "gridgames.files",
-    "gridgames.placement_moves", "gridgames.parsing"
+    "gridgames.errors",
+    "gridgames.grid",
+    "gridgames.lattices",
+    "gridgames.shapes",
+    "gridgames.files",
+    "gridgames.placement_moves",
+    "gridgames.parsing",
 }
 """The board-and-files layer: its modules import gridgames' modules of this layer only (not the protocol or above)."""
 
@@ -160,7 +165,8 @@ def test_the_cycle_scan_finds_lazy_relative_and_submodule_cycles(tmp_path: Path)
     (package / "b.py").write_text("def f():\n    from .sub import c\n")
     (package / "sub" / "__init__.py").write_text("")
     (package / "sub" / "c.py").write_text("import pkg.a\n")
-    (package / "d.py").write_text("from pkg.a import thing\n")  # imports into the cycle, not part of it
+    # imports into the cycle, not part of it
+    (package / "d.py").write_text("from pkg.a import thing\n")
     graph = _module_graph(package)
     assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.b"] == {"pkg.sub.c"} and graph["pkg.d"] == {"pkg.a"}
     assert _cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
@@ -188,8 +194,18 @@ def test_the_cycle_scan_leaves_out_type_checking_imports_only(tmp_path: Path) ->
 
 LAYERS: dict[str, int] = {
     # 1. board and files
-    **dict.fromkeys(("gridgames.errors", "gridgames.grid", "gridgames.lattices", "gridgames.shapes", "gridgames.files",
-                     "gridgames.placement_moves", "gridgames.parsing"), 1),
+    **dict.fromkeys(
+        (
+            "gridgames.errors",
+            "gridgames.grid",
+            "gridgames.lattices",
+            "gridgames.shapes",
+            "gridgames.files",
+            "gridgames.placement_moves",
+            "gridgames.parsing",
+        ),
+        1,
+    ),
     # 2. the game protocol
     **dict.fromkeys(
         ("gridgames.game", "gridgames.pieces", "gridgames.drawing", "gridgames.saves", "gridgames.compiled_rules"), 2
@@ -197,12 +213,33 @@ LAYERS: dict[str, int] = {
     # 3. the generic engines
     "gridgames.search": 3,
     # 4. the registry (and what finds, vets and runs plugins through it)
-    **dict.fromkeys(("gridgames.registry", "gridgames.entry_points", "gridgames._plugin_probe", "gridgames.testing",
-                     "gridgames.rl"), 4),
+    **dict.fromkeys(
+        (
+            "gridgames.registry",
+            "gridgames.entry_points",
+            "gridgames._plugin_probe",
+            "gridgames.testing",
+            "gridgames.rl",
+        ),
+        4,
+    ),
     # 5. the command line and the web page
-    **dict.fromkeys(("gridgames", "gridgames.__main__", "gridgames.launch", "gridgames.cli", "gridgames.cli_support",
-                     "gridgames.cli_generic", "gridgames.cli_look", "gridgames.cli_play", "gridgames.cli_solve",
-                     "gridgames.progress", "gridgames.web"), 5),
+    **dict.fromkeys(
+        (
+            "gridgames",
+            "gridgames.__main__",
+            "gridgames.launch",
+            "gridgames.cli",
+            "gridgames.cli_support",
+            "gridgames.cli_generic",
+            "gridgames.cli_look",
+            "gridgames.cli_play",
+            "gridgames.cli_solve",
+            "gridgames.progress",
+            "gridgames.web",
+        ),
+        5,
+    ),
 }
 """Each framework module's layer (a package stands for its modules): the order CONTRIBUTING.md and the README give."""
 LAYER_NAMES = {1: "board and files", 2: "game protocol", 3: "engines", 4: "registry", 5: "CLI and web"}
@@ -245,10 +282,13 @@ def test_the_layer_check_flags_a_misplaced_import(tmp_path: Path) -> None:
     (package / "search").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "search" / "__init__.py").write_text("")
-    (package / "grid.py").write_text("def f():\n    from gridgames.search import negamax\n")  # board -> engines
-    (package / "search" / "negamax.py").write_text("from gridgames.grid import Grid\n")  # engines -> board: fine
+    # board -> engines
+    (package / "grid.py").write_text("def f():\n    from gridgames.search import negamax\n")
+    # engines -> board: fine
+    (package / "search" / "negamax.py").write_text("from gridgames.grid import Grid\n")
     (package / "saves.py").write_text("from gridgames import cli_support\n")  # protocol -> CLI
-    (package / "cli_support.py").write_text("from gridgames.search.negamax import search\n")  # CLI -> engines: fine
+    # CLI -> engines: fine
+    (package / "cli_support.py").write_text("from gridgames.search.negamax import search\n")
     assert _layer_offenders(_module_graph(package)) == [
         "gridgames.grid (board and files) -> gridgames.search.negamax (engines)",
         "gridgames.saves (game protocol) -> gridgames.cli_support (CLI and web)",
@@ -266,7 +306,8 @@ def _private_uses(path: Path) -> set[str]:
         else:
             continue
         found.update(
-            name for name in names
+            name
+            for name in names
             if name.split(".")[0] == "gridgames" and any(part.startswith("_") for part in name.split(".")[1:])
         )
     return found
@@ -284,8 +325,12 @@ def test_game_modules_use_only_the_public_api() -> None:
 
 def test_the_public_api_check_flags_private_modules_and_names(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("from gridgames.search import _workers\nfrom gridgames.game import _private, Game\n"
-                      "import gridgames.search._parallel_dask\nfrom gridgames.grid import Grid\n")
+    module.write_text(
+        "from gridgames.search import _workers\nfrom gridgames.game import _private, Game\n"
+        "import gridgames.search._parallel_dask\nfrom gridgames.grid import Grid\n"
+    )
     assert _private_uses(module) == {
-        "gridgames.search._workers", "gridgames.game._private", "gridgames.search._parallel_dask",
+        "gridgames.search._workers",
+        "gridgames.game._private",
+        "gridgames.search._parallel_dask",
     }

@@ -65,5 +65,6 @@ def test_the_count_sees_methods_keywords_and_leaves_kernels_out(tmp_path: Path) 
         "@njit(cache=True)\ndef kernel(a, b, c, d, e, f, g, h, i, j): pass\n"
     )
     assert [line.split(" ", 1)[1] for line in long_functions([module])] == [
-        "many (9 parameters)", "long (9 parameters)",
+        "many (9 parameters)",
+        "long (9 parameters)",
     ]

@@ -23,13 +23,16 @@ from gridgames.native import MANIFEST, NativeModule, built_in
 PACKAGES = ("gridgames", "gridgames_connect4", "gridgames_pentomino")
 ANALYZE = ["-m", "gridgames", "connect4", "analyze", "442551175727", "--json"]
 COUNT = ["-m", "gridgames", "solve", "pentomino", "--board", "3x20", "--count"]
-VECTOR = ["-c", "from gridgames_connect4.vector import Connect4VectorBackend\n"
-                "from gridgames_connect4.rules import Connect4\n"
-                "import numpy as np\n"
-                "b = Connect4VectorBackend(Connect4(), 8, 'perfect', 0)\n"
-                "b.reset(np.ones(8, np.bool_), list(range(8)))\n"
-                "r, t, _ = b.step(np.arange(8) % 7, np.ones(8, np.bool_))\n"
-                "print(b._moves.tolist(), r.tolist(), t.tolist())\n"]
+VECTOR = [
+    "-c",
+    "from gridgames_connect4.vector import Connect4VectorBackend\n"
+    "from gridgames_connect4.rules import Connect4\n"
+    "import numpy as np\n"
+    "b = Connect4VectorBackend(Connect4(), 8, 'perfect', 0)\n"
+    "b.reset(np.ones(8, np.bool_), list(range(8)))\n"
+    "r, t, _ = b.step(np.arange(8) % 7, np.ones(8, np.bool_))\n"
+    "print(b._moves.tolist(), r.tolist(), t.tolist())\n",
+]
 COMMANDS = {"_gridgames_c4_kernels": ANALYZE, "_gridgames_tiling_kernels": COUNT, "_gridgames_c4_vector": VECTOR}
 """For each compiled module, a command that runs on it."""
 
@@ -45,9 +48,10 @@ def _modules() -> dict[str, NativeModule]:
 
 def _all_verify() -> bool:
     modules = _modules()
-    return set(modules) == set(COMMANDS) and all(native.status().path is not None and native.status().verifies
-                                                 and native.status().path.parent == native.here  # type: ignore[union-attr]
-                                                 for native in modules.values())
+    return set(modules) == set(COMMANDS) and all(
+        native.status().path is not None and native.status().verifies and native.status().path.parent == native.here  # type: ignore[union-attr]
+        for native in modules.values()
+    )
 
 
 needs_modules = pytest.mark.skipif(not _all_verify(), reason="the package was installed without its compiled kernels")
@@ -64,8 +68,11 @@ def _copy_of_the_install(into: Path) -> Path:
 
 
 def _env(tree: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("GRIDGAMES_") and k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("GRIDGAMES_") and k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")
+    }
     env.update(PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", COLUMNS="120", **extra)
     return env
 
@@ -105,7 +112,8 @@ def _damage(kind: str, path: Path, manifest: Path, other: Path) -> None:
             buffer[offset] ^= 1 << rng.randrange(8)
         path.write_bytes(bytes(buffer))
     elif kind == "foreign":
-        path.write_bytes(other.read_bytes())  # another module's file under this name (its own exports, not these)
+        # another module's file under this name (its own exports, not these)
+        path.write_bytes(other.read_bytes())
     elif kind == "missing":
         path.unlink()
     elif kind == "manifest-of-another":
@@ -124,7 +132,10 @@ KINDS = ("truncated-4000", "truncated-half", "empty", "flipped-8-bits", "flipped
 @pytest.mark.parametrize("module", sorted(COMMANDS))
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_damaged_module_gives_the_right_answer_or_one_line_never_a_signal(
-    tree: Path, answers: dict[str, str], module: str, kind: str,
+    tree: Path,
+    answers: dict[str, str],
+    module: str,
+    kind: str,
 ) -> None:
     native = _modules()[module]
     folder = tree.joinpath(*native.package.split("."))
@@ -143,12 +154,14 @@ def test_a_damaged_module_gives_the_right_answer_or_one_line_never_a_signal(
         return
     assert done.returncode == 0 and _same(module, done.stdout) == _same(module, answers[module]), done.stderr[-800:]
     said = [line for line in done.stderr.splitlines() if f"{path}" in line]
-    assert len(said) == (0 if module == "_gridgames_c4_vector" else 1), done.stderr  # the CLI says it, once
+    # the CLI says it, once
+    assert len(said) == (0 if module == "_gridgames_c4_vector" else 1), done.stderr
 
 
 @needs_modules
-def test_a_read_only_install_and_home_give_the_right_answers(tree: Path, answers: dict[str, str],
-                                                             tmp_path: Path) -> None:
+def test_a_read_only_install_and_home_give_the_right_answers(
+    tree: Path, answers: dict[str, str], tmp_path: Path
+) -> None:
     home = tmp_path / "home"
     home.mkdir()
     read_only = tmp_path / "ro"
@@ -157,7 +170,8 @@ def test_a_read_only_install_and_home_give_the_right_answers(tree: Path, answers
         for path in [root, *root.rglob("*")]:
             path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
     user_home = home
-    if os.geteuid() == 0:  # root writes through any mode bits: a home inside a file cannot be written by anyone
+    # root writes through any mode bits: a home inside a file cannot be written by anyone
+    if os.geteuid() == 0:
         (tmp_path / "file").write_text("")
         user_home = tmp_path / "file" / "home"
     before = _listing([read_only])
@@ -167,12 +181,15 @@ def test_a_read_only_install_and_home_give_the_right_answers(tree: Path, answers
         for name, args in COMMANDS.items():
             done = _run(args, env, tmp_path)
             assert done.returncode == 0 and _same(name, done.stdout) == _same(name, answers[name]), done.stderr[-800:]
-        tall = _run(["-m", "gridgames", "connect4", "analyze", "44", "--height", "10", "--think", "1", "--json"],
-                    env, tmp_path)  # over 64 bits
+        tall = _run(
+            ["-m", "gridgames", "connect4", "analyze", "44", "--height", "10", "--think", "1", "--json"], env, tmp_path
+        )  # over 64 bits
         assert tall.returncode == 0 and json.loads(tall.stdout)["moves"] == "44", tall.stderr[-800:]
-        jit = _run(COUNT, env | {"GRIDGAMES_TILING_JIT": "1"}, tmp_path)  # numba's JIT, which can cache nowhere here
+        # numba's JIT, which can cache nowhere here
+        jit = _run(COUNT, env | {"GRIDGAMES_TILING_JIT": "1"}, tmp_path)
         assert jit.returncode == 0 and _same("_gridgames_tiling_kernels", jit.stdout) == _same(
-            "_gridgames_tiling_kernels", answers["_gridgames_tiling_kernels"]), jit.stderr[-800:]
+            "_gridgames_tiling_kernels", answers["_gridgames_tiling_kernels"]
+        ), jit.stderr[-800:]
         assert jit.stderr.count("cannot write numba's cache") == 1, jit.stderr
         assert _listing([read_only]) == before
     finally:
@@ -182,8 +199,12 @@ def test_a_read_only_install_and_home_give_the_right_answers(tree: Path, answers
 
 
 def _listing(roots: list[Path]) -> dict[str, tuple[int, int]]:
-    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for root in roots for p in root.rglob("*")
-            if p.suffix != ".pyc"}
+    return {
+        str(p): (p.stat().st_size, p.stat().st_mtime_ns)
+        for root in roots
+        for p in root.rglob("*")
+        if p.suffix != ".pyc"
+    }
 
 
 def test_no_file_of_the_install_changes_while_commands_run(tmp_path: Path) -> None:
@@ -192,8 +213,13 @@ def test_no_file_of_the_install_changes_while_commands_run(tmp_path: Path) -> No
     roots = [Path(importlib.import_module(name).__file__).parent for name in PACKAGES]  # type: ignore[arg-type]
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     before = _listing(roots)
-    for args, extra in ((ANALYZE, {}), (["-m", "gridgames", "connect4", "analyze", "4444", "--no-book"], {}),
-                        (COUNT, {}), (VECTOR, {"GRIDGAMES_VECTOR_JIT": "1"}), (["-m", "gridgames", "doctor"], {})):
+    for args, extra in (
+        (ANALYZE, {}),
+        (["-m", "gridgames", "connect4", "analyze", "4444", "--no-book"], {}),
+        (COUNT, {}),
+        (VECTOR, {"GRIDGAMES_VECTOR_JIT": "1"}),
+        (["-m", "gridgames", "doctor"], {}),
+    ):
         done = _run(args, {**env, **extra}, tmp_path)
         assert done.returncode in (0, 1), done.stderr[-800:]
     assert _listing(roots) == before
@@ -220,10 +246,13 @@ def test_doctor_reports_each_module_and_whether_it_verifies(monkeypatch: pytest.
     modules["_gridgames_c4_vector"].forget()
 
 
-def test_a_numba_without_pycc_fails_the_build_in_one_line_and_installs_nothing(monkeypatch: pytest.MonkeyPatch,
-                                                                               tmp_path: Path) -> None:
+def test_a_numba_without_pycc_fails_the_build_in_one_line_and_installs_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     native = _modules()["_gridgames_c4_vector"]
-    monkeypatch.setitem(sys.modules, "numba.pycc", None)  # as after numba removes pycc: its import fails
+    # as after numba removes pycc: its import fails
+    monkeypatch.setitem(sys.modules, "numba.pycc", None)
     with pytest.raises(OSError, match=r"^(ModuleNotFoundError|ImportError): "):
         native.build(tmp_path)
-    assert not any(tmp_path.iterdir())  # no module, no manifest, no temporary folder: numba's JIT serves
+    # no module, no manifest, no temporary folder: numba's JIT serves
+    assert not any(tmp_path.iterdir())

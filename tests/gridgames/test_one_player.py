@@ -119,7 +119,8 @@ def test_gym_env_plays_a_one_player_game_with_no_opponent(one_player_registry: R
     env = gym_env("lightsout")
     observation, _ = env.reset(seed=1)
     assert env.opponent is None
-    assert (observation["observation"][:, :, 0] == env.state.lights).all()  # the lit cells, as the agent's plane
+    # the lit cells, as the agent's plane
+    assert (observation["observation"][:, :, 0] == env.state.lights).all()
     rewards = []
     for i in range(5):  # the diagonal lit it; pressing it again turns it off
         _, reward, terminated, truncated, _ = env.step(i * 5 + i)
@@ -217,7 +218,8 @@ def test_puzzle_svg_draws_an_overridden_picture_as_its_text_does() -> None:
     solution = next(puzzle.solutions())
     assert puzzle.to_text(solution) == "1Q.\nQ.1"
     svg = puzzle.svg(solution, title="givens")
-    assert svg.count(">1</text>") == 2 and svg.count(">Q</text>") == 2  # the givens and the placed cells
+    # the givens and the placed cells
+    assert svg.count(">1</text>") == 2 and svg.count(">Q</text>") == 2
     assert svg.count("<rect ") == 6 and "<title>givens</title>" in svg and 'data-row="1" data-col="2"' in svg
     assert ">x</text>" not in svg  # not the default drawing, with piece names
 

@@ -16,8 +16,10 @@ def test_the_version_is_the_installed_distributions() -> None:
 
 
 def test_importing_gridgames_leaves_importlib_metadata_until_the_version_is_asked_for() -> None:
-    code = ("import sys, gridgames; before = 'importlib.metadata' in sys.modules; gridgames.__version__; "
-            "print(before, 'importlib.metadata' in sys.modules)")
+    code = (
+        "import sys, gridgames; before = 'importlib.metadata' in sys.modules; gridgames.__version__; "
+        "print(before, 'importlib.metadata' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
 

@@ -34,7 +34,8 @@ def test_the_actions_are_every_placement_that_fits_in_order() -> None:
 
 
 def test_golombs_8x8_board_has_2308_placements() -> None:
-    assert len(PieceMoves.build(Grid.empty(8, 8), PENTOMINOES)) == 2308  # the count issue 37 reports
+    # the count issue 37 reports
+    assert len(PieceMoves.build(Grid.empty(8, 8), PENTOMINOES)) == 2308
 
 
 def test_every_action_of_a_small_board_round_trips_through_its_text() -> None:

@@ -22,8 +22,13 @@ def _near(cells: tuple[Cell, ...], steps: tuple[Cell, ...]) -> set[Cell]:
 
 
 def _naive_allows(
-    moves: PieceMoves, action: int, occupied: set[Cell], available: int, own: set[Cell], rule: Adjacency,
-    start: set[Cell] | None
+    moves: PieceMoves,
+    action: int,
+    occupied: set[Cell],
+    available: int,
+    own: set[Cell],
+    rule: Adjacency,
+    start: set[Cell] | None,
 ) -> bool:
     """The rules read off cell sets, one action at a time."""
     cells = moves.cells(action)
@@ -36,9 +41,7 @@ def _naive_allows(
     return start is None or bool(start & set(cells))
 
 
-def _position(
-    rng: random.Random, moves: PieceMoves, fill: float
-) -> tuple[set[Cell], set[Cell], int, set[Cell] | None]:
+def _position(rng: random.Random, moves: PieceMoves, fill: float) -> tuple[set[Cell], set[Cell], int, set[Cell] | None]:
     """Random cells of the mover, of the others, a random pool and maybe start cells (own empty a quarter of the
     time)."""
     board = sorted(moves.on_board)
@@ -81,7 +84,8 @@ def test_every_legal_action_can_be_sampled_and_nothing_else_is() -> None:
     legal = set(moves.legal(own, available, own=own, rule=rule).tolist())
     rng = random.Random(5)
     drawn = {moves.sample(rng, own, available, own=own, rule=rule) for _ in range(3000)}
-    assert drawn == legal and len(legal) > 10  # the draws reach every legal action (the targets miss none)
+    # the draws reach every legal action (the targets miss none)
+    assert drawn == legal and len(legal) > 10
 
 
 def test_a_first_piece_is_sampled_on_a_start_cell_and_a_dead_end_gives_none() -> None:
@@ -92,7 +96,8 @@ def test_a_first_piece_is_sampled_on_a_start_cell_and_a_dead_end_gives_none() ->
     for _ in range(50):
         action = moves.sample(rng, 0, moves.all_pieces, own=0, rule=rule, start=start)
         assert action is not None and (3, 3) in moves.cells(action)
-    boxed = moves.cells_mask([(0, 0)])  # the mover's only cell, a corner hemmed in by the others' cells
+    # the mover's only cell, a corner hemmed in by the others' cells
+    boxed = moves.cells_mask([(0, 0)])
     walls = moves.cells_mask([(0, 1), (1, 0), (1, 1)])
     assert moves.legal(boxed | walls, own=boxed, rule=rule).size == 0
     assert moves.sample(rng, boxed | walls, moves.all_pieces, own=boxed, rule=rule) is None
@@ -108,7 +113,8 @@ def test_refusals_name_the_rule_broken() -> None:
         moves.parse("X1@a3", occupied=own, own=own, rule=rule)
     with pytest.raises(IllegalMoveError, match=r"^X1@e8 covers no start cell \(d5, e4\)$"):
         moves.parse("X1@e8", occupied=0, own=0, rule=rule, start=moves.cells_mask([(3, 3), (4, 4)]))
-    assert moves.parse("X1@e7", occupied=own, own=own, rule=rule) == moves.action("X", 0, (1, 4))  # f7 meets e8
+    # f7 meets e8
+    assert moves.parse("X1@e7", occupied=own, own=own, rule=rule) == moves.action("X", 0, (1, 4))
 
 
 def test_pools_give_each_player_their_pieces() -> None:

@@ -109,12 +109,13 @@ def test_a_symmetry_that_does_not_map_the_placements_is_refused_and_named() -> N
         def candidates(self):  # type: ignore[no-untyped-def]
             return ((p, cells) for p, cells in super().candidates() if p.piece == "H")
 
-    puzzle = OnlyHorizontal(Grid.empty(4, 4))  # quarter turns and diagonal reflections would make flat dominoes upright
+    # quarter turns and diagonal reflections would make flat dominoes upright
+    puzzle = OnlyHorizontal(Grid.empty(4, 4))
     result = puzzle.count(unique=True)
     assert "refused: symmetry" in result.method and "where there is no candidate" in result.method
     group = puzzle.placement_group()
     # the identity, the half turn and the two mirror reflections remain
-    assert (group.size == 4 and len(group.refused) == 4)
+    assert group.size == 4 and len(group.refused) == 4
     assert (puzzle.count().count, result.count) == (1, 1)
 
 
@@ -248,19 +249,22 @@ def test_save_then_load_resumes_with_the_same_seats_position_think_and_seed(tmp_
     assert saved["seats"] == ["human", "random"] and saved["think"] == 0.3 and saved["seed"] == 9
     moves = saved["moves"]
     resumed = _play(["--load", str(path)], "q\n")
-    assert resumed.splitlines()[0:4] == output.split(f"s {path}")[0].splitlines()[-5:-1]  # the same board
+    # the same board
+    assert resumed.splitlines()[0:4] == output.split(f"s {path}")[0].splitlines()[-5:-1]
     assert "(random) plays" not in resumed  # X (human) to move: the random seat kept its place
     again = tmp_path / "again.json"
     _play(["--load", str(path)], f"s {again}\nq\n")
     assert json.loads(again.read_text())["moves"] == moves and json.loads(again.read_text())["seats"] == [
-        "human", "random"
+        "human",
+        "random",
     ]
 
 
 def test_undo_then_save_keeps_the_undone_position(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     _play(["--x", "human", "--o", "human"], f"b2\na1\nb1\nu\nc3\ns {path}\nq\n")
-    assert json.loads(path.read_text())["moves"] == "b2 c3"  # O took back a1 (and the reply b1) and played c3
+    # O took back a1 (and the reply b1) and played c3
+    assert json.loads(path.read_text())["moves"] == "b2 c3"
 
 
 def test_show_replays_a_record_move_by_move(tmp_path: Path) -> None:
@@ -321,15 +325,18 @@ def test_a_plugin_game_scripted_through_stdin_hints_undoes_saves_loads_and_repla
     played = runner.invoke(app, ["play", game, *seats, "--think", "0.05", "--seed", "3"], input=script)
     assert played.exit_code == 0, played.output
     assert "hint: " in played.stdout
-    assert played.stdout.count(reply) == 2  # the reply to the first opening, taken back with it, and to the second
+    # the reply to the first opening, taken back with it, and to the second
+    assert played.stdout.count(reply) == 2
     saved = json.loads(path.read_text())
     assert saved["seats"] == ["human", "mcts"] and saved["think"] == 0.05 and saved["seed"] == 3
     assert saved["moves"].split()[0] == opening and len(saved["moves"].split()) == 2
     resumed = runner.invoke(app, ["play", game, "--load", str(path)], input="q\n")
-    assert resumed.exit_code == 0 and reply not in resumed.stdout  # the human is to move, as when saved
+    # the human is to move, as when saved
+    assert resumed.exit_code == 0 and reply not in resumed.stdout
     replayed = runner.invoke(app, [game, "show", str(path)])
     assert replayed.exit_code == 0 and "\n1. " in replayed.stdout and "\n2. " in replayed.stdout
-    final = replayed.stdout.split("\n2. ")[1].split("\n", 1)[1].split("moves:")[0].strip()  # the board after move 2
+    # the board after move 2
+    final = replayed.stdout.split("\n2. ")[1].split("\n", 1)[1].split("moves:")[0].strip()
     assert resumed.stdout.startswith(final)  # --load resumes at the position the record ends with
 
 
@@ -345,7 +352,8 @@ def test_generic_play_seats_the_games_own_computer_levels_and_saves_them(tmp_pat
     assert result.exit_code == 0, result.output
     assert "(easy) plays" in result.stdout
     hint = next(line for line in result.stdout.splitlines() if "hint: " in line)
-    assert hint.split("(")[1].startswith(("perfect", "hard"))  # the game's strongest level (hard without the solver)
+    # the game's strongest level (hard without the solver)
+    assert hint.split("(")[1].startswith(("perfect", "hard"))
     assert json.loads(path.read_text())["seats"] == ["human", "easy"]
     assert "easy" in runner.invoke(app, ["play", "c4generic", "--help"]).stdout
 
@@ -368,8 +376,13 @@ def test_connect4_version_1_files_still_load(tmp_path: Path) -> None:
     path.write_text(
         json.dumps(
             {
-                "format": "gridgames-connect4", "version": 1, "width": 7, "height": 6, "connect": 4, "first": "red",
-                "moves": "44"
+                "format": "gridgames-connect4",
+                "version": 1,
+                "width": 7,
+                "height": 6,
+                "connect": 4,
+                "first": "red",
+                "moves": "44",
             }
         )
     )

@@ -71,7 +71,8 @@ def test_entry_points_read_directly_are_importlib_metadatas(tmp_path: Path, monk
     info.joinpath("METADATA").write_text("Metadata-Version: 2.1\nName: gg-direct.Probe\nVersion: 1.0\n")
     info.joinpath("entry_points.txt").write_text(
         "[console_scripts]\nnot_a_game = x:y\n\n# a comment\n[gridgames.games]\nfirst = gg_first:SPEC\n"
-        "second=gg_second.sub:Thing.SPEC [extra]\n")
+        "second=gg_second.sub:Thing.SPEC [extra]\n"
+    )
     (tmp_path / "gg_second").mkdir()
     (tmp_path / "gg_second" / "__init__.py").write_text("")
     (tmp_path / "gg_second" / "sub.py").write_text("class Thing:\n    SPEC = 42\n")

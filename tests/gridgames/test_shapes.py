@@ -201,8 +201,10 @@ def test_from_cells_normalises_position_and_order() -> None:
 @pytest.mark.parametrize(
     "cells, fragment",
     [
-        ([], "at least one"), ([(0, 0), (0, 0)], "duplicate"), ([(0, 0), (0, 2)], "not connected"),
-        ([(0, 0.5)], "integer")
+        ([], "at least one"),
+        ([(0, 0), (0, 0)], "duplicate"),
+        ([(0, 0), (0, 2)], "not connected"),
+        ([(0, 0.5)], "integer"),
     ],
 )
 def test_from_cells_rejects_bad_cells(cells: list, fragment: str) -> None:

@@ -61,11 +61,13 @@ def test_check_game_does_work_linear_in_the_games_length() -> None:
     # 12,069 here). Rebuilding the notation at every ply, as before, was length**2 / 2 of each (2 million here).
     for name in ("parse_move", "play"):
         assert long[name] <= 12 * 2000, long
-        assert long[name] <= 11 * short[name], (short, long)  # ten times as long, ten times the work
+        # ten times as long, ten times the work
+        assert long[name] <= 11 * short[name], (short, long)
 
 
 def test_check_game_still_checks_every_positions_notation_round_trip() -> None:
-    class Drifting(Nim):  # the notation is right for each move, but rebuilding the game lands elsewhere
+    # the notation is right for each move, but rebuilding the game lands elsewhere
+    class Drifting(Nim):
         def from_notation(self, text: str) -> NimState:
             state = super().from_notation(text)
             if len(state.moves) == 3:
@@ -77,7 +79,8 @@ def test_check_game_still_checks_every_positions_notation_round_trip() -> None:
 
 
 def test_check_game_accepts_a_notation_of_its_own_with_move_numbers() -> None:
-    class Numbered(Nim):  # "1. 2 2. 3": its own from_notation reads the numbers, split_notation does not know them
+    # "1. 2 2. 3": its own from_notation reads the numbers, split_notation does not know them
+    class Numbered(Nim):
         def join_notation(self, moves):  # type: ignore[no-untyped-def]
             return " ".join(f"{i}. {self.format_move(m)}" for i, m in enumerate(moves, start=1))
 

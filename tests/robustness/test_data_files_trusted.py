@@ -16,24 +16,48 @@ from gridgames_connect4.teach.drill import history_path
 pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
 THINK = int("9" * 400)
-PLAYED = "3321241"  # on 5x4: mistakes at moves 3, 4 and 6 (tests/games/gridgames_connect4/test_drill.py)
+# on 5x4: mistakes at moves 3, 4 and 6 (tests/games/gridgames_connect4/test_drill.py)
+PLAYED = "3321241"
 
 
 def _saves(tmp_path: Path) -> list[Path]:
-    new = {"format": "gridgames-moves", "version": 2, "game": "connect4", "options": {}, "moves": "44",
-           "seats": ["human", "human"], "think": THINK, "seed": 1}
-    old = {"format": "gridgames-connect4", "version": 2, "width": 7, "height": 6, "connect": 4, "moves": "44",
-           "seats": {"red": "human", "yellow": "human"}, "think": THINK, "seed": 1}
+    new = {
+        "format": "gridgames-moves",
+        "version": 2,
+        "game": "connect4",
+        "options": {},
+        "moves": "44",
+        "seats": ["human", "human"],
+        "think": THINK,
+        "seed": 1,
+    }
+    old = {
+        "format": "gridgames-connect4",
+        "version": 2,
+        "width": 7,
+        "height": 6,
+        "connect": 4,
+        "moves": "44",
+        "seats": {"red": "human", "yellow": "human"},
+        "think": THINK,
+        "seed": 1,
+    }
     paths = [tmp_path / "new.json", tmp_path / "old.json"]
     for path, data in zip(paths, (new, old)):
         path.write_text(json.dumps(data))
     return paths
 
 
-@pytest.mark.parametrize("command", [
-    ["connect4", "show", "{}"], ["connect4", "play", "--load", "{}"], ["connect4", "review", "--load", "{}"],
-    ["connect4", "drill", "--load", "{}"], ["play", "connect4", "--load", "{}"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["connect4", "show", "{}"],
+        ["connect4", "play", "--load", "{}"],
+        ["connect4", "review", "--load", "{}"],
+        ["connect4", "drill", "--load", "{}"],
+        ["play", "connect4", "--load", "{}"],
+    ],
+)
 def test_a_400_digit_think_in_a_save_is_one_line(tmp_path: Path, command: list[str]) -> None:
     for path in _saves(tmp_path):
         assert_one_line_error([part.format(path) for part in command], "'think' must be a number of seconds")
@@ -75,7 +99,8 @@ def test_review_scores_without_a_checksum_are_derived_again() -> None:
     history_path().write_text(json.dumps(data))
     result = runner.invoke(app, ["connect4", "drill"], input="2\nq\n")
     assert result.exit_code == 0, result.output
-    assert "Drill 1 of 4: before move 3" in result.stdout  # the true mistakes, not the negated record's
+    # the true mistakes, not the negated record's
+    assert "Drill 1 of 4: before move 3" in result.stdout
     assert "Not best: 2 scores -1; the best is 3 (+0)." in result.stdout
 
 

@@ -139,8 +139,16 @@ def worker_without_nanny():  # type: ignore[no-untyped-def]
     with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
         worker = subprocess.Popen(
             [
-                sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address, "--no-nanny",
-                "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_worker",
+                cluster.scheduler_address,
+                "--no-nanny",
+                "--nthreads",
+                "1",
+                "--host",
+                "127.0.0.1",
+                "--no-dashboard",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -39,9 +39,13 @@ SAVE_VALUES = st.recursive(
 )
 SAVE_OBJECTS = st.fixed_dictionaries(
     {"format": st.just("gridgames-connect4"), "version": st.just(1)},
-    optional={"width": SAVE_VALUES | st.integers(0, 12), "height": SAVE_VALUES | st.integers(0, 12),
-              "connect": SAVE_VALUES | st.integers(0, 7), "first": SAVE_VALUES | st.sampled_from(["red", "yellow"]),
-              "moves": SAVE_VALUES | st.text("1234567 ,", max_size=50)},
+    optional={
+        "width": SAVE_VALUES | st.integers(0, 12),
+        "height": SAVE_VALUES | st.integers(0, 12),
+        "connect": SAVE_VALUES | st.integers(0, 7),
+        "first": SAVE_VALUES | st.sampled_from(["red", "yellow"]),
+        "moves": SAVE_VALUES | st.text("1234567 ,", max_size=50),
+    },
 ).map(json.dumps)
 
 RAW = st.one_of(st.binary(max_size=300), st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")))

@@ -51,7 +51,8 @@ def test_an_error_in_connect4s_terminal_game_autosaves_first(
 ) -> None:
     _feed(monkeypatch, "5\n")
     state = Connect4().from_notation("4453")
-    play = TerminalPlay("connect4", {}, state, [None, None], ["human", "human"])  # Connect Four plays on TerminalPlay
+    # Connect Four plays on TerminalPlay
+    play = TerminalPlay("connect4", {}, state, [None, None], ["human", "human"])
 
     def broken_loop(self: TerminalPlay) -> int:
         raise ValueError("Exceeds the limit (4300 digits) for integer string conversion")

@@ -74,7 +74,8 @@ def test_a_game_whose_terminal_closes_is_autosaved(tmp_path: Path) -> None:
     child.stdin.write("4\n5\n")
     child.stdin.flush()
     folder = tmp_path / "gridgames" / "autosave"
-    deadline = time.monotonic() + 120  # a safety net: the autosave after each move says the two moves are played
+    # a safety net: the autosave after each move says the two moves are played
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not any('"moves": "45"' in p.read_text() for p in folder.glob("*.json")):
         time.sleep(0.05)
     child.send_signal(signal.SIGHUP)

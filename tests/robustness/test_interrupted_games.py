@@ -25,10 +25,12 @@ def test_end_of_input_autosaves_and_resume_picks_it_up(private_data_home: Path) 
     path = latest_autosave("connect4")
     assert path is not None and path.parent == private_data_home / "gridgames" / "autosave"
     assert str(path) in first.stdout and load_game(path).notation() == "445"
-    again = runner.invoke(app, [*HUMANS, "--resume"], input="5\n6\n6\n7\n")  # red completes d1 e1 f1 g1
+    # red completes d1 e1 f1 g1
+    again = runner.invoke(app, [*HUMANS, "--resume"], input="5\n6\n6\n7\n")
     assert again.exit_code == 0, again.output
     last = again.stdout.rstrip().splitlines()[-1]
-    assert last.startswith("Red wins") and "d1 e1 f1 g1" in last  # the resumed game went on to its end
+    # the resumed game went on to its end
+    assert last.startswith("Red wins") and "d1 e1 f1 g1" in last
 
 
 def test_the_autosave_loads_with_load_too() -> None:
@@ -83,4 +85,5 @@ def test_a_generic_game_is_autosaved_with_its_options_and_moves() -> None:
     assert path is not None and str(path) in result.stdout
     saved = json.loads(path.read_text())
     assert saved["format"] == "gridgames-moves" and saved["game"] == "mnk"
-    assert saved["options"]["width"] == 4 and saved["moves"]  # every option, and the game's own notation of b2, a1
+    # every option, and the game's own notation of b2, a1
+    assert saved["options"]["width"] == 4 and saved["moves"]

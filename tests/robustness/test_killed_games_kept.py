@@ -33,18 +33,27 @@ def _autosaved(tmp_path: Path, moves: str) -> Path | None:
 
 def _gg(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gridgames", *args], env=_env(tmp_path), input=stdin, capture_output=True, text=True,
+        [sys.executable, "-m", "gridgames", *args],
+        env=_env(tmp_path),
+        input=stdin,
+        capture_output=True,
+        text=True,
         timeout=SAFETY,
     )
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGQUIT, signal.SIGUSR1])
 def test_a_game_killed_at_its_prompt_is_resumed_with_every_move(tmp_path: Path, sig: signal.Signals) -> None:
-    older = _gg(tmp_path, "play", "connect4", *HUMANS, stdin="1\n")  # game A, kept at the end of input
+    # game A, kept at the end of input
+    older = _gg(tmp_path, "play", "connect4", *HUMANS, stdin="1\n")
     assert older.returncode == 0, older.stderr
     game = subprocess.Popen(
-        [sys.executable, "-m", "gridgames", "play", "connect4", *HUMANS], env=_env(tmp_path), stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+        [sys.executable, "-m", "gridgames", "play", "connect4", *HUMANS],
+        env=_env(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     assert game.stdin is not None
     game.stdin.write("4\n4\n5\n")
@@ -61,10 +70,12 @@ def test_a_game_killed_at_its_prompt_is_resumed_with_every_move(tmp_path: Path, 
 
 
 def test_a_finished_game_is_retired(tmp_path: Path) -> None:
-    first = _gg(tmp_path, "play", "connect4", *HUMANS, stdin="1\n2\n1\n2\n1\n2\n")  # one move short of a win
+    # one move short of a win
+    first = _gg(tmp_path, "play", "connect4", *HUMANS, stdin="1\n2\n1\n2\n1\n2\n")
     assert first.returncode == 0, first.stderr
     assert _autosaved(tmp_path, "121212") is not None
-    done = _gg(tmp_path, "play", "connect4", "--resume", *HUMANS, stdin="1\n")  # red's four in column 1
+    # red's four in column 1
+    done = _gg(tmp_path, "play", "connect4", "--resume", *HUMANS, stdin="1\n")
     assert done.returncode == 0, done.stderr
     assert _autosaved(tmp_path, "121212") is None and _autosaved(tmp_path, "1212121") is None
     again = _gg(tmp_path, "play", "connect4", "--resume", *HUMANS)

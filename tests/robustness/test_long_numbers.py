@@ -20,19 +20,22 @@ from gridgames_test_support.cli_runs import assert_one_line_error, invoke, runne
 HUGE = "9" * 5000
 
 
-@pytest.mark.parametrize("args", [
-    ["connect4", "show", f"4,{HUGE}"],
-    ["connect4", "analyze", f"4,{HUGE}"],
-    ["connect4", "review", f"4,{HUGE}"],
-    ["connect4", "show", f"4 {HUGE}", "--width", "10"],
-    ["mnk", "show", f"a{HUGE}"],
-    ["solve", "pentomino", "--board", f"{HUGE}x3"],
-    ["solve", "pentomino", "--board", "6x10", "--pieces", f"L*{HUGE}"],
-    ["solve", "pentomino", "--board", "6x10", "--pieces", f"{HUGE}-ominoes"],
-    ["solve", "pentomino", "--lattice", "hex", "--board", f"hexagon-{HUGE}"],
-    ["solve", "pentomino", "--lattice", "cube", "--board", f"2x2x{HUGE}"],
-    ["solve", "pentomino", "--lattice", "triangle", "--board", f"6x{HUGE}"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["connect4", "show", f"4,{HUGE}"],
+        ["connect4", "analyze", f"4,{HUGE}"],
+        ["connect4", "review", f"4,{HUGE}"],
+        ["connect4", "show", f"4 {HUGE}", "--width", "10"],
+        ["mnk", "show", f"a{HUGE}"],
+        ["solve", "pentomino", "--board", f"{HUGE}x3"],
+        ["solve", "pentomino", "--board", "6x10", "--pieces", f"L*{HUGE}"],
+        ["solve", "pentomino", "--board", "6x10", "--pieces", f"{HUGE}-ominoes"],
+        ["solve", "pentomino", "--lattice", "hex", "--board", f"hexagon-{HUGE}"],
+        ["solve", "pentomino", "--lattice", "cube", "--board", f"2x2x{HUGE}"],
+        ["solve", "pentomino", "--lattice", "triangle", "--board", f"6x{HUGE}"],
+    ],
+)
 def test_a_number_of_5000_digits_is_one_short_line(args: list[str]) -> None:
     code, out, err = invoke(args)
     assert code == 2 and "Traceback" not in out + err and "4300" not in err, err[:300]
@@ -59,7 +62,8 @@ def test_the_play_prompt_refuses_a_5000_digit_column_and_keeps_the_turn() -> Non
     assert result.exit_code == 0 and "Traceback" not in result.output
     assert "a column number has 5,000 digits: at most 18 are read" in result.output.lower()
     after = result.output.lower().split("at most 18 are read", 1)[1]
-    assert after.index("yellow (o) to move") < after.index("red (x) to move")  # the turn kept: yellow plays the 3
+    # the turn kept: yellow plays the 3
+    assert after.index("yellow (o) to move") < after.index("red (x) to move")
 
 
 def test_parse_whole_reads_signs_and_refuses_what_is_not_a_whole_number() -> None:

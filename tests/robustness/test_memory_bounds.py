@@ -24,8 +24,12 @@ def test_a_checkpoint_that_is_a_symlink_to_dev_zero_is_refused(tmp_path: Path) -
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_checkpoint_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "b.book.partial")
-    result = subprocess.run([sys.executable, "-m", "gridgames", *BUILD, "--out", str(tmp_path / "b.book")],
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames", *BUILD, "--out", str(tmp_path / "b.book")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines() == [result.stderr.strip()] and "a pipe (FIFO)" in result.stderr
 

@@ -20,14 +20,17 @@ COUNT = ["solve", "pentomino", "--board", "3x5", "--pieces", "L,P,U", "--count"]
         # case 5: was an OverflowError traceback
         ([*COUNT, "--jobs", "99999999999999999999"], "--jobs must be at most"),
         ([*COUNT, "--jobs", "1000"], f"--jobs must be at most {MAX_JOBS}"),
-        ([*COUNT, "--jobs", ""], "--jobs must be a whole number"),  # case 12: ran silently in one process
+        # case 12: ran silently in one process
+        ([*COUNT, "--jobs", ""], "--jobs must be a whole number"),
         ([*COUNT, "--jobs", "2.5"], "--jobs must be a whole number"),
         ([*COUNT, "--jobs", "-1"], "--jobs must be 0 (every core), 'auto' or positive"),
         ([*COUNT, "--scheduler", ""], "--scheduler needs a Dask scheduler's address"),  # case 12
         ([*COUNT, "--scheduler", "   "], "--scheduler needs a Dask scheduler's address"),
-        ([*COUNT, "--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),  # case 12: took 12 s
+        # case 12: took 12 s
+        ([*COUNT, "--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
         ([*COUNT, "--scheduler", "tcp://127.0.0.1:99999"], "not a Dask scheduler address"),
-        (["play", "connect4", "--width", "4.0"], "'4.0' is not a whole number"),  # case 12: was accepted as 4
+        # case 12: was accepted as 4
+        (["play", "connect4", "--width", "4.0"], "'4.0' is not a whole number"),
         (["play", "connect4", "--height", "1e1"], "'1e1' is not a whole number"),
         (["play", "mnk", "--width", "3.0"], "'3.0' is not a whole number"),
         (["solve", "nqueens", "--n", "8.0"], "'8.0' is not a whole number"),
@@ -39,7 +42,8 @@ def test_hostile_options_are_one_line(args: list[str], needle: str) -> None:
 
 def test_case_5_jobs_is_clamped_to_the_parts() -> None:
     result = run_parts(square, [1, 2, 3], jobs=MAX_JOBS)
-    assert result.results == [1, 4, 9] and result.workers == 3  # three processes for three parts, not 256
+    # three processes for three parts, not 256
+    assert result.results == [1, 4, 9] and result.workers == 3
 
 
 def test_resolve_jobs_never_converts_a_huge_number() -> None:

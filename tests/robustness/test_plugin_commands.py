@@ -38,7 +38,11 @@ def install(folder: Path) -> dict[str, str]:
 def run_gg(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     # the timeout is a safety net; the bound asserted is the plugin's own (its vetting gives up after 1 s)
     return subprocess.run(
-        [sys.executable, "-m", "gridgames", *args], env=env, capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "gridgames", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
         stdin=subprocess.DEVNULL,
     )
 

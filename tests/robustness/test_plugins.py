@@ -41,7 +41,8 @@ def test_case_9_list_survives_plugins_that_stall_exit_or_print(hostile_registry:
     result = runner.invoke(app, ["list"])
     assert result.exit_code == 0, result.output
     lines = {line.split()[0]: line for line in result.stdout.splitlines()}
-    assert "turn-based" in lines["nim"] and "turn-based" in lines["printer"]  # a plugin that prints still works
+    # a plugin that prints still works
+    assert "turn-based" in lines["nim"] and "turn-based" in lines["printer"]
     assert "BROKEN" in lines["sleepy"] and "did not finish within 1 s" in lines["sleepy"]
     assert "BROKEN" in lines["exiter"] and "sys.exit(3)" in lines["exiter"]
     assert "BROKEN" in lines["hardexit"] and "exit code 4" in lines["hardexit"]

@@ -61,7 +61,8 @@ def test_eight_slow_plugins_are_listed_with_every_core_busy_and_a_hanging_one_is
     tmp_path: Path, busy_cores: int
 ) -> None:
     _install_fake_plugins(tmp_path)
-    env = {key: value for key, value in os.environ.items() if key != "GRIDGAMES_PLUGIN_SECONDS"}  # the default limit
+    # the default limit
+    env = {key: value for key, value in os.environ.items() if key != "GRIDGAMES_PLUGIN_SECONDS"}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *(p for p in sys.path if p)])
     result = subprocess.run(
         [sys.executable, "-m", "gridgames", "list"], capture_output=True, text=True, env=env, timeout=300
@@ -91,5 +92,6 @@ def test_probes_run_at_most_slots_at_once_and_each_plugin_once(tmp_path: Path, m
     probe = _CountingProbe(entries, seconds=30.0, slots=2)
     listings, broken = probe.collect()
     assert sorted(item.name for item in listings) == ["slow0", "slow1", "slow2"] and broken == []
-    assert probe.most == 2 and len(probe.everyone) == 3  # the third started once one of the first two had finished
+    # the third started once one of the first two had finished
+    assert probe.most == 2 and len(probe.everyone) == 3
     assert _probe_slots() == len(os.sched_getaffinity(0))

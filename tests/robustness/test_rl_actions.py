@@ -26,7 +26,8 @@ def test_gym_step_refuses_what_is_not_an_action(action: object) -> None:
     env.reset(seed=0)
     with pytest.raises(ActionError):
         env.step(action)  # type: ignore[arg-type]
-    observation, reward, terminated, truncated, _ = env.step(np.int64(3))  # the episode goes on: nothing was played
+    # the episode goes on: nothing was played
+    observation, reward, terminated, truncated, _ = env.step(np.int64(3))
     assert observation["observation"][:, 3].sum() >= 1 and not truncated
 
 
@@ -78,7 +79,9 @@ def test_odd_seeds(seed: int | None) -> None:
 
 @pytest.mark.slow
 def test_out_of_range_is_refused_under_python_O() -> None:
-    code = ("from gridgames.rl import aec_env, ActionError\nenv = aec_env('connect4'); env.reset(seed=0)\n"
-            "try:\n    env.step(99)\nexcept ActionError:\n    print('refused')\n")
+    code = (
+        "from gridgames.rl import aec_env, ActionError\nenv = aec_env('connect4'); env.reset(seed=0)\n"
+        "try:\n    env.step(99)\nexcept ActionError:\n    print('refused')\n"
+    )
     out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "refused", out.stderr[-500:]

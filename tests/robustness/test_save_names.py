@@ -19,8 +19,10 @@ from gridgames_test_support.cli_runs import runner
 from gridgames.cli import app
 
 BAD_NAMES = ["a" * 5000, "a\0b.json", "~nouser-gridgames/x.json"]
-GAMES = {"connect4": (["play", "connect4", "--red", "human", "--yellow", "human"], "4"),
-         "mnk": (["play", "mnk", "--x", "human", "--o", "human"], "b2")}
+GAMES = {
+    "connect4": (["play", "connect4", "--red", "human", "--yellow", "human"], "4"),
+    "mnk": (["play", "mnk", "--x", "human", "--o", "human"], "b2"),
+}
 
 
 @pytest.mark.parametrize("name", BAD_NAMES, ids=["5000 chars", "NUL", "~nouser"])
@@ -68,7 +70,8 @@ def test_the_next_save_removes_the_temporary_files_of_killed_saves(tmp_path: Pat
         write_user_text(target, "{}")
         assert target.read_text() == "{}"
         assert not dead.exists()  # its writer is gone
-        assert busy.exists() and other.exists()  # a live writer's, and another file's, are left alone
+        # a live writer's, and another file's, are left alone
+        assert busy.exists() and other.exists()
     finally:
         alive.kill()
         alive.wait()

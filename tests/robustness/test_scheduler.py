@@ -91,8 +91,24 @@ def test_an_unclosed_ipv6_bracket_is_one_line() -> None:
 @pytest.mark.slow
 def test_analyze_and_book_build_probe_the_scheduler_too(silent_port: str, tmp_path: Path) -> None:
     assert_one_line_error(["connect4", "analyze", "4453", "--scheduler", silent_port], "did not answer")
-    assert_one_line_error(["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "2",
-                           "--out", str(tmp_path / "b.book"), "--scheduler", silent_port], "did not answer")
+    assert_one_line_error(
+        [
+            "connect4",
+            "book",
+            "build",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--depth",
+            "2",
+            "--out",
+            str(tmp_path / "b.book"),
+            "--scheduler",
+            silent_port,
+        ],
+        "did not answer",
+    )
 
 
 def test_the_probe_accepts_a_real_scheduler() -> None:
@@ -151,7 +167,8 @@ def test_a_scheduler_killed_mid_run_gives_the_parts_finished_so_far() -> None:
         )  # type: ignore[call-overload]
         from distributed import Client
 
-        with Client(address, timeout=120) as watcher:  # a busy machine starts a worker in seconds, not at once
+        # a busy machine starts a worker in seconds, not at once
+        with Client(address, timeout=120) as watcher:
             watcher.wait_for_workers(1, timeout=120)
         finished: list[int] = []
 

@@ -57,8 +57,13 @@ def test_serve_with_every_hostile_plugin_serves_connect4(tmp_path: Path) -> None
     env = install_hostile_plugins(tmp_path)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "gridgames", "serve", "--port", str(port)], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gridgames", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         start = time.monotonic()
         status, games = 0, None

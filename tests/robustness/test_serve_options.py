@@ -29,7 +29,8 @@ def never_serve(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--host", ""], "--host must name an address"),
         (["--host", "   "], "--host must name an address"),
         (["--host", "no-such-host.invalid"], "--host 'no-such-host.invalid'"),
-        (["--host", "192.0.2.1"], "is not an address of this machine"),  # TEST-NET-1: resolves, cannot be bound
+        # TEST-NET-1: resolves, cannot be bound
+        (["--host", "192.0.2.1"], "is not an address of this machine"),
         (["--port", "99999"], "--port must be 0 to 65535"),
     ],
 )

@@ -20,7 +20,8 @@ from gridgames_test_support.browser import free_port
 from gridgames_test_support.plugin_dists import call_json as call
 from gridgames_test_support.plugin_dists import install_plugins
 
-SAFETY_SECONDS = 240.0  # a safety net only: the server opens its port after the built-in games' own preparation
+# a safety net only: the server opens its port after the built-in games' own preparation
+SAFETY_SECONDS = 240.0
 
 HOOK = """\
 import attrs
@@ -54,8 +55,11 @@ def test_serve_opens_its_port_whatever_a_prepare_hook_does(tmp_path: Path) -> No
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gridgames", "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "-m", "gridgames", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         start = time.monotonic()

@@ -45,7 +45,8 @@ def test_the_bounded_test_is_exact_and_its_fallback_never_refuses_wrongly(
     exact = board in naive(pieces)
     assert colouring_allows(board, pieces) is exact
     if exact:
-        assert colouring_allows(board, pieces, work=0)  # the weaker test past the work bound: never a wrong False
+        # the weaker test past the work bound: never a wrong False
+        assert colouring_allows(board, pieces, work=0)
 
 
 def test_a_million_monominoes_and_a_flipped_piece_are_checked_exactly() -> None:

@@ -66,7 +66,8 @@ def test_the_check_is_remembered_by_the_files_identity(
     assert Book.open(path).score([]) == 1  # the empty 7x6 board: the first player wins (Allis)
     first = len(hashed)
     assert first > 0 and cache.read_text().count("\n") == 1
-    monkeypatch.setattr(book_file, "_verified_here", set())  # a new process: the cache file remembers
+    # a new process: the cache file remembers
+    monkeypatch.setattr(book_file, "_verified_here", set())
     Book.open(path)
     assert len(hashed) == first
     negated_copy(path)  # the same name, other bytes: another identity, checked again and refused
@@ -82,8 +83,12 @@ def test_analyze_with_a_negated_shipped_book_first_on_the_path_is_one_line(tmp_p
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *(p for p in sys.path if p)])
     for command in (["analyze", "4453", "--json"], ["explain", "4453"]):
         result = subprocess.run(
-            [sys.executable, "-m", "gridgames", "connect4", *command], env=env, capture_output=True, text=True,
-            timeout=600, stdin=subprocess.DEVNULL,
+            [sys.executable, "-m", "gridgames", "connect4", *command],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            stdin=subprocess.DEVNULL,
         )
         assert result.returncode == 2, (result.stdout, result.stderr)
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1 and "corrupt" in result.stderr

@@ -16,7 +16,8 @@ def test_the_first_hint_without_a_computer_seat_says_the_solver_compiles(
 ) -> None:  # type: ignore[no-untyped-def]
     from gridgames_connect4.solve import solver
 
-    monkeypatch.setattr(solver, "kernels_compiled", lambda ahead=True: False)  # as in a fresh install
+    # as in a fresh install
+    monkeypatch.setattr(solver, "kernels_compiled", lambda ahead=True: False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     result = runner.invoke(
         app,
@@ -26,4 +27,5 @@ def test_the_first_hint_without_a_computer_seat_says_the_solver_compiles(
     text = result.stdout + result.stderr
     assert result.exit_code == 0, text[-500:]
     assert "Hint: play" in result.stdout
-    assert solver.FIRST_USE_NOTICE in result.stderr  # said on standard error, before the hint's search
+    # said on standard error, before the hint's search
+    assert solver.FIRST_USE_NOTICE in result.stderr

@@ -64,7 +64,8 @@ def test_slow_headers_and_a_slow_body_are_cut_off(port: int) -> None:
         slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # headers never finished
         assert _closed(slow)
     with socket.create_connection(("127.0.0.1", port), timeout=SAFETY) as dribble:
-        dribble.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123")  # body never finished
+        # body never finished
+        dribble.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123")
         assert _closed(dribble)
 
 

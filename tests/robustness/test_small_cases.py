@@ -61,4 +61,5 @@ def test_ctrl_c_during_a_counts_set_up_says_so(monkeypatch: pytest.MonkeyPatch, 
 
     monkeypatch.setattr(gridgames_pentomino.puzzle.TilingPuzzle, "count", interrupted)
     code, out, err = invoke(args)
-    assert code == 130 and err.strip().splitlines()[-1] == "interrupted", (code, out, err)  # after any compile notice
+    # after any compile notice
+    assert code == 130 and err.strip().splitlines()[-1] == "interrupted", (code, out, err)

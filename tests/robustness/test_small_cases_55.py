@@ -40,7 +40,8 @@ def test_arena_takes_one_opponent_by_name_and_refuses_none() -> None:
     import numpy as np
 
     def first_legal(observations: dict[str, np.ndarray]) -> np.ndarray:
-        return np.argmax(observations["action_mask"], axis=1)  # batched: each game's first legal move
+        # batched: each game's first legal move
+        return np.argmax(observations["action_mask"], axis=1)
 
     results = arena(first_legal, "connect4", opponents="random", games=2)  # type: ignore[arg-type]
     assert [r.opponent for r in results] == ["random"]
@@ -108,7 +109,8 @@ def test_the_quick_analysis_stops_at_its_budget(
 
     if not solver.kernels_compiled():
         pytest.skip("the quick path solves only with the kernels built ahead of time")
-    monkeypatch.setattr(quick, "ANALYZE_SECONDS", 0.0)  # the budget spent at once (no clock read in the assertion)
+    # the budget spent at once (no clock read in the assertion)
+    monkeypatch.setattr(quick, "ANALYZE_SECONDS", 0.0)
     assert quick.answer(["analyze", "4", "--no-book", "--json"]) == 0
     import json
 

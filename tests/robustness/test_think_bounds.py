@@ -40,10 +40,12 @@ def test_the_solver_stops_at_the_deadline_on_a_board_it_cannot_solve(
     player = levels.make_player(level, game, random.Random(1), 2.0)
     solver = Solver(9, 7, 5)
     monkeypatch.setattr(levels, "_lend_solver", lambda *size: contextlib.nullcontext(solver))
-    monkeypatch.setattr(levels, "time", JumpingClock(1.0))  # past the solver's deadline at its second look
+    # past the solver's deadline at its second look
+    monkeypatch.setattr(levels, "time", JumpingClock(1.0))
     column = player.choose(state)
     assert column in state.legal_moves()
-    assert solver.explored < nodes_for_seconds(2.0) // 4, solver.explored  # stopped long before its node budget
+    # stopped long before its node budget
+    assert solver.explored < nodes_for_seconds(2.0) // 4, solver.explored
     assert solver.driver.watch is None  # the watch lasted the call only
     assert "no exact result within 2 s" in player.note or level == "hard"
 
@@ -52,6 +54,7 @@ def test_with_time_the_perfect_player_still_plays_exactly(monkeypatch: pytest.Mo
     game = Connect4(5, 4, 4)
     state = game.from_notation("3")
     player = levels.make_player("perfect", game, random.Random(1), 2.0)
-    monkeypatch.setattr(levels, "time", JumpingClock(0.0))  # the clock stands still: only the node budget stops
+    # the clock stands still: only the node budget stops
+    monkeypatch.setattr(levels, "time", JumpingClock(0.0))
     column = player.choose(state)
     assert column in state.legal_moves() and player.note == ""

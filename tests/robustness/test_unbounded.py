@@ -45,7 +45,8 @@ def test_copies_of_one_piece_covering_the_board_are_counted_by_the_frontier_prog
     fib = [1, 1]
     while len(fib) < 502:
         fib.append(fib[-1] + fib[-2])
-    found = _count_json(["--board", "2x500", "--pieces", "domino*500"])  # the search listed these one by one for ever
+    # the search listed these one by one for ever
+    found = _count_json(["--board", "2x500", "--pieces", "domino*500"])
     assert found["solutions"] == fib[500] and found["method"] == "frontier" and not found["partial"]
 
 

@@ -75,7 +75,8 @@ def test_a_failing_move_targets_hook_is_a_422_naming_it(api: Api, game: str) -> 
         api.get(f"/api/play/{game}"),
         api.post(f"/api/play/{game}/move", {"move": "1"}),
     ):
-        assert response.status_code in (404, 422), response.text  # 404: no game started, as the new game failed
+        # 404: no game started, as the new game failed
+        assert response.status_code in (404, 422), response.text
         if response.status_code == 422:
             assert response.json()["error"].startswith(f"{game}'s move_targets hook failed: ")
     assert api.post("/api/play/nim/new", NEW).status_code == 201  # the other games keep working

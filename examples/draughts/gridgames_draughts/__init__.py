@@ -57,7 +57,8 @@ SQUARES = 32
 QUIET_LIMIT = 80  # plies without a capture or a man moving: a draw (40 moves each)
 EMPTY, MAN, KING = 0, 1, 2
 _MOVE = re.compile(r"^\s*\d+\s*(?:[-x]\s*\d+\s*)+$")
-DIRECTIONS = ((1, -1), (1, 1), (-1, -1), (-1, 1))  # Black's men move the first two (down), White's the last two
+# Black's men move the first two (down), White's the last two
+DIRECTIONS = ((1, -1), (1, 1), (-1, -1), (-1, 1))
 
 
 def square_cell(square: int) -> Cell:

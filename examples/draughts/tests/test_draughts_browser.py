@@ -69,7 +69,8 @@ def test_a_whole_game_by_piece_then_target_clicks(page: Any) -> None:
         played = len(view["history"])
         _cell(page, path[0]).click()
         assert "path-from" in (_cell(page, path[0]).get_attribute("class") or "")
-        clicks = [path[-1], *path[1:-1]]  # the target; a landing more only where the target is shared
+        # the target; a landing more only where the target is shared
+        clicks = [path[-1], *path[1:-1]]
         for i, cell in enumerate(clicks):
             _cell(page, cell).click()
             if _played_within(page, played, TIMEOUT_MS if i == len(clicks) - 1 else 3000):
@@ -81,9 +82,8 @@ def test_a_whole_game_by_piece_then_target_clicks(page: Any) -> None:
     assert status.startswith(view["outcome"]["text"]) and ("wins" in status or "draw" in status)
 
 
-AMBIGUOUS = (
-    "10-15,23-19,9-13,19x10,6x15,24-20,15-18,22x15,11x18,27-24,5-9,20-16,12x19,24x15,7-10,15x6,1x10,26-22,13-17"
-)  # White then has 22x13x6 and 22x15x6: the same piece, the same target
+# White then has 22x13x6 and 22x15x6: the same piece, the same target
+AMBIGUOUS = "10-15,23-19,9-13,19x10,6x15,24-20,15-18,22x15,11x18,27-24,5-9,20-16,12x19,24x15,7-10,15x6,1x10,26-22,13-17"
 
 
 def test_a_shared_target_asks_for_the_landing_on_the_board(page: Any) -> None:
@@ -92,7 +92,8 @@ def test_a_shared_target_asks_for_the_landing_on_the_board(page: Any) -> None:
     assert page.locator("#legal button").count() == 0  # no list of moves: the board is clicked
     _cell(page, [5, 2]).click()  # 22
     _cell(page, [1, 2]).click()  # 6: two paths end there
-    page.wait_for_selector('#board [data-row="3"][data-col="0"].path-next')  # 13 and 15 marked, nothing played
+    # 13 and 15 marked, nothing played
+    page.wait_for_selector('#board [data-row="3"][data-col="0"].path-next')
     assert "path-next" in (_cell(page, [3, 4]).get_attribute("class") or "")
     assert len(_view(page)["history"]) == 19
     _cell(page, [3, 4]).click()  # 15

@@ -85,7 +85,8 @@ def test_a_man_on_the_far_row_is_crowned_and_its_jump_ends_there() -> None:
 
 
 def test_crowning_stops_a_capture_that_a_king_would_continue() -> None:
-    state = _setup({21: MAN}, {25: MAN, 26: MAN, 5: MAN})  # 21x30 crowns; a king on 30 could jump 26 to 23
+    # 21x30 crowns; a king on 30 could jump 26 to 23
+    state = _setup({21: MAN}, {25: MAN, 26: MAN, 5: MAN})
     assert _legal(state) == ["21x30"]
     state.play(state.parse_move("21x30"))
     assert state.piece(30) == (0, KING) and state.piece(26) == (1, MAN) and state.current_player == 1
@@ -104,7 +105,8 @@ def test_a_player_who_cannot_move_loses() -> None:
     outcome = state.outcome
     assert outcome is not None and outcome.winner == 1 and outcome.reason == "Black has no pieces left"
     assert outcome.termination is Termination.NO_MOVES and list(state.legal_moves()) == []
-    blocked = _setup({29: MAN}, {25: MAN, 1: KING})  # Black's man on 29 is on White's home row: men move down only
+    # Black's man on 29 is on White's home row: men move down only
+    blocked = _setup({29: MAN}, {25: MAN, 1: KING})
     assert blocked.outcome is not None and blocked.outcome.reason == "Black cannot move"
 
 

@@ -10,9 +10,8 @@ import pytest
 
 URL = "/api/play/draughts"
 DOUBLE = "11-15 21-17 12-16 23-19 16x23"  # White then takes 26x19 or 27x18x11
-AMBIGUOUS = (
-    "10-15 23-19 9-13 19x10 6x15 24-20 15-18 22x15 11x18 27-24 5-9 20-16 12x19 24x15 7-10 15x6 1x10 26-22 13-17"
-)  # White then has 22x13x6 and 22x15x6
+# White then has 22x13x6 and 22x15x6
+AMBIGUOUS = "10-15 23-19 9-13 19x10 6x15 24-20 15-18 22x15 11x18 27-24 5-9 20-16 12x19 24x15 7-10 15x6 1x10 26-22 13-17"
 
 
 @pytest.fixture

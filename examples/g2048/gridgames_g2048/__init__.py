@@ -175,7 +175,8 @@ class G2048State(State):
         self.game: G2048Game = game
         self.cells: Cells = (0,) * (game.size * game.size)
         self.score = 0
-        self.pending = 2  # tiles to draw before the player moves: two at the start, then one after each slide
+        # tiles to draw before the player moves: two at the start, then one after each slide
+        self.pending = 2
         self._history: list[Move] = []
         self._stack: list[tuple[Cells, int, int]] = []
         self._slides: dict[Move, tuple[Cells, int]] | None = None
@@ -222,7 +223,7 @@ class G2048State(State):
             if move < 4 or not 0 <= cell < len(self.cells) or self.cells[cell]:
                 raise IllegalMoveError(f"a new tile goes on an empty cell; {move} is not one here")
             self._stack.append((self.cells, self.score, self.pending))
-            self.cells = self.cells[:cell] + (2 if four else 1,) + self.cells[cell + 1:]
+            self.cells = self.cells[:cell] + (2 if four else 1,) + self.cells[cell + 1 :]
             self.pending -= 1
         else:
             slid = self._moves().get(move)
@@ -272,9 +273,7 @@ class G2048State(State):
         n = self.game.size
         width = max([4] + [len(str(1 << v)) + 1 for v in self.cells if v])
         rows = [
-            "".join(
-                (str(1 << self.cells[r * n + c]) if self.cells[r * n + c] else ".").rjust(width) for c in range(n)
-            )
+            "".join((str(1 << self.cells[r * n + c]) if self.cells[r * n + c] else ".").rjust(width) for c in range(n))
             for r in range(n)
         ]
         return "\n".join(rows) + f"\nscore {self.score:,}"

@@ -55,7 +55,8 @@ def test_slides_score_their_merges_and_a_tile_follows_each() -> None:
     assert sorted(state.legal_moves()) == [UP, DOWN, LEFT, RIGHT]
     state.play(LEFT)
     assert state.to_text().splitlines()[:2] == ["   4   .   .", "   8   .   ."] and state.score == 12
-    assert state.current_player == CHANCE and len(state.chance_outcomes()) == 14  # 7 empty cells, a 2 or a 4
+    # 7 empty cells, a 2 or a 4
+    assert state.current_player == CHANCE and len(state.chance_outcomes()) == 14
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
     with pytest.raises(IllegalMoveError):
         state.play(LEFT)  # a tile is to come first
@@ -111,7 +112,8 @@ def test_the_score_reaches_the_outcome_the_result_line_and_the_hint() -> None:
     assert result.exit_code == 0, result.output
     last = result.output.strip().splitlines()[-1]
     assert last.startswith("Game over: ") and "draw" not in result.output and "chance: " in result.output
-    assert "negamax" in runner.invoke(app, ["play", "g2048", "--help"]).output  # offered, and it plays:
+    # offered, and it plays:
+    assert "negamax" in runner.invoke(app, ["play", "g2048", "--help"]).output
     result = runner.invoke(app, ["play", "g2048", "--size", "2", "--first", "negamax", "--nodes", "50", "--seed", "2"])
     assert result.exit_code == 0 and "Game over: " in result.output, result.output
 
@@ -123,7 +125,8 @@ def test_the_terminal_reads_u_as_a_slide_and_colon_u_as_undo() -> None:
     assert result.output.count("chance: ") == 2  # the two first tiles, then the one after the slide
     assert "nothing to undo" not in result.output
     hinted = CliRunner().invoke(app, ["play", "g2048", "--seed", "3", "--nodes", "60"], input=":h\n:q\n")
-    assert "hint: " in hinted.output and "expected score " in hinted.output, hinted.output  # a score, not +1.00
+    # a score, not +1.00
+    assert "hint: " in hinted.output and "expected score " in hinted.output, hinted.output
 
 
 def test_both_rl_adapters_pass_their_checkers_and_resets_with_other_seeds_differ() -> None:

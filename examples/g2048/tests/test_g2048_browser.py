@@ -36,17 +36,20 @@ def page() -> Iterator[Any]:
 
 
 def test_a_whole_2x2_game_by_clicks_on_the_slides(page: Any) -> None:
-    page.wait_for_selector("#legal button", timeout=4 * TIMEOUT_MS)  # the first page lists every game: slow under load
+    # the first page lists every game: slow under load
+    page.wait_for_selector("#legal button", timeout=4 * TIMEOUT_MS)
     page.fill("#opt-size", "2")
     page.click("#new-game")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('chance: ')")
-    assert page.inner_text("#status").count("@") == 2  # the two first tiles, drawn by the server and shown
+    # the two first tiles, drawn by the server and shown
+    assert page.inner_text("#status").count("@") == 2
     for _ in range(MOST_SLIDES):
         if "Game over" in page.inner_text("#status"):
             break
         before = page.inner_text("#moves")
         button = page.locator("#legal button").first
-        assert button.get_attribute("data-move") in ("u", "d", "l", "r")  # slides only: tiles are never offered
+        # slides only: tiles are never offered
+        assert button.get_attribute("data-move") in ("u", "d", "l", "r")
         button.click()
         page.wait_for_function(
             "(before) => document.getElementById('moves').textContent !== before"

@@ -80,8 +80,11 @@ class GoGame(Game):
         neighbours = []
         for p in range(n * n):
             r, c = divmod(p, n)
-            near = [(r + dr) * n + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                    if 0 <= r + dr < n and 0 <= c + dc < n]
+            near = [
+                (r + dr) * n + c + dc
+                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if 0 <= r + dr < n and 0 <= c + dc < n
+            ]
             neighbours.append(tuple(near))
         object.__setattr__(self, "_neighbours", tuple(neighbours))
 
@@ -341,7 +344,7 @@ class GoState(State):
         n = self.game.size
         digits = len(str(n))
         lines = [
-            f"{n - r:>{digits}} {' '.join(STONES[v] for v in self._points[r * n:(r + 1) * n])}" for r in range(n)
+            f"{n - r:>{digits}} {' '.join(STONES[v] for v in self._points[r * n : (r + 1) * n])}" for r in range(n)
         ]
         lines.append(f"{'':>{digits}} {' '.join(column_letters(n))}")
         return "\n".join(lines)

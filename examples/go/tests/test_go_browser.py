@@ -40,7 +40,8 @@ def test_a_whole_5x5_game_with_a_stone_and_two_passes(page: Any) -> None:
     page.click('#board .cell[data-row="2"][data-col="2"]')  # C3, the centre
     _wait_for_moves(page, 1)
     stone = page.locator('#board .cell[data-row="2"][data-col="2"]')
-    assert stone.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(17, 17, 17)"  # Black is black
+    # Black is black
+    assert stone.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(17, 17, 17)"
     assert page.locator("#pass").is_visible()
     page.click("#pass")
     _wait_for_moves(page, 2)

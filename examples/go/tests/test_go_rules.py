@@ -28,8 +28,10 @@ def test_the_spec_passes_the_conformance_checks() -> None:
 
 
 def test_points_are_named_as_go_names_them() -> None:
-    assert GAME.format_move(GAME.parse_move("A1")) == "A1" and GAME.parse_move("A1") == 72  # bottom-left
-    assert GAME.parse_move("e5") == 40 and GAME.format_move(0) == "A9" and GAME.format_move(8) == "J9"  # no I
+    # bottom-left
+    assert GAME.format_move(GAME.parse_move("A1")) == "A1" and GAME.parse_move("A1") == 72
+    # no I
+    assert GAME.parse_move("e5") == 40 and GAME.format_move(0) == "A9" and GAME.format_move(8) == "J9"
     assert GAME.parse_move(PASS_TEXT) == GAME.pass_move == 81 and GAME.format_move(81) == "pass"
     for bad, message in (("I5", "off the board"), ("K1", "off the board"), ("E10", "off the board"), ("55", "a move")):
         with pytest.raises(NotationError, match=message):
@@ -46,7 +48,8 @@ def test_the_pass_is_legal_at_every_turn_and_two_passes_end_the_game() -> None:
     _play(state, "D4 pass pass")
     outcome = state.outcome
     assert outcome is not None and outcome.reason == "both players passed"
-    assert outcome.scores == (81.0, 7.5) and outcome.winner == 0  # two black stones own the whole empty board
+    # two black stones own the whole empty board
+    assert outcome.scores == (81.0, 7.5) and outcome.winner == 0
     assert list(state.legal_moves()) == []
     state.undo()
     assert not state.is_over and state.is_legal(GAME.pass_move)
@@ -61,7 +64,8 @@ def test_a_surrounded_stone_is_captured_and_undo_puts_it_back() -> None:
     state = _play(GAME.new_state(), "E4 E5 D5 pass F5 pass")
     assert _stone(state, "E5") == "O"
     state.play(GAME.parse_move("E6"))  # the fourth liberty
-    assert _stone(state, "E5") == "." and state.is_legal(GAME.parse_move("E5")) is False  # E5 would be suicide
+    # E5 would be suicide
+    assert _stone(state, "E5") == "." and state.is_legal(GAME.parse_move("E5")) is False
     state.undo()
     assert _stone(state, "E5") == "O" and _stone(state, "E6") == "."
 
@@ -82,7 +86,8 @@ def test_suicide_is_illegal_but_a_capture_that_looks_like_it_is_not() -> None:
     assert _stone(state, "A1") == "O" and _stone(state, "B1") == "." and _stone(state, "A2") == "."
 
 
-KO = "D5 E5 C4 F4 D3 E3 pass D4"  # White's D4 sits in a ko shape: Black takes at E4, White may not retake at once
+# White's D4 sits in a ko shape: Black takes at E4, White may not retake at once
+KO = "D5 E5 C4 F4 D3 E3 pass D4"
 
 
 def test_simple_ko_forbids_the_immediate_retake() -> None:

@@ -135,7 +135,8 @@ class GolombState(State):
         self.available = game.piece_moves.all_pieces
         self._history: list[Move] = []
         self._legal: list[Move] | None = None
-        self._legal_array: np.ndarray | None = None  # the same actions, from which the next position's are filtered
+        # the same actions, from which the next position's are filtered
+        self._legal_array: np.ndarray | None = None
 
     @property
     def current_player(self) -> int:
@@ -218,7 +219,8 @@ class GolombState(State):
         other = GolombState.__new__(GolombState)
         other.game, other.occupied, other.available = self.game, self.occupied, self.available
         other._history = list(self._history)
-        other._legal, other._legal_array = self._legal, self._legal_array  # never changed in place: shared
+        # never changed in place: shared
+        other._legal, other._legal_array = self._legal, self._legal_array
         return other
 
     def board(self) -> Grid:
@@ -273,8 +275,10 @@ SPEC = GameSpec(
         Option("width", int, 8, "number of columns (1-26)"),
         Option("height", int, 8, "number of rows (1-26)"),
         Option(
-            "pieces", str, "pentominoes",
-            "the shared pieces: a set name, optionally ':' and names to keep (pentominoes:I,L,X)"
+            "pieces",
+            str,
+            "pentominoes",
+            "the shared pieces: a set name, optionally ':' and names to keep (pentominoes:I,L,X)",
         ),
     ),
     doc=__doc__ or "",

@@ -115,7 +115,16 @@ def compiled_rules(game) -> CompiledRules | None:  # type: ignore[no-untyped-def
     pieces = np.array([moves.piece_index(a) for a in range(actions)], np.int64)
     params = np.concatenate([[actions, words], pieces, moves.words.view(np.int64).ravel()]).astype(np.int64)
     return CompiledRules(
-        name="golomb", num_players=2, num_actions=actions, state_size=words + 3,
-        max_game_length=game.info.max_game_length, params=params, encode=encode, legal=legal, play=play,
-        result=result, to_move=to_move, rollout=rollout,
+        name="golomb",
+        num_players=2,
+        num_actions=actions,
+        state_size=words + 3,
+        max_game_length=game.info.max_game_length,
+        params=params,
+        encode=encode,
+        legal=legal,
+        play=play,
+        result=result,
+        to_move=to_move,
+        rollout=rollout,
     )

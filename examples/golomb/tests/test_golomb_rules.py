@@ -19,7 +19,8 @@ from gridgames_golomb import SPEC, GolombGame, pieces_named
 
 
 def test_the_spec_conforms_to_the_protocol() -> None:
-    check_spec(SPEC, playouts=2)  # 8x8: gridgames.testing's per-move checks are quadratic in the 2,308 actions
+    # 8x8: gridgames.testing's per-move checks are quadratic in the 2,308 actions
+    check_spec(SPEC, playouts=2)
 
 
 @pytest.mark.parametrize(
@@ -53,8 +54,11 @@ def _naive_first_player_wins(width: int, height: int, names: tuple[str, ...]) ->
 @pytest.mark.parametrize(
     ("width", "height", "names"),
     [
-        (5, 1, ("I", "L")), (5, 2, ("I", "L", "P", "U")), (4, 4, ("L", "P", "T", "X")),
-        (5, 3, ("I", "L", "P", "V", "X")), (4, 5, ("F", "N", "W", "Y"))
+        (5, 1, ("I", "L")),
+        (5, 2, ("I", "L", "P", "U")),
+        (4, 4, ("L", "P", "T", "X")),
+        (5, 3, ("I", "L", "P", "V", "X")),
+        (4, 5, ("F", "N", "W", "Y")),
     ],
 )
 def test_exact_search_agrees_with_a_naive_minimax_on_small_boards(
@@ -68,7 +72,8 @@ def test_exact_search_agrees_with_a_naive_minimax_on_small_boards(
 
 def test_a_1x5_board_is_won_by_the_first_i() -> None:
     game = GolombGame(5, 1)
-    assert [game.format_move(m) for m in game.new_state().legal_moves()] == ["I1@a1"]  # the I as drawn lies flat
+    # the I as drawn lies flat
+    assert [game.format_move(m) for m in game.new_state().legal_moves()] == ["I1@a1"]
     state = game.from_notation("I1@a1")
     assert state.outcome is not None and state.outcome.winner == 0 and state.outcome.termination is Termination.NO_MOVES
     assert state.outcome.reason == "Second cannot place a piece"
@@ -160,8 +165,11 @@ def test_the_planes_show_both_players_cells_and_the_unused_pieces() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"width": 0}, "width"), ({"height": 27}, "height"), ({"pieces": "heptagons"}, "unknown piece set"),
-        ({"pieces": "pentominoes:I,Q"}, "no piece 'Q'"), ({"width": 2, "height": 2}, "no piece of pentominoes fits")
+        ({"width": 0}, "width"),
+        ({"height": 27}, "height"),
+        ({"pieces": "heptagons"}, "unknown piece set"),
+        ({"pieces": "pentominoes:I,Q"}, "no piece 'Q'"),
+        ({"width": 2, "height": 2}, "no piece of pentominoes fits"),
     ],
 )
 def test_impossible_options_are_refused(options: dict[str, object], message: str) -> None:

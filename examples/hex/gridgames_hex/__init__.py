@@ -48,7 +48,8 @@ __all__ = ["HexGame", "HexState", "SPEC", "SWAP_TEXT", "winning_chain"]
 
 PLAYER_NAMES = ("Red", "Blue")
 STONES = "RB"  # the picture characters of values 1 and 2
-MIN_SIZE, MAX_SIZE = 5, 11  # the option's range; the rules work from 1 x 1 (tests use 2 x 2 and 3 x 3)
+# the option's range; the rules work from 1 x 1 (tests use 2 x 2 and 3 x 3)
+MIN_SIZE, MAX_SIZE = 5, 11
 SWAP_TEXT = "swap"
 COLOURS = ("#d62728", "#1f77b4")  # Red's and Blue's stones
 _CELL = re.compile(r"^\s*([a-zA-Z])\s*(\d+)\s*$")

@@ -71,7 +71,8 @@ def play(s, p, move):
     """Put the mover's stone (or swap); joining one's two edges wins."""
     n = p[0]
     cells = n * n
-    if move == cells:  # the swap: Red's first stone becomes Blue's, mirrored across the long diagonal
+    # the swap: Red's first stone becomes Blue's, mirrored across the long diagonal
+    if move == cells:
         first = s[cells + 1]
         s[first] = 0
         s[(first % n) * n + first // n] = 2
@@ -180,7 +181,18 @@ def compiled_rules(game) -> CompiledRules:  # type: ignore[no-untyped-def]
     for m, others in enumerate(game._neighbours):
         table[m, : len(others)] = others
     return CompiledRules(
-        name="hex", num_players=2, num_actions=cells + 1, state_size=cells + 3, max_game_length=cells + 1,
-        params=np.concatenate([[n], table.ravel()]).astype(np.int64), encode=encode, legal=legal, play=play,
-        result=result, to_move=to_move, evaluate=evaluate, board=board, order=np.array([*game._order, cells], np.int64),
+        name="hex",
+        num_players=2,
+        num_actions=cells + 1,
+        state_size=cells + 3,
+        max_game_length=cells + 1,
+        params=np.concatenate([[n], table.ravel()]).astype(np.int64),
+        encode=encode,
+        legal=legal,
+        play=play,
+        result=result,
+        to_move=to_move,
+        evaluate=evaluate,
+        board=board,
+        order=np.array([*game._order, cells], np.int64),
     )

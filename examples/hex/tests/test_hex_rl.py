@@ -28,10 +28,12 @@ def test_gymnasium_check_env_passes_and_the_swap_is_offered_once() -> None:
     env = aec_env("hex", size=5)
     env.reset(seed=3)
     first = env.observe(env.agent_selection)["action_mask"]
-    assert first.shape == (26,) and first[:25].all() and not first[25]  # Red's first move: any cell, no swap
+    # Red's first move: any cell, no swap
+    assert first.shape == (26,) and first[:25].all() and not first[25]
     env.step(12)  # c3, the centre
     second = env.observe(env.agent_selection)["action_mask"]
-    assert second[25] and not second[12] and int(second.sum()) == 25  # Blue: the swap or any empty cell
+    # Blue: the swap or any empty cell
+    assert second[25] and not second[12] and int(second.sum()) == 25
     check_env(gym_env("hex", opponent="random", size=5), skip_render_check=True)
 
 

@@ -136,8 +136,11 @@ def test_conformance_and_the_registry() -> None:
 
 def test_the_picture_draws_each_players_edges_in_their_colour() -> None:
     game = HexGame(3)
-    assert game.edges == {"top": 0, "bottom": 0, "left": 1, "right": 1}  # the sides each player must join
+    # the sides each player must join
+    assert game.edges == {"top": 0, "bottom": 0, "left": 1, "right": 1}
     svg = game.new_state().svg()
     for side, colour in (("top", "#d62728"), ("bottom", "#d62728"), ("left", "#1f77b4"), ("right", "#1f77b4")):
-        assert f'stroke="{colour}" stroke-width="5" stroke-linecap="round" stroke-linejoin="round" ' \
+        assert (
+            f'stroke="{colour}" stroke-width="5" stroke-linecap="round" stroke-linejoin="round" '
             f'pointer-events="none" data-edge="{side}"' in svg
+        )

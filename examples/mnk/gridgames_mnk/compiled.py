@@ -16,7 +16,6 @@ from gridgames.compiled_rules import DRAW, ONGOING, CompiledRules
 __all__ = ["compiled_rules"]
 
 
-
 @njit(cache=True)
 def legal(s, p, mask):
     """The empty cells while the game goes on."""
@@ -114,8 +113,18 @@ def compiled_rules(game) -> CompiledRules:  # type: ignore[no-untyped-def]
     """The compiled rules of an `MNKGame`."""
     cells = game.width * game.height
     return CompiledRules(
-        name="mnk", num_players=2, num_actions=cells, state_size=cells + 2, max_game_length=cells,
-        params=np.array([game.width, game.height, game.k], np.int64), encode=encode,
-        legal=legal, play=play, result=result, to_move=to_move, evaluate=evaluate, board=board,
+        name="mnk",
+        num_players=2,
+        num_actions=cells,
+        state_size=cells + 2,
+        max_game_length=cells,
+        params=np.array([game.width, game.height, game.k], np.int64),
+        encode=encode,
+        legal=legal,
+        play=play,
+        result=result,
+        to_move=to_move,
+        evaluate=evaluate,
+        board=board,
         order=np.array(game._order, np.int64),
     )

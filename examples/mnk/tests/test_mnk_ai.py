@@ -76,5 +76,6 @@ def test_the_ai_plays_a_bigger_board_to_the_end() -> None:
     state = game.new_state()
     while not state.is_over:
         state.play(players[state.current_player].choose(state))
-    assert state.outcome is not None and state.outcome.winner == 0  # the random player does not block
+    # the random player does not block
+    assert state.outcome is not None and state.outcome.winner == 0
     assert players[0].note.startswith("depth ")

@@ -45,9 +45,11 @@ def test_every_solution_is_checked_valid_and_attacks_nothing() -> None:
 
 def test_the_checker_rejects_attacking_queens() -> None:
     puzzle = NQueens(4)
-    attacking = tuple(Placement("Q", ((r, (r + 1) % 4),)) for r in range(4))  # (0, 1), (1, 2), (2, 3) share a diagonal
+    # (0, 1), (1, 2), (2, 3) share a diagonal
+    attacking = tuple(Placement("Q", ((r, (r + 1) % 4),)) for r in range(4))
     assert not puzzle.is_solution(attacking)
-    assert not puzzle.is_solution(tuple(Placement("Q", ((r, r),)) for r in range(4)))  # one diagonal
+    # one diagonal
+    assert not puzzle.is_solution(tuple(Placement("Q", ((r, r),)) for r in range(4)))
 
 
 def test_the_picture_marks_queens_with_q() -> None:

@@ -174,7 +174,19 @@ def compiled_rules(game) -> CompiledRules | None:  # type: ignore[no-untyped-def
     not_first, not_last = full & ~column, full & ~(column << (n - 1))
     params = np.array([n, _word(full), _word(not_first), _word(not_last), _word(game._corners)], np.int64)
     return CompiledRules(
-        name="othello", num_players=2, num_actions=n * n + 1, state_size=4, max_game_length=2 * n * n,
-        params=params, encode=encode, legal=legal, play=play, result=result, to_move=to_move, score=score,
-        evaluate=evaluate, board=board, order=np.array([*game._order, n * n], np.int64),
+        name="othello",
+        num_players=2,
+        num_actions=n * n + 1,
+        state_size=4,
+        max_game_length=2 * n * n,
+        params=params,
+        encode=encode,
+        legal=legal,
+        play=play,
+        result=result,
+        to_move=to_move,
+        score=score,
+        evaluate=evaluate,
+        board=board,
+        order=np.array([*game._order, n * n], np.int64),
     )

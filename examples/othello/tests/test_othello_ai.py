@@ -30,7 +30,8 @@ def minimax(state: OthelloState) -> float:
         mover = position.current_player
         for move in list(position.legal_moves()):
             position.play(move)
-            after = value(moves + (move,))  # for the player to move next: the mover again, or the other
+            # for the player to move next: the mover again, or the other
+            after = value(moves + (move,))
             best = max(best, after if position.current_player == mover else -after)
             position.undo()
         return best
@@ -57,7 +58,8 @@ def test_negamax_finds_the_exact_minimax_value_on_4x4(plies: int, seed: int) -> 
     assert result.score == pytest.approx(exact * (WIN - plies), abs=1e-6)
     after = state.copy()
     after.play(result.move)
-    assert -minimax(after) == pytest.approx(exact)  # its move keeps the best value (the opponent moves next)
+    # its move keeps the best value (the opponent moves next)
+    assert -minimax(after) == pytest.approx(exact)
 
 
 def test_negamax_and_mcts_pass_when_they_must() -> None:
@@ -94,7 +96,8 @@ def test_negamax_prefers_the_bigger_win() -> None:
         after.play(move)
         margins[move] = -minimax(after)
     assert result.move == max(margins, key=lambda m: margins[m])
-    assert len(set(margins.values())) > 1 and min(margins.values()) > 0  # all win, by different margins
+    # all win, by different margins
+    assert len(set(margins.values())) > 1 and min(margins.values()) > 0
     assert GAME.format_move(result.move) == "a1"
 
 

@@ -18,7 +18,8 @@ CHROMIUM = browser_or_skip()  # skips the module without the extras or a Chromiu
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 
 TIMEOUT_MS = 60_000
-BEFORE_PASS = "c4 d2 a1 a2 a3 d4 c1 b4 d3 b1 d1"  # 4x4: White then has no move and must pass; Black's a4 ends it 11-5
+# 4x4: White then has no move and must pass; Black's a4 ends it 11-5
+BEFORE_PASS = "c4 d2 a1 a2 a3 d4 c1 b4 d3 b1 d1"
 
 
 @pytest.fixture(scope="module")

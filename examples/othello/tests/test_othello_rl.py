@@ -19,7 +19,8 @@ from gridgames.rl import aec_env, gym_env  # noqa: E402
 from gridgames_othello import OthelloGame  # noqa: E402
 
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "all zeros", "probably should be gymnasium.spaces.box")
-GAME = ["c4", "d2", "a1", "a2", "a3", "d4", "c1", "b4", "d3", "b1", "d1", "pass", "a4"]  # 4x4, Black wins 11-5
+# 4x4, Black wins 11-5
+GAME = ["c4", "d2", "a1", "a2", "a3", "d4", "c1", "b4", "d3", "b1", "d1", "pass", "a4"]
 
 
 @pytest.mark.parametrize("reward", ["outcome", "margin"])

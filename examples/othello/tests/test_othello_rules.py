@@ -18,8 +18,10 @@ from gridgames.testing import check_game, check_spec
 
 from gridgames_othello import SPEC, OthelloGame, OthelloState
 
-PERFT = (4, 12, 56, 244, 1396, 8200)  # positions after 1-6 plies from the start (published perft of Othello)
-WIPEOUT = "e6 f4 e3 f6 g5 d6 e7 f5 c5"  # the shortest game: Black wipes White out in nine moves, 13-0
+# positions after 1-6 plies from the start (published perft of Othello)
+PERFT = (4, 12, 56, 244, 1396, 8200)
+# the shortest game: Black wipes White out in nine moves, 13-0
+WIPEOUT = "e6 f4 e3 f6 g5 d6 e7 f5 c5"
 PASS_4X4 = "c4 d2 a1 a2 a3 d4 c1 b4 d3 b1 d1"  # 4x4: White to move then has no move and must pass
 
 
@@ -125,7 +127,8 @@ def test_notation_errors_and_options() -> None:
 def test_the_evaluation_is_bounded_and_likes_mobility_and_corners() -> None:
     game = OthelloGame(4)
     assert game.new_state().evaluate() == 0.0  # a symmetric start
-    state = game.from_notation(PASS_4X4 + " pass")  # Black: corners 2 to 1, one move to none, 9 discs to 6
+    # Black: corners 2 to 1, one move to none, 9 discs to 6
+    state = game.from_notation(PASS_4X4 + " pass")
     assert state.evaluate() == pytest.approx(0.5 * (1 - 0) / 2 + 0.3 * 1 / 4 + 0.2 * 3 / 15)
     assert state.copy().evaluate() == state.evaluate()
     state.undo()  # White to move (and pass): the same position from the other side

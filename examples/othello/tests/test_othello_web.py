@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-PASS_4X4 = "c4 d2 a1 a2 a3 d4 c1 b4 d3 b1 d1"  # White must pass next, then Black's a4 fills the board: 11-5
+# White must pass next, then Black's a4 fills the board: 11-5
+PASS_4X4 = "c4 d2 a1 a2 a3 d4 c1 b4 d3 b1 d1"
 URL = "/api/play/othello"
 
 

@@ -74,7 +74,8 @@ class Connect4VectorBackend:
         self._moves = np.zeros((n, h * w), np.int8)
         self._rng = np.ones(n, np.uint64)
         self._py_seeds: list[int] = list(range(n))
-        self._py_rngs: dict[int, random.Random] = {}  # made at the first use (seeding one costs tens of microseconds)
+        # made at the first use (seeding one costs tens of microseconds)
+        self._py_rngs: dict[int, random.Random] = {}
         self._reward = np.zeros(n, np.float64)
         self._terminated = np.zeros(n, np.bool_)
         self._illegal = np.zeros(n, np.bool_)
@@ -118,7 +119,8 @@ class Connect4VectorBackend:
     def step(self, actions: np.ndarray, active: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The agent's actions and the opponent's replies in the active envs: (reward, terminated, illegal)."""
         h, w, k = self._dims
-        self.kernels.step_kernel(  # exactly the dtypes and layout of vector_aot.signatures: its module checks none
+        # exactly the dtypes and layout of vector_aot.signatures: its module checks none
+        self.kernels.step_kernel(
             self._per_env(actions, np.int64),
             self._per_env(active, np.bool_),
             self.opponent == "random",
@@ -179,7 +181,8 @@ class Connect4VectorBackend:
         if todo:
             _, solver = self._exact()
             batch = []
-            first_past = book.depth + 1 if book is not None else -1  # there the book's parents bound it (solve_many)
+            # there the book's parents bound it (solve_many)
+            first_past = book.depth + 1 if book is not None else -1
             for moves in sorted(todo):
                 bound = bounds.get(moves)
                 if bound is None or len(moves) == first_past or bound >= self.win_score(len(moves)):
@@ -212,7 +215,8 @@ class Connect4VectorBackend:
             from gridgames_connect4.learn.vector_perfect import ValueSolver
 
             g = self.game
-            prepare_kernels(lambda _text: None, ahead=fits_one_word(g.width, g.height))  # built once per install
+            # built once per install
+            prepare_kernels(lambda _text: None, ahead=fits_one_word(g.width, g.height))
             self._solver = ValueSolver(g.width, g.height, g.connect, book=self._shipped())
         return self._shipped(), self._solver
 

@@ -36,8 +36,16 @@ def _define(cc: Any) -> None:
 
 
 NATIVE = NativeModule(
-    MODULE, "gridgames_connect4.learn", Path(__file__).resolve().parent, ("vector_kernels.py", "vector_aot.py"),
-    _define, EXPORTED, use_nrt=False, force_jit=FORCE_JIT, what="vector env kernels",  # the kernels allocate nothing
+    MODULE,
+    "gridgames_connect4.learn",
+    Path(__file__).resolve().parent,
+    ("vector_kernels.py", "vector_aot.py"),
+    # the kernels allocate nothing
+    _define,
+    EXPORTED,
+    use_nrt=False,
+    force_jit=FORCE_JIT,
+    what="vector env kernels",
 )
 """The module built with the package (`gridgames.native.NativeModule`; listed in the ``gridgames.native`` group)."""
 

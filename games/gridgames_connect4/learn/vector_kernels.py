@@ -26,8 +26,18 @@ _ONGOING, _LINE, _FULL = 0, 1, 2
 
 
 @njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
-def _drop(obs: Any, heights: Any, lengths: Any, moves: Any, i: int, column: int, plane: int, height: int,
-          width: int, connect: int) -> int:
+def _drop(
+    obs: Any,
+    heights: Any,
+    lengths: Any,
+    moves: Any,
+    i: int,
+    column: int,
+    plane: int,
+    height: int,
+    width: int,
+    connect: int,
+) -> int:
     """Drop a disc of ``plane`` (0 agent, 1 opponent) in ``column`` of env ``i``; _LINE, _FULL or _ONGOING."""
     row = height - 1 - heights[i, column]
     obs[i, row, column, plane] = 1
@@ -90,8 +100,9 @@ def _set_mask(mask: Any, heights: Any, i: int, height: int, width: int) -> None:
 
 
 @njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
-def _opponent_moved(outcome: int, mask: Any, heights: Any, reward: Any, terminated: Any, i: int, height: int,
-                    width: int) -> None:
+def _opponent_moved(
+    outcome: int, mask: Any, heights: Any, reward: Any, terminated: Any, i: int, height: int, width: int
+) -> None:
     """After the opponent's disc in env ``i``: its reward (-1 on a line), the end, or the agent's mask."""
     if outcome == _ONGOING:
         _set_mask(mask, heights, i, height, width)
@@ -103,9 +114,24 @@ def _opponent_moved(outcome: int, mask: Any, heights: Any, reward: Any, terminat
 
 
 @njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
-def step_kernel(actions: Any, active: Any, random_opponent: bool, obs: Any, mask: Any, heights: Any, lengths: Any,
-                moves: Any, rng: Any, reward: Any, terminated: Any, illegal: Any, reply: Any, height: int, width: int,
-                connect: int) -> None:
+def step_kernel(
+    actions: Any,
+    active: Any,
+    random_opponent: bool,
+    obs: Any,
+    mask: Any,
+    heights: Any,
+    lengths: Any,
+    moves: Any,
+    rng: Any,
+    reward: Any,
+    terminated: Any,
+    illegal: Any,
+    reply: Any,
+    height: int,
+    width: int,
+    connect: int,
+) -> None:
     """One step of every active env: the agent's action, then (``random_opponent``) the opponent's random reply.
 
     actions: int64 (N,), the agent's column in each env (out of range or full: illegal).
@@ -145,8 +171,20 @@ def step_kernel(actions: Any, active: Any, random_opponent: bool, obs: Any, mask
 
 
 @njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private): no allocation, as the AOT build
-def reply_kernel(columns: Any, which: Any, obs: Any, mask: Any, heights: Any, lengths: Any, moves: Any, reward: Any,
-                 terminated: Any, height: int, width: int, connect: int) -> None:
+def reply_kernel(
+    columns: Any,
+    which: Any,
+    obs: Any,
+    mask: Any,
+    heights: Any,
+    lengths: Any,
+    moves: Any,
+    reward: Any,
+    terminated: Any,
+    height: int,
+    width: int,
+    connect: int,
+) -> None:
     """The opponent's replies: ``columns[i]`` (legal) in each env ``i`` where ``which[i]``; rewards and ends as in a
     step."""
     for i in range(columns.shape[0]):
@@ -189,7 +227,8 @@ def reset_kernel(
             _clear_mask(mask, i, width)
             if random_opponent:
                 c = _random_column(heights, rng, i, height, width)
-                _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)  # one disc: no line, not full
+                # one disc: no line, not full
+                _drop(obs, heights, lengths, moves, i, c, 1, height, width, connect)
                 _set_mask(mask, heights, i, height, width)
             else:
                 reply[i] = True

@@ -46,8 +46,10 @@ class ValueSolver(Solver):
         if n + 1 == self.driver.cells:
             return playable[0]
         rng.shuffle(playable)
-        bounds: dict[int, int] = {}  # each child's least score for the opponent (fail-soft), once asked
-        for target in (-1, 0):  # a child at most -1 is a win for the mover; at most 0, at least a draw
+        # each child's least score for the opponent (fail-soft), once asked
+        bounds: dict[int, int] = {}
+        # a child at most -1 is a win for the mover; at most 0, at least a draw
+        for target in (-1, 0):
             for c in playable:
                 if bounds.get(c, target) > target:
                     continue
@@ -55,7 +57,8 @@ class ValueSolver(Solver):
                 if self.driver.wins_at_once(cp, cm):
                     bounds[c] = (self.driver.cells - n) // 2
                     continue
-                if n + 2 == self.driver.cells:  # the opponent's last disc fills the board without a line: a draw
+                # the opponent's last disc fills the board without a line: a draw
+                if n + 2 == self.driver.cells:
                     found = 0
                 else:
                     found = self._null_window(cp, cm, n + 1, target)

@@ -15,7 +15,8 @@ column that is not full; **winning cells** of a stone set, the empty cells that 
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # (no typing, attrs or functools at import: a fresh process's quick answer uses this module)
+# (no typing, attrs or functools at import: a fresh process's quick answer uses this module)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
@@ -41,9 +42,22 @@ def key_bytes(width: int, height: int) -> int:
     """The fewest whole bytes holding a width x height bitboard (a book's key width: 7 on 7x6)."""
     return (board_bits(width, height) + 7) // 8
 
+
 _FIELDS = (
-    "width", "height", "connect", "bottom", "board", "bottoms", "tops", "columns", "order", "shifts", "windows",
-    "odd_rows", "lower_rows", "cell_values",
+    "width",
+    "height",
+    "connect",
+    "bottom",
+    "board",
+    "bottoms",
+    "tops",
+    "columns",
+    "order",
+    "shifts",
+    "windows",
+    "odd_rows",
+    "lower_rows",
+    "cell_values",
 )
 
 
@@ -179,7 +193,8 @@ class Geometry:
         k1 = self.connect - 1
         found = 0
         for s in self.shifts:
-            after, before = [-1], [-1]  # after[m]: cells followed by m discs along s; before[m]: preceded by m
+            # after[m]: cells followed by m discs along s; before[m]: preceded by m
+            after, before = [-1], [-1]
             for m in range(1, k1 + 1):
                 after.append(after[-1] & (p >> (m * s)))
                 before.append(before[-1] & (p << (m * s)))
@@ -217,7 +232,8 @@ class Geometry:
         stride, mask = self.stride, 0
         full = (1 << stride) - 1
         for c in range(self.width):
-            bits = (key >> (c * stride)) & full  # the column's discs to move + its discs (2**height - 1)
+            # the column's discs to move + its discs (2**height - 1)
+            bits = (key >> (c * stride)) & full
             mask |= ((1 << ((bits + 1).bit_length() - 1)) - 1) << (c * stride)
         return mask
 

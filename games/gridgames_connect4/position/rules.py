@@ -219,7 +219,8 @@ class Connect4State(State):
     """A Connect Four position: the board, its bitboard, the moves played, the moves undone (for redo), the outcome."""
 
     game: Connect4
-    _grid: Grid | None  # the board as a Grid, made when first asked for (numpy: `board`), then kept up to date
+    # the board as a Grid, made when first asked for (numpy: `board`), then kept up to date
+    _grid: Grid | None
     _moves: list[Move]
     _redo: list[Move] = attrs.field(factory=list)
     _outcome: Outcome | None = None
@@ -310,7 +311,8 @@ class Connect4State(State):
         if self._grid is not None:
             self._grid.set((row, column), self.current_player + 1)
         mover = self._cur | self._geom.drop(self._mask, column)
-        self._cur, self._mask = self._cur ^ self._mask, self._mask | mover  # the other side moves next
+        # the other side moves next
+        self._cur, self._mask = self._cur ^ self._mask, self._mask | mover
         self._moves.append(column)
         self._outcome = self._judge((row, column), mover)
 
@@ -357,8 +359,13 @@ class Connect4State(State):
     def copy(self) -> Connect4State:
         """An independent copy (redo stack included)."""
         return Connect4State(
-            self.game, None if self._grid is None else self._grid.copy(), list(self._moves), list(self._redo),
-            self._outcome, self._cur, self._mask
+            self.game,
+            None if self._grid is None else self._grid.copy(),
+            list(self._moves),
+            list(self._redo),
+            self._outcome,
+            self._cur,
+            self._mask,
         )
 
     def to_text(self) -> str:
@@ -390,7 +397,8 @@ class Connect4State(State):
 
     def board(self) -> Grid:
         """The board itself (0 empty, 1 red, 2 yellow; row 0 at the top): read it, do not modify it."""
-        if self._grid is None:  # made at the first call, from the moves (a command that shows no board needs none)
+        # made at the first call, from the moves (a command that shows no board needs none)
+        if self._grid is None:
             grid = Grid.empty(self.game.height, self.game.width)
             depth = [0] * self.game.width
             for i, column in enumerate(self._moves):

@@ -95,7 +95,6 @@ def scores_of_keys(keys: np.ndarray, scores: np.ndarray, wanted: np.ndarray) -> 
     return out
 
 
-
 @attrs.frozen(eq=False)
 class Book:
     """An opening book: sorted canonical keys and their exact scores, for one board; see the module docstring."""
@@ -226,7 +225,8 @@ class Book:
         )[:HEADER_FIELDS]
         import hashlib
 
-        hasher = hashlib.sha256(fields)  # hashed here: a book read from an older file holds that file's digest
+        # hashed here: a book read from an older file holds that file's digest
+        hasher = hashlib.sha256(fields)
         hasher.update(body)
         digest = hasher.digest()
         return fields + digest + bytes(HEADER_SIZE - CHECKSUM_END) + body
@@ -343,11 +343,11 @@ class Book:
         p, mask, over = geometry.replay(moves)
         if over:
             return None
-        row = geometry.child_scores_of(p, mask, len(moves), self.score_of_key)  # `child_scores`' rule, one position
+        # `child_scores`' rule, one position
+        row = geometry.child_scores_of(p, mask, len(moves), self.score_of_key)
         if UNKNOWN in row:
             return None
         return [None if score == FULL else score for score in row]
-
 
 
 def _check_expected(book: Book, name: str, width: int | None, height: int | None, connect: int | None) -> None:
@@ -358,7 +358,6 @@ def _check_expected(book: Book, name: str, width: int | None, height: int | None
             f"{name} is a book for {book.width}x{book.height} with lines of {book.connect}, "
             f"not {expected[0]}x{expected[1]} with lines of {expected[2]}"
         )
-
 
 
 def _body(keys: np.ndarray, scores: np.ndarray, key_bytes: int) -> bytes:
@@ -381,9 +380,11 @@ def _read_keys(data: bytes, count: int, key_bytes: int) -> np.ndarray:
         return np.frombuffer(data, dtype="<u8", count=count, offset=HEADER_SIZE)
     need = count * key_bytes + 8 - key_bytes
     buffer, offset = data, HEADER_SIZE
-    if len(data) - HEADER_SIZE < need:  # a small book with narrow keys: its scores end before the last key's 8 bytes
+    # a small book with narrow keys: its scores end before the last key's 8 bytes
+    if len(data) - HEADER_SIZE < need:
         buffer, offset = bytes(data[HEADER_SIZE : HEADER_SIZE + count * key_bytes]) + bytes(8), 0
-    words = np.ndarray((count,), dtype="<u8", buffer=buffer, offset=offset, strides=(key_bytes,))  # unaligned words
+    # unaligned words
+    words = np.ndarray((count,), dtype="<u8", buffer=buffer, offset=offset, strides=(key_bytes,))
     return words & np.uint64((1 << 8 * key_bytes) - 1)
 
 

@@ -43,8 +43,15 @@ from gridgames_connect4.position.geometry import board_bits, fits_one_word
 from gridgames_connect4.solve.book import UNKNOWN, Book, BookError, BookKeys, scores_of_keys
 
 __all__ = [
-    "BuildReport", "BookJob", "build_book", "check_bounds_book", "checkpoint_path", "derive_scores",
-    "enumerate_entries", "plan_parts", "solve_part",
+    "BuildReport",
+    "BookJob",
+    "build_book",
+    "check_bounds_book",
+    "checkpoint_path",
+    "derive_scores",
+    "enumerate_entries",
+    "plan_parts",
+    "solve_part",
 ]
 
 PART_SIZE = 64
@@ -92,8 +99,9 @@ def enumerate_entries(width: int, height: int, connect: int, depth: int) -> tupl
     return np.concatenate(keys_by_ply[::-1]), np.concatenate(plies[::-1])
 
 
-def derive_scores(width: int, height: int, connect: int, keys: np.ndarray, plies: np.ndarray,
-                  scores: np.ndarray) -> np.ndarray:
+def derive_scores(
+    width: int, height: int, connect: int, keys: np.ndarray, plies: np.ndarray, scores: np.ndarray
+) -> np.ndarray:
     """Every entry's exact score, given those of the deepest ply first in ``scores``: the others from their children.
 
     ``keys`` and ``plies`` are as `enumerate_entries` gives them (deepest first, each ply sorted). A child of an
@@ -112,7 +120,8 @@ def derive_scores(width: int, height: int, connect: int, keys: np.ndarray, plies
         children = g.child_scores(p, mask, n, lambda wanted: scores_of_keys(keys[below], out[below], wanted))  # noqa: B023 - called here
         if (children == UNKNOWN).any():
             raise BookError(f"a position at ply {n} has a child missing from ply {n + 1} (a bug)")
-        out[at] = children.max(axis=1)  # FULL is below every score, and some column is free before the board is full
+        # FULL is below every score, and some column is free before the board is full
+        out[at] = children.max(axis=1)
     return out
 
 
@@ -217,8 +226,10 @@ def build_book(
     from gridgames_connect4.solve.solver import Solver
 
     start = time.perf_counter()
-    Solver(width, height, connect, table_bits=10)  # the solver refuses a board it cannot handle, in one line
-    if not fits_one_word(width, height):  # the solver takes 128-bit boards now; book keys stay one word
+    # the solver refuses a board it cannot handle, in one line
+    Solver(width, height, connect, table_bits=10)
+    # the solver takes 128-bit boards now; book keys stay one word
+    if not fits_one_word(width, height):
         raise BookError(
             f"a {width}x{height} board needs {board_bits(width, height)} bits, more than the solver's 64-bit bitboard"
             " keys that books store"
@@ -231,7 +242,8 @@ def build_book(
         raise BookError(f"part size must be positive, not {part_size}")
     out = Path(out)
     keys, plies = enumerate_entries(width, height, connect, depth)
-    leaves = int(np.count_nonzero(plies == plies[0])) if keys.shape[0] else 0  # the deepest ply: searched
+    # the deepest ply: searched
+    leaves = int(np.count_nonzero(plies == plies[0])) if keys.shape[0] else 0
     parts = plan_parts(keys[:leaves], plies[:leaves], part_size)
     lower = _lower_bounds(width, height, connect, depth, keys[:leaves], bounds)
     bounded = [
@@ -239,8 +251,16 @@ def build_book(
         for part, at in zip(parts, np.cumsum([0] + [part.shape[0] for part in parts[:-1]]))
     ]
     header = CHECKPOINT_HEADER.pack(
-        CHECKPOINT_MAGIC, CHECKPOINT_VERSION, width, height, connect, depth, part_size, len(parts), leaves,
-        hashlib.sha256(keys[:leaves].tobytes()).digest()
+        CHECKPOINT_MAGIC,
+        CHECKPOINT_VERSION,
+        width,
+        height,
+        connect,
+        depth,
+        part_size,
+        len(parts),
+        leaves,
+        hashlib.sha256(keys[:leaves].tobytes()).digest(),
     )
     partial = checkpoint_path(out)
     scores = _read_checkpoint(partial, header, parts)
@@ -248,12 +268,14 @@ def build_book(
     todo = [i for i in range(len(parts)) if i not in scores]
     total = int(keys.shape[0])
     done_count = [resumed]
-    if on_progress is not None:  # progress counts the positions searched; the shallower plies take a second at the end
+    # progress counts the positions searched; the shallower plies take a second at the end
+    if on_progress is not None:
         on_progress(resumed, leaves)
     with _Appender(partial, header) as appender:
         window = _window(jobs, scheduler, len(todo))
         reruns, interrupted, first = 0, False, 0
-        while first < len(todo):  # workers send results by batch: a round of `window` parts keeps batches ~1 part
+        # workers send results by batch: a round of `window` parts keeps batches ~1 part
+        while first < len(todo):
             round_start = time.monotonic()
 
             def finished(index: int, result: np.ndarray, offset: int = first) -> None:
@@ -265,17 +287,22 @@ def build_book(
                     on_progress(done_count[0], leaves)
 
             result = run_parts(
-                _solve_bounded, [bounded[i] for i in todo[first : first + window]], jobs=jobs, scheduler=scheduler,
-                shared=BookJob(width, height, connect, table_bits), on_result=finished,
+                _solve_bounded,
+                [bounded[i] for i in todo[first : first + window]],
+                jobs=jobs,
+                scheduler=scheduler,
+                shared=BookJob(width, height, connect, table_bits),
+                on_result=finished,
                 preload=("gridgames_connect4.solve.solver",),
-                describe=lambda part: f"{part[0].shape[0]} positions from key {int(part[0][0]):#x}"
+                describe=lambda part: f"{part[0].shape[0]} positions from key {int(part[0][0]):#x}",
             )
             reruns += result.reruns
             if result.partial:
                 interrupted = True
                 break
             first += window
-            if time.monotonic() - round_start < ROUND_SECONDS:  # quick parts: fewer, larger rounds cost less
+            # quick parts: fewer, larger rounds cost less
+            if time.monotonic() - round_start < ROUND_SECONDS:
                 window *= 2
     seconds = time.perf_counter() - start
     if interrupted or len(scores) < len(parts):
@@ -359,7 +386,8 @@ def _read_checkpoint(path: Path, header: bytes, parts: list[np.ndarray]) -> dict
             raise BookError(f"the checkpoint {str(path)!r} is corrupt: a record for part {index} of {count} positions")
         found[index] = np.frombuffer(data, dtype=np.int8, count=count, offset=at + RECORD_HEAD.size).copy()
         at = end
-    if at < len(data):  # a record cut short by a crash: drop it so that appends follow the last good one
+    # a record cut short by a crash: drop it so that appends follow the last good one
+    if at < len(data):
         with open(path, "r+b") as handle:
             handle.truncate(at)
     return found
@@ -437,8 +465,12 @@ def check_entries(book: Book, name: str) -> tuple[str | None, str | None, int]:
 
 
 def upgrade_legacy(
-    source: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, samples: int = 32, seed: int = 0,
-    table_bits: int | None = None
+    source: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    samples: int = 32,
+    seed: int = 0,
+    table_bits: int | None = None,
 ) -> UpgradeReport:
     """Check a book of format 1 or 2 (whose checksum does not cover its header) and write it again in the current
     format.

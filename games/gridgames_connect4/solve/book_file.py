@@ -42,7 +42,8 @@ from gridgames.errors import GridGamesError
 from gridgames_connect4.position.geometry import board_bits, key_bytes
 from gridgames_connect4.position.sizes import MAX_CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE
 
-TYPE_CHECKING = False  # (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+# (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -83,7 +84,8 @@ class BookError(GridGamesError, ValueError):
 def read_book_file(path: str | os.PathLike[str], limit: int = MAX_BOOK_BYTES) -> bytes:
     """The bytes of a book file of at most ``limit`` bytes, through the project's bounded reader; `BookError`
     otherwise."""
-    from gridgames.files import read_user_bytes  # (tempfile and shutil: not for a lookup in the shipped book)
+    # (tempfile and shutil: not for a lookup in the shipped book)
+    from gridgames.files import read_user_bytes
 
     return read_user_bytes(path, what="book file", max_bytes=limit, error=BookError)
 
@@ -136,7 +138,6 @@ class _Sized:
 
     def __getitem__(self, index: Any) -> Any:
         return self.head[index]
-
 
 
 class Entries:
@@ -244,7 +245,6 @@ def check_board(width: int, height: int, connect: int, depth: int, source: str) 
         raise BookError(f"{source} has an impossible depth {depth} for a {width}x{height} board")
 
 
-
 def key_width(width: int, height: int) -> int:
     """Bytes per key in a book of the current format: the fewest that hold the board's bitboard (`key_bytes`)."""
     return key_bytes(width, height)
@@ -253,7 +253,6 @@ def key_width(width: int, height: int) -> int:
 def file_key_bytes(version: int, width: int, height: int) -> int:
     """Bytes per key in a book file of that format version (version 1: always 8)."""
     return KEY_BYTES if version == 1 else key_width(width, height)
-
 
 
 def book_name(width: int, height: int, connect: int) -> str:
@@ -270,8 +269,6 @@ def package_data() -> Any:
     from importlib import resources  # a package imported from a zip file, say
 
     return resources.files("gridgames_connect4").joinpath("data")
-
-
 
 
 def open_entries(path: str) -> tuple[tuple[int, int, int, int, int, int, int, bytes], Entries]:

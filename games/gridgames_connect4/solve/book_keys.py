@@ -19,7 +19,8 @@ from gridgames.errors import IllegalMoveError, InvalidMoveError
 from gridgames_connect4.solve.book_file import BookError
 from gridgames_connect4.position.geometry import Geometry
 
-TYPE_CHECKING = False  # (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+# (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
@@ -32,6 +33,7 @@ FULL = -(1 << 20)
 """`BookKeys.child_scores` for a column that is full."""
 UNKNOWN = 1 << 20
 """A score that is not known: not settled by the quick check, or without an entry."""
+
 
 class BookKeys:
     """Position keys of a width x height board (Pons' layout, as `geometry.Geometry`), vectorised: Python ints or
@@ -51,8 +53,14 @@ class BookKeys:
 
     def __init__(self, width: int, height: int, connect: int) -> None:
         geometry = Geometry.of(width, height, connect)
-        for name, value in (("width", width), ("height", height), ("connect", connect), ("bottom", geometry.bottom),
-                            ("board", geometry.board), ("geometry", geometry)):
+        for name, value in (
+            ("width", width),
+            ("height", height),
+            ("connect", connect),
+            ("bottom", geometry.bottom),
+            ("board", geometry.board),
+            ("geometry", geometry),
+        ):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -139,7 +147,8 @@ class BookKeys:
             cell = self.geometry.drop(mask, int(column))
             if not cell:
                 raise IllegalMoveError(f"move {i + 1}: column {column} is full")
-            if i >= 2 * self.connect - 2:  # before that the mover has fewer than connect - 1 discs: no line
+            # before that the mover has fewer than connect - 1 discs: no line
+            if i >= 2 * self.connect - 2:
                 over = bool(self.wins(p, mask) & cell)
             p, mask = p ^ mask, mask | cell
         return p, mask, over
@@ -147,7 +156,8 @@ class BookKeys:
     def quick_score(self, p: int, mask: int, n: int) -> int | None:
         """The score when the side to move wins at once or must lose next move; None otherwise (a book's business)."""
         p, mask = int(p), int(mask)
-        if self.wins(p, mask) & self.geometry.playable(mask):  # as `quick_scores`: a win at once comes first
+        # as `quick_scores`: a win at once comes first
+        if self.wins(p, mask) & self.geometry.playable(mask):
             return (self.cells + 1 - n) // 2
         if not self.non_losing(p, mask):
             return -((self.cells - n) // 2)
@@ -342,7 +352,6 @@ class BookKeys:
         return order
 
 
-
 def _is_column(column: Any, width: int) -> bool:
     """True when ``column`` is a whole number (Python's or numpy's, not a bool) in 0..width - 1."""
     if isinstance(column, bool):
@@ -351,4 +360,3 @@ def _is_column(column: Any, width: int) -> bool:
         return 0 <= operator.index(column) < width
     except TypeError:
         return False
-

@@ -54,7 +54,10 @@ def _deepening_share(total: int, spent: int) -> int:
 
 
 def best_move(
-    d: SearchDriver, moves: list[int] | tuple[int, ...], max_nodes: int | None, rng: random.Random | None,
+    d: SearchDriver,
+    moves: list[int] | tuple[int, ...],
+    max_nodes: int | None,
+    rng: random.Random | None,
     all_scores: bool,
 ) -> SearchResult:
     """Best column after `moves`: perfect play, or a depth-limited search if `max_nodes` runs out.
@@ -85,7 +88,8 @@ def best_move(
         least = d.book_lower(p, mask, n)  # one disc past the book: its parents' scores bound it
         won = least is not None and least >= 1  # then no search is needed for the outcome
         outcome = 1 if won else d.solve_raw(p, mask, n, True, budget)
-        if outcome is not None:  # a sign (a book inside the search can give the exact score at once)
+        # a sign (a book inside the search can give the exact score at once)
+        if outcome is not None:
             outcome = sign(outcome)
         score = None
         if outcome == 0:
@@ -98,7 +102,8 @@ def best_move(
         if score is not None:
             given = _won_columns_share(total) if outcome == 1 else budget
             best = columns_reaching(d, p, mask, n, score, playable, given, bounds=bounds)
-        if not best and outcome == 1:  # the score's columns did not fit: keep the win (exact when the score is +1)
+        # the score's columns did not fit: keep the win (exact when the score is +1)
+        if not best and outcome == 1:
             best = _a_winning_column(d, p, mask, n, playable, _keep_win_share(total), bounds)
             weak = score != 1
             score = 1
@@ -134,7 +139,8 @@ def columns_reaching(
     """
     target = 1 - score  # the move keeps `score` unless the opponent then scores at least target
     pending = [c for c in playable if bounds is None or bounds.get(c, target - 1) < target]
-    if len(pending) == 1 < len(playable):  # every other column falls short, and some column keeps the score
+    # every other column falls short, and some column keeps the score
+    if len(pending) == 1 < len(playable):
         return pending
     best: list[int] = []
     step = 1024
@@ -159,7 +165,8 @@ def columns_reaching(
                 best.append(c)
                 if first:
                     return best
-            elif not best and len(pending) == 1:  # every other column falls short, and some column keeps it
+            # every other column falls short, and some column keeps it
+            elif not best and len(pending) == 1:
                 best = pending
                 pending = []
                 break
@@ -212,12 +219,11 @@ def _fill_scores(
             scores[c] = -child
 
 
-def _deepening(
-    d: SearchDriver, p: int, mask: int, n: int, budget: int, rng: random.Random | None
-) -> tuple[int, int]:
+def _deepening(d: SearchDriver, p: int, mask: int, n: int, budget: int, rng: random.Random | None) -> tuple[int, int]:
     """Iterative-deepening depth-limited search: (best column, deepest completed depth)."""
     stats = d.stats
-    scratch = (d.board_rows(d.cells + 2), np.zeros((d.cells + 2, d.width), np.int64))  # moves, scores by ply
+    # moves, scores by ply
+    scratch = (d.board_rows(d.cells + 2), np.zeros((d.cells + 2, d.width), np.int64))
     best_cols = [c for c in d.order if d.can_play(mask, c)]
     reached = 0
     spent = 0

@@ -104,13 +104,16 @@ def column_score(position: Position, column: int) -> int | None:
         if state.outcome.winner is None:
             return 0
         return 1 if position.weak else (position.width * position.height + 1 - len(position.moves)) // 2
-    from gridgames_connect4.solve.solver_cache import lend  # the worker process's solvers: its table allocated once
+    # the worker process's solvers: its table allocated once
+    from gridgames_connect4.solve.solver_cache import lend
 
     deadline = position.deadline
     with lend(position.width, position.height, position.connect, table_mb=position.table_mb) as solver:
         solver.reset()
         score = solver.solve_within(  # null windows stepping out from 0, as the sequential analyze
-            list(state.history), weak=position.weak, step=True,
+            list(state.history),
+            weak=position.weak,
+            step=True,
             on_progress=None if deadline is None else (lambda _progress: time.time() < deadline),
         )
     return None if score is None else -score

@@ -38,9 +38,11 @@ UNLIMITED = 1 << 62
 _MIN_CONNECT, _MAX_CONNECT = 3, 6
 _MASK64 = (1 << 64) - 1
 _SLICE = 1 << 18  # positions per kernel call when someone watches the search (about 0.03 s)
-_PLAIN_FIRST = 1 << 14  # positions one disc past the book search this many by bisection before using its bounds
+# positions one disc past the book search this many by bisection before using its bounds
+_PLAIN_FIRST = 1 << 14
 _SLICE_SECONDS = 0.03  # what a slice aims at: a large board searches several times slower than 7x6
-_SMP_START = 1 << 21  # positions searched alone before a parallel search starts its helpers (about 0.3 s)
+# positions searched alone before a parallel search starts its helpers (about 0.3 s)
+_SMP_START = 1 << 21
 _NO_BUSY = np.zeros(0, np.uint64)  # no busy marks: one searcher
 KERNEL_SOURCES = ("auto", "jit", "aot")
 
@@ -104,7 +106,8 @@ class SearchDriver:
     _constants: tuple[Any, ...] = field(init=False, repr=False)  # _named as a plain tuple
     _ttable: tuple[Any, ...] = field(init=False, repr=False)  # a plain L.Table
     _stack: tuple[np.ndarray, ...] = field(init=False, repr=False)  # a plain L.Stack
-    _kargs: tuple[Any, ...] = field(init=False, repr=False)  # solve_moves' arguments after the batch
+    # solve_moves' arguments after the batch
+    _kargs: tuple[Any, ...] = field(init=False, repr=False)
     _io: np.ndarray = field(init=False, repr=False)
     table: SearchTable = field(init=False, repr=False)
     _rate_nodes: int = field(default=0, init=False, repr=False)
@@ -127,18 +130,34 @@ class SearchDriver:
         depth = self.cells + 2
         pair = (2,) if self._words == 2 else ()
         self.stats = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        self._stack = tuple(L.Stack(
-            self.stats, np.zeros((depth, 5, *pair), np.uint64), np.zeros((depth, L.FRAME_INTS), np.int64),
-            np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # moves, their columns
-            np.zeros((depth, w, *pair), np.uint64), np.zeros((depth, w), np.int64),  # children's keys and buckets
-            np.zeros(w, np.int64),  # move scores
-        ))
+        self._stack = tuple(
+            L.Stack(
+                self.stats,
+                np.zeros((depth, 5, *pair), np.uint64),
+                np.zeros((depth, L.FRAME_INTS), np.int64),
+                # moves, their columns
+                np.zeros((depth, w, *pair), np.uint64),
+                np.zeros((depth, w), np.int64),
+                # children's keys and buckets
+                np.zeros((depth, w, *pair), np.uint64),
+                np.zeros((depth, w), np.int64),
+                np.zeros(w, np.int64),  # move scores
+            )
+        )
         self.book_arrays = self.arrays_of_book(self.book)
         self._io = np.zeros(5, dtype=np.int64)  # one solve's starts, score, explored, replay status
         self.compiled = self._choose_kernels()
         self._named = L.BoardConstants(
-            w, h, k, self.cells, self.b(geom.bottom), self.b(geom.board), np.array(geom.order, dtype=np.int64),
-            self._board_array(geom.columns), np.array(geom.cell_values, dtype=np.int64), self.b(geom.lower_rows),
+            w,
+            h,
+            k,
+            self.cells,
+            self.b(geom.bottom),
+            self.b(geom.board),
+            np.array(geom.order, dtype=np.int64),
+            self._board_array(geom.columns),
+            np.array(geom.cell_values, dtype=np.int64),
+            self.b(geom.lower_rows),
         )
         self._constants = tuple(self._named)
         self._ttable = self.table.kernel_arg()
@@ -150,7 +169,8 @@ class SearchDriver:
         """The compiled kernels this solver runs: built ahead of time where one fits, else numba's JIT."""
         if self.kernels not in KERNEL_SOURCES:
             raise SolverError(f"kernels must be one of {', '.join(KERNEL_SOURCES)}, got {self.kernels!r}")
-        fits = self._words == 1 and self.helpers is None  # one word, one searcher (helper threads need the JIT's)
+        # one word, one searcher (helper threads need the JIT's)
+        fits = self._words == 1 and self.helpers is None
         ahead = _kernels.load() if fits and self.kernels != "jit" else None
         if ahead is not None:
             return cast(Kernels, ahead)
@@ -171,8 +191,10 @@ class SearchDriver:
             ) from None
         size = tuple(getattr(book, name, None) for name in ("width", "height", "connect"))
         if size != (None, None, None) and size != (self.width, self.height, self.connect):
-            raise SolverError(f"the book is for {size[0]}x{size[1]} connect {size[2]}, not"
-                              f" {self.width}x{self.height} connect {self.connect}")
+            raise SolverError(
+                f"the book is for {size[0]}x{size[1]} connect {size[2]}, not"
+                f" {self.width}x{self.height} connect {self.connect}"
+            )
         if self._words != 1:
             raise SolverError("an opening book needs a board whose bitboard fits 64 bits")
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
@@ -359,13 +381,15 @@ class SearchDriver:
                 if watch is not None or helpers is not None:
                     step = min(step, slice_nodes)
                 sliced = time.perf_counter()
-                job = (n, step, fresh, self.b(p), self.b(mask), int(lo), int(hi), 0)  # a plain L.SearchStep
+                # a plain L.SearchStep
+                job = (n, step, fresh, self.b(p), self.b(mask), int(lo), int(hi), 0)
                 paused = self.compiled.run_search(self._stack, *shared, job)
                 fresh = False
                 self.explored = base + int(st[L.S_NODES])
                 if not paused:
                     break
-                took = time.perf_counter() - sliced  # slices of about _SLICE_SECONDS, whatever the board's rate
+                # slices of about _SLICE_SECONDS, whatever the board's rate
+                took = time.perf_counter() - sliced
                 if took > 2 * _SLICE_SECONDS:
                     slice_nodes = max(1, _SLICE >> 6, slice_nodes // 2)
                 elif took < _SLICE_SECONDS / 2:
@@ -395,10 +419,26 @@ class SearchDriver:
     ) -> int:
         """The depth-limited search's value of a position (window (-INF, beta)); stats[0]: positions, [1]: stopped."""
         c = self._named
-        return int(self.compiled.limited_search(
-            self.b(p), self.b(mask), n, depth, -L.INF, beta, self.height, self.connect, self.cells, c.bottom, c.full,
-            c.order, c.column_masks, self.stats, budget, *scratch,
-        ))
+        return int(
+            self.compiled.limited_search(
+                self.b(p),
+                self.b(mask),
+                n,
+                depth,
+                -L.INF,
+                beta,
+                self.height,
+                self.connect,
+                self.cells,
+                c.bottom,
+                c.full,
+                c.order,
+                c.column_masks,
+                self.stats,
+                budget,
+                *scratch,
+            )
+        )
 
     @property
     def watch(self) -> Watch | None:
@@ -422,9 +462,7 @@ class SearchDriver:
             return self.search(p, mask, n, -1, 1, budget)
         return self.search(p, mask, n, self.loss_score(n), self.win_score(n), budget)
 
-    def solve_probing(
-        self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None
-    ) -> int | None:
+    def solve_probing(self, p: int, mask: int, n: int, weak: bool, budget: int, lower: int | None = None) -> int | None:
         """As `solve_raw`, but the null windows step out from the draw, not by bisection (for positions in play).
 
         The kernel's bisection probes halfway towards 0 (Pons'), which suits a position whose score is far from 0 (the
@@ -458,7 +496,8 @@ class SearchDriver:
                 return None
             if found > med:
                 lo = found
-            else:  # the kernel keeps the fail-soft bound of a probe that failed low (one searcher: its own)
+            # the kernel keeps the fail-soft bound of a probe that failed low (one searcher: its own)
+            else:
                 hi = min(med, int(self.stats[L.S_HI])) if self.helpers is None else med
         return lo
 
@@ -473,7 +512,8 @@ class SearchDriver:
             score = self.solve_raw(p, mask, n, False, _PLAIN_FIRST)
             if score is not None:
                 return score
-            lower = self.book_lower(p, mask, n)  # its parents are in the book: their scores bound its score
+            # its parents are in the book: their scores bound its score
+            lower = self.book_lower(p, mask, n)
             if lower is None:
                 return self.solve_raw(p, mask, n, False, UNLIMITED)
         return self.solve_probing(p, mask, n, False, UNLIMITED, lower)
@@ -508,7 +548,8 @@ class SearchDriver:
             return []
         geometry = BookKeys(self.width, self.height, self.connect)
         book = self.book
-        if book is not None and hasattr(book, "score_of_key"):  # one position's parents in Python ints (no numpy)
+        # one position's parents in Python ints (no numpy)
+        if book is not None and hasattr(book, "score_of_key"):
             found_one = []
             for key in keys:
                 mask = self.geom.mask_of_key(key)
@@ -534,5 +575,3 @@ def _is_small_int(value: Any) -> bool:
         return abs(operator.index(value)) < 2**63
     except TypeError:
         return False
-
-

@@ -115,8 +115,15 @@ class Solver:
 
     def __attrs_post_init__(self) -> None:
         self.driver = SearchDriver(
-            self.width, self.height, self.connect, self.table_bits, self.table_mb, self.two_words, self.jobs,
-            self.book, self.kernels,
+            self.width,
+            self.height,
+            self.connect,
+            self.table_bits,
+            self.table_mb,
+            self.two_words,
+            self.jobs,
+            self.book,
+            self.kernels,
         )
 
     @property
@@ -166,18 +173,25 @@ class Solver:
                 score = d.solve_bounded(moves, lower)
                 if score is not None:
                     return score
-            if on_progress is None and d.helpers is None:  # past the book, no bound from it: one compiled call
+            # past the book, no bound from it: one compiled call
+            if on_progress is None and d.helpers is None:
                 at_once = d.solve_one(moves, weak)
                 return sign(at_once) if weak else at_once
             p, mask, n = d.position(moves)
             d.explored = 0
             found = d.solve_raw(p, mask, n, weak, UNLIMITED)
-        if found is None:  # no budget runs out here: only on_progress stops the search (solve_within allows that)
+        # no budget runs out here: only on_progress stops the search (solve_within allows that)
+        if found is None:
             raise SolverError("the search was stopped by on_progress before it had a score (use solve_within)")
         return sign(found) if weak else found
 
     def solve_within(
-        self, moves: Sequence[int], weak: bool = False, max_nodes: int | None = None, step: bool = False, *,
+        self,
+        moves: Sequence[int],
+        weak: bool = False,
+        max_nodes: int | None = None,
+        step: bool = False,
+        *,
         on_progress: Watch | None = None,
     ) -> int | None:
         """Like solve, but None when `max_nodes` runs out or ``on_progress`` returns False.
@@ -218,7 +232,8 @@ class Solver:
 
         for i, moves in enumerate(positions):
             if not weak and d.past_book(len(moves)):
-                flush()  # the positions before it first: the first bad position's error is the one raised
+                # the positions before it first: the first bad position's error is the one raised
+                flush()
                 if reset:
                     d.reset()
                 score = d.solve_bounded(moves, None)
@@ -232,7 +247,11 @@ class Solver:
         return [sign(x) for x in scores] if weak else scores
 
     def analyze(
-        self, moves: Sequence[int], weak: bool = False, *, into: list[int | None] | None = None,
+        self,
+        moves: Sequence[int],
+        weak: bool = False,
+        *,
+        into: list[int | None] | None = None,
         on_progress: Watch | None = None,
     ) -> list[int | None]:
         """Score of each column for the side to move (None if the column is full, or unsolved when ``on_progress``

@@ -26,7 +26,8 @@ MAX_IDLE = 2
 
 _Key = tuple[int, int, int, "Book | None", "float | None"]
 _lock = threading.Lock()
-_idle: OrderedDict[int, tuple[_Key, Solver]] = OrderedDict()  # by id(solver), least recently returned first
+# by id(solver), least recently returned first
+_idle: OrderedDict[int, tuple[_Key, Solver]] = OrderedDict()
 
 
 class LentSolver:

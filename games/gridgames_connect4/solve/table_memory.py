@@ -55,12 +55,16 @@ class SearchTable:
             words = DEFAULT_TABLE_MB * 2**20 // 8 if bits is None else 1 << bits
         buckets = _prev_prime(max(words // L.BUCKET_WORDS, 17))
         key_bits = board_bits(width, height)
-        if key_bits > 96 + (buckets.bit_length() - 1):  # the bucket index must supply the key's top bits
-            need = 2 ** (key_bits - 95) * _LINE / 2**20  # a prime number of buckets, at least 2 ** (key_bits - 96)
-            raise SolverError(f"a {width}x{height} board needs a table of at least {need:g} MiB to tell its"
-                              f" {key_bits}-bit keys apart")
+        # the bucket index must supply the key's top bits
+        if key_bits > 96 + (buckets.bit_length() - 1):
+            # a prime number of buckets, at least 2 ** (key_bits - 96)
+            need = 2 ** (key_bits - 95) * _LINE / 2**20
+            raise SolverError(
+                f"a {width}x{height} board needs a table of at least {need:g} MiB to tell its {key_bits}-bit keys apart"
+            )
         return cls(
-            _huge_page_zeros(buckets * L.BUCKET_WORDS, np.uint64),  # buckets aligned to cache lines (and huge pages)
+            # buckets aligned to cache lines (and huge pages)
+            _huge_page_zeros(buckets * L.BUCKET_WORDS, np.uint64),
             _huge_page_zeros(buckets, np.uint16),
             np.ones(1, dtype=np.int64),
             buckets,

@@ -37,7 +37,8 @@ from gridgames.parsing import check_memory, check_seconds
 from gridgames.saves import SavedPlay, load_play, restore
 
 if TYPE_CHECKING:
-    from rich.console import Console  # rich is imported when something is printed: `analyze --json` starts faster
+    # rich is imported when something is printed: `analyze --json` starts faster
+    from rich.console import Console
 
     from gridgames_connect4.solve.book import Book
 
@@ -348,7 +349,8 @@ def make_app() -> typer.Typer:
             seed = seed if seed is not None else saved.seed
         think = levels.DEFAULT_THINK if think is None else think
         chosen = cli_review.choose_book(game.width, game.height, game.connect, book, no_book)
-        if not state.is_over and any(kind in _SOLVER_KINDS for kind in chosen_kinds.values()):  # now, not mid-game
+        # now, not mid-game
+        if not state.is_over and any(kind in _SOLVER_KINDS for kind in chosen_kinds.values()):
             prepare_solver(error_console, fits_one_word(game.width, game.height))
         seats: list[Player | None] = []
         for player, colour in enumerate(game.colours):
@@ -358,7 +360,14 @@ def make_app() -> typer.Typer:
         options = {"width": game.width, "height": game.height, "connect": game.connect, "first": game.first}
         look = Connect4Look(console(), chosen, random.Random(seed))
         match = TerminalPlay(
-            "connect4", options, state, seats, [chosen_kinds[c] for c in game.colours], think, seed, look=look,
+            "connect4",
+            options,
+            state,
+            seats,
+            [chosen_kinds[c] for c in game.colours],
+            think,
+            seed,
+            look=look,
             autosave=load if resume else None,
         )
         code = match.run()
@@ -440,7 +449,8 @@ def make_app() -> typer.Typer:
         check_seconds(think)
         if table_mb is not None and not 0.0625 <= table_mb <= 16384:
             raise OptionError(f"--table-mb must be between 0.0625 and 16384, not {table_mb!r}")
-        if table_mb is not None:  # a table that cannot fit is refused before the solver allocates it
+        # a table that cannot fit is refused before the solver allocates it
+        if table_mb is not None:
             check_memory(int(table_mb * 2**20), what=f"--table-mb {table_mb:g}")
         state = cast(Connect4State, Connect4(width, height, connect).from_notation(moves))
         chosen = cli_review.choose_book(width, height, connect, book, no_book)
@@ -448,8 +458,14 @@ def make_app() -> typer.Typer:
             if not state.is_over and (chosen is None or len(state.history) >= chosen.depth):
                 progress.notice_compiling(fits_one_word(width, height))
             limits = Limits(
-                think=think, weak=weak, book=chosen, jobs=jobs, scheduler=scheduler, table_mb=table_mb,
-                on_progress=progress.update, keep_partial=True,
+                think=think,
+                weak=weak,
+                book=chosen,
+                jobs=jobs,
+                scheduler=scheduler,
+                table_mb=table_mb,
+                on_progress=progress.update,
+                keep_partial=True,
             )
             report = analyze_position(state, limits)
         if as_json:

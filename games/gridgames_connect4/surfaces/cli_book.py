@@ -26,7 +26,13 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
     """A context giving ``on_progress(done, total)`` that drives a rich bar with the time left, on standard error."""
     from rich.console import Console
     from rich.progress import (
-        BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
     )
 
     console = Console(file=sys.stderr)
@@ -34,8 +40,14 @@ def build_progress(description: str, *, force: bool = False) -> Iterator[Callabl
         yield lambda done, total: None
         return
     columns = (
-        TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), MofNCompleteColumn(),
-        TextColumn("positions"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn()
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        MofNCompleteColumn(),
+        TextColumn("positions"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
     )
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(description, total=None)
@@ -84,14 +96,16 @@ def make_book_app() -> typer.Typer:
         ),
         scheduler: str | None = typer.Option(None, "--scheduler", help="Solve on a Dask cluster: tcp://HOST:8786."),
         table_bits: int | None = typer.Option(
-            None, "--table-bits", parser=whole_number,
-            help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB)."
+            None,
+            "--table-bits",
+            parser=whole_number,
+            help="Each worker's table: 2^B entries (default 23 on 7x6, about 43 MB).",
         ),
         bounds_from: Path | None = typer.Option(
             None,
             "--bounds-from",
             help="A book of this board at least DEPTH - 1 deep: its scores bound the searched positions' (default: the "
-                 "shipped book when deep enough).",
+            "shipped book when deep enough).",
         ),
         no_bounds: bool = typer.Option(
             False, "--no-bounds", help="Search every position without bounds from a shallower book."
@@ -114,20 +128,30 @@ def make_book_app() -> typer.Typer:
         elif not no_bounds:
             shipped = default_book(width, height, connect)
             bounds = shipped if shipped is not None and 0 < depth <= shipped.depth + 1 else None
-        if bounds is not None and depth > 0:  # a bad option is told before the kernels' first-use build
+        # a bad option is told before the kernels' first-use build
+        if bounds is not None and depth > 0:
             check_bounds_book(bounds, width, height, connect, depth)
         from gridgames_connect4.surfaces.terminal import error_console, prepare_solver
 
         if scheduler is None:  # the local workers then load the kernels built ahead of time
             prepare_solver(error_console, True)
-        if checkpoint_path(out).is_file():  # a FIFO or a device is refused next, without a word of resuming
+        # a FIFO or a device is refused next, without a word of resuming
+        if checkpoint_path(out).is_file():
             typer.echo(f"Resuming from {checkpoint_path(out)}.", err=True)
         if bounds is not None and depth > 0:
             typer.echo(f"Lower bounds from the depth-{bounds.depth} book {bounds.path}.", err=True)
         with build_progress(f"Book {width}x{height} depth {depth}") as on_progress:
             report = build_book(
-                width, height, connect, depth, out, jobs=jobs if scheduler is None else None, scheduler=scheduler,
-                table_bits=table_bits, on_progress=on_progress, bounds=bounds
+                width,
+                height,
+                connect,
+                depth,
+                out,
+                jobs=jobs if scheduler is None else None,
+                scheduler=scheduler,
+                table_bits=table_bits,
+                on_progress=on_progress,
+                bounds=bounds,
             )
         done = report.solved + report.resumed
         if report.partial:
@@ -253,9 +277,17 @@ def describe(book: Any) -> dict[str, Any]:
     plies = geometry.heights(book.keys).sum(axis=1)
     counts = np.bincount(plies, minlength=book.depth + 1) if len(book) else np.zeros(book.depth + 1, dtype=np.int64)
     return {
-        "format": book.version, "width": book.width, "height": book.height, "connect": book.connect,
-        "depth": book.depth, "entries": len(book), "bytes": book.file_size,
-        "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())}, "wins": int((book.scores > 0).sum()),
-        "draws": int((book.scores == 0).sum()), "losses": int((book.scores < 0).sum()),
-        "root": book.score([]) if geometry.cells else None, "sha256": book.checksum.hex()
+        "format": book.version,
+        "width": book.width,
+        "height": book.height,
+        "connect": book.connect,
+        "depth": book.depth,
+        "entries": len(book),
+        "bytes": book.file_size,
+        "plies": {str(ply): int(n) for ply, n in enumerate(counts.tolist())},
+        "wins": int((book.scores > 0).sum()),
+        "draws": int((book.scores == 0).sum()),
+        "losses": int((book.scores < 0).sum()),
+        "root": book.score([]) if geometry.cells else None,
+        "sha256": book.checksum.hex(),
     }

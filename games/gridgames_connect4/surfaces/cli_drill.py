@@ -81,8 +81,10 @@ def _drill(game: Any, positions: list[Any], book: Any, think: float, answers: li
         state = game.from_moves(pos.moves)
         mover = colours[pos.player]
         typer.echo("")
-        typer.echo(f"Drill {i} of {len(positions)}: before move {pos.number}, {mover} to move (the game's "
-                   f"{game.format_move(pos.played)} was a {pos.grade}). Find the best move.")
+        typer.echo(
+            f"Drill {i} of {len(positions)}: before move {pos.number}, {mover} to move (the game's "
+            f"{game.format_move(pos.played)} was a {pos.grade}). Find the best move."
+        )
         out.print(render.board(state, first=game.first, plain=not render.shows_colour(out)), end="")
         answer = ask(state, game.width)
         if answer == "quit":
@@ -96,8 +98,9 @@ def _drill(game: Any, positions: list[Any], book: Any, think: float, answers: li
         elif right:
             typer.echo(f"Right: {column + 1} is best (score {pos.best_score:+d}).")
         else:
-            typer.echo(f"Not best: {column + 1} scores {pos.scores[column]:+d}; the best is {best} "
-                       f"({pos.best_score:+d}).")
+            typer.echo(
+                f"Not best: {column + 1} scores {pos.scores[column]:+d}; the best is {best} ({pos.best_score:+d})."
+            )
         try:
             ex = explain_position(game, pos.moves, column, book=book, solver=solver, think=think)
         except OutOfTime as problem:
@@ -114,22 +117,28 @@ def register(app: typer.Typer) -> None:
 
     @app.command("drill")
     def drill(
-        moves: str = typer.Argument("", help="A game's moves ('4453...', 1-based columns); default: the last game "
-                                    "reviewed."),
+        moves: str = typer.Argument(
+            "", help="A game's moves ('4453...', 1-based columns); default: the last game reviewed."
+        ),
         load: Path | None = typer.Option(None, "--load", help="Drill a game saved with 's FILE'."),
         width: int | None = typer.Option(None, "--width", parser=whole_number, help="Columns, 4 to 10 (default 7)."),
         height: int | None = typer.Option(None, "--height", parser=whole_number, help="Rows, 4 to 10 (default 6)."),
         connect: int | None = typer.Option(
             None, "--connect", parser=whole_number, help="Line length that wins, 3 to 6 (default 4)."
         ),
-        player: str | None = typer.Option(None, "--player", help="Whose mistakes: red, yellow or both (default: the "
-                                          "human seats of a saved game, else both)."),
-        inaccuracies: bool = typer.Option(False, "--inaccuracies", help="Drill the inaccuracies too (slower wins, "
-                                          "quicker losses)."),
+        player: str | None = typer.Option(
+            None,
+            "--player",
+            help="Whose mistakes: red, yellow or both (default: the human seats of a saved game, else both).",
+        ),
+        inaccuracies: bool = typer.Option(
+            False, "--inaccuracies", help="Drill the inaccuracies too (slower wins, quicker losses)."
+        ),
         book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),
-        think: float = typer.Option(DEFAULT_REVIEW_SECONDS, "--think", help="Seconds the review, and each "
-                                    "explanation, may take."),
+        think: float = typer.Option(
+            DEFAULT_REVIEW_SECONDS, "--think", help="Seconds the review, and each explanation, may take."
+        ),
         history: bool = typer.Option(False, "--history", help="List the drills done and stop."),
         url: bool = typer.Option(False, "--url", help="Print the web drill page's URL for the game instead."),
         base: str = typer.Option(DEFAULT_BASE, "--base", help="With --url: where gridgames serve runs."),
@@ -165,11 +174,15 @@ def register(app: typer.Typer) -> None:
                 players = humans if humans else players
                 first = game.first
             else:
-                game = Connect4(7 if width is None else width, 6 if height is None else height,
-                                4 if connect is None else connect)
+                game = Connect4(
+                    7 if width is None else width, 6 if height is None else height, 4 if connect is None else connect
+                )
                 state = game.from_notation(moves)
-            for name, given, kept in (("width", width, game.width), ("height", height, game.height),
-                                      ("connect", connect, game.connect)):
+            for name, given, kept in (
+                ("width", width, game.width),
+                ("height", height, game.height),
+                ("connect", connect, game.connect),
+            ):
                 if given is not None and given != kept:
                     raise OptionError(f"--{name} {given} differs from the saved game's {kept}")
             if not state.history:
@@ -180,8 +193,10 @@ def register(app: typer.Typer) -> None:
             chosen = choose_book(game.width, game.height, game.connect, book, no_book)
             report, _seconds = run_review(game, state.history, chosen, 1, first, think)
             if report.stopped == STOPPED:
-                typer.echo(f"The review stopped at its time budget ({think:g} s): only the moves reviewed are drilled.",
-                           err=True)
+                typer.echo(
+                    f"The review stopped at its time budget ({think:g} s): only the moves reviewed are drilled.",
+                    err=True,
+                )
             problem = record_review(report, _players(player, players, game.colours))
             if problem is not None:
                 typer.echo(problem, err=True)
@@ -190,11 +205,14 @@ def register(app: typer.Typer) -> None:
         else:
             last = saved.last
             if last is None:
-                raise OptionError("no reviewed game to drill yet: give a game's MOVES or --load FILE, or review one "
-                                  "first (gridgames connect4 review MOVES)")
+                raise OptionError(
+                    "no reviewed game to drill yet: give a game's MOVES or --load FILE, or review one "
+                    "first (gridgames connect4 review MOVES)"
+                )
             if any(v is not None for v in (width, height, connect)):
-                raise OptionError("--width, --height and --connect go with MOVES; the last reviewed game has its own "
-                                  "board")
+                raise OptionError(
+                    "--width, --height and --connect go with MOVES; the last reviewed game has its own board"
+                )
             game = last.game
             if url:
                 typer.echo(position_url(game, last.moves, base, page="drill"))
@@ -208,8 +226,10 @@ def register(app: typer.Typer) -> None:
             positions = [p for p in found if p.player in _players(player, last.players, game.colours)]
             game_moves = last.moves
         who = " and ".join(game.colours[p] for p in sorted({p.player for p in positions})) or "nobody"
-        typer.echo(f"Drilling {game.join_notation(game_moves)} ({game.size}): {len(positions)} position(s), the "
-                   f"mistakes of {who}.")
+        typer.echo(
+            f"Drilling {game.join_notation(game_moves)} ({game.size}): {len(positions)} position(s), the "
+            f"mistakes of {who}."
+        )
         if not positions:
             typer.echo("No mistake to drill in this game" + (": try --inaccuracies." if not inaccuracies else "."))
             return
@@ -224,7 +244,8 @@ def register(app: typer.Typer) -> None:
                 done = DrillHistory.load()
                 done.add(game, game_moves, answers)
                 done.save()
-            except GridGamesError as problem:  # a damaged history does not undo the drill: said, not fatal
+            # a damaged history does not undo the drill: said, not fatal
+            except GridGamesError as problem:
                 typer.echo(f"the drill is not kept in the history: {problem}", err=True)
         right = sum(a.right for a in answers)
         typer.echo(f"Drill done: {right} of {len(answers)} answered best ({len(positions)} position(s)).")

@@ -28,10 +28,14 @@ def register(app: typer.Typer) -> None:
         width: int = typer.Option(7, "--width", parser=whole_number, help="Columns, 4 to 10."),
         height: int = typer.Option(6, "--height", parser=whole_number, help="Rows, 4 to 10."),
         connect: int = typer.Option(4, "--connect", parser=whole_number, help="Line length that wins, 3 to 6."),
-        line: int = typer.Option(12, "--line", parser=whole_number,
-                                 help="Show the forced line when the game ends within this many discs."),
-        think: float = typer.Option(60.0, "--think", help="Seconds the solver may take (positions the book does not "
-                                    "answer); then a one-line error says so."),
+        line: int = typer.Option(
+            12, "--line", parser=whole_number, help="Show the forced line when the game ends within this many discs."
+        ),
+        think: float = typer.Option(
+            60.0,
+            "--think",
+            help="Seconds the solver may take (positions the book does not answer); then a one-line error says so.",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         book: Path | None = typer.Option(None, "--book", help=BOOK_HELP),
         no_book: bool = typer.Option(False, "--no-book", help=NO_BOOK_HELP),

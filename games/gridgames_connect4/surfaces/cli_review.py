@@ -86,8 +86,14 @@ class ReviewProgress:
         if self.bar is None:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self.bar = Progress(TextColumn("Reviewing: moves"), MofNCompleteColumn(), BarColumn(), TimeElapsedColumn(),
-                                console=self.err, transient=True)
+            self.bar = Progress(
+                TextColumn("Reviewing: moves"),
+                MofNCompleteColumn(),
+                BarColumn(),
+                TimeElapsedColumn(),
+                console=self.err,
+                transient=True,
+            )
             self.task = self.bar.add_task("review", total=total)
             self.bar.start()
         self.bar.update(self.task, completed=reviewed, total=total)
@@ -98,7 +104,12 @@ class ReviewProgress:
 
 
 def run_review(
-    game: Any, moves: Any, book: Any, start: int = 1, first: str = "red", think: float = DEFAULT_REVIEW_SECONDS,
+    game: Any,
+    moves: Any,
+    book: Any,
+    start: int = 1,
+    first: str = "red",
+    think: float = DEFAULT_REVIEW_SECONDS,
     inaccuracy_moves: int = 2,
 ) -> tuple[Any, float]:
     """The review of ``moves`` (0-based) from move ``start``, with progress on stderr (Ctrl-C: partial), and its
@@ -118,8 +129,15 @@ def run_review(
 
     with ReviewProgress() as progress:
         report = review_game(
-            game, moves, book=book, first=start, on_progress=progress.update, keep_going=keep_going,
-            keep_partial=True, colours=colour_names(first), inaccuracy_moves=inaccuracy_moves
+            game,
+            moves,
+            book=book,
+            first=start,
+            on_progress=progress.update,
+            keep_going=keep_going,
+            keep_partial=True,
+            colours=colour_names(first),
+            inaccuracy_moves=inaccuracy_moves,
         )
     return report, time.perf_counter() - started
 
@@ -140,8 +158,10 @@ def review_text(report: Any, seconds: float, book: Any, think: float = DEFAULT_R
     source = f"; {report.from_book} position(s) from the book" if book is not None else ""
     lines = [*report.lines(), f"Reviewed {len(report.reviews)} move(s) in {seconds:.1f} s{source}."]
     if report.stopped == STOPPED:
-        lines.append(f"The review stopped at its time budget ({think:g} s): give more with --think SECONDS, "
-                     "or review from a later move with --from N.")
+        lines.append(
+            f"The review stopped at its time budget ({think:g} s): give more with --think SECONDS, "
+            "or review from a later move with --from N."
+        )
     return lines
 
 
@@ -173,7 +193,9 @@ def register(app: typer.Typer) -> None:
             "listed.",
         ),
         inaccuracy: int = typer.Option(
-            2, "--inaccuracy", parser=whole_number,
+            2,
+            "--inaccuracy",
+            parser=whole_number,
             help="A move that keeps the result is an inaccuracy from this many of the mover's moves lost (a slower "
             "win, a quicker loss); default 2 (1: every delay). Smaller delays are graded good.",
         ),

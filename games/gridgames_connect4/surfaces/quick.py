@@ -152,7 +152,8 @@ def answer(args: list[str]) -> int | None:
     known = [s for s in columns if s is not None]
     top = max(known) if known else None
     unsolved = [c + 1 for c, s in enumerate(columns) if s is None and legal[c]] if stopped else []
-    if stopped == "time" and not unsolved:  # every column solved as the budget ran out: exact after all
+    # every column solved as the budget ran out: exact after all
+    if stopped == "time" and not unsolved:
         stopped = None
     best = [] if stopped else [c + 1 for c, s in enumerate(columns) if s == top]
     notation = ("".join if width <= 9 else ",".join)(str(c + 1) for c in moves)
@@ -161,8 +162,13 @@ def answer(args: list[str]) -> int | None:
 
         print(json.dumps(report.analysis_dict(notation, top, columns, best, stopped, unsolved)))
     else:
-        print("\n".join(report.analysis_lines(notation, (width, height, connect), len(moves), top, columns, legal,
-                                              best, weak, stopped, unsolved)))
+        print(
+            "\n".join(
+                report.analysis_lines(
+                    notation, (width, height, connect), len(moves), top, columns, legal, best, weak, stopped, unsolved
+                )
+            )
+        )
     if stopped == "interrupted":
         import sys
 
@@ -175,8 +181,9 @@ EXIT_INTERRUPTED = 130
 """The exit code of an analysis stopped by Ctrl-C (as the full command's, `gridgames.cli_support`)."""
 
 
-def _solve(geometry: BookKeys, moves: list[int], weak: bool, no_book: bool
-           ) -> tuple[list[int | None], str | None] | None:
+def _solve(
+    geometry: BookKeys, moves: list[int], weak: bool, no_book: bool
+) -> tuple[list[int | None], str | None] | None:
     """Every column's score by the solver, as `analysis.analyze_position` gets them (the shipped book given when the
     position is at most one disc past it), and "interrupted" after Ctrl-C; None when the full command should run:
     standard error is a terminal (its progress line), the board needs two words, or the kernels are not built."""
@@ -196,13 +203,15 @@ def _solve(geometry: BookKeys, moves: list[int], weak: bool, no_book: bool
         if book is not None and len(moves) > book.depth + 1:
             book = None
     table_mb = SMALL_TABLE_MB if geometry.cells - len(moves) <= SMALL_TABLE_EMPTY else None
-    solver = solver_module.Solver(geometry.width, geometry.height, geometry.connect, jobs=1, book=book,
-                                  table_mb=table_mb)
+    solver = solver_module.Solver(
+        geometry.width, geometry.height, geometry.connect, jobs=1, book=book, table_mb=table_mb
+    )
     scores: list[int | None] = [None] * geometry.width
     import time
 
     deadline = time.monotonic() + ANALYZE_SECONDS
-    try:  # the search runs in slices: Ctrl-C gets through, and the watcher stops it at the full command's budget
+    # the search runs in slices: Ctrl-C gets through, and the watcher stops it at the full command's budget
+    try:
         solver.analyze(moves, weak=weak, into=scores, on_progress=lambda _progress: time.monotonic() < deadline)
     except KeyboardInterrupt:
         return scores, "interrupted"

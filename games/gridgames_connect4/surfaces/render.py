@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from gridgames_connect4.position.rules import Connect4State
 
 if TYPE_CHECKING:
-    from rich.text import Text  # imported when a board is drawn: commands that only print JSON start faster
+    # imported when a board is drawn: commands that only print JSON start faster
+    from rich.text import Text
 
 STYLES = {"red": "bold red", "yellow": "bold yellow"}
 PLAIN_DISCS = {"red": "X", "yellow": "O"}

@@ -30,7 +30,8 @@ def position_url(game: Connect4, moves: Sequence[int], base: str = DEFAULT_BASE,
     """The play page's URL for the position after ``moves`` (0-based columns) on ``game``'s board, under ``base``
     (``page="drill"``: the drill page's, which reviews that game and drills its mistakes)."""
     refusal = OptionError(f"the page's address must be http(s)://HOST[:PORT], not {base[:80]!r}")
-    if not base.isprintable() or any(c.isspace() for c in base):  # a newline, a tab, a space: never part of a URL
+    # a newline, a tab, a space: never part of a URL
+    if not base.isprintable() or any(c.isspace() for c in base):
         raise refusal
     try:
         parts = urlsplit(base)

@@ -26,8 +26,10 @@ def _disc(colour: str, x: float, y: float, radius: float, outline: str) -> list[
     out = [f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{DISC_COLOURS[colour]}" {outline}/>']
     if colour == "red":  # a white cross
         d = radius * 0.45
-        out.append(f'<path d="M{x - d:g} {y - d:g}L{x + d:g} {y + d:g}M{x - d:g} {y + d:g}L{x + d:g} {y - d:g}" '
-                   f'stroke="#ffffff" stroke-width="{radius * 0.22:g}" stroke-linecap="round"/>')
+        out.append(
+            f'<path d="M{x - d:g} {y - d:g}L{x + d:g} {y + d:g}M{x - d:g} {y + d:g}L{x + d:g} {y - d:g}" '
+            f'stroke="#ffffff" stroke-width="{radius * 0.22:g}" stroke-linecap="round"/>'
+        )
     else:  # a dark ring
         out.append(
             f'<circle cx="{x:g}" cy="{y:g}" r="{radius * 0.5:g}" fill="none" stroke="#333333" '

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rich.console import Console  # rich is imported when something is printed: `analyze --json` starts faster
+    # rich is imported when something is printed: `analyze --json` starts faster
+    from rich.console import Console
 
 __all__ = ["console", "error_console", "prepare_solver"]
 

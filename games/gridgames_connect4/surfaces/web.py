@@ -145,8 +145,13 @@ class Connect4Web:
         note = analysis.verdict() if exact and score is not None else "not exact: the time budget ran out"
         cells, plies = state.game.width * state.game.height, len(state.history)
         ends = {fmt(c): end_ply(cells, plies, s) - plies for c in legal if (s := columns[c]) is not None}
-        result = {"scores": {c: columns[c] for c in legal}, "exact": exact, "note": note, "help": SCORE_HELP,
-                  "ends": ends}
+        result = {
+            "scores": {c: columns[c] for c in legal},
+            "exact": exact,
+            "note": note,
+            "help": SCORE_HELP,
+            "ends": ends,
+        }
         if exact:
             result["explanation"] = _explanation(state, book, budget)
         return result
@@ -207,15 +212,22 @@ class Connect4Web:
         game, moves = state.game, list(state.history)
         with _lend_solver(state) as solver:
             solver.reset()
-            report = review_game(game, moves, book=_book(state), solver=solver, keep_going=budget.keep_going,
-                                 colours=game.colours)
+            report = review_game(
+                game, moves, book=_book(state), solver=solver, keep_going=budget.keep_going, colours=game.colours
+            )
         if report.partial:
             budget.report(None, None, "the review stopped at the time budget: only the moves reviewed are drilled")
         fmt = game.format_move
         return [
-            {"ply": len(p.moves), "number": p.number, "player": game.colours[p.player], "played": fmt(p.played),
-             "grade": p.grade, "best": [fmt(c) for c in p.best], "scores": {fmt(c): s for c, s in enumerate(p.scores)
-                                                                            if s is not None}}
+            {
+                "ply": len(p.moves),
+                "number": p.number,
+                "player": game.colours[p.player],
+                "played": fmt(p.played),
+                "grade": p.grade,
+                "best": [fmt(c) for c in p.best],
+                "scores": {fmt(c): s for c, s in enumerate(p.scores) if s is not None},
+            }
             for p in drill_positions(report)
         ]
 
@@ -227,6 +239,11 @@ class Connect4Web:
         with _lend_solver(state) as solver:
             ex = explain_position(game, state.history, move, book=_book(state), solver=solver, think=budget.seconds)
         score = ex.columns[move]
-        return {"right": score == ex.score, "score": score, "best_score": ex.score,
-                "best": [game.format_move(c) for c in ex.best], "lines": lines(ex, game.colours)[1:],
-                "explanation": ex.as_dict(game.colours)}
+        return {
+            "right": score == ex.score,
+            "score": score,
+            "best_score": ex.score,
+            "best": [game.format_move(c) for c in ex.best],
+            "lines": lines(ex, game.colours)[1:],
+            "explanation": ex.as_dict(game.colours),
+        }

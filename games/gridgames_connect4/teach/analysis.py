@@ -49,8 +49,14 @@ class Analysis:
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: {"moves", "score", "columns", "best"}, plus "partial", "stopped" and "unsolved" when
         partial."""
-        return report.analysis_dict(self.state.notation(), self.score, self.columns, self.best, self.stopped,
-                                    self.unsolved if self.partial else ())
+        return report.analysis_dict(
+            self.state.notation(),
+            self.score,
+            self.columns,
+            self.best,
+            self.stopped,
+            self.unsolved if self.partial else (),
+        )
 
     def verdict(self) -> str:
         """What the score means, e.g. 'red wins with its 4th move from now'."""
@@ -63,8 +69,16 @@ class Analysis:
         """The report as lines of text."""
         game, state = self.state.game, self.state
         return report.analysis_lines(
-            state.notation(), (game.width, game.height, game.connect), len(state.history), self.score, self.columns,
-            [state.is_legal(c) for c in range(game.width)], self.best, self.weak, self.stopped, self.unsolved,
+            state.notation(),
+            (game.width, game.height, game.connect),
+            len(state.history),
+            self.score,
+            self.columns,
+            [state.is_legal(c) for c in range(game.width)],
+            self.best,
+            self.weak,
+            self.stopped,
+            self.unsolved,
         )
 
 

@@ -26,8 +26,9 @@ def _column_words(columns: Sequence[int]) -> str:
     return f"column{'s' if len(columns) > 1 else ''} {_cols(columns)}"
 
 
-def brief(game: Connect4, moves: Sequence[int], scores: Sequence[int | None],
-          colours: Sequence[str] = PLAYER_NAMES) -> str:
+def brief(
+    game: Connect4, moves: Sequence[int], scores: Sequence[int | None], colours: Sequence[str] = PLAYER_NAMES
+) -> str:
     """One sentence saying why the best columns of the position after ``moves`` are best (``scores``: every column's
     exact score for the side to move, None for a full column)."""
     mover = len(moves) % 2
@@ -57,8 +58,11 @@ def brief(game: Connect4, moves: Sequence[int], scores: Sequence[int | None],
         who = colours[strategy.player]
         verb = "wins" if strategy.result == "win" else "at least draws"
         first = "" if strategy.first is None else f" after column {strategy.first + 1}"
-        how = ("claimeven: it answers every move right above it" if strategy.rule == "claimeven"
-               else f"zugzwang: it keeps column {(strategy.kept or 0) + 1} for its threat")
+        how = (
+            "claimeven: it answers every move right above it"
+            if strategy.rule == "claimeven"
+            else f"zugzwang: it keeps column {(strategy.kept or 0) + 1} for its threat"
+        )
         return f"{who.capitalize()} {verb}{first} by {how}; {result}."
     gifts = sorted({t.column for t in found if t.player != mover and t.row >= 2 and heights[t.column] == t.row - 2})
     tail = f"; {_column_words(gifts)} would let {other} win on the cell above" if gifts else ""

@@ -30,8 +30,16 @@ from gridgames.errors import GridGamesError
 from gridgames.files import data_dir, read_user_text, write_user_text
 
 __all__ = [
-    "HISTORY_FORMAT", "HISTORY_KEEP", "DrillAnswer", "DrillHistory", "DrillHistoryError", "DrillPosition",
-    "LastReview", "drill_positions", "history_path", "record_review",
+    "HISTORY_FORMAT",
+    "HISTORY_KEEP",
+    "DrillAnswer",
+    "DrillHistory",
+    "DrillHistoryError",
+    "DrillPosition",
+    "LastReview",
+    "drill_positions",
+    "history_path",
+    "record_review",
 ]
 
 HISTORY_FORMAT = "gridgames-connect4-drills"
@@ -43,7 +51,6 @@ MAX_HISTORY_BYTES = 2_000_000
 
 class DrillHistoryError(GridGamesError, ValueError):
     """The drill history file cannot be read (not JSON, another format, a newer version)."""
-
 
 
 @attrs.frozen
@@ -78,20 +85,27 @@ class DrillPosition:
 
     def as_dict(self, game: Connect4) -> dict[str, Any]:
         """JSON form: 1-based columns, the moves before as notation."""
-        return {"number": self.number, "moves": game.join_notation(self.moves), "player": game.colours[self.player],
-                "played": self.played + 1, "grade": self.grade, "scores": list(self.scores),
-                "best": [c + 1 for c in self.best], "best_score": self.best_score}
+        return {
+            "number": self.number,
+            "moves": game.join_notation(self.moves),
+            "player": game.colours[self.player],
+            "played": self.played + 1,
+            "grade": self.grade,
+            "scores": list(self.scores),
+            "best": [c + 1 for c in self.best],
+            "best_score": self.best_score,
+        }
 
 
-def drill_positions(review: Review, players: Iterable[int] = (0, 1), inaccuracies: bool = False
-                    ) -> list[DrillPosition]:
+def drill_positions(review: Review, players: Iterable[int] = (0, 1), inaccuracies: bool = False) -> list[DrillPosition]:
     """The positions before the reviewed moves of ``players`` graded mistake or blunder (and inaccuracy with
     ``inaccuracies``), in the game's order."""
     grades = {MISTAKE, BLUNDER} | ({INACCURACY} if inaccuracies else set())
     wanted = set(players)
     return [
         DrillPosition(r.number, review.moves[: r.number - 1], r.column, r.grade, r.columns)
-        for r in review.reviews if r.player in wanted and r.grade in grades
+        for r in review.reviews
+        if r.player in wanted and r.grade in grades
     ]
 
 
@@ -129,8 +143,15 @@ class LastReview:
     def of(cls, review: Review, players: Sequence[int] = (0, 1)) -> LastReview:
         """The record of ``review``."""
         game = review.game
-        return cls(game.width, game.height, game.connect, review.colours[0], review.moves,
-                   tuple((r.number, r.columns) for r in review.reviews), tuple(players))
+        return cls(
+            game.width,
+            game.height,
+            game.connect,
+            review.colours[0],
+            review.moves,
+            tuple((r.number, r.columns) for r in review.reviews),
+            tuple(players),
+        )
 
     @property
     def game(self) -> Connect4:
@@ -147,18 +168,32 @@ class LastReview:
             best = max(s for s in columns if s is not None)
             played = columns[column]
             if played is None:
-                raise DrillHistoryError(f"the drill history's last review scores no move {number} (column "
-                                        f"{column + 1})")
-            reviews.append(MoveReview(number, (number - 1) % 2, column, played, best,
-                                      tuple(c for c, s in enumerate(columns) if s == best), columns))
+                raise DrillHistoryError(
+                    f"the drill history's last review scores no move {number} (column {column + 1})"
+                )
+            reviews.append(
+                MoveReview(
+                    number,
+                    (number - 1) % 2,
+                    column,
+                    played,
+                    best,
+                    tuple(c for c, s in enumerate(columns) if s == best),
+                    columns,
+                )
+            )
         review = Review(self.game, self.moves, tuple(reviews), colours=self.game.colours)
         return drill_positions(review, self.players, inaccuracies)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form, with the checksum of its content (``digest``: a damaged or edited record is never trusted)."""
         data: dict[str, Any] = {
-            "width": self.width, "height": self.height, "connect": self.connect, "first": self.first,
-            "moves": self.game.join_notation(self.moves), "players": list(self.players),
+            "width": self.width,
+            "height": self.height,
+            "connect": self.connect,
+            "first": self.first,
+            "moves": self.game.join_notation(self.moves),
+            "players": list(self.players),
             "scores": [[n, list(s)] for n, s in self.scores],
         }
         data["digest"] = _digest(data)
@@ -222,14 +257,16 @@ class DrillHistory:
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):  # RecursionError: nested deeper than Python's stack
-            raise DrillHistoryError(f"{where} is not a drill history (not JSON); move it away to start a new one") \
-                from None
+            raise DrillHistoryError(
+                f"{where} is not a drill history (not JSON); move it away to start a new one"
+            ) from None
         if not isinstance(data, dict) or data.get("format") != HISTORY_FORMAT:
             raise DrillHistoryError(f"{where} is not a drill history (format {HISTORY_FORMAT!r} expected)")
         version = data.get("version")
         if not isinstance(version, int) or not 1 <= version <= HISTORY_VERSION:
-            raise DrillHistoryError(f"{where} is a drill history of version {version!r}; this gridgames reads version "
-                                    f"{HISTORY_VERSION}")
+            raise DrillHistoryError(
+                f"{where} is a drill history of version {version!r}; this gridgames reads version {HISTORY_VERSION}"
+            )
         last = data.get("last_review")
         drills = data.get("drills", [])
         if not isinstance(drills, list) or not all(isinstance(d, dict) for d in drills):
@@ -242,20 +279,31 @@ class DrillHistory:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as problem:
-            raise DrillHistoryError(f"cannot create the folder {str(path.parent)!r}: {problem.strerror or problem}") \
-                from None
+            raise DrillHistoryError(
+                f"cannot create the folder {str(path.parent)!r}: {problem.strerror or problem}"
+            ) from None
         last = None if self.last is None else self.last.as_dict()
-        data = {"format": HISTORY_FORMAT, "version": HISTORY_VERSION, "last_review": last,
-                "drills": self.drills[-HISTORY_KEEP:]}
+        data = {
+            "format": HISTORY_FORMAT,
+            "version": HISTORY_VERSION,
+            "last_review": last,
+            "drills": self.drills[-HISTORY_KEEP:],
+        }
         return write_user_text(path, json.dumps(data) + "\n", what="drill history", error=DrillHistoryError)
 
-    def add(self, game: Connect4, moves: Sequence[int], answers: Sequence[DrillAnswer],
-            when: float | None = None) -> dict[str, Any]:
+    def add(
+        self, game: Connect4, moves: Sequence[int], answers: Sequence[DrillAnswer], when: float | None = None
+    ) -> dict[str, Any]:
         """Record a drill done on the game of ``moves``: its answers; the entry added."""
-        entry = {"when": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(time.time() if when is None else when)),
-                 "board": game.size, "connect": game.connect, "moves": game.join_notation(moves),
-                 "answers": [a.as_dict() for a in answers], "right": sum(a.right for a in answers),
-                 "asked": len(answers)}
+        entry = {
+            "when": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(time.time() if when is None else when)),
+            "board": game.size,
+            "connect": game.connect,
+            "moves": game.join_notation(moves),
+            "answers": [a.as_dict() for a in answers],
+            "right": sum(a.right for a in answers),
+            "asked": len(answers),
+        }
         self.drills.append(entry)
         del self.drills[:-HISTORY_KEEP]
         return entry
@@ -263,12 +311,15 @@ class DrillHistory:
     def lines(self) -> list[str]:
         """The drills done, one line each, newest last."""
         if not self.drills:
-            return ["No drill done yet: review a game (gridgames connect4 review MOVES), then run gridgames connect4 "
-                    "drill."]
+            return [
+                "No drill done yet: review a game (gridgames connect4 review MOVES), then run gridgames connect4 drill."
+            ]
         out = []
         for d in self.drills:
-            out.append(f"{d.get('when', '?')}  {d.get('board', '?')}  {d.get('right', 0)} of {d.get('asked', 0)} "
-                       f"right  {d.get('moves', '')}")
+            out.append(
+                f"{d.get('when', '?')}  {d.get('board', '?')}  {d.get('right', 0)} of {d.get('asked', 0)} "
+                f"right  {d.get('moves', '')}"
+            )
         return out
 
 

@@ -134,8 +134,14 @@ class Threat:
 
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form: player colour, cell, 1-based column and row, parity, playable."""
-        return {"player": colours[self.player], "cell": self.cell, "column": self.column + 1, "row": self.row,
-                "parity": self.parity, "playable": self.playable}
+        return {
+            "player": colours[self.player],
+            "cell": self.cell,
+            "column": self.column + 1,
+            "row": self.row,
+            "parity": self.parity,
+            "playable": self.playable,
+        }
 
 
 def threats(game: Connect4, moves: Sequence[int]) -> tuple[Threat, ...]:
@@ -151,9 +157,7 @@ def threats(game: Connect4, moves: Sequence[int]) -> tuple[Threat, ...]:
         if len(taken) == 1:
             (player,) = taken
             found.add((player, *empty[0]))
-    return tuple(
-        Threat(p, c, r + 1, r == len(owners[c])) for p, c, r in sorted(found)
-    )
+    return tuple(Threat(p, c, r + 1, r == len(owners[c])) for p, c, r in sorted(found))
 
 
 @attrs.frozen
@@ -180,10 +184,16 @@ class Strategy:
 
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form (1-based columns, cells by name)."""
-        return {"rule": self.rule, "player": colours[self.player], "result": self.result,
-                "first": None if self.first is None else self.first + 1,
-                "line": [cell_text(c, r) for c, r in self.line], "never": [t.cell for t in self.never],
-                "paired": [c + 1 for c in self.paired], "kept": None if self.kept is None else self.kept + 1}
+        return {
+            "rule": self.rule,
+            "player": colours[self.player],
+            "result": self.result,
+            "first": None if self.first is None else self.first + 1,
+            "line": [cell_text(c, r) for c, r in self.line],
+            "never": [t.cell for t in self.never],
+            "paired": [c + 1 for c in self.paired],
+            "kept": None if self.kept is None else self.kept + 1,
+        }
 
 
 def _ordered(width: int, prefer: Sequence[int]) -> list[int]:
@@ -210,7 +220,7 @@ def claimeven(game: Connect4, moves: Sequence[int], prefer: Sequence[int] = ()) 
     for first in _ordered(game.width, prefer):
         if len(owners[first]) == game.height:
             continue
-        after = owners[:first] + (owners[first] + (mover,),) + owners[first + 1:]
+        after = owners[:first] + (owners[first] + (mover,),) + owners[first + 1 :]
         if _lines_up(game, _cells_of(after, mover)):
             continue  # a win at once: no strategy needed
         claim = _claim(game, moves, after, mover, first)
@@ -222,9 +232,11 @@ def claimeven(game: Connect4, moves: Sequence[int], prefer: Sequence[int] = ()) 
 def _claim(game: Connect4, moves: Sequence[int], owners: Owners, defender: int, first: int | None) -> Strategy | None:
     """Claimeven for ``defender`` in ``owners`` (the attacker to move, an even number of odd columns), if it proves
     a draw or a win."""
-    lower: set[tuple[int, int]] = set()  # the lower cells of the pairs (above each odd column's lowest cell)
+    # the lower cells of the pairs (above each odd column's lowest cell)
+    lower: set[tuple[int, int]] = set()
     upper: set[tuple[int, int]] = set()
-    lowest: set[tuple[int, int]] = set()  # the lowest cells of the columns with an odd number of empty cells
+    # the lowest cells of the columns with an odd number of empty cells
+    lowest: set[tuple[int, int]] = set()
     for c, col in enumerate(owners):
         base = len(col)
         if (game.height - base) % 2:
@@ -237,8 +249,9 @@ def _claim(game: Connect4, moves: Sequence[int], owners: Owners, defender: int, 
         return None
     line = _lines_up(game, _cells_of(owners, defender) | upper)
     never = tuple(t for t in threats(game, moves) if t.player == attacker and (t.column, t.row - 1) in upper)
-    return Strategy("claimeven", defender, "win" if line else "draw", first, line or (),
-                    never, tuple(sorted(c for c, _ in lowest)))
+    return Strategy(
+        "claimeven", defender, "win" if line else "draw", first, line or (), never, tuple(sorted(c for c, _ in lowest))
+    )
 
 
 def zugzwang(game: Connect4, moves: Sequence[int]) -> Strategy | None:
@@ -297,8 +310,9 @@ def zugzwang_first(game: Connect4, moves: Sequence[int], prefer: Sequence[int] =
     return None
 
 
-def _line_with(game: Connect4, discs: set[tuple[int, int]], cell: tuple[int, int]
-               ) -> tuple[tuple[int, int], ...] | None:
+def _line_with(
+    game: Connect4, discs: set[tuple[int, int]], cell: tuple[int, int]
+) -> tuple[tuple[int, int], ...] | None:
     """A line through ``cell`` whose other cells are all in ``discs``, or None."""
     for line in _lines(game.width, game.height, game.connect):
         if cell in line and all(c in discs for c in line if c != cell):
@@ -343,8 +357,15 @@ class ColumnNote:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON form (1-based column)."""
-        return {"column": self.column + 1, "score": self.score, "best": self.best, "verdict": self.verdict,
-                "wins": self.wins, "blocks": self.blocks, "gift": self.gift}
+        return {
+            "column": self.column + 1,
+            "score": self.score,
+            "best": self.best,
+            "verdict": self.verdict,
+            "wins": self.wins,
+            "blocks": self.blocks,
+            "gift": self.gift,
+        }
 
 
 @attrs.frozen
@@ -381,20 +402,31 @@ class Explanation:
         """The JSON form: 1-based columns, cells by name, players by colour."""
         game = self.game
         return {
-            "width": game.width, "height": game.height, "connect": game.connect,
-            "moves": game.join_notation(self.moves), "to_move": colours[self.mover], "score": self.score,
-            "columns": list(self.columns), "best": [c + 1 for c in self.best],
-            "wins_now": [c + 1 for c in self.wins_now], "forced": [c + 1 for c in self.forced],
-            "gifts": [c + 1 for c in self.gifts], "threats": [t.as_dict(colours) for t in self.threats],
+            "width": game.width,
+            "height": game.height,
+            "connect": game.connect,
+            "moves": game.join_notation(self.moves),
+            "to_move": colours[self.mover],
+            "score": self.score,
+            "columns": list(self.columns),
+            "best": [c + 1 for c in self.best],
+            "wins_now": [c + 1 for c in self.wins_now],
+            "forced": [c + 1 for c in self.forced],
+            "gifts": [c + 1 for c in self.gifts],
+            "threats": [t.as_dict(colours) for t in self.threats],
             "strategy": None if self.strategy is None else self.strategy.as_dict(colours),
-            "line": [c + 1 for c in self.line], "end": self.end, "moves_left": self.end - len(self.moves),
-            "column": None if self.note is None else self.note.as_dict(), "from_book": self.from_book,
+            "line": [c + 1 for c in self.line],
+            "end": self.end,
+            "moves_left": self.end - len(self.moves),
+            "column": None if self.note is None else self.note.as_dict(),
+            "from_book": self.from_book,
             "no_line": [colours[p] for p in self.no_line],
         }
 
 
-def _scores(game: Connect4, moves: Sequence[int], book: Book | None, solver: Solver | None,
-            deadline: float | None = None) -> tuple[list[int | None], bool, Solver | None]:
+def _scores(
+    game: Connect4, moves: Sequence[int], book: Book | None, solver: Solver | None, deadline: float | None = None
+) -> tuple[list[int | None], bool, Solver | None]:
     """Every column's exact score after ``moves``, whether the book gave them, and the solver (made when needed);
     `OutOfTime` when the solver has not finished by ``deadline`` (a ``time.monotonic()`` value)."""
     if book is not None:
@@ -420,9 +452,16 @@ class OutOfTime(SolverError):
     """The solver did not finish within the time given to the explanation."""
 
 
-def explain_position(game: Connect4, moves: Sequence[int], column: int | None = None, *, book: Book | None = None,
-                     solver: Solver | None = None, line_plies: int = LINE_PLIES,
-                     think: float | None = None) -> Explanation:
+def explain_position(
+    game: Connect4,
+    moves: Sequence[int],
+    column: int | None = None,
+    *,
+    book: Book | None = None,
+    solver: Solver | None = None,
+    line_plies: int = LINE_PLIES,
+    think: float | None = None,
+) -> Explanation:
     """The claims about the position after ``moves`` (0-based columns), and about ``column`` when given.
 
     The scores come from ``book`` where it covers the position, else from ``solver`` (one is made when needed).
@@ -444,8 +483,11 @@ def explain_position(game: Connect4, moves: Sequence[int], column: int | None = 
     mover = len(moves) % 2
     playable = {t.column for t in found if t.playable and t.player == mover}
     theirs = {t.column for t in found if t.playable and t.player != mover}
-    above = {t.column for t in found if t.player != mover and t.row >= 2
-             and len(_owners(game.width, moves)[t.column]) == t.row - 2}
+    above = {
+        t.column
+        for t in found
+        if t.player != mover and t.row >= 2 and len(_owners(game.width, moves)[t.column]) == t.row - 2
+    }
     legal = [c for c in range(game.width) if state.is_legal(c)]
     wins_now = tuple(c for c in legal if c in playable)
     forced = tuple(c for c in legal if c in theirs)
@@ -462,9 +504,22 @@ def explain_position(game: Connect4, moves: Sequence[int], column: int | None = 
         played = scores[column]
         assert played is not None  # a legal column is scored
         note = ColumnNote(column, played, score, column in wins_now, column in forced, column in gifts)
-    return Explanation(game, moves, score, tuple(scores), wins_now, forced, gifts, found,
-                       _strategy(game, moves, tuple(c for c, v in enumerate(scores) if v == score)), line, end,
-                       note, from_book, _no_line(game, moves))
+    return Explanation(
+        game,
+        moves,
+        score,
+        tuple(scores),
+        wins_now,
+        forced,
+        gifts,
+        found,
+        _strategy(game, moves, tuple(c for c, v in enumerate(scores) if v == score)),
+        line,
+        end,
+        note,
+        from_book,
+        _no_line(game, moves),
+    )
 
 
 def _no_line(game: Connect4, moves: Sequence[int]) -> tuple[int, ...]:
@@ -480,8 +535,15 @@ def _strategy(game: Connect4, moves: Sequence[int], best: Sequence[int]) -> Stra
     return claimeven(game, moves, best) or zugzwang(game, moves) or zugzwang_first(game, moves, best)
 
 
-def _forced_line(game: Connect4, moves: list[int], scores: list[int | None], end: int, book: Book | None,
-                 solver: Solver | None, deadline: float | None = None) -> tuple[int, ...]:
+def _forced_line(
+    game: Connect4,
+    moves: list[int],
+    scores: list[int | None],
+    end: int,
+    book: Book | None,
+    solver: Solver | None,
+    deadline: float | None = None,
+) -> tuple[int, ...]:
     """Best moves from ``moves`` to the end (the winner's quickest win, the loser's longest defence; ties: the
     lowest column), ``scores`` being the position's column scores."""
     line: list[int] = []
@@ -494,7 +556,8 @@ def _forced_line(game: Connect4, moves: list[int], scores: list[int | None], end
         if state.is_over:
             break
         scores, _, solver = _scores(game, [*moves, *line], book, solver, deadline)
-    if len(moves) + len(line) != end:  # the scores say when the game ends: a line of best moves ends then
+    # the scores say when the game ends: a line of best moves ends then
+    if len(moves) + len(line) != end:
         raise AssertionError(f"forced line {line} ends on disc {len(moves) + len(line)}, not {end}")
     return tuple(line)
 
@@ -504,16 +567,21 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
     game = ex.game
     mover, other = colours[ex.mover], colours[1 - ex.mover]
     n = len(ex.moves)
-    out = [f"Position: {game.join_notation(ex.moves) or '(empty board)'} ({game.size}, {line_words(game.connect)}); "
-           f"{mover} to move."]
+    out = [
+        f"Position: {game.join_notation(ex.moves) or '(empty board)'} ({game.size}, {line_words(game.connect)}); "
+        f"{mover} to move."
+    ]
     left = ex.end - n
     if ex.score == 0:
         out.append(f"Result with best play: a draw; the board fills up ({left} more disc(s)).")
     else:
         winner = mover if ex.score > 0 else other
-        nth = ordinal((left + 1) // 2 if ex.score > 0 else left // 2)  # the winner's move that wins, as the caption
-        out.append(f"Result with best play: {winner} wins with its {nth} move from now (disc {ex.end} of the game, "
-                   f"score {ex.score:+d} for {mover}).")
+        # the winner's move that wins, as the caption
+        nth = ordinal((left + 1) // 2 if ex.score > 0 else left // 2)
+        out.append(
+            f"Result with best play: {winner} wins with its {nth} move from now (disc {ex.end} of the game, "
+            f"score {ex.score:+d} for {mover})."
+        )
     out.append("Best column(s): " + ", ".join(str(c + 1) for c in ex.best) + ".")
     if ex.wins_now:
         out.append(f"{mover.capitalize()} wins now in column(s) {_cols(ex.wins_now)}.")
@@ -531,8 +599,10 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
     if not ex.threats:
         out.append("No threats on the board.")
     for player in ex.no_line:
-        out.append(f"{colours[player].capitalize()} can no longer win: every line of {game.connect} holds a disc of "
-                   f"{colours[1 - player]}'s.")
+        out.append(
+            f"{colours[player].capitalize()} can no longer win: every line of {game.connect} holds a disc of "
+            f"{colours[1 - player]}'s."
+        )
     st = ex.strategy
     if st is not None and st.rule == "zugzwang" and st.kept is not None:
         who, against = colours[st.player], colours[1 - st.player]
@@ -540,18 +610,24 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
         cell = next(cell_text(c, r) for c, r in st.line if c == st.kept and r >= len(_owners(game.width, after)[c]))
         first = "" if st.first is None else f"plays column {st.first + 1} first, then "
         also = " also" if st.first is not None and st.first not in ex.best else ""
-        text = (f"{who.capitalize()}{also} wins by zugzwang: it {first}keeps column {st.kept + 1}, answering a move "
-                "there right above it")
+        text = (
+            f"{who.capitalize()}{also} wins by zugzwang: it {first}keeps column {st.kept + 1}, answering a move "
+            "there right above it"
+        )
         if st.paired:
             text += f", answers a move on the lowest empty cell of column {_cols(st.paired, ' or ')} on another's"
-        out.append(text + f", and every other move right above it; {against} runs out of other moves and must "
-                   f"play under {who}'s threat at {cell}.")
+        out.append(
+            text + f", and every other move right above it; {against} runs out of other moves and must "
+            f"play under {who}'s threat at {cell}."
+        )
     elif st is not None:
         who, against = colours[st.player], colours[1 - st.player]
         how = "answer every move right above it"
         if st.paired:
-            how += (f", but a move on the lowest empty cell of column {_cols(st.paired, ' or ')} on the lowest "
-                    "empty cell of another of them")
+            how += (
+                f", but a move on the lowest empty cell of column {_cols(st.paired, ' or ')} on the lowest "
+                "empty cell of another of them"
+            )
         if st.first is not None:
             how = f"play column {st.first + 1} first, then {how}"
         also = "also " if st.first is not None and st.first not in ex.best else ""
@@ -559,19 +635,29 @@ def lines(ex: Explanation, colours: Sequence[str] = PLAYER_NAMES) -> list[str]:
         if st.line:
             text += f"; it completes {' '.join(cell_text(c, r) for c, r in st.line)}"
         if st.never:
-            text += (f"; {against}'s threat(s) at {', '.join(t.cell for t in st.never)} never come "
-                     "(claimeven gives those cells to " + who + ")")
+            text += (
+                f"; {against}'s threat(s) at {', '.join(t.cell for t in st.never)} never come "
+                "(claimeven gives those cells to " + who + ")"
+            )
         out.append(text + ".")
     if ex.line:
         shown = " ".join(str(c + 1) for c in ex.line)
         out.append(f"Forced line: {shown} (each side's best, the winner's quickest win, the loser's longest defence).")
     if ex.note is not None:
         note = ex.note
-        facts = [f for f, yes in (("wins at once", note.wins), ("blocks a threat", note.blocks),
-                                  (f"lets {other} win on the cell above", note.gift)) if yes]
+        facts = [
+            f
+            for f, yes in (
+                ("wins at once", note.wins),
+                ("blocks a threat", note.blocks),
+                (f"lets {other} win on the cell above", note.gift),
+            )
+            if yes
+        ]
         extra = f" ({', '.join(facts)})" if facts else ""
-        out.append(f"Column {note.column + 1}: score {note.score:+d} against the best {note.best:+d}: "
-                   f"{note.verdict}{extra}.")
+        out.append(
+            f"Column {note.column + 1}: score {note.score:+d} against the best {note.best:+d}: {note.verdict}{extra}."
+        )
     return out
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from gridgames_connect4.position.sizes import PLAYER_NAMES, line_words
 
-TYPE_CHECKING = False  # (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+# (typing's import is a few milliseconds of a fresh process; mypy reads the name as usual)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any

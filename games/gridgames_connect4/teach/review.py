@@ -62,9 +62,26 @@ if TYPE_CHECKING:
     from gridgames_connect4.solve.solver import Solver
 
 __all__ = [
-    "ACCURACY_FLOOR", "BEST", "BLUNDER", "DROP_SCALE", "GOOD", "GRADES", "INACCURACY", "INACCURACY_MOVES",
-    "INTERRUPTED", "MISTAKE", "STOPPED", "WIN_BASE", "MoveReview", "Review", "check_inaccuracy_moves", "game_accuracy",
-    "move_accuracy", "review_game", "top_score", "win_chance",
+    "ACCURACY_FLOOR",
+    "BEST",
+    "BLUNDER",
+    "DROP_SCALE",
+    "GOOD",
+    "GRADES",
+    "INACCURACY",
+    "INACCURACY_MOVES",
+    "INTERRUPTED",
+    "MISTAKE",
+    "STOPPED",
+    "WIN_BASE",
+    "MoveReview",
+    "Review",
+    "check_inaccuracy_moves",
+    "game_accuracy",
+    "move_accuracy",
+    "review_game",
+    "top_score",
+    "win_chance",
 ]
 
 BEST = "best"
@@ -199,10 +216,19 @@ class MoveReview:
     def as_dict(self, colours: Sequence[str] = PLAYER_NAMES) -> dict[str, Any]:
         """JSON form, with 1-based columns (``colours``: the colour of the first mover, then the other's)."""
         return {
-            "move": self.number, "player": colours[self.player], "column": self.column + 1, "score": self.score,
-            "best": self.best, "best_columns": [c + 1 for c in self.best_columns], "columns": list(self.columns),
-            "mark": self.mark, "change": self.change, "grade": self.grade, "moves_lost": self.moves_lost,
-            "value": self.value, "accuracy": self.accuracy,
+            "move": self.number,
+            "player": colours[self.player],
+            "column": self.column + 1,
+            "score": self.score,
+            "best": self.best,
+            "best_columns": [c + 1 for c in self.best_columns],
+            "columns": list(self.columns),
+            "mark": self.mark,
+            "change": self.change,
+            "grade": self.grade,
+            "moves_lost": self.moves_lost,
+            "value": self.value,
+            "accuracy": self.accuracy,
         }
 
 
@@ -259,10 +285,16 @@ class Review:
         """The JSON form: board, moves, result and every move's review."""
         game = self.game
         return {
-            "width": game.width, "height": game.height, "connect": game.connect,
-            "moves": game.join_notation(self.moves), "result": self.result,
-            "reviews": [r.as_dict(self.colours) for r in self.reviews], "from_book": self.from_book,
-            "partial": self.partial, "stopped": self.stopped, "not_reviewed": self.missing,
+            "width": game.width,
+            "height": game.height,
+            "connect": game.connect,
+            "moves": game.join_notation(self.moves),
+            "result": self.result,
+            "reviews": [r.as_dict(self.colours) for r in self.reviews],
+            "from_book": self.from_book,
+            "partial": self.partial,
+            "stopped": self.stopped,
+            "not_reviewed": self.missing,
             "accuracy": {self.colours[p]: self.accuracy(p) for p in (0, 1)},
             "inaccuracy_moves": self.reviews[0].inaccuracy_moves if self.reviews else INACCURACY_MOVES,
             "graph": self.graph(),
@@ -333,10 +365,14 @@ class Review:
             out.append(f"Course ({self.colours[0]} up, {self.colours[1]} down): {self.sparkline()}")
         out.append("Scores are the mover's: + wins (bigger is sooner), 0 draws, - loses (nearer 0 is later).")
         threshold = self.reviews[0].inaccuracy_moves if self.reviews else INACCURACY_MOVES
-        out.append(f"Blunder: a win into a loss; mistake: a win into a draw or a draw into a loss; inaccuracy: the "
-                   f"result kept, won {threshold} or more of the mover's moves later or lost as much sooner.")
-        out.append("Accuracy: each move's drop in win chance (a draw 50%, a win 90-100%, sooner surer), its harmonic "
-                   "mean over the player's moves: one blunder weighs.")
+        out.append(
+            f"Blunder: a win into a loss; mistake: a win into a draw or a draw into a loss; inaccuracy: the "
+            f"result kept, won {threshold} or more of the mover's moves later or lost as much sooner."
+        )
+        out.append(
+            "Accuracy: each move's drop in win chance (a draw 50%, a win 90-100%, sooner surer), its harmonic "
+            "mean over the player's moves: one blunder weighs."
+        )
         return out
 
 
@@ -371,9 +407,17 @@ def _solve_alone(solver: Solver, pos: PendingColumns, keep_going: Callable[[], b
 
 
 def review_game(
-    game: Connect4, moves: Sequence[int], *, book: Book | None = None, solver: Solver | None = None, first: int = 1,
-    on_progress: Callable[[int, int], object] | None = None, keep_going: Callable[[], bool] | None = None,
-    keep_partial: bool = False, colours: Sequence[str] = PLAYER_NAMES, inaccuracy_moves: int = INACCURACY_MOVES
+    game: Connect4,
+    moves: Sequence[int],
+    *,
+    book: Book | None = None,
+    solver: Solver | None = None,
+    first: int = 1,
+    on_progress: Callable[[int, int], object] | None = None,
+    keep_going: Callable[[], bool] | None = None,
+    keep_partial: bool = False,
+    colours: Sequence[str] = PLAYER_NAMES,
+    inaccuracy_moves: int = INACCURACY_MOVES,
 ) -> Review:
     """Review the moves of a game (0-based columns) from move number ``first`` on, using ``book`` where it answers.
 
@@ -436,20 +480,32 @@ def review_game(
         assert played is not None  # the column was legal, so it was scored
         reviews.append(
             MoveReview(
-                i + 1, i % 2, column, played, best, tuple(c for c, s in enumerate(scores) if s == best), tuple(scores),
-                inaccuracy_moves=inaccuracy_moves, top=top_score(game.width * game.height, game.connect),
+                i + 1,
+                i % 2,
+                column,
+                played,
+                best,
+                tuple(c for c, s in enumerate(scores) if s == best),
+                tuple(scores),
+                inaccuracy_moves=inaccuracy_moves,
+                top=top_score(game.width * game.height, game.connect),
             )
         )
     return Review(game, moves, tuple(reviews), from_book, first, stopped, (colours[0], colours[1]))
 
 
 def _solve_positions(
-    solver: Solver, positions: dict[int, PendingColumns], order: Sequence[int], scored: dict[int, list[int | None]],
-    report: Callable[[], None], keep_going: Callable[[], bool] | None
+    solver: Solver,
+    positions: dict[int, PendingColumns],
+    order: Sequence[int],
+    scored: dict[int, list[int | None]],
+    report: Callable[[], None],
+    keep_going: Callable[[], bool] | None,
 ) -> str | None:
     """Solve the positions in ``order`` into ``scored`` (batches, then one by one in slices); STOPPED or None."""
     size = 4  # positions in the next batch: doubled while batches stay short
-    alone = False  # once a position costs more than a batch may take, each is searched alone, in slices
+    # once a position costs more than a batch may take, each is searched alone, in slices
+    alone = False
     at = 0
     while at < len(order):
         if keep_going is not None and not keep_going():
@@ -463,8 +519,10 @@ def _solve_positions(
             at += 1
         else:
             batch = [positions[i] for i in order[at : at + size]]
-            batch = [pos for pos in batch if pos.empty <= BATCH_EMPTY_CELLS]  # the later (cheaper) ones come first
-            if not batch:  # a batch call cannot be interrupted: positions this early are searched alone
+            # the later (cheaper) ones come first
+            batch = [pos for pos in batch if pos.empty <= BATCH_EMPTY_CELLS]
+            # a batch call cannot be interrupted: positions this early are searched alone
+            if not batch:
                 alone = True
                 continue
             started = time.perf_counter()

@@ -28,10 +28,20 @@ __all__ = ["cache_folder", "engine_module", "engine_source", "is_cached"]
 
 _BLOCK = re.compile(r"# --- rules: .*?# --- rules end ---\n", re.S)
 _STUB = "gridgames.search.crules._stub"
-_STUB_NAMES = {"legal": "legal", "play": "play", "result": "result", "to_move": "to_move", "score": "score",
-               "evaluate": "evaluate", "rollout": "rollout", "hash": "state_hash", "board": "board"}
+_STUB_NAMES = {
+    "legal": "legal",
+    "play": "play",
+    "result": "result",
+    "to_move": "to_move",
+    "score": "score",
+    "evaluate": "evaluate",
+    "rollout": "rollout",
+    "hash": "state_hash",
+    "board": "board",
+}
 _loaded: dict[str, ModuleType] = {}
-_by_functions: dict[str, ModuleType] = {}  # the same rule functions: the same module, in this process
+# the same rule functions: the same module, in this process
+_by_functions: dict[str, ModuleType] = {}
 
 
 def _template() -> str:
@@ -129,7 +139,8 @@ def engine_module(rules: CompiledRules) -> ModuleType:
         if not path.exists() or path.read_text(encoding="utf-8") != source:
             temporary = folder / f".{name}.{os.getpid()}.tmp"
             temporary.write_text(source, encoding="utf-8")
-            os.replace(temporary, path)  # another process may write the same file: whole or not at all
+            # another process may write the same file: whole or not at all
+            os.replace(temporary, path)
     else:  # a read-only cache folder: compile without caching
         path = Path(tempfile.mkdtemp(prefix="gridgames-crules-")) / f"{name}.py"
         path.write_text(engine_source(rules, cache=False), encoding="utf-8")

@@ -107,8 +107,10 @@ class Engines:
         return int(code), int(mover), (tuple(scores.tolist()) if self.rules.score is not None else None)
 
     def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        return (np.zeros((self._depth, self.rules.state_size), np.int64),
-                np.zeros((self._depth, self.rules.num_actions), np.uint8))
+        return (
+            np.zeros((self._depth, self.rules.state_size), np.int64),
+            np.zeros((self._depth, self.rules.num_actions), np.uint8),
+        )
 
     def perft(self, state: State | np.ndarray, depth: int) -> np.ndarray:
         """Counts per ply to ``depth``: positions, draws, wins of each player (int64, ``(depth + 1, 2 + players)``)."""
@@ -123,8 +125,9 @@ class Engines:
         """Wins per player then draws over ``games`` playouts from ``state``, and the moves played."""
         s0 = self.encode(state)
         results = np.zeros(self.rules.num_players + 1, np.int64)
-        moves = self.module.random_games(s0, self.params, games, _seed(rng), s0.copy(),
-                                         np.zeros(self.rules.num_actions, np.uint8), results)
+        moves = self.module.random_games(
+            s0, self.params, games, _seed(rng), s0.copy(), np.zeros(self.rules.num_actions, np.uint8), results
+        )
         return results, int(moves)
 
     def _root_moves(self, state: State, moves: Iterable[Move] | None) -> list[Move]:
@@ -182,7 +185,8 @@ class Engines:
             before = clock()
             self.module.mcts_run(root, self.params, tree, stats, ctl, todo, exploration, random_state, scratch, mask)
             spent = clock() - before
-            if seconds is not None:  # batches of about a twentieth of the budget (at least 16 playouts)
+            # batches of about a twentieth of the budget (at least 16 playouts)
+            if seconds is not None:
                 rate = todo / spent if spent > 0 else todo * 1e6
                 batch = max(16, min(int(rate * seconds / 20), int(rate * max(0.0, seconds - (clock() - started)))))
         children = []
@@ -192,8 +196,9 @@ class Engines:
             child = int(tree[child, 4])
         best = max(reversed(children), key=lambda c: stats[c, 0])
         visits = stats[best, 0]
-        return MCTSResult(int(tree[best, 1]), float(stats[best, 1] / visits), int(visits), int(ctl[1]),
-                          clock() - started)
+        return MCTSResult(
+            int(tree[best, 1]), float(stats[best, 1] / visits), int(visits), int(ctl[1]), clock() - started
+        )
 
     # --- negamax -----------------------------------------------------------------------------------
     def search(
@@ -226,8 +231,13 @@ class Engines:
         stack, masks = self._buffers()
         stack[0] = self.encode(state)
         size = 1 << table_bits
-        table = (np.zeros(size, np.uint64), np.zeros(size, np.float64), np.zeros(size, np.int32),
-                 np.zeros(size, np.int8), np.full(size, -1, np.int64))
+        table = (
+            np.zeros(size, np.uint64),
+            np.zeros(size, np.float64),
+            np.zeros(size, np.int32),
+            np.zeros(size, np.int8),
+            np.full(size, -1, np.int64),
+        )
         ctl = np.zeros(5, np.int64)
         full = all_scores or noise > 0
         result = NegamaxResult(root_moves[0], 0.0, 0, 0, 0.0, False)
@@ -237,7 +247,8 @@ class Engines:
             order = np.array([best] + [m for m in root_moves if m != best], np.int64)
             scores = np.zeros(order.size, np.float64)
             done = False
-            while not done:  # a depth stopped by the time estimate alone runs again (the table keeps its work)
+            # a depth stopped by the time estimate alone runs again (the table keeps its work)
+            while not done:
                 ctl[2] = ctl[3] = ctl[4] = 0
                 by_time = False
                 if depth == 1:
@@ -283,8 +294,15 @@ class Engines:
         return me, int(code), int(mover)
 
     def _negamax_root(
-        self, stack: np.ndarray, masks: np.ndarray, order: np.ndarray, depth: int, full: bool, ctl: np.ndarray,
-        table: tuple[np.ndarray, ...], scores: np.ndarray,
+        self,
+        stack: np.ndarray,
+        masks: np.ndarray,
+        order: np.ndarray,
+        depth: int,
+        full: bool,
+        ctl: np.ndarray,
+        table: tuple[np.ndarray, ...],
+        scores: np.ndarray,
     ) -> bool:
         """Search each root move to ``depth`` (a full window for each when ``full``), scores into ``scores``; False
         when the budget stopped it."""
@@ -307,8 +325,13 @@ class Engines:
         return True
 
     def _solve_root(
-        self, stack: np.ndarray, masks: np.ndarray, root_moves: np.ndarray, ctl: np.ndarray,
-        table: tuple[np.ndarray, ...], scores: np.ndarray,
+        self,
+        stack: np.ndarray,
+        masks: np.ndarray,
+        root_moves: np.ndarray,
+        ctl: np.ndarray,
+        table: tuple[np.ndarray, ...],
+        scores: np.ndarray,
     ) -> bool:
         """The exact value of every root move (a full window each) into ``scores``; False when the budget stopped
         it."""
@@ -326,9 +349,7 @@ class Engines:
         return True
 
     # --- the exact solver --------------------------------------------------------------------------
-    def solve(
-        self, state: State, *, max_positions: int | None = None, table_bits: int = TABLE_BITS
-    ) -> SolveResult:
+    def solve(self, state: State, *, max_positions: int | None = None, table_bits: int = TABLE_BITS) -> SolveResult:
         """The exact value of ``state`` for the player to move, each move's value and the best moves (a `SolveResult`);
         `OptionError` when ``max_positions`` runs out first."""
         if state.is_over:
@@ -337,8 +358,12 @@ class Engines:
         stack, masks = self._buffers()
         stack[0] = self.encode(state)
         size = 1 << table_bits
-        table = (np.zeros(size, np.uint64), np.zeros(size, np.float64), np.zeros(size, np.int8),
-                 np.full(size, -1, np.int64))
+        table = (
+            np.zeros(size, np.uint64),
+            np.zeros(size, np.float64),
+            np.zeros(size, np.int8),
+            np.full(size, -1, np.int64),
+        )
         ctl = np.zeros(5, np.int64)
         ctl[1] = _BIG if max_positions is None else max_positions
         scores = np.zeros(root_moves.size, np.float64)
@@ -356,4 +381,3 @@ def code_of(state: State) -> int:
     if outcome is None:
         return ONGOING
     return DRAW if outcome.winner is None else outcome.winner
-

@@ -247,7 +247,8 @@ def negamax(stack, masks, p, order, depth, alpha, beta, ply, ctl, keys, values, 
         if depths[slot] >= depth and abs(stored) < FORCED:
             flag = flags[slot] & 3
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
-                if flags[slot] & HORIZON:  # the stored value came from a search that stopped at a horizon
+                # the stored value came from a search that stopped at a horizon
+                if flags[slot] & HORIZON:
                     ctl[HIT_HORIZON] = 1
                 return stored
     mask = masks[ply]
@@ -275,11 +276,13 @@ def negamax(stack, masks, p, order, depth, alpha, beta, ply, ctl, keys, values, 
                 ctl[SCORED] = 1
             found = value_for(child, p, code, me) * (WIN - ply - 1)
         elif to_move(child, p) == me:  # an extra turn: same side, same window
-            found = negamax(stack, masks, p, order, depth - 1, alpha, beta, ply + 1, ctl, keys, values, depths, flags,
-                            moves)
+            found = negamax(
+                stack, masks, p, order, depth - 1, alpha, beta, ply + 1, ctl, keys, values, depths, flags, moves
+            )
         else:
-            found = -negamax(stack, masks, p, order, depth - 1, -beta, -alpha, ply + 1, ctl, keys, values, depths,
-                             flags, moves)
+            found = -negamax(
+                stack, masks, p, order, depth - 1, -beta, -alpha, ply + 1, ctl, keys, values, depths, flags, moves
+            )
         if ctl[STOPPED]:
             return 0.0
         if found > best:
@@ -292,7 +295,8 @@ def negamax(stack, masks, p, order, depth, alpha, beta, ply, ctl, keys, values, 
     values[slot] = best
     depths[slot] = depth
     flags[slot] = (UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)) | (
-        HORIZON if ctl[HIT_HORIZON] else 0)
+        HORIZON if ctl[HIT_HORIZON] else 0
+    )
     moves[slot] = best_move
     ctl[HIT_HORIZON] |= outer_horizon
     return best
@@ -405,8 +409,9 @@ def _observe(s, p, i, seat, observation, action_mask, lookup, cells, mask):
 
 
 @njit(cache=True)
-def vector_reset(states, p, start, which, seat, rngs, observation, action_mask, lookup, cells, mask, histories,
-                 lengths):
+def vector_reset(
+    states, p, start, which, seat, rngs, observation, action_mask, lookup, cells, mask, histories, lengths
+):
     """New games where ``which``, the random replies until the agent's turn, and their observations."""
     for i in range(states.shape[0]):
         if not which[i]:
@@ -419,8 +424,25 @@ def vector_reset(states, p, start, which, seat, rngs, observation, action_mask, 
 
 
 @njit(cache=True)
-def vector_step(states, p, actions, active, seat, rngs, reward, terminated, illegal, illegal_reward, observation,
-                action_mask, lookup, cells, mask, histories, lengths):
+def vector_step(
+    states,
+    p,
+    actions,
+    active,
+    seat,
+    rngs,
+    reward,
+    terminated,
+    illegal,
+    illegal_reward,
+    observation,
+    action_mask,
+    lookup,
+    cells,
+    mask,
+    histories,
+    lengths,
+):
     """The agent's actions and the random replies where ``active`` (`gridgames.rl.vector.VectorBackend.step`)."""
     for i in range(states.shape[0]):
         reward[i], terminated[i], illegal[i] = 0.0, False, False
@@ -443,4 +465,3 @@ def vector_step(states, p, actions, active, seat, rngs, reward, terminated, ille
             terminated[i] = True
             reward[i] = 0.0 if code == DRAW else (1.0 if code == seat else -1.0)
         _observe(s, p, i, seat, observation, action_mask, lookup, cells, mask)
-

@@ -49,7 +49,11 @@ class CompiledNegamaxPlayer:
     def choose(self, state: State) -> Move:
         """The best move found within the budget; `note` describes the search."""
         self.last = self.engines.search(
-            state, seconds=self.seconds, max_depth=self.max_depth, max_nodes=self.max_nodes, noise=self.noise,
+            state,
+            seconds=self.seconds,
+            max_depth=self.max_depth,
+            max_nodes=self.max_nodes,
+            noise=self.noise,
             rng=self.rng,
         )
         self.note = self.last.describe()

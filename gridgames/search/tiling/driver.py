@@ -114,9 +114,17 @@ class SolutionStream(Iterator[Solution]):
 
 
 def solve(
-    problem: TilingProblem, *, limit: int | None = None, mrv: bool = False, prune: bool = True, unique: Unique = False,
-    start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
-    buffer: int = 1024, multiword: bool = False, method: str = "auto"
+    problem: TilingProblem,
+    *,
+    limit: int | None = None,
+    mrv: bool = False,
+    prune: bool = True,
+    unique: Unique = False,
+    start: Part | Sequence[int] | Sequence[Placement] | None = None,
+    on_progress: Progress | None = None,
+    buffer: int = 1024,
+    multiword: bool = False,
+    method: str = "auto",
 ) -> SolutionStream | OrbitStream:
     """Stream the solutions (up to ``limit``; one per symmetry class when ``unique``), resumably.
 
@@ -136,9 +144,15 @@ def solve(
 
 
 def count(
-    problem: TilingProblem, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
-    start: Part | Sequence[int] | Sequence[Placement] | None = None, on_progress: Progress | None = None,
-    multiword: bool = False, method: str = "auto"
+    problem: TilingProblem,
+    *,
+    mrv: bool = False,
+    prune: bool = True,
+    unique: Unique = False,
+    start: Part | Sequence[int] | Sequence[Placement] | None = None,
+    on_progress: Progress | None = None,
+    multiword: bool = False,
+    method: str = "auto",
 ) -> CountResult:
     """Count the solutions (up to symmetry when ``unique``); a Ctrl-C returns the partial count flagged partial.
 
@@ -164,8 +178,14 @@ def count(
         spent = (time.perf_counter() - cpu, 0)
         if isinstance(pre, Preplaced):
             found = _count_preplaced(
-                searched, pre, mrv=mrv, prune=prune, on_progress=on_progress, multiword=multiword, spent=spent,
-                distinct=unique is True
+                searched,
+                pre,
+                mrv=mrv,
+                prune=prune,
+                on_progress=on_progress,
+                multiword=multiword,
+                spent=spent,
+                distinct=unique is True,
             )
             return (
                 found
@@ -177,8 +197,14 @@ def count(
     elif method == "auto" and unique is False and start is None and problem.exact:
         # a small tree is counted before the symmetry set-up (tens of ms) would pay for itself
         quick = Search(
-            plan(problem, False, "search").prep, mrv=mrv, prune=prune, prefix=(), target=-1, store=False, buffer=0,
-            multiword=multiword
+            plan(problem, False, "search").prep,
+            mrv=mrv,
+            prune=prune,
+            prefix=(),
+            target=-1,
+            store=False,
+            buffer=0,
+            multiword=multiword,
         )
         try:
             quick.step(PLAIN_FIRST)
@@ -194,25 +220,39 @@ def count(
             )
     how = _plan(problem, unique, method, start)
     prep = how.prep
-    if quick is not None and not how.by_orbits:  # no free piece: the plain search goes on from where it was
+    # no free piece: the plain search goes on from where it was
+    if quick is not None and not how.by_orbits:
         search, spent = quick, (0.0, 0)
     else:
         prefix = _prefix(prep, start)
         search = Search(
-            prep, mrv=mrv, prune=prune, prefix=prefix, target=-1, store=False, buffer=0, multiword=multiword,
-            orbits=how.weighted
+            prep,
+            mrv=mrv,
+            prune=prune,
+            prefix=prefix,
+            target=-1,
+            store=False,
+            buffer=0,
+            multiword=multiword,
+            orbits=how.weighted,
         )
     report = None if on_progress is None else lambda: on_progress(search.fraction(), search.solutions * how.factor)
     partial = _run_to_the_end(search, NodeBudget(first=1 << 14), report)
     return CountResult(
-        search.solutions * how.factor, partial=partial or not search.done, unique=unique is not False,
-        seconds=search.seconds + spent[0], nodes=search.nodes + spent[1], method=how.method
+        search.solutions * how.factor,
+        partial=partial or not search.done,
+        unique=unique is not False,
+        seconds=search.seconds + spent[0],
+        nodes=search.nodes + spent[1],
+        method=how.method,
     )
 
 
 def _run_to_the_end(
-    search: Search, budget: NodeBudget, report: Callable[[], None] | None,
-    roots: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    search: Search,
+    budget: NodeBudget,
+    report: Callable[[], None] | None,
+    roots: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> bool:
     """Step ``search`` in budgeted slices until it is done, calling ``report`` after each; True if Ctrl-C stopped it.
 
@@ -236,8 +276,15 @@ def _run_to_the_end(
 
 
 def _count_preplaced(
-    problem: TilingProblem, pre: Preplaced, *, mrv: bool, prune: bool, on_progress: Progress | None, multiword: bool,
-    spent: tuple[float, int], distinct: bool = False
+    problem: TilingProblem,
+    pre: Preplaced,
+    *,
+    mrv: bool,
+    prune: bool,
+    on_progress: Progress | None,
+    multiword: bool,
+    spent: tuple[float, int],
+    distinct: bool = False,
 ) -> CountResult:
     """All tilings as |G| x the sum of the counts with the free piece on each orbit representative; with ``distinct``,
     the tilings up to symmetry as that sum (every orbit is full and has one tiling with the piece on a representative).
@@ -286,6 +333,9 @@ def _count_preplaced(
         method = f"distinct by orbits: {name} pre-placed at {k} placements, one per orbit"
         return CountResult(found, partial=partial, unique=True, seconds=seconds, nodes=nodes, method=method)
     return CountResult(
-        found * factor, partial=partial, seconds=seconds, nodes=nodes,
-        method=pre.method.replace(f"piece {pre.piece}", name)
+        found * factor,
+        partial=partial,
+        seconds=seconds,
+        nodes=nodes,
+        method=pre.method.replace(f"piece {pre.piece}", name),
     )

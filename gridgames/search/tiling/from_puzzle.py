@@ -28,8 +28,10 @@ class KernelProblem:
     candidates."""
 
     problem: TilingProblem
-    geometric: bool  # a tiling of the board's cells (dead-region pruning and the kernel's own symmetry handling apply)
-    back: dict[tuple[str, tuple[Cell, ...]], int]  # (the kernel's piece name, its cells) -> the candidate's index
+    # a tiling of the board's cells (dead-region pruning and the kernel's own symmetry handling apply)
+    geometric: bool
+    # (the kernel's piece name, its cells) -> the candidate's index
+    back: dict[tuple[str, tuple[Cell, ...]], int]
 
 
 def _kernel_piece(name: str, cells: tuple[Cell, ...], copies: int) -> Piece:
@@ -58,7 +60,8 @@ def compile_tiling(
             return None
     if len({p.cells for p in labels}) != len(labels):
         return None
-    parent = {p.piece: p.piece for p in labels}  # names a symmetry exchanges are one piece for the kernel
+    # names a symmetry exchanges are one piece for the kernel
+    parent = {p.piece: p.piece for p in labels}
 
     def find(name: str) -> str:
         while parent[name] != name:
@@ -88,6 +91,7 @@ def compile_tiling(
     back = {(find(p.piece), p.cells): k for k, p in enumerate(labels)}
     return KernelProblem(compiled, True, back)
 
+
 def compile_general(problem: ExactCover, max_items: int | None) -> KernelProblem | None:
     """Any exact cover of at most ``max_items`` items (None: any) compiled as a general problem
     (`gridgames.search.tiling.general`), or None (too many items, no primary item, or two candidates of one name on
@@ -98,8 +102,7 @@ def compile_general(problem: ExactCover, max_items: int | None) -> KernelProblem
     labels: tuple[Placement, ...] = problem.labels
     try:
         compiled = general_problem(
-            problem.num_primary, problem.num_secondary,
-            ((p.piece, items) for p, items in zip(labels, problem.options))
+            problem.num_primary, problem.num_secondary, ((p.piece, items) for p, items in zip(labels, problem.options))
         )
     except PuzzleError:  # two candidates of one name on the same items: the kernel would merge them
         return None

@@ -107,8 +107,18 @@ def layout(piece_of, rows, n, n_pieces):  # pragma: no cover - compiled
         start[b + 1] += start[b]
     empty32 = np.zeros(0, np.int32)
     if biggest > MAX_BUCKET:
-        return (False, empty32, np.zeros((0, 0), np.int32), np.zeros((0, 1), np.uint64), empty32, empty32, empty32,
-                empty32, empty32, np.zeros(0, np.int64))
+        return (
+            False,
+            empty32,
+            np.zeros((0, 0), np.int32),
+            np.zeros((0, 1), np.uint64),
+            empty32,
+            empty32,
+            empty32,
+            empty32,
+            empty32,
+            np.zeros(0, np.int64),
+        )
     cursor = start[:-1].copy()
     order = np.empty(m, np.int64)
     for i in range(m):
@@ -191,7 +201,16 @@ def layout(piece_of, rows, n, n_pieces):  # pragma: no cover - compiled
     for k in range(n + n_pieces + 1):
         column_start[k] = covering[k * n_pieces]
     return (
-        True, option_piece, cell_rows, masks, run_end, anchor_start, column_start, column_options, column_run_end, last
+        True,
+        option_piece,
+        cell_rows,
+        masks,
+        run_end,
+        anchor_start,
+        column_start,
+        column_options,
+        column_run_end,
+        last,
     )
 
 
@@ -389,7 +408,8 @@ def square_symmetries(coords, maps):  # pragma: no cover - compiled
             perms[found, i] = dense[r * across + col]
         if not ok:
             continue
-        for h in range(found):  # a map giving a permutation already found (a symmetric board) adds nothing
+        # a map giving a permutation already found (a symmetric board) adds nothing
+        for h in range(found):
             same = True
             for i in range(n):
                 if perms[h, i] != perms[found, i]:

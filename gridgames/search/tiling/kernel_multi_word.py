@@ -13,8 +13,27 @@ import numpy as np
 from numba import njit
 
 from gridgames.search.tiling.kernel_common import (
-    BASE, CAP, DEPTH, DONE, ENTER, FREE, ITER, MRV, NODES, ONE, PHASE, PRIMARY, SOLUTIONS, STORE, TARGET, ZERO,
-    ORBITS, ctz, canonical_weight, record, subset_sums,
+    BASE,
+    CAP,
+    DEPTH,
+    DONE,
+    ENTER,
+    FREE,
+    ITER,
+    MRV,
+    NODES,
+    ONE,
+    PHASE,
+    PRIMARY,
+    SOLUTIONS,
+    STORE,
+    TARGET,
+    ZERO,
+    ORBITS,
+    ctz,
+    canonical_weight,
+    record,
+    subset_sums,
 )
 
 

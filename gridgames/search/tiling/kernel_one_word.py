@@ -15,8 +15,27 @@ import numpy as np
 from numba import njit
 
 from gridgames.search.tiling.kernel_common import (
-    ALL, BASE, CAP, DEPTH, DONE, ENTER, ITER, MRV, NODES, ONE, PHASE, PRIMARY, SOLUTIONS, STORE, TARGET, ZERO,
-    ORBITS, ctz, canonical_weight, record, subset_sums,
+    ALL,
+    BASE,
+    CAP,
+    DEPTH,
+    DONE,
+    ENTER,
+    ITER,
+    MRV,
+    NODES,
+    ONE,
+    PHASE,
+    PRIMARY,
+    SOLUTIONS,
+    STORE,
+    TARGET,
+    ZERO,
+    ORBITS,
+    ctz,
+    canonical_weight,
+    record,
+    subset_sums,
 )
 
 
@@ -112,10 +131,19 @@ def run(t, s, node_limit):
     or after cell c (zeros unless every copy must be used).
     """
     starts, e_mask, e_piece, e_run_end, e_opt = (
-        t.entry_start, t.entry_mask, t.entry_piece, t.entry_run_end, t.entry_option
+        t.entry_start,
+        t.entry_mask,
+        t.entry_piece,
+        t.entry_run_end,
+        t.entry_option,
     )
     late, masks, opt_piece, border, nbr, sizes = (
-        t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+        t.late,
+        t.option_mask,
+        t.option_piece,
+        t.option_border,
+        t.neighbours,
+        t.piece_size,
     )
     st, rem, beg, pos, lim, chosen, wt = s.scalars, s.copies_left, s.beg, s.pos, s.lim, s.chosen, s.weight
     out, out_len, out_w = s.out, s.out_len, s.out_weight
@@ -143,7 +171,8 @@ def run(t, s, node_limit):
     orbits = st[ORBITS] != 0
     nout = 0
     room = out.shape[0]
-    if st[PHASE] == ENTER:  # the starting state: a solution already, a part to record, or a first cell
+    # the starting state: a solution already, a part to record, or a first cell
+    if st[PHASE] == ENTER:
         st[PHASE] = DONE
         if occ == ALL or d == target:
             if target >= 0:
@@ -370,7 +399,12 @@ def estimate(t, occupancy, copies, roots, cap, paths, seed):  # pragma: no cover
     np.random.seed(seed)
     starts, e_mask, e_piece, e_opt = t.entry_start, t.entry_mask, t.entry_piece, t.entry_option
     late, masks, opt_piece, border, nbr, sizes = (
-        t.late, t.option_mask, t.option_piece, t.option_border, t.neighbours, t.piece_size
+        t.late,
+        t.option_mask,
+        t.option_piece,
+        t.option_border,
+        t.neighbours,
+        t.piece_size,
     )
     probe = t.probe_bits
     pmask = (ONE << np.uint64(probe)) - ONE

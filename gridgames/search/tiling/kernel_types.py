@@ -25,8 +25,10 @@ ONE = np.uint64(1)
 class SearchState(NamedTuple):
     """The resumable state of one search, owned by the driver and advanced in place by a kernel."""
 
-    scalars: np.ndarray  # int64 (SCALARS,): depth, base depth, phase, nodes, solutions and the options (slots above)
-    occupancy: np.ndarray  # uint64 (words,): covered cells (one-word boards: the unused high bits set)
+    # int64 (SCALARS,): depth, base depth, phase, nodes, solutions and the options (slots above)
+    scalars: np.ndarray
+    # uint64 (words,): covered cells (one-word boards: the unused high bits set)
+    occupancy: np.ndarray
     copies_left: np.ndarray  # int64 (pieces,)
     beg: np.ndarray  # int64 (depths,): first candidate position of each depth's column
     pos: np.ndarray  # int64: next candidate position to try at each depth
@@ -44,10 +46,13 @@ class OneWordTables(NamedTuple):
     entry_start: np.ndarray  # int32: candidate list k is entries entry_start[k]:entry_start[k + 1]
     entry_mask: np.ndarray  # uint64 per entry: the option's cells
     entry_piece: np.ndarray  # uint8 per entry: the option's piece
-    entry_run_end: np.ndarray  # int32 per entry: end of the entry's run of one piece (skips a spent piece)
+    # int32 per entry: end of the entry's run of one piece (skips a spent piece)
+    entry_run_end: np.ndarray
     entry_option: np.ndarray  # int32 per entry: the option index
-    probe_bits: int  # cells after the first blank one whose occupancy selects a first-blank candidate list
-    late: np.ndarray  # uint64 per cell: pieces with no option anchored at or after the cell (deadlines)
+    # cells after the first blank one whose occupancy selects a first-blank candidate list
+    probe_bits: int
+    # uint64 per cell: pieces with no option anchored at or after the cell (deadlines)
+    late: np.ndarray
     option_mask: np.ndarray  # uint64 per option
     option_piece: np.ndarray  # int32 per option
     option_border: np.ndarray  # uint64 per option: cells next to the option, outside it
@@ -67,9 +72,11 @@ class MultiWordTables(NamedTuple):
     option_piece: np.ndarray  # int32 per option
     candidates: np.ndarray  # int32: option indices, grouped into the columns' candidate lists
     run_end: np.ndarray  # int32 per candidate: end of its run of one piece
-    anchor_start: np.ndarray  # int32 (cells + 1): cell c's first-blank candidates: anchor_start[c]:anchor_start[c + 1]
+    # int32 (cells + 1): cell c's first-blank candidates: anchor_start[c]:anchor_start[c + 1]
+    anchor_start: np.ndarray
     column_start: np.ndarray  # int32 (columns + 1): MRV candidates of column k
-    deadline_piece: np.ndarray  # int64: pieces by their last anchor cell (empty unless every copy must be used)
+    # int64: pieces by their last anchor cell (empty unless every copy must be used)
+    deadline_piece: np.ndarray
     deadline_anchor: np.ndarray  # int64: the last anchor cell of each of those pieces
     neighbour_list: np.ndarray  # int32 (cells, 4): neighbour cell indices, -1 padded
     piece_size: np.ndarray  # int64 per piece
@@ -78,8 +85,16 @@ class MultiWordTables(NamedTuple):
 
 
 SQUARE_MAPS = np.array(
-    [(1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0),
-     (0, -1, -1, 0)],
+    [
+        (1, 0, 0, 1),
+        (0, 1, -1, 0),
+        (-1, 0, 0, -1),
+        (0, -1, 1, 0),
+        (1, 0, 0, -1),
+        (-1, 0, 0, 1),
+        (0, 1, 1, 0),
+        (0, -1, -1, 0),
+    ],
     dtype=np.int64,
 )
 """`gridgames.shapes.SQUARE_SYMMETRIES` in its order, as matrices: (r, c) -> (a r + b c, c' r + d c) for rows

@@ -31,11 +31,20 @@ __all__ = ["NATIVE", "Kernel", "build", "jit_ready", "load", "missing_reason"]
 MODULE = "_gridgames_tiling_kernels"
 """The extension module's name (its init function is PyInit_<MODULE>)."""
 
-SOURCES = ("kernel_build.py", "kernel_common.py", "kernel_multi_word.py", "kernel_one_word.py", "kernel_types.py",
-           "kernels.py", "workload.py")
+SOURCES = (
+    "kernel_build.py",
+    "kernel_common.py",
+    "kernel_multi_word.py",
+    "kernel_one_word.py",
+    "kernel_types.py",
+    "kernels.py",
+    "workload.py",
+)
 """The files the module is compiled from (the kernels, their types, and the calls whose argument types it serves)."""
-_loaded: list[ModuleType | None] = []  # [module or None] once looked for (`record_signatures` sets None)
-_recording: list[dict[str, dict[str, Any]]] = []  # during a build: kernel -> argument key -> numba signature
+# [module or None] once looked for (`record_signatures` sets None)
+_loaded: list[ModuleType | None] = []
+# during a build: kernel -> argument key -> numba signature
+_recording: list[dict[str, dict[str, Any]]] = []
 _names: dict[tuple[str, str], str] = {}  # (kernel, argument key) -> exported name
 
 
@@ -81,7 +90,8 @@ class Kernel:
             if name is None:
                 name = _names[(self.qualname, key)] = export_name(self, key)
             function = getattr(found, name, None)
-            if function is not None:  # named by its argument key: never given other types (`export_name`)
+            # named by its argument key: never given other types (`export_name`)
+            if function is not None:
                 return function(*args)
         dispatcher = self.jit()
         result = dispatcher(*args)
@@ -121,16 +131,33 @@ free_representatives = _kernel("kernel_build", "free_representatives")
 multi_word_run = _kernel("kernel_multi_word", "run")
 multi_word_fraction = _kernel("kernel_multi_word", "fraction")
 KERNELS = (
-    run, fraction, estimate, run_roots, multi_word_run, multi_word_fraction, place, layout, square_neighbours,
-    one_word_tables, probe_size, probe_entries, option_images, square_symmetries, free_representatives,
+    run,
+    fraction,
+    estimate,
+    run_roots,
+    multi_word_run,
+    multi_word_fraction,
+    place,
+    layout,
+    square_neighbours,
+    one_word_tables,
+    probe_size,
+    probe_entries,
+    option_images,
+    square_symmetries,
+    free_representatives,
 )
 
 
-
-
-NATIVE = NativeModule(MODULE, "gridgames.search.tiling", Path(__file__).resolve().parent, SOURCES,
-                      "gridgames.search.tiling.workload:define", force_jit="GRIDGAMES_TILING_JIT",
-                      what="tiling kernels")
+NATIVE = NativeModule(
+    MODULE,
+    "gridgames.search.tiling",
+    Path(__file__).resolve().parent,
+    SOURCES,
+    "gridgames.search.tiling.workload:define",
+    force_jit="GRIDGAMES_TILING_JIT",
+    what="tiling kernels",
+)
 """The module built with the package (`gridgames.native.NativeModule`; listed in the ``gridgames.native`` group)."""
 
 

@@ -20,7 +20,8 @@ class OneWordArrays:
     """The one-word kernel's arrays of a problem: candidate entries of first-blank and MRV search, masks, borders."""
 
     probe_bits: int  # cells of the probe window after the first blank cell
-    blank_start: np.ndarray  # int32 (cells << probe_bits + 1): entry ranges by (cell, occupancy of the probe window)
+    # int32 (cells << probe_bits + 1): entry ranges by (cell, occupancy of the probe window)
+    blank_start: np.ndarray
     blank_mask: np.ndarray  # uint64 per entry: option masks
     blank_piece: np.ndarray  # uint8 per entry: piece indices
     blank_run_end: np.ndarray  # int32 per entry: end of the entry's run of one piece
@@ -32,5 +33,6 @@ class OneWordArrays:
     option_mask: np.ndarray  # uint64 per option
     neighbours: np.ndarray  # uint64 per cell: neighbour masks
     option_border: np.ndarray  # uint64 per option: cells next to the option, outside it
-    late: np.ndarray  # uint64 per cell: pieces with no option anchored at or after the cell (when all must be used)
+    # uint64 per cell: pieces with no option anchored at or after the cell (when all must be used)
+    late: np.ndarray
     region_sizes: np.uint64  # fillable region sizes when all pieces have one size, else 0

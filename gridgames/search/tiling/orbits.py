@@ -34,7 +34,13 @@ from gridgames.game import Placement, Solution
 from gridgames.search.tiling import kernels
 from gridgames.search.tiling.problem import TilingProblem
 from gridgames.search.tiling.unique import (  # noqa: F401 (option_images: re-exported)
-    Prepared, Unique, board_permutations, images_bytes, option_images, prepare_unique, problem_symmetries,
+    Prepared,
+    Unique,
+    board_permutations,
+    images_bytes,
+    option_images,
+    prepare_unique,
+    problem_symmetries,
 )
 
 METHODS = ("auto", "orbits", "search")
@@ -46,9 +52,11 @@ class Plan:
     """What the kernel searches (``prep``) and how its solutions stand for all tilings."""
 
     prep: Prepared
-    factor: int  # each solution found stands for this many tilings (|G| with a restricted piece, else 1)
+    # each solution found stands for this many tilings (|G| with a restricted piece, else 1)
+    factor: int
     weighted: bool  # the kernel adds each canonical solution's orbit size
-    images: np.ndarray  # (G, n) permutations whose images of each solution found are all the tilings (identity: none)
+    # (G, n) permutations whose images of each solution found are all the tilings (identity: none)
+    images: np.ndarray
     method: str  # for CountResult.method
 
     @property
@@ -66,7 +74,8 @@ def plan(problem: TilingProblem, unique: Unique = False, method: str = "auto") -
         prep = prepare_unique(problem, unique)
         return Plan(prep, 1, False, prep.perms[:1], prep.method)
     plain = prepare_unique(problem, False)
-    if method == "search" or (method == "auto" and preplaced(problem) is None):  # no piece can be restricted
+    # no piece can be restricted
+    if method == "search" or (method == "auto" and preplaced(problem) is None):
         return Plan(plain, 1, False, plain.perms, "all")
     prep = prepare_unique(problem, True)
     size = len(prep.group)
@@ -83,7 +92,8 @@ class Preplaced:
 
     piece: int  # the piece: used once, no placement of it fixed by a non-identity symmetry
     representatives: tuple[int, ...]  # one option of it per orbit (options of the problem itself)
-    group: int  # |G|: every orbit of tilings is full, so all = |G| x the sum of the counts under each representative
+    # |G|: every orbit of tilings is full, so all = |G| x the sum of the counts under each representative
+    group: int
 
     @property
     def method(self) -> str:
@@ -112,8 +122,10 @@ def free_pieces(problem: TilingProblem) -> tuple[Preplaced, ...]:
     if images_bytes(problem, len(board_permutations(problem))) > SHORTCUT_BYTES:
         return ()  # a shortcut, not worth gigabytes: search without it
     try:
-        perms, images = problem_symmetries(problem)  # the board's symmetry group on its lattice, as cell permutations
-    except PuzzleError:  # the symmetries' set-up would not fit in memory: search without this shortcut
+        # the board's symmetry group on its lattice, as cell permutations
+        perms, images = problem_symmetries(problem)
+    # the symmetries' set-up would not fit in memory: search without this shortcut
+    except PuzzleError:
         return ()
     if len(perms) == 1:
         return ()

@@ -43,7 +43,8 @@ class SearchOptions:
     mrv: bool = False
     prune: bool = True
     unique: Unique = False
-    method: str = "auto"  # all solutions by orbits ("auto"/"orbits") or by the plain search ("search")
+    # all solutions by orbits ("auto"/"orbits") or by the plain search ("search")
+    method: str = "auto"
 
 
 @frozen
@@ -91,7 +92,8 @@ def count_one(shared: tuple[TilingProblem, SearchOptions], part: Part) -> PartCo
     result = tiling.count_part(
         problem, part, mrv=options.mrv, prune=options.prune, unique=options.unique, method=options.method
     )
-    if result.partial:  # Ctrl-C inside the part (when run in this process): its count must not be added
+    # Ctrl-C inside the part (when run in this process): its count must not be added
+    if result.partial:
         raise KeyboardInterrupt
     return PartCount(result.count, result.nodes, result.seconds)
 
@@ -129,8 +131,14 @@ def count_parallel(
     how = tiling.split_plan(problem, mrv=mrv, prune=prune, unique=unique, method=method)
     options = SearchOptions(mrv, prune, how.unique, how.method)
     parts = tiling.split(
-        how.problem, min_parts or default_parts(workers), depth=depth, mrv=mrv, prune=prune, unique=how.unique,
-        method=how.method, roots=how.roots,
+        how.problem,
+        min_parts or default_parts(workers),
+        depth=depth,
+        mrv=mrv,
+        prune=prune,
+        unique=how.unique,
+        method=how.method,
+        roots=how.roots,
     )
     finished = [0.0, 0]  # weight done, solutions so far
 
@@ -141,12 +149,28 @@ def count_parallel(
             on_progress(finished[0], int(finished[1]))
 
     outcome: PartsResult[PartCount] = run_parts(
-        count_one, parts, shared=(how.problem, options), jobs=workers, scheduler=scheduler, on_result=on_result,
-        describe=lambda part: describe_part(how.problem, part, how.unique, how.method), start=start, preload=(WARM_UP,),
+        count_one,
+        parts,
+        shared=(how.problem, options),
+        jobs=workers,
+        scheduler=scheduler,
+        on_result=on_result,
+        describe=lambda part: describe_part(how.problem, part, how.unique, how.method),
+        start=start,
+        preload=(WARM_UP,),
     )
     done = outcome.finished_results()
     return ParallelCount(
-        sum(r.count for r in done) * how.factor, outcome.partial, unique is not False, time.perf_counter() - began,
-        sum(r.nodes for r in done), how.description, len(parts), outcome.finished, outcome.reruns,
-        workers=0 if scheduler else outcome.workers, scheduler=scheduler or None, note=outcome.note,
+        sum(r.count for r in done) * how.factor,
+        outcome.partial,
+        unique is not False,
+        time.perf_counter() - began,
+        sum(r.nodes for r in done),
+        how.description,
+        len(parts),
+        outcome.finished,
+        outcome.reruns,
+        workers=0 if scheduler else outcome.workers,
+        scheduler=scheduler or None,
+        note=outcome.note,
     )

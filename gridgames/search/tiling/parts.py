@@ -58,8 +58,15 @@ def split_plan(
 
 
 def split(
-    problem: TilingProblem, min_parts: int = 1, *, depth: int | None = None, mrv: bool = False, prune: bool = True,
-    unique: Unique = False, method: str = "auto", roots: Sequence[int] = (),
+    problem: TilingProblem,
+    min_parts: int = 1,
+    *,
+    depth: int | None = None,
+    mrv: bool = False,
+    prune: bool = True,
+    unique: Unique = False,
+    method: str = "auto",
+    roots: Sequence[int] = (),
 ) -> list[Part]:
     """Independent parts of the search whose counts (`count_part`) add up to the whole count.
 
@@ -97,8 +104,14 @@ def split(
 
 
 def count_part(
-    problem: TilingProblem, part: Part, *, mrv: bool = False, prune: bool = True, unique: Unique = False,
-    on_progress: Progress | None = None, method: str = "auto"
+    problem: TilingProblem,
+    part: Part,
+    *,
+    mrv: bool = False,
+    prune: bool = True,
+    unique: Unique = False,
+    on_progress: Progress | None = None,
+    method: str = "auto",
 ) -> CountResult:
     """Count the solutions under one part of `split` (pass the same ``mrv``, ``prune``, ``unique`` and ``method``)."""
     return count(problem, mrv=mrv, prune=prune, unique=unique, start=part, on_progress=on_progress, method=method)

@@ -51,8 +51,13 @@ def estimate_tree(search: Search, roots: Sequence[int], paths: int, seed: int | 
     if root_options.size == 0:
         return 0.0, 0.0
     mean, error = kernels.estimate(
-        search.tables, search.start_occupancy[0], search.start_copies, root_options,
-        int(search.state.scalars[K.CAP]), paths, PROBE_SEED if seed is None else seed,
+        search.tables,
+        search.start_occupancy[0],
+        search.start_copies,
+        root_options,
+        int(search.state.scalars[K.CAP]),
+        paths,
+        PROBE_SEED if seed is None else seed,
     )
     return float(mean), float(error)
 
@@ -85,7 +90,8 @@ def _plain_estimate(
         root = Search(
             plan(problem, False, "search").prep, mrv=False, prune=prune, prefix=(), target=-1, store=False, buffer=0
         )
-    if root.done or paths == 0:  # proved empty by the colouring (nothing to search), or no estimate asked for
+    # proved empty by the colouring (nothing to search), or no estimate asked for
+    if root.done or paths == 0:
         return root, 0.0
     first = range(int(problem.anchor_start[0]), int(problem.anchor_start[1]))
     return root, len(first) + estimate_tree(root, first, paths)[0]
@@ -112,7 +118,8 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
     root, plain = _plain_estimate(problem, prune, FIRST_PATHS)
     if plain <= PLAIN_ONLY:
         return problem, None
-    if plain <= PLAIN_FIRST:  # a small tree: the fewest orbits, no estimates (they would cost as much as they save)
+    # a small tree: the fewest orbits, no estimates (they would cost as much as they save)
+    if plain <= PLAIN_FIRST:
         return problem, preplaced(problem)
     squarish = problem.lattice == "square" and problem.order != "diagonal" and _squarish(problem)
     if (
@@ -124,10 +131,12 @@ def plan_count(problem: TilingProblem, *, prune: bool = True) -> tuple[TilingPro
         root, plain = _plain_estimate(problem, prune, ORDER_PATHS[0], root)
     if squarish:
         other = problem.reordered("diagonal")
-        if plain / 8 < ORDER_PROBE_FROM:  # too small a tree for the comparison to pay: the measured default
+        # too small a tree for the comparison to pay: the measured default
+        if plain / 8 < ORDER_PROBE_FROM:
             other_root, _ = _plain_estimate(other, prune, 0)
             return other, _choose(other, other_root, plain)
-        paths = max(ORDER_PATHS[1], _descents(plain / 8, 2))  # a square board has at most 8 symmetries
+        # a square board has at most 8 symmetries
+        paths = max(ORDER_PATHS[1], _descents(plain / 8, 2))
         _, plain = _plain_estimate(problem, prune, paths, root)
         other_root, alternative = _plain_estimate(other, prune, paths)
         if alternative < 0.8 * plain:
@@ -149,8 +158,10 @@ def _least_axis_order(problem: TilingProblem, prune: bool, root: Search) -> tupl
     fewest = min(len(f.representatives) for f in frees)
     weighed = [f for f in frees if len(f.representatives) <= 3 * fewest]
     placed = [
-        [(int(problem.option_piece[o]), [problem.cells[int(c)] for c in problem.option_cells(o)])
-         for o in f.representatives]
+        [
+            (int(problem.option_piece[o]), [problem.cells[int(c)] for c in problem.option_cells(o)])
+            for o in f.representatives
+        ]
         for f in weighed
     ]
     best = (min(estimate_tree(root, f.representatives, ORDER_PATHS[0])[0] for f in weighed), problem, root)
@@ -162,10 +173,14 @@ def _least_axis_order(problem: TilingProblem, prune: bool, root: Search) -> tupl
         masks, pieces = other.option_masks[:, 0], other.option_piece
         other_root, _ = _plain_estimate(other, prune, 0)
         estimate = min(
-            estimate_tree(other_root, [
-                int(np.flatnonzero((masks == np.uint64(sum(1 << bit[c] for c in cells))) & (pieces == piece))[0])
-                for piece, cells in representatives
-            ], ORDER_PATHS[0])[0]
+            estimate_tree(
+                other_root,
+                [
+                    int(np.flatnonzero((masks == np.uint64(sum(1 << bit[c] for c in cells))) & (pieces == piece))[0])
+                    for piece, cells in representatives
+                ],
+                ORDER_PATHS[0],
+            )[0]
             for representatives in placed
         )
         if estimate < 0.8 * best[0]:

@@ -37,7 +37,6 @@ from gridgames.search.tiling.one_word import MAX_TABLE, PROBE_BITS, OneWordArray
 from gridgames.shapes import ORDERS, Shape
 
 
-
 def prune_cap(sizes: Iterable[int]) -> int:
     """Largest enclosed region the pruning test flood-fills: below the piece size, or twice the largest of mixed
     sizes."""
@@ -93,9 +92,21 @@ def one_word_arrays(problem: TilingProblem) -> OneWordArrays:
     sizes = set(problem.sizes.tolist())
     regions = np.uint64(sum(1 << k for k in range(0, 64, sizes.pop()))) if len(sizes) == 1 else np.uint64(0)
     return OneWordArrays(
-        probe, blank_start, blank_mask, blank_piece, blank_run_end, blank_option, masks[mrv_option],
-        piece[mrv_option].astype(np.uint8), problem.column_run_end, mrv_option, masks, neighbours, border, late,
-        regions
+        probe,
+        blank_start,
+        blank_mask,
+        blank_piece,
+        blank_run_end,
+        blank_option,
+        masks[mrv_option],
+        piece[mrv_option].astype(np.uint8),
+        problem.column_run_end,
+        mrv_option,
+        masks,
+        neighbours,
+        border,
+        late,
+        regions,
     )
 
 
@@ -129,9 +140,12 @@ def _placement_rows(
             group.append(form)
     pieces_out, rows_out = [], []
     for size, (owners, group) in sorted(by_size.items()):
-        stacked = np.array(group, dtype=np.int64).reshape(len(group), size, -1)  # (forms, size, dims)
-        shifts = coords[None, :, :] - stacked[:, None, 0, :]  # (forms, anchors, dims): first cell onto each board cell
-        placed = stacked[:, None, :, :] + shifts[:, :, None, :] - low  # (forms, anchors, size, dims)
+        # (forms, size, dims)
+        stacked = np.array(group, dtype=np.int64).reshape(len(group), size, -1)
+        # (forms, anchors, dims): first cell onto each board cell
+        shifts = coords[None, :, :] - stacked[:, None, 0, :]
+        # (forms, anchors, size, dims)
+        placed = stacked[:, None, :, :] + shifts[:, :, None, :] - low
         inside = ((placed >= 0) & (placed < extent)).all(axis=3)
         idx = np.where(inside, dense[tuple(np.moveaxis(np.clip(placed, 0, extent - 1), 3, 0))], -1)
         fits = (idx >= 0).all(axis=2)
@@ -167,8 +181,9 @@ def _square_forms(shapes: tuple[tuple[tuple[Cell, ...], ...], ...]) -> tuple[np.
     for f, (_, form) in enumerate(flat):
         cells[f, : len(form)] = form
     return (
-        cells, np.array([len(form) for _, form in flat], dtype=np.int64),
-        np.array([p for p, _ in flat], dtype=np.int64)
+        cells,
+        np.array([len(form) for _, form in flat], dtype=np.int64),
+        np.array([p for p, _ in flat], dtype=np.int64),
     )
 
 
@@ -206,22 +221,32 @@ class TilingProblem:
     order: str
     pieces: tuple[Piece, ...]
     option_piece: np.ndarray = field(repr=False)  # int32 (options,): piece index of each option
-    option_cell_rows: np.ndarray = field(repr=False)  # int32 (options, max size): cell indices, ascending, -1 padded
+    # int32 (options, max size): cell indices, ascending, -1 padded
+    option_cell_rows: np.ndarray = field(repr=False)
     option_masks: np.ndarray = field(repr=False)  # uint64 (options, words)
     first_word: np.ndarray = field(repr=False)  # int32 (options,): first word an option touches
     last_word: np.ndarray = field(repr=False)  # int32 (options,): last word an option touches
-    run_end: np.ndarray = field(repr=False)  # int32 (options,): end of the option's (anchor cell, piece) run
+    # int32 (options,): end of the option's (anchor cell, piece) run
+    run_end: np.ndarray = field(repr=False)
     anchor_start: np.ndarray = field(repr=False)  # int32 (cells + 1): options whose first cell is c
-    column_start: np.ndarray = field(repr=False)  # int32 (cells + pieces + 1): MRV columns' ranges in column_options
-    column_options: np.ndarray = field(repr=False)  # int32: options covering each cell (by piece), then of each piece
-    column_run_end: np.ndarray = field(repr=False)  # int32: end of each position's (column, piece) run
-    neighbour_list: np.ndarray = field(repr=False)  # int32 (cells, 4): neighbour cell indices, -1 padded
+    # int32 (cells + pieces + 1): MRV columns' ranges in column_options
+    column_start: np.ndarray = field(repr=False)
+    # int32: options covering each cell (by piece), then of each piece
+    column_options: np.ndarray = field(repr=False)
+    # int32: end of each position's (column, piece) run
+    column_run_end: np.ndarray = field(repr=False)
+    # int32 (cells, 4): neighbour cell indices, -1 padded
+    neighbour_list: np.ndarray = field(repr=False)
     # int64: pieces by their last anchor cell (empty unless all must be used)
     deadline_piece: np.ndarray = field(repr=False)
-    deadline_anchor: np.ndarray = field(repr=False)  # int64: the last anchor cell of each of those pieces
-    one_word: OneWordArrays | None = field(default=None, repr=False)  # the one-word kernel's arrays, when it applies
-    lattice: str = "square"  # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
-    _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)  # cache of placement()
+    # int64: the last anchor cell of each of those pieces
+    deadline_anchor: np.ndarray = field(repr=False)
+    # the one-word kernel's arrays, when it applies
+    one_word: OneWordArrays | None = field(default=None, repr=False)
+    # the cells' lattice (gridgames.lattices): square, triangular, hexagonal or cubic
+    lattice: str = "square"
+    # cache of placement()
+    _placements: dict[int, Placement] = field(factory=dict, init=False, repr=False)
     # cache of `_piece_facts`
     _facts: tuple[np.ndarray, np.ndarray, bool, int] | None = field(default=None, init=False, repr=False)
 
@@ -241,17 +266,24 @@ class TilingProblem:
     # --- construction ---------------------------------------------------
     @classmethod
     def build(
-        cls, board: Grid | Iterable[Cell] | Iterable[Coord], pieces: Any, order: str = "auto", one_sided: bool = False,
-        *, lattice: Lattice | str | None = None
+        cls,
+        board: Grid | Iterable[Cell] | Iterable[Coord],
+        pieces: Any,
+        order: str = "auto",
+        one_sided: bool = False,
+        *,
+        lattice: Lattice | str | None = None,
     ) -> TilingProblem:
         """Compile a board (a Grid's empty cells, or cells) and pieces (anything `as_pieces` reads), or with
         ``lattice``, a board of that lattice's cells and `LatticePiece`s."""
         if lattice is not None and lattice_named(lattice).name != "square":
             if isinstance(board, Grid):
-                raise PuzzleError(f"a board on the {lattice_named(lattice).name} lattice is a list of its cells, not a "
-                                  "Grid")
+                raise PuzzleError(
+                    f"a board on the {lattice_named(lattice).name} lattice is a list of its cells, not a Grid"
+                )
             return cls._build_lattice(lattice_named(lattice), board, pieces, order, one_sided)
-        raw = board_cells(cast("Grid | Iterable[Cell]", board))  # the square lattice's cells: (row, col) pairs
+        # the square lattice's cells: (row, col) pairs
+        raw = board_cells(cast("Grid | Iterable[Cell]", board))
         order = _pick_order(raw, order)
         cells = _scan_sorted(raw, order)
         items = as_pieces(pieces, one_sided=one_sided)
@@ -292,8 +324,13 @@ class TilingProblem:
 
     @classmethod
     def from_options(
-        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], options: Iterable[tuple[int, Sequence[int]]],
-        *, lattice: str = "square"
+        cls,
+        cells: Sequence[Cell],
+        order: str,
+        pieces: Sequence[Piece],
+        options: Iterable[tuple[int, Sequence[int]]],
+        *,
+        lattice: str = "square",
     ) -> TilingProblem:
         """Compile explicit options: (piece index, cell indices) pairs over ``cells`` (already in bit order)."""
         listed = [(int(p), [int(c) for c in cs]) for p, cs in options]
@@ -306,8 +343,14 @@ class TilingProblem:
 
     @classmethod
     def _compile(
-        cls, cells: Sequence[Cell], order: str, pieces: Sequence[Piece], piece_of: np.ndarray, rows: np.ndarray, *,
-        lattice: str = "square"
+        cls,
+        cells: Sequence[Cell],
+        order: str,
+        pieces: Sequence[Piece],
+        piece_of: np.ndarray,
+        rows: np.ndarray,
+        *,
+        lattice: str = "square",
     ) -> TilingProblem:
         """Compile options given as arrays: piece indices, and cell-index rows padded with -1 (any order, repeats
         allowed).
@@ -337,7 +380,8 @@ class TilingProblem:
         rows = rows[:, : int((rows < n).sum(axis=1).max())]
         rows = np.where(rows >= n, -1, rows)
         keys = [rows[:, j] for j in range(rows.shape[1] - 1, 0, -1)] + [piece_of, rows[:, 0]]
-        ordered = np.lexsort(keys)  # by first cell, piece, then the cells (padding -1 before any cell, as tuples)
+        # by first cell, piece, then the cells (padding -1 before any cell, as tuples)
+        ordered = np.lexsort(keys)
         rows, piece_of = rows[ordered], piece_of[ordered]
         fresh = np.ones(len(rows), dtype=bool)
         fresh[1:] = (rows[1:] != rows[:-1]).any(axis=1) | (piece_of[1:] != piece_of[:-1])
@@ -445,7 +489,8 @@ class TilingProblem:
 
     def restrict(self, keep: Iterable[int]) -> TilingProblem:
         """The same problem with only the given options (indices into this problem)."""
-        keep = np.array(sorted({int(o) for o in keep}), dtype=np.int64)  # (not np.unique: it imports numpy.ma)
+        # (not np.unique: it imports numpy.ma)
+        keep = np.array(sorted({int(o) for o in keep}), dtype=np.int64)
         return TilingProblem._compile(
             self.cells,
             self.order,
@@ -466,7 +511,8 @@ class TilingProblem:
         else:
             cells = _scan_sorted(self.cells, _pick_order(self.cells, order))
         index = {cell: i for i, cell in enumerate(cells)}
-        moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)  # old bit -> new bit; -1 stays
+        # old bit -> new bit; -1 stays
+        moved = np.array([index[cell] for cell in self.cells] + [-1], dtype=np.int64)
         return TilingProblem._compile(
             cells,
             order,

@@ -27,16 +27,15 @@ def _balances(problem: TilingProblem) -> tuple[int, list[int], list[set[int]]]:
     rows = problem.option_cell_rows
     balance = np.where(rows >= 0, dark[np.maximum(rows, 0)], 0).sum(axis=1)
     span = 2 * int(np.abs(balance).max(initial=0)) + 1
-    pairs = set((problem.option_piece.astype(np.int64) * span + balance + span // 2).tolist())  # (piece, balance)
+    # (piece, balance)
+    pairs = set((problem.option_piece.astype(np.int64) * span + balance + span // 2).tolist())
     by_piece: list[set[int]] = [set() for _ in problem.pieces]
     for key in pairs:  # (a set, not np.unique: that imports numpy.ma, 10-20 ms of a fresh process)
         by_piece[key // span].add(key % span - span // 2)
     return int(dark.sum()), balance.tolist(), by_piece
 
 
-def colour_feasible(
-    problem: TilingProblem, remaining: np.ndarray | Sequence[int], prefix: Sequence[int] = ()
-) -> bool:
+def colour_feasible(problem: TilingProblem, remaining: np.ndarray | Sequence[int], prefix: Sequence[int] = ()) -> bool:
     """Checkerboard test: can the remaining copies' dark-minus-light counts add up to the uncovered cells'?
 
     Only meaningful when every copy must be used (`TilingProblem.exact`); False proves there is no solution.
@@ -77,8 +76,17 @@ class Search:
     """One resumable search: the kernel's tables and state, and the calls that advance them."""
 
     def __init__(
-        self, prep: Prepared, *, mrv: bool, prune: bool, prefix: Sequence[int], target: int, store: bool, buffer: int,
-        multiword: bool = False, orbits: bool = False
+        self,
+        prep: Prepared,
+        *,
+        mrv: bool,
+        prune: bool,
+        prefix: Sequence[int],
+        target: int,
+        store: bool,
+        buffer: int,
+        multiword: bool = False,
+        orbits: bool = False,
     ) -> None:
         problem = prep.problem
         self.problem = problem
@@ -117,9 +125,17 @@ class Search:
         scalars[K.PRIMARY] = int(problem.exact)
         scalars[K.ORBITS] = int(orbits)
         self.state = SearchState(
-            scalars, occ, rem, beg, pos, lim, chosen, np.ones(depths + 2, dtype=np.float64),
-            np.zeros((rows, depths + 1), dtype=np.int32), np.zeros(rows, dtype=np.int32),
-            np.zeros(rows, dtype=np.float64)
+            scalars,
+            occ,
+            rem,
+            beg,
+            pos,
+            lim,
+            chosen,
+            np.ones(depths + 2, dtype=np.float64),
+            np.zeros((rows, depths + 1), dtype=np.int32),
+            np.zeros(rows, dtype=np.int32),
+            np.zeros(rows, dtype=np.float64),
         )
         self.seconds = 0.0
         if problem.exact and not colour_feasible(problem, rem, prefix):
@@ -129,16 +145,31 @@ class Search:
         if arrays is not None:
             if mrv:
                 entries = (
-                    problem.column_start, arrays.mrv_mask, arrays.mrv_piece, arrays.mrv_run_end, arrays.mrv_option
+                    problem.column_start,
+                    arrays.mrv_mask,
+                    arrays.mrv_piece,
+                    arrays.mrv_run_end,
+                    arrays.mrv_option,
                 )
             else:
                 entries = (
-                    arrays.blank_start, arrays.blank_mask, arrays.blank_piece, arrays.blank_run_end,
-                    arrays.blank_option
+                    arrays.blank_start,
+                    arrays.blank_mask,
+                    arrays.blank_piece,
+                    arrays.blank_run_end,
+                    arrays.blank_option,
                 )
             self.tables = OneWordTables(
-                *entries, arrays.probe_bits, arrays.late, arrays.option_mask, problem.option_piece,
-                arrays.option_border, arrays.neighbours, problem.sizes, arrays.region_sizes, problem.option_cell_rows,
+                *entries,
+                arrays.probe_bits,
+                arrays.late,
+                arrays.option_mask,
+                problem.option_piece,
+                arrays.option_border,
+                arrays.neighbours,
+                problem.sizes,
+                arrays.region_sizes,
+                problem.option_cell_rows,
                 prep.perms,
             )
             self.run_kernel, self.fraction_kernel, self.one_word = kernels.run, kernels.fraction, True
@@ -148,9 +179,20 @@ class Search:
             else:
                 candidates, run_end = np.arange(problem.n_options, dtype=np.int32), problem.run_end
             self.tables = MultiWordTables(
-                problem.option_masks, problem.first_word, problem.last_word, problem.option_piece, candidates, run_end,
-                problem.anchor_start, problem.column_start, problem.deadline_piece, problem.deadline_anchor,
-                problem.neighbour_list, problem.sizes, problem.option_cell_rows, prep.perms,
+                problem.option_masks,
+                problem.first_word,
+                problem.last_word,
+                problem.option_piece,
+                candidates,
+                run_end,
+                problem.anchor_start,
+                problem.column_start,
+                problem.deadline_piece,
+                problem.deadline_anchor,
+                problem.neighbour_list,
+                problem.sizes,
+                problem.option_cell_rows,
+                prep.perms,
             )
             self.run_kernel, self.fraction_kernel = kernels.multi_word_run, kernels.multi_word_fraction
             self.one_word = False

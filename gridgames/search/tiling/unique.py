@@ -38,7 +38,8 @@ class Prepared:
 
 def board_permutations(problem: TilingProblem) -> np.ndarray:
     """The board's symmetry group as (G, n) cell-index permutations, identity first, on the problem's lattice."""
-    if problem.lattice == "square":  # compiled (`symmetry.board_symmetries` in Python cost 0.2-0.3 ms)
+    # compiled (`symmetry.board_symmetries` in Python cost 0.2-0.3 ms)
+    if problem.lattice == "square":
         square: np.ndarray = kernels.square_symmetries(
             np.array(problem.cells, dtype=np.int64).reshape(-1, 2), SQUARE_MAPS
         )
@@ -64,7 +65,9 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     word, else numpy)."""
     if problem.words == 1:
         images: np.ndarray = kernels.option_images(
-            problem.option_masks[:, 0], problem.option_piece, problem.option_cell_rows,
+            problem.option_masks[:, 0],
+            problem.option_piece,
+            problem.option_cell_rows,
             np.asarray(perms, dtype=np.int64),
         )
         return images
@@ -74,7 +77,8 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
         images_bytes(problem, len(perms)), what=f"the board's symmetries over {n_opt:,} placements", error=PuzzleError
     )
     pad = rows < 0
-    mapped = np.where(pad[None], 0, np.asarray(perms, dtype=np.int64)[:, np.maximum(rows, 0)])  # (G, options, size)
+    # (G, options, size)
+    mapped = np.where(pad[None], 0, np.asarray(perms, dtype=np.int64)[:, np.maximum(rows, 0)])
     bits = np.where(pad[None], np.uint64(0), np.left_shift(np.uint64(1), (mapped & 63).astype(np.uint64)))
     masks = np.zeros((len(perms), n_opt, words), dtype=np.uint64)
     for w in range(words):
@@ -89,7 +93,8 @@ def option_images(problem: TilingProblem, perms: np.ndarray) -> np.ndarray:
     head = np.ones(len(order), dtype=bool)
     head[1:] = (piece[1:] != piece[:-1]) | (keys[1:] != keys[:-1]).any(axis=1)
     run = np.cumsum(head) - 1
-    owner = np.where(tag[head] == 0, order[head], -1)  # the option heading each run, or -1 when the run has none
+    # the option heading each run, or -1 when the run has none
+    owner = np.where(tag[head] == 0, order[head], -1)
     found = np.empty(len(order), dtype=np.int64)
     found[order] = owner[run]
     return found[n_opt:].reshape(len(perms), n_opt)

@@ -33,6 +33,7 @@ def workload() -> None:
     boards = (Grid.empty(3, 20), centre, Grid.empty(4, 15))
     problems = [tiling.TilingProblem.build(board, PENTOMINOES) for board in boards]
     problems.append(tiling.TilingProblem.build(Grid.empty(4, 5), {**TETROMINOES, "I": TETROMINOES["I"]}))
+
     def quiet(fraction: float, found: int) -> None:
         """Progress reports (the CLI's bar asks for the searches' fractions)."""
 
@@ -42,7 +43,8 @@ def workload() -> None:
             tiling.count(problem, unique=unique, method="search", on_progress=quiet)
             tiling.count(problem, unique=unique, mrv=True, on_progress=quiet)
             list(tiling.solve(problem, unique=unique, limit=3, on_progress=quiet))
-            how = tiling.split_plan(problem, unique=unique)  # a count by parts, as count_parallel runs it
+            # a count by parts, as count_parallel runs it
+            how = tiling.split_plan(problem, unique=unique)
             for part in tiling.split(how.problem, 8, unique=how.unique, method=how.method, roots=how.roots):
                 tiling.count_part(how.problem, part, unique=how.unique, method=how.method)
         tiling.count(problem, prune=False, on_progress=quiet)

@@ -14,11 +14,22 @@ from typer.testing import CliRunner
 pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
 from gridgames_connect4.solve.book import (
-    HEADER_SIZE, UNKNOWN, Book, BookError, BookKeys, default_book, scores_of_keys,
+    HEADER_SIZE,
+    UNKNOWN,
+    Book,
+    BookError,
+    BookKeys,
+    default_book,
+    scores_of_keys,
 )
 from gridgames_connect4.solve import book_build
 from gridgames_connect4.solve.book_build import (
-    build_book, checkpoint_path, derive_scores, enumerate_entries, plan_parts, solve_part,
+    build_book,
+    checkpoint_path,
+    derive_scores,
+    enumerate_entries,
+    plan_parts,
+    solve_part,
 )
 from gridgames_connect4.position.rules import Connect4
 from gridgames_connect4.solve.solver import Solver, parse_pons_moves
@@ -28,7 +39,8 @@ from gridgames.errors import IllegalMoveError
 from gridgames.search.parallel import start_method
 
 runner = CliRunner()
-BOARDS = [(5, 4, 6), (4, 5, 6), (4, 4, 8), (5, 5, 3), (6, 4, 3)]  # width, height, depth: each builds in seconds
+# width, height, depth: each builds in seconds
+BOARDS = [(5, 4, 6), (4, 5, 6), (4, 4, 8), (5, 5, 3), (6, 4, 3)]
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +131,8 @@ def test_the_plan_cuts_small_plies_finely() -> None:
         count = int((plies == ply).sum())
         assert len(mine) >= min(count, 64) and all(len(part) <= 64 for part in mine)
         assert sum(len(part) for part in mine) == count
-    assert [len(part) for part in parts[-151:]] == [1] * 151  # plies 0 to 3: 1 + 4 + 25 + 121 positions, one per part
+    # plies 0 to 3: 1 + 4 + 25 + 121 positions, one per part
+    assert [len(part) for part in parts[-151:]] == [1] * 151
     assert len(parts[-152]) == 8  # ply 4: 568 positions in parts of 568 // 64
 
 
@@ -146,8 +159,14 @@ def test_a_build_searches_only_the_deepest_ply(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(book_build, "solve_part", counting)
     progress: list[tuple[int, int]] = []
     report = build_book(
-        5, 4, 4, 5, tmp_path / "b.bin", table_bits=16, part_size=64,
-        on_progress=lambda done, total: progress.append((done, total))
+        5,
+        4,
+        4,
+        5,
+        tmp_path / "b.bin",
+        table_bits=16,
+        part_size=64,
+        on_progress=lambda done, total: progress.append((done, total)),
     )
     keys, plies = enumerate_entries(5, 4, 4, 5)
     assert sorted(searched) == sorted(keys[plies == 5].tolist())
@@ -191,7 +210,8 @@ def test_lookups_agree_with_the_solver_and_with_the_mirror_image(books: dict[tup
         if len(moves) > book.depth:
             assert score is None
         elif quick is not None:
-            assert score is None and quick == solver.solve(moves)  # not in the book: the quick check answers
+            # not in the book: the quick check answers
+            assert score is None and quick == solver.solve(moves)
         else:
             assert score == solver.solve(moves)
             in_book += 1
@@ -257,7 +277,8 @@ def test_a_record_cut_short_by_a_crash_is_dropped(tmp_path: Path, reference: byt
     path = tmp_path / "book.bin"
     build_book(4, 5, 4, 6, path, table_bits=16, part_size=16, on_progress=Stop(4))
     partial = checkpoint_path(path)
-    partial.write_bytes(partial.read_bytes() + b"\x07\x00\x00\x00\x10\x00\x00\x00\x01\x02")  # half a record
+    # half a record
+    partial.write_bytes(partial.read_bytes() + b"\x07\x00\x00\x00\x10\x00\x00\x00\x01\x02")
     report = build_book(4, 5, 4, 6, path, table_bits=16, part_size=16)
     assert report.resumed > 0 and path.read_bytes() == reference
 
@@ -319,7 +340,8 @@ def test_bounds_from_a_shallower_book_give_the_same_bytes(
     scores = np.concatenate([score for _, score in seen]).astype(np.int64)
     known = lower != UNKNOWN
     assert known.mean() > 0.9 and (lower[known] <= scores[known]).all()
-    assert (lower[known] == scores[known]).mean() > 0.2  # a parent's best move: settled by the first null window
+    # a parent's best move: settled by the first null window
+    assert (lower[known] == scores[known]).mean() > 0.2
 
 
 def test_a_shallower_cut_of_a_book_is_the_book_built_to_that_depth(
@@ -372,7 +394,8 @@ def test_a_bounds_book_of_another_board_or_too_shallow_is_refused(
         build_book(4, 5, 4, 6, tmp_path / "a.bin", table_bits=16, bounds=Book.load(books[5, 4]))
     with pytest.raises(BookError, match="has depth 3; a depth-6 build needs one of depth 5 or more"):
         build_book(6, 4, 4, 6, tmp_path / "b.bin", table_bits=16, bounds=Book.load(books[6, 4]))
-    with pytest.raises(BookError, match="^the bounds book has depth 2; a depth-6"):  # made in memory: no path
+    # made in memory: no path
+    with pytest.raises(BookError, match="^the bounds book has depth 2; a depth-6"):
         build_book(6, 4, 4, 6, tmp_path / "c.bin", table_bits=16, bounds=Book.load(books[6, 4]).shallower(2))
     assert not (tmp_path / "a.bin").exists() and not checkpoint_path(tmp_path / "a.bin").exists()
 
@@ -461,8 +484,16 @@ def _legacy_file(
     keys = book.keys.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :key_bytes].tobytes()
     body = keys + book.scores.astype(np.int8).tobytes()
     header = struct.pack(
-        "<8sHBBBBBxQ32s8x", b"GGC4BOOK", version, key_bytes, book.width, height or book.height, connect or book.connect,
-        book.depth, len(book), hashlib.sha256(body).digest()
+        "<8sHBBBBBxQ32s8x",
+        b"GGC4BOOK",
+        version,
+        key_bytes,
+        book.width,
+        height or book.height,
+        connect or book.connect,
+        book.depth,
+        len(book),
+        hashlib.sha256(body).digest(),
     )
     path.write_bytes(header + body)
     return path
@@ -546,8 +577,19 @@ def test_cli_build_info_and_verify(tmp_path: Path, books: dict[tuple[int, int], 
     result = runner.invoke(
         app,
         [
-            "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "6", "--out", str(path),
-            "--table-bits", "18"
+            "connect4",
+            "book",
+            "build",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--depth",
+            "6",
+            "--out",
+            str(path),
+            "--table-bits",
+            "18",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -578,8 +620,19 @@ def test_cli_interrupted_build_says_how_far_it_got(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(book_build, "solve_part", interrupting)
     path = tmp_path / "cli.bin"
     argv = [
-        "connect4", "book", "build", "--width", "5", "--height", "4", "--depth", "5", "--out", str(path),
-        "--table-bits", "16"
+        "connect4",
+        "book",
+        "build",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--depth",
+        "5",
+        "--out",
+        str(path),
+        "--table-bits",
+        "16",
     ]
     result = runner.invoke(app, argv)
     keys, plies = enumerate_entries(5, 4, 4, 5)
@@ -620,7 +673,8 @@ def test_bad_build_options_fail_in_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["--depth", "D+1"], "shipped"),  # 7x6: the shipped book (depth D) bounds a build one ply deeper than itself
+        # 7x6: the shipped book (depth D) bounds a build one ply deeper than itself
+        (["--depth", "D+1"], "shipped"),
         (["--depth", "D+2"], None),  # too shallow for that
         (["--depth", "D+1", "--no-bounds"], None),
         (["--depth", "6", "--width", "5", "--height", "4"], None),  # no book ships for 5x4
@@ -628,8 +682,11 @@ def test_bad_build_options_fail_in_one_line(tmp_path: Path) -> None:
     ],
 )
 def test_cli_build_takes_bounds_from_the_book_it_is_given_or_the_shipped_one(
-    tmp_path: Path, books: dict[tuple[int, int], Path], monkeypatch: pytest.MonkeyPatch, args: list[str],
-    expected: str | None
+    tmp_path: Path,
+    books: dict[tuple[int, int], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    expected: str | None,
 ) -> None:
     shipped = default_book()
     if shipped is None and "--width" not in args:
@@ -680,8 +737,10 @@ def test_book_files_go_through_the_bounded_reader(surface: list[str], tmp_path: 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     for target, message in [
-        ("/dev/zero", "is a device, not a regular file"), (str(fifo), "is a pipe (FIFO)"),
-        (str(tmp_path), "is a directory"), (str(tmp_path / "absent"), "no such file")
+        ("/dev/zero", "is a device, not a regular file"),
+        (str(fifo), "is a pipe (FIFO)"),
+        (str(tmp_path), "is a directory"),
+        (str(tmp_path / "absent"), "no such file"),
     ]:
         result = runner.invoke(app, [*surface, target])
         assert result.exit_code == 2 and result.stderr.startswith("error: ") and "book file" in result.stderr, (
@@ -712,7 +771,8 @@ def test_the_shipped_book_is_found_and_checked(
         found = default_book(5, 4, 4)
         assert found is not None and len(found) == len(Book.load(books[5, 4])) and found.score([]) == 0
         assert default_book(4, 5, 4) is None and default_book(5, 4, 3) is None
-        (tmp_path / "book-4x5.bin").write_bytes(books[5, 4].read_bytes())  # a 5x4 book under the 4x5 name
+        # a 5x4 book under the 4x5 name
+        (tmp_path / "book-4x5.bin").write_bytes(books[5, 4].read_bytes())
         default_book.cache_clear()
         with pytest.raises(BookError, match="is a book for 5x4"):
             default_book(4, 5, 4)
@@ -723,8 +783,10 @@ def test_the_shipped_book_is_found_and_checked(
 def test_the_shipped_7x6_book_gives_the_known_opening_scores() -> None:
     book = default_book(7, 6, 4)
     assert book is not None and book.depth >= 7
-    assert book.score([]) == 1  # the first player wins, on its last disc (Allis, Tromp; Pons' convention)
-    assert book.column_scores([]) == [-2, -1, 0, 1, 0, -1, -2]  # only the centre column wins (Pons' solver)
+    # the first player wins, on its last disc (Allis, Tromp; Pons' convention)
+    assert book.score([]) == 1
+    # only the centre column wins (Pons' solver)
+    assert book.column_scores([]) == [-2, -1, 0, 1, 0, -1, -2]
 
 
 @pytest.mark.parametrize("name", ["Test_L1_R1", "Test_L1_R2", "Test_L1_R3"])
@@ -742,7 +804,8 @@ def test_the_shipped_7x6_books_shallower_entries_follow_from_its_deepest_ply() -
     book = default_book(7, 6, 4)
     assert book is not None
     keys, plies = enumerate_entries(7, 6, 4, book.depth)
-    assert np.array_equal(np.sort(keys), book.keys)  # the book holds exactly the positions a build plans
+    # the book holds exactly the positions a build plans
+    assert np.array_equal(np.sort(keys), book.keys)
     stored = book.scores[np.searchsorted(book.keys, keys)]
     assert np.array_equal(derive_scores(7, 6, 4, keys, plies, stored[plies == book.depth]), stored)
 
@@ -774,14 +837,18 @@ def _random_positions(width: int, height: int, plies: range, count: int, seed: i
 
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 4)])
 def test_one_position_without_numpy_scores_children_as_the_array_rule(
-        books: dict[tuple[int, int], Path], width: int, height: int) -> None:
+    books: dict[tuple[int, int], Path], width: int, height: int
+) -> None:
     book = Book.load(books[width, height])
     geometry = book.geometry
     for moves in _random_positions(width, height, range(0, width * height), 300, seed=width):
         p, mask, _ = geometry.replay(moves)
-        array_rule = geometry.child_scores(np.array([p], dtype=np.uint64), np.array([mask], dtype=np.uint64),
-                                           len(moves),
-                                           lambda wanted: scores_of_keys(book.keys, book.scores, wanted))[0].tolist()
+        array_rule = geometry.child_scores(
+            np.array([p], dtype=np.uint64),
+            np.array([mask], dtype=np.uint64),
+            len(moves),
+            lambda wanted: scores_of_keys(book.keys, book.scores, wanted),
+        )[0].tolist()
         one = geometry.child_scores_of(p, mask, len(moves), book.score_of_key)
         assert one == array_rule, moves
         as_numpy = geometry.quick_score(np.uint64(p), np.uint64(mask), len(moves))
@@ -798,7 +865,8 @@ def test_lookups_in_place_agree_with_a_sorted_search_present_or_absent(books: di
     wanted += [int(k) + 1 for k in wanted] + [0, rng.getrandbits(30), (1 << 30) - 1, 1 << 56]
     data = Path(books[5, 4]).read_bytes()
     entries = _Entries(data, HEADER_SIZE, len(keys), 4)
-    for phase in ("bisect", "index"):  # the first lookups bisect in place, later ones use the sparse index
+    # the first lookups bisect in place, later ones use the sparse index
+    for phase in ("bisect", "index"):
         entries.INDEX_AFTER = 0 if phase == "index" else 1 << 40
         for key in wanted:
             i = int(np.searchsorted(keys, np.uint64(key)))
@@ -818,7 +886,8 @@ def test_a_key_found_across_two_entries_is_not_taken_for_an_entry() -> None:
 
 
 def test_the_shipped_book_is_read_in_place_and_checked_when_opened(
-        tmp_path: Path, books: dict[tuple[int, int], Path]) -> None:
+    tmp_path: Path, books: dict[tuple[int, int], Path]
+) -> None:
     import pickle
 
     path = tmp_path / "b.bin"
@@ -826,17 +895,20 @@ def test_the_shipped_book_is_read_in_place_and_checked_when_opened(
     loaded = Book.load(path)
     opened = Book.open(path, width=5, height=4)
     assert opened._keys is None and len(opened) == len(loaded) and opened.score([]) == loaded.score([])
-    assert opened._keys is None and opened._entries.data is None  # single lookups read neither arrays nor the file
+    # single lookups read neither arrays nor the file
+    assert opened._keys is None and opened._entries.data is None
     assert opened.column_scores([2]) == loaded.column_scores([2])
     assert np.array_equal(opened.keys, loaded.keys) and np.array_equal(opened.scores, loaded.scores)
-    again = pickle.loads(pickle.dumps(opened))  # a worker process gets the arrays, not the file mapping
+    # a worker process gets the arrays, not the file mapping
+    again = pickle.loads(pickle.dumps(opened))
     assert np.array_equal(again.keys, loaded.keys) and again.score([]) == loaded.score([])
     with pytest.raises(BookError, match="is a book for 5x4"):
         Book.open(path, width=4, height=5)
     data = bytearray(path.read_bytes())
     data[HEADER_SIZE + 5] ^= 0xFF  # a corrupt key: the header is intact, the checksum is not
     path.write_bytes(bytes(data))
-    with pytest.raises(BookError, match="corrupt"):  # checked at the opening, before any answer (issue 55)
+    # checked at the opening, before any answer (issue 55)
+    with pytest.raises(BookError, match="corrupt"):
         Book.open(path)
     path.write_bytes(bytes(data[:100]))
     with pytest.raises(BookError, match="truncated"):
@@ -845,14 +917,18 @@ def test_the_shipped_book_is_read_in_place_and_checked_when_opened(
 
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (4, 5)])
 def test_one_positions_parent_bound_is_the_array_rules(
-        books: dict[tuple[int, int], Path], width: int, height: int) -> None:
+    books: dict[tuple[int, int], Path], width: int, height: int
+) -> None:
     book = Book.load(books[width, height])
     geometry = book.geometry
     for moves in _random_positions(width, height, range(1, book.depth + 3), 300, seed=3 * width):
         p, mask, _ = geometry.replay(moves)
         key = geometry.canonical(p + mask)
-        array_rule = int(geometry.parent_bounds(np.array([key], dtype=np.uint64),
-                                                lambda wanted: scores_of_keys(book.keys, book.scores, wanted))[0])
+        array_rule = int(
+            geometry.parent_bounds(
+                np.array([key], dtype=np.uint64), lambda wanted: scores_of_keys(book.keys, book.scores, wanted)
+            )[0]
+        )
         one = geometry.parent_bound_of(p, mask, book.score_of_key)
         assert (UNKNOWN if one is None else one) == array_rule, moves
         assert Solver(width, height, 4, table_bits=12, book=book).driver.parents_bounds([p + mask]) == [one]

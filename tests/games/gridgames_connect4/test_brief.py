@@ -44,7 +44,8 @@ def test_every_brief_is_a_checked_claim(size: tuple[int, int]) -> None:
         if m := re.fullmatch(r"(\w+) wins at once in (columns?) ([\d, and]+)\.", text):
             kinds.add("win")
             assert m[1].lower() == mover
-            assert (m[2] == "columns") == (len(re.findall(r"\d+", m[3])) > 1)  # "columns 2 and 6", "column 2"
+            # "columns 2 and 6", "column 2"
+            assert (m[2] == "columns") == (len(re.findall(r"\d+", m[3])) > 1)
             for col in (int(c) - 1 for c in re.findall(r"\d+", m[3])):
                 after = game.from_moves([*moves, col])
                 assert after.outcome is not None and after.outcome.winner == len(moves) % 2
@@ -58,7 +59,8 @@ def test_every_brief_is_a_checked_claim(size: tuple[int, int]) -> None:
         else:
             winner = mover if ex.score > 0 else ("red", "yellow")[1 - len(moves) % 2]
             assert f"{winner} wins with best play, with disc {ex.end} ({ex.end - len(moves)} more)" in text.lower()
-        if m := re.search(r"; (columns?) ([\d, and]+) would let", text):  # "columns 2 and 6", "column 2"
+        # "columns 2 and 6", "column 2"
+        if m := re.search(r"; (columns?) ([\d, and]+) would let", text):
             assert (m[1] == "columns") == (len(re.findall(r"\d+", m[2])) > 1)
         if m := re.match(r"\w+ must block column (\d+)", text):
             kinds.add("block")
@@ -99,5 +101,7 @@ def test_the_terminal_hint_says_why_in_a_second_line() -> None:
     first, second = two_humans(state, book=book).hint().splitlines()
     assert first.startswith("Hint: play 7. Book scores for yellow")
     end = 44 - 2 * scores[6]  # yellow wins with an even disc D: score (42 + 1 - (D - 1)) // 2
-    assert second == (f"  Why: Yellow must block column 7 (red wins there next); yellow wins with best play, with "
-                      f"disc {end} ({end - 5} more).")
+    assert second == (
+        f"  Why: Yellow must block column 7 (red wins there next); yellow wins with best play, with "
+        f"disc {end} ({end - 5} more)."
+    )

@@ -186,8 +186,20 @@ def test_computer_against_computer_finishes(red: str, yellow: str) -> None:
 def test_medium_against_easy_on_a_small_board_finishes() -> None:
     code, out, _ = play(
         [
-            "play", "connect4", "--red", "medium", "--yellow", "easy", "--width", "5", "--height", "4", "--connect",
-            "3", "--seed", "0"
+            "play",
+            "connect4",
+            "--red",
+            "medium",
+            "--yellow",
+            "easy",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--connect",
+            "3",
+            "--seed",
+            "0",
         ],
         "",
     )
@@ -259,14 +271,18 @@ def test_show_prints_the_position() -> None:
 
 
 def test_show_prints_the_position_a_save_file_holds_in_its_colours(tmp_path: Path) -> None:
-    old = Path(__file__).parent / "data" / "v2-yellow-first-wide.json"  # 0.1's format: yellow moved first
+    # 0.1's format: yellow moved first
+    old = Path(__file__).parent / "data" / "v2-yellow-first-wide.json"
     result = runner.invoke(app, ["connect4", "show", str(old)])
     assert result.exit_code == 0, result.output
     assert "| X . . . . . . . . O |" in result.stdout  # 10x5, yellow's discs O
     assert result.stdout.rstrip().endswith("Moves: 10,1,10 (3 played). Red (X) to move.")
     path = save_game(Connect4().from_notation("4455667"), tmp_path / "won.json")
-    assert runner.invoke(app, ["connect4", "show", str(path)]).stdout.rstrip().endswith(
-        "Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
+    assert (
+        runner.invoke(app, ["connect4", "show", str(path)])
+        .stdout.rstrip()
+        .endswith("Red wins: four in a row in columns 4 5 6 7 (d1 e1 f1 g1).")
+    )
     missing = runner.invoke(app, ["connect4", "show", str(tmp_path / "none.json")])
     assert missing.exit_code == 2 and "cannot read save file" in missing.stderr and missing.stderr.count("\n") == 1
 
@@ -350,9 +366,7 @@ def test_a_hint_marks_columns_not_solved_in_time_and_says_where_its_scores_came_
         "Hint: play 4. Solver scores for yellow: 1: full  2: +2  3: ?  4: +5  5: -1  6: +0  7: +1 "
         "(? not solved in time; + wins, - loses, 0 draws; the further from 0, the sooner)."
     )
-    monkeypatch.setattr(
-        levels, "advise", lambda *args: levels.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=levels.BOOK)
-    )
+    monkeypatch.setattr(levels, "advise", lambda *args: levels.Advice(3, (None, 2, 1, 5, -1, 0, 1), source=levels.BOOK))
     second = match.hint()  # the legend came with the first hint: not again
     scores = "1: full  2: +2  3: +1  4: +5  5: -1  6: +0  7: +1"
     assert second.startswith(f"Hint: play 4. Book scores for yellow: {scores}.\n")
@@ -403,8 +417,11 @@ def _show_in_a_colour_terminal(env_extra: dict[str, str]) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
     env.update(env_extra)
     result = subprocess.run(
-        [sys.executable, "-m", "gridgames", "connect4", "show", "4453"], capture_output=True, text=True, env=env,
-        timeout=120
+        [sys.executable, "-m", "gridgames", "connect4", "show", "4453"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout

@@ -22,7 +22,8 @@ from gridgames.cli import app
 
 runner = CliRunner()
 SMALL = ["--width", "5", "--height", "4"]
-THROWN_GAME = "1122224413143"  # on 5x4: red wins, but threw a win away with move 9 (1 instead of 3) and got it back
+# on 5x4: red wins, but threw a win away with move 9 (1 instead of 3) and got it back
+THROWN_GAME = "1122224413143"
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +69,8 @@ def test_review_with_the_book_equals_without(book_files: dict[str, Path]) -> Non
     code, without, _ = run(["connect4", "review", THROWN_GAME, *SMALL, "--json", "--no-book"])
     assert code == 0
     a, b = json.loads(with_book), json.loads(without)
-    assert a["from_book"] == 8 and b["from_book"] == 0  # the positions before moves 1-8 have fewer than 8 discs
+    # the positions before moves 1-8 have fewer than 8 discs
+    assert a["from_book"] == 8 and b["from_book"] == 0
     assert a["reviews"] == b["reviews"]
 
 
@@ -99,8 +101,20 @@ def test_perfect_with_the_book_wins_as_yellow_on_6x4(tmp_path: Path) -> None:
     for seed in range(3):
         code, out, _ = run(
             [
-                "play", "connect4", "--width", "6", "--height", "4", "--red", "random", "--yellow", "perfect", "--seed",
-                str(seed), "--book", str(book)
+                "play",
+                "connect4",
+                "--width",
+                "6",
+                "--height",
+                "4",
+                "--red",
+                "random",
+                "--yellow",
+                "perfect",
+                "--seed",
+                str(seed),
+                "--book",
+                str(book),
             ]
         )
         assert code == 0
@@ -112,8 +126,9 @@ def test_perfect_with_the_book_wins_as_yellow_on_6x4(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        ["connect4", "analyze", "33", *SMALL], ["play", "connect4", *SMALL, "--red", "human", "--yellow", "perfect"],
-        ["connect4", "review", "3344", *SMALL]
+        ["connect4", "analyze", "33", *SMALL],
+        ["play", "connect4", *SMALL, "--red", "human", "--yellow", "perfect"],
+        ["connect4", "review", "3344", *SMALL],
     ],
     ids=["analyze", "play", "review"],
 )
@@ -123,8 +138,9 @@ def test_a_bad_book_is_one_line_and_exit_2(book_files: dict[str, Path], kind: st
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and str(book_files[kind].name) in lines[0], err
     expected = {
-        "wrong board": "is a book for 4x4 with lines of 4, not 5x4", "truncated": "is truncated",
-        "corrupt": "is corrupt"
+        "wrong board": "is a book for 4x4 with lines of 4, not 5x4",
+        "truncated": "is truncated",
+        "corrupt": "is corrupt",
     }[kind]
     assert expected in lines[0]
     assert "Traceback" not in out + err
@@ -148,7 +164,8 @@ def test_r_after_the_end_shows_the_review_of_the_game(book_files: dict[str, Path
     assert code == 0
     assert review[:-2] == alone.splitlines()[:-1]  # the same review; only the timing line differs
     assert review[-2].startswith("Reviewed 13 move(s) in ")
-    assert review[-1] == "Drill the positions before the mistakes: gridgames connect4 drill"  # kept for drills
+    # kept for drills
+    assert review[-1] == "Drill the positions before the mistakes: gridgames connect4 drill"
     from gridgames_connect4.teach.drill import DrillHistory
 
     last = DrillHistory.load().last
@@ -160,7 +177,8 @@ def test_other_words_after_the_end_are_explained_and_q_leaves() -> None:
     code, out, _ = run(["play", "connect4", "--red", "human", "--yellow", "human", "--no-book"], script)
     assert code == 0
     assert out.rstrip().splitlines()[-2:] == [
-        "'x' is not a command here: r reviews the game, s FILE saves it, q quits.", "q"
+        "'x' is not a command here: r reviews the game, s FILE saves it, q quits.",
+        "q",
     ]
 
 

@@ -12,7 +12,13 @@ from typer.testing import CliRunner
 pytest.importorskip("gridgames_connect4.solve.solver", reason="the Connect Four solver is not available")
 
 from gridgames_connect4.teach.drill import (
-    HISTORY_KEEP, DrillAnswer, DrillHistory, DrillHistoryError, LastReview, drill_positions, history_path,
+    HISTORY_KEEP,
+    DrillAnswer,
+    DrillHistory,
+    DrillHistoryError,
+    LastReview,
+    drill_positions,
+    history_path,
 )
 from gridgames_connect4.teach.review import BLUNDER, INACCURACY, MISTAKE, review_game
 from gridgames_connect4.position.rules import Connect4
@@ -22,7 +28,8 @@ from gridgames.cli import app
 
 runner = CliRunner()
 GAME = Connect4(5, 4, 4)
-PLAYED = "3321241"  # on 5x4: mistakes at moves 3, 4 and 6, a blunder at move 7 (checked against the solver below)
+# on 5x4: mistakes at moves 3, 4 and 6, a blunder at move 7 (checked against the solver below)
+PLAYED = "3321241"
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +62,9 @@ def test_the_positions_are_those_before_the_mistakes_with_the_solvers_scores(sol
     assert [p.number for p in positions] == expected == [3, 4, 6, 7]
     assert [p.number for p in drill_positions(review, players=(1,))] == [4, 6]
     with_inaccuracies = drill_positions(review, inaccuracies=True)
-    assert {p.number for p in with_inaccuracies} == {r.number for r in review.reviews
-                                                     if r.grade in (MISTAKE, BLUNDER, INACCURACY)}
+    assert {p.number for p in with_inaccuracies} == {
+        r.number for r in review.reviews if r.grade in (MISTAKE, BLUNDER, INACCURACY)
+    }
 
 
 def test_the_history_keeps_the_last_review_and_the_drills(tmp_path: Path, solver: Solver) -> None:
@@ -67,23 +75,31 @@ def test_the_history_keeps_the_last_review_and_the_drills(tmp_path: Path, solver
     for i in range(HISTORY_KEEP + 3):
         history.add(GAME, review.moves, [DrillAnswer(4, i % 5, i % 2 == 0)])
     history.save(path)
-    assert [p.name for p in path.parent.iterdir()] == ["drills.json"]  # no temporary file left behind
+    # no temporary file left behind
+    assert [p.name for p in path.parent.iterdir()] == ["drills.json"]
     back = DrillHistory.load(path)
     assert back.last == history.last
     assert [p.number for p in back.last.positions()] == [4, 6]  # yellow's only, as recorded
-    assert len(back.drills) == HISTORY_KEEP and back.drills[-1]["answers"] == [{"number": 4, "answer": 3,
-                                                                               "right": True}]
+    assert len(back.drills) == HISTORY_KEEP and back.drills[-1]["answers"] == [
+        {"number": 4, "answer": 3, "right": True}
+    ]
     assert len(back.lines()) == HISTORY_KEEP
 
 
 @pytest.mark.parametrize(
     "text, why",
-    [("{not json", "not JSON"), ('{"format": "other"}', "format"),
-     ('{"format": "gridgames-connect4-drills", "version": 99}', "version 99"),
-     ('{"format": "gridgames-connect4-drills", "version": 1, "last_review": {"width": 5}}', "malformed"),
-     ('{"format": "gridgames-connect4-drills", "version": 1, "last_review": {"width": 5, "height": 4, "connect": 4,'
-      ' "first": "red", "moves": "33", "scores": [[3, [0, 0, 0, 0, 0]]]}}', "move 3"),
-     ('{"format": "gridgames-connect4-drills", "version": 1, "drills": 3}', "not a list")],
+    [
+        ("{not json", "not JSON"),
+        ('{"format": "other"}', "format"),
+        ('{"format": "gridgames-connect4-drills", "version": 99}', "version 99"),
+        ('{"format": "gridgames-connect4-drills", "version": 1, "last_review": {"width": 5}}', "malformed"),
+        (
+            '{"format": "gridgames-connect4-drills", "version": 1, "last_review": {"width": 5, "height": 4,'
+            ' "connect": 4, "first": "red", "moves": "33", "scores": [[3, [0, 0, 0, 0, 0]]]}}',
+            "move 3",
+        ),
+        ('{"format": "gridgames-connect4-drills", "version": 1, "drills": 3}', "not a list"),
+    ],
 )
 def test_a_broken_history_file_is_one_line(tmp_path: Path, text: str, why: str) -> None:
     path = tmp_path / "drills.json"
@@ -115,17 +131,21 @@ def test_review_then_drill_asks_each_position_and_keeps_the_drill() -> None:
     assert "Skipped: the best is 4 (score +1)." in out
     assert "'x' is not a column" in out and "no column 9" in out
     assert "Right: 3 is best (score +0)." in out
-    assert "Column 2: score -1 against the best +0: turns the draw into a loss." in out  # the explanation follows
+    # the explanation follows
+    assert "Column 2: score -1 against the best +0: turns the draw into a loss." in out
     assert "Drill done: 1 of 3 answered best (4 position(s))." in out
     done = DrillHistory.load().drills
     assert [d["right"] for d in done] == [1] and [a["answer"] for a in done[0]["answers"]] == [2, None, 3]
     result = runner.invoke(app, ["connect4", "drill", "--history"])
     assert result.exit_code == 0 and "1 of 3 right" in result.output and PLAYED in result.output
-    result = runner.invoke(app, ["connect4", "drill", "--url"])  # the last reviewed game, on the web drill page
+    # the last reviewed game, on the web drill page
+    result = runner.invoke(app, ["connect4", "drill", "--url"])
     assert result.output == f"http://127.0.0.1:8000/drill/connect4?pos={PLAYED}&width=5&height=4\n"
-    result = runner.invoke(app, ["connect4", "drill", "44", "--url", "--base", "http://h:1"])  # no review needed
+    # no review needed
+    result = runner.invoke(app, ["connect4", "drill", "44", "--url", "--base", "http://h:1"])
     assert result.exit_code == 0 and result.output == "http://h:1/drill/connect4?pos=44\n"
-    result = runner.invoke(app, ["connect4", "drill", "--player", "yellow"], input="")  # end of input at once
+    # end of input at once
+    result = runner.invoke(app, ["connect4", "drill", "--player", "yellow"], input="")
     assert result.exit_code == 0 and "2 position(s), the mistakes of yellow" in result.output
     assert len(DrillHistory.load().drills) == 1  # nothing answered: nothing recorded
 
@@ -140,9 +160,14 @@ def test_a_saved_game_drills_its_humans_mistakes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args, why",
-    [(["3321241", "--player", "green"], "--player"), (["3321", "--load", "x.json"], "not both"),
-     (["33212419", "--width", "5", "--height", "4"], "column"), (["--think", "-1", "33"], "second"),
-     (["", "--width", "5"], "reviewed game"), (["--load", "missing.json"], "missing.json")],
+    [
+        (["3321241", "--player", "green"], "--player"),
+        (["3321", "--load", "x.json"], "not both"),
+        (["33212419", "--width", "5", "--height", "4"], "column"),
+        (["--think", "-1", "33"], "second"),
+        (["", "--width", "5"], "reviewed game"),
+        (["--load", "missing.json"], "missing.json"),
+    ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], why: str) -> None:
     result = runner.invoke(app, ["connect4", "drill", *args])
@@ -157,4 +182,5 @@ def test_the_drill_url_carries_the_board_and_who_moved_first() -> None:
     url = position_url(yellow_first, [2, 2, 1], page="drill")
     assert url == "http://127.0.0.1:8000/drill/connect4?pos=332&width=5&height=4&first=yellow"
     assert parse_position_url(url) == (5, 4, 4, "332")
-    assert position_url(GAME, [2], page="drill").endswith("/drill/connect4?pos=3&width=5&height=4")  # red: implied
+    # red: implied
+    assert position_url(GAME, [2], page="drill").endswith("/drill/connect4?pos=3&width=5&height=4")

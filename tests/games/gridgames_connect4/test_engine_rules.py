@@ -27,9 +27,13 @@ FULL = sum(bit(c, r) for c in range(W) for r in range(H))
 BOTTOM = sum(bit(c, 0) for c in range(W))
 LOWER_ROWS = sum(bit(c, r) for c in range(W) for r in range(H) if (H - r) % 2 == 0)
 COLUMNS = np.array([sum(bit(c, r) for r in range(H)) for c in range(W)], dtype=np.uint64)
-LINES = [sum(bit(c + i * dc, r + i * dr) for i in range(K))
-         for c in range(W) for r in range(H) for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
-         if 0 <= c + (K - 1) * dc < W and 0 <= r + (K - 1) * dr < H]
+LINES = [
+    sum(bit(c + i * dc, r + i * dr) for i in range(K))
+    for c in range(W)
+    for r in range(H)
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+    if 0 <= c + (K - 1) * dc < W and 0 <= r + (K - 1) * dr < H
+]
 
 
 def naive_threats(stones: int, mask: int) -> int:

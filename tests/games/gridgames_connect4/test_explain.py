@@ -16,14 +16,18 @@ from gridgames_connect4.position.rules import Connect4
 from gridgames_connect4.solve.solver import Solver
 from gridgames.cli import app
 from gridgames_test_support.connect4_minimax import (
-    Columns, completes_line, grid_of, minimax_score, random_open_position,
+    Columns,
+    completes_line,
+    grid_of,
+    minimax_score,
+    random_open_position,
 )
 
 runner = CliRunner()
 
 
 def _play(grid: Columns, col: int, who: int) -> Columns:
-    return grid[:col] + (grid[col] + (who,),) + grid[col + 1:]
+    return grid[:col] + (grid[col] + (who,),) + grid[col + 1 :]
 
 
 def _wins_with(game: Connect4, grid: Columns, col: int, who: int) -> bool:
@@ -135,8 +139,13 @@ def check_claims(game: Connect4, moves: list[int], ex: Explanation, best_of: obj
     legal = [c for c in range(game.width) if len(grid[c]) < game.height]
     assert ex.wins_now == tuple(c for c in legal if _wins_with(game, grid, c, mover))
     assert ex.forced == tuple(c for c in legal if _wins_with(game, grid, c, 1 - mover))
-    gifts = tuple(c for c in legal if c not in ex.wins_now and len(grid[c]) + 1 < game.height
-                  and _wins_with(game, _play(grid, c, mover), c, 1 - mover))
+    gifts = tuple(
+        c
+        for c in legal
+        if c not in ex.wins_now
+        and len(grid[c]) + 1 < game.height
+        and _wins_with(game, _play(grid, c, mover), c, 1 - mover)
+    )
     assert ex.gifts == gifts
     expected = set()
     for c in range(game.width):
@@ -152,7 +161,8 @@ def check_claims(game: Connect4, moves: list[int], ex: Explanation, best_of: obj
     assert ex.end == end_ply(cells, len(moves), ex.score)
     assert ex.no_line == tuple(who for who in (0, 1) if not _can_line_up(game, grid, who))
     for who in ex.no_line:
-        assert ex.score * (1 if who == mover else -1) <= 0  # a side that cannot line up does not win
+        # a side that cannot line up does not win
+        assert ex.score * (1 if who == mover else -1) <= 0
     st = ex.strategy
     if st is not None and st.rule == "zugzwang":
         assert st.kept is not None
@@ -234,7 +244,8 @@ def test_claimeven_claims_are_played_out_on_5x4_including_the_first_move() -> No
         kinds.add(("paired", bool(st.paired)))
         grid = grid_of(moves, 5)
         assert _strategy_holds(game, grid, len(moves) % 2, st.player, st.first, st.result == "win")
-        if ex.score == 0:  # the play-out is a real check: a win claimed where the result is a draw fails
+        # the play-out is a real check: a win claimed where the result is a draw fails
+        if ex.score == 0:
             assert not _strategy_holds(game, grid, len(moves) % 2, st.player, st.first, True)
     assert {(True, "draw"), (False, "draw"), ("paired", True), ("paired", False)} <= kinds
 
@@ -317,11 +328,14 @@ def test_cli_explain_json_and_text() -> None:
     assert "Result with best play" in text.output
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["connect4", "explain", "4444", "8"], "column"),
-    (["connect4", "explain", "4444444"], "full"),
-    (["connect4", "explain", "1212121"], "over"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["connect4", "explain", "4444", "8"], "column"),
+        (["connect4", "explain", "4444444"], "full"),
+        (["connect4", "explain", "1212121"], "over"),
+    ],
+)
 def test_cli_explain_refuses_bad_input_in_one_line(args: list[str], message: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
@@ -366,14 +380,29 @@ def _settled_by_the_solvers_rules(solver: Solver, game: Connect4, moves: list[in
     possible = (mask + bottom) & full
     opp_win = int(winning_cells(u(opp), u(mask), u(full), h, k))
     return any(
-        static_rules.settle(u(p), u(opp), u(mask), u(possible), u(opp_win), alpha, beta, u(bottom), u(full),
-                            u(lower_rows), columns, h, k)[0] != static_rules.NO_VALUE
+        static_rules.settle(
+            u(p),
+            u(opp),
+            u(mask),
+            u(possible),
+            u(opp_win),
+            alpha,
+            beta,
+            u(bottom),
+            u(full),
+            u(lower_rows),
+            columns,
+            h,
+            k,
+        )[0]
+        != static_rules.NO_VALUE
         for alpha, beta in ((0, 1), (-1, 0))
     )
 
 
-@pytest.mark.parametrize(("width", "height", "plies"), [(7, 6, range(6, 37)), (5, 4, range(4, 18)),
-                                                        (6, 5, range(4, 28))])
+@pytest.mark.parametrize(
+    ("width", "height", "plies"), [(7, 6, range(6, 37)), (5, 4, range(4, 18)), (6, 5, range(4, 28))]
+)
 @pytest.mark.slow
 def test_the_bar_200_seeded_positions_every_claim_checked(width: int, height: int, plies: range) -> None:
     """Issue 41's bar: 200 seeded positions a board (7x6: plies 6-36, the shipped book and the solver; 5x4 and 6x5),

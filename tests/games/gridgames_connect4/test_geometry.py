@@ -66,7 +66,8 @@ def test_the_constants_of_the_usual_board() -> None:
     geom = Geometry.of(7, 6, 4)
     assert geom.order == (3, 2, 4, 1, 5, 0, 6)
     assert len(geom.windows) == 69  # the 69 lines of four on 7x6
-    assert geom.cell_values[geom.bit(0, 3).bit_length() - 1] == 7  # the bottom centre cell lies on 7 lines
+    # the bottom centre cell lies on 7 lines
+    assert geom.cell_values[geom.bit(0, 3).bit_length() - 1] == 7
     assert geom.playable(0) == geom.bottom and geom.board.bit_count() == 42
     assert geom.column_of(geom.bit(5, 6)) == 6
     # the odd rows (1, 3, 5 counted from 1) and the lower cell of each pair (rows 1, 3, 5 on an even height)

@@ -69,8 +69,9 @@ def nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("width", "height", "connect"), [(7, 6, 4), (5, 4, 4), (6, 5, 3), (4, 4, 3)])
-def test_kernels_built_ahead_give_the_jit_kernels_scores_and_position_counts(ahead: Path, width: int, height: int,
-                                                                            connect: int) -> None:
+def test_kernels_built_ahead_give_the_jit_kernels_scores_and_position_counts(
+    ahead: Path, width: int, height: int, connect: int
+) -> None:
     aot = Solver(width, height, connect, table_bits=16, kernels="aot")
     jit = Solver(width, height, connect, table_bits=16, kernels="jit")
     assert aot.driver.compiled is _kernels.load() and jit.driver.compiled is not aot.driver.compiled
@@ -99,12 +100,14 @@ def test_kernels_built_ahead_probe_an_opening_book_as_the_jit_ones(ahead: Path, 
 
 
 def test_a_process_with_kernels_built_ahead_solves_without_importing_numba(built: Path) -> None:
-    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.solve.engine import aot as _kernels\n"
-            f"_kernels.NATIVE.folders = lambda: [Path({str(built)!r})]\n"
-            "from gridgames_connect4.solve.solver import Solver\n"
-            "solver = Solver()\n"
-            "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver.driver.compiled is _kernels.load(),"
-            " 'numba' in sys.modules)")
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom gridgames_connect4.solve.engine import aot as _kernels\n"
+        f"_kernels.NATIVE.folders = lambda: [Path({str(built)!r})]\n"
+        "from gridgames_connect4.solve.solver import Solver\n"
+        "solver = Solver()\n"
+        "print(solver.solve([3, 3, 3, 3, 3, 3, 2, 2, 2]), solver.driver.compiled is _kernels.load(),"
+        " 'numba' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(Solver(kernels="jit").solve([3, 3, 3, 3, 3, 3, 2, 2, 2])), "True", "False"]
@@ -120,7 +123,8 @@ def test_without_kernels_built_ahead_the_jit_kernels_run_and_aot_is_refused(nowh
 def test_a_damaged_kernel_file_is_ignored_and_named(built: Path, nowhere: Path) -> None:
     name = _kernels.NATIVE.file_name()
     shutil.copyfile(built / f"{_kernels.MODULE}.manifest.json", nowhere / f"{_kernels.MODULE}.manifest.json")
-    (nowhere / name).write_bytes((built / name).read_bytes()[:4000])  # truncated: importing it would die by SIGBUS
+    # truncated: importing it would die by SIGBUS
+    (nowhere / name).write_bytes((built / name).read_bytes()[:4000])
     assert _kernels.load() is None
     assert "is damaged (its checksum differs" in _kernels.missing_reason()
     assert Solver(5, 4, table_bits=12).solve([2, 2]) == Solver(5, 4, table_bits=12, kernels="jit").solve([2, 2])
@@ -136,8 +140,7 @@ def test_boards_over_64_bits_and_parallel_searchers_run_the_jit_kernels(ahead: P
         Solver(5, 4, kernels="fast")
 
 
-def test_what_a_module_is_built_for_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPatch,
-                                                               tmp_path: Path) -> None:
+def test_what_a_module_is_built_for_follows_the_kernel_sources(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     before = _kernels.NATIVE.target()
     for name in _kernels.NATIVE.sources:
         (tmp_path / name).write_bytes((_kernels.NATIVE.here / name).read_bytes())
@@ -148,19 +151,35 @@ def test_what_a_module_is_built_for_follows_the_kernel_sources(monkeypatch: pyte
 
 
 @pytest.mark.parametrize(("yellow", "noticed"), [("perfect", True), ("hard", True), ("medium", False)])
-def test_play_says_the_solver_compiles_before_the_game_when_a_seat_needs_it(monkeypatch: pytest.MonkeyPatch,
-                                                                           yellow: str, noticed: bool) -> None:
+def test_play_says_the_solver_compiles_before_the_game_when_a_seat_needs_it(
+    monkeypatch: pytest.MonkeyPatch, yellow: str, noticed: bool
+) -> None:
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
     result = runner.invoke(app, ["play", "connect4", "--yellow", yellow, "--seed", "1"], input="q\n")
     assert result.exit_code == 0
     assert result.stderr == ("Compiling the Connect Four solver (first use only)...\n" if noticed else "")
 
 
-def test_book_build_says_the_solver_compiles_for_its_local_workers(monkeypatch: pytest.MonkeyPatch,
-                                                                  tmp_path: Path) -> None:
+def test_book_build_says_the_solver_compiles_for_its_local_workers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: False)
-    result = runner.invoke(app, ["connect4", "book", "build", "--width", "4", "--height", "4", "--depth", "3",
-                                 "--out", str(tmp_path / "b.bin")])
+    result = runner.invoke(
+        app,
+        [
+            "connect4",
+            "book",
+            "build",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--depth",
+            "3",
+            "--out",
+            str(tmp_path / "b.bin"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert result.stderr.startswith("Compiling the Connect Four solver (first use only)...\n")
 
@@ -177,7 +196,8 @@ def test_the_web_pages_prepare_hook_says_nothing_when_the_module_verifies(ahead:
 
 @pytest.mark.slow
 def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_jit_kernels(
-    monkeypatch: pytest.MonkeyPatch, nowhere: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    nowhere: Path,
 ) -> None:
     import numba.pycc
 
@@ -189,7 +209,8 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
     with pytest.raises(OSError, match=r"no C compiler for numba.pycc \(RuntimeError: Attempted to compile AOT"):
         _kernels.build(nowhere)
     assert not list(nowhere.iterdir())  # no module, no marker, no temporary folder
-    result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])  # past the book: the solver runs
+    # past the book: the solver runs
+    result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])
     assert result.exit_code == 0, result.output
     assert '"score"' in result.stdout and _kernels.load() is None
 
@@ -197,7 +218,8 @@ def test_without_a_c_compiler_the_build_fails_in_one_line_and_analyze_runs_the_j
 def test_a_built_module_that_does_not_load_is_a_failed_build(monkeypatch: pytest.MonkeyPatch, nowhere: Path) -> None:
     import numba.pycc
 
-    class BadOutput:  # builds a file that is no extension module (as one that needs a symbol numba did not link)
+    # builds a file that is no extension module (as one that needs a symbol numba did not link)
+    class BadOutput:
         output_file = "bad.so"
 
         def __init__(self, name: str) -> None:
@@ -217,7 +239,8 @@ def test_a_built_module_that_does_not_load_is_a_failed_build(monkeypatch: pytest
 
 def test_kernels_built_from_other_sources_are_not_loaded(ahead: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = _kernels.NATIVE.target()
-    monkeypatch.setattr(_kernels.NATIVE, "target", lambda: {**target, "sources": "0" * 16})  # edited kernel sources
+    # edited kernel sources
+    monkeypatch.setattr(_kernels.NATIVE, "target", lambda: {**target, "sources": "0" * 16})
     _forget()
     assert _kernels.load() is None and "other kernel sources" in _kernels.missing_reason()
     result = runner.invoke(app, ["connect4", "analyze", "4353631217", "--json"])

@@ -28,8 +28,13 @@ def test_column_ten_exists_on_a_board_ten_wide() -> None:
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        ("0", ColumnOutOfRangeError), ("8", ColumnOutOfRangeError), ("x", NotationError), ("-1", NotationError),
-        ("", NotationError), ("4.0", NotationError), ("٤", NotationError)
+        ("0", ColumnOutOfRangeError),
+        ("8", ColumnOutOfRangeError),
+        ("x", NotationError),
+        ("-1", NotationError),
+        ("", NotationError),
+        ("4.0", NotationError),
+        ("٤", NotationError),
     ],
 )
 def test_bad_move_texts_are_refused(text: str, error: type) -> None:
@@ -100,7 +105,8 @@ def test_a_picture_parses_back_to_the_same_position() -> None:
     back = Connect4.from_picture(state.to_text())
     assert back.to_text() == state.to_text()
     assert back.game == GAME
-    assert sorted(back.history) == sorted(state.history)  # one legal order, maybe not the one played
+    # one legal order, maybe not the one played
+    assert sorted(back.history) == sorted(state.history)
 
 
 def test_a_won_picture_is_rebuilt_with_the_winning_disc_last() -> None:

@@ -126,7 +126,8 @@ def test_perfect_with_a_book_plays_only_optimal_moves(books: dict, width: int, h
             assert perfect.note == ""
             state.play(column)
             checked += 1
-    assert perfect.from_book >= 8 and checked > perfect.from_book  # the book and the solver both answered
+    # the book and the solver both answered
+    assert perfect.from_book >= 8 and checked > perfect.from_book
 
 
 def test_hard_plays_the_books_best_move_unless_it_slips(books: dict) -> None:
@@ -152,7 +153,8 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypa
     """The whole think budget goes to the exact search: a position needing N nodes is exact with think worth N nodes."""
     from gridgames_connect4.solve.solver import DEFAULT_NODE_RATE
 
-    class StoppedClock:  # the node budget alone decides (the wall-clock deadline backs it up on slow machines)
+    # the node budget alone decides (the wall-clock deadline backs it up on slow machines)
+    class StoppedClock:
         @staticmethod
         def monotonic() -> float:
             return 0.0
@@ -160,13 +162,15 @@ def test_perfect_plays_exactly_whenever_the_solver_answers_within_think(monkeypa
     monkeypatch.setattr(levels, "time", StoppedClock)
 
     game = Connect4()
-    moves = list(game.from_notation("44444362").history)  # 7x6, no forced move, a few million positions to solve
+    # 7x6, no forced move, a few million positions to solve
+    moves = list(game.from_notation("44444362").history)
     solver = Solver()
     exact = solver.best_move(moves, all_scores=False)
     needed = solver.explored
     assert exact.exact and needed > 100_000
     best = solver.solve(moves)
-    assert best > 0  # won: with less time the outcome (688 k positions) is proven before the score (3.2 M in all)
+    # won: with less time the outcome (688 k positions) is proven before the score (3.2 M in all)
+    assert best > 0
     for share, expected in ((0.1, "depth-limited"), (0.3, "keeps the win"), (1.05, "exact")):
         solver_cache.clear()  # a fresh table, as the count above
         perfect = make_player("perfect", game, random.Random(0), think=share * needed / DEFAULT_NODE_RATE)
@@ -201,7 +205,8 @@ def test_perfect_keeps_a_narrow_win_at_the_shipped_books_deepest_ply_within_the_
     column = perfect.choose(state)
     solver_cache.clear()
     assert perfect.note == ""  # exact, not the depth-limited fallback
-    assert -Solver(book=book).solve([*state.history, column]) == 1  # the position's score (+1): the win is kept
+    # the position's score (+1): the win is kept
+    assert -Solver(book=book).solve([*state.history, column]) == 1
     assert sum(score > 0 for score in Solver(book=book).analyze(state.history) if score is not None) == 1
 
 
@@ -251,7 +256,8 @@ def test_at_the_books_deepest_ply_every_parent_bounds_the_children_and_the_score
 
 @pytest.mark.parametrize("plain_first", [0, None])
 def test_one_disc_past_the_book_its_parents_bound_the_score_and_it_stays_exact(
-        books: dict, plain_first: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    books: dict, plain_first: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """5x4, depth-8 book, ply 9: solve and best_move agree with the solver alone. With the parents' bound from the
     start (plain_first 0) solve explores fewer positions; by default (the kernel's bisection first, on a budget these
     small positions never outlast) exactly as many as the solver alone: the book never costs positions."""
@@ -331,8 +337,16 @@ def test_at_the_books_deepest_ply_a_position_that_wins_at_once_still_bounds_its_
     assert explored["now"] < explored["before"]
 
 
-def _fill_scores_unbounded(d: SearchDriver, p: int, mask: int, n: int, scores: list[int | None],
-                           playable: list[int], budget: int, bounds: dict[int, int] | None = None) -> None:
+def _fill_scores_unbounded(
+    d: SearchDriver,
+    p: int,
+    mask: int,
+    n: int,
+    scores: list[int | None],
+    playable: list[int],
+    budget: int,
+    bounds: dict[int, int] | None = None,
+) -> None:
     """best_move's scores of its other columns as before: without their parents' bounds."""
     _FILL_SCORES(d, p, mask, n, scores, playable, budget)
 

@@ -51,7 +51,8 @@ def losing_columns(state: Connect4State) -> set[int]:
 @pytest.mark.parametrize("seed", range(5))
 def test_an_immediate_win_is_taken(kind: str, seed: int) -> None:
     game = Connect4()
-    state = game.from_notation("435363")  # red d1 e1 f1 (c1 is yellow's): red wins at g1; yellow threatens c4
+    # red d1 e1 f1 (c1 is yellow's): red wins at g1; yellow threatens c4
+    state = game.from_notation("435363")
     move = make_player(kind, game, random.Random(seed)).choose(state)
     assert move == 6
 
@@ -169,7 +170,8 @@ def test_solver_levels_take_wins_and_block_losses(kind: str) -> None:
 
 def test_solver_levels_fall_back_to_search_on_boards_too_large_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("gridgames_connect4.solve.solver")
-    monkeypatch.setattr(levels, "_lend_solver", lambda *size: None)  # the solver takes every board up to 10x10 now
+    # the solver takes every board up to 10x10 now
+    monkeypatch.setattr(levels, "_lend_solver", lambda *size: None)
     game = Connect4(10, 10)
     player = make_player("perfect", game, random.Random(0), think=0.2)
     assert player.choose(game.from_notation("5,6")) in range(10)
@@ -185,10 +187,12 @@ def test_advice_gives_exact_scores_when_the_solver_finishes_in_time() -> None:
 
 
 def test_advice_without_exact_scores_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(levels, "_lend_solver", lambda *size: None)  # as on a board too big for the solver
+    # as on a board too big for the solver
+    monkeypatch.setattr(levels, "_lend_solver", lambda *size: None)
     advice = advise(Connect4(10, 10).from_notation("5,6,5,6,5"), random.Random(0), think=0.05)
     assert (advice.column, advice.scores, advice.reason) == (4, None, "it blocks an immediate loss")
-    advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)  # too big for the solver
+    # too big for the solver
+    advice = advise(Connect4(10, 10).from_notation("5,6"), random.Random(0), think=0.05)
     assert advice.scores is None and re.fullmatch(r"a \d-ply search", advice.reason)
 
 
@@ -203,13 +207,15 @@ def test_a_hint_that_proves_only_the_win_in_time_says_so(monkeypatch: pytest.Mon
     fresh = contextlib.nullcontext(solver_module.Solver(table_bits=20))  # a fresh table
     monkeypatch.setattr(levels, "_lend_solver", lambda *size: fresh)
 
-    class StoppedClock:  # the node budget alone decides (the wall-clock deadline only backs it up on a slow machine)
+    # the node budget alone decides (the wall-clock deadline only backs it up on a slow machine)
+    class StoppedClock:
         @staticmethod
         def monotonic() -> float:
             return 0.0
 
     monkeypatch.setattr(levels, "time", StoppedClock)
-    state = Connect4().from_notation("673232646611")  # won: the outcome takes ~27 k positions, the score ~237 k
+    # won: the outcome takes ~27 k positions, the score ~237 k
+    state = Connect4().from_notation("673232646611")
     advice = advise(state, random.Random(0), think=0.025)  # about 100 k positions
     assert advice.scores is None and advice.reason == "it keeps the win, proven; the scores did not fit in 0.025 s"
     assert solver_module.Solver(table_bits=20).analyze(list(state.history))[advice.column] > 0
@@ -217,13 +223,15 @@ def test_a_hint_that_proves_only_the_win_in_time_says_so(monkeypatch: pytest.Mon
 
 def test_a_late_hint_solves_every_column_in_one_batch_call(monkeypatch: pytest.MonkeyPatch) -> None:
     solver_module = pytest.importorskip("gridgames_connect4.solve.solver")
-    state = Connect4().from_notation("4444332233355526666")  # 23 empty cells: best_move within the think time
+    # 23 empty cells: best_move within the think time
+    state = Connect4().from_notation("4444332233355526666")
     calls: list[str] = []
     for name in ("solve_many", "best_move"):
         original = getattr(solver_module.Solver, name)
         monkeypatch.setattr(
-            solver_module.Solver, name,
-            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1]
+            solver_module.Solver,
+            name,
+            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1],
         )
     exact = tuple(solver_module.Solver().analyze(list(state.history)))
     assert advise(state, random.Random(0), think=30).scores == exact and calls == ["best_move"]

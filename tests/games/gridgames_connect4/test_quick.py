@@ -19,16 +19,36 @@ MIDDLE = "612445121622225"  # 15 discs: the solver answers
 PAST_BOOK = "44444326533"  # 11 discs: the solver, given the book
 
 
-@pytest.mark.parametrize("args", [
-    ["4", "--json"], ["4"], ["--json"], [], ["4453", "--weak"], ["4453", "--weak", "--json"], ["12121", "--json"],
-    ["444444", "--json"], ["4", "--json", "--width", "7", "--height", "6", "--connect", "4"],
-    [LATE, "--json"], [LATE], [LATE, "--weak"], [LATE, "--no-book", "--json"],
-    ["112233", "--no-book", "--json", "--width", "5",
-    "--height", "4"], ["4,4,5,3", "--json"], ["4 4 5 3"], [" 4,4, 5,3, ", "--weak"], ["4,04"],
-    ["1,2,2,6,3,5,5,10,4,10,1,10,3,7,7,9,6,9,8,9,5,1", "--width", "10", "--height", "4", "--json"],
-    ["1 2 2 6 3 5 5 10 4 10 1 10 3 7 7 9 6 9 8 9 5 1", "--width", "10", "--height", "4"],
-    [MIDDLE, "--json"], [MIDDLE], [MIDDLE, "--weak", "--no-book"], [PAST_BOOK, "--json"],  # the solver
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["4", "--json"],
+        ["4"],
+        ["--json"],
+        [],
+        ["4453", "--weak"],
+        ["4453", "--weak", "--json"],
+        ["12121", "--json"],
+        ["444444", "--json"],
+        ["4", "--json", "--width", "7", "--height", "6", "--connect", "4"],
+        [LATE, "--json"],
+        [LATE],
+        [LATE, "--weak"],
+        [LATE, "--no-book", "--json"],
+        ["112233", "--no-book", "--json", "--width", "5", "--height", "4"],
+        ["4,4,5,3", "--json"],
+        ["4 4 5 3"],
+        [" 4,4, 5,3, ", "--weak"],
+        ["4,04"],
+        ["1,2,2,6,3,5,5,10,4,10,1,10,3,7,7,9,6,9,8,9,5,1", "--width", "10", "--height", "4", "--json"],
+        ["1 2 2 6 3 5 5 10 4 10 1 10 3 7 7 9 6 9 8 9 5 1", "--width", "10", "--height", "4"],
+        # the solver
+        [MIDDLE, "--json"],
+        [MIDDLE],
+        [MIDDLE, "--weak", "--no-book"],
+        [PAST_BOOK, "--json"],
+    ],
+)
 @pytest.mark.slow
 def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code = quick_answer(["connect4", "analyze", *args])
@@ -38,16 +58,32 @@ def test_the_quick_answer_is_the_full_commands(args: list[str], capsys: pytest.C
     assert quick == full.stdout  # (standard error may say the solver compiles, at its first use)
 
 
-@pytest.mark.parametrize("args", [
-    ["analyze", "4", "--help"], ["analyze", "4", "--think", "1"], ["analyze", "x"],
-    ["analyze", "4444444"], ["analyze", "4", "--width", "11"], ["analyze", "4", "--width", "10", "--height", "6"],
-    ["analyze", LATE, "--think", "5"], ["analyze", LATE, "--jobs", "2"],
-    ["analyze", "1212121", "--json"], ["analyze", "4", "5"], ["show", "4"], ["analyze", "1" * 12, "--json"],
-    ["analyze", "4,,4"], ["analyze", "4 0"], ["analyze", "4,8"], ["analyze", "4, 4 5"], ["analyze", "\u0664"],
-    ["analyze", "4", "--width", "99999"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "4", "--help"],
+        ["analyze", "4", "--think", "1"],
+        ["analyze", "x"],
+        ["analyze", "4444444"],
+        ["analyze", "4", "--width", "11"],
+        ["analyze", "4", "--width", "10", "--height", "6"],
+        ["analyze", LATE, "--think", "5"],
+        ["analyze", LATE, "--jobs", "2"],
+        ["analyze", "1212121", "--json"],
+        ["analyze", "4", "5"],
+        ["show", "4"],
+        ["analyze", "1" * 12, "--json"],
+        ["analyze", "4,,4"],
+        ["analyze", "4 0"],
+        ["analyze", "4,8"],
+        ["analyze", "4, 4 5"],
+        ["analyze", "\u0664"],
+        ["analyze", "4", "--width", "99999"],
+    ],
+)
 def test_anything_else_is_declined_to_the_full_command(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert quick_answer(["connect4", *args]) is None  # bad input, other options, a position the book does not cover
+    # bad input, other options, a position the book does not cover
+    assert quick_answer(["connect4", *args]) is None
     assert capsys.readouterr().out == ""
 
 
@@ -60,37 +96,61 @@ def test_a_terminal_gets_the_full_commands_progress(monkeypatch: pytest.MonkeyPa
 
 
 def test_ctrl_c_prints_the_columns_solved_and_exits_130(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gridgames_connect4.solve import solver
 
-    def interrupted(self: solver.Solver, moves: list[int], weak: bool = False, *, into: list[int | None],
-                    on_progress: object = None) -> None:
+    def interrupted(
+        self: solver.Solver, moves: list[int], weak: bool = False, *, into: list[int | None], on_progress: object = None
+    ) -> None:
         into[2] = -3
         raise KeyboardInterrupt
 
     monkeypatch.setattr(solver.Solver, "analyze", interrupted)
     assert quick_answer(["connect4", "analyze", MIDDLE, "--json"]) == 130
     out = json.loads(capsys.readouterr().out)
-    assert out == {"moves": MIDDLE, "score": -3, "columns": [None, None, -3, None, None, None, None], "best": [],
-                   "partial": True, "stopped": "interrupted", "unsolved": [1, 4, 5, 6, 7]}
+    assert out == {
+        "moves": MIDDLE,
+        "score": -3,
+        "columns": [None, None, -3, None, None, None, None],
+        "best": [],
+        "partial": True,
+        "stopped": "interrupted",
+        "unsolved": [1, 4, 5, 6, 7],
+    }
 
 
-HEAVY = ("typer", "numpy", "rich", "importlib.metadata", "attrs", "typing", "gridgames.game", "gridgames.registry",
-         "gridgames_connect4.position.rules")
+HEAVY = (
+    "typer",
+    "numpy",
+    "rich",
+    "importlib.metadata",
+    "attrs",
+    "typing",
+    "gridgames.game",
+    "gridgames.registry",
+    "gridgames_connect4.position.rules",
+)
 """What a quick answer does without (docs/startup.md): the command line, numpy, the protocol and attrs."""
 
 
-@pytest.mark.parametrize(("moves", "columns"), [
-    ("4", [-4, -2, -2, -1, -2, -2, -4]),
-    (LATE, None),  # the endgame search
-])
+@pytest.mark.parametrize(
+    ("moves", "columns"),
+    [
+        ("4", [-4, -2, -2, -1, -2, -2, -4]),
+        (LATE, None),  # the endgame search
+    ],
+)
 def test_a_quick_answer_in_a_fresh_process_imports_neither_the_protocol_nor_numpy(
-        moves: str, columns: list[int] | None) -> None:
-    code = ("import sys; from gridgames.launch import main\n"
-            f"sys.argv = ['gridgames', 'connect4', 'analyze', {moves!r}, '--json']\n"
-            "try:\n    main()\nexcept SystemExit as end:\n"
-            f"    loaded = [m for m in {HEAVY!r} if m in sys.modules]\n"
-            "    print(end.code, sorted(loaded))")
+    moves: str, columns: list[int] | None
+) -> None:
+    code = (
+        "import sys; from gridgames.launch import main\n"
+        f"sys.argv = ['gridgames', 'connect4', 'analyze', {moves!r}, '--json']\n"
+        "try:\n    main()\nexcept SystemExit as end:\n"
+        f"    loaded = [m for m in {HEAVY!r} if m in sys.modules]\n"
+        "    print(end.code, sorted(loaded))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.splitlines()
     assert columns is None or json.loads(out[0])["columns"] == columns
     assert json.loads(out[0])["moves"] == moves

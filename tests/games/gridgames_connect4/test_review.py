@@ -20,7 +20,8 @@ from gridgames.cli import app
 
 runner = CliRunner()
 GAME = Connect4(5, 4, 4)
-THROWN = "112222441"  # on 5x4, red (to move after 11222244) wins with 3 (score +6) and plays 1: a draw
+# on 5x4, red (to move after 11222244) wins with 3 (score +6) and plays 1: a draw
+THROWN = "112222441"
 
 
 def _moves(text: str) -> list[int]:
@@ -87,7 +88,8 @@ def test_a_draw_lost_and_the_text_report() -> None:
     assert "   3  red          2     -1    +0  3  mistake: draw -> loss" in text
     assert "   4  yellow       3     -7    +1  4  blunder: win -> loss" in text
     red, yellow = review.accuracy(0), review.accuracy(1)
-    assert red is not None and yellow is not None and red < 70 and yellow < 70  # a result changed: not hidden
+    # a result changed: not hidden
+    assert red is not None and yellow is not None and red < 70 and yellow < 70
     assert f"Red: 0 blunder(s), 1 mistake(s), 0 inaccuracies in 2 move(s); accuracy {red:.1f}%." in text
     assert f"Yellow: 1 blunder(s), 0 mistake(s), 0 inaccuracies in 2 move(s); accuracy {yellow:.1f}%." in text
 
@@ -97,7 +99,8 @@ def test_the_book_gives_the_same_review(tmp_path: Path) -> None:
     book = Book.load(tmp_path / "b.bin")
     moves = _moves(THROWN)
     with_book = review_game(GAME, moves, book=book)
-    assert with_book.from_book == 6  # positions before moves 1..6 (0 to 5 discs: their children are in the book)
+    # positions before moves 1..6 (0 to 5 discs: their children are in the book)
+    assert with_book.from_book == 6
     assert with_book.reviews == review_game(GAME, moves).reviews
 
 
@@ -107,9 +110,21 @@ def test_review_command_json_and_load(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["moves"] == THROWN and data["width"] == 5
     last = data["reviews"][-1]
-    assert last == {"move": 9, "player": "red", "column": 1, "score": 0, "best": 6, "best_columns": [3],
-                    "columns": [0, None, 6, 0, 0], "mark": "mistake", "change": "win -> draw", "grade": "mistake",
-                    "moves_lost": 6, "value": pytest.approx(last["accuracy"] / 100), "accuracy": last["accuracy"]}
+    assert last == {
+        "move": 9,
+        "player": "red",
+        "column": 1,
+        "score": 0,
+        "best": 6,
+        "best_columns": [3],
+        "columns": [0, None, 6, 0, 0],
+        "mark": "mistake",
+        "change": "win -> draw",
+        "grade": "mistake",
+        "moves_lost": 6,
+        "value": pytest.approx(last["accuracy"] / 100),
+        "accuracy": last["accuracy"],
+    }
     assert last["accuracy"] < 15  # a win given away: a drop of 40 points of win chance or more
     path = save_game(GAME.from_notation(THROWN), tmp_path / "game.json")
     result = runner.invoke(app, ["connect4", "review", "--load", str(path), "--json"])
@@ -150,7 +165,8 @@ def test_review_from_a_later_move() -> None:
     assert result.exit_code == 2 and "1 or later" in result.stderr
 
 
-LONG = "3332224115544155"  # a 5x4 game of 16 moves (replayed by _moves, which refuses an illegal one)
+# a 5x4 game of 16 moves (replayed by _moves, which refuses an illegal one)
+LONG = "3332224115544155"
 
 
 def _reviews_one_by_one(moves: list[int]) -> list[tuple[int, int, tuple]]:
@@ -175,7 +191,8 @@ def test_the_batched_review_solves_several_positions_per_call_and_equals_analyze
 
     monkeypatch.setattr(Solver, "solve_many", counted)
     review = review_game(GAME, moves)
-    assert len(calls) < len(moves) and max(calls) > 2 * GAME.width  # several positions' children per call
+    # several positions' children per call
+    assert len(calls) < len(moves) and max(calls) > 2 * GAME.width
     assert [(r.score, r.best, r.columns) for r in review.reviews] == _reviews_one_by_one(moves)
     assert not review.partial and review.missing == [] and review.stopped is None
 
@@ -185,10 +202,12 @@ def test_positions_searched_alone_give_the_same_review(monkeypatch: pytest.Monke
 
     moves = _moves(LONG)
     batched = review_game(GAME, moves).reviews
-    monkeypatch.setattr(module, "ALONE_SECONDS", -1.0)  # every position after the first batch is searched alone
+    # every position after the first batch is searched alone
+    monkeypatch.setattr(module, "ALONE_SECONDS", -1.0)
     monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, counter := []))
     assert review_game(GAME, moves).reviews == batched
-    assert len(counter) == len(moves) - 4  # the first batch (4 positions), then one analyze per position
+    # the first batch (4 positions), then one analyze per position
+    assert len(counter) == len(moves) - 4
 
 
 def _counting(method: object, counter: list) -> object:
@@ -213,7 +232,8 @@ def test_a_review_told_to_stop_keeps_the_last_moves_and_says_partial() -> None:
     review = review_game(GAME, moves, keep_going=lambda: next(answers, False))
     assert review.stopped == "stopped" and review.partial
     whole = review_game(GAME, moves).reviews
-    assert review.reviews == whole[len(moves) - len(review.reviews) :]  # the last moves are reviewed first
+    # the last moves are reviewed first
+    assert review.reviews == whole[len(moves) - len(review.reviews) :]
     assert 0 < len(review.reviews) < len(moves) and review.missing == list(
         range(1, len(moves) - len(review.reviews) + 1)
     )
@@ -263,7 +283,8 @@ def test_a_game_where_yellow_moved_first_is_reviewed_in_its_colours(tmp_path: Pa
     path = save_game(GAME.from_notation(THROWN), tmp_path / "yellow.json", first="yellow")
     result = runner.invoke(app, ["connect4", "review", "--load", str(path)])
     assert result.exit_code == 0, result.output
-    assert "   9  yellow       1     +0    +6  3  mistake: win -> draw" in result.stdout  # the first mover: yellow
+    # the first mover: yellow
+    assert "   9  yellow       1     +0    +6  3  mistake: win -> draw" in result.stdout
     assert (
         "Yellow: 0 blunder(s), 2 mistake(s), 0 inaccuracies in 5 move(s); accuracy " in result.stdout
         and "): unfinished (red to move)." in result.stdout
@@ -284,12 +305,14 @@ def test_positions_with_many_empty_cells_are_searched_alone_never_in_a_batch(mon
 
     moves = _moves(LONG)
     expected = review_game(GAME, moves).reviews
-    monkeypatch.setattr(module, "BATCH_EMPTY_CELLS", 10)  # 5x4 has 20 cells: positions 0-9 have more than 10 empty
+    # 5x4 has 20 cells: positions 0-9 have more than 10 empty
+    monkeypatch.setattr(module, "BATCH_EMPTY_CELLS", 10)
     batched: list[int] = []
     original = module.solve_pending
     monkeypatch.setattr(
-        module, "solve_pending",
-        lambda solver, batch: (batched.extend(p.index for p in batch), original(solver, batch))[1]
+        module,
+        "solve_pending",
+        lambda solver, batch: (batched.extend(p.index for p in batch), original(solver, batch))[1],
     )
     monkeypatch.setattr(Solver, "analyze", _counting(Solver.analyze, alone := []))
     assert review_game(GAME, moves).reviews == expected

@@ -37,7 +37,7 @@ def _column_scores(moves: list[int]) -> list[int | None]:
         if len(grid[c]) == 4:
             out.append(None)
             continue
-        after = grid[:c] + (grid[c] + (mover,),) + grid[c + 1:]
+        after = grid[:c] + (grid[c] + (mover,),) + grid[c + 1 :]
         if completes_line(5, 4, c, len(after[c]) - 1, after):
             out.append((cells + 1 - len(moves)) // 2)
         elif len(moves) + 1 == cells:
@@ -142,7 +142,8 @@ def test_perfect_play_scores_100_percent_on_7x6_from_the_book_and_the_solver() -
         pytest.skip("no 7x6 book shipped")
     moves: list[int] = []
     rng = random.Random(6)
-    while len(moves) < book.depth:  # the opening, every move one of the book's best (picked at random)
+    # the opening, every move one of the book's best (picked at random)
+    while len(moves) < book.depth:
         found = best_from_book(book, moves, rng)
         assert found is not None
         moves.append(found[0])
@@ -175,7 +176,8 @@ def test_review_cli_takes_the_threshold_and_records_grades() -> None:
     args = ["connect4", "review", "3323", "--width", "5", "--height", "4", "--json"]
     data = json.loads(runner.invoke(app, args).stdout)
     assert [r["grade"] for r in data["reviews"]] == [BEST, BEST, MISTAKE, BLUNDER]
-    red = _harmonic([1.0, _expected(-1, 0, 2)[1]])  # best, then a draw turned into a loss (scores in test_review)
+    # best, then a draw turned into a loss (scores in test_review)
+    red = _harmonic([1.0, _expected(-1, 0, 2)[1]])
     yellow = _harmonic([1.0, _expected(-7, 1, 2)[1]])  # best, then a win turned into a loss
     assert data["accuracy"] == {"red": pytest.approx(red), "yellow": pytest.approx(yellow)}
     assert red < 70 and yellow < 70 and data["inaccuracy_moves"] == 2
@@ -193,12 +195,14 @@ def test_the_score_graph_follows_the_first_movers_scores() -> None:
     assert graph == [r.score if r.number % 2 else -r.score for r in review.reviews]
     spark = review.sparkline()
     assert len(spark) == len(graph)
-    for v, ch in zip(graph, spark):  # a dash for a draw, the upper bars for red, the lower for yellow
+    # a dash for a draw, the upper bars for red, the lower for yellow
+    for v, ch in zip(graph, spark):
         assert (ch == "\u2500") == (v == 0)
         if v:
             assert (ch in "\u2585\u2586\u2587\u2588") == (v > 0)
     top = max(abs(v) for v in graph)
-    assert spark[[abs(v) for v in graph].index(top)] in "\u2581\u2588"  # the largest score: a full or lowest bar
+    # the largest score: a full or lowest bar
+    assert spark[[abs(v) for v in graph].index(top)] in "\u2581\u2588"
     svg = ET.fromstring(review.svg())
     line = svg.find("{http://www.w3.org/2000/svg}polyline")
     assert line is not None and len(line.get("points", "").split()) == len(graph)
@@ -236,7 +240,8 @@ def test_a_game_thrown_at_move_3_scores_the_blunderer_at_most_70_percent() -> No
     if book is None:
         pytest.skip("no 7x6 book shipped")
     after = book.column_scores(list(game.from_notation("44").history))
-    assert after is not None and max(s for s in after if s is not None) > 0  # red still wins after 4 4
+    # red still wins after 4 4
+    assert after is not None and max(s for s in after if s is not None) > 0
     blunder = next(c for c, s in enumerate(after) if s is not None and s < 0)
     state = game.from_notation("44" + str(blunder + 1))
     perfect = make_player("perfect", game, random.Random(3), think=300.0, book=book)

@@ -139,8 +139,14 @@ def test_the_spec_passes_the_conformance_checks() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"width": 3}, {"width": 11}, {"height": 3}, {"height": 11}, {"connect": 2}, {"connect": 7}, {"width": True},
-        {"width": "7"}
+        {"width": 3},
+        {"width": 11},
+        {"height": 3},
+        {"height": 11},
+        {"connect": 2},
+        {"connect": 7},
+        {"width": True},
+        {"width": "7"},
     ],
 )
 def test_options_out_of_range_are_refused(options: dict[str, object]) -> None:
@@ -242,8 +248,10 @@ def test_evaluate_favours_the_side_with_the_threats() -> None:
 
 def test_evaluate_sees_a_win_on_the_next_move_and_a_double_threat() -> None:
     game = Connect4()
-    assert game.from_notation("415161").evaluate() == 1.0  # red d1 e1 f1: red to move wins at c1 or g1
-    assert game.from_notation("41516").evaluate() == -1.0  # yellow to move can block only one of c1 and g1
+    # red d1 e1 f1: red to move wins at c1 or g1
+    assert game.from_notation("415161").evaluate() == 1.0
+    # yellow to move can block only one of c1 and g1
+    assert game.from_notation("41516").evaluate() == -1.0
     assert -1 < game.from_notation("4151").evaluate() < 1
 
 
@@ -289,7 +297,9 @@ def test_undo_restores_every_earlier_position(playout: tuple) -> None:
         assert state.undo() == moves[n - 1]
         expected = game.from_moves(moves[: n - 1])
         assert (state.history, state.to_text(), state.outcome) == (
-            expected.history, expected.to_text(), expected.outcome
+            expected.history,
+            expected.to_text(),
+            expected.outcome,
         )
         assert (state.bitboard, state.heights) == (expected.bitboard, expected.heights)
     assert state.to_text() == game.new_state().to_text()

@@ -69,8 +69,10 @@ def test_an_old_file_where_yellow_moved_first_resumes_in_its_colours_and_seats()
     )
     assert result.exit_code == 0, result.output
     assert "Connect Four 10x5, five in a row wins. Yellow: human, Red: human." in result.stdout
-    assert "| . . . . . . . . . O |\n| X . . . . . . . . O |" in result.stdout  # yellow's discs O, as 0.1 drew them
-    assert "Red (X) to move [1-10, u, h, s FILE, q]: q" in result.stdout  # three moves played: the second mover's turn
+    # yellow's discs O, as 0.1 drew them
+    assert "| . . . . . . . . . O |\n| X . . . . . . . . O |" in result.stdout
+    # three moves played: the second mover's turn
+    assert "Red (X) to move [1-10, u, h, s FILE, q]: q" in result.stdout
 
 
 def test_a_saved_game_is_a_gridgames_save_file_with_the_whole_history(tmp_path: Path) -> None:

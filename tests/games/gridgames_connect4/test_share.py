@@ -33,8 +33,9 @@ def test_the_url_carries_the_position_back(width: int, height: int, connect: int
 def test_show_url_prints_it_and_refuses_a_bad_base() -> None:
     result = runner.invoke(app, ["connect4", "show", "4453", "--url"])
     assert result.exit_code == 0 and result.stdout.strip() == "http://127.0.0.1:8000/play/connect4?pos=4453"
-    small = runner.invoke(app, ["connect4", "show", "332", "--width", "5", "--height", "4", "--url",
-                                "--base", "https://example.org/"])
+    small = runner.invoke(
+        app, ["connect4", "show", "332", "--width", "5", "--height", "4", "--url", "--base", "https://example.org/"]
+    )
     assert small.stdout.strip() == "https://example.org/play/connect4?pos=332&width=5&height=4"
     bad = runner.invoke(app, ["connect4", "show", "44", "--url", "--base", "ftp://x"])
     assert bad.exit_code == 2 and "http(s)://HOST" in bad.stderr

@@ -82,7 +82,8 @@ def test_an_impossible_lower_bound_is_refused_and_weak_solves_ignore_the_bound(s
     with pytest.raises(ValueError, match="a lower bound of 19 is impossible after 4 moves"):
         solver.solve([3, 3, 3, 3], lower=19)
     assert solver.solve([3, 3, 3, 2, 2], weak=True, lower=-5) == solver.solve([3, 3, 3, 2, 2], weak=True)
-    assert solver.solve([3, 3, 3, 2, 2], lower=-99) == solver.solve([3, 3, 3, 2, 2])  # below every score: no bound
+    # below every score: no bound
+    assert solver.solve([3, 3, 3, 2, 2], lower=-99) == solver.solve([3, 3, 3, 2, 2])
 
 
 def test_steininger_9x5_endgames_are_scored_right():
@@ -128,8 +129,9 @@ def test_solve_and_analyze_match_plain_minimax_on_small_boards(width, height, co
         assert small.analyze(moves, weak=True) == [None if e is None else (e > 0) - (e < 0) for e in expected]
 
 
-def check_positions_with_odd_columns(width: int, height: int, connect: int, two_words: bool, odd_columns: int,
-                                     seed: str, plies: tuple[int, int]) -> None:
+def check_positions_with_odd_columns(
+    width: int, height: int, connect: int, two_words: bool, odd_columns: int, seed: str, plies: tuple[int, int]
+) -> None:
     """25 random positions with `odd_columns` columns of odd height left: strong and weak scores match minimax."""
     rng = random.Random(seed)
     small = Solver(width, height, connect, table_bits=16, two_words=two_words)
@@ -147,31 +149,58 @@ def check_positions_with_odd_columns(width: int, height: int, connect: int, two_
         checked += 1
 
 
-@pytest.mark.parametrize(("width", "height", "connect", "two_words"),
-                         [(5, 4, 4, False), (4, 5, 4, False), (5, 4, 3, False), (5, 4, 4, True)])
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "two_words"), [(5, 4, 4, False), (4, 5, 4, False), (5, 4, 3, False), (5, 4, 4, True)]
+)
 @pytest.mark.slow
 def test_positions_with_a_single_column_of_odd_height_left_match_plain_minimax(width, height, connect, two_words):
     # the search's claimeven rule one ply early (play the odd column, then claim the cells above each reply)
     # fires exactly on these positions; strong and weak scores must stay those of an exhaustive minimax
-    check_positions_with_odd_columns(width, height, connect, two_words, 1, f"odd{width}x{height}c{connect}",
-                                     (3, width * height - 6))
+    check_positions_with_odd_columns(
+        width, height, connect, two_words, 1, f"odd{width}x{height}c{connect}", (3, width * height - 6)
+    )
 
 
-@pytest.mark.parametrize(("width", "height", "connect", "two_words", "odd_columns"),
-                         [(5, 4, 4, False, 2), (5, 4, 4, False, 3), (4, 5, 4, False, 2), (5, 4, 3, False, 2),
-                          (5, 4, 4, True, 2), (5, 4, 4, True, 3)])
-def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(width, height, connect, two_words,
-                                                                                odd_columns):
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "two_words", "odd_columns"),
+    [
+        (5, 4, 4, False, 2),
+        (5, 4, 4, False, 3),
+        (4, 5, 4, False, 2),
+        (5, 4, 3, False, 2),
+        (5, 4, 4, True, 2),
+        (5, 4, 4, True, 3),
+    ],
+)
+def test_positions_with_several_columns_of_odd_height_left_match_plain_minimax(
+    width, height, connect, two_words, odd_columns
+):
     # claimeven with the odd columns paired (the defender answers a move in one with the lowest cell of another;
     # with an odd number of them the side to move first takes one) fires on these positions
-    check_positions_with_odd_columns(width, height, connect, two_words, odd_columns,
-                                     f"pairs{width}x{height}c{connect}o{odd_columns}", (6, width * height - 4))
+    check_positions_with_odd_columns(
+        width,
+        height,
+        connect,
+        two_words,
+        odd_columns,
+        f"pairs{width}x{height}c{connect}o{odd_columns}",
+        (6, width * height - 4),
+    )
 
 
-@pytest.mark.parametrize(("width", "height", "line", "two_words"), [
-    (5, 4, "5514445", False), (6, 4, "5332236", False), (5, 4, "5514445", True),  # first move on an odd column
-    (5, 4, "5454122", False), (6, 4, "1426324", False), (6, 4, "1426324", True),  # first move on an even column
-])
+@pytest.mark.parametrize(
+    ("width", "height", "line", "two_words"),
+    [
+        # first move on an odd column
+        (5, 4, "5514445", False),
+        (6, 4, "5332236", False),
+        (5, 4, "5514445", True),
+        # first move on an even column
+        (5, 4, "5454122", False),
+        (6, 4, "1426324", False),
+        (6, 4, "1426324", True),
+    ],
+)
 @pytest.mark.slow
 def test_claimeven_with_a_first_move_settles_a_won_position_without_search(width, height, line, two_words):
     # an odd number of columns of odd height: the side to move plays one move, then answers every opponent move
@@ -197,14 +226,19 @@ def root_window_settled_at_once(width: int, height: int, line: str, window: int,
     return r, true
 
 
-@pytest.mark.parametrize(("width", "height", "line", "window", "two_words"), [
-    (6, 4, "222461141", 1, False), (6, 4, "222461141", 1, True), (5, 6, "552222431255445", 1, False),
-    (7, 6, "71724747771216616444151545265", 1, False), (5, 6, "251522121221511", 2, False),
-    (5, 6, "251522121221511", 2, True),
-])
+@pytest.mark.parametrize(
+    ("width", "height", "line", "window", "two_words"),
+    [
+        (6, 4, "222461141", 1, False),
+        (6, 4, "222461141", 1, True),
+        (5, 6, "552222431255445", 1, False),
+        (7, 6, "71724747771216616444151545265", 1, False),
+        (5, 6, "251522121221511", 2, False),
+        (5, 6, "251522121221511", 2, True),
+    ],
+)
 @pytest.mark.slow
-def test_claimeven_bounds_how_late_the_win_comes_and_settles_a_window_beyond_1(width, height, line, window,
-                                                                                 two_words):
+def test_claimeven_bounds_how_late_the_win_comes_and_settles_a_window_beyond_1(width, height, line, window, two_words):
     # under the pairing strategy the opponent can delay the winner's line only by leaving the column of the cell
     # it needs last for last, so a line whose cells each have 2 (4) empty cells above wins by the disc before the
     # last (two before): the root settles "score > 1?" (or "> 2?") at once, where the rule that said only "a win"
@@ -213,14 +247,23 @@ def test_claimeven_bounds_how_late_the_win_comes_and_settles_a_window_beyond_1(w
     assert window < r <= true
 
 
-@pytest.mark.parametrize(("width", "height", "line", "window", "two_words"), [
-    # the side to move loses: the opponent keeps an odd column for its threat
-    (6, 4, "43155232633", -1, False), (6, 4, "43155232633", -1, True), (5, 6, "341525155233115", -2, False),
-    (7, 6, "315537522422317612635367111357752", -2, False), (7, 6, "43335214153547312152553414771", -1, False),
-    # the side to move wins: one move first, then it keeps an odd column for its threat
-    (6, 4, "53355653461621", 0, False), (5, 6, "545255114112132122", 1, False), (5, 6, "545255114112132122", 1, True),
-    (7, 6, "2345424335153352636476672254", 0, False), (5, 4, "125225344125", 0, False),
-])
+@pytest.mark.parametrize(
+    ("width", "height", "line", "window", "two_words"),
+    [
+        # the side to move loses: the opponent keeps an odd column for its threat
+        (6, 4, "43155232633", -1, False),
+        (6, 4, "43155232633", -1, True),
+        (5, 6, "341525155233115", -2, False),
+        (7, 6, "315537522422317612635367111357752", -2, False),
+        (7, 6, "43335214153547312152553414771", -1, False),
+        # the side to move wins: one move first, then it keeps an odd column for its threat
+        (6, 4, "53355653461621", 0, False),
+        (5, 6, "545255114112132122", 1, False),
+        (5, 6, "545255114112132122", 1, True),
+        (7, 6, "2345424335153352636476672254", 0, False),
+        (5, 4, "125225344125", 0, False),
+    ],
+)
 def test_a_threat_kept_on_an_odd_column_settles_the_window_without_search(width, height, line, window, two_words):
     # Allis' zugzwang: with an odd number of columns of odd height the side not to move keeps one of them, answers a
     # move there right above it (taking x's cells at odd heights over its lowest), pairs the other odd columns'
@@ -236,8 +279,9 @@ def test_a_threat_kept_on_an_odd_column_settles_the_window_without_search(width,
     assert (true > window) == (r > window)
 
 
-@pytest.mark.parametrize(("width", "height", "connect", "two_words"),
-                         [(5, 4, 4, False), (5, 4, 4, True), (4, 5, 3, False)])
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "two_words"), [(5, 4, 4, False), (5, 4, 4, True), (4, 5, 3, False)]
+)
 def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, height, connect, two_words):
     # the search fails soft: a test "score > m?" answers with a bound r that must hold (true <= r when r <= m,
     # true >= r otherwise) though it may lie beyond m; the table keeps those bounds from one window to the next
@@ -247,9 +291,13 @@ def test_a_null_window_search_returns_a_true_bound_on_the_side_it_fails(width, h
     for _ in range(30):
         moves = random_open_position(rng, width, height, connect, rng.randrange(8, cells - 5))
         grid = grid_of(moves, width)
-        if any(len(grid[c]) < height and completes_line(width, connect, c, len(grid[c]),
-                                                        grid[:c] + (grid[c] + (len(moves) % 2,),) + grid[c + 1:])
-               for c in range(width)):
+        if any(
+            len(grid[c]) < height
+            and completes_line(
+                width, connect, c, len(grid[c]), grid[:c] + (grid[c] + (len(moves) % 2,),) + grid[c + 1 :]
+            )
+            for c in range(width)
+        ):
             continue  # the side to move wins at once: not a position the search is asked about
         true = minimax_score(width, height, connect, grid)
         p, mask, n = small.driver.position(moves)
@@ -335,7 +383,8 @@ def _shipped_book_of_depth_7():
     return book.shallower(7)
 
 
-PERFECTS_BUDGET = 8_000_001  # perfect's budget at --think 2 when the fixed rate was 3 M/s (today 13.3 M): stricter
+# perfect's budget at --think 2 when the fixed rate was 3 M/s (today 13.3 M): stricter
+PERFECTS_BUDGET = 8_000_001
 
 
 @pytest.mark.slow
@@ -364,7 +413,8 @@ def test_best_move_keeps_the_win_at_the_books_deepest_ply(text):
     assert book.score(moves) == 3 and result.exact
     if result.weak:
         assert result.scores[result.column] == 1
-        assert Solver().solve([*moves, result.column], weak=True) == -1  # the opponent loses after it
+        # the opponent loses after it
+        assert Solver().solve([*moves, result.column], weak=True) == -1
     else:
         assert result.scores[result.column] == 3
         assert Solver().solve([*moves, result.column]) == -3  # the column keeps the score
@@ -496,7 +546,8 @@ def test_mirrored_positions_score_the_same_and_match_minimax():
         expected = minimax_score(5, 4, 4, grid_of(moves, 5))
         small.reset()
         assert small.solve(moves) == expected, moves
-        assert small.solve(mirrored) == expected, mirrored  # found in the table under the shared key
+        # found in the table under the shared key
+        assert small.solve(mirrored) == expected, mirrored
         small.reset()
         assert small.solve(mirrored) == expected, mirrored
         assert small.analyze(mirrored) == small.analyze(moves)[::-1]
@@ -526,24 +577,35 @@ def test_reset_forgets_the_table_so_a_repeated_solve_explores_as_much_again(solv
     solver.reset()
     first = solver.solve(moves), solver.explored
     again = solver.solve(moves), solver.explored
-    assert first[1] > 1000 and again[0] == first[0] and again[1] < first[1] // 10  # answered from the table
-    for _ in range(70_000):  # past the 16-bit generation counter's wrap-around, which clears the bucket tags
+    # answered from the table
+    assert first[1] > 1000 and again[0] == first[0] and again[1] < first[1] // 10
+    # past the 16-bit generation counter's wrap-around, which clears the bucket tags
+    for _ in range(70_000):
         solver.reset()
     assert (solver.solve(moves), solver.explored) == first
     solver.solve(moves)
     solver.reset()
-    assert (solver.solve(moves), solver.explored) == first  # the first reset after the wrap forgets again
+    # the first reset after the wrap forgets again
+    assert (solver.solve(moves), solver.explored) == first
 
 
 def test_solve_checks_the_moves_it_is_given(solver):
-    for bad, error in [([3, 1.5], InvalidMoveError), ([7], InvalidMoveError), ([-1], InvalidMoveError),
-                       ("44", InvalidMoveError), ([2**70], InvalidMoveError), ([0] * 7, IllegalMoveError),
-                       ([0, 1, 0, 1, 0, 1, 0, 1], GameOverError), ([0, 1, 0, 1, 0, 1, 0], SolverError)]:
+    for bad, error in [
+        ([3, 1.5], InvalidMoveError),
+        ([7], InvalidMoveError),
+        ([-1], InvalidMoveError),
+        ("44", InvalidMoveError),
+        ([2**70], InvalidMoveError),
+        ([0] * 7, IllegalMoveError),
+        ([0, 1, 0, 1, 0, 1, 0, 1], GameOverError),
+        ([0, 1, 0, 1, 0, 1, 0], SolverError),
+    ]:
         with pytest.raises(error):
             solver.solve(bad)
         with pytest.raises(error):
             solver.solve_many([[3], bad])
-    line = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5, 6, 0]  # any sequence of column numbers (a 12-disc line: 0.2 M positions)
+    # any sequence of column numbers (a 12-disc line: 0.2 M positions)
+    line = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5, 6, 0]
     assert solver.solve(np.array(line, dtype=np.int64)) == solver.solve(tuple(line)) == solver.solve(line)
 
 
@@ -568,7 +630,8 @@ def test_analyze_many_matches_analyze():
     expected = [small.analyze(moves) for moves in positions]
     assert small.analyze_many(positions) == expected
     assert small.analyze_many(positions, weak=True) == [
-        [None if s is None else (s > 0) - (s < 0) for s in row] for row in expected]
+        [None if s is None else (s > 0) - (s < 0) for s in row] for row in expected
+    ]
 
 
 def test_a_search_run_in_slices_gives_the_same_score_and_count(solver, monkeypatch):
@@ -592,7 +655,8 @@ def test_on_progress_returning_false_stops_the_search():
     stop = lambda progress: False  # noqa: E731
     assert halted.solve_within(parse_pons_moves("4"), on_progress=stop) is None
     assert halted.analyze(parse_pons_moves("4"), on_progress=stop) == [None] * 7
-    assert halted.best_move(parse_pons_moves("4"), on_progress=stop).depth == 1  # the first depth always completes
+    # the first depth always completes
+    assert halted.best_move(parse_pons_moves("4"), on_progress=stop).depth == 1
     with pytest.raises(SolverError, match="stopped by on_progress"):
         halted.solve(parse_pons_moves("4"), on_progress=stop)
     assert halted.solve(parse_pons_moves("444444")) == halted.solve_within(parse_pons_moves("444444"))
@@ -601,9 +665,15 @@ def test_on_progress_returning_false_stops_the_search():
 # -- who wins on small boards (Tromp's table, in ../shared/notes/connect4.md) --------------------------
 
 TROMP = {  # (width, height): +1 first player wins, 0 draw, -1 second player wins
-    (4, 4): 0, (5, 4): 0, (6, 4): -1, (7, 4): 0,
-    (4, 5): 0, (5, 5): 0, (6, 5): 0,
-    (4, 6): 0, (5, 6): 0,
+    (4, 4): 0,
+    (5, 4): 0,
+    (6, 4): -1,
+    (7, 4): 0,
+    (4, 5): 0,
+    (5, 5): 0,
+    (6, 5): 0,
+    (4, 6): 0,
+    (5, 6): 0,
     (4, 7): 0,
 }
 
@@ -620,7 +690,8 @@ def test_a_bounded_solve_steps_up_from_the_bound_with_fewer_positions_than_bisec
     for moves, parent in read_set("Test_L2_R2", 12):
         for column, child_score in enumerate(solver.analyze(parse_pons_moves(moves))):
             if child_score is not None and child_score != solver.win_score(len(moves)) and child_score < parent:
-                bounded.append(([*parse_pons_moves(moves), column], -parent, -child_score))  # not a best move
+                # not a best move
+                bounded.append(([*parse_pons_moves(moves), column], -parent, -child_score))
     for child, lower, score in bounded:
         solver.reset()
         assert solver.solve(child, lower=lower) == score
@@ -642,7 +713,8 @@ def test_best_move_steps_its_score_and_the_other_columns_out_from_0_with_fewer_p
         solver.reset()
         chosen.append(solver.best_move([int(ch) - 1 for ch in moves], rng=random.Random(1)))
         stepping += solver.explored
-    monkeypatch.setattr(SearchDriver, "step_search", bisecting_step_search)  # the kernel's bisection, as before
+    # the kernel's bisection, as before
+    monkeypatch.setattr(SearchDriver, "step_search", bisecting_step_search)
     bisecting = 0
     for moves, result in zip(("4443121636", "3476251253"), chosen):
         solver.reset()

@@ -26,12 +26,14 @@ from gridgames.search import parallel
 
 runner = CliRunner()
 MOVES = "274552224131661"  # Middle-Medium's first line: every column takes a real search
-ORDER = [3, 2, 4, 1, 5, 0, 6]  # the columns in the order the sequential analysis solves them (0-based)
+# the columns in the order the sequential analysis solves them (0-based)
+ORDER = [3, 2, 4, 1, 5, 0, 6]
 
 
 def interrupt_search(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
     """Make the solver see Ctrl-C when its search of the column number ``after`` (0-based) starts."""
-    real = SearchDriver.solve_probing  # one call per column, each asking the kernel one or more null windows
+    # one call per column, each asking the kernel one or more null windows
+    real = SearchDriver.solve_probing
     calls = iter(range(10**6))
 
     def search(self: Solver, *args: Any) -> Any:
@@ -110,9 +112,12 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
     from gridgames_connect4.solve.engine import smp as _smp
 
     expected = full_columns()
-    monkeypatch.setattr(search_driver, "_SMP_START", 40)  # start the helper early in each column's search
-    monkeypatch.setattr(search_driver, "_SLICE", 5)  # and look at its answer often (later columns are short)
-    real_answer, real_search = _smp.Helpers.answer, SearchDriver.solve_probing  # one call per column
+    # start the helper early in each column's search
+    monkeypatch.setattr(search_driver, "_SMP_START", 40)
+    # and look at its answer often (later columns are short)
+    monkeypatch.setattr(search_driver, "_SLICE", 5)
+    # one call per column
+    real_answer, real_search = _smp.Helpers.answer, SearchDriver.solve_probing
     searches = []
 
     def search(self: Solver, *args: Any) -> Any:
@@ -120,7 +125,8 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
         return real_search(self, *args)
 
     def answer_then_interrupt(self: Any) -> Any:
-        if len(searches) >= 2 and self.threads:  # Ctrl-C arrives while the helper searches a later column
+        # Ctrl-C arrives while the helper searches a later column
+        if len(searches) >= 2 and self.threads:
             raise KeyboardInterrupt
         return real_answer(self)
 
@@ -131,10 +137,12 @@ def test_ctrl_c_with_two_searchers_prints_what_was_solved(monkeypatch: pytest.Mo
     solved = [c for c, s in enumerate(report.columns) if s is not None]
     assert 0 < len(solved) < 7 and list(report.unsolved) == [c + 1 for c in range(7) if c not in solved]
     assert all(report.columns[c] == expected[c] for c in solved)
-    assert not [t for t in threading.enumerate() if t.name.startswith("connect4-helper")]  # helpers stopped
+    # helpers stopped
+    assert not [t for t in threading.enumerate() if t.name.startswith("connect4-helper")]
 
 
-SLOW = "44444412"  # 8 discs: without a book its columns take seconds to solve (the shipped book answers them)
+# 8 discs: without a book its columns take seconds to solve (the shipped book answers them)
+SLOW = "44444412"
 
 
 def test_think_bounds_the_analysis_and_says_it_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,7 +184,8 @@ def test_bad_think_or_table_size_is_a_one_line_error(args: list[str], message: s
 def test_a_notice_says_when_the_first_use_compiles_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[bool] = []
     monkeypatch.setattr(solver_module, "kernels_compiled", lambda ahead=True: asked.append(ahead) or False)
-    result = runner.invoke(app, ["connect4", "analyze", "4353631217"])  # past the book: the solver runs
+    # past the book: the solver runs
+    result = runner.invoke(app, ["connect4", "analyze", "4353631217"])
     assert result.exit_code == 0
     assert result.stderr == "Compiling the Connect Four solver (first use only)...\n"
     # a board over 64 bits runs numba's JIT kernels, whatever the package compiled
@@ -225,7 +234,8 @@ def test_analyze_steps_its_null_windows_out_from_0_and_explores_fewer_positions_
     solver = Solver()
     stepped = solver.analyze(history)
     stepping = solver.explored
-    monkeypatch.setattr(SearchDriver, "step_search", bisecting_step_search)  # the kernel's bisection
+    # the kernel's bisection
+    monkeypatch.setattr(SearchDriver, "step_search", bisecting_step_search)
     solver.reset()
     assert solver.analyze(history) == stepped
     assert stepping < 0.9 * solver.explored  # 0.74x and 0.82x measured

@@ -42,7 +42,8 @@ def test_a_book_gives_the_same_scores_with_far_fewer_positions(small_book):
         assert with_book.analyze(moves) == without.analyze(moves), moves
         checked += 1
     assert checked > 20
-    assert explored["book"] * 10 < explored["plain"]  # positions within the book's depth are answered from it
+    # positions within the book's depth are answered from it
+    assert explored["book"] * 10 < explored["plain"]
 
 
 def test_a_book_for_another_board_is_refused(small_book):

@@ -36,7 +36,8 @@ def test_at_most_max_idle_solvers_are_kept() -> None:
         with lease:
             pass
     kept = [lend(4, 4, 3, table_mb=0.0625) for _ in range(MAX_IDLE + 2)]
-    assert sum(lease.solver in lent for lease in kept) == MAX_IDLE  # the last returned; the others are new
+    # the last returned; the others are new
+    assert sum(lease.solver in lent for lease in kept) == MAX_IDLE
 
 
 def test_two_threads_never_hold_the_same_solver() -> None:

@@ -14,6 +14,7 @@ from gridgames_connect4.solve import search_driver
 from gridgames_connect4.solve.solver import Solver
 from gridgames.errors import GridGamesError
 
+
 def open_positions(rng: random.Random, count: int, plies: int) -> list[list[int]]:
     """Random 7x6 positions of `plies` moves that nobody has won."""
     probe = Solver(table_mb=1)
@@ -62,13 +63,15 @@ def _wide_entry(table: np.ndarray, key: int, lower: int) -> tuple[int, int]:
 def test_a_wide_entry_read_half_written_matches_neither_key():
     table = np.zeros(8, np.uint64)
     gens = np.ones(1, np.uint16)
-    old_key, new_key = (5 << 60) + 12345, (5 << 60) + 67890  # the same high bits: only the first words differ
+    # the same high bits: only the first words differ
+    old_key, new_key = (5 << 60) + 12345, (5 << 60) + 67890
     old = _wide_entry(table, old_key, 3)
     new = _wide_entry(table, new_key, -7)
     table[:] = 0
     table[0], table[1] = old
     assert T.lower_of(T.tt_find(table, gens, 0, True, np.uint64(old_key), 1)) == 3
-    table[0] = new[0]  # the new entry's first store has landed, its second not yet: a reader sees a torn pair
+    # the new entry's first store has landed, its second not yet: a reader sees a torn pair
+    table[0] = new[0]
     assert T.tt_find(table, gens, 0, True, np.uint64(new_key), 1) == 0
     assert T.tt_find(table, gens, 0, True, np.uint64(old_key), 1) == 0
     table[0], table[1] = old[0], new[1]  # the other way round
@@ -97,7 +100,8 @@ def test_two_searchers_give_the_scores_of_one(early_helpers):
 def test_two_searchers_on_two_word_entries_give_the_scores_of_one(early_helpers):
     rng = random.Random(12)
     one = Solver(table_bits=16)
-    two = Solver(table_bits=16, jobs=2)  # a small table: wide entries, often overwritten while the other reads
+    # a small table: wide entries, often overwritten while the other reads
+    two = Solver(table_bits=16, jobs=2)
     assert two.driver.table.wide
     for moves in open_positions(rng, 8, 12):
         one.reset()
@@ -137,13 +141,15 @@ def _key(solver: Solver, p: int, mask: int) -> int:
 
 
 def test_children_marked_busy_are_searched_last_and_the_score_stays_exact():
-    moves = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5]  # -3 after about 120,000 positions: no helper starts (2^21)
+    # -3 after about 120,000 positions: no helper starts (2^21)
+    moves = [3, 3, 2, 4, 2, 4, 5, 1, 1, 5]
     alone = Solver(table_mb=16)
     expected = alone.solve(moves)
     marked = Solver(table_mb=16, jobs=2)
     p, mask, _ = marked.driver.position(moves)
     busy = marked.driver._busy
-    for c in range(1, marked.width):  # every root child but column 0's, as if other searchers had them
+    # every root child but column 0's, as if other searchers had them
+    for c in range(1, marked.width):
         cell = marked.driver.cell(mask, c)
         key = _key(marked, p ^ mask, mask | cell)
         busy[S.busy_slot(np.uint64(key), len(busy))] = key

@@ -30,7 +30,8 @@ def test_small_boards_in_the_two_word_layout_agree_with_one_word_and_with_minima
         assert two.explored == one.explored  # the very same search
         assert two.analyze(moves) == one.analyze(moves)
         assert two.solve(moves, weak=True) == (expected > 0) - (expected < 0)
-        assert two.solve([width - 1 - c for c in moves]) == expected  # mirror image, shared table entry
+        # mirror image, shared table entry
+        assert two.solve([width - 1 - c for c in moves]) == expected
         assert two.best_move(moves, max_nodes=300) == one.best_move(moves, max_nodes=300)
     assert two.solve_many([[], [0]]) == one.solve_many([[], [0]])
 

@@ -35,4 +35,5 @@ def test_a_game_loaded_with_yellow_first_draws_its_first_mover_yellow() -> None:
     state = Connect4(first="yellow").from_notation("445")
     root = ET.fromstring(state.svg())
     fills = [c.get("fill") for c in root.findall("svg:circle", NS)]
-    assert (fills.count("#f0e442"), fills.count("#d55e00")) == (2, 1)  # moves 1 and 3 are the first mover's
+    # moves 1 and 3 are the first mover's
+    assert (fills.count("#f0e442"), fills.count("#d55e00")) == (2, 1)

@@ -62,11 +62,13 @@ def _state(backend: Connect4VectorBackend) -> list[np.ndarray]:
     return [backend.observation, backend.action_mask, backend._heights, backend._lengths, backend._moves, backend._rng]
 
 
-@pytest.mark.parametrize(("width", "height", "connect", "seat"),
-                         [(7, 6, 4, 0), (7, 6, 4, 1), (9, 7, 5, 0), (4, 4, 3, 1)])
+@pytest.mark.parametrize(
+    ("width", "height", "connect", "seat"), [(7, 6, 4, 0), (7, 6, 4, 1), (9, 7, 5, 0), (4, 4, 3, 1)]
+)
 @pytest.mark.slow
-def test_kernels_built_ahead_play_the_jit_kernels_games(ahead: Path, width: int, height: int, connect: int,
-                                                        seat: int) -> None:
+def test_kernels_built_ahead_play_the_jit_kernels_games(
+    ahead: Path, width: int, height: int, connect: int, seat: int
+) -> None:
     game = Connect4(width=width, height=height, connect=connect)
     n = 64
     aot = Connect4VectorBackend(game, n, "random", seat, kernels="aot")
@@ -81,8 +83,11 @@ def test_kernels_built_ahead_play_the_jit_kernels_games(ahead: Path, width: int,
     ends = illegal_moves = 0
     for _ in range(300):
         # mostly legal columns, some illegal (full or out of range); the envs that ended are reset, as autoreset does
-        actions = np.where(rng.random(n) < 0.03, rng.integers(-1, width + 1, n),
-                           np.argmax(rng.random((n, width)) * aot.action_mask, axis=1)).astype(np.int64)
+        actions = np.where(
+            rng.random(n) < 0.03,
+            rng.integers(-1, width + 1, n),
+            np.argmax(rng.random((n, width)) * aot.action_mask, axis=1),
+        ).astype(np.int64)
         active = aot.action_mask.any(axis=1)
         outs = [backend.step(actions, active) for backend in (aot, jit)]
         for a, b in zip(outs[0], outs[1]):
@@ -113,17 +118,20 @@ def test_kernels_built_ahead_serve_a_perfect_opponents_replies_as_the_jit_ones(a
 
 
 def test_a_process_with_kernels_built_ahead_resets_and_steps_with_the_judge_without_numba(built: Path) -> None:
-    code = ("import sys\nfrom pathlib import Path\nfrom gridgames_connect4.learn import vector_aot\n"
-            f"vector_aot.NATIVE.folders = lambda: [Path({str(built)!r})]\n"
-            "from gridgames.rl import vector_env\n"
-            "env = vector_env('connect4', num_envs=16, judge=True)\n"
-            "obs, info = env.reset(seed=3)\n"
-            "obs, *_ , info = env.step(obs['action_mask'].argmax(axis=1))\n"
-            "print(int(obs['observation'].sum()), env.backend.kernels is vector_aot.load(), 'numba' in sys.modules)")
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom gridgames_connect4.learn import vector_aot\n"
+        f"vector_aot.NATIVE.folders = lambda: [Path({str(built)!r})]\n"
+        "from gridgames.rl import vector_env\n"
+        "env = vector_env('connect4', num_envs=16, judge=True)\n"
+        "obs, info = env.reset(seed=3)\n"
+        "obs, *_ , info = env.step(obs['action_mask'].argmax(axis=1))\n"
+        "print(int(obs['observation'].sum()), env.backend.kernels is vector_aot.load(), 'numba' in sys.modules)"
+    )
     environ = {k: v for k, v in os.environ.items() if k != vector_aot.FORCE_JIT}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=environ)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["32", "True", "False"]  # 16 envs, the agent's disc and the reply in each
+    # 16 envs, the agent's disc and the reply in each
+    assert out.stdout.split() == ["32", "True", "False"]
 
 
 def test_without_a_module_the_jit_kernels_serve_and_nothing_is_built(
@@ -139,7 +147,8 @@ def test_without_a_module_the_jit_kernels_serve_and_nothing_is_built(
     with pytest.raises(OptionError, match="no ahead-of-time vector kernels: not built"):
         Connect4VectorBackend(Connect4(), 2, "random", 0, kernels="aot")
     assert Connect4VectorBackend(Connect4(), 2, "random", 0).kernels is vector_aot.jit()
-    assert not calls and not list(nowhere.iterdir())  # a run never builds (the package's build does)
+    # a run never builds (the package's build does)
+    assert not calls and not list(nowhere.iterdir())
 
 
 def test_the_environment_can_force_the_jit(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -162,5 +171,6 @@ def test_the_backend_refuses_arrays_of_another_length_than_its_envs() -> None:
         backend.step(np.zeros(4, np.int64), np.ones(4, np.bool_))
     with pytest.raises(OptionError, match="one value per env"):
         backend.reset(np.ones(2, np.bool_), [None, None])
-    reward, terminated, _ = backend.step([3, 3, 3], [True, True, True])  # lists become arrays of the right types
+    # lists become arrays of the right types
+    reward, terminated, _ = backend.step([3, 3, 3], [True, True, True])
     assert not terminated.any() and backend._lengths.tolist() == [2, 2, 2]

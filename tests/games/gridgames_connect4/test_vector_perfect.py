@@ -33,7 +33,8 @@ def _random_position(rng: random.Random, solver: Solver, width: int, height: int
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 5)])
 def test_the_move_keeps_the_value_and_a_loss_is_the_latest(width: int, height: int) -> None:
     reference = Solver(width, height, 4, table_bits=20)
-    chooser = ValueSolver(width, height, 4, table_bits=18)  # one table for every call: what the vector env does
+    # one table for every call: what the vector env does
+    chooser = ValueSolver(width, height, 4, table_bits=18)
     rng = random.Random(width)
     kinds = {1: 0, 0: 0, -1: 0}
     for k in range(60):
@@ -74,7 +75,8 @@ def test_past_the_book_on_7x6_the_move_keeps_the_value() -> None:
     reference = Solver(7, 6, 4, book=book, table_bits=20)
     rng = random.Random(11)
     for k in range(8):
-        moves = _quick_position(rng, 11 + 2 * (k % 3))  # one disc past the book (10 discs) and later
+        # one disc past the book (10 discs) and later
+        moves = _quick_position(rng, 11 + 2 * (k % 3))
         signs = reference.analyze(moves, weak=True)
         column = chooser.keeping_column(moves, random.Random(k))
         assert signs[column] == max(s for s in signs if s is not None), (moves, signs, column)

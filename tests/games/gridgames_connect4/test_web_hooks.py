@@ -11,7 +11,15 @@ from gridgames_connect4 import Connect4, SPEC
 from gridgames_connect4.solve.solver import Solver
 
 from gridgames.web.hooks import (
-    ComputerMove, MoveScores, MoveTargets, Prepare, Presets, PuzzleFromText, ReviewGame, has, hooks_of
+    ComputerMove,
+    MoveScores,
+    MoveTargets,
+    Prepare,
+    Presets,
+    PuzzleFromText,
+    ReviewGame,
+    has,
+    hooks_of,
 )
 from gridgames.web.jobs import Budget
 
@@ -25,7 +33,8 @@ def test_connect4_offers_every_turn_based_hook() -> None:
     assert all(
         isinstance(hooks, hook) for hook in (MoveTargets, ComputerMove, MoveScores, ReviewGame, Prepare)
     )  # the protocols
-    assert not isinstance(hooks, Presets) and not isinstance(hooks, PuzzleFromText)  # those are the puzzles'
+    # those are the puzzles'
+    assert not isinstance(hooks, Presets) and not isinstance(hooks, PuzzleFromText)
     pentomino = hooks_of(__import__("gridgames_pentomino").SPEC)
     assert (
         isinstance(pentomino, Presets)
@@ -44,7 +53,8 @@ def test_scores_are_the_solvers_and_the_partial_result_ends_equal_to_them() -> N
 
 
 def test_scores_out_of_budget_are_marked_not_exact() -> None:
-    state = Connect4().from_notation("4215163153")  # 10 discs, past the shipped book: its columns take 6 M positions
+    # 10 discs, past the shipped book: its columns take 6 M positions
+    state = Connect4().from_notation("4215163153")
     result = hooks_of(SPEC).move_scores(state, Budget(0.3))
     assert not result["exact"] and None in result["scores"].values() and "not exact" in result["note"]
 
@@ -57,9 +67,11 @@ def test_an_old_save_file_with_yellow_first_loads_its_seats_in_turn_order_and_sa
 
     text = (Path(__file__).parent / "data" / "v2-written-by-0.1-yellow-first.json").read_text()
     play = load_play(SPEC, {"text": text})
-    assert play.state.notation() == "3443" and play.seats == ["human", "perfect"]  # yellow moved first
+    # yellow moved first
+    assert play.state.notation() == "3443" and play.seats == ["human", "perfect"]
     assert (play.game.width, play.game.height) == (6, 5) and (play.think, play.seed) == (1.5, 7)
-    assert player_styles(play) == [("yellow", 1), ("red", 0)]  # the page draws the first mover yellow
+    # the page draws the first mover yellow
+    assert player_styles(play) == [("yellow", 1), ("red", 0)]
     play.state.play(0)  # the page goes on with the game, then saves it
     again = from_json(save_text(play), spec=SPEC)
     assert again.options["first"] == "yellow" and again.seats == ("human", "perfect")
@@ -77,7 +89,8 @@ def test_the_web_review_is_the_batched_review_and_stops_with_its_budget() -> Non
     assert [(e["score"], e["best"], e["mark"]) for e in entries] == [(r.score, r.best, r.mark) for r in expected]
     assert entries[-1]["mark"] == "mistake" and entries[-1]["player"] == "red" and entries[-1]["best_moves"] == ["3"]
     spent = Budget(60)
-    spent.cancelled.set()  # e.g. the page went away: nothing is solved, every move is listed unscored
+    # e.g. the page went away: nothing is solved, every move is listed unscored
+    spent.cancelled.set()
     entries = hooks_of(SPEC).review(state, spent)
     assert [e["number"] for e in entries] == list(range(1, 10)) and all(e["score"] is None for e in entries)
 
@@ -100,8 +113,11 @@ def test_the_shipped_book_answers_the_web_as_it_does_the_terminal(
     assert result["exact"] and result["scores"] == dict(enumerate(Solver(5, 4, 4).analyze([2, 2, 1])))
     finished = game.from_notation("112222441")
     entries = hooks_of(SPEC).review(finished, Budget(0.0))
-    by_book = review_game(game, finished.history, book=shipped).reviews[:6]  # the book covers the first six positions
+    # the book covers the first six positions
+    by_book = review_game(game, finished.history, book=shipped).reviews[:6]
     assert [(e["score"], e["best"]) for e in entries[:6]] == [(r.score, r.best) for r in by_book]
-    assert all(e["score"] is None for e in entries[6:])  # the rest needed the solver, and there was no time
+    # the rest needed the solver, and there was no time
+    assert all(e["score"] is None for e in entries[6:])
     move, _ = hooks_of(SPEC).computer_move(state, "perfect", random.Random(1), 0.01)
-    assert result["scores"][move] == max(result["scores"].values())  # perfect plays from the book at once
+    # perfect plays from the book at once
+    assert result["scores"][move] == max(result["scores"].values())

@@ -48,8 +48,10 @@ def test_any_rectangle(spec: str) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("0x5", "sides must be"), ("9x", "unknown board"), ("chessboard", "unknown board 'chessboard'"),
-        ("5x2000", "sides must be")
+        ("0x5", "sides must be"),
+        ("9x", "unknown board"),
+        ("chessboard", "unknown board 'chessboard'"),
+        ("5x2000", "sides must be"),
     ],
 )
 def test_bad_board_names_are_puzzle_errors(spec: str, message: str) -> None:

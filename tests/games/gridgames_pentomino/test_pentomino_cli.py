@@ -151,8 +151,13 @@ def test_board_and_pieces_files(tmp_path: Path) -> None:
     (tmp_path / "b.txt").write_text("#..#\n....\n....\n....\n#..#\n")
     (tmp_path / "p.txt").write_text("T*2\n###\n.#.\n")
     result = solve(
-        "--board-file", str(tmp_path / "b.txt"), "--pieces-file", str(tmp_path / "p.txt"), "--pieces", "tetromino:S*2",
-        "--count"
+        "--board-file",
+        str(tmp_path / "b.txt"),
+        "--pieces-file",
+        str(tmp_path / "p.txt"),
+        "--pieces",
+        "tetromino:S*2",
+        "--count",
     )
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("4 solutions of b.txt (16 cells)")

@@ -63,7 +63,8 @@ def test_pieces_file_on_each_lattice() -> None:
     hexes = LatticePieceSet.from_text("hex", "worm\n# #\n # #\n")
     assert hexes.pieces[0].size == 4
     cubes = LatticePieceSet.from_text("cube", "screw\n##\n#.\n--\n.#\n")
-    assert cubes.pieces[0].size == 4 and len(cubes.pieces[0].orientations()) == 12  # turns in space, no mirror
+    # turns in space, no mirror
+    assert cubes.pieces[0].size == 4 and len(cubes.pieces[0].orientations()) == 12
 
 
 @pytest.mark.parametrize(
@@ -94,8 +95,12 @@ def test_every_preset_round_trips_through_its_picture(lattice: str, name: str) -
 @pytest.mark.parametrize(
     ("lattice", "spec", "area"),
     [
-        ("triangle", "3x4", 24), ("triangle", "hexagon-2", 24), ("triangle", "triangle-5", 25),
-        ("hex", "hexagon-3", 19), ("hex", "3x5", 15), ("cube", "2x2x7", 28)
+        ("triangle", "3x4", 24),
+        ("triangle", "hexagon-2", 24),
+        ("triangle", "triangle-5", 25),
+        ("hex", "hexagon-3", 19),
+        ("hex", "3x5", 15),
+        ("cube", "2x2x7", 28),
     ],
 )
 def test_board_shapes_have_their_areas(lattice: str, spec: str, area: int) -> None:
@@ -104,15 +109,17 @@ def test_board_shapes_have_their_areas(lattice: str, spec: str, area: int) -> No
 
 def test_board_pictures_look_like_the_lattice() -> None:
     assert LatticeBoard.parse("hex", "hexagon-2").to_text() == " . .\n. . .\n . ."
-    assert LatticeBoard.parse("triangle", "triangle-2").to_text() == "  .\n ..."  # up where line + column is even
+    # up where line + column is even
+    assert LatticeBoard.parse("triangle", "triangle-2").to_text() == "  .\n ..."
     assert LatticeBoard.parse("cube", "2x1x2").to_text() == "..\n--\n.."
 
 
 @pytest.mark.parametrize(
     ("lattice", "spec", "message"),
     [
-        ("cube", "6x10", "use a preset .* or AxBxC"), ("hex", "triangle-3", "on the hexagonal lattice"),
-        ("triangle", "0x4", "at least 1")
+        ("cube", "6x10", "use a preset .* or AxBxC"),
+        ("hex", "triangle-3", "on the hexagonal lattice"),
+        ("triangle", "0x4", "at least 1"),
     ],
 )
 def test_bad_board_names_are_one_line_errors(lattice: str, spec: str, message: str) -> None:
@@ -124,7 +131,8 @@ def test_bad_board_names_are_one_line_errors(lattice: str, spec: str, message: s
 @pytest.mark.parametrize(
     ("lattice", "board", "pieces", "distinct", "group"),
     [
-        ("cube", "3x3x3", "soma", 480, 24),  # 240 up to rotation and reflection (Conway, Guy); mirrors differ here
+        # 240 up to rotation and reflection (Conway, Guy); mirrors differ here
+        ("cube", "3x3x3", "soma", 480, 24),
         ("cube", "2x3x10", "flat-pentacubes", 12, 8),  # published: 12
         ("hex", "4x7", "tetrahexes", 9, 2),
     ],
@@ -133,7 +141,8 @@ def test_known_counts_plain_and_unique_agree(lattice: str, board: str, pieces: s
     puzzle = LatticePuzzle.create(lattice, board, pieces)
     assert puzzle.symmetries() == group
     assert puzzle.count(unique=True).count == distinct
-    assert puzzle.count().count == distinct * group  # no tiling of these is symmetric: every orbit is full
+    # no tiling of these is symmetric: every orbit is full
+    assert puzzle.count().count == distinct * group
     first = next(puzzle.solutions())
     assert puzzle.is_solution(first)
     assert not puzzle.is_solution(first[1:])
@@ -312,7 +321,8 @@ def test_split_count_interrupted_in_a_part_is_partial(monkeypatch: pytest.Monkey
 def test_cli_colour_pictures_paint_each_piece() -> None:
     plain = solve("-L", "hex", "-b", "4x7", "--no-color").output
     coloured = solve("-L", "hex", "-b", "4x7", "--color").output
-    assert "\x1b[" not in plain and coloured.count("\x1b[") >= 28  # every hexagon on its piece's colour
+    # every hexagon on its piece's colour
+    assert "\x1b[" not in plain and coloured.count("\x1b[") >= 28
     import re
 
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same picture underneath
@@ -332,7 +342,8 @@ def test_a_lattice_puzzle_is_made_from_the_python_api_and_drawn_as_a_square_one(
     ET.fromstring(svg)  # a whole SVG document
     assert svg.count("<polygon") >= 72  # a triangle per cell of the 6x6 rhombus
     shown = puzzle.show(solution)
-    assert shown._repr_svg_() == svg and len(str(shown).split()) == 6  # the text picture: six rows of letters
+    # the text picture: six rows of letters
+    assert shown._repr_svg_() == svg and len(str(shown).split()) == 6
     assert load_game("pentomino").make(lattice="hex").describe().startswith("the hexagonal board")
     with pytest.raises(GridGamesError, match="unknown lattice 'octagon'"):
         load_game("pentomino").make(lattice="octagon")

@@ -46,8 +46,12 @@ def solve(*args: str) -> Any:
 @pytest.mark.parametrize(
     "options",
     [
-        ["--count"], ["--unique"], ["--count", "--unique"], ["--count", "--plain"], ["--count", "--mrv"],
-        ["--count", "--jobs", "2"]
+        ["--count"],
+        ["--unique"],
+        ["--count", "--unique"],
+        ["--count", "--plain"],
+        ["--count", "--mrv"],
+        ["--count", "--jobs", "2"],
     ],
     ids=" ".join,
 )
@@ -75,7 +79,8 @@ def test_a_listing_of_a_puzzle_with_no_tiling_says_no_solution(files: list[str],
 def test_the_puzzle_counts_0_all_and_up_to_symmetry(name: str) -> None:
     board, pieces = ISSUE[name]
     puzzle = TilingPuzzle(Board.from_text(board), PieceSet.from_text(pieces))
-    assert puzzle.obstruction() is None  # nothing rules it out before the search: the engine must say 0
+    # nothing rules it out before the search: the engine must say 0
+    assert puzzle.obstruction() is None
     for unique in (False, True):
         assert (puzzle.count(unique=unique).count, list(puzzle.solutions(unique=unique))) == (0, [])
 
@@ -105,7 +110,8 @@ def lattice_puzzle(lattice: Lattice, rows: int, cols: int) -> LatticePuzzle:
 def test_lattice_puzzles_with_no_tiling_count_0(lattice: Lattice, rows: int, cols: int) -> None:
     puzzle = lattice_puzzle(lattice, rows, cols)
     assert (len(puzzle.layout.cells) > 64) == (rows == 5)
-    for unique in (False, True):  # unique: also by the stabiliser split where no piece can be restricted
+    # unique: also by the stabiliser split where no piece can be restricted
+    for unique in (False, True):
         assert (puzzle.count(unique=unique).count, list(puzzle.solutions(unique=unique, limit=3))) == (0, [])
     result = puzzle.count_parallel(jobs=2)
     assert (result.count, result.partial) == (0, False)

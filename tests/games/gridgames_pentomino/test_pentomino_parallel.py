@@ -18,8 +18,12 @@ from gridgames_pentomino.puzzle import TilingPuzzle
 runner = CliRunner()
 
 KNOWN = [
-    ("3x20", False, 8), ("3x20", True, 2), ("4x15", False, 1472), ("4x15", True, 368), ("8x8-centre", False, 520),
-    ("8x8-centre", True, 65)
+    ("3x20", False, 8),
+    ("3x20", True, 2),
+    ("4x15", False, 1472),
+    ("4x15", True, 368),
+    ("8x8-centre", False, 520),
+    ("8x8-centre", True, 65),
 ]
 
 
@@ -81,7 +85,8 @@ def test_what_parallel_runs_do_not_do_is_a_one_line_error(args: list[str], messa
 
 
 def test_scheduler_without_dask_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now raises ImportError
+    # import distributed now raises ImportError
+    monkeypatch.setitem(sys.modules, "distributed", None)
     result = solve("--board", "3x20", "--count", "--scheduler", "tcp://127.0.0.1:8786")
     assert result.exit_code == 2
     assert (

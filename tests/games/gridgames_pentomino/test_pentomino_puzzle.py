@@ -31,8 +31,14 @@ def board_maps(puzzle: TilingPuzzle) -> list[Callable[[Cell], Cell]]:
     cells = {(int(r), int(c)) for r, c in zip(*np.nonzero(puzzle.board.cells == 0))}
     h, w = puzzle.board.height - 1, puzzle.board.width - 1
     candidates = [
-        lambda r, c: (r, c), lambda r, c: (h - r, w - c), lambda r, c: (r, w - c), lambda r, c: (h - r, c),
-        lambda r, c: (c, r), lambda r, c: (w - c, h - r), lambda r, c: (c, h - r), lambda r, c: (w - c, r),
+        lambda r, c: (r, c),
+        lambda r, c: (h - r, w - c),
+        lambda r, c: (r, w - c),
+        lambda r, c: (h - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (w - c, h - r),
+        lambda r, c: (c, h - r),
+        lambda r, c: (w - c, r),
     ]
     return [(lambda f: lambda cell: f(*cell))(f) for f in candidates if {f(r, c) for r, c in cells} == cells]  # noqa: B023 - f is bound by the outer lambda
 
@@ -255,8 +261,10 @@ def test_chessboard_colouring_rules_out_the_tetrominoes_and_hexominoes_at_once()
 @pytest.mark.parametrize(
     ("board", "pieces"),
     [
-        ("4x5", "tetromino:T*5"), ("4x4", "tetromino:T*4"), ("4x4", "tetromino:T*2,tetromino:L*2"),
-        ("2x4", "tetromino:T*2")
+        ("4x5", "tetromino:T*5"),
+        ("4x4", "tetromino:T*4"),
+        ("4x4", "tetromino:T*2,tetromino:L*2"),
+        ("2x4", "tetromino:T*2"),
     ],
 )
 def test_colouring_rule_agrees_with_brute_force(board: str, pieces: str) -> None:

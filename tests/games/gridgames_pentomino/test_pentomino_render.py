@@ -144,12 +144,14 @@ def test_letters_on_dark_fills_are_white(fill: str) -> None:
 
 
 def test_every_fill_gets_the_letter_colour_that_contrasts_more() -> None:
-    palette = render.Palette.for_pieces([f"p{i}" for i in range(60)])  # the palette and two darker shades
+    # the palette and two darker shades
+    palette = render.Palette.for_pieces([f"p{i}" for i in range(60)])
     for fill in palette.colours.values():
         chosen = render.letter_colour(fill)
         other = "#ffffff" if chosen == "#000000" else "#000000"
         assert render.contrast_ratio(fill, chosen) >= render.contrast_ratio(fill, other)
-        assert render.contrast_ratio(fill, chosen) >= 4.5  # WCAG AA for text: always reachable with black or white
+        # WCAG AA for text: always reachable with black or white
+        assert render.contrast_ratio(fill, chosen) >= 4.5
 
 
 def test_luminance_and_contrast_ends() -> None:

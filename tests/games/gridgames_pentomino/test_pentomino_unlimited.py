@@ -71,7 +71,8 @@ def test_unlimited_counts_equal_the_backtracking_engine_with_enough_copies(
 
 
 def test_a_board_file_with_holes_and_no_tiling(tmp_path: Any) -> None:
-    (tmp_path / "b.txt").write_text("#...\n....\n....\n...#\n")  # opposite corners removed: colouring forbids dominoes
+    # opposite corners removed: colouring forbids dominoes
+    (tmp_path / "b.txt").write_text("#...\n....\n....\n...#\n")
     result = solve("--board-file", str(tmp_path / "b.txt"), "--pieces", "domino*", "--json")
     assert json.loads(result.stdout)["solutions"] == 0
     picture = "#....\n.....\n...#.\n.....\n"

@@ -13,8 +13,9 @@ from gridgames.rl.vector import GenericBackend, vector_env
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.mark.parametrize(("name", "options", "seat"), [("othello", {"size": 6}, 0), ("hex", {"size": 5}, 1),
-                                                       ("mnk", {}, 1)])
+@pytest.mark.parametrize(
+    ("name", "options", "seat"), [("othello", {"size": 6}, 0), ("hex", {"size": 5}, 1), ("mnk", {}, 1)]
+)
 def test_observations_equal_the_single_environments(name: str, options: dict[str, int], seat: int) -> None:
     env = vector_env(name, num_envs=6, seat=seat, **options)
     assert isinstance(env.backend, CompiledBackend)
@@ -25,14 +26,17 @@ def test_observations_equal_the_single_environments(name: str, options: dict[str
     ended = np.zeros(6, np.bool_)
     episodes = 0
     for step in range(400):
-        actions = np.array([
-            rng.choice(np.flatnonzero(mask)) if mask.any() and rng.random() > 0.02 else rng.integers(-1, 50)
-            for mask in observations["action_mask"]
-        ])
+        actions = np.array(
+            [
+                rng.choice(np.flatnonzero(mask)) if mask.any() and rng.random() > 0.02 else rng.integers(-1, 50)
+                for mask in observations["action_mask"]
+            ]
+        )
         observations, reward, terminated, _, info = env.step(actions)
         for i in range(6):
             state = game.from_moves(env.backend.history(i))
-            if ended[i]:  # the step after an end starts a new game: at most the opponent's first move
+            # the step after an end starts a new game: at most the opponent's first move
+            if ended[i]:
                 assert len(state.history) == seat
             seen = observer.observe(state, seat)
             assert np.array_equal(observations["observation"][i], seen["observation"]), (step, i)

@@ -128,7 +128,8 @@ def test_rgb_rendering_draws_each_players_discs_in_their_colour() -> None:
     assert picture.shape == (6 * cell, 7 * cell, 3) and picture.dtype == np.uint8
     centre = lambda row, column: tuple(picture[row * cell + cell // 2, column * cell + cell // 2])  # noqa: E731
     corner = tuple(picture[0, 0])
-    assert len({centre(5, 0), centre(5, 6), centre(0, 0), corner}) == 4  # red, yellow, empty, the board
+    # red, yellow, empty, the board
+    assert len({centre(5, 0), centre(5, 6), centre(0, 0), corner}) == 4
 
 
 def test_rgb_pictures_differ_exactly_where_the_boards_do() -> None:

@@ -68,7 +68,8 @@ def test_in_seat_one_the_computer_moves_first() -> None:
     env = gym_env("connect4", "random", seat=1)
     observation, _ = env.reset(seed=0)
     assert len(env.state.history) == 1
-    assert observation["observation"][..., 1].sum() == 1  # the computer's disc, in the opponent's plane
+    # the computer's disc, in the opponent's plane
+    assert observation["observation"][..., 1].sum() == 1
     assert observation["observation"][..., 0].sum() == 0
     assert observation["action_mask"].tolist() == env.state.legal_mask().tolist()
 

@@ -61,7 +61,8 @@ def test_there_is_no_judge_where_the_solver_cannot_go(monkeypatch: pytest.Monkey
     def refuse(*args: object, **kwargs: object) -> None:
         raise SolverError("this board is too big for the solver")
 
-    monkeypatch.setattr(solver, "Solver", refuse)  # every board up to 10x10 is solvable now: fake one that is not
+    # every board up to 10x10 is solvable now: fake one that is not
+    monkeypatch.setattr(solver, "Solver", refuse)
     with pytest.raises(JudgeError, match="9x7.*too big"):
         aec_env("connect4", width=9, height=7, connect=5, judge=True)
     with pytest.raises(JudgeError, match="has no exact solver"):
@@ -122,7 +123,8 @@ def test_the_judge_solves_the_two_positions_of_a_move_in_one_batch_call() -> Non
     assert verdict.score == solver.solve([2, 2, 1, 0])  # type: ignore[attr-defined]
     state.play(4)
     judge.judge_last_move(state)  # type: ignore[attr-defined]
-    assert counting.calls[1:] == [("solve", 1)]  # the position before the move is known: only the new one is solved
+    # the position before the move is known: only the new one is solved
+    assert counting.calls[1:] == [("solve", 1)]
 
 
 def test_the_judge_keeps_the_position_before_the_move_even_when_its_memory_is_full() -> None:

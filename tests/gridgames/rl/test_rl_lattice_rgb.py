@@ -19,15 +19,18 @@ def test_a_hex_picture_is_a_rhombus_of_hexagons_not_the_square_picture() -> None
     # three hexagons 20 px across and two half-cell shifts (80 px), a frame of 1 px left and 2 px right
     assert hexes.shape[1] == 83 and hexes.shape[2] == 3 and hexes.dtype == np.uint8
     assert hexes.shape != square.shape
-    row_shift = 10  # the last row starts half a cell right per row: its left edge is dark in the top row's place
+    # the last row starts half a cell right per row: its left edge is dark in the top row's place
+    row_shift = 10
     bottom = hexes[-5, :]
-    assert (bottom[: row_shift * 2 - 2] != BOARD_RGB).any(axis=1).all()  # left of the last row: background
+    # left of the last row: background
+    assert (bottom[: row_shift * 2 - 2] != BOARD_RGB).any(axis=1).all()
     red = np.all(hexes == PLAYER_RGB[0], axis=-1)
     yellow = np.all(hexes == PLAYER_RGB[1], axis=-1)
     assert red.any() and yellow.any()
     red_x = np.argwhere(red)[:, 1].mean()
     yellow_x = np.argwhere(yellow)[:, 1].mean()
-    assert yellow_x - red_x == pytest.approx(30, abs=1)  # (1, 1) is one and a half cells right of (0, 0)
+    # (1, 1) is one and a half cells right of (0, 0)
+    assert yellow_x - red_x == pytest.approx(30, abs=1)
 
 
 def test_triangle_pictures_and_holes() -> None:

@@ -17,7 +17,7 @@ from gridgames.rl.core import png_pixels, render
 
 
 def _rgb(colour: str) -> list[int]:
-    return [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
 
 
 def test_a_game_without_a_board_renders_its_own_picture() -> None:
@@ -28,7 +28,8 @@ def test_a_game_without_a_board_renders_its_own_picture() -> None:
     pixels = render(state, "rgb_array", ["First", "Second"])
     assert isinstance(pixels, np.ndarray) and pixels.shape == (120, 200, 3) and pixels.dtype == np.uint8
     assert pixels[17, 40].tolist() == _rgb(COLOURS[0])  # line l1: First's
-    assert pixels[70, 160].tolist() == _rgb(COLOURS[1])  # post p3 (its square at x 140-180): Second's
+    # post p3 (its square at x 140-180): Second's
+    assert pixels[70, 160].tolist() == _rgb(COLOURS[1])
     assert pixels[17, 100].tolist() == [238, 238, 238]  # line l2: nobody's
     assert pixels[110, 5].tolist() == [255, 255, 255]  # the white background
 

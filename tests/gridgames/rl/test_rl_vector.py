@@ -172,8 +172,10 @@ def test_the_judge_past_the_7x6_book_scores_as_the_solver_does() -> None:
         before = [env.backend.history(i) for i in range(3)]
         obs, _, _, _, info = env.step(actions)
         for i in range(3):
-            replied = len(env.backend.history(i)) == len(before[i]) + 2  # the move did not end the game
-            if info["_move_score"][i] and replied and len(before[i]) >= 10:  # its position is past the book
+            # the move did not end the game
+            replied = len(env.backend.history(i)) == len(before[i]) + 2
+            # its position is past the book
+            if info["_move_score"][i] and replied and len(before[i]) >= 10:
                 assert info["move_score"][i] == -solver.solve([*before[i], int(actions[i])])
                 assert info["best_score"][i] == solver.solve(list(before[i]))
                 past += 1

@@ -19,7 +19,8 @@ from gridgames_test_support.engine_toys import PileNim
 from gridgames_test_support.fake_clock import FakeClock
 from gridgames_test_support.toy_games import Nim, NimState
 
-MOVE_SECONDS = 0.002  # each move costs this much fake time: a playout of a 60-stone pile is about 30 moves, 60 ms
+# each move costs this much fake time: a playout of a 60-stone pile is about 30 moves, 60 ms
+MOVE_SECONDS = 0.002
 
 
 @attrs.frozen

@@ -39,7 +39,8 @@ def _middle_game(game: Duo, plies: int = 6, seed: int = 3) -> DuoState:
 
 def test_duo_has_blokus_duos_13729_placements_and_hundreds_of_moves() -> None:
     game = Duo()
-    assert game.info.num_actions == 13_729 + 1  # every placement of the 21 pieces on 14 x 14, and the pass
+    # every placement of the 21 pieces on 14 x 14, and the pass
+    assert game.info.num_actions == 13_729 + 1
     state = _middle_game(game)
     assert 150 <= len(list(state.legal_moves())) <= 900
 
@@ -64,7 +65,8 @@ def test_check_game_refuses_a_playout_policy_that_plays_illegal_moves() -> None:
 def test_duos_first_pieces_cover_the_start_cells_and_later_ones_only_touch_corners() -> None:
     game = Duo(size=8)
     state, rng = game.new_state(), random.Random(2)
-    assert all((4, 4) in game.piece_moves.cells(m) for m in state.legal_moves())  # e4 on 8 x 8: Violet's start
+    # e4 on 8 x 8: Violet's start
+    assert all((4, 4) in game.piece_moves.cells(m) for m in state.legal_moves())
     while not state.is_over:
         move = rng.choice(list(state.legal_moves()))
         player, before = state.current_player, state.own[state.current_player]
@@ -157,7 +159,10 @@ def test_mcts_is_seeded_and_reproducible_with_the_policy() -> None:
     state = _middle_game(Duo())
     runs = [mcts(state, seconds=None, iterations=80, rng=random.Random(9)) for _ in range(2)]
     assert [(r.move, r.value, r.visits, r.iterations) for r in runs][0] == (
-        runs[1].move, runs[1].value, runs[1].visits, 80
+        runs[1].move,
+        runs[1].value,
+        runs[1].visits,
+        80,
     )
 
 

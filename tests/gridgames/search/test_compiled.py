@@ -64,8 +64,9 @@ def _two_modules(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 
 def _run(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     code = "from twomodules.kernels import k; from gridgames.native import notices; print(k(), notices())"
-    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          check=True)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
 
 
 def test_a_kernel_cached_in_the_users_cache_follows_an_edit_of_the_module_whose_constant_it_reads(
@@ -73,15 +74,18 @@ def test_a_kernel_cached_in_the_users_cache_follows_an_edit_of_the_module_whose_
 ) -> None:
     package, env = _two_modules(tmp_path)
     assert _run(tmp_path, env).stdout.split() == ["1", "[]"]
-    assert list((tmp_path / "cache" / "gridgames" / "numba").glob("twomodules-*/kernels.k-*.nbi"))  # cached there
+    # cached there
+    assert list((tmp_path / "cache" / "gridgames" / "numba").glob("twomodules-*/kernels.k-*.nbi"))
     assert not (package / "__pycache__").exists()  # nothing written beside the sources
-    (package / "constants.py").write_text("K = 2\n")  # numba alone would keep answering 1 (it checks kernels.py only)
+    # numba alone would keep answering 1 (it checks kernels.py only)
+    (package / "constants.py").write_text("K = 2\n")
     assert _run(tmp_path, env).stdout.split() == ["2", "[]"]
 
 
 def test_where_the_cache_cannot_be_written_the_kernel_still_runs_and_says_so_once(tmp_path: Path) -> None:
     package, env = _two_modules(tmp_path)
-    (tmp_path / "cache").write_text("a file where the cache folder would be")  # as a read-only home: no folder
+    # as a read-only home: no folder
+    (tmp_path / "cache").write_text("a file where the cache folder would be")
     out = _run(tmp_path, env).stdout
     assert out.startswith("1 [") and out.count("cannot write numba's cache") == 1, out
     assert not (package / "__pycache__").exists()

@@ -24,8 +24,12 @@ from gridgames.testing import ConformanceError, check_compiled
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 SMALL = [
-    ("mnk", {}), ("mnk", {"width": 4, "height": 3, "k": 3}), ("othello", {"size": 4}), ("othello", {"size": 6}),
-    ("hex", {"size": 5}), ("golomb", {"width": 5, "height": 5}),
+    ("mnk", {}),
+    ("mnk", {"width": 4, "height": 3, "k": 3}),
+    ("othello", {"size": 4}),
+    ("othello", {"size": 6}),
+    ("hex", {"size": 5}),
+    ("golomb", {"width": 5, "height": 5}),
 ]
 
 
@@ -213,8 +217,14 @@ def _oracle_boards() -> list[Game]:
     from gridgames_othello import OthelloGame
 
     return [
-        MNKGame(3, 3, 3), MNKGame(4, 3, 3), MNKGame(2, 2, 2), HexGame(2), HexGame(3), OthelloGame(4),
-        GolombGame(4, 4), GolombGame(5, 4, "tetrominoes"),
+        MNKGame(3, 3, 3),
+        MNKGame(4, 3, 3),
+        MNKGame(2, 2, 2),
+        HexGame(2),
+        HexGame(3),
+        OthelloGame(4),
+        GolombGame(4, 4),
+        GolombGame(5, 4, "tetrominoes"),
     ]
 
 
@@ -282,7 +292,8 @@ def test_mcts_iteration_budget_and_injected_clock() -> None:
     assert result.iterations == 500 and game.new_state().is_legal(result.move)
     clock = _Clock(0.01)
     timed = engines.mcts(game.new_state(), seconds=0.05, clock=clock)
-    assert 16 <= timed.iterations and clock.reads <= 20  # a batch of at least 16 playouts, then the clock says stop
+    # a batch of at least 16 playouts, then the clock says stop
+    assert 16 <= timed.iterations and clock.reads <= 20
 
 
 def test_negamax_finds_the_same_forced_results_as_the_python_search() -> None:

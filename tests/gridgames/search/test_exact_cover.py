@@ -18,8 +18,18 @@ from gridgames_test_support.strategies import exact_cover_problems
 QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724}
 
 PENTOMINOES = {
-    "F": ".XX/XX./.X.", "I": "XXXXX", "L": "XXXX/X...", "N": "XX../.XXX", "P": "XX/XX/X.", "T": "XXX/.X./.X.",
-    "U": "X.X/XXX", "V": "X../X../XXX", "W": "X../XX./.XX", "X": ".X./XXX/.X.", "Y": "XXXX/.X..", "Z": "XX./.X./.XX"
+    "F": ".XX/XX./.X.",
+    "I": "XXXXX",
+    "L": "XXXX/X...",
+    "N": "XX../.XXX",
+    "P": "XX/XX/X.",
+    "T": "XXX/.X./.X.",
+    "U": "X.X/XXX",
+    "V": "X../X../XXX",
+    "W": "X../XX./.XX",
+    "X": ".X./XXX/.X.",
+    "Y": "XXXX/.X..",
+    "Z": "XX./.X./.XX",
 }
 TETROMINOES = {"I": "XXXX", "O": "XX/XX", "T": "XXX/.X.", "L": "XXX/X..", "S": ".XX/XX."}
 
@@ -112,7 +122,8 @@ def test_domino_tilings_match_the_known_counts(height: int, width: int, known: i
 def test_secondary_items_are_covered_at_most_once() -> None:
     options = [[0, 2], [1, 2], [0], [1]]
     as_secondary = ExactCover.from_options(options, primary=2, secondary=1)
-    assert sorted(as_secondary.solutions()) == [(0, 3), (1, 2), (2, 3)]  # never options 0 and 1 together
+    # never options 0 and 1 together
+    assert sorted(as_secondary.solutions()) == [(0, 3), (1, 2), (2, 3)]
     as_primary = ExactCover.from_options(options, primary=3)
     assert sorted(as_primary.solutions()) == [(0, 3), (1, 2)]
 
@@ -168,7 +179,8 @@ def test_ctrl_c_during_a_count_gives_the_partial_count_so_far(monkeypatch: pytes
     def interrupt(fraction: float, found: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(engine, "_FIRST_BUDGET", 100)  # stop after a first slice much smaller than the search
+    # stop after a first slice much smaller than the search
+    monkeypatch.setattr(engine, "_FIRST_BUDGET", 100)
     result = queens(10).count(on_progress=interrupt)
     assert result.partial and result.nodes == 100 and result.count < 724
 

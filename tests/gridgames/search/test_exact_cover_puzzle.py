@@ -71,7 +71,8 @@ def test_unique_counts_one_solution_per_symmetry_class(picture: str) -> None:
 
 
 def test_two_by_three_has_two_tilings_up_to_symmetry() -> None:
-    assert Dominoes(_rectangle(2, 3)).count(unique=True).count == 2  # three vertical; or two across and one upright
+    # three vertical; or two across and one upright
+    assert Dominoes(_rectangle(2, 3)).count(unique=True).count == 2
 
 
 def test_without_symmetries_unique_counts_every_solution() -> None:
@@ -88,7 +89,8 @@ def test_the_checker_accepts_solutions_and_rejects_broken_ones() -> None:
     assert puzzle.is_solution(tuple(reversed(solution)))  # order does not matter
     assert not puzzle.is_solution(solution[:-1])  # a gap
     assert not puzzle.is_solution(solution + solution[:1])  # an overlap
-    assert not puzzle.is_solution((Placement("domino", ((0, 0), (1, 1))),) + solution[1:])  # not a domino
+    # not a domino
+    assert not puzzle.is_solution((Placement("domino", ((0, 0), (1, 1))),) + solution[1:])
     assert not puzzle.is_solution(())
 
 

@@ -11,6 +11,7 @@ from gridgames.errors import PuzzleError
 from gridgames.grid import HOLE, Grid
 from gridgames.search.frontier import DOMINOES, MAX_SPAN, count_tilings, frontier_span, kasteleyn_dominoes as kasteleyn
 
+
 def brute_force(board: Grid, pieces: list[list[tuple[int, int]]]) -> int:
     """Tilings by unlimited copies, by filling the first empty cell (row by row) in every way."""
     cells = {(r, c) for r in range(board.height) for c in range(board.width) if board.cells[r, c] == 0}
@@ -53,7 +54,8 @@ def test_a_board_and_its_transpose_have_as_many_tilings_with_transposed_pieces()
     l_tromino = [(0, 0), (1, 0), (1, 1)]
     flipped = [(c, r) for r, c in l_tromino]
     assert count_tilings(Grid.empty(6, 4), [l_tromino]) == count_tilings(Grid.empty(4, 6), [flipped])
-    assert count_tilings(Grid.empty(3, 2), [[(0, 0), (0, 1)]]) == 1  # flat dominoes only: one per row
+    # flat dominoes only: one per row
+    assert count_tilings(Grid.empty(3, 2), [[(0, 0), (0, 1)]]) == 1
     assert count_tilings(Grid.empty(2, 3), [[(0, 0), (0, 1)]]) == 0
 
 
@@ -69,8 +71,14 @@ def test_counts_agree_with_brute_force_on_small_boards_with_holes(data: st.DataO
             if rng.random() < 0.15:
                 board.cells[r, c] = HOLE
     menu = [
-        [(0, 0), (0, 1)], [(0, 0), (1, 0)], [(0, 0)], [(0, 0), (0, 1), (0, 2)], [(0, 0), (1, 0), (1, 1)],
-        [(0, 1), (1, 0), (1, 1)], [(0, 0), (0, 1), (1, 0), (1, 1)], [(0, 0), (0, 1), (1, 1)],
+        [(0, 0), (0, 1)],
+        [(0, 0), (1, 0)],
+        [(0, 0)],
+        [(0, 0), (0, 1), (0, 2)],
+        [(0, 0), (1, 0), (1, 1)],
+        [(0, 1), (1, 0), (1, 1)],
+        [(0, 0), (0, 1), (1, 0), (1, 1)],
+        [(0, 0), (0, 1), (1, 1)],
     ]
     pieces = data.draw(st.lists(st.sampled_from(menu), min_size=1, max_size=4), label="pieces")
     assert count_tilings(board, pieces) == brute_force(board, pieces)

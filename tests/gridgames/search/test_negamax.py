@@ -28,7 +28,8 @@ def test_unlimited_search_scores_nim_exactly_with_the_length_of_best_play(piles:
     result = search(state, seconds=None)
     value, plies = nim_distance(tuple(sorted(piles)))
     assert result.score == value * (WIN - plies)
-    if value > 0:  # the move found keeps the opponent on a lost position, and wins as fast as possible
+    # the move found keeps the opponent on a lost position, and wins as fast as possible
+    if value > 0:
         assert nim_xor(_after(state, result.move).piles) == 0
         assert nim_distance(tuple(sorted(_after(state, result.move).piles)))[1] == plies - 1
 
@@ -165,7 +166,8 @@ def test_a_node_budget_stops_deepening_and_replays_the_same() -> None:
     again = search(state, seconds=None, max_nodes=300, rng=random.Random(4))
     assert first.stopped and first.depth >= 1 and first.move in set(state.legal_moves())
     assert (first.move, first.depth, first.nodes, first.scores) == (again.move, again.depth, again.nodes, again.scores)
-    assert first.nodes <= 301 or first.depth == 1  # depth 1 always completes; deeper ones stop at the budget
+    # depth 1 always completes; deeper ones stop at the budget
+    assert first.nodes <= 301 or first.depth == 1
     deeper = search(state, seconds=None, max_nodes=30_000, rng=random.Random(4))
     assert deeper.depth > first.depth
 

@@ -44,7 +44,8 @@ def test_a_pool_that_breaks_while_batches_are_handed_out_reruns_the_rest(monkeyp
 
     def submit(self: ProcessPoolExecutor, *args: object, **kwargs: object) -> object:
         calls.append(1)
-        if len(calls) == 2:  # the first round's pool breaks at its second batch (a worker died meanwhile)
+        # the first round's pool breaks at its second batch (a worker died meanwhile)
+        if len(calls) == 2:
             raise BrokenProcessPool("a worker died")
         return real_submit(self, *args, **kwargs)
 

@@ -76,7 +76,8 @@ def test_the_same_set_of_solutions_comes_out_whatever_the_split(
             for part in tiling.split(problem, depth=depth, unique=unique)
             for s in tiling.solve(problem, start=part, unique=unique)
         ]
-        assert len(by_parts) == len(whole) and set(by_parts) == set(whole), depth  # nothing lost, nothing twice
+        # nothing lost, nothing twice
+        assert len(by_parts) == len(whole) and set(by_parts) == set(whole), depth
 
 
 @pytest.mark.slow
@@ -92,7 +93,8 @@ def test_progress_adds_the_finished_parts_weights_up_to_one(problems: dict[str, 
 def test_a_part_is_described_by_its_placements(problems: dict[str, TilingProblem]) -> None:
     part = tiling.split(problems["3x20"], depth=2)[0]
     text = describe_part(problems["3x20"], part)
-    assert text.count(" at (") == 2 and "(0,0)" in text  # two placements, the first covers the first cell
+    # two placements, the first covers the first cell
+    assert text.count(" at (") == 2 and "(0,0)" in text
 
 
 def parts_of(problem: TilingProblem, unique: bool = False) -> tuple[tiling.SplitPlan, list[tiling.Part]]:
@@ -167,17 +169,22 @@ def test_ctrl_c_while_local_workers_run_returns_a_partial_count(
 
 @pytest.mark.slow
 def test_a_dask_cluster_counts_the_known_totals(problems: dict[str, TilingProblem], dask_scheduler: str) -> None:
-    check_known_totals(problems, ("4x15",), scheduler=dask_scheduler)  # every board: test_pentomino_parallel.py
+    # every board: test_pentomino_parallel.py
+    check_known_totals(problems, ("4x15",), scheduler=dask_scheduler)
 
 
 def test_dask_reports_a_part_that_fails_in_a_worker(problems: dict[str, TilingProblem], dask_scheduler: str) -> None:
-    parts = [*tiling.split(problems["3x20"], depth=1)[:2], tiling.Part((10**6,), 0.0)]  # no option 10**6 on 3x20
+    # no option 10**6 on 3x20
+    parts = [*tiling.split(problems["3x20"], depth=1)[:2], tiling.Part((10**6,), 0.0)]
     with pytest.raises(
         PartError, match=r"^part 2 \(prefix \(1000000,\)\) failed: SolverError: option 1000000 is not an option"
     ):
         parallel.run_parts(
-            count_one, parts, shared=(problems["3x20"], SearchOptions()), scheduler=dask_scheduler,
-            describe=lambda part: f"prefix {part.prefix}"
+            count_one,
+            parts,
+            shared=(problems["3x20"], SearchOptions()),
+            scheduler=dask_scheduler,
+            describe=lambda part: f"prefix {part.prefix}",
         )
 
 

@@ -62,7 +62,8 @@ def test_one_sided_pieces_leave_only_the_rotations_of_the_board() -> None:
 @pytest.mark.parametrize(
     ("board", "fixed"),
     [
-        (Grid.empty(6, 10), ""),  # no cell on a centre line, no diagonal mirror: every piece qualifies
+        # no cell on a centre line, no diagonal mirror: every piece qualifies
+        (Grid.empty(6, 10), ""),
         (Grid.empty(5, 12), "ITUX"),  # symmetric pieces centred on the middle row
         (CENTRE_8X8, "VWX"),  # pieces with a diagonal mirror, and X on the diagonals
     ],
@@ -110,7 +111,8 @@ def test_restriction_matches_canonicalisation_for_every_qualifying_piece(
 ) -> None:
     problem = TilingProblem.build(Grid.empty(height, width), PENTOMINOES)
     assert count(problem, unique="canonical").count == distinct
-    names = "FNV" if height == 5 else "FLNPVWYZ"  # a sample of qualifying pieces, including the automatic choice
+    # a sample of qualifying pieces, including the automatic choice
+    names = "FNV" if height == 5 else "FLNPVWYZ"
     for name in names:
         assert count(problem, unique=name).count == distinct, name
     assert prepare_unique(problem).method.startswith("restricted")
@@ -128,7 +130,8 @@ def test_restriction_matches_canonicalisation_on_a_board_with_one_mirror() -> No
 
 
 def test_board_without_symmetry_counts_every_tiling_as_distinct() -> None:
-    board = [(r, c) for r in range(4) for c in range(15)][1:] + [(4, 0)]  # 4x15 with its corner moved below
+    # 4x15 with its corner moved below
+    board = [(r, c) for r in range(4) for c in range(15)][1:] + [(4, 0)]
     problem = TilingProblem.build(board, PENTOMINOES)
     assert prepare_unique(problem).method == "no symmetry"
     assert count(problem, unique=True).count == count(problem).count

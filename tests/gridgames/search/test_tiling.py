@@ -51,7 +51,9 @@ def test_6x10_has_2339_tilings_up_to_symmetry() -> None:
     problem = pentomino_problem(Grid.empty(6, 10))
     result = count(problem, unique=True)  # X on one placement per orbit: one tiling of each class
     assert (result.count, result.unique, result.method) == (
-        2339, True, "distinct by orbits: X pre-placed at 8 placements, one per orbit"
+        2339,
+        True,
+        "distinct by orbits: X pre-placed at 8 placements, one per orbit",
     )
     restricted = count(problem, unique="X")
     assert (restricted.count, restricted.method) == (2339, "restricted to X")
@@ -75,7 +77,8 @@ def test_unique_solutions_are_valid_and_one_per_class() -> None:
         mirrored = {
             frozenset(Placement(p, tuple(sorted((3 - r, 14 - c) for r, c in cells))) for p, cells in s) for s in sols
         }
-        assert not mirrored & {frozenset(s) for s in sols}  # a half-turned tiling is never listed too
+        # a half-turned tiling is never listed too
+        assert not mirrored & {frozenset(s) for s in sols}
 
 
 @pytest.mark.parametrize(
@@ -102,7 +105,8 @@ def test_most_constrained_cell_search_counts_4x15() -> None:
     problem = pentomino_problem(Grid.empty(4, 15))
     mrv = count(problem, mrv=True, method="search")
     assert mrv.count == 1472 == count(problem, mrv=True).count
-    assert mrv.nodes < count(problem, method="search").nodes  # a smaller tree than first blank (each node costs more)
+    # a smaller tree than first blank (each node costs more)
+    assert mrv.nodes < count(problem, method="search").nodes
 
 
 def test_one_word_and_multi_word_kernels_visit_the_same_nodes() -> None:
@@ -169,7 +173,8 @@ def test_more_than_64_pieces_use_the_multi_word_kernel_even_on_a_small_board() -
     monominoes = [(f"m{i}", [((0, 0),)], 1) for i in range(65)]
     problem = TilingProblem.build(Grid.empty(1, 2), monominoes)
     assert problem.words == 1 and problem.one_word is None
-    assert count(problem).count == 65 * 64  # distinct pieces: order matters, spare pieces stay unused
+    # distinct pieces: order matters, spare pieces stay unused
+    assert count(problem).count == 65 * 64
 
 
 def test_checkerboard_parity_proves_empty_problems_without_searching() -> None:

@@ -38,7 +38,8 @@ SQUARE_CASES = {
     "ring, tetrominoes with copies": (RING, [Piece.of(s, count=2) for s in TETROMINOES.values()]),
     "6x35 hexominoes (multi-word)": (Grid.empty(6, 35), polyominoes(6)),
     "5x13 with monominoes (multi-word probe-free)": (
-        Grid.empty(5, 13), [*(Piece.of(s) for s in PENTOMINOES.values()), Piece.of(Shape.from_text("#", "M"), count=5)],
+        Grid.empty(5, 13),
+        [*(Piece.of(s) for s in PENTOMINOES.values()), Piece.of(Shape.from_text("#", "M"), count=5)],
     ),
 }
 
@@ -95,7 +96,8 @@ def test_restrict_and_from_options_keep_the_reference_layout() -> None:
     [
         (CENTRE_8X8, PENTOMINOES),
         (Grid.empty(8, 8), dict(PENTOMINOES, O=TETROMINOES["O"])),
-        (Grid.empty(6, 6), [Piece.of(s, count=4) for s in polyominoes(3)]),  # symmetric placements, copies
+        # symmetric placements, copies
+        (Grid.empty(6, 6), [Piece.of(s, count=4) for s in polyominoes(3)]),
         (Grid.empty(4, 20), TETROMINOES),  # over 64 cells: two words
     ],
     ids=["8x8-centre", "dana-scott", "trominoes", "two-words"],

@@ -42,7 +42,7 @@ def test_parts_add_up_to_the_count() -> None:
     total = count(problem, prune=False).count
     parts = split(problem, 3, prune=False)
     # 2 x 3 x 2, less a+b and e+g
-    assert (len(parts) > 1 and sum(count_part(problem, part, prune=False).count for part in parts) == total == 8)
+    assert len(parts) > 1 and sum(count_part(problem, part, prune=False).count for part in parts) == total == 8
 
 
 def test_bad_options_are_one_error() -> None:

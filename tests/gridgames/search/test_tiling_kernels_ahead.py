@@ -56,13 +56,15 @@ def test_argument_keys_tell_apart_what_numba_compiles_apart() -> None:
     arguments = (a, a.astype(np.int32), a.reshape(2, 2), frozen, a[::2], 3, np.uint64(3), (a, 1))
     keys = {kernels.args_key((x,)) for x in arguments}
     assert len(keys) == 8
-    assert kernels.args_key((a, 1)) == kernels.args_key((np.ones(9, dtype=np.int64), 7))  # values do not matter
+    # values do not matter
+    assert kernels.args_key((a, 1)) == kernels.args_key((np.ones(9, dtype=np.int64), 7))
 
 
 @pytest.mark.slow
 def test_a_call_of_unseen_argument_types_runs_the_jit_kernel() -> None:
     coords = np.array([(0, 0), (0, 1), (1, 0), (1, 1)], dtype=np.int64)
-    got = kernels.square_neighbours(coords.astype(np.int32))  # the module (if built) exports int64 coordinates only
+    # the module (if built) exports int64 coordinates only
+    got = kernels.square_neighbours(coords.astype(np.int32))
     assert np.array_equal(got, kernels.square_neighbours.jit()(coords))
 
 
@@ -82,7 +84,10 @@ def test_the_module_built_ahead_counts_as_the_jit_kernels(board: Grid) -> None:
         "print(tiling.count(p).count, tiling.count(p, unique=True).count, 'numba' in sys.modules)"
     )
     jit = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
         env={"GRIDGAMES_TILING_JIT": "1", **_env()},
     )
     assert jit.stdout.split() == [*map(str, ahead), "True"]
@@ -111,7 +116,8 @@ def test_an_export_missing_from_the_module_runs_the_jit_kernel(monkeypatch: pyte
     name = kernels.export_name
     assert name(kernels.square_neighbours, key) != name(kernels.square_neighbours, key + "x")
     module = type("Module", (), {name(kernels.square_neighbours, key + "x"): staticmethod(lambda c: None)})
-    monkeypatch.setattr(kernels, "_loaded", [module])  # a module that exports the kernel for other types only
+    # a module that exports the kernel for other types only
+    monkeypatch.setattr(kernels, "_loaded", [module])
     assert np.array_equal(kernels.square_neighbours(coords), kernels.square_neighbours.jit()(coords))
 
 

@@ -7,7 +7,15 @@ import pytest
 
 from gridgames.errors import PuzzleError
 from gridgames.lattices import (
-    AXIS_ORDERS, CUBIC, HEXAGONAL, TRIANGULAR, Lattice, board_symmetries, cell_at, free_forms, one_sided_forms
+    AXIS_ORDERS,
+    CUBIC,
+    HEXAGONAL,
+    TRIANGULAR,
+    Lattice,
+    board_symmetries,
+    cell_at,
+    free_forms,
+    one_sided_forms,
 )
 from gridgames.pieces import LatticePiece, is_lattice_tiling
 from gridgames.search.tiling import TilingProblem, count, planning, solve
@@ -78,7 +86,8 @@ def parallelogram(lattice: Lattice, rows: int, cols: int) -> list[tuple[int, ...
 CASES = [
     # (lattice, board, pieces): small enough for the brute force, with copies, several sizes and symmetric boards
     (TRIANGULAR, parallelogram(TRIANGULAR, 3, 3), {4: 1, 3: 2}),
-    (TRIANGULAR, [cell_at(TRIANGULAR, (r, c)) for r in range(3) for c in range(-r, r + 1)], {3: 3}),  # a triangle
+    # a triangle
+    (TRIANGULAR, [cell_at(TRIANGULAR, (r, c)) for r in range(3) for c in range(-r, r + 1)], {3: 3}),
     # hexagon
     (TRIANGULAR, [(a, b, s - a - b) for s in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= s - a - b <= 1], {2: 3}),
     (HEXAGONAL, parallelogram(HEXAGONAL, 3, 4), {3: 2, 2: 3}),
@@ -94,7 +103,8 @@ def test_engine_finds_exactly_the_brute_force_tilings(
     lattice: Lattice, board: list[tuple[int, ...]], sizes: dict[int, int]
 ) -> None:
     pieces = pieces_of(lattice, sizes)
-    expected = brute_force(lattice, board, pieces)  # where the pieces cover more than the board, some stay unused
+    # where the pieces cover more than the board, some stay unused
+    expected = brute_force(lattice, board, pieces)
     assert expected  # a case worth checking
     problem = TilingProblem.build(board, pieces, lattice=lattice)
     found = as_tilings(solve(problem))
@@ -114,8 +124,10 @@ def test_unique_count_is_the_number_of_orbits(
     maps = board_symmetries(lattice, board)
     distinct = as_tilings(solve(problem, unique=True))
     orbits = [{frozenset((name, frozenset(g[c] for c in cells)) for name, cells in t) for g in maps} for t in distinct]
-    assert set().union(*orbits) == everything if orbits else not everything  # every tiling is in some orbit...
-    assert sum(len(o) for o in orbits) == len(everything)  # ...and the orbits of the distinct ones do not overlap
+    # every tiling is in some orbit...
+    assert set().union(*orbits) == everything if orbits else not everything
+    # ...and the orbits of the distinct ones do not overlap
+    assert sum(len(o) for o in orbits) == len(everything)
     assert count(problem, unique=True).count == len(distinct)
     assert count(problem, unique="canonical").count == len(distinct)
 
@@ -132,7 +144,8 @@ def test_one_sided_pieces_never_flip() -> None:
 
 
 def test_board_symmetries_as_permutations_map_the_board_onto_itself() -> None:
-    board = [(x, y, -x - y) for x in range(-2, 3) for y in range(-2, 3) if abs(x + y) <= 2]  # hexagon of side 3
+    # hexagon of side 3
+    board = [(x, y, -x - y) for x in range(-2, 3) for y in range(-2, 3) if abs(x + y) <= 2]
     problem = TilingProblem.build(board, pieces_of(HEXAGONAL, {1: 19}), lattice=HEXAGONAL)
     perms = board_permutations(problem)
     assert perms.shape == (12, 19)
@@ -150,7 +163,8 @@ def test_boards_over_64_cells_use_the_multi_word_kernel() -> None:
     assert problem.words == 2 and problem.one_word is None
     distinct = count(problem, unique=True)
     assert distinct.count == 156
-    assert count(problem).count == 156 * 4  # the rhombus's group has 4 elements and no tiling is symmetric
+    # the rhombus's group has 4 elements and no tiling is symmetric
+    assert count(problem).count == 156 * 4
     # up to symmetry, one piece is restricted to a placement per orbit: well under half the tree of every tiling
     plain = count(problem, method="search")
     assert plain.count == 624 and distinct.nodes < plain.nodes / 2 and distinct.method.startswith("restricted")
@@ -198,7 +212,8 @@ def test_a_count_on_a_cubic_board_chooses_the_axis_order_of_the_least_tree() -> 
     # the build's order runs the longest axis slowest ("zyx"): 13.6 M nodes by orbits, where "xzy" needs 5.3 M
     assert searched.order in AXIS_ORDERS and searched.order != "zyx"
     found = count(problem, unique=True)
-    assert found.count == 264 and f"cells in {searched.order} order" in found.method  # 2,112 tilings, 8 symmetries
+    # 2,112 tilings, 8 symmetries
+    assert found.count == 264 and f"cells in {searched.order} order" in found.method
 
 
 def test_pieces_of_another_lattice_are_refused() -> None:
@@ -239,7 +254,8 @@ def test_split_by_stabilisers_counts_the_orbits(
     orbits = {min(tuple(sorted((n, tuple(sorted(g[c] for c in cs))) for n, cs in t)) for g in maps) for t in everything}
     problem = TilingProblem.build(board, pieces, lattice=lattice)
     split = stabiliser_parts(problem)
-    assert split is not None and len(split[1]) > 1  # some kept placement has a symmetry: canonical parts
+    # some kept placement has a symmetry: canonical parts
+    assert split is not None and len(split[1]) > 1
     assert [unique for _, unique in split[1][1:]] == ["canonical"] * (len(split[1]) - 1)
     result = count_split(problem)
     assert result is not None

@@ -20,7 +20,8 @@ from gridgames.search.tiling.parallel_count import count_parallel
 from gridgames.search.tiling import TilingProblem
 from gridgames.shapes import Shape
 
-ISSUE = {  # issue 45's two reports: the board, and the pieces as (name, picture, copies); the brute-force count is 0
+# issue 45's two reports: the board, and the pieces as (name, picture, copies); the brute-force count is 0
+ISSUE = {
     "y5-i3": ("..##.\n.....", [("Y5", ".#\n##\n.#\n.#", 1), ("I3", "###", 1)]),
     "p5x2-l3": ("....\n###.\n....\n....", [("P5", "##\n##\n#.", 2), ("L3", "#.\n##", 1)]),
 }
@@ -91,8 +92,16 @@ def test_the_problems_are_the_ones_meant(problem: TilingProblem, request: pytest
 
 
 COUNTS = [
-    {}, {"unique": True}, {"unique": "canonical"}, {"method": "orbits"}, {"method": "search"}, {"mrv": True},
-    {"prune": False}, {"multiword": True}, {"multiword": True, "unique": True}, {"multiword": True, "method": "orbits"}
+    {},
+    {"unique": True},
+    {"unique": "canonical"},
+    {"method": "orbits"},
+    {"method": "search"},
+    {"mrv": True},
+    {"prune": False},
+    {"multiword": True},
+    {"multiword": True, "unique": True},
+    {"multiword": True, "method": "orbits"},
 ]
 
 
@@ -115,7 +124,8 @@ def test_the_planning_estimates_find_the_tree_empty(problem: TilingProblem) -> N
         pytest.skip("the estimates plan counts of one-word problems")
     from gridgames.search.tiling.planning import choose_preplaced, plan_count
 
-    assert plan_count(problem) == (problem, None)  # the plain search: nothing to pre-place in an empty tree
+    # the plain search: nothing to pre-place in an empty tree
+    assert plan_count(problem) == (problem, None)
     assert choose_preplaced(problem) is None
 
 

@@ -71,7 +71,8 @@ def test_the_numpy_option_images_equal_the_symmetry_modules() -> None:
 def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_piece() -> None:
     tiny = TilingProblem.build(Grid.empty(3, 10), {k: PENTOMINOES[k] for k in "LNPUVY"})
     small, big = pentominoes(Grid.empty(3, 20)), pentominoes(Grid.empty(4, 15))
-    assert tiling.orbits.preplaced(tiny) is not None  # a piece could be pre-placed, but the set-up would not pay
+    # a piece could be pre-placed, but the set-up would not pay
+    assert tiling.orbits.preplaced(tiny) is not None
     assert (count(tiny).count, count(tiny).method) == (36, "all")
     assert count(tiny, method="search").nodes <= tiling.planning.PLAIN_ONLY
     plain = count(small, method="search")
@@ -82,7 +83,7 @@ def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_p
     assert (
         by_orbits.method
         == f"all by orbits: {small.pieces[fewest.piece].name} pre-placed at {len(fewest.representatives)} placements, "
-           "x 4 symmetries"
+        "x 4 symmetries"
     )
     assert count(big).method.startswith("all by orbits")
 
@@ -100,8 +101,14 @@ def test_a_tiny_tree_is_counted_plainly_and_a_small_one_with_the_fewest_orbits_p
         (Grid.empty(3, 6), [Piece.of(STRAIGHT, count=4), Piece.of(L_TROMINO, count=2)]),
     ],
     ids=[
-        "dominoes-4x4", "dominoes-4x6", "squares-4x4", "squares+dominoes-4x4", "squares+dominoes-4x6", "ring-dominoes",
-        "L-6x6", "I+L-3x6"
+        "dominoes-4x4",
+        "dominoes-4x6",
+        "squares-4x4",
+        "squares+dominoes-4x4",
+        "squares+dominoes-4x6",
+        "ring-dominoes",
+        "L-6x6",
+        "I+L-3x6",
     ],
 )
 def test_orbit_weighted_counts_and_listings_equal_the_plain_search_on_boards_with_symmetric_tilings(
@@ -199,5 +206,6 @@ def test_orbits_follow_the_problems_lattice_the_flat_pentacubes_in_the_2x3x10_bo
         [(x, y, z) for x in range(2) for y in range(3) for z in range(10)], pieces, lattice=CUBIC
     )
     auto, restricted, plain = count(problem), count(problem, method="orbits"), count(problem, method="search")
-    assert auto.count == restricted.count == plain.count == 12 * 8  # 12 up to the box's 8 symmetries, none symmetric
+    # 12 up to the box's 8 symmetries, none symmetric
+    assert auto.count == restricted.count == plain.count == 12 * 8
     assert auto.method.endswith("x 8 symmetries") and restricted.method.endswith("x 8 symmetries")

@@ -58,8 +58,9 @@ def test_the_estimates_choose_a_piece_with_a_smaller_tree_than_the_fewest_orbits
 
 
 @pytest.mark.parametrize(
-    ("board", "expected", "small"), [(Grid.empty(3, 20), 8, True), (Grid.empty(5, 12), 4040, False)],
-    ids=["3x20", "5x12"]
+    ("board", "expected", "small"),
+    [(Grid.empty(3, 20), 8, True), (Grid.empty(5, 12), 4040, False)],
+    ids=["3x20", "5x12"],
 )
 @pytest.mark.slow
 def test_a_small_tree_pre_places_the_fewest_orbits_piece_and_a_large_one_the_estimates_choice(
@@ -103,8 +104,10 @@ def test_the_estimates_scan_8x8_centre_along_the_diagonals_where_the_trees_are_s
 
 
 def test_compared_by_their_estimates_the_diagonals_win_on_8x8_centre(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(planning, "ORDER_PROBE_FROM", 0)  # compare the orders even on a tree this small
-    monkeypatch.setattr(planning, "ORDER_PATHS", (256, 8192))  # from enough descents that the 0.68 ratio shows
+    # compare the orders even on a tree this small
+    monkeypatch.setattr(planning, "ORDER_PROBE_FROM", 0)
+    # from enough descents that the 0.68 ratio shows
+    monkeypatch.setattr(planning, "ORDER_PATHS", (256, 8192))
     problem = TilingProblem.build(CENTRE_8X8, PENTOMINOES)
     searched, pre = planning.plan_count(problem)
     assert searched.order == "diagonal" and pre is not None

@@ -20,11 +20,13 @@ from gridgames.search import tiling
 SEED = 45
 ISSUE = [  # issue 45's two reports, which crashed (ZeroDivisionError) where the brute force says 0
     Problem(
-        "square", ((0, 0), (0, 1), (0, 4), *((1, c) for c in range(5))),
+        "square",
+        ((0, 0), (0, 1), (0, 4), *((1, c) for c in range(5))),
         (PieceSpec("Y5", ((0, 1), (1, 0), (1, 1), (2, 1), (3, 1)), 1), PieceSpec("I3", ((0, 0), (0, 1), (0, 2)), 1)),
     ),
     Problem(
-        "square", (*((0, c) for c in range(4)), (1, 3), *((r, c) for r in (2, 3) for c in range(4))),
+        "square",
+        (*((0, c) for c in range(4)), (1, 3), *((r, c) for r in (2, 3) for c in range(4))),
         (PieceSpec("P5", ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0)), 2), PieceSpec("L3", ((0, 0), (1, 0), (1, 1)), 1)),
     ),
 ]
@@ -36,7 +38,8 @@ def rectangle(h: int, w: int) -> tuple[tuple[int, int], ...]:
 
 
 DOMINO = ((0, 0), (0, 1))
-HEXAGON = tuple((a, b, t - a - b) for t in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= t - a - b <= 1)  # 6 triangles
+# 6 triangles
+HEXAGON = tuple((a, b, t - a - b) for t in (1, 2) for a in (0, 1) for b in (0, 1) if 0 <= t - a - b <= 1)
 KNOWN = [  # (problem, tilings, up to symmetry): counted by hand or published
     (Problem("square", rectangle(2, 3), (PieceSpec("D", DOMINO, 3),)), 3, 2),
     (Problem("square", rectangle(3, 4), (PieceSpec("D", DOMINO, 6),)), 11, None),
@@ -45,7 +48,8 @@ KNOWN = [  # (problem, tilings, up to symmetry): counted by hand or published
     (Problem("square", rectangle(2, 3), (PieceSpec("D", DOMINO, 4),)), 3, 2),  # a copy left over
     (Problem("square", rectangle(2, 3), (PieceSpec("D", DOMINO, 2),)), 0, 0),  # too little area
     (Problem("hexagonal", ((0, 0, 0), (1, -1, 0), (0, -1, 1)), (PieceSpec("M", ((0, 0, 0),), 3),)), 1, 1),
-    (Problem("triangular", HEXAGON, (PieceSpec("D", ((0, 0, 1), (0, 0, 2)), 3),)), 2, 1),  # a ring of 6: 2 matchings
+    # a ring of 6: 2 matchings
+    (Problem("triangular", HEXAGON, (PieceSpec("D", ((0, 0, 1), (0, 0, 2)), 3),)), 2, 1),
 ]
 
 
@@ -72,14 +76,16 @@ def test_the_sample_has_what_issue_45_asks_for() -> None:
     zero = [o.problem for o in outcomes if o.tilings == 0]
     assert any(p.area < len(p.board) for p in zero) and any(p.area > len(p.board) for p in zero)
     assert sum(p.exact for p in zero) >= 5  # the area right, and still no tiling
-    assert sum(0 < o.distinct < o.tilings for o in outcomes) >= 5  # symmetric boards: the orbits matter
+    # symmetric boards: the orbits matter
+    assert sum(0 < o.distinct < o.tilings for o in outcomes) >= 5
     assert any(p.one_sided for p in SAMPLE)
     assert any(
         len(p.board) < (1 + max(r for r, _ in p.board)) * (1 + max(c for _, c in p.board))
         for p in SAMPLE
         if p.lattice == "square"
     )
-    for problem in ISSUE:  # the issue's kind: every copy used, no placement on the first cell, the colouring allows
+    # the issue's kind: every copy used, no placement on the first cell, the colouring allows
+    for problem in ISSUE:
         built = problem.build()
         assert built.anchor_start[0] == built.anchor_start[1] and tiling.colour_feasible(built, built.counts)
 

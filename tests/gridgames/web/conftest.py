@@ -20,7 +20,8 @@ def client() -> Iterator[Any]:
     """A test client of a fresh app."""
     pytest.importorskip("starlette", reason=SKIP_WEB)
     pytest.importorskip("httpx", reason=SKIP_HTTPX)
-    with warnings.catch_warnings():  # Starlette 1.x suggests httpx2, which is not published; httpx works
+    # Starlette 1.x suggests httpx2, which is not published; httpx works
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
@@ -58,4 +59,3 @@ def page(context: Any) -> Iterator[Any]:
     yield tab
     tab.close()
     assert not errors, errors
-

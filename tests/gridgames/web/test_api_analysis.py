@@ -23,7 +23,8 @@ def test_goto_sets_any_line_and_the_computer_waits(api: Api) -> None:
     api.ok("POST", f"{C4}/new", {"options": {"width": 5, "height": 4}, "seats": ["human", "perfect"]})
     view = api.ok("POST", f"{C4}/goto", {"moves": ["3", "3", "2"]})
     assert view["history"] == ["3", "3", "2"] and view["to_move"] == 1
-    assert view["computer_to_move"] and len(view["history"]) == 3  # the computer's turn, but it did not move
+    # the computer's turn, but it did not move
+    assert view["computer_to_move"] and len(view["history"]) == 3
     back = api.ok("POST", f"{C4}/goto", {"moves": ["3"]})
     assert back["history"] == ["3"] and sum(v != 0 for row in back["board"]["cells"] for v in row) == 1
     start = api.ok("POST", f"{C4}/goto", {"moves": []})
@@ -59,7 +60,8 @@ def test_scores_carry_moves_to_the_end_and_the_explanation(api: Api) -> None:
     best_columns = ", ".join(str(c + 1) for c, s in enumerate(columns) if s == best)
     assert f"Best column(s): {best_columns}." in result["explanation"]
     assert any(line.startswith("Result with best play") for line in result["explanation"])
-    if best != 0:  # the caption and the explanation say when the game ends in the same words (issue 56)
+    # the caption and the explanation say when the game ends in the same words (issue 56)
+    if best != 0:
         when = re.search(r"wins with its \d+\w\w move from now", result["note"])
         assert when is not None and any(when[0] in line for line in result["explanation"]), result
 
@@ -109,6 +111,7 @@ def test_a_plugin_installed_while_the_server_runs_is_listed_on_reload(monkeypatc
     server = web_app.create_app(web_app.ServerConfig(allowed_hosts=("testserver",)))
     with TestClient(server) as client:
         assert [g["name"] for g in client.get("/api/games").json()["games"]] == ["connect4"]
-        installed.append(EntryPoint("lightsout", "gridgames_test_support.lightsout:SPEC", GROUP))  # pip install
+        # pip install
+        installed.append(EntryPoint("lightsout", "gridgames_test_support.lightsout:SPEC", GROUP))
         assert [g["name"] for g in client.get("/api/games").json()["games"]] == ["connect4", "lightsout"]
         assert client.get("/play/lightsout").status_code == 200

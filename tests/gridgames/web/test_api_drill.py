@@ -15,7 +15,8 @@ from gridgames_connect4.solve.solver import Solver
 
 D = "/api/drill/connect4"
 SMALL = {"width": 5, "height": 4, "connect": 4}
-PLAYED = "3321241"  # on 5x4: mistakes at moves 3, 4 and 6, a blunder at move 7 (tests/games/.../test_drill.py)
+# on 5x4: mistakes at moves 3, 4 and 6, a blunder at move 7 (tests/games/.../test_drill.py)
+PLAYED = "3321241"
 
 
 def _error(response: Any, status: int, words: str) -> None:

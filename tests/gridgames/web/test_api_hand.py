@@ -29,7 +29,8 @@ def test_a_3x20_solution_placed_piece_by_piece_counts_down_to_one_and_is_checked
     assert layout["version"] == 1 and layout["lattice"] == "square" and len(layout["cells"]) == 60
     assert sorted(p["name"] for p in layout["pieces"]) == sorted("FILNPTUVWXYZ")
     start = api.job(f"{PENTOMINO}/hand/check", {"placed": [], "seconds": 60})["result"]
-    assert start["count"] == 8 and not start["partial"] and start["completable"]  # the 3x20's 8 tilings
+    # the 3x20's 8 tilings
+    assert start["count"] == 8 and not start["partial"] and start["completable"]
     solution = next(TilingPuzzle.create("3x20").solutions())
     numbers = _placement_numbers(layout, solution)
     counts = []
@@ -61,7 +62,8 @@ def test_a_corner_cut_off_by_the_x_is_a_dead_cell_and_no_completion() -> None:
     layout = build_layout(PentominoWeb().hand_pieces(puzzle))
     plus = {(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)}
     x_first = next(
-        n for n, (p, _, cells) in enumerate(layout.placements)
+        n
+        for n, (p, _, cells) in enumerate(layout.placements)
         if layout.pieces[p]["name"] == "X" and {layout.cells[i] for i in cells} == plus
     )
     assert [layout.cells[i] for i in dead_cells(layout, [x_first])] == [(0, 0), (2, 0)]
@@ -71,7 +73,8 @@ def test_a_corner_cut_off_by_the_x_is_a_dead_cell_and_no_completion() -> None:
 @pytest.mark.slow
 def test_lattice_presets_have_layouts_with_their_transforms(api: Api) -> None:
     for preset, lattice, cells, keys in [
-        ("triangle:6x6", "triangular", 72, ["r", "f"]), ("hex:4x7", "hexagonal", 28, ["r", "f"]),
+        ("triangle:6x6", "triangular", 72, ["r", "f"]),
+        ("hex:4x7", "hexagonal", 28, ["r", "f"]),
         ("cube:2x3x10", "cubic", 60, ["r", "t", "u"]),
     ]:
         view = api.ok("POST", f"{PENTOMINO}/new", {"preset": preset})
@@ -79,7 +82,8 @@ def test_lattice_presets_have_layouts_with_their_transforms(api: Api) -> None:
         layout = api.ok("GET", f"{PENTOMINO}/hand")
         assert layout["lattice"] == lattice and len(layout["cells"]) == cells
         assert [t["key"] for t in layout["transforms"]] == keys
-        for transform in layout["transforms"]:  # each map permutes a piece's orientations (free pieces)
+        # each map permutes a piece's orientations (free pieces)
+        for transform in layout["transforms"]:
             for piece, mapping in zip(layout["pieces"], transform["maps"]):
                 assert sorted(mapping) == list(range(len(piece["orientations"])))
 
@@ -92,8 +96,12 @@ def test_the_cube_box_counts_its_known_packings_by_hand(api: Api) -> None:
 
 @pytest.mark.parametrize(
     ("placed", "needle"),
-    [("3", "list of placement numbers"), ([-1], "not a placement number"), ([10**6], "not a placement number"),
-     ([True], "not a placement number")],
+    [
+        ("3", "list of placement numbers"),
+        ([-1], "not a placement number"),
+        ([10**6], "not a placement number"),
+        ([True], "not a placement number"),
+    ],
 )
 def test_bad_placed_lists_are_refused_with_a_message(api: Api, placed: Any, needle: str) -> None:
     api.ok("POST", f"{PENTOMINO}/new", {"options": {"board": "3x20"}})
@@ -145,7 +153,8 @@ def test_the_pentomino_hooks_meet_the_protocols_and_connect4_offers_none() -> No
 
 def test_a_lattice_preset_lists_checks_and_counts_like_any_puzzle(api: Api) -> None:
     api.ok("POST", f"{PENTOMINO}/new", {"preset": "triangle:6x6"})
-    assert api.job(f"{PENTOMINO}/count", {"unique": True})["result"]["count"] == 156  # docs/lattices.md
+    # docs/lattices.md
+    assert api.job(f"{PENTOMINO}/count", {"unique": True})["result"]["count"] == 156
     api.job(f"{PENTOMINO}/list", {"n": 2})
     first = api.ok("GET", f"{PENTOMINO}/solution/1")
     assert first["valid"] and len(first["placements"]) == 12 and first["svg"].lstrip().startswith("<svg")
@@ -178,7 +187,8 @@ def test_any_puzzle_declaring_its_board_and_pieces_tiles_by_hand_through_tiling_
     layout = build_layout(hooks.hand_pieces(puzzle))
     assert len(layout.cells) == 40 and [p["count"] for p in layout.pieces] == [2] * 5
     empty = analyse(layout, puzzle, hooks, [], Budget(60), hint=False)
-    assert empty["count"] == 1796 and not empty["partial"]  # the pentomino docs' `--pieces 'tetrominoes*2'` count
+    # the pentomino docs' `--pieces 'tetrominoes*2'` count
+    assert empty["count"] == 1796 and not empty["partial"]
     placed: list[int] = []
     while True:
         result = analyse(layout, puzzle, hooks, placed, Budget(60), hint=True)
@@ -188,11 +198,13 @@ def test_any_puzzle_declaring_its_board_and_pieces_tiles_by_hand_through_tiling_
         placed.append(result["hint"])
     assert len(placed) == 10 and result["valid"]
     corner_i = next(
-        n for n, (p, _, cells) in enumerate(layout.placements)
+        n
+        for n, (p, _, cells) in enumerate(layout.placements)
         if layout.pieces[p]["name"] == "I" and [layout.cells[i] for i in cells] == [(1, 0), (1, 1), (1, 2), (1, 3)]
     )
     line = {(1, 0), (1, 1), (1, 2), (1, 3)}
-    holding = sum(  # the tilings listed by the pentomino puzzle that hold that I: the completions, counted apart
+    # the tilings listed by the pentomino puzzle that hold that I: the completions, counted apart
+    holding = sum(
         any(set(p.cells) == line for p in tiling) for tiling in TilingPuzzle.create("4x10", "tetrominoes*2").solutions()
     )
     after = analyse(layout, puzzle, hooks, [corner_i], Budget(60), hint=False)
@@ -205,9 +217,15 @@ def test_the_empty_6x10_counts_all_its_tilings(api: Api) -> None:
     assert result["count"] == 9356 and not result["partial"] and result["completable"]
 
 
-@pytest.mark.parametrize(("lattice", "family", "turn"), [
-    ("square", "pentominoes", 4), ("triangle", "hexiamonds", 6), ("hex", "tetrahexes", 6), ("cube", "tetracubes", 4),
-])
+@pytest.mark.parametrize(
+    ("lattice", "family", "turn"),
+    [
+        ("square", "pentominoes", 4),
+        ("triangle", "hexiamonds", 6),
+        ("hex", "tetrahexes", 6),
+        ("cube", "tetracubes", 4),
+    ],
+)
 def test_rotate_is_a_turn_of_the_lattice_and_reaches_the_one_sided_orientations(
     lattice: str, family: str, turn: int
 ) -> None:
@@ -221,8 +239,11 @@ def test_rotate_is_a_turn_of_the_lattice_and_reaches_the_one_sided_orientations(
         sided = [len(p.orientations(True)) for p in puzzle.pieces]
     else:
         pieces = LatticePieceSet.parse(grid, family)
-        spec = {"lattice": grid.name, "cells": [list(grid.origin)],
-                "pieces": [{"name": p.name, "count": 1, "orientations": p.orientations()} for p in pieces]}
+        spec = {
+            "lattice": grid.name,
+            "cells": [list(grid.origin)],
+            "pieces": [{"name": p.name, "count": 1, "orientations": p.orientations()} for p in pieces],
+        }
         sided = [len(p.orientations(True)) for p in pieces]
     layout = build_layout(spec)
     rotate = layout.transforms[0]
@@ -232,8 +253,10 @@ def test_rotate_is_a_turn_of_the_lattice_and_reaches_the_one_sided_orientations(
             seen.append(at)
             at = rotate["maps"][p][at]
         assert at == 0  # a whole turn comes back
-        assert len(set(seen)) == sided[p] or grid.name == "cubic"  # turning in the plane reaches its one-sided forms
-        if grid.name == "cubic":  # in space, the three quarter turns reach every orientation of the solid
+        # turning in the plane reaches its one-sided forms
+        assert len(set(seen)) == sided[p] or grid.name == "cubic"
+        # in space, the three quarter turns reach every orientation of the solid
+        if grid.name == "cubic":
             reach, todo = {0}, [0]
             while todo:
                 o = todo.pop()

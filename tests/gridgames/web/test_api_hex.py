@@ -16,7 +16,7 @@ def test_the_view_names_the_lattice_and_every_target_is_a_drawn_cell(api: Api) -
     assert view["svg"].count("<polygon") == 25
     assert view["targets"]["c2"] == [[1, 2]]
     for cells in view["targets"].values():
-        (r, c), = cells
+        ((r, c),) = cells
         assert f'data-row="{r}" data-col="{c}"' in view["svg"]
     view = api.ok("POST", f"{HEX}/move", {"move": "c2"})
     assert "swap" in view["legal"] and 'data-move="swap"' in view["svg"]

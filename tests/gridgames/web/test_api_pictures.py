@@ -24,18 +24,22 @@ def test_hex_names_its_rows_from_the_top_and_declares_its_edges(api: Api) -> Non
     assert view["coordinates"] == {"cols": list("abcde"), "rows": list("12345")}
     assert view["edges"] == {"top": 0, "bottom": 0, "left": 1, "right": 1}
     assert view["own_picture"] is True and view["svg"].count("data-edge=") == 4
-    for move in ("a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4", "a5"):  # Red walks down column a and wins
+    # Red walks down column a and wins
+    for move in ("a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4", "a5"):
         view = api.ok("POST", "/api/play/hex/move", {"move": move})
     assert view["outcome"]["winner"] == 0 and view["legal"] == []
-    assert view["coordinates"]["rows"] == list("12345")  # still named at the end, with no move left to read
+    # still named at the end, with no move left to read
+    assert view["coordinates"]["rows"] == list("12345")
 
 
 def test_square_games_name_their_rows_as_their_notation_does(api: Api) -> None:
-    assert _new(api, "mnk")["coordinates"] == {"cols": list("abc"), "rows": list("321")}  # counted from the bottom
+    # counted from the bottom
+    assert _new(api, "mnk")["coordinates"] == {"cols": list("abc"), "rows": list("321")}
     othello = _new(api, "othello", options={"size": 6})
     assert othello["coordinates"] == {"cols": list("abcdef"), "rows": list("123456")}
     assert othello["own_picture"] is False and othello["edges"] == {}
-    assert api.ok("POST", "/api/play/connect4/new", HUMANS)["coordinates"] is None  # columns are numbers
+    # columns are numbers
+    assert api.ok("POST", "/api/play/connect4/new", HUMANS)["coordinates"] is None
 
 
 def test_othello_keeps_its_disc_count_as_the_game_goes(api: Api) -> None:
@@ -71,14 +75,17 @@ def pictured(client: Any) -> Api:
 def test_a_game_with_no_board_gives_its_picture_and_the_cells_it_marks(pictured: Api) -> None:
     view = pictured.ok("POST", "/api/play/pictured/new", HUMANS)
     assert view["board"] is None and view["own_picture"] is True and view["coordinates"] is None
-    assert view["targets"] == {"p1": [[0, 0]], "p2": [[0, 1]], "p3": [[0, 2]]}  # State.move_cells; lines: data-move
+    # State.move_cells; lines: data-move
+    assert view["targets"] == {"p1": [[0, 0]], "p2": [[0, 1]], "p3": [[0, 2]]}
     assert all(f'data-move="{line}"' in view["svg"] for line in ("l1", "l2", "l3"))
 
 
 def test_a_gravity_game_keeps_its_columns_though_it_draws_itself(api: Api) -> None:
     view = api.ok("POST", "/api/play/connect4/new", HUMANS)
-    assert view["own_picture"] is False  # Connect Four's own SVG is for Jupyter; the page keeps its column buttons
-    for move in "1212121":  # red wins down column 1: over, no column left to read, still the columns
+    # Connect Four's own SVG is for Jupyter; the page keeps its column buttons
+    assert view["own_picture"] is False
+    # red wins down column 1: over, no column left to read, still the columns
+    for move in "1212121":
         view = api.ok("POST", "/api/play/connect4/move", {"move": move})
     assert view["outcome"] is not None and view["own_picture"] is False
 
@@ -88,5 +95,7 @@ def test_a_tiles_colour_comes_with_it_and_deepens_with_its_number() -> None:
 
     small, large = Mark(kind="tile", number=2).view(), Mark(kind="tile", number=1024).view()
     assert small["colour"] != large["colour"] and small["number"] == 2
-    assert Mark(0, "tile", label="L", colour="#123456").view()["colour"] == "#123456"  # its own wins
-    assert Mark(0).view()["colour"] is None  # a plain piece: the player's colour, on the page's side
+    # its own wins
+    assert Mark(0, "tile", label="L", colour="#123456").view()["colour"] == "#123456"
+    # a plain piece: the player's colour, on the page's side
+    assert Mark(0).view()["colour"] is None

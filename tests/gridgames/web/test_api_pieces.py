@@ -29,8 +29,10 @@ def test_the_view_sends_the_pieces_and_every_placements_text_not_click_targets(a
 @pytest.mark.parametrize(
     ("move", "words"),
     [
-        ("I1@a7", "piece I is already used"), ("L1@a8", "overlaps the filled cell a8"),
-        ("L1@a2", "off the board: 3 of its cells outside the 8x8 board"), ("Q1@a2", "unknown piece 'Q'")
+        ("I1@a7", "piece I is already used"),
+        ("L1@a8", "overlaps the filled cell a8"),
+        ("L1@a2", "off the board: 3 of its cells outside the 8x8 board"),
+        ("Q1@a2", "unknown piece 'Q'"),
     ],
 )
 def test_a_refused_piece_says_why(api: Api, move: str, words: str) -> None:

@@ -39,7 +39,8 @@ def test_scores_match_the_solver_and_stay_with_the_position_until_a_move(api: Ap
     expected = Solver(5, 4, 4).analyze([2, 2, 1])
     assert job["result"]["scores"] == {str(c + 1): s for c, s in enumerate(expected) if s is not None}
     assert api.ok("GET", C4)["scores"]["moves"] == "332"  # kept visible
-    assert api.ok("POST", f"{C4}/move", {"move": "1"})["scores"] is None  # a new position needs new scores
+    # a new position needs new scores
+    assert api.ok("POST", f"{C4}/move", {"move": "1"})["scores"] is None
 
 
 def test_two_humans_undo_and_redo_one_move_at_a_time(api: Api) -> None:
@@ -50,7 +51,8 @@ def test_two_humans_undo_and_redo_one_move_at_a_time(api: Api) -> None:
     view = api.ok("POST", f"{C4}/redo")
     assert view["history"] == ["4", "4", "5"] and not view["can_redo"]
     api.ok("POST", f"{C4}/undo")
-    assert not api.ok("POST", f"{C4}/move", {"move": "1"})["can_redo"]  # a new move forgets the moves undone
+    # a new move forgets the moves undone
+    assert not api.ok("POST", f"{C4}/move", {"move": "1"})["can_redo"]
 
 
 def test_undo_against_the_computer_takes_back_its_reply_too(api: Api) -> None:
@@ -76,7 +78,6 @@ def test_the_save_file_is_the_terminal_games_and_loads_back_with_its_seats(api: 
     assert view["options"] == {"width": 6, "height": 5, "connect": 4, "first": "red"}
 
 
-
 def test_a_yellow_first_save_loads_plays_and_saves_back_with_its_colours(api: Api) -> None:
     import json
 
@@ -94,7 +95,8 @@ def test_a_yellow_first_save_loads_plays_and_saves_back_with_its_colours(api: Ap
     )  # as 0.1 saved it
     view = api.ok("POST", f"{C4}/load", {"text": text})
     assert view["seats"] == ["human", "hard"] and view["to_move"] == 0 and view["options"]["width"] == 6
-    assert view["players"] == ["yellow", "red"] and view["styles"] == [1, 0]  # drawn in the file's colours
+    # drawn in the file's colours
+    assert view["players"] == ["yellow", "red"] and view["styles"] == [1, 0]
     api.ok("POST", f"{C4}/move", {"move": "3"})
     saved = from_json(api.get(f"{C4}/save").text, spec=SPEC)
     assert saved.options["first"] == "yellow" and saved.seats == ("human", "hard")
@@ -119,14 +121,16 @@ def test_review_marks_a_thrown_away_win_as_a_mistake(api: Api) -> None:
     assert all(e["mark"] in (None, "mistake", "inaccuracy") for e in review)
     solved = [e for e in review if e["score"] is not None]
     assert solved and all(e["score"] <= e["best"] for e in solved)
-    assert any(e["mark"] == "mistake" for e in review)  # 4x4 connect 3 is a red win that a random-ish game throws away
+    # 4x4 connect 3 is a red win that a random-ish game throws away
+    assert any(e["mark"] == "mistake" for e in review)
 
 
 def test_the_generic_game_plays_by_notation_and_its_ai_replies(api: Api) -> None:
     view = api.ok("POST", "/api/play/mnk/new", {"seats": ["human", "ai"], "think": 0.2})
     assert view["kinds"][0] == "human" and "ai" in view["kinds"]
     assert view["targets"]["b2"] == [[1, 1]]  # found by playing the move on a copy
-    assert view["styles"] == [0, 1] and len(view["players"]) == 2  # Game.player_styles by default: player i in style i
+    # Game.player_styles by default: player i in style i
+    assert view["styles"] == [0, 1] and len(view["players"]) == 2
     api.ok("POST", "/api/play/mnk/move", {"move": "b2"})
     assert api.job("/api/play/mnk/computer")["status"] == "done"
     view = api.ok("GET", "/api/play/mnk")

@@ -58,7 +58,8 @@ def test_a_game_without_a_board_shows_its_text_and_plays_by_notation(plugin_api:
 def test_a_move_covering_two_cells_targets_both(plugin_api: Api) -> None:
     view: dict[str, Any] = plugin_api.ok("POST", "/api/play/cram/new", {"seats": ["human", "human"]})
     assert view["board"]["rows"] == 3 and view["targets"]
-    assert all(len(cells) == 2 for cells in view["targets"].values())  # a domino: both its cells play it
+    # a domino: both its cells play it
+    assert all(len(cells) == 2 for cells in view["targets"].values())
     move, cells = next(iter(view["targets"].items()))
     after = plugin_api.ok("POST", "/api/play/cram/move", {"move": move})
     assert all(after["board"]["cells"][r][c] == 1 for r, c in cells)

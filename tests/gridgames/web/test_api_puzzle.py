@@ -75,7 +75,8 @@ def test_bad_puzzles_get_one_json_error_line(api: Api) -> None:
         response = api.post(f"{PENTOMINO}/new", body)
         assert response.status_code == 400, body
         assert words in response.json()["error"]
-    assert api.post("/api/puzzle/nqueens/new", {"board": "...."}).status_code == 400  # no pasted boards there
+    # no pasted boards there
+    assert api.post("/api/puzzle/nqueens/new", {"board": "...."}).status_code == 400
     assert api.get(f"{PENTOMINO}/solution/x").status_code in (400, 404)
 
 
@@ -99,9 +100,11 @@ def test_one_job_at_a_time_and_a_cancelled_count_is_partial_and_frees_its_worker
         time.sleep(0.05)
         job = api.ok("GET", f"/api/jobs/{job['id']}")
     assert job["status"] == "cancelled" and job["stopped"] == "cancelled"
-    assert job["result"]["partial"] and job["result"]["count"] >= 0  # what it found so far, marked partial
+    # what it found so far, marked partial
+    assert job["result"]["partial"] and job["result"]["count"] >= 0
     assert api.ok("GET", "/api/status")["jobs"]["running"] == 0
-    assert api.job(f"{PENTOMINO}/list", {"n": 1})["status"] == "done"  # the session may start another
+    # the session may start another
+    assert api.job(f"{PENTOMINO}/list", {"n": 1})["status"] == "done"
 
 
 def test_sessions_are_apart(api: Api, client: object) -> None:

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 from gridgames_test_support.browser import (
-    browser_or_skip, png_colours,
+    browser_or_skip,
+    png_colours,
     running_server,
 )
 
 browser_or_skip()  # skips the module without the extras or a Chromium
 
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the skips above
-
 
 
 @pytest.fixture(scope="module")
@@ -69,10 +69,12 @@ def test_index_lists_every_game(page: Any, base_url: str) -> None:
 def test_connect4_following_the_scores_beats_perfect(page: Any, base_url: str) -> None:
     new_connect4(page, base_url, 5, 4, 3, "perfect")
     page.check("#show-scores")
-    page.locator("#board").click(position={"x": 1, "y": 1})  # focus the page, not an input (digits play)
+    # focus the page, not an input (digits play)
+    page.locator("#board").click(position={"x": 1, "y": 1})
     while "wins" not in page.inner_text("#status") and "Draw" not in page.inner_text("#status"):
         played = moves_played(page)
-        page.wait_for_function(  # every playable column solved (\u2026 marks one still being solved)
+        # every playable column solved (\u2026 marks one still being solved)
+        page.wait_for_function(
             "() => { const t = [...document.querySelectorAll('#scores .score')].map((d) => d.textContent.trim());"
             " return t.some((x) => /\\d/.test(x)) && !t.some((x) => x === '\u2026'); }"
         )
@@ -93,10 +95,9 @@ def test_two_humans_undo_save_and_load(page: Any, base_url: str, tmp_path: Path)
     new_connect4(page, base_url, 7, 6, 4, "human")
     for column in (4, 4, 5):
         played = moves_played(page)
-        page.click(f'#board .cell[data-row="0"][data-col="{column - 1}"]')  # a click anywhere in the column
-        page.wait_for_function(
-            f"() => document.querySelectorAll('#moves > .ply').length === {played + 1}"
-        )
+        # a click anywhere in the column
+        page.click(f'#board .cell[data-row="0"][data-col="{column - 1}"]')
+        page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {played + 1}")
     assert page.locator("#board .cell.p0").count() == 2 and page.locator("#board .cell.p1").count() == 1
     page.click("#undo")  # the move list keeps the move taken back, after the current one
     page.wait_for_function("() => document.querySelector('#moves .current').dataset.ply === '2'")
@@ -122,7 +123,8 @@ def test_a_bad_move_shows_one_error_line_not_a_stack_trace(page: Any, base_url: 
     page.wait_for_selector("#error:not([hidden])")
     message = page.inner_text("#error")
     assert "no column 9" in message and "Traceback" not in message
-    response = page.request.post(f"{base_url}/api/play/connect4/move", data={"move": "4"})  # no session
+    # no session
+    response = page.request.post(f"{base_url}/api/play/connect4/move", data={"move": "4"})
     assert response.status == 401 and "X-Session" in response.json()["error"]
 
 
@@ -166,12 +168,11 @@ def test_an_example_plugin_game_plays_on_the_generic_page(page: Any, base_url: s
     page.click("#new-game")
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
     page.click('#board .cell[data-row="1"][data-col="1"]')  # b2, the centre
-    page.wait_for_function(
-        "() => document.querySelectorAll('#moves > .ply').length === 2"
-    )
+    page.wait_for_function("() => document.querySelectorAll('#moves > .ply').length === 2")
     assert page.inner_text("#moves").startswith("1. b2 ")
     assert page.locator("#board .cell.p0").count() == 1 and page.locator("#board .cell.p1").count() == 1
-    assert page.locator("#legal button").count() == 0  # every move is a click on the board, its cell dotted
+    # every move is a click on the board, its cell dotted
+    assert page.locator("#legal button").count() == 0
     check_screenshot(page, ["#board", "#seat-0", "#seat-1", "#board .cell.legal", "#moves"])
 
 
@@ -206,7 +207,8 @@ def test_golomb_is_played_to_its_end_by_choosing_pieces_and_clicking(page: Any, 
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('no move')")
     assert page.locator("#pieces button.piece").count() == 12 and page.locator("#board .cell.target").count() == 25
     page.locator('#pieces button.piece[data-piece="X"]').click()
-    page.locator('#board .cell[data-row="0"][data-col="0"]').hover()  # the X's top cell in the corner: off the board
+    # the X's top cell in the corner: off the board
+    page.locator('#board .cell[data-row="0"][data-col="0"]').hover()
     assert page.locator("#board .cell.preview-bad").count() == 4 and "off the board" in page.inner_text("#piece-note")
     played = 0
     while "wins" not in page.inner_text("#status"):
@@ -220,9 +222,7 @@ def test_golomb_is_played_to_its_end_by_choosing_pieces_and_clicking(page: Any, 
         before = moves_played(page)
         assert _place_a_piece_by_clicking(page), "no piece could be placed although the game goes on"
         played += 1
-        page.wait_for_function(
-            f"() => document.querySelectorAll('#moves > .ply').length > {before}"
-        )
+        page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length > {before}")
     assert played >= 1 and "cannot place a piece" in page.inner_text("#status")
     assert page.locator("#board .cell.p0").count() == 5 * played
     check_screenshot(page, ["#board", "#pieces", "#moves"])

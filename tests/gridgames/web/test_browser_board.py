@@ -22,7 +22,8 @@ from gridgames.web.app import ServerConfig, create_app  # noqa: E402 - after the
 
 PICTURES = Path(__file__).resolve().parents[3] / "docs" / "web"
 PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 860}
-NARROW = {"width": 1100, "height": 850}  # where "show scores" used to push the panels under the board
+# where "show scores" used to push the panels under the board
+NARROW = {"width": 1100, "height": 850}
 DISCS = "document.querySelectorAll('#board .cell.p0, #board .cell.p1').length"
 SCORE_4 = "(document.getElementById('score-4') || {}).textContent"
 
@@ -64,7 +65,7 @@ def fits(page: Any) -> None:
     )
     for i, a in enumerate(rects):
         assert a[3] <= width + 0.5, f"{a[0]} reaches {a[3]} px, past the {width} px window"
-        for b in rects[i + 1:]:
+        for b in rects[i + 1 :]:
             overlap = min(a[3], b[3]) - max(a[1], b[1]), min(a[4], b[4]) - max(a[2], b[2])
             assert overlap[0] <= 0.5 or overlap[1] <= 0.5, f"{a[0]} and {b[0]} overlap"
 
@@ -99,18 +100,23 @@ def current_ply(page: Any) -> str:
 def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(page: Any, base_url: str) -> None:
     new_game(page, base_url)
     page.wait_for_function(f"() => {SCORE_4} === '+1'")  # from the book: red wins
-    page.wait_for_selector("#scores .col.best")  # once every column is solved (not the partial scores)
+    # once every column is solved (not the partial scores)
+    page.wait_for_selector("#scores .col.best")
     assert page.locator("#scores .col.best").count() == 1 and page.inner_text("#scores .col.best .end") == "41"
     assert "Best column(s): 4." in page.inner_text("#explain")
     assert "red wins" in (page.get_attribute("#evalbar", "aria-label") or "")
-    page.hover('#board .cell[data-row="1"][data-col="2"]')  # hover shows where the disc lands: the bottom cell
+    # hover shows where the disc lands: the bottom cell
+    page.hover('#board .cell[data-row="1"][data-col="2"]')
     assert page.locator('#board .cell.ghost[data-row="5"][data-col="2"]').count() == 1
-    for column, row in [(1, 0), (2, 3), (1, 5), (2, 0), (1, 2), (2, 1)]:  # any cell of the column plays it
+    # any cell of the column plays it
+    for column, row in [(1, 0), (2, 3), (1, 5), (2, 0), (1, 2), (2, 1)]:
         click_column(page, column, row)
-    label = page.get_attribute("#board .board", "aria-label") or ""  # the board in words, for screen readers
+    # the board in words, for screen readers
+    label = page.get_attribute("#board .board", "aria-label") or ""
     assert label.endswith("red: a1 a2 a3; yellow: b1 b2 b3.") and "7 columns by 6 rows" in label, label
     assert "digits play a column" in page.inner_text("#keys")
-    page.wait_for_function("() => (document.getElementById('score-1') || {}).textContent === '+18'")  # red wins now
+    # red wins now
+    page.wait_for_function("() => (document.getElementById('score-1') || {}).textContent === '+18'")
     picture(page, "analysis-desktop")
     fits(page)
     click_column(page, 1)
@@ -127,7 +133,8 @@ def test_a_game_played_by_clicking_columns_with_scores_explanation_and_review(pa
     page.locator("#review-graph svg circle").nth(2).click()  # a dot of the graph goes to that move
     page.wait_for_function(f"() => {DISCS} === 3")
     assert current_ply(page) == "3.1" and page.locator("#review-table tr[aria-current] td").first.inner_text() == "3"
-    assert page.locator("#review-graph svg circle").count() == 7  # the review stays while the moves are walked
+    # the review stays while the moves are walked
+    assert page.locator("#review-graph svg circle").count() == 7
 
 
 @pytest.mark.slow
@@ -135,15 +142,18 @@ def test_the_move_list_is_walked_with_the_keys_and_branches(page: Any, base_url:
     new_game(page, base_url)
     for column in (4, 4, 3, 5):
         click_column(page, column)
-    numbers = page.locator("#board .col-numbers div").all_inner_texts()  # the columns named as the moves name them
+    # the columns named as the moves name them
+    numbers = page.locator("#board .col-numbers div").all_inner_texts()
     assert numbers == [str(c) for c in range(1, 8)]
-    assert page.locator("#board .cell.last").count() == 1  # the last disc, 5, marked: the bottom of column 5
+    # the last disc, 5, marked: the bottom of column 5
+    assert page.locator("#board .cell.last").count() == 1
     assert page.locator('#board .cell.last.p1[data-row="5"][data-col="4"]').count() == 1
     page.locator("h1").click()  # the keys work from anywhere but a text box
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"() => {DISCS} === 3")
     assert current_ply(page) == "3.3" and page.inner_text("#moves") == "1. 4 4 2. 3 5"
-    assert page.locator('#board .cell.last.p0[data-row="5"][data-col="2"]').count() == 1  # the mark follows
+    # the mark follows
+    assert page.locator('#board .cell.last.p0[data-row="5"][data-col="2"]').count() == 1
     page.keyboard.press("Home")
     page.wait_for_function(f"() => {DISCS} === 0")
     page.keyboard.press("End")
@@ -162,9 +172,11 @@ def test_the_move_list_is_walked_with_the_keys_and_branches(page: Any, base_url:
     page.wait_for_function(f"() => {DISCS} === 1")
     assert page.locator('#board .cell.p0[data-row="5"][data-col="3"]').count() == 1
     assert page.inner_text("#announce") == "Move 1: red 4."  # the move reached, for screen readers
-    page.locator("#scores .col").nth(2).focus()  # a column button in focus shows where its disc lands
+    # a column button in focus shows where its disc lands
+    page.locator("#scores .col").nth(2).focus()
     assert page.locator('#board .cell.ghost[data-row="5"][data-col="2"]').count() == 1
-    page.locator("#nav-forward").focus()  # the keyboard reaches the buttons, with a visible focus ring
+    # the keyboard reaches the buttons, with a visible focus ring
+    page.locator("#nav-forward").focus()
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => {DISCS} === 2")
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
@@ -213,7 +225,8 @@ def test_pages_fit_phone_and_desktop_widths(page: Any, base_url: str, width: dic
     page.goto(f"{base_url}/play/othello")
     page.wait_for_selector("#board .cell")
     fits(page)
-    assert "digits" not in page.inner_text("#keys")  # its moves are letters and digits (d3): no digit keys
+    # its moves are letters and digits (d3): no digit keys
+    assert "digits" not in page.inner_text("#keys")
     if size != "1100px":
         picture(page, f"othello-{size}")
 
@@ -223,7 +236,7 @@ def test_dark_mode_and_reduced_motion(page: Any, base_url: str) -> None:
     page.set_viewport_size(PHONE)
     new_game(page, base_url)
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-    channels = [int(x) for x in background[background.index("(") + 1:-1].split(",")[:3]]
+    channels = [int(x) for x in background[background.index("(") + 1 : -1].split(",")[:3]]
     assert max(channels) < 60, background  # a dark page
     click_column(page, 4)
     assert page.locator("#board .cell.last").count() == 1 and page.locator("#board .cell.drop").count() == 0
@@ -262,8 +275,10 @@ def test_a_gravity_plugin_without_hooks_is_played_anywhere_in_a_column(context: 
         assert tab.locator("#board .cell.target").count() == 42  # every cell of every column
         tab.click('#board .cell[data-row="0"][data-col="3"]')  # the top cell of column 4
         tab.wait_for_function(f"() => {DISCS} === 1")
-        assert tab.locator('#board .cell.p0[data-row="5"][data-col="3"]').count() == 1  # the disc lands at the bottom
-        assert tab.locator("#scores .col").count() == 7 and tab.locator("#explain-panel").is_hidden()  # nothing to say
+        # the disc lands at the bottom
+        assert tab.locator('#board .cell.p0[data-row="5"][data-col="3"]').count() == 1
+        # nothing to say
+        assert tab.locator("#scores .col").count() == 7 and tab.locator("#explain-panel").is_hidden()
         tab.close()
 
 

@@ -22,7 +22,8 @@ from gridgames_connect4.solve.solver import Solver  # noqa: E402
 from gridgames.web.app import ServerConfig, create_app  # noqa: E402
 
 GAME = Connect4(5, 4, 4)
-WON = "33212415232"  # on 5x4: red wins with move 11; mistakes and blunders at moves 3, 4, 6, 7, 8 and 10
+# on 5x4: red wins with move 11; mistakes and blunders at moves 3, 4, 6, 7, 8 and 10
+WON = "33212415232"
 SHARED = 5  # the shared URL holds the first five moves
 
 
@@ -52,9 +53,7 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
     # the rest of the game, clicked, then its review
     for i, column in enumerate(moves[SHARED:], SHARED + 1):
         page.click(f'#board .cell[data-row="0"][data-col="{column}"]')
-        page.wait_for_function(
-            f"() => document.querySelectorAll('#moves > .ply').length === {i}"
-        )
+        page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {i}")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('wins')")
     page.click("#review")
     page.wait_for_selector("#review-table tr.mistake")
@@ -73,7 +72,8 @@ def test_a_shared_url_then_the_drill_of_the_reviewed_game_to_its_end(page: Any, 
             f"before move {r.number},')"
         )
         assert page.locator("#board .cell.p0").count() + page.locator("#board .cell.p1").count() == r.number - 1
-        answer = r.best_columns[0] if i % 2 == 0 else r.column  # the best, or the game's own mistake again
+        # the best, or the game's own mistake again
+        answer = r.best_columns[0] if i % 2 == 0 else r.column
         right += i % 2 == 0
         if i == 1:  # a digit key answers too
             page.locator("#board").click(position={"x": 1, "y": 1})
@@ -138,7 +138,8 @@ def test_the_drill_page_fits_a_390_px_phone_in_mobile_emulation(page: Any, base_
     cdp.send("Emulation.setDeviceMetricsOverride", phone)
     cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True})
     try:
-        page.wait_for_function("() => window.innerWidth === 390")  # the layout viewport: 980 without the meta tag
+        # the layout viewport: 980 without the meta tag
+        page.wait_for_function("() => window.innerWidth === 390")
         width = page.evaluate("document.documentElement.clientWidth")
         assert width == 390 and page.evaluate("document.documentElement.scrollWidth") <= width
         for selector in ("#board", ".drill-side", "#legal"):

@@ -35,7 +35,8 @@ WIDTHS = {"phone": (375, 740), "desktop": (1280, 860)}
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     app = create_app(ServerConfig())
-    prepare_games(app, lambda _line: None)  # as `gridgames serve` does: the kernels loaded before the first check
+    # as `gridgames serve` does: the kernels loaded before the first check
+    prepare_games(app, lambda _line: None)
     with running_server(app) as url:
         yield url
 
@@ -74,8 +75,10 @@ def _keys_to(layout: Layout, piece: int, target: int) -> list[str]:
 
 
 def _status(page: Any) -> dict[str, str]:
-    page.wait_for_function("() => { const s = document.getElementById('hand-status');"
-                           " return s.dataset.count !== undefined || s.dataset.solved !== undefined; }")
+    page.wait_for_function(
+        "() => { const s = document.getElementById('hand-status');"
+        " return s.dataset.count !== undefined || s.dataset.solved !== undefined; }"
+    )
     return dict(page.eval_on_selector("#hand-status", "(s) => ({...s.dataset, text: s.textContent})"))
 
 
@@ -99,7 +102,7 @@ def _no_sideways_scroll_nor_overlap(page: Any) -> None:
     board = page.locator("#hand-board").bounding_box()
     side = page.locator(".pz-side").bounding_box()
     if board and side:
-        apart = (board["x"] + board["width"] <= side["x"] + 1 or side["y"] >= board["y"] + board["height"] - 1)
+        apart = board["x"] + board["width"] <= side["x"] + 1 or side["y"] >= board["y"] + board["height"] - 1
         assert apart, (board, side)
 
 
@@ -137,7 +140,8 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     puzzle, layout = _layout_3x20()
     solution = _numbers(layout, next(puzzle.solutions()))
     counts = [_completions(puzzle, layout, solution[:k]) for k in range(len(solution))]
-    k = next(k for k in range(1, len(solution) - 3) if counts[k] != counts[k + 1])  # a placement that changes it
+    # a placement that changes it
+    k = next(k for k in range(1, len(solution) - 3) if counts[k] != counts[k + 1])
     given = solution[:k]
     page.set_viewport_size({"width": 1280, "height": 860})
     page.goto(f"{base_url}/puzzle/pentomino?preset=3x20&placed={','.join(map(str, given))}")
@@ -157,7 +161,8 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k + 5}")
     status = _status(page)
-    assert unquote(page.url).endswith("placed=" + ",".join(map(str, solution[: k + 1])))  # the address keeps them
+    # the address keeps them
+    assert unquote(page.url).endswith("placed=" + ",".join(map(str, solution[: k + 1])))
     assert status["count"] == str(counts[k + 1]) != str(counts[k]) and status["partial"] == "false"
 
     # a piece dragged from the picker that cuts a cell off: the dead cell is reported, then undone
@@ -165,7 +170,8 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     covered = {c for n in placed for c in layout.placements[n][2]}
     used = {layout.placements[n][0] for n in placed}
     bad = next(
-        n for n, (p, _, cells) in enumerate(layout.placements)
+        n
+        for n, (p, _, cells) in enumerate(layout.placements)
         if p not in used and not covered.intersection(cells) and dead_cells(layout, [*placed, n])
     )
     dead = dead_cells(layout, [*placed, bad])
@@ -177,12 +183,18 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     page.mouse.down()
     page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=8)
     page.mouse.up()
-    page.wait_for_function("() => document.getElementById('hand-status').dataset.dead !== undefined"
-                           " && document.getElementById('hand-status').dataset.dead !== '0'")
+    page.wait_for_function(
+        "() => document.getElementById('hand-status').dataset.dead !== undefined"
+        " && document.getElementById('hand-status').dataset.dead !== '0'"
+    )
     status = _status(page)
     assert status["dead"] == str(len(dead)) and status["count"] == "0" and "Cannot be completed" in status["text"]
-    assert sorted(int(x) for x in page.eval_on_selector_all(
-        "#hand-board polygon.dead", "(ps) => ps.map((p) => p.dataset.i)")) == dead
+    assert (
+        sorted(
+            int(x) for x in page.eval_on_selector_all("#hand-board polygon.dead", "(ps) => ps.map((p) => p.dataset.i)")
+        )
+        == dead
+    )
     page.focus("#hand-board")
     page.keyboard.press("z")
     page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k + 5}")
@@ -192,8 +204,12 @@ def test_solve_the_3x20_by_hand_from_a_partial_tiling_with_hints(page: Any, base
     first = solution[0]
     _cell(page, layout.placements[first][2][2]).click()
     page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k}")
-    assert page.get_attribute(f'#hand-pieces button[data-piece="{layout.pieces[layout.placements[first][0]]["name"]}"]',
-                              "aria-pressed") == "true"
+    assert (
+        page.get_attribute(
+            f'#hand-pieces button[data-piece="{layout.pieces[layout.placements[first][0]]["name"]}"]', "aria-pressed"
+        )
+        == "true"
+    )
     _cell(page, layout.placements[first][2][0]).click()
     page.wait_for_function(f"() => document.querySelectorAll('#hand-board polygon.covered').length === {5 * k + 5}")
     assert _status(page)["count"] == str(counts[k + 1])

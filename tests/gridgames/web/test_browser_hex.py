@@ -56,9 +56,7 @@ def test_a_hex_game_clicked_to_its_end_on_hexagonal_cells(page: Any, base_url: s
         cell = page.locator(f'#board polygon[data-row="{row}"][data-col="{col}"]')
         assert cell.evaluate("(el) => el.tagName.toLowerCase() === 'polygon' && el.classList.contains('target')")
         cell.click()
-        page.wait_for_function(
-            f"() => document.querySelectorAll('#moves > .ply').length === {number}"
-        )
+        page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {number}")
     assert page.inner_text("#status").startswith("Red wins")
     assert re.match(r"1\. c1 a1 2\. c2 .* 5\. c5$", page.inner_text("#moves"))  # numbered turns
     assert page.locator("#board polygon.win").count() == 5  # the winning chain, column c

@@ -42,8 +42,6 @@ def test_lights_out_is_solved_by_clicking_the_pressed_cells(page: Any) -> None:
     assert corner.get_attribute("title") == "play a5"  # the press on its own cell, lit or not
     for i in range(5):  # press the diagonal again: every light goes off
         page.click(f'#board .cell[data-row="{i}"][data-col="{i}"]')
-        page.wait_for_function(
-            f"() => document.querySelectorAll('#moves > .ply').length === {i + 1}"
-        )
+        page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {i + 1}")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('every light is off')")
     assert page.locator("#board .cell.p0").count() == 0 and page.locator("#board .cell.target").count() == 0

@@ -29,8 +29,13 @@ PICTURES = Path(__file__).resolve().parents[3] / "docs" / "web"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 EXAMPLES = {  # the page of each, and how many moves into a game it is shown (the first legal ones)
-    "mnk": ("play", 3), "othello": ("play", 4), "hex": ("play", 5), "golomb": ("play", 3), "connect4": ("play", 4),
-    "nqueens": ("puzzle", 0), "pentomino": ("puzzle", 0),
+    "mnk": ("play", 3),
+    "othello": ("play", 4),
+    "hex": ("play", 5),
+    "golomb": ("play", 3),
+    "connect4": ("play", 4),
+    "nqueens": ("puzzle", 0),
+    "pentomino": ("puzzle", 0),
 }
 ENGINE_WORDS = re.compile(r"\bnodes?\b|\bplayouts?\b|\bdepth\b|\bvisits?\b", re.IGNORECASE)
 
@@ -90,7 +95,8 @@ def test_every_examples_page_fits_the_window_and_fills_it(tab: tuple[str, Any], 
         )
         board = page.locator("#board").bounding_box()
         window = page.evaluate("document.documentElement.clientWidth")
-        share = 0.8 if where == "phone" else 0.3  # beside the side panel on a desktop, the whole width on a phone
+        # beside the side panel on a desktop, the whole width on a phone
+        share = 0.8 if where == "phone" else 0.3
         assert board is not None and board["width"] >= share * window, (board, window)
         assert "This game offers no scores" not in page.inner_text("body")
         if name == "golomb":  # three pieces placed: 15 cells, each piece its own colour and name
@@ -116,24 +122,26 @@ def test_hex_draws_its_coordinates_and_its_players_edges(tab: tuple[str, Any], b
     page.wait_for_function("() => document.getElementById('moves').textContent.includes('1.d4')")
     page.wait_for_selector("#board svg text.coord")
     labels = page.locator("#board svg text.coord").all_text_contents()
-    assert labels == [*"abcdefg", *"1234567"]  # the columns over the top row, the rows down the left side
+    # the columns over the top row, the rows down the left side
+    assert labels == [*"abcdefg", *"1234567"]
     a1 = page.locator('#board [data-row="0"][data-col="0"]').bounding_box()
     a_label = page.locator("#board svg text.coord").first.bounding_box()
-    assert a1 is not None and a_label is not None and a_label["y"] + a_label["height"] <= a1["y"] + 2  # above a1
+    # above a1
+    assert a1 is not None and a_label is not None and a_label["y"] + a_label["height"] <= a1["y"] + 2
     edges = page.eval_on_selector_all(
         "#board svg [data-edge]", "(els) => els.map((e) => [e.dataset.edge, e.getAttribute('stroke')])"
     )
     assert sorted(edges) == sorted(
         [["top", "#d62728"], ["bottom", "#d62728"], ["left", "#1f77b4"], ["right", "#1f77b4"]]
     )  # Red's top and bottom, Blue's left and right
-    assert page.locator("#board svg circle.legal-dot").count() == 48  # every empty cell marked as a legal move
-    assert page.locator("#legal button").count() == 0  # no button for what a click on the board plays
+    # every empty cell marked as a legal move
+    assert page.locator("#board svg circle.legal-dot").count() == 48
+    # no button for what a click on the board plays
+    assert page.locator("#legal button").count() == 0
 
 
 @pytest.mark.parametrize(("name", "engine"), [("hex", "negamax"), ("golomb", "mcts")])
-def test_no_status_line_shows_the_engines_counts(
-    tab: tuple[str, Any], base_url: str, name: str, engine: str
-) -> None:
+def test_no_status_line_shows_the_engines_counts(tab: tuple[str, Any], base_url: str, name: str, engine: str) -> None:
     pytest.importorskip(f"gridgames_{name}", reason=f"the {name} example is not installed")
     _, page = tab
     page.goto(f"{base_url}/play/{name}")
@@ -163,8 +171,14 @@ def test_a_game_drawn_by_its_own_svg_is_played_by_clicking_its_targets(tab: tupl
         page.click("#new-game")
         page.wait_for_function("() => document.querySelectorAll('#board svg .target').length === 6")
         assert page.locator("#legal button").count() == 0  # every move is on the picture
-        clicks = ['[data-move="l1"]', '[data-row="0"][data-col="1"]', '[data-move="l3"]', '[data-move="l2"]',
-                  '[data-row="0"][data-col="0"]', '[data-row="0"][data-col="2"]']
+        clicks = [
+            '[data-move="l1"]',
+            '[data-row="0"][data-col="1"]',
+            '[data-move="l3"]',
+            '[data-move="l2"]',
+            '[data-row="0"][data-col="0"]',
+            '[data-row="0"][data-col="2"]',
+        ]
         for number, target in enumerate(clicks, start=1):
             page.click(f"#board svg {target}")
             page.wait_for_function(

@@ -31,7 +31,8 @@ def _spin(budget: Budget) -> int:
 
 
 def _wait(pool: JobPool, job: Any, session: str = "s") -> None:
-    deadline = time.monotonic() + 120  # a bound on the wait, not a timing: the job ends at once when idle
+    # a bound on the wait, not a timing: the job ends at once when idle
+    deadline = time.monotonic() + 120
     while job.active:
         assert time.monotonic() < deadline, "the job never ended"
         time.sleep(0.01)
@@ -108,7 +109,12 @@ def test_another_host_name_is_refused(client: Any) -> None:
 
 def test_pages_and_assets_ship_with_the_package(client: Any) -> None:
     for path in (
-        "/", "/play/connect4", "/puzzle/pentomino", "/static/common.js", "/static/play.js", "/static/style.css"
+        "/",
+        "/play/connect4",
+        "/puzzle/pentomino",
+        "/static/common.js",
+        "/static/play.js",
+        "/static/style.css",
     ):
         response = client.get(path)
         assert response.status_code == 200, path
@@ -153,7 +159,8 @@ def test_serve_runs_each_games_prepare_hook_before_serving(monkeypatch: pytest.M
     result = CliRunner().invoke(cli_app, ["serve", "--port", "8124"])
     assert result.exit_code == 0, result.output
     assert order == ["prepare", "run"] and "warming up the demo game" in result.output
-    assert "pentomino: setup failed (RuntimeError: no compiler)" in result.output  # told, and the server still runs
+    # told, and the server still runs
+    assert "pentomino: setup failed (RuntimeError: no compiler)" in result.output
 
 
 def test_the_server_answers_while_a_count_runs(api: Api) -> None:

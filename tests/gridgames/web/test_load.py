@@ -49,8 +49,10 @@ def _game(base: str, seed: int, failures: list[str]) -> None:
             rng = random.Random(seed)
             options = {"width": 5, "height": 4, "connect": 3}
             view = _call(
-                client, "POST", "/api/play/connect4/new",
-                {"options": options, "seats": ["human", "random"], "seed": seed}
+                client,
+                "POST",
+                "/api/play/connect4/new",
+                {"options": options, "seats": ["human", "random"], "seed": seed},
             )
             while view["outcome"] is None:
                 if view["computer_to_move"]:

@@ -23,10 +23,19 @@ with warnings.catch_warnings():
 
 EVIL = "http://evil.example"
 STATE_CHANGING = [
-    "/api/session", "/api/play/connect4/new", "/api/play/connect4/move", "/api/play/connect4/undo",
-    "/api/play/connect4/redo", "/api/play/connect4/computer", "/api/play/connect4/scores", "/api/play/connect4/review",
-    "/api/play/connect4/load", "/api/puzzle/pentomino/new", "/api/puzzle/pentomino/list", "/api/puzzle/pentomino/count",
-    "/api/jobs/j1-00/cancel"
+    "/api/session",
+    "/api/play/connect4/new",
+    "/api/play/connect4/move",
+    "/api/play/connect4/undo",
+    "/api/play/connect4/redo",
+    "/api/play/connect4/computer",
+    "/api/play/connect4/scores",
+    "/api/play/connect4/review",
+    "/api/play/connect4/load",
+    "/api/puzzle/pentomino/new",
+    "/api/puzzle/pentomino/list",
+    "/api/puzzle/pentomino/count",
+    "/api/jobs/j1-00/cancel",
 ]
 
 
@@ -64,7 +73,8 @@ def test_a_simple_request_without_origin_is_refused_and_the_own_origin_accepted(
         assert response.status_code == 403 and "Content-Type: application/json" in response.json()["error"]
     own = fresh.post("/api/session", json={}, headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"})
     assert own.status_code == 201 and own.json()["session"]
-    assert fresh.get("/api/games", headers={"Origin": EVIL}).status_code == 403  # a foreign page cannot read either
+    # a foreign page cannot read either
+    assert fresh.get("/api/games", headers={"Origin": EVIL}).status_code == 403
 
 
 def test_a_launch_token_is_needed_on_every_api_call_when_set() -> None:
@@ -84,7 +94,8 @@ def test_a_launch_token_is_needed_on_every_api_call_when_set() -> None:
 @pytest.mark.slow
 def test_ten_thousand_sessions_from_one_client_leave_another_clients_game_intact() -> None:
     app = create_app(ServerConfig(allowed_hosts=("testserver",)))
-    with TestClient(app) as user, TestClient(app) as attacker:  # one server, two clients (each its own cookie jar)
+    # one server, two clients (each its own cookie jar)
+    with TestClient(app) as user, TestClient(app) as attacker:
         mine = Api(user)
         mine.ok("POST", "/api/play/connect4/new", {"seats": ["human", "human"]})
         mine.ok("POST", "/api/play/connect4/move", {"move": "4"})
@@ -93,9 +104,11 @@ def test_ten_thousand_sessions_from_one_client_leave_another_clients_game_intact
             code = attacker.post("/api/session", json={}).status_code
             statuses[code] = statuses.get(code, 0) + 1
         assert statuses == {201: 10_000}  # each replaced one of the client's own empty sessions...
-        assert mine.ok("GET", "/api/play/connect4")["moves"] == "4"  # ...never the other client's game
+        # ...never the other client's game
+        assert mine.ok("GET", "/api/play/connect4")["moves"] == "4"
         assert mine.ok("GET", "/api/status")["sessions"] == 64 + 1
-        busy = [Api(attacker) for _ in range(64)]  # the client's sessions now hold games: its cap is a clear 429
+        # the client's sessions now hold games: its cap is a clear 429
+        busy = [Api(attacker) for _ in range(64)]
         for each in busy:
             each.ok("POST", "/api/play/connect4/new", {"seats": ["human", "human"]})
         refused = attacker.post("/api/session", json={})
@@ -120,19 +133,26 @@ def test_cookieless_creations_evict_only_empty_or_idle_sessions() -> None:
     game.last_seen -= 61  # idle for a minute: another client's game still stays (issue 55)
     with pytest.raises(WebError, match="every one is in use"):
         store.create("late")
-    game.last_seen -= store.evict_seconds  # idle for half an hour: now it may go, and its page is told why
+    # idle for half an hour: now it may go, and its page is told why
+    game.last_seen -= store.evict_seconds
     store.create("late")
     assert store.get(game.id) is None and "closed after 31 idle minutes" in (store.gone(game.id) or "")
 
 
 BAD_PUZZLES = [
-    {"board": ""}, {"board": "..\n."}, {"board": "." * 4999}, {"board": "\x00\u2028é"},
-    {"board": "....", "pieces": "domino*0"}, {"board": "....", "pieces": "domino*99999999999999999999"},
-    {"board": "....", "pieces": "A\n. .\n"}, {"board": 5},
+    {"board": ""},
+    {"board": "..\n."},
+    {"board": "." * 4999},
+    {"board": "\x00\u2028é"},
+    {"board": "....", "pieces": "domino*0"},
+    {"board": "....", "pieces": "domino*99999999999999999999"},
+    {"board": "....", "pieces": "A\n. .\n"},
+    {"board": 5},
     {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}},
     {"options": {"board": "1001x1", "pieces": "monomino*1001"}},
     {"options": {"board": "2x1100", "pieces": "domino*1100"}},
-    {"options": {"board": "30x30", "pieces": "pentominoes*15"}}, {"options": {"board": "x"}}
+    {"options": {"board": "30x30", "pieces": "pentominoes*15"}},
+    {"options": {"board": "x"}},
 ]
 
 
@@ -148,10 +168,12 @@ def test_a_huge_board_is_refused_before_any_work(api: Api) -> None:
     response = api.post("/api/puzzle/pentomino/new", {"options": {"board": "1000x1000", "pieces": "monomino*1000000"}})
     assert response.status_code == 413 and "1000x1000 board is too large" in response.json()["error"]
     many = api.post("/api/puzzle/pentomino/new", {"options": {"board": "100x100", "pieces": "monomino*10000"}})
-    assert many.status_code == 413 and "10000 pieces" in many.json()["error"]  # 52 s of set-up before the bound
+    # 52 s of set-up before the bound
+    assert many.status_code == 413 and "10000 pieces" in many.json()["error"]
     ok = api.post("/api/puzzle/pentomino/new", {"options": {"board": "32x32", "pieces": "monomino*1024"}})
     assert ok.status_code == 201 and len(ok.json()["board_svg"]) < 10_000_000
-    queens = api.post("/api/puzzle/nqueens/new", {"options": {"n": 40}})  # no pieces: the board's size alone
+    # no pieces: the board's size alone
+    queens = api.post("/api/puzzle/nqueens/new", {"options": {"n": 40}})
     assert queens.status_code == 201
 
 
@@ -214,7 +236,8 @@ def test_serve_off_loopback_warns_and_needs_the_token_it_prints(monkeypatch: pyt
 
 def test_a_puzzle_too_costly_to_set_up_is_refused_before_any_work(api: Api) -> None:
     board = "\n".join(["." * 40] * 20)
-    pieces = "\n\n".join(f"D{i}\n##" for i in range(400))  # 400 distinct dominoes: 1,229 MB of set-up before the bound
+    # 400 distinct dominoes: 1,229 MB of set-up before the bound
+    pieces = "\n\n".join(f"D{i}\n##" for i in range(400))
     response = api.post("/api/puzzle/pentomino/new", {"board": board, "pieces": pieces})
     assert response.status_code == 413 and "400 distinct pieces on 800 cells" in response.json()["error"]
     small = "\n\n".join(f"D{i}\n##" for i in range(10))
@@ -227,9 +250,11 @@ def test_a_puzzle_too_costly_to_set_up_is_refused_before_any_work(api: Api) -> N
 def test_a_big_boards_listing_keeps_fewer_solutions(api: Api) -> None:
     api.ok("POST", "/api/puzzle/pentomino/new", {"options": {"board": "2x500", "pieces": "domino*500"}})
     job = api.job("/api/puzzle/pentomino/list", {"n": 500})
-    assert job["status"] == "done" and job["result"]["found"] == 120  # 120,000 cells of solutions, not 500 x 1,000
+    # 120,000 cells of solutions, not 500 x 1,000
+    assert job["status"] == "done" and job["result"]["found"] == 120
     job = api.job("/api/puzzle/pentomino/list", {"n": 500})
     view = api.ok("GET", "/api/puzzle/pentomino")
-    assert view["listed"] == 240 and view["kept_from"] == 120  # the oldest dropped, their numbers kept
+    # the oldest dropped, their numbers kept
+    assert view["listed"] == 240 and view["kept_from"] == 120
     assert api.get("/api/puzzle/pentomino/solution/121").status_code == 200
     assert api.get("/api/puzzle/pentomino/solution/120").status_code == 404

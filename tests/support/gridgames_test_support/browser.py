@@ -14,8 +14,14 @@ from contextlib import contextmanager
 from typing import Any
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 """Without the background-networking flags Chromium keeps calling out to a network this machine may not have."""
 
@@ -84,8 +90,11 @@ def browser_context(executable: str, **options: Any) -> Iterator[Any]:
 
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=executable, args=CHROMIUM_ARGS, headless=True,
-            **({"accept_downloads": True, "viewport": {"width": 1100, "height": 850}} | options)
+            profile,
+            executable_path=executable,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            **({"accept_downloads": True, "viewport": {"width": 1100, "height": 850}} | options),
         )
         try:
             yield context
@@ -124,10 +133,13 @@ _DECODE_PNG_JS = """async (b64) => {
 """
 """The start of a function of a base64 PNG: its decoded pixels in ``data`` (RGBA), its size in ``image``."""
 
-PNG_COLOURS_JS = _DECODE_PNG_JS + """  const seen = new Set();
+PNG_COLOURS_JS = (
+    _DECODE_PNG_JS
+    + """  const seen = new Set();
   for (let i = 0; i < data.length; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
   return [image.width, image.height, seen.size];
 }"""
+)
 
 
 def png_colours(page: Any, png: bytes) -> tuple[int, int, int]:
@@ -138,10 +150,13 @@ def png_colours(page: Any, png: bytes) -> tuple[int, int, int]:
     return int(width), int(height), int(colours)
 
 
-PNG_PIXELS_JS = _DECODE_PNG_JS + """  let text = "";
+PNG_PIXELS_JS = (
+    _DECODE_PNG_JS
+    + """  let text = "";
   for (let i = 0; i < data.length; i += 0x8000) text += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));
   return [image.width, image.height, btoa(text)];
 }"""
+)
 
 
 def small_png(page: Any, png: bytes, colours: int = 256) -> bytes:
@@ -161,15 +176,18 @@ def small_png(page: Any, png: bytes, colours: int = 256) -> bytes:
     rgb = lambda c: np.stack([(c >> 16) & 255, (c >> 8) & 255, c & 255], axis=-1).astype(np.int64)  # noqa: E731
     distance = ((rgb(unique)[:, None, :] - rgb(palette)[None, :, :]) ** 2).sum(axis=2)
     index = distance.argmin(axis=1).astype(np.uint8)[inverse].reshape(int(height), int(width))
-    rows = np.concatenate([np.zeros((int(height), 1), dtype=np.uint8), index], axis=1)  # filter 0 on every row
+    # filter 0 on every row
+    rows = np.concatenate([np.zeros((int(height), 1), dtype=np.uint8), index], axis=1)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
-    return b"".join([
-        b"\x89PNG\r\n\x1a\n",
-        chunk(b"IHDR", struct.pack(">IIBBBBB", int(width), int(height), 8, 3, 0, 0, 0)),
-        chunk(b"PLTE", rgb(palette).astype(np.uint8).tobytes()),
-        chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)),
-        chunk(b"IEND", b""),
-    ])
+    return b"".join(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            chunk(b"IHDR", struct.pack(">IIBBBBB", int(width), int(height), 8, 3, 0, 0, 0)),
+            chunk(b"PLTE", rgb(palette).astype(np.uint8).tobytes()),
+            chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)),
+            chunk(b"IEND", b""),
+        ]
+    )

@@ -45,8 +45,12 @@ class Coin(Game):
     @property
     def info(self) -> GameInfo:
         return GameInfo(
-            num_players=1, num_actions=4, player_names=("guesser",), max_game_length=2 * self.rounds,
-            deterministic=False, zero_sum=False,
+            num_players=1,
+            num_actions=4,
+            player_names=("guesser",),
+            max_game_length=2 * self.rounds,
+            deterministic=False,
+            zero_sum=False,
         )
 
     def new_state(self) -> CoinState:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 
-def bisecting_step_search(driver: Any, p: int, mask: int, n: int, lo: int, hi: int, budget: int,
-                          at_lo: bool = False) -> int | None:
+def bisecting_step_search(
+    driver: Any, p: int, mask: int, n: int, lo: int, hi: int, budget: int, at_lo: bool = False
+) -> int | None:
     """A stand-in for `SearchDriver.step_search`: the bound's null window first (with ``at_lo``), then the kernel's
     bisection."""
     start = driver.explored

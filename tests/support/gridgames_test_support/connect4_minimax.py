@@ -49,8 +49,15 @@ def minimax_score(width: int, height: int, connect: int, columns: Columns) -> in
     return _score(width, height, lines_through(width, height, connect), heights, owned, sum(heights), memo)
 
 
-def _score(width: int, height: int, lines: tuple[tuple[int, ...], ...], heights: list[int], owned: list[int],
-           plies: int, memo: dict[tuple[int, int], int]) -> int:
+def _score(
+    width: int,
+    height: int,
+    lines: tuple[tuple[int, ...], ...],
+    heights: list[int],
+    owned: list[int],
+    plies: int,
+    memo: dict[tuple[int, int], int],
+) -> int:
     """The score of the side to move after ``plies`` discs (heights and owned are restored on return)."""
     key = (owned[0], owned[1])
     known = memo.get(key)

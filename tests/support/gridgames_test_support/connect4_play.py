@@ -14,8 +14,9 @@ from gridgames.cli_play import TerminalPlay
 from gridgames.saves import SavedPlay, load_play, restore, save_play
 
 
-def two_humans(state: Connect4State, *, book: Book | None = None, rng: random.Random | None = None,
-               interactive: bool | None = None) -> TerminalPlay:
+def two_humans(
+    state: Connect4State, *, book: Book | None = None, rng: random.Random | None = None, interactive: bool | None = None
+) -> TerminalPlay:
     """The terminal game of two humans from ``state`` (as ``gridgames play connect4 --red human --yellow human``)."""
     look = Connect4Look(console(), book, rng or random.Random(0))
     return TerminalPlay("connect4", {}, state, [None, None], ["human", "human"], look=look, interactive=interactive)
@@ -28,8 +29,15 @@ def load_game(path: str | os.PathLike[str]) -> Connect4State:
     return state
 
 
-def save_game(state: Connect4State, path: str | os.PathLike[str], *, first: str | None = None,
-              seats: tuple[str, ...] = (), think: float | None = None, seed: int | None = None) -> Path:
+def save_game(
+    state: Connect4State,
+    path: str | os.PathLike[str],
+    *,
+    first: str | None = None,
+    seats: tuple[str, ...] = (),
+    think: float | None = None,
+    seed: int | None = None,
+) -> Path:
     """Save a position as ``s FILE`` does (``first``: the first mover's colour, by default the game's)."""
     game = state.game
     options = {"width": game.width, "height": game.height, "connect": game.connect, "first": first or game.first}

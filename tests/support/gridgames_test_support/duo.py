@@ -81,9 +81,7 @@ class Duo(Game):
     @property
     def info(self) -> GameInfo:
         """Two players, one action per placement and the pass; 21 pieces each, passes only when stuck."""
-        return GameInfo(
-            num_players=2, num_actions=len(self._moves) + 1, player_names=PLAYERS, max_game_length=4 * 21
-        )
+        return GameInfo(num_players=2, num_actions=len(self._moves) + 1, player_names=PLAYERS, max_game_length=4 * 21)
 
     @property
     def playout_plies(self) -> int | None:
@@ -132,8 +130,11 @@ class DuoState(State):
         if player not in self._legal:
             moves, own = self.game.piece_moves, self.own[player]
             found = moves.legal(
-                self.own[0] | self.own[1], self.available[player], own=own, rule=RULE,
-                start=self.game.start_cell(player)
+                self.own[0] | self.own[1],
+                self.available[player],
+                own=own,
+                rule=RULE,
+                start=self.game.start_cell(player),
             )
             self._legal[player] = found.tolist()
             if self.game.listing_seconds:
@@ -151,8 +152,12 @@ class DuoState(State):
     def _allows(self, move: Move) -> bool:
         player = self.current_player
         return self.game.piece_moves.allows(
-            move, self.own[0] | self.own[1], self.available[player], own=self.own[player], rule=RULE,
-            start=self.game.start_cell(player)
+            move,
+            self.own[0] | self.own[1],
+            self.available[player],
+            own=self.own[player],
+            rule=RULE,
+            start=self.game.start_cell(player),
         )
 
     def is_legal(self, move: Move) -> bool:
@@ -175,8 +180,12 @@ class DuoState(State):
             raise IllegalMoveError(f"move {move!r} is outside 0..{self.game.pass_move}")
         player = self.current_player
         self.game.piece_moves.check(
-            move, occupied=self.own[0] | self.own[1], available=self.available[player], own=self.own[player],
-            rule=RULE, start=self.game.start_cell(player)
+            move,
+            occupied=self.own[0] | self.own[1],
+            available=self.available[player],
+            own=self.own[player],
+            rule=RULE,
+            start=self.game.start_cell(player),
         )
 
     def play(self, move: Move) -> None:
@@ -230,8 +239,12 @@ class DuoState(State):
             return None
         player = self.current_player
         return self.game.piece_moves.sample(
-            rng, self.own[0] | self.own[1], self.available[player], own=self.own[player], rule=RULE,
-            start=self.game.start_cell(player)
+            rng,
+            self.own[0] | self.own[1],
+            self.available[player],
+            own=self.own[player],
+            rule=RULE,
+            start=self.game.start_cell(player),
         )
 
     @property

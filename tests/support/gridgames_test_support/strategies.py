@@ -22,12 +22,7 @@ def polyomino_cells(draw: st.DrawFn, min_size: int = 1, max_size: int = 9) -> tu
     occupied = {(0, 0)}
     while len(cells) < size:
         frontier = sorted(
-            {
-                nb
-                for r, c in cells
-                for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))
-                if nb not in occupied
-            }
+            {nb for r, c in cells for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if nb not in occupied}
         )
         cell = draw(st.sampled_from(frontier))
         cells.append(cell)

@@ -23,7 +23,14 @@ from attrs import frozen
 
 from gridgames.errors import PuzzleError
 from gridgames.lattices import (
-    HEXAGONAL, SQUARE, TRIANGULAR, Lattice, board_symmetries, free_forms, lattice_named, scan_sorted
+    HEXAGONAL,
+    SQUARE,
+    TRIANGULAR,
+    Lattice,
+    board_symmetries,
+    free_forms,
+    lattice_named,
+    scan_sorted,
 )
 
 Cell = tuple[int, ...]
@@ -157,7 +164,8 @@ def random_problem(rng: random.Random) -> Problem:
         board = region
     biggest = rng.choice([3, 4, 4, 5]) if lattice is not TRIANGULAR else rng.choice([3, 4, 5, 6])
     alone = rng.random() < 0.15 and len(board) >= 4
-    if alone:  # issue 45's kind: the first cell scanned is cut off, so no piece of 2 or more cells covers it
+    # issue 45's kind: the first cell scanned is cut off, so no piece of 2 or more cells covers it
+    if alone:
         first = scan_sorted(lattice, board)[0] if lattice is not SQUARE else min(board)
         board = [c for c in board if c not in lattice.neighbours(first)]
     pieces = _pieces_of_area(lattice, len(board), rng, biggest, smallest=2 if alone else 1)
@@ -210,7 +218,8 @@ def brute_force(problem: Problem) -> set[Tiling]:
     by_cell: dict[Cell, list[tuple[str, frozenset[Cell]]]] = {c: [] for c in problem.board}
     for name, cells in placements(problem).items():
         for placed in cells:
-            by_cell[min(placed)].append((name, placed))  # each placement listed once, at its least cell
+            # each placement listed once, at its least cell
+            by_cell[min(placed)].append((name, placed))
     order = sorted(problem.board)
     left = {p.name: p.count for p in problem.pieces}
     found: set[Tiling] = set()
@@ -280,7 +289,8 @@ def engine_answers(problem: Problem) -> list[tuple[str, bool, Callable[[], Any]]
 
     try:
         built = problem.build()
-    except PuzzleError:  # the engine refuses a board no piece fits anywhere on, with a one-line error: 0 tilings
+    # the engine refuses a board no piece fits anywhere on, with a one-line error: 0 tilings
+    except PuzzleError:
         built = None
     paths: list[tuple[str, bool, Callable[[], Any]]] = (
         [] if built is not None else [("build: no piece fits", False, lambda: 0)]
@@ -295,8 +305,9 @@ def engine_answers(problem: Problem) -> list[tuple[str, bool, Callable[[], Any]]
             ("count mrv", False, lambda: tiling.count(built, mrv=True).count),
             ("count multiword", False, lambda: tiling.count(built, multiword=True).count),
             (
-                "count by parts", False,
-                lambda: sum(tiling.count_part(built, part).count for part in tiling.split(built, 3))
+                "count by parts",
+                False,
+                lambda: sum(tiling.count_part(built, part).count for part in tiling.split(built, 3)),
             ),
             ("solve", False, lambda: as_tilings(tiling.solve(built))),
             ("solve method=search", False, lambda: as_tilings(tiling.solve(built, method="search"))),
@@ -329,8 +340,9 @@ def _puzzle(problem: Problem) -> Any:
     try:
         if problem.lattice == "square":
             return TilingPuzzle(
-                Board.from_text(problem.board_text()), PieceSet.from_text(problem.pieces_text()),
-                one_sided=problem.one_sided
+                Board.from_text(problem.board_text()),
+                PieceSet.from_text(problem.pieces_text()),
+                one_sided=problem.one_sided,
             )
         board = LatticeBoard("random", problem.lattice, tuple(sorted(problem.board)))
         return LatticePuzzle(
@@ -339,7 +351,8 @@ def _puzzle(problem: Problem) -> Any:
     except PuzzleError:
         if problem.exact:
             raise
-        return None  # the puzzles refuse pieces whose area differs from the board's, with a one-line error
+        # the puzzles refuse pieces whose area differs from the board's, with a one-line error
+        return None
 
 
 def _shifted(problem: Problem, tilings: set[Tiling]) -> set[Tiling]:

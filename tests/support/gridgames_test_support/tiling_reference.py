@@ -84,14 +84,17 @@ def reference_arrays(
         near = [index[x] for x in around if x in index]
         neighbour_list[i, : len(near)] = near
     out = {
-        "option_piece": option_piece, "option_cell_rows": option_cell_rows, "option_masks": masks,
+        "option_piece": option_piece,
+        "option_cell_rows": option_cell_rows,
+        "option_masks": masks,
         "first_word": (option_cell_rows[:, 0] >> 6).astype(np.int32),
         "last_word": (option_cell_rows.max(axis=1) >> 6).astype(np.int32),
         "run_end": _run_ends(anchors * len(pieces) + option_piece),
-        "anchor_start": np.searchsorted(anchors, np.arange(n + 1)).astype(np.int32), "column_start": column_start,
+        "anchor_start": np.searchsorted(anchors, np.arange(n + 1)).astype(np.int32),
+        "column_start": column_start,
         "column_options": column_options,
         "column_run_end": _run_ends(column_id * len(pieces) + option_piece[column_options]),
-        "neighbour_list": neighbour_list
+        "neighbour_list": neighbour_list,
     }
     if words == 1 and len(pieces) <= 64:
         one = masks[:, 0]
@@ -111,9 +114,13 @@ def reference_arrays(
                 neighbours[i] |= np.uint64(1 << int(j))
         padded = np.append(neighbours, np.uint64(0))
         out.update(
-            probe_bits=np.array(probe), blank_start=blank_start, blank_option=blank_option,
-            blank_mask=one[blank_option], blank_run_end=_run_ends(entry * len(pieces) + option_piece[blank_option]),
-            neighbours=neighbours, option_border=np.bitwise_or.reduce(padded[option_cell_rows], axis=1) & ~one
+            probe_bits=np.array(probe),
+            blank_start=blank_start,
+            blank_option=blank_option,
+            blank_mask=one[blank_option],
+            blank_run_end=_run_ends(entry * len(pieces) + option_piece[blank_option]),
+            neighbours=neighbours,
+            option_border=np.bitwise_or.reduce(padded[option_cell_rows], axis=1) & ~one,
         )
     return out
 

@@ -9,6 +9,7 @@ import attrs
 from gridgames.errors import GameOverError, IllegalMoveError, NotationError
 from gridgames.game import Game, GameInfo, GameKind, GameSpec, Option, Outcome, State
 
+
 @attrs.frozen
 class Nim(Game):
     """Take 1 to 3 stones from a pile; whoever takes the last stone wins."""
@@ -77,8 +78,11 @@ class NimState(State):
 
 
 NIM_SPEC = GameSpec(
-    "nim", "Take 1 to 3 stones; whoever takes the last one wins.", GameKind.TURN_BASED, Nim,
-    (Option("stones", int, 7, "stones in the pile"),)
+    "nim",
+    "Take 1 to 3 stones; whoever takes the last one wins.",
+    GameKind.TURN_BASED,
+    Nim,
+    (Option("stones", int, 7, "stones in the pile"),),
 )
 WRONG_OBJECT = "not a GameSpec"
 AN_INT = 42

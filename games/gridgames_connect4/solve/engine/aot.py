@@ -29,8 +29,13 @@ def _define(cc: Any) -> None:
     from gridgames_connect4.solve.engine import board as K
     from gridgames_connect4.solve.engine import search as S
 
-    functions = {"run_search": S.run_search, "solve_moves": S.solve_moves, "replay": K.replay,
-                 "winning_cells": K.winning_cells, "limited_search": K.limited_search}
+    functions = {
+        "run_search": S.run_search,
+        "solve_moves": S.solve_moves,
+        "replay": K.replay,
+        "winning_cells": K.winning_cells,
+        "limited_search": K.limited_search,
+    }
     for name, sig in signatures().items():
         if name == "limited_search":  # it calls itself: its own dispatcher must know the signature
             functions[name].compile(sig.args)
@@ -38,8 +43,12 @@ def _define(cc: Any) -> None:
 
 
 NATIVE = NativeModule(
-    MODULE, "gridgames_connect4.solve.engine", Path(__file__).resolve().parent,
-    ("bits.py", "board.py", "aot.py", "layout.py", "static_rules.py", "search.py", "table.py"), _define, EXPORTED,
+    MODULE,
+    "gridgames_connect4.solve.engine",
+    Path(__file__).resolve().parent,
+    ("bits.py", "board.py", "aot.py", "layout.py", "static_rules.py", "search.py", "table.py"),
+    _define,
+    EXPORTED,
     use_nrt=False,  # nothing in the kernels allocates (as the JIT's _nrt=False)
     what="Connect Four solver",
 )
@@ -89,9 +98,25 @@ def signatures() -> dict[str, Any]:
         "solve_moves": t.none(L.tuple_type(L.Batch), stack, geometry, table, book, busy),
         "replay": t.Tuple((u64, u64, i64, i64))(cols, i64, i64, i64, i64, i64, u64, u64),
         "winning_cells": u64(u64, u64, u64, i64, i64),
-        "limited_search": i64(u64, u64, i64, i64, i64, i64, i64, i64, i64, u64, u64, L.numba_type("int64[:]"),
-                              L.numba_type("uint64[:]"), L.numba_type("int64[:]"), i64, L.numba_type("uint64[:, :]"),
-                              L.numba_type("int64[:, :]")),
+        "limited_search": i64(
+            u64,
+            u64,
+            i64,
+            i64,
+            i64,
+            i64,
+            i64,
+            i64,
+            i64,
+            u64,
+            u64,
+            L.numba_type("int64[:]"),
+            L.numba_type("uint64[:]"),
+            L.numba_type("int64[:]"),
+            i64,
+            L.numba_type("uint64[:, :]"),
+            L.numba_type("int64[:, :]"),
+        ),
     }
 
 

@@ -144,12 +144,14 @@ def _bandnot(a, b):
 def _shl(a, s):
     """a << s for 0 <= s < 128 (bits shifted past the top are lost)."""
     if _pair(a):
+
         def impl(a, s):
             if s == 0:
                 return a
             if s >= 64:
                 return (U64(0), a[0] << U64(s - 64))
             return (a[0] << U64(s), (a[1] << U64(s)) | (a[0] >> U64(64 - s)))
+
         return impl
     return lambda a, s: a << U64(s)
 
@@ -158,12 +160,14 @@ def _shl(a, s):
 def _shr(a, s):
     """a >> s for 0 <= s < 128."""
     if _pair(a):
+
         def impl(a, s):
             if s == 0:
                 return a
             if s >= 64:
                 return (a[1] >> U64(s - 64), U64(0))
             return ((a[0] >> U64(s)) | (a[1] << U64(64 - s)), a[1] >> U64(s))
+
         return impl
     return lambda a, s: a >> U64(s)
 
@@ -171,10 +175,12 @@ def _shr(a, s):
 @overload(badd)
 def _badd(a, b):
     if _pair(a):
+
         def impl(a, b):
             lo = a[0] + b[0]
             carry = U64(1) if lo < a[0] else U64(0)
             return (lo, a[1] + b[1] + carry)
+
         return impl
     return lambda a, b: a + b
 
@@ -183,10 +189,12 @@ def _badd(a, b):
 def _bdec(a):
     """a - 1"""
     if _pair(a):
+
         def impl(a):
             if a[0] != U64(0):
                 return (a[0] - U64(1), a[1])
             return (M64, a[1] - U64(1))
+
         return impl
     return lambda a: a - U64(1)
 
@@ -223,11 +231,13 @@ def _popcount(a):
 def _bmod(a, m):
     """a mod m (m < 2**31) as an int64."""
     if _pair(a):
+
         def impl(a, m):
             mm = U64(m)
             base = (M64 % mm + U64(1)) % mm  # 2**64 mod m
             r = ((a[1] % mm) * base) % mm
             return np.int64((r + a[0] % mm) % mm)
+
         return impl
     return lambda a, m: np.int64(a % U64(m))
 
@@ -246,6 +256,7 @@ def _bmodf(a, m, minv):
         if r >= mm:
             r -= mm
         return np.int64(r)
+
     return impl
 
 
@@ -291,10 +302,12 @@ def _high32(a):
 def _bit_index(a):
     """Index of the single set bit of a."""
     if _pair(a):
+
         def impl(a):
             if a[0] != U64(0):
                 return popcount64(a[0] - U64(1))
             return 64 + popcount64(a[1] - U64(1))
+
         return impl
     return lambda a: popcount64(a - U64(1))
 
@@ -310,13 +323,16 @@ def _ld1(arr, i):
 @overload(st1)
 def _st1(arr, i, x):
     if arr.ndim == 2:
+
         def impl(arr, i, x):
             arr[i, 0] = x[0]
             arr[i, 1] = x[1]
+
         return impl
 
     def impl1(arr, i, x):
         arr[i] = x
+
     return impl1
 
 
@@ -331,11 +347,14 @@ def _ld2(arr, i, j):
 @overload(st2)
 def _st2(arr, i, j, x):
     if arr.ndim == 3:
+
         def impl(arr, i, j, x):
             arr[i, j, 0] = x[0]
             arr[i, j, 1] = x[1]
+
         return impl
 
     def impl1(arr, i, j, x):
         arr[i, j] = x
+
     return impl1

@@ -14,7 +14,21 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4.solve.engine.bits import (
-    badd, band, bandnot, bdec, bit_index, bor, bxor, is_zero, ld1, ld2, one_like, popcount, shl, shr, st2,
+    badd,
+    band,
+    bandnot,
+    bdec,
+    bit_index,
+    bor,
+    bxor,
+    is_zero,
+    ld1,
+    ld2,
+    one_like,
+    popcount,
+    shl,
+    shr,
+    st2,
     zero_like,
 )
 from gridgames_connect4.solve.engine.layout import INF, WIN_BASE
@@ -136,8 +150,9 @@ def _sort_moves(p, mask, possible, board, h, k, order, colmask, out, scores, row
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt (private, not in numba's stubs): no allocation, as the AOT build
-def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, order, colmask, stats, budget,
-                   moves_at, scores_at):
+def limited_search(
+    p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, order, colmask, stats, budget, moves_at, scores_at
+):
     """Depth-limited negamax with alpha-beta; proven results score +-(WIN_BASE + Pons score).
 
     moves_at, scores_at: scratch rows by ply (each shaped like colmask and order): nothing is allocated (the
@@ -162,8 +177,25 @@ def limited_search(p, mask, n, depth, alpha, beta, h, k, cells, bottom, board, o
     count = _sort_moves(p, mask, possible, board, h, k, order, colmask, moves_at, scores_at, n)
     best = -INF
     for i in range(count - 1, -1, -1):
-        v = -limited_search(bxor(p, mask), bor(mask, ld2(moves_at, n, i)), n + 1, depth - 1, -beta, -alpha,
-                            h, k, cells, bottom, board, order, colmask, stats, budget, moves_at, scores_at)
+        v = -limited_search(
+            bxor(p, mask),
+            bor(mask, ld2(moves_at, n, i)),
+            n + 1,
+            depth - 1,
+            -beta,
+            -alpha,
+            h,
+            k,
+            cells,
+            bottom,
+            board,
+            order,
+            colmask,
+            stats,
+            budget,
+            moves_at,
+            scores_at,
+        )
         if stats[1] != 0:
             return 0
         if v > best:

@@ -50,14 +50,22 @@ Bitboard = np.uint64 | tuple[np.uint64, np.uint64]
 class Stack(NamedTuple):
     """A search's stack, owned by the caller so a search paused after a budget resumes: one frame per depth."""
 
-    state: Annotated[np.ndarray, "int64[:]"]  # (STATE_SIZE,): phase, window, depth, step, nodes, score (S_* slots)
-    frames: Annotated[np.ndarray, "board[:, :]"]  # (depth, 5): stones to move, all stones, their mirrors, key (U_*)
-    frame_ints: Annotated[np.ndarray, "int64[:, :]"]  # (depth, FRAME_INTS): window, moves left, flags... (I_*)
-    moves: Annotated[np.ndarray, "board[:, :]"]  # (depth, width): each frame's moves in search order (last first)
-    move_columns: Annotated[np.ndarray, "int64[:, :]"]  # (depth, width): their columns (-1: a forced move)
-    child_keys: Annotated[np.ndarray, "board[:, :]"]  # (depth, width): the children's symmetric keys
-    child_buckets: Annotated[np.ndarray, "int64[:, :]"]  # (depth, width): the children's table buckets
-    move_scores: Annotated[np.ndarray, "int64[:]"]  # (width,): the ratings of the moves being ordered
+    # (STATE_SIZE,): phase, window, depth, step, nodes, score (S_* slots)
+    state: Annotated[np.ndarray, "int64[:]"]
+    # (depth, 5): stones to move, all stones, their mirrors, key (U_*)
+    frames: Annotated[np.ndarray, "board[:, :]"]
+    # (depth, FRAME_INTS): window, moves left, flags... (I_*)
+    frame_ints: Annotated[np.ndarray, "int64[:, :]"]
+    # (depth, width): each frame's moves in search order (last first)
+    moves: Annotated[np.ndarray, "board[:, :]"]
+    # (depth, width): their columns (-1: a forced move)
+    move_columns: Annotated[np.ndarray, "int64[:, :]"]
+    # (depth, width): the children's symmetric keys
+    child_keys: Annotated[np.ndarray, "board[:, :]"]
+    # (depth, width): the children's table buckets
+    child_buckets: Annotated[np.ndarray, "int64[:, :]"]
+    # (width,): the ratings of the moves being ordered
+    move_scores: Annotated[np.ndarray, "int64[:]"]
 
 
 class BoardConstants(NamedTuple):
@@ -71,17 +79,21 @@ class BoardConstants(NamedTuple):
     full: Annotated[Bitboard, "board"]  # every cell
     order: Annotated[np.ndarray, "int64[:]"]  # the columns, centre first (Pons' order)
     column_masks: Annotated[np.ndarray, "board[:]"]  # each column's cells
-    cell_values: Annotated[np.ndarray, "int64[:]"]  # by bit index: the number of lines of k cells through the cell
-    lower_rows: Annotated[Bitboard, "board"]  # the lower cell of each pair when every column has an even number empty
+    # by bit index: the number of lines of k cells through the cell
+    cell_values: Annotated[np.ndarray, "int64[:]"]
+    # the lower cell of each pair when every column has an even number empty
+    lower_rows: Annotated[Bitboard, "board"]
 
 
 class Table(NamedTuple):
     """The transposition table (see `table`)."""
 
     entries: Annotated[np.ndarray, "uint64[:]"]  # buckets of BUCKET_WORDS words
-    generations: Annotated[np.ndarray, "uint16[:]"]  # each bucket's generation (older ones count as empty)
+    # each bucket's generation (older ones count as empty)
+    generations: Annotated[np.ndarray, "uint16[:]"]
     buckets: Annotated[int, "int64"]  # a prime
-    wide: Annotated[bool, "bool"]  # two words an entry (keys too long to rebuild from 32 bits and the bucket)
+    # two words an entry (keys too long to rebuild from 32 bits and the bucket)
+    wide: Annotated[bool, "bool"]
     current: Annotated[np.ndarray, "int64[:]"]  # (1,): the current generation
 
 
@@ -98,22 +110,26 @@ class SearchStep(NamedTuple):
 
     plies: Annotated[int, "int64"]  # discs on the board at the root
     budget: Annotated[int, "int64"]  # positions to explore at most in this call
-    fresh: Annotated[bool, "bool"]  # start a search of (stones, mask) within [lo, hi]; else resume the paused one
+    # start a search of (stones, mask) within [lo, hi]; else resume the paused one
+    fresh: Annotated[bool, "bool"]
     stones: Annotated[Bitboard, "board"]  # the root's stones of the side to move
     mask: Annotated[Bitboard, "board"]  # the root's stones
     lo: Annotated[int, "int64"]  # the score lies within [lo, hi]
     hi: Annotated[int, "int64"]
-    jitter: Annotated[int, "int64"]  # 0: the usual move order; else a helper's own tie-breaking (see smp)
+    # 0: the usual move order; else a helper's own tie-breaking (see smp)
+    jitter: Annotated[int, "int64"]
 
 
 class Batch(NamedTuple):
     """Positions to replay and solve in one call (solve_moves), and where their answers go."""
 
-    columns: Annotated[np.ndarray, "uint8[:] readonly"]  # 0-based columns of every position, one after another
+    # 0-based columns of every position, one after another
+    columns: Annotated[np.ndarray, "uint8[:] readonly"]
     starts: Annotated[np.ndarray, "int64[:]"]  # position i is columns[starts[i]:starts[i + 1]]
     weak: Annotated[bool, "bool"]  # only the sign of the score (-1, 0, 1)
     reset: Annotated[bool, "bool"]  # a fresh table for each position
-    out: Annotated[np.ndarray, "int64[:]"]  # each score (the index of the bad move when a replay fails)
+    # each score (the index of the bad move when a replay fails)
+    out: Annotated[np.ndarray, "int64[:]"]
     explored: Annotated[np.ndarray, "int64[:]"]  # each position's positions explored
     status: Annotated[np.ndarray, "int64[:]"]  # each replay's status (see board.replay; 0: fine)
 
@@ -125,8 +141,15 @@ def numba_type(spec: str, words: int = 1) -> Any:
     name, _, rest = spec.partition("[")
     readonly = rest.endswith("readonly")
     ndim = rest.count(":")
-    scalars = {"int64": types.int64, "uint64": types.uint64, "uint16": types.uint16, "uint8": types.uint8,
-               "int8": types.int8, "bool": types.boolean, "board": types.uint64}
+    scalars = {
+        "int64": types.int64,
+        "uint64": types.uint64,
+        "uint16": types.uint16,
+        "uint8": types.uint8,
+        "int8": types.int8,
+        "bool": types.boolean,
+        "board": types.uint64,
+    }
     dtype = scalars[name]
     if name == "board" and words == 2:
         if ndim == 0:

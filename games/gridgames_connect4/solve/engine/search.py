@@ -25,19 +25,62 @@ import numpy as np
 from numba import njit
 
 from gridgames_connect4.solve.engine.bits import (
-    badd, band, bdec, beq, bit_index, blt, bor, bxor, is_zero, ld1, ld2, low64, popcount64,
-    prefetch, shl, shr, st2,
+    badd,
+    band,
+    bdec,
+    beq,
+    bit_index,
+    blt,
+    bor,
+    bxor,
+    is_zero,
+    ld1,
+    ld2,
+    low64,
+    popcount64,
+    prefetch,
+    shl,
+    shr,
+    st2,
 )
 from gridgames_connect4.solve.engine.layout import (  # noqa: F401 (the state layout, re-exported)
-    FRAME_INTS, S_D, S_HI, S_LO, S_MED, S_NODES, S_PHASE, S_R, S_SCORE, S_STEP, STATE_SIZE, Batch, BookArrays,
-    BoardConstants, SearchStep, Stack, Table,
+    FRAME_INTS,
+    S_D,
+    S_HI,
+    S_LO,
+    S_MED,
+    S_NODES,
+    S_PHASE,
+    S_R,
+    S_SCORE,
+    S_STEP,
+    STATE_SIZE,
+    Batch,
+    BookArrays,
+    BoardConstants,
+    SearchStep,
+    Stack,
+    Table,
 )
 from gridgames_connect4.solve.engine.board import can_win_next, column_of, mirror, mirror_cell, replay, winning_cells
 from gridgames_connect4.solve.engine.static_rules import (
-    NO_VALUE, rate_move, safe_moves, settle,
+    NO_VALUE,
+    rate_move,
+    safe_moves,
+    settle,
 )
 from gridgames_connect4.solve.engine.table import (
-    NO_LOWER, NO_MOVE, NO_UPPER, bit_length, bucket_of, lower_of, move_of, next_generation, tt_find, tt_store, upper_of,
+    NO_LOWER,
+    NO_MOVE,
+    NO_UPPER,
+    bit_length,
+    bucket_of,
+    lower_of,
+    move_of,
+    next_generation,
+    tt_find,
+    tt_store,
+    upper_of,
 )
 
 # Frame fields. FU (boards): stones to move, all stones, their mirrors, symmetric key. FI (int64): alpha, beta,
@@ -47,9 +90,12 @@ U_P, U_M, U_PM, U_MM, U_KEY = 0, 1, 2, 3, 4
 I_A, I_B, I_CNT, I_FLAGS, I_NODES, I_BEST, I_BASE, I_V = 0, 1, 2, 3, 4, 5, 6, 7
 F_FORCED, F_MIRRORED = 1, 2
 NOT_IN_BOOK = 1000
-CELL_VALUE_MIN_EMPTY = 24  # break ties by the cells' values (else the centre first) at nodes with this many
-ETC_MIN_EMPTY = 16  # probe the children's entries for a cutoff at nodes with at least this many empty cells
-BUSY_PLIES = 20  # with searchers in parallel: nodes this close to the root are marked busy while searched
+# break ties by the cells' values (else the centre first) at nodes with this many
+CELL_VALUE_MIN_EMPTY = 24
+# probe the children's entries for a cutoff at nodes with at least this many empty cells
+ETC_MIN_EMPTY = 16
+# with searchers in parallel: nodes this close to the root are marked busy while searched
+BUSY_PLIES = 20
 
 
 @njit(cache=True)
@@ -103,8 +149,9 @@ def next_window(lo, hi):
 
 
 @njit(cache=True, inline="always")
-def order_moves(sk, d, p, mask, moves, possible, opp_win, own_win, tt_col, skey, n, jitter, jmul, g, table, gens,
-                nbuckets, minv):
+def order_moves(
+    sk, d, p, mask, moves, possible, opp_win, own_win, tt_col, skey, n, jitter, jmul, g, table, gens, nbuckets, minv
+):
     """Rate the moves of the node at depth d and store them in search order in its frame; (count, wins_next).
 
     The frame's moves end up sorted by rating, the best last (searched first): the table's move above all, then by
@@ -143,8 +190,9 @@ def order_moves(sk, d, p, mask, moves, possible, opp_win, own_win, tt_col, skey,
         if c == tt_col:
             s = 1000000
         elif jitter != 0:  # a helper of a parallel search: break ties in its own pseudo-random way
-            s = s * 8 + np.int64(((low64(skey) + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15)) * jmul)
-                                 >> np.uint64(61))
+            s = s * 8 + np.int64(
+                ((low64(skey) + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15)) * jmul) >> np.uint64(61)
+            )
         j = count  # insertion sort, ascending
         count += 1
         while j > 0 and SC[j - 1] > s:
@@ -268,7 +316,8 @@ def run_search(stack, geometry, tt, book, busy, job):
             p = ld2(FU, d, U_P)
             mask = ld2(FU, d, U_M)
             n = n0 + d
-            if FI[d, I_BASE] < 0:  # the parent did not prefetch this node's bucket (a forced move): start it now
+            # the parent did not prefetch this node's bucket (a forced move): start it now
+            if FI[d, I_BASE] < 0:
                 key = badd(p, mask)
                 mkey = badd(ld2(FU, d, U_PM), ld2(FU, d, U_MM))
                 flags = 0
@@ -331,7 +380,8 @@ def run_search(stack, geometry, tt, book, busy, job):
             base = FI[d, I_BASE]
             skey = ld2(FU, d, U_KEY)
             mirrored = FI[d, I_FLAGS] == F_MIRRORED
-            if n <= book_depth:  # within the opening book's depth: its exact score, if it has the position
+            # within the opening book's depth: its exact score, if it has the position
+            if n <= book_depth:
                 found = book_score(book_keys, book_scores, low64(skey))
                 if found != NOT_IN_BOOK:
                     r = found
@@ -485,7 +535,8 @@ def run_search(stack, geometry, tt, book, busy, job):
                 FI[d + 1, I_B] = -FI[d, I_A]
                 d += 1
                 step = 0
-            else:  # every move failed low: the best of the children's bounds is the node's (fail-soft)
+            # every move failed low: the best of the children's bounds is the node's (fail-soft)
+            else:
                 r = FI[d, I_V]
                 if FI[d, I_FLAGS] != F_FORCED:
                     tt_store(

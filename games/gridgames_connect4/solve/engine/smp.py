@@ -27,11 +27,13 @@ from gridgames_connect4.solve.engine import search as S
 
 # control block (int64): stop flag, who answered (helper number, 0: none), the score, each helper's positions
 C_STOP, C_WHO, C_SCORE, C_EXPLORED = 0, 1, 2, 3
-HELPER_SLICE = 1 << 18  # positions between two looks at the stop flag (a few hundredths of a second)
+# positions between two looks at the stop flag (a few hundredths of a second)
+HELPER_SLICE = 1 << 18
 
 
-def _helper_main(stack: tuple[np.ndarray, ...], shared: tuple[Any, ...], ctl: np.ndarray, number: int,
-                 root: tuple[Any, ...]) -> None:
+def _helper_main(
+    stack: tuple[np.ndarray, ...], shared: tuple[Any, ...], ctl: np.ndarray, number: int, root: tuple[Any, ...]
+) -> None:
     """One helper thread: search until done or told to stop; report the score if first."""
     st = stack[0]  # the state (Stack.state)
     fresh = True
@@ -66,8 +68,12 @@ class Helpers:
         shared[3][:] = 0  # busy marks a stopped helper may have left
         for number in range(1, self.count + 1):
             own = tuple(np.zeros_like(a) for a in stack)
-            thread = threading.Thread(target=_helper_main, args=(own, shared, self.ctl, number, root),
-                                      name=f"connect4-helper-{number}", daemon=True)
+            thread = threading.Thread(
+                target=_helper_main,
+                args=(own, shared, self.ctl, number, root),
+                name=f"connect4-helper-{number}",
+                daemon=True,
+            )
             thread.start()
             self.threads.append(thread)
 

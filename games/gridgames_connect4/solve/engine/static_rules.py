@@ -17,7 +17,17 @@ from __future__ import annotations
 from numba import njit
 
 from gridgames_connect4.solve.engine.bits import (
-    badd, band, bandnot, bdec, bor, bxor, is_zero, ld1, popcount, shl, shr,
+    badd,
+    band,
+    bandnot,
+    bdec,
+    bor,
+    bxor,
+    is_zero,
+    ld1,
+    popcount,
+    shl,
+    shr,
 )
 from gridgames_connect4.solve.engine.board import column_of, has_line, winning_cells
 
@@ -26,7 +36,8 @@ NO_VALUE = -1000  # a rule that proves nothing here (and the frames' "no child r
 # block) or one cell above such a cell (measured in bench/README.md, "Fail-soft and forcing threats")
 W_THREAT, W_PLAYABLE, W_ABOVE_PLAYABLE = 32, 32, 16
 W_UNDER_TWO = 16  # a move two cells under one's own threat: the opponent cannot play on top of it
-W_UNDER_OWN = -10000  # a move right under one's own threat lets the opponent block it: searched last
+# a move right under one's own threat lets the opponent block it: searched last
+W_UNDER_OWN = -10000
 
 
 @njit(cache=True, inline="always")
@@ -107,8 +118,7 @@ def own_zugzwang(opp, mask, own_win, possible, lower, odd, empty, bottom, board,
             zmask = bor(mask, zf)
             zempty = bxor(empty, zf)
             zodd = bandnot(band(badd(zmask, bottom), board), lower_rows)
-            zcells = bor(bor(bandnot(band(zempty, lower_rows), zcol), zodd),
-                         band(bandnot(zempty, lower_rows), zcol))
+            zcells = bor(bor(bandnot(band(zempty, lower_rows), zcol), zodd), band(bandnot(zempty, lower_rows), zcol))
             if not has_line(bor(opp, zcells), h, k):
                 zbest = (zabove + 2) // 2
                 break
@@ -205,8 +215,11 @@ def rate_move(p, mask, mv, possible, useless, own_under, board, h, k):
         win2 = not is_zero(band(wp, bdec(wp))) or not is_zero(band(shl(wp, 1), wc))
     if win2:
         return 0, True
-    s = (popcount(uw) * W_THREAT + popcount(band(uw, after)) * W_PLAYABLE
-         + popcount(band(uw, band(shl(after, 1), board))) * W_ABOVE_PLAYABLE)
+    s = (
+        popcount(uw) * W_THREAT
+        + popcount(band(uw, after)) * W_PLAYABLE
+        + popcount(band(uw, band(shl(after, 1), board))) * W_ABOVE_PLAYABLE
+    )
     if not is_zero(band(mv, shr(own_under, 1))):
         s += W_UNDER_TWO
     if not is_zero(band(mv, own_under)):
@@ -228,7 +241,8 @@ def settle(p, opp, mask, possible, opp_win, alpha, beta, bottom, board, lower_ro
         return 0, opp_win, False
     if beta <= 0 and cannot_line_up(opp, empty, h, k):
         return 0, opp_win, False
-    late = h // 2  # claimeven's win bound reaches late (the cell a winner needs last has at most h - 2 cells above)
+    # claimeven's win bound reaches late (the cell a winner needs last has at most h - 2 cells above)
+    late = h // 2
     odd = bandnot(possible, lower_rows)  # the lowest empty cell of each column with an odd number
     m = popcount(odd)
     lower = band(empty, lower_rows)
@@ -242,8 +256,9 @@ def settle(p, opp, mask, possible, opp_win, alpha, beta, bottom, board, lower_ro
     if m % 2 == 0 and beta <= late:
         own_win = winning_cells(p, mask, board, h, k)
         own_known = True
-        zbest = own_zugzwang(opp, mask, own_win, possible, lower, odd, empty, bottom, board, lower_rows, colmask, beta,
-                             h, k)
+        zbest = own_zugzwang(
+            opp, mask, own_win, possible, lower, odd, empty, bottom, board, lower_rows, colmask, beta, h, k
+        )
         if zbest > 0 and zbest >= beta:
             return zbest, own_win, own_known
     if m % 2 == 0 and alpha >= -1:

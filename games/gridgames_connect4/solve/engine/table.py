@@ -101,8 +101,12 @@ def tt_store(table, gens, base, wide, skey, gen, lower, upper, move, work):
         if value < worst:
             worst = value
             slot = i
-    data = (np.uint64(lower + 64) | (np.uint64(upper + 64) << np.uint64(7)) | (np.uint64(move) << np.uint64(14))
-            | (np.uint64(min(work, 31)) << np.uint64(27)))
+    data = (
+        np.uint64(lower + 64)
+        | (np.uint64(upper + 64) << np.uint64(7))
+        | (np.uint64(move) << np.uint64(14))
+        | (np.uint64(min(work, 31)) << np.uint64(27))
+    )
     if wide:  # the second word first, then the first (which holds the key XOR the second)
         second = check | data
         table[base + slot + 1] = second
