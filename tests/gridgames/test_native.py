@@ -25,8 +25,8 @@ ANALYZE = ["-m", "gridgames", "connect4", "analyze", "442551175727", "--json"]
 COUNT = ["-m", "gridgames", "solve", "pentomino", "--board", "3x20", "--count"]
 VECTOR = [
     "-c",
-    "from gridgames_connect4.vector import Connect4VectorBackend\n"
-    "from gridgames_connect4.rules import Connect4\n"
+    "from gridgames_connect4.learn.vector import Connect4VectorBackend\n"
+    "from gridgames_connect4.position.rules import Connect4\n"
     "import numpy as np\n"
     "b = Connect4VectorBackend(Connect4(), 8, 'perfect', 0)\n"
     "b.reset(np.ones(8, np.bool_), list(range(8)))\n"

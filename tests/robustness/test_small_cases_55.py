@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from gridgames_test_support.cli_runs import assert_one_line_error, invoke
 
@@ -69,15 +71,15 @@ def test_jobs_are_capped_by_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_analyze_has_a_default_time_budget_like_review(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gridgames_connect4 import analysis
     from gridgames_connect4.surfaces.cli_review import DEFAULT_REVIEW_SECONDS
+    from gridgames_connect4.teach import analysis
 
     budgets: list[object] = []
     real = analysis.analyze_position
 
-    def spy(*args: object, **kwargs: object) -> object:
-        budgets.append(kwargs.get("think"))
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+    def spy(state: Any, limits: Any = None) -> object:
+        budgets.append(None if limits is None else limits.think)
+        return real(state, limits)
 
     monkeypatch.setattr(analysis, "analyze_position", spy)
     code, out, err = invoke(["connect4", "analyze", "4453", "--no-book", "--width", "5", "--height", "4"])
@@ -87,8 +89,9 @@ def test_analyze_has_a_default_time_budget_like_review(monkeypatch: pytest.Monke
 
 def test_jobs_on_a_10x10_board_are_not_refused_for_a_false_table_size(monkeypatch: pytest.MonkeyPatch) -> None:
     from gridgames.search import parallel
-    from gridgames_connect4.teach.analysis import analyze_position
     from gridgames_connect4.position.rules import Connect4
+    from gridgames_connect4.solve.scorer import Limits
+    from gridgames_connect4.teach.analysis import analyze_position
 
     class Reached(Exception):
         pass
@@ -98,7 +101,7 @@ def test_jobs_on_a_10x10_board_are_not_refused_for_a_false_table_size(monkeypatc
 
     monkeypatch.setattr(parallel, "run_parts", stop)
     with pytest.raises(Reached):
-        analyze_position(Connect4(10, 10, 4).from_notation("4"), jobs=2, think=5)
+        analyze_position(Connect4(10, 10, 4).from_notation("4"), Limits(jobs=2, think=5))
 
 
 def test_the_quick_analysis_stops_at_its_budget(
