@@ -203,6 +203,9 @@ LAYERS: dict[str, int] = {
             "gridgames.files",
             "gridgames.placement_moves",
             "gridgames.parsing",
+            # the installed metadata and compiled modules: files too (the stdlib and gridgames.files only)
+            "gridgames.entry_points",
+            "gridgames.native",
         ),
         1,
     ),
@@ -216,7 +219,6 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(
         (
             "gridgames.registry",
-            "gridgames.entry_points",
             "gridgames._plugin_probe",
             "gridgames.testing",
             "gridgames.rl",
