@@ -146,7 +146,7 @@ def test_what_a_module_is_built_for_follows_the_kernel_sources(monkeypatch: pyte
         (tmp_path / name).write_bytes((_kernels.NATIVE.here / name).read_bytes())
     monkeypatch.setattr(_kernels.NATIVE, "here", tmp_path)
     assert _kernels.NATIVE.target() == before
-    (tmp_path / "rules.py").write_bytes((tmp_path / "rules.py").read_bytes() + b"\n# changed\n")
+    (tmp_path / "static_rules.py").write_bytes((tmp_path / "static_rules.py").read_bytes() + b"\n# changed\n")
     assert _kernels.NATIVE.target()["sources"] != before["sources"]
 
 

@@ -321,4 +321,4 @@ def test_spec_conforms_and_builds_puzzles_from_its_options() -> None:
     check_spec(SPEC)
     puzzle = SPEC.make(board="8x8", pieces="pentominoes+O", one_sided=False)
     assert isinstance(puzzle, TilingPuzzle) and puzzle.pieces.area == 64
-    assert [o.name for o in SPEC.options] == ["board", "pieces", "one_sided"]
+    assert [o.name for o in SPEC.options] == ["board", "pieces", "one_sided", "lattice"]

@@ -90,7 +90,7 @@ def test_float_and_out_of_range_actions_are_illegal_not_crashes() -> None:
 
 
 def test_generic_backend_follows_the_rules_on_a_plugin_and_on_connect4() -> None:
-    mnk = vector_env("mnk", num_envs=8, opponent="random")
+    mnk = vector_env("mnk", num_envs=8, opponent="random", compiled=False)  # mnk declares compiled rules too
     assert isinstance(mnk.backend, GenericBackend)
     seen = check_against_rules(mnk, 20, np.random.default_rng(1))
     assert seen["agent wins"] and seen["opponent wins"] and seen["draw"]
