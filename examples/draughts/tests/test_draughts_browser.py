@@ -38,7 +38,7 @@ def _played_within(page: Any, played: int, timeout_ms: int) -> bool:
     """True once the move list has more than ``played`` moves (False after ``timeout_ms``)."""
     try:
         page.wait_for_function(
-            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length > {played}",
+            f"() => document.querySelectorAll('#moves > .ply').length > {played}",
             timeout=timeout_ms,
         )
     except Exception:  # Playwright's TimeoutError: the click selected, it did not play

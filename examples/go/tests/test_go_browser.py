@@ -26,7 +26,7 @@ def page() -> Iterator[Any]:
 
 def _wait_for_moves(page: Any, count: int) -> None:
     page.wait_for_function(
-        f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {count}"
+        f"() => document.querySelectorAll('#moves > .ply').length === {count}"
     )
 
 

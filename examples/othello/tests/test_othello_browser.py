@@ -45,7 +45,7 @@ def _click_cell(page: Any, move: str) -> None:
     row, col = int(move[1:]) - 1, ord(move[0]) - ord("a")
     page.click(f'#board .cell[data-row="{row}"][data-col="{col}"]')
     page.wait_for_function(
-        f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {played + 1}"
+        f"() => document.querySelectorAll('#moves > .ply').length === {played + 1}"
     )
 
 

@@ -34,6 +34,9 @@ EXAMPLES = {  # the page of each, and how many moves into a game it is shown (th
     "hex": ("play", 5),
     "golomb": ("play", 3),
     "connect4": ("play", 4),
+    "go": ("play", 3),
+    "draughts": ("play", 2),
+    "g2048": ("play", 0),
     "nqueens": ("puzzle", 0),
     "pentomino": ("puzzle", 0),
 }
@@ -91,7 +94,7 @@ def test_every_examples_page_fits_the_window_and_fills_it(tab: tuple[str, Any], 
     page.goto(f"{base_url}/{kind}/{name}" + (f"?pos={moves}" if moves else ""))
     if kind == "play":
         page.wait_for_function(
-            f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {plies}"
+            f"() => document.querySelectorAll('#moves > .ply').length === {plies}"
         )
         board = page.locator("#board").bounding_box()
         window = page.evaluate("document.documentElement.clientWidth")
@@ -150,7 +153,7 @@ def test_no_status_line_shows_the_engines_counts(tab: tuple[str, Any], base_url:
     page.select_option("#seat-0", engine)  # the computer moves first
     page.select_option("#seat-1", "human")
     page.click("#new-game")
-    page.wait_for_function("() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length")
+    page.wait_for_function("() => document.querySelectorAll('#moves > .ply').length")
     page.wait_for_function("() => !document.getElementById('engine').hidden")
     status = page.inner_text("#status")
     assert not ENGINE_WORDS.search(status), status
@@ -182,7 +185,7 @@ def test_a_game_drawn_by_its_own_svg_is_played_by_clicking_its_targets(tab: tupl
         for number, target in enumerate(clicks, start=1):
             page.click(f"#board svg {target}")
             page.wait_for_function(
-                f"() => (document.getElementById('moves').textContent.match(/\\d+\\.\\S+/g) || []).length === {number}"
+                f"() => document.querySelectorAll('#moves > .ply').length === {number}"
             )
         assert page.inner_text("#moves") == "1.l1 2.p2 3.l3 4.l2 5.p1 6.p3"
         assert page.inner_text("#status").startswith("First wins")
