@@ -25,9 +25,7 @@ def page() -> Iterator[Any]:
 
 
 def _wait_for_moves(page: Any, count: int) -> None:
-    page.wait_for_function(
-        f"() => document.querySelectorAll('#moves > .ply').length === {count}"
-    )
+    page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {count}")
 
 
 def test_a_whole_5x5_game_with_a_stone_and_two_passes(page: Any) -> None:

@@ -44,9 +44,7 @@ def _click_cell(page: Any, move: str) -> None:
     played = _moves_played(page)
     row, col = int(move[1:]) - 1, ord(move[0]) - ord("a")
     page.click(f'#board .cell[data-row="{row}"][data-col="{col}"]')
-    page.wait_for_function(
-        f"() => document.querySelectorAll('#moves > .ply').length === {played + 1}"
-    )
+    page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {played + 1}")
 
 
 @pytest.mark.slow

@@ -93,9 +93,7 @@ def test_every_examples_page_fits_the_window_and_fills_it(tab: tuple[str, Any], 
     moves = ",".join(_opening(name, plies)) if kind == "play" else ""
     page.goto(f"{base_url}/{kind}/{name}" + (f"?pos={moves}" if moves else ""))
     if kind == "play":
-        page.wait_for_function(
-            f"() => document.querySelectorAll('#moves > .ply').length === {plies}"
-        )
+        page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {plies}")
         board = page.locator("#board").bounding_box()
         window = page.evaluate("document.documentElement.clientWidth")
         # beside the side panel on a desktop, the whole width on a phone
@@ -184,9 +182,7 @@ def test_a_game_drawn_by_its_own_svg_is_played_by_clicking_its_targets(tab: tupl
         ]
         for number, target in enumerate(clicks, start=1):
             page.click(f"#board svg {target}")
-            page.wait_for_function(
-                f"() => document.querySelectorAll('#moves > .ply').length === {number}"
-            )
+            page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {number}")
         assert page.inner_text("#moves") == "1.l1 2.p2 3.l3 4.l2 5.p1 6.p3"
         assert page.inner_text("#status").startswith("First wins")
         assert page.locator("#board svg .target").count() == 0
