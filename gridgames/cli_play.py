@@ -223,8 +223,9 @@ def play_command(spec: GameSpec) -> Any:
 
 
 def _say_first_compile(game: Game) -> None:
-    """One line on stderr when the game's compiled rules are about to be compiled for the first time (never a silent
-    wait: the first hint or computer move compiles the engines, then they are cached)."""
+    """One line before the game when its compiled rules are about to be compiled for the first time (never a silent
+    wait: the first hint or computer move compiles the engines, then they are cached). On standard output, in order
+    with the game's own lines: written to standard error it could land after the result line."""
     from gridgames.compiled_rules import rules_of
 
     rules = rules_of(game)
@@ -236,7 +237,7 @@ def _say_first_compile(game: Game) -> None:
         print(
             f"compiling the engines for {rules.name}'s compiled rules: the first hint or computer move waits up to a "
             f"minute, once (cached in {cache_folder()})",
-            file=sys.stderr,
+            flush=True,
         )
 
 

@@ -41,4 +41,4 @@ def test_the_readme_test_command_is_the_one_ci_runs() -> None:
     assert command is not None and command.group(0) in ci.splitlines()
     assert "web" in command.group(0) and "docs/web.md" in readme
     # the checks run before the tests
-    assert "&& ruff check && mypy && python -m pytest" in command.group(0)
+    assert "&& ruff check && ruff format --check && mypy && python -m pytest" in command.group(0)
