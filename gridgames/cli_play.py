@@ -205,7 +205,8 @@ def play_command(spec: GameSpec) -> Any:
         kinds = [k if k is not None else ("human" if i == 0 else "ai") for i, k in enumerate(chosen)]
         think = DEFAULT_THINK if think is None else think
         players = _seats(game, kinds, think, random.Random(seed), nodes)
-        _say_first_compile(game)
+        if any(kind.lower() != "human" for kind in kinds[: game.info.num_players]):  # a human's hint: on demand
+            _say_first_compile(game)
         match = TerminalPlay(
             spec.name,
             options,
