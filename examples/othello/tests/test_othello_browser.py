@@ -37,7 +37,7 @@ def page() -> Iterator[Any]:
 
 
 def _moves_played(page: Any) -> int:
-    return len([m for m in page.inner_text("#moves").split() if "." in m])
+    return int(page.locator("#moves > .ply").count())
 
 
 def _click_cell(page: Any, move: str) -> None:
@@ -62,7 +62,7 @@ def test_a_whole_4x4_game_with_a_pass_by_the_button(page: Any) -> None:
     page.wait_for_selector("#pass", state="visible")
     assert page.inner_text("#status").startswith("White")
     page.click("#pass")
-    page.wait_for_function("() => document.getElementById('moves').textContent.includes('12.pass')")
+    page.wait_for_function("() => (document.querySelectorAll('#moves > .ply')[11] || {}).textContent === 'pass'")
     assert page.locator("#pass").is_hidden()
     _click_cell(page, "a4")
     page.wait_for_function("() => document.getElementById('status').textContent.includes('wins')")
