@@ -183,6 +183,7 @@ def test_a_game_drawn_by_its_own_svg_is_played_by_clicking_its_targets(tab: tupl
         for number, target in enumerate(clicks, start=1):
             page.click(f"#board svg {target}")
             page.wait_for_function(f"() => document.querySelectorAll('#moves > .ply').length === {number}")
-        assert [t.strip() for t in page.locator("#moves > .ply").all_inner_texts()] == ["l1", "p2", "l3", "l2", "p1", "p3"]
+        played = [t.strip() for t in page.locator("#moves > .ply").all_inner_texts()]
+        assert played == ["l1", "p2", "l3", "l2", "p1", "p3"]
         assert page.inner_text("#status").startswith("First wins")
         assert page.locator("#board svg .target").count() == 0
