@@ -173,5 +173,5 @@ def test_the_server_answers_while_a_count_runs(api: Api) -> None:
     for _ in range(5):
         status = api.ok("GET", f"/api/jobs/{job['id']}")["status"]
         assert status in ("queued", "running", "done")
-        assert api.ok("GET", "/api/status")["jobs"]["active"] in ((1,) if status != "done" else (0, 1))
+        assert api.ok("GET", "/api/status")["jobs"]["active"] in (0, 1)  # it may end between the two looks
     api.ok("POST", f"/api/jobs/{job['id']}/cancel")
