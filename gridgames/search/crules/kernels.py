@@ -225,6 +225,16 @@ def mcts_run(root, p, tree, stats, ctl, iterations, exploration, rng, s, mask):
 # Negamax with alpha-beta and a transposition table
 # ----------------------------------------------------------------------------------------------------------------
 @njit(cache=True)
+def nth_move(i, hinted, order, mask):
+    """The move searched at step ``i`` of a position (``i`` from -1): at -1 the table's best move ``hinted`` if it is
+    legal in ``mask``, then the static ``order`` without ``hinted``; -1 where that step has no legal move."""
+    if i < 0:
+        return hinted if 0 <= hinted < mask.size and mask[hinted] else -1
+    move = order[i]
+    return -1 if move == hinted or not mask[move] else move
+
+
+@njit(cache=True)
 def negamax(stack, masks, p, order, depth, alpha, beta, ply, ctl, keys, values, depths, flags, moves):
     """The score of ``stack[ply]`` for the player to move, searched ``depth`` plies (`gridgames.search.negamax`'s
     scores: a win ``WIN - plies``, scored wins by margin, the evaluation at the horizon); 0.0 once stopped."""
@@ -260,14 +270,9 @@ def negamax(stack, masks, p, order, depth, alpha, beta, ply, ctl, keys, values, 
     best, best_move = -2 * WIN, -1
     child = stack[ply + 1]
     for i in range(-1, order.size):
-        if i < 0:
-            move = hinted
-            if move < 0 or move >= mask.size or not mask[move]:
-                continue
-        else:
-            move = order[i]
-            if move == hinted or not mask[move]:
-                continue
+        move = nth_move(i, hinted, order, mask)
+        if move < 0:
+            continue
         child[:] = s
         play(child, p, move)
         code = result(child, p)
@@ -335,14 +340,9 @@ def solve(stack, masks, p, order, ply, alpha, beta, ctl, keys, values, flags, mo
     best, best_move = -2.0, -1
     child = stack[ply + 1]
     for i in range(-1, order.size):
-        if i < 0:
-            move = hinted
-            if move < 0 or move >= mask.size or not mask[move]:
-                continue
-        else:
-            move = order[i]
-            if move == hinted or not mask[move]:
-                continue
+        move = nth_move(i, hinted, order, mask)
+        if move < 0:
+            continue
         child[:] = s
         play(child, p, move)
         code = result(child, p)
