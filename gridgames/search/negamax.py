@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable
 import attrs
 
 from gridgames.errors import GameOverError, IllegalMoveError, OptionError
-from gridgames.game import CHANCE, Move, Outcome, State
+from gridgames.game import CHANCE, Game, Move, Outcome, State
 
 WIN = 1_000_000.0
 FORCED = WIN / 4
@@ -300,13 +300,18 @@ def _partial(
 
 def _root_moves(state: State, moves: Iterable[Move] | None) -> list[Move]:
     """The root moves in search order, restricted to ``moves`` (which must be legal) when given."""
-    ordered = state.search_order()
+    return restrict_root_moves(state.game, state.search_order(), moves)
+
+
+def restrict_root_moves(game: Game, ordered: list[Move], moves: Iterable[Move] | None) -> list[Move]:
+    """``ordered`` (a position's legal moves in search order) restricted to ``moves`` when given: `IllegalMoveError`
+    when one of them is not legal or none is given (the compiled negamax shares it)."""
     if moves is None:
         return ordered
     wanted = list(dict.fromkeys(moves))
     illegal = [m for m in wanted if m not in ordered]
     if illegal:
-        raise IllegalMoveError(f"move {state.game.format_move(illegal[0])!r} is not legal here")
+        raise IllegalMoveError(f"move {game.format_move(illegal[0])!r} is not legal here")
     if not wanted:
         raise IllegalMoveError("no root move to search: the list of moves is empty")
     return [m for m in ordered if m in wanted]

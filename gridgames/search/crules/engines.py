@@ -25,12 +25,12 @@ import attrs
 import numpy as np
 
 from gridgames.compiled_rules import DRAW, ONGOING, CompiledRules, rules_of
-from gridgames.errors import GameOverError, IllegalMoveError, OptionError, PluginError
+from gridgames.errors import GameOverError, OptionError, PluginError
 from gridgames.game import Game, Move, State
 from gridgames.search.crules.build import engine_module
 from gridgames.search.crules.rand import seeded
 from gridgames.search.mcts import MCTSResult
-from gridgames.search.negamax import WIN, NegamaxResult, _with_noise, is_forced
+from gridgames.search.negamax import WIN, NegamaxResult, _with_noise, is_forced, restrict_root_moves
 
 __all__ = ["Engines", "SolveResult", "code_of"]
 
@@ -132,16 +132,7 @@ class Engines:
 
     def _root_moves(self, state: State, moves: Iterable[Move] | None) -> list[Move]:
         legal = set(state.legal_moves())
-        ordered = [m for m in self.order.tolist() if m in legal]
-        if moves is None:
-            return ordered
-        wanted = list(dict.fromkeys(moves))
-        illegal = [m for m in wanted if m not in legal]
-        if illegal:
-            raise IllegalMoveError(f"move {self.game.format_move(illegal[0])!r} is not legal here")
-        if not wanted:
-            raise IllegalMoveError("no root move to search: the list of moves is empty")
-        return [m for m in ordered if m in wanted]
+        return restrict_root_moves(self.game, [m for m in self.order.tolist() if m in legal], moves)
 
     # --- MCTS --------------------------------------------------------------------------------------
     def mcts(
